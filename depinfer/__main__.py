@@ -1,0 +1,3 @@
+from depinfer.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,1 @@
+"""Analyzers: source files → `ImportRef`s, one module per language (tree-sitter based)."""

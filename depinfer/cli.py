@@ -1,0 +1,182 @@
+"""Command line. `depinfer PATH` infers; `depinfer bench …` runs the benchmark harness."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import threading
+import time
+
+from depinfer import __version__
+
+EXIT_OK = 0
+EXIT_FINDINGS = 1  # --check: the code imports something the manifests do not declare
+EXIT_USAGE = 2  # bad arguments, or PATH is not a readable directory
+EXIT_PARTIAL = 3  # finished, but some file or manifest could not be read or written
+
+EPILOG = """\
+exit codes:
+  0  done (with --check: nothing undeclared)
+  1  --check found dependencies the manifests do not declare
+  2  bad arguments, or PATH is not a directory
+  3  done, but some manifest could not be parsed or written (named on stderr)
+
+examples:
+  depinfer .                 show what would be written
+  depinfer . --diff          show it as a unified diff
+  depinfer . --write         edit the manifests in place
+  depinfer . --explain requests
+  depinfer bench --help      benchmark harness
+"""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="depinfer",
+        description="Infer a repository's dependencies from its source and write them into its manifests.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("path", help="repository to analyse")
+    out = p.add_argument_group("output (pick one; default: print what would be written)")
+    mode = out.add_mutually_exclusive_group()
+    mode.add_argument("--write", action="store_true", help="edit the manifests in place")
+    mode.add_argument("--diff", action="store_true", help="print a unified diff of the edits")
+    mode.add_argument("--json", action="store_true", help="print the full decision record as JSON")
+    mode.add_argument(
+        "--explain", metavar="NAME", help="say why one dependency is (or is not) there"
+    )
+    mode.add_argument(
+        "--check",
+        action="store_true",
+        help="exit 1 when code imports something the manifests do not declare",
+    )
+    out.add_argument("-v", "--verbose", action="store_true", help="show evidence next to each line")
+    out.add_argument("-q", "--quiet", action="store_true", help="no warnings on stderr")
+    reg = p.add_argument_group("registries")
+    reg.add_argument(
+        "--offline", action="store_true", help="use only shipped data; never touch the network"
+    )
+    reg.add_argument(
+        "--online", action="store_true", help="with --check: verify names with the registries"
+    )
+    reg.add_argument("--refresh", action="store_true", help="bypass the HTTP cache")
+    tgt = p.add_argument_group("target")
+    tgt.add_argument(
+        "--python", metavar="3.X", help="target Python version (default: from the repository)"
+    )
+    tgt.add_argument(
+        "--as-of", metavar="DATE", help="newest versions allowed: now, last-commit or YYYY-MM-DD"
+    )
+    tgt.add_argument(
+        "--lang",
+        action="append",
+        choices=["python", "javascript", "rust", "csharp"],
+        help="only these languages (repeatable)",
+    )
+    tgt.add_argument(
+        "--names-only", action="store_true", help="write names without version constraints"
+    )
+    hyb = p.add_argument_group("hybrid (optional LLM arbiter for ambiguous cases)")
+    hyb.add_argument("--llm", action="store_true", help="ask an LLM to settle ambiguous choices")
+    p.add_argument("--format", choices=["text", "json"], default="text", help="with --check")
+    p.add_argument("--version", action="version", version=f"depinfer {__version__}")
+    return p
+
+
+class Progress:
+    """A spinner on stderr after a short delay, only when stderr is a terminal."""
+
+    def __init__(self, label: str, delay: float = 0.7) -> None:
+        self.label = label
+        self.delay = delay
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def __enter__(self) -> Progress:
+        if sys.stderr.isatty():
+            self._thread = threading.Thread(target=self._run, daemon=True)
+            self._thread.start()
+        return self
+
+    def _run(self) -> None:
+        if self._stop.wait(self.delay):
+            return
+        frames = "|/-\\"
+        i = 0
+        start = time.monotonic()
+        while not self._stop.wait(0.1):
+            sys.stderr.write(f"\r{frames[i % 4]} {self.label} {time.monotonic() - start:4.1f}s")
+            sys.stderr.flush()
+            i += 1
+        sys.stderr.write("\r\033[K")
+        sys.stderr.flush()
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        if self._thread:
+            self._thread.join()
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] == "bench":
+        from depinfer.bench.cli import main as bench_main
+
+        return bench_main(argv[1:])
+    args = build_parser().parse_args(argv)
+    if args.check:
+        from depinfer.check import main as check_main
+
+        return check_main(args)
+
+    from depinfer.context import Options
+    from depinfer.pipeline import infer, make_context, write_edits
+    from depinfer.report import diff_report, explain_report, json_report, text_report
+    from depinfer.scan import scan
+
+    options = Options(
+        write=args.write,
+        offline=args.offline,
+        refresh=args.refresh,
+        python=args.python,
+        as_of=args.as_of,
+        versions=not args.names_only,
+        languages=tuple(args.lang or ()),
+        llm=args.llm,
+    )
+    try:
+        project = scan(args.path)
+    except (FileNotFoundError, NotADirectoryError, PermissionError) as exc:
+        print(f"depinfer: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    ctx = make_context(options)
+    with Progress("analysing"):
+        result = infer(args.path, options, ctx=ctx, project=project)
+    written: list[str] = []
+    if args.write:
+        written = write_edits(project.root, result.edits, ctx)
+        result.diagnostics = ctx.diagnostics
+    if args.json:
+        sys.stdout.write(json_report(result))
+    elif args.explain:
+        sys.stdout.write(explain_report(result, args.explain))
+    elif args.diff:
+        sys.stdout.write(diff_report(result))
+    elif args.write:
+        for path in written:
+            print(f"wrote {path}")
+        if not written:
+            print("nothing to change")
+    else:
+        sys.stdout.write(text_report(result, verbose=args.verbose))
+    errors = [d for d in result.diagnostics if d.level == "error"]
+    if not args.quiet:
+        for d in result.diagnostics:
+            if d.level in ("error", "warning") or args.verbose:
+                print(f"depinfer: {d.level}: {d}", file=sys.stderr)
+    return EXIT_PARTIAL if errors else EXIT_OK
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,39 @@
+"""Run-wide settings and services every stage may consult (options, registries, messages)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from depinfer.model import Diagnostic
+
+if TYPE_CHECKING:
+    from depinfer.registries import Registries
+
+
+@dataclass
+class Options:
+    write: bool = False
+    offline: bool = False
+    refresh: bool = False
+    python: str | None = None  # target Python "3.X" (overrides what the repository says)
+    as_of: str | None = None  # "now" | "last-commit" | ISO date; None = now
+    versions: bool = True  # False: names only (benchmark name-only runs)
+    languages: tuple[str, ...] = ()  # restrict to these languages; empty = all found
+    llm: bool = False
+
+
+@dataclass
+class Context:
+    options: Options
+    registries: Registries
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    def warn(self, message: str, file: str | None = None) -> None:
+        self.diagnostics.append(Diagnostic(message, file, "warning"))
+
+    def error(self, message: str, file: str | None = None) -> None:
+        self.diagnostics.append(Diagnostic(message, file, "error"))
+
+    def info(self, message: str, file: str | None = None) -> None:
+        self.diagnostics.append(Diagnostic(message, file, "info"))

@@ -1,0 +1,1 @@
+"""Mapping: `ImportRef`s → `Candidate` packages; drops stdlib, builtins and internal modules."""

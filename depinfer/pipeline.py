@@ -1,0 +1,161 @@
+"""The one-direction pipeline: scan → analyze → map → infer implicit → resolve → (arbitrate) → write.
+
+Each language plugs in by providing a module of the same name in each stage package:
+`depinfer.analyzers.<lang>.analyze`, `depinfer.mapping.<lang>.map_imports`,
+`depinfer.rules.<lang>.infer`, `depinfer.resolvers.<lang>.resolve`. A language whose modules
+are not there yet is reported and skipped, never a crash.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import tempfile
+from collections import defaultdict
+from pathlib import Path
+from types import ModuleType
+
+from depinfer.context import Context, Options
+from depinfer.manifests import ManifestError, render_manifest
+from depinfer.model import (
+    Candidate,
+    Diagnostic,
+    ImportRef,
+    Inference,
+    ManifestEdit,
+    Project,
+    Requirement,
+)
+from depinfer.registries import Registries
+from depinfer.scan import scan
+
+LANGUAGES = ("python", "javascript", "rust", "csharp")
+
+
+def _stage(package: str, language: str) -> ModuleType | None:
+    try:
+        return importlib.import_module(f"depinfer.{package}.{language}")
+    except ModuleNotFoundError as exc:
+        if exc.name and exc.name.startswith(f"depinfer.{package}"):
+            return None
+        raise
+
+
+def make_context(options: Options) -> Context:
+    return Context(
+        options=options, registries=Registries(offline=options.offline, refresh=options.refresh)
+    )
+
+
+def infer(
+    root: str | os.PathLike[str],
+    options: Options | None = None,
+    ctx: Context | None = None,
+    project: Project | None = None,
+) -> Inference:
+    """Run every stage up to the manifest edits (nothing is written here)."""
+    options = options or Options()
+    ctx = ctx or make_context(options)
+    project = project or scan(root)
+    result = Inference(project=project)
+    ctx.diagnostics.extend(project.diagnostics)
+    for language in project.languages:
+        if options.languages and language not in options.languages:
+            continue
+        refs, candidates, requirements = run_language(project, language, ctx)
+        result.candidates.extend(candidates)
+        result.requirements.extend(requirements)
+    if options.llm:
+        from depinfer.hybrid import arbitrate
+
+        result.requirements = arbitrate(project, result, ctx)
+    result.edits = plan_edits(project, result.requirements, ctx)
+    unverified = sorted({name for _, name in ctx.registries.unverified})
+    if unverified and not options.offline:
+        ctx.warn(
+            "could not verify with the registry: "
+            + ", ".join(unverified[:20])
+            + (" …" if len(unverified) > 20 else "")
+        )
+    result.diagnostics = _dedupe(ctx.diagnostics)
+    return result
+
+
+def run_language(
+    project: Project, language: str, ctx: Context
+) -> tuple[list[ImportRef], list[Candidate], list[Requirement]]:
+    analyzer = _stage("analyzers", language)
+    mapper = _stage("mapping", language)
+    resolver = _stage("resolvers", language)
+    if analyzer is None or mapper is None or resolver is None:
+        ctx.info(f"{language}: not supported yet, skipped")
+        return [], [], []
+    rules = _stage("rules", language)
+    refs = analyzer.analyze(project, ctx)
+    candidates = mapper.map_imports(project, refs, ctx)
+    if rules is not None:
+        candidates = rules.infer(project, refs, candidates, ctx)
+    requirements = resolver.resolve(project, candidates, ctx)
+    return refs, candidates, requirements
+
+
+def plan_edits(
+    project: Project, requirements: list[Requirement], ctx: Context
+) -> list[ManifestEdit]:
+    by_manifest: dict[str, list[Requirement]] = defaultdict(list)
+    for req in requirements:
+        by_manifest[req.manifest].append(req)
+    manifests = {m.path: m for m in project.manifests}
+    edits: list[ManifestEdit] = []
+    for path, reqs in by_manifest.items():
+        manifest = manifests.get(path)
+        if manifest is None:
+            ctx.error("internal: requirement for an unknown manifest", path)
+            continue
+        try:
+            old, new = render_manifest(project.root, manifest, reqs)
+        except ManifestError as exc:
+            ctx.error(f"not edited: {exc}", path)
+            continue
+        except OSError as exc:
+            ctx.error(f"not edited: {exc.strerror}", path)
+            continue
+        edits.append(ManifestEdit(path, old, new, added=[r.name for r in reqs]))
+    return edits
+
+
+def write_edits(root: Path, edits: list[ManifestEdit], ctx: Context) -> list[str]:
+    """Atomically replace each changed manifest; returns the paths written."""
+    written = []
+    for edit in edits:
+        if not edit.changed:
+            continue
+        target = Path(root) / edit.path
+        try:
+            mode = target.stat().st_mode
+            fd, tmp = tempfile.mkstemp(prefix=".depinfer-", dir=target.parent)
+            try:
+                with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
+                    fh.write(edit.new_text)
+                os.chmod(tmp, mode & 0o7777)
+                os.replace(tmp, target)
+            except BaseException:
+                if os.path.exists(tmp):
+                    os.unlink(tmp)
+                raise
+        except OSError as exc:
+            ctx.error(f"could not write: {exc.strerror}", edit.path)
+            continue
+        written.append(edit.path)
+    return written
+
+
+def _dedupe(diags: list[Diagnostic]) -> list[Diagnostic]:
+    seen = set()
+    out = []
+    for d in diags:
+        key = (d.message, d.file, d.level)
+        if key not in seen:
+            seen.add(key)
+            out.append(d)
+    return out

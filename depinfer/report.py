@@ -1,0 +1,104 @@
+"""Reporters: thin views over the same `Inference` record (text, diff, JSON, explain)."""
+
+from __future__ import annotations
+
+import difflib
+import json
+from collections import defaultdict
+
+from depinfer.model import Inference, Requirement
+
+
+def requirement_line(req: Requirement) -> str:
+    text = req.name
+    if req.features:
+        text += "[" + ",".join(req.features) + "]"
+    if req.spec:
+        text += (" " if req.spec[0].isalnum() else "") + req.spec
+    if req.path and req.internal:
+        text += f" (path: {req.path})"
+    if req.markers:
+        text += f"; {req.markers}"
+    return text
+
+
+def _placement(req: Requirement) -> str:
+    place = req.section.value
+    if req.group:
+        place += f":{req.group}"
+    if req.optional:
+        place += " (optional)"
+    return place
+
+
+def text_report(result: Inference, verbose: bool = False) -> str:
+    by_manifest: dict[str, list[Requirement]] = defaultdict(list)
+    for req in result.requirements:
+        by_manifest[req.manifest].append(req)
+    lines: list[str] = []
+    for path in sorted(by_manifest):
+        lines.append(path)
+        for req in sorted(
+            by_manifest[path], key=lambda r: (r.section.value, r.group or "", r.name.lower())
+        ):
+            mark = "" if req.verified is not False else "  [not in registry]"
+            if req.verified is None and not req.internal:
+                mark = "  [unverified]"
+            where = ""
+            if verbose and req.evidence:
+                where = "  # " + str(req.evidence[0])
+            lines.append(f"  {_placement(req):<16} {requirement_line(req)}{mark}{where}")
+    if not lines:
+        lines.append("no dependencies inferred")
+    return "\n".join(lines) + "\n"
+
+
+def diff_report(result: Inference) -> str:
+    out: list[str] = []
+    for edit in result.edits:
+        if not edit.changed:
+            continue
+        out.extend(
+            difflib.unified_diff(
+                edit.old_text.splitlines(keepends=True),
+                edit.new_text.splitlines(keepends=True),
+                fromfile=f"a/{edit.path}",
+                tofile=f"b/{edit.path}",
+            )
+        )
+    text = "".join(out)
+    if text and not text.endswith("\n"):
+        text += "\n"
+    return text
+
+
+def json_report(result: Inference) -> str:
+    return json.dumps(result.to_json(), indent=2, sort_keys=False) + "\n"
+
+
+def explain_report(result: Inference, name: str) -> str:
+    from packaging.utils import canonicalize_name
+
+    want = canonicalize_name(name)
+    lines: list[str] = []
+    for req in result.requirements:
+        if canonicalize_name(req.name) != want:
+            continue
+        lines.append(f"{req.name} → {req.manifest} [{_placement(req)}] {requirement_line(req)}")
+        for ev in req.evidence:
+            lines.append(f"  because: {ev}")
+        if req.alternatives:
+            lines.append("  alternatives considered: " + ", ".join(req.alternatives))
+        if req.verified is None:
+            lines.append("  registry: not verified (offline or unreachable)")
+        elif req.verified:
+            lines.append("  registry: exists")
+    if not lines:
+        cands = [c for c in result.candidates if canonicalize_name(c.name) == want]
+        for c in cands:
+            lines.append(f"{c.name}: considered for {c.manifest} but not written")
+            for ev in c.evidence:
+                lines.append(f"  evidence: {ev}")
+        if not cands:
+            lines.append(f"{name}: not inferred; no code in the repository uses it")
+    return "\n".join(lines) + "\n"

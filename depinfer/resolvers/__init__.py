@@ -1,0 +1,1 @@
+"""Resolvers: `Candidate`s + runtime + as-of date → `Requirement`s, one module per language."""

@@ -1,0 +1,2 @@
+"""Implicit dependencies: data tables (config files, CI commands, attributes, conventions)
+and the small engine that applies them; one module per language."""

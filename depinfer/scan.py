@@ -1,0 +1,371 @@
+"""Scan: a repository path → `Project` (files classified, manifests read, CI files found).
+
+Scan never executes anything and never follows directory symlinks (so symlink loops cannot
+trap it). Problems with single files become diagnostics naming the file; the scan goes on.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import re
+import subprocess
+from pathlib import Path, PurePosixPath
+
+from depinfer.manifests import detect_format, read_manifest
+from depinfer.model import Diagnostic, Ecosystem, FileKind, Manifest, Project, SourceFile
+
+MAX_SOURCE_BYTES = 2_000_000  # larger "sources" are generated or data; skipping keeps runs fast
+
+EXTENSIONS: dict[str, str] = {
+    ".py": "python",
+    ".pyi": "python",
+    ".pyw": "python",
+    ".ipynb": "notebook",
+    ".js": "javascript",
+    ".mjs": "javascript",
+    ".cjs": "javascript",
+    ".jsx": "javascript",
+    ".ts": "javascript",
+    ".mts": "javascript",
+    ".cts": "javascript",
+    ".tsx": "javascript",
+    ".vue": "javascript",
+    ".svelte": "javascript",
+    ".astro": "javascript",
+    ".rs": "rust",
+    ".cs": "csharp",
+    ".razor": "csharp",
+    ".cshtml": "csharp",
+}
+
+# Directories that hold tooling state, vendored code or build output, never the project's code.
+SKIP_DIRS = {
+    ".git",
+    ".hg",
+    ".svn",
+    "node_modules",
+    "__pycache__",
+    ".venv",
+    "venv",
+    ".tox",
+    ".nox",
+    "site-packages",
+    ".mypy_cache",
+    ".pytest_cache",
+    ".ruff_cache",
+    ".idea",
+    ".vscode",
+    "bower_components",
+    "jspm_packages",
+    ".next",
+    ".nuxt",
+    ".svelte-kit",
+    ".turbo",
+    ".yarn",
+    ".pnpm-store",
+    "coverage",
+    ".nyc_output",
+    "obj",
+    "_vendor",
+    "vendor",
+    "vendored",
+    "third_party",
+    "third-party",
+    ".eggs",
+    "htmlcov",
+    ".cargo",
+    ".docusaurus",
+    ".output",
+}
+# Output folders skipped only when they do not hold a manifest of their own
+# (C# repositories keep a `build/build.csproj` project; JS builds leave `dist/`).
+OUTPUT_DIRS = {"build", "dist", "out", "target", "bin", "lib-cov", "_build", "storybook-static"}
+
+MANIFEST_NAMES = {
+    "pyproject.toml",
+    "setup.cfg",
+    "setup.py",
+    "package.json",
+    "Cargo.toml",
+    "Directory.Packages.props",
+    "Directory.Build.props",
+}
+
+TEST_DIRS = {
+    "test",
+    "tests",
+    "testing",
+    "__tests__",
+    "__test__",
+    "spec",
+    "specs",
+    "e2e",
+    "integration_tests",
+    "integration-tests",
+    "unittests",
+    "unit_tests",
+    "test_utils",
+    "testutils",
+    "test-utils",
+    "__mocks__",
+    "fixtures",
+    "cypress",
+    "playwright",
+}
+EXAMPLE_DIRS = {
+    "example",
+    "examples",
+    "sample",
+    "samples",
+    "demo",
+    "demos",
+    "tutorial",
+    "tutorials",
+    "playground",
+    "cookbook",
+}
+DOCS_DIRS = {"doc", "docs", "documentation", "website", "docs_src", "site"}
+BENCH_DIRS = {"bench", "benches", "benchmark", "benchmarks", "asv_bench", "perf"}
+SCRIPT_DIRS = {
+    "scripts",
+    "script",
+    "tools",
+    "tool",
+    "tasks",
+    "ci",
+    ".github",
+    "dev",
+    "xtask",
+    "utils_dev",
+    "contrib",
+    "misc",
+    "hack",
+}
+
+TEST_FILE_PATTERNS = [
+    "test_*.py",
+    "*_test.py",
+    "*_tests.py",
+    "tests.py",
+    "conftest.py",
+    "*.test.*",
+    "*.spec.*",
+    "*.e2e.*",
+    "*Tests.cs",
+    "*Test.cs",
+    "*.Tests.cs",
+    "*.test-d.ts",
+    "*.bench.*",
+]
+BUILD_FILE_NAMES = {"setup.py", "build.rs", "conanfile.py"}
+CONFIG_FILE_PATTERNS = [
+    "*.config.js",
+    "*.config.cjs",
+    "*.config.mjs",
+    "*.config.ts",
+    "*.config.mts",
+    "*.config.cts",
+    ".eslintrc*",
+    ".babelrc*",
+    "babel.config.*",
+    ".prettierrc*",
+    "jest.config.*",
+    "vite.config.*",
+    "vitest.config.*",
+    "webpack.config.*",
+    "rollup.config.*",
+    "gulpfile.*",
+    "Gruntfile.*",
+    ".mocharc*",
+    "karma.conf.*",
+    "tsup.config.*",
+    "noxfile.py",
+    "tasks.py",
+    "fabfile.py",
+    "dodo.py",
+    "docs/conf.py",
+    "conf.py",
+]
+
+
+def classify(rel: str) -> FileKind:
+    """Role of a file from its path; the innermost meaningful directory wins."""
+    p = PurePosixPath(rel)
+    name = p.name
+    if name in BUILD_FILE_NAMES:
+        return FileKind.BUILD
+    if any(fnmatch.fnmatch(name, pat) for pat in TEST_FILE_PATTERNS):
+        return FileKind.TEST
+    if any(fnmatch.fnmatch(name, pat) for pat in CONFIG_FILE_PATTERNS):
+        return FileKind.CONFIG
+    for part in reversed(p.parts[:-1]):
+        low = part.lower()
+        if low in TEST_DIRS or low.endswith((".tests", ".test", ".specs", "_tests", "-tests")):
+            return FileKind.TEST
+        if low in EXAMPLE_DIRS:
+            return FileKind.EXAMPLE
+        if low in DOCS_DIRS:
+            return FileKind.DOCS
+        if low in BENCH_DIRS or low.endswith((".benchmarks", "-bench", "_bench")):
+            return FileKind.BENCH
+        if low in SCRIPT_DIRS:
+            return FileKind.SCRIPT
+    return FileKind.SOURCE
+
+
+def _is_requirements(name: str, parent: str) -> bool:
+    if not name.endswith((".txt", ".in")):
+        return False
+    low = name.lower()
+    return low.startswith("requirements") or (
+        PurePosixPath(parent).name.lower() in {"requirements", "reqs", "requirement"}
+    )
+
+
+def scan(root: str | os.PathLike[str]) -> Project:
+    """Walk `root` and build the `Project`. Raises NotADirectoryError for a bad root."""
+    root_path = Path(root).resolve()
+    if not root_path.exists():
+        raise FileNotFoundError(f"{root}: no such directory")
+    if not root_path.is_dir():
+        raise NotADirectoryError(f"{root}: not a directory")
+    project = Project(root=root_path)
+    manifest_paths: list[str] = []
+
+    def on_error(err: OSError) -> None:
+        rel = _rel(root_path, Path(err.filename)) if err.filename else None
+        project.diagnostics.append(Diagnostic(f"cannot read: {err.strerror}", rel))
+
+    for dirpath, dirnames, filenames in os.walk(root_path, onerror=on_error, followlinks=False):
+        here = Path(dirpath)
+        rel_dir = _rel(root_path, here)
+        keep = []
+        for d in sorted(dirnames):
+            full = here / d
+            if d in SKIP_DIRS or full.is_symlink():
+                continue
+            if d.endswith(".egg-info") or (full / "pyvenv.cfg").exists():
+                continue
+            if d in OUTPUT_DIRS and not _holds_manifest(full):
+                continue
+            keep.append(d)
+        dirnames[:] = keep
+        for name in sorted(filenames):
+            full = here / name
+            rel = f"{rel_dir}/{name}" if rel_dir else name
+            if full.is_symlink() and not full.exists():
+                project.diagnostics.append(Diagnostic("broken symlink, skipped", rel, "info"))
+                continue
+            if (
+                name in MANIFEST_NAMES
+                or name.endswith(".csproj")
+                or _is_requirements(name, rel_dir)
+            ):
+                manifest_paths.append(rel)
+            if rel_dir.startswith(".github/workflows") and name.endswith((".yml", ".yaml")):
+                project.ci_files.append(rel)
+            ext = os.path.splitext(name)[1].lower()
+            lang = EXTENSIONS.get(ext)
+            if lang is None or name.endswith((".min.js", ".bundle.js")):
+                continue
+            try:
+                size = full.stat().st_size
+            except OSError as exc:
+                project.diagnostics.append(Diagnostic(f"cannot read: {exc.strerror}", rel))
+                continue
+            if size > MAX_SOURCE_BYTES:
+                project.diagnostics.append(
+                    Diagnostic(
+                        f"skipped: {size // 1000} kB is over the {MAX_SOURCE_BYTES // 1000} kB "
+                        "limit for source files",
+                        rel,
+                        "info",
+                    )
+                )
+                continue
+            project.files.append(SourceFile(rel, lang, classify(rel), size))
+
+    for rel in manifest_paths:
+        fmt = detect_format(rel)
+        if fmt is None:
+            continue
+        manifest = read_manifest(root_path, rel, fmt)
+        if manifest.parse_error:
+            project.diagnostics.append(
+                Diagnostic(f"cannot parse ({manifest.parse_error}); left untouched", rel, "error")
+            )
+        project.manifests.append(manifest)
+    project.last_commit_date = _git_head_date(root_path)
+    return project
+
+
+def _holds_manifest(directory: Path) -> bool:
+    try:
+        return any(
+            e.name in MANIFEST_NAMES or e.name.endswith(".csproj") for e in os.scandir(directory)
+        )
+    except OSError:
+        return False
+
+
+def _rel(root: Path, path: Path) -> str:
+    try:
+        rel = path.relative_to(root).as_posix()
+    except ValueError:
+        return str(path)
+    return "" if rel == "." else rel
+
+
+def _git_head_date(root: Path) -> str | None:
+    if not (root / ".git").exists():
+        return None
+    try:
+        out = subprocess.run(
+            ["git", "-C", str(root), "log", "-1", "--format=%cI"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return out.stdout.strip() or None
+
+
+_NUL = re.compile(b"\x00")
+
+
+def read_source(project: Project, rel: str, diagnostics: list[Diagnostic]) -> str | None:
+    """Text of a source file, or None with a diagnostic naming it (binary, unreadable)."""
+    try:
+        raw = project.abspath(rel).read_bytes()
+    except OSError as exc:
+        diagnostics.append(Diagnostic(f"cannot read: {exc.strerror}", rel))
+        return None
+    if _NUL.search(raw[:8192]):
+        diagnostics.append(Diagnostic("binary file, skipped", rel, "info"))
+        return None
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        diagnostics.append(
+            Diagnostic("not valid UTF-8; read with replacement characters", rel, "info")
+        )
+        return raw.decode("utf-8", errors="replace")
+
+
+def manifests_by_directory(project: Project, ecosystem: Ecosystem) -> dict[str, list[Manifest]]:
+    out: dict[str, list[Manifest]] = {}
+    for m in project.manifests_of(ecosystem):
+        out.setdefault(m.directory, []).append(m)
+    return out
+
+
+def nearest_directory(rel_file: str, directories: list[str] | set[str]) -> str | None:
+    """The innermost of `directories` that contains `rel_file` ("" is the root)."""
+    parts = PurePosixPath(rel_file).parts[:-1]
+    for i in range(len(parts), -1, -1):
+        cand = "/".join(parts[:i])
+        if cand in directories:
+            return cand
+    return None

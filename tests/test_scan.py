@@ -1,0 +1,50 @@
+from pathlib import Path
+
+import pytest
+
+from depinfer.model import FileKind
+from depinfer.scan import classify, nearest_directory, scan
+
+
+@pytest.mark.parametrize(
+    ("path", "kind"),
+    [
+        ("src/pkg/core.py", FileKind.SOURCE),
+        ("tests/test_core.py", FileKind.TEST),
+        ("pkg/test_core.py", FileKind.TEST),
+        ("conftest.py", FileKind.TEST),
+        ("docs/conf.py", FileKind.CONFIG),
+        ("examples/demo/app.py", FileKind.EXAMPLE),
+        ("setup.py", FileKind.BUILD),
+        ("build.rs", FileKind.BUILD),
+        ("benches/speed.rs", FileKind.BENCH),
+        ("src/app.test.ts", FileKind.TEST),
+        ("scripts/release.py", FileKind.SCRIPT),
+        ("jest.config.js", FileKind.CONFIG),
+    ],
+)
+def test_classify_gives_each_path_its_role(path, kind):
+    assert classify(path) == kind
+
+
+def test_nearest_directory_picks_innermost():
+    assert nearest_directory("a/b/c.py", {"", "a"}) == "a"
+    assert nearest_directory("x/c.py", {"", "a"}) == ""
+    assert nearest_directory("x/c.py", {"a"}) is None
+
+
+def test_scan_rejects_a_file_as_root(tmp_path: Path):
+    f = tmp_path / "file.txt"
+    f.write_text("x")
+    with pytest.raises(NotADirectoryError):
+        scan(f)
+
+
+def test_scan_survives_symlink_loops_and_skips_node_modules(tmp_path: Path):
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "mod.py").write_text("import os\n")
+    (tmp_path / "pkg" / "loop").symlink_to(tmp_path)
+    (tmp_path / "node_modules" / "x").mkdir(parents=True)
+    (tmp_path / "node_modules" / "x" / "index.js").write_text("")
+    project = scan(tmp_path)
+    assert [f.path for f in project.files] == ["pkg/mod.py"]
