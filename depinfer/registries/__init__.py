@@ -34,7 +34,10 @@ class Registries:
         if ecosystem not in self._clients:
             from depinfer.registries.clients import make_client
 
-            self._clients[ecosystem] = make_client(ecosystem, self)
+            try:
+                self._clients[ecosystem] = make_client(ecosystem, self)
+            except NotImplementedError:
+                return None
         return self._clients[ecosystem]
 
     def exists(self, ecosystem: Ecosystem, name: str) -> bool | None:

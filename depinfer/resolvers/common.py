@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime, timezone
+from typing import Any
 
 from depinfer.model import Candidate, Requirement, Section
+from depinfer.registries.base import VersionInfo
 
 # When one package is needed in several places, the stronger placement wins.
 SECTION_RANK = {
@@ -73,3 +76,57 @@ def to_requirement(c: Candidate, spec: str = "") -> Requirement:
         group=c.extra.get("group"),
         extra=dict(c.extra),
     )
+
+
+def parse_as_of(value: str | None, last_commit: str | None) -> datetime | None:
+    """The newest publish date allowed: None means now (no bound)."""
+    if value in (None, "", "now"):
+        return None
+    if value == "last-commit":
+        value = last_commit
+        if not value:
+            return None
+    try:
+        when = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError as exc:
+        raise ValueError(
+            f"--as-of: not a date: {value!r} (use now, last-commit or YYYY-MM-DD)"
+        ) from exc
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=timezone.utc)
+    if len(value) == 10:  # a bare date includes that whole day
+        when = when.replace(hour=23, minute=59, second=59)
+    return when
+
+
+def pick_version(
+    versions: list[VersionInfo],
+    as_of: datetime | None = None,
+    runtime_ok: Callable[[VersionInfo], bool] | None = None,
+    sort_key: Callable[[str], Any] | None = None,
+) -> VersionInfo | None:
+    """Newest version that exists, is not yanked, deprecated or a pre-release, was published
+    by `as_of`, and fits the runtime; falls back to pre-releases only when nothing else is."""
+
+    def ok(v: VersionInfo, allow_pre: bool) -> bool:
+        if v.yanked or v.deprecated or (v.prerelease and not allow_pre):
+            return False
+        if as_of is not None and v.published is not None and v.published > as_of:
+            return False
+        return runtime_ok(v) if runtime_ok else True
+
+    key = sort_key or _default_version_key
+    for allow_pre in (False, True):
+        good = [v for v in versions if ok(v, allow_pre)]
+        if good:
+            return max(good, key=lambda v: key(v.version))
+    return None
+
+
+def _default_version_key(version: str) -> Any:
+    from packaging.version import InvalidVersion, Version
+
+    try:
+        return (1, Version(version))
+    except InvalidVersion:
+        return (0, Version("0"))
