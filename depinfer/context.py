@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from depinfer.config import Config
 from depinfer.model import Diagnostic
 
 if TYPE_CHECKING:
@@ -21,6 +22,9 @@ class Options:
     versions: bool = True  # False: names only (benchmark name-only runs)
     languages: tuple[str, ...] = ()  # restrict to these languages; empty = all found
     llm: bool = False
+    # Check mode: also emit candidates for names no index or registry could confirm
+    # (marked verified=None), so they can be compared with what the manifests declare.
+    keep_unverified: bool = False
 
 
 @dataclass
@@ -28,6 +32,7 @@ class Context:
     options: Options
     registries: Registries
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    config: Config = field(default_factory=Config)
 
     def warn(self, message: str, file: str | None = None) -> None:
         self.diagnostics.append(Diagnostic(message, file, "warning"))

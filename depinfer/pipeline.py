@@ -15,6 +15,7 @@ from collections import defaultdict
 from pathlib import Path
 from types import ModuleType
 
+from depinfer.config import apply_config, load_config
 from depinfer.context import Context, Options
 from depinfer.manifests import ManifestError, render_manifest
 from depinfer.model import (
@@ -59,6 +60,7 @@ def infer(
     project = project or scan(root)
     result = Inference(project=project)
     ctx.diagnostics.extend(project.diagnostics)
+    ctx.config = load_config(project.root, ctx.diagnostics)
     for language in project.languages:
         if options.languages and language not in options.languages:
             continue
@@ -92,7 +94,7 @@ def run_language(
         return [], [], []
     rules = _stage("rules", language)
     refs = analyzer.analyze(project, ctx)
-    candidates = mapper.map_imports(project, refs, ctx)
+    candidates = apply_config(mapper.map_imports(project, refs, ctx), ctx.config)
     if rules is not None:
         candidates = rules.infer(project, refs, candidates, ctx)
     requirements = resolver.resolve(project, candidates, ctx)
