@@ -79,6 +79,20 @@ def build_parser() -> argparse.ArgumentParser:
     )
     hyb = p.add_argument_group("hybrid (optional LLM arbiter for ambiguous cases)")
     hyb.add_argument("--llm", action="store_true", help="ask an LLM to settle ambiguous choices")
+    hyb.add_argument("--llm-url", metavar="URL", help="OpenAI-compatible endpoint (…/v1)")
+    hyb.add_argument("--llm-model", metavar="NAME", help="model name sent to the endpoint")
+    hyb.add_argument(
+        "--llm-cmd", metavar="CMD", help="local command that reads the prompt on stdin"
+    )
+    hyb.add_argument(
+        "--llm-max-calls", type=int, default=20, metavar="N", help="call budget (default 20)"
+    )
+    hyb.add_argument(
+        "--llm-key-env",
+        default="DEPINFER_LLM_API_KEY",
+        metavar="VAR",
+        help="environment variable holding the API key",
+    )
     p.add_argument("--format", choices=["text", "json"], default="text", help="with --check")
     p.add_argument("--version", action="version", version=f"depinfer {__version__}")
     return p

@@ -22,6 +22,13 @@ class Options:
     versions: bool = True  # False: names only (benchmark name-only runs)
     languages: tuple[str, ...] = ()  # restrict to these languages; empty = all found
     llm: bool = False
+    llm_url: str | None = None  # OpenAI-compatible chat-completions base URL
+    llm_model: str | None = None
+    llm_cmd: str | None = None  # a local command reading the prompt on stdin
+    llm_key_env: str = "DEPINFER_LLM_API_KEY"
+    llm_max_calls: int = 20
+    llm_max_tokens: int = 200_000
+    llm_batch: int = 8
     # Check mode: also emit candidates for names no index or registry could confirm
     # (marked verified=None), so they can be compared with what the manifests declare.
     keep_unverified: bool = False

@@ -229,6 +229,7 @@ class Inference:
     candidates: list[Candidate] = field(default_factory=list)
     edits: list[ManifestEdit] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    llm: dict[str, Any] = field(default_factory=dict)  # hybrid mode: questions, calls, tokens
 
     def to_json(self) -> dict[str, Any]:
         def clean(obj: Any) -> Any:
@@ -255,4 +256,5 @@ class Inference:
             ],
             "requirements": [clean(asdict(r)) for r in self.requirements],
             "diagnostics": [clean(asdict(d)) for d in self.diagnostics],
+            **({"llm": self.llm} if self.llm else {}),
         }

@@ -1,0 +1,111 @@
+"""Questions for the arbiter: only the decisions the pipeline itself marked ambiguous.
+
+A question carries registry-checked candidates and a little evidence; the model's answer
+must be one of the candidates (or "none"), so it can never add a name.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict, dataclass, field
+
+from depinfer.context import Context
+from depinfer.model import Candidate, Inference
+
+MAX_SNIPPETS = 4
+MAX_SNIPPET_CHARS = 200
+
+
+@dataclass
+class Option:
+    name: str
+    summary: str = ""
+    popularity: float | None = None
+    latest: str | None = None  # newest version's publish date, when the registry told
+
+
+@dataclass
+class Question:
+    id: str
+    kind: str  # "package": which distribution provides this import; "include": keep or drop
+    manifest: str
+    subject: str  # the import / namespace / package the question is about
+    current: str  # the rule-based choice (kept when the model fails or is not asked)
+    options: list[Option] = field(default_factory=list)
+    evidence: list[str] = field(default_factory=list)
+    runtime: str | None = None
+    date: str | None = None
+    candidate: Candidate | None = field(default=None, repr=False, compare=False)
+
+    def payload(self) -> dict:
+        data = asdict(self)
+        for private in ("id", "candidate"):
+            data.pop(private)
+        return data
+
+
+def _snippets(ctx: Context, project, cand: Candidate) -> list[str]:
+    out = []
+    for ev in cand.evidence[:MAX_SNIPPETS]:
+        if not ev.file or not ev.line:
+            out.append(str(ev)[:MAX_SNIPPET_CHARS])
+            continue
+        try:
+            lines = (
+                project.abspath(ev.file).read_text(encoding="utf-8", errors="replace").splitlines()
+            )
+            text = lines[ev.line - 1].strip() if 0 < ev.line <= len(lines) else ""
+        except OSError:
+            text = ""
+        out.append(f"{ev.file}:{ev.line}: {text}"[:MAX_SNIPPET_CHARS])
+    return out
+
+
+def _option(ctx: Context, ecosystem, name: str, popularity: float | None) -> Option | None:
+    """An option only when the registry does not deny it (offline: shipped data stands)."""
+    if ctx.registries.exists(ecosystem, name) is False:
+        return None
+    opt = Option(name=name, popularity=popularity)
+    client = ctx.registries.client(ecosystem)
+    if client is not None:
+        try:
+            meta = client.metadata(name)
+        except Exception:  # a registry hiccup only costs the summary
+            meta = {}
+        opt.summary = str(meta.get("summary") or meta.get("description") or "")[:200]
+    return opt
+
+
+def build_questions(result: Inference, ctx: Context) -> list[Question]:
+    project = result.project
+    questions: list[Question] = []
+    written = {(r.manifest, r.name) for r in result.requirements}
+    for cand in result.candidates:
+        if not cand.ambiguous or cand.internal:
+            continue
+        kind = cand.extra.get("question", "package")
+        names = [cand.name] + [a for a in cand.alternatives if a != cand.name]
+        if kind == "package" and len(names) < 2:
+            continue
+        pops = cand.extra.get("popularity", {})
+        options = [o for o in (_option(ctx, cand.ecosystem, n, pops.get(n)) for n in names) if o]
+        if not options:
+            continue
+        subject = (cand.import_names or [cand.name])[0]
+        key = json.dumps([kind, cand.manifest, subject, [o.name for o in options]], sort_keys=True)
+        questions.append(
+            Question(
+                id=hashlib.sha256(key.encode()).hexdigest()[:12],
+                kind=kind,
+                manifest=cand.manifest,
+                subject=subject,
+                current=cand.name if (cand.manifest, cand.name) in written else "none",
+                options=options,
+                evidence=_snippets(ctx, project, cand),
+                runtime=cand.extra.get("runtime"),
+                date=ctx.options.as_of or project.last_commit_date,
+                candidate=cand,
+            )
+        )
+    return questions
