@@ -1,0 +1,146 @@
+"""Run a `Plan` in a scratch copy: fresh environment, per-step timeouts, one log per run.
+
+Nothing runs in the user's tree: callers pass a directory they own (a copy). Per-test
+outcomes are parsed from the runners' own output so a run can be judged relative to a
+baseline (the gold manifests' run) as well as by its exit code.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from depinfer.ci.plan import Plan
+
+STEP_TIMEOUT = 900  # seconds per install/test step
+
+
+@dataclass
+class RunResult:
+    status: str  # passed | failed | install-failed | timeout | not-run
+    outcomes: dict[str, str] = field(default_factory=dict)  # test id -> passed/failed/skipped
+    log: str = ""
+    seconds: float = 0.0
+    failed_step: str | None = None
+
+    @property
+    def passed(self) -> bool:
+        return self.status == "passed"
+
+    def relative_pass(self, baseline: RunResult) -> bool | None:
+        """Every test that passed in the baseline passes here too (None: nothing to compare)."""
+        good = {t for t, o in baseline.outcomes.items() if o == "passed"}
+        if not good:
+            return None
+        return all(self.outcomes.get(t) == "passed" for t in good)
+
+
+_PYTEST = re.compile(r"^(PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS)\s+(\S+)", re.M)
+_CARGO = re.compile(r"^test (\S+) \.\.\. (ok|FAILED|ignored)", re.M)
+_TAP = re.compile(r"^\s*(not ok|ok) \d+ - (.+?)(?:\s+#.*)?$", re.M)
+_UNITTEST = re.compile(r"^(\w+) \(([\w.]+)\)[^\n]*? \.\.\. (ok|FAIL|ERROR|skipped)", re.M)
+
+
+def parse_outcomes(output: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for status, test in _PYTEST.findall(output):
+        out[test] = {
+            "PASSED": "passed",
+            "XFAIL": "passed",
+            "XPASS": "passed",
+            "SKIPPED": "skipped",
+        }.get(status, "failed")
+    for test, status in _CARGO.findall(output):
+        out[test] = {"ok": "passed", "ignored": "skipped"}.get(status, "failed")
+    for status, test in _TAP.findall(output):
+        out.setdefault(test, "passed" if status == "ok" else "failed")
+    for name, cls, status in _UNITTEST.findall(output):
+        out[f"{cls}.{name}"] = {"ok": "passed", "skipped": "skipped"}.get(status, "failed")
+    return out
+
+
+def _with_reports(cmd: str) -> str:
+    """Ask runners for per-test lines without changing what they run."""
+    if re.search(r"\bpytest\b", cmd) and "-rA" not in cmd:
+        return re.sub(r"\bpytest\b", "pytest -rA", cmd, count=1)
+    if re.search(r"python -m unittest\b", cmd) and " -v" not in cmd:
+        return cmd + " -v"
+    return cmd
+
+
+def run_plan(
+    plan: Plan, workdir: Path, log_path: Path | None = None, step_timeout: int = STEP_TIMEOUT
+) -> RunResult:
+    start = time.monotonic()
+    env = {**os.environ, **plan.env}
+    env.pop("VIRTUAL_ENV", None)
+    env.pop("PYTHONPATH", None)
+    venv = workdir / ".venv"
+    if plan.language == "python":
+        env["VIRTUAL_ENV"] = str(venv)
+        env["PATH"] = f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}"
+        env["UV_PYTHON"] = str(venv / "bin" / "python")
+    log: list[str] = []
+
+    def run(cmd: list[str] | str, label: str) -> int | None:
+        log.append(f"$ {cmd if isinstance(cmd, str) else ' '.join(cmd)}")
+        try:
+            proc = subprocess.run(
+                cmd,
+                cwd=workdir,
+                env=env,
+                shell=isinstance(cmd, str),
+                capture_output=True,
+                text=True,
+                timeout=step_timeout,
+                stdin=subprocess.DEVNULL,
+                executable="/bin/bash" if isinstance(cmd, str) else None,
+            )
+        except subprocess.TimeoutExpired as exc:
+            log.append(f"[timeout after {step_timeout}s]")
+            out = (
+                exc.stdout.decode(errors="replace")
+                if isinstance(exc.stdout, bytes)
+                else (exc.stdout or "")
+            )
+            log.append(out[-20000:])
+            return None
+        except OSError as exc:
+            log.append(f"[cannot run: {exc}]")
+            return 127
+        log.append(proc.stdout[-200000:])
+        log.append(proc.stderr[-50000:])
+        log.append(f"[exit {proc.returncode}]")
+        return proc.returncode
+
+    result = RunResult("not-run")
+    for cmd in plan.setup:
+        if run(cmd, "setup") != 0:
+            result.status, result.failed_step = "install-failed", " ".join(cmd)
+            break
+    else:
+        for line in plan.install:
+            code = run(line, "install")
+            if code != 0:
+                result.status = "timeout" if code is None else "install-failed"
+                result.failed_step = line
+                break
+        else:
+            result.status = "passed"
+            for line in plan.test:
+                code = run(_with_reports(line), "test")
+                if code != 0:
+                    result.status = "timeout" if code is None else "failed"
+                    result.failed_step = line
+                    break
+    result.log = "\n".join(log)
+    result.outcomes = parse_outcomes(result.log)
+    result.seconds = time.monotonic() - start
+    if log_path is not None:
+        log_path.parent.mkdir(parents=True, exist_ok=True)
+        log_path.write_text(result.log, encoding="utf-8")
+    return result
