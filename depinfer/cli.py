@@ -77,6 +77,19 @@ def build_parser() -> argparse.ArgumentParser:
     tgt.add_argument(
         "--names-only", action="store_true", help="write names without version constraints"
     )
+    ver = p.add_argument_group("verify (runs the project's own tests in a scratch copy)")
+    ver.add_argument(
+        "--verify",
+        action="store_true",
+        help="run the CI test job with the inferred manifests and repair from its errors",
+    )
+    ver.add_argument(
+        "--rounds", type=int, default=3, metavar="N", help="repair rounds at most (default 3)"
+    )
+    ver.add_argument(
+        "--test-cmd", metavar="CMD", help="test command (default: from the CI workflow)"
+    )
+    ver.add_argument("--log-dir", metavar="DIR", help="keep each round's test log here")
     hyb = p.add_argument_group("hybrid (optional LLM arbiter for ambiguous cases)")
     hyb.add_argument("--llm", action="store_true", help="ask an LLM to settle ambiguous choices")
     hyb.add_argument("--llm-url", metavar="URL", help="OpenAI-compatible endpoint (…/v1)")
@@ -165,8 +178,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"depinfer: {exc}", file=sys.stderr)
         return EXIT_USAGE
     ctx = make_context(options)
-    with Progress("analysing"):
-        result = infer(args.path, options, ctx=ctx, project=project)
+    if args.verify:
+        result = _verify(args, project, ctx)
+        if result is None:
+            return EXIT_USAGE
+    else:
+        with Progress("analysing"):
+            result = infer(args.path, options, ctx=ctx, project=project)
     written: list[str] = []
     if args.write:
         written = write_edits(project.root, result.edits, ctx)
@@ -190,6 +208,52 @@ def main(argv: list[str] | None = None) -> int:
             if d.level in ("error", "warning") or args.verbose:
                 print(f"depinfer: {d.level}: {d}", file=sys.stderr)
     return EXIT_PARTIAL if errors else EXIT_OK
+
+
+def _verify(args: argparse.Namespace, project, ctx):
+    from pathlib import Path
+
+    from depinfer.ci.plan import PLANNERS
+    from depinfer.ci.repair import verify
+
+    langs = [lang for lang in project.languages if lang in PLANNERS]
+    if args.lang:
+        langs = [lang for lang in langs if lang in args.lang]
+    if not langs:
+        print(
+            "depinfer: --verify: no runnable test setup for this repository's languages",
+            file=sys.stderr,
+        )
+        return None
+    language = max(langs, key=lambda lang: len(project.files_of(lang, "notebook")))
+    with Progress(f"verifying ({language})"):
+        outcome, result = verify(
+            project.root,
+            language,
+            ctx,
+            test_cmd=args.test_cmd,
+            max_rounds=args.rounds,
+            log_dir=Path(args.log_dir) if args.log_dir else None,
+        )
+    for rnd in outcome.rounds:
+        added = f"; added {', '.join(rnd.added)}" if rnd.added else ""
+        print(
+            f"verify round {rnd.number}: tests {rnd.status} ({rnd.seconds:.0f}s){added}",
+            file=sys.stderr,
+        )
+    print(
+        f"verify: {'tests pass' if outcome.passed else 'tests do not pass'} — {outcome.stopped_because}",
+        file=sys.stderr,
+    )
+    result.llm = {
+        **result.llm,
+        "verify": {
+            "passed": outcome.passed,
+            "rounds": len(outcome.rounds),
+            "stopped_because": outcome.stopped_because,
+        },
+    }
+    return result
 
 
 if __name__ == "__main__":

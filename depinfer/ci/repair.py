@@ -1,0 +1,216 @@
+"""Verify and repair: run the project's own tests on a scratch copy with the inferred
+manifests, and turn what the failures name into new candidates — through the same mapping,
+registry check and resolvers as inference, never an unverified name. Bounded in rounds and
+time; a failure that is not a dependency problem ends the loop.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import tempfile
+import time
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+import tomllib
+
+from depinfer.ci import run_tests
+from depinfer.ci.runner import RunResult
+from depinfer.context import Context
+from depinfer.model import (
+    LANGUAGE_ECOSYSTEM,
+    Candidate,
+    Evidence,
+    FileKind,
+    ImportRef,
+    Inference,
+    Section,
+)
+
+COPY_IGNORE = shutil.ignore_patterns(
+    ".git", "node_modules", "target", ".venv", "__pycache__", ".tox"
+)
+
+
+@dataclass
+class Action:
+    kind: str  # module | package | version | derive | stop
+    name: str | None
+    why: str
+    line: str  # the log line that matched
+
+
+@dataclass
+class Round:
+    number: int
+    status: str
+    actions: list[Action] = field(default_factory=list)
+    added: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+
+@dataclass
+class VerifyResult:
+    language: str
+    rounds: list[Round] = field(default_factory=list)
+    final: RunResult | None = None
+    stopped_because: str = ""
+
+    @property
+    def passed(self) -> bool:
+        return bool(self.final and self.final.passed)
+
+
+@lru_cache(maxsize=1)
+def patterns() -> list[dict]:
+    path = Path(__file__).parents[1] / "rules" / "data" / "repair_patterns.toml"
+    return tomllib.loads(path.read_text(encoding="utf-8"))["pattern"]
+
+
+def diagnose(log: str, language: str) -> list[Action]:
+    """Repair actions named by a failed run's log, most specific first, deduplicated."""
+    actions: list[Action] = []
+    seen: set[tuple[str, str | None]] = set()
+    for pat in patterns():
+        if pat["language"] != language:
+            continue
+        for m in re.finditer(pat["regex"], log):
+            groups = m.groupdict()
+            name = pat.get("package") or groups.get("name") or groups.get("derive")
+            key = (pat["action"], name)
+            if key in seen:
+                continue
+            seen.add(key)
+            line = log[
+                log.rfind("\n", 0, m.start()) + 1 : log.find("\n", m.end())
+                if "\n" in log[m.end() :]
+                else None
+            ]
+            actions.append(Action(pat["action"], name, pat["why"], line.strip()[:300]))
+    if any(a.kind != "stop" for a in actions):
+        actions = [a for a in actions if a.kind != "stop"]
+    return actions
+
+
+def _new_candidates(project, language: str, actions: list[Action], ctx: Context) -> list[Candidate]:
+    """Map what the log names through the language's own mapping stage."""
+    from depinfer.pipeline import _stage
+
+    mapper = _stage("mapping", language)
+    refs = [
+        ImportRef(
+            module=a.name,
+            file="<test log>",
+            line=0,
+            language=language,
+            kind=FileKind.SOURCE,
+            extra={"repair": a.line},
+        )
+        for a in actions
+        if a.kind == "module" and a.name
+    ]
+    cands = mapper.map_imports(project, refs, ctx) if (mapper and refs) else []
+    eco = LANGUAGE_ECOSYSTEM[language]
+    owner = next((m.path for m in project.manifests_of(eco) if not m.parse_error), None)
+    for a in actions:
+        if a.kind == "package" and a.name and owner:
+            cands.append(
+                Candidate(
+                    eco,
+                    a.name,
+                    owner,
+                    section=Section.DEV,
+                    evidence=[Evidence("repair", detail=a.line)],
+                )
+            )
+    out = []
+    for c in cands:
+        if ctx.registries.exists(c.ecosystem, c.name) is False:
+            continue  # never an unverified name: a denied one is dropped
+        c.evidence.append(Evidence("repair", detail="named by the failing test run"))
+        out.append(c)
+    return out
+
+
+def verify(
+    root: Path,
+    language: str,
+    ctx: Context,
+    test_cmd: str | None = None,
+    max_rounds: int = 3,
+    time_budget: float = 1800,
+    log_dir: Path | None = None,
+) -> tuple[VerifyResult, Inference]:
+    """Infer, write into a scratch copy, run tests, repair; the user's tree is untouched."""
+    from depinfer.pipeline import infer, plan_edits, run_language, write_edits
+    from depinfer.resolvers.common import merge_candidates
+    from depinfer.scan import scan
+
+    start = time.monotonic()
+    out = VerifyResult(language)
+    with tempfile.TemporaryDirectory(prefix="depinfer-verify-") as tmp:
+        scratch = Path(tmp) / "repo"
+        shutil.copytree(root, scratch, ignore=COPY_IGNORE, symlinks=True)
+        project = scan(scratch)
+        result = infer(scratch, ctx.options, ctx=ctx, project=project)
+        pristine = {e.path: e.old_text for e in result.edits}
+        write_edits(scratch, result.edits, ctx)
+        extra: list[Candidate] = []
+        for number in range(1, max_rounds + 2):
+            t0 = time.monotonic()
+            run = run_tests(
+                scratch,
+                language,
+                test_cmd,
+                log_path=(log_dir / f"round{number}.log") if log_dir else None,
+            )
+            rnd = Round(number, run.status, seconds=time.monotonic() - t0)
+            out.rounds.append(rnd)
+            out.final = run
+            if run.passed:
+                out.stopped_because = "tests pass"
+                break
+            if number > max_rounds:
+                out.stopped_because = f"round limit ({max_rounds}) reached"
+                break
+            if time.monotonic() - start > time_budget:
+                out.stopped_because = "time budget used up"
+                break
+            rnd.actions = diagnose(run.log, language)
+            if not rnd.actions:
+                out.stopped_because = "the failure names no dependency problem"
+                break
+            if all(a.kind == "stop" for a in rnd.actions):
+                out.stopped_because = "not a dependency problem: " + rnd.actions[0].why
+                break
+            new = _new_candidates(project, language, rnd.actions, ctx)
+            have = {(c.manifest, c.name.lower()) for c in result.candidates + extra}
+            new = [c for c in new if (c.manifest, c.name.lower()) not in have]
+            if not new:
+                out.stopped_because = "nothing new to add for: " + ", ".join(
+                    f"{a.kind} {a.name}" for a in rnd.actions
+                )
+                break
+            rnd.added = [c.name for c in new]
+            extra.extend(new)
+            # restore pristine manifests, then resolve and write everything again
+            for path, text in pristine.items():
+                (scratch / path).write_text(text, encoding="utf-8", newline="")
+            from depinfer.pipeline import _stage
+
+            resolver = _stage("resolvers", language)
+            _, cands, _ = run_language(project, language, ctx)
+            reqs = resolver.resolve(project, merge_candidates(cands + extra), ctx)
+            others = [r for r in result.requirements if LANGUAGE_ECOSYSTEM[language] != r.ecosystem]
+            result.requirements = others + reqs
+            result.candidates = cands + extra
+            result.edits = plan_edits(project, result.requirements, ctx)
+            pristine.update({e.path: e.old_text for e in result.edits if e.path not in pristine})
+            write_edits(scratch, result.edits, ctx)
+    # the final requirements, planned against the user's own tree
+    user_project = scan(root)
+    result.project = user_project
+    result.edits = plan_edits(user_project, result.requirements, ctx)
+    return out, result
