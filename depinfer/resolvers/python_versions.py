@@ -1,0 +1,254 @@
+"""Version constraints for Python requirements: registry facts, runtime, date, API usage.
+
+Each chosen version exists, is not yanked, was published by the as-of date, supports the
+project's oldest Python, and has every name the code uses from it (API lifecycle table).
+The constraint is written so the project keeps the major it was written for when the
+as-of date is in the past. A joint dry-run resolve (uv, else pip) checks the whole set.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from collections.abc import Iterable
+from datetime import datetime
+from functools import lru_cache
+from pathlib import Path
+
+from packaging.specifiers import InvalidSpecifier, SpecifierSet
+from packaging.utils import canonicalize_name
+from packaging.version import InvalidVersion, Version
+
+from depinfer.context import Context
+from depinfer.model import Ecosystem, Evidence, Requirement
+from depinfer.registries.base import VersionInfo
+from depinfer.resolvers.common import pick_version
+
+DATA = Path(__file__).parent / "data" / "api_lifecycles.json"
+
+
+@lru_cache(maxsize=1)
+def lifecycles() -> dict:
+    try:
+        return json.loads(DATA.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+
+
+def api_bounds(
+    dist: str, used: Iterable[str]
+) -> tuple[Version | None, Version | None, list[Evidence]]:
+    """(lowest version having every used name, first version lacking one, evidence)."""
+    table = lifecycles().get(canonicalize_name(dist)) or lifecycles().get(dist.lower())
+    if not table:
+        return None, None, []
+    lower: Version | None = None
+    upper: Version | None = None
+    evidence: list[Evidence] = []
+    for name in sorted(set(used)):
+        if name in table["added"]:
+            v = Version(table["added"][name])
+            if lower is None or v > lower:
+                lower = v
+                evidence.append(Evidence("api-lifecycle", detail=f"{name} first in {dist} {v}"))
+        if name in table["removed"]:
+            v = Version(table["removed"][name])
+            if upper is None or v < upper:
+                upper = v
+                evidence.append(Evidence("api-lifecycle", detail=f"{name} gone in {dist} {v}"))
+    if lower is not None and upper is not None and lower >= upper:
+        # contradictory usage (e.g. code supporting both majors): the newer API wins
+        upper = None
+    return lower, upper, evidence
+
+
+def _version(v: str) -> Version | None:
+    try:
+        return Version(v)
+    except InvalidVersion:
+        return None
+
+
+def runtime_ok(python: str | None):
+    probe = f"{python}.99" if python else None
+
+    def ok(v: VersionInfo) -> bool:
+        if not probe or not v.runtime:
+            return True
+        try:
+            return SpecifierSet(v.runtime).contains(probe, prereleases=True)
+        except InvalidSpecifier:
+            return True
+
+    return ok
+
+
+def spec_for(chosen: Version, past: bool, upper: Version | None, lower: Version | None) -> str:
+    base = (
+        lower if lower is not None and lower > Version(f"{chosen.major}.{chosen.minor}") else chosen
+    )
+    low = f">={base.major}.{base.minor}" if base.release[1:] else f">={base.major}"
+    if chosen.major == 0:
+        cap = Version(f"0.{chosen.minor + 1}")
+    else:
+        cap = Version(f"{chosen.major + 1}")
+    if upper is not None and upper <= cap:
+        return f"{low},<{upper}"
+    if not past:
+        return low
+    return f"{low},<{cap}"
+
+
+def choose_version(
+    versions: list[VersionInfo],
+    as_of: datetime | None,
+    python: str | None,
+    lower: Version | None,
+    upper: Version | None,
+    spec: str = "",
+) -> VersionInfo | None:
+    allowed = SpecifierSet(spec) if spec else SpecifierSet()
+
+    def fits(v: VersionInfo) -> bool:
+        pv = _version(v.version)
+        if pv is None:
+            return False
+        if (lower is not None and pv < lower) or (upper is not None and pv >= upper):
+            return False
+        if spec and not allowed.contains(pv, prereleases=True):
+            return False
+        return runtime_ok(python)(v)
+
+    return pick_version(versions, as_of, fits)
+
+
+def select_versions(
+    requirements: list[Requirement],
+    ctx: Context,
+    python: str | None,
+    as_of: datetime | None,
+    used: dict[str, set[str]] | None = None,
+) -> None:
+    """Set `spec` on each external PyPI requirement in place (concurrent registry look-ups)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    todo = [r for r in requirements if r.ecosystem == Ecosystem.PYPI and not r.internal]
+    names = list(dict.fromkeys(r.name for r in todo))
+    if not names:
+        return
+    with ThreadPoolExecutor(max_workers=min(16, len(names))) as pool:
+        found = dict(
+            zip(
+                names,
+                pool.map(lambda n: ctx.registries.versions(Ecosystem.PYPI, n), names),
+                strict=True,
+            )
+        )
+    past = as_of is not None
+    for req in todo:
+        versions = found.get(req.name) or []
+        lower, upper, evidence = api_bounds(
+            req.name, (used or {}).get(canonicalize_name(req.name), ())
+        )
+        if not versions:
+            # offline: keep a pin found elsewhere, else the API bounds alone
+            if not req.spec and (lower or upper):
+                parts = ([f">={lower}"] if lower else []) + ([f"<{upper}"] if upper else [])
+                req.spec = ",".join(parts)
+                req.evidence.extend(evidence)
+            continue
+        pinned = req.spec
+        chosen = choose_version(versions, as_of, python, lower, upper, pinned) if pinned else None
+        if chosen is not None:
+            req.evidence.append(
+                Evidence("pin-elsewhere", detail=f"{pinned} is consistent with the registry")
+            )
+            continue  # an existing pin elsewhere in the repository wins when consistent
+        chosen = choose_version(versions, as_of, python, lower, upper)
+        if chosen is None:
+            chosen = choose_version(versions, as_of, python, None, None)
+            if chosen is None:
+                ctx.warn(
+                    f"{req.name}: no release fits Python {python} by {as_of:%Y-%m-%d}"
+                    if as_of
+                    else f"{req.name}: no release fits Python {python}",
+                    req.manifest,
+                )
+                continue
+            evidence = [
+                Evidence("api-lifecycle", detail="API bounds ignored: no release satisfies them")
+            ]
+            lower = upper = None
+        cv = Version(chosen.version)
+        req.spec = spec_for(cv, past, upper, lower)
+        req.evidence.extend(evidence)
+        when = f" published {chosen.published:%Y-%m-%d}" if chosen.published else ""
+        req.evidence.append(
+            Evidence(
+                "registry:version",
+                detail=f"{req.name} {chosen.version}{when}"
+                + (f", requires_python {chosen.runtime}" if chosen.runtime else ""),
+            )
+        )
+
+
+def joint_check(
+    requirements: list[Requirement],
+    ctx: Context,
+    python: str | None,
+    as_of: datetime | None,
+    timeout: int = 120,
+) -> str | None:
+    """Dry-run resolve the whole set with uv (or pip); relax upper bounds on conflict.
+
+    Returns a message when the set does not resolve even relaxed, else None."""
+    reqs = [
+        r
+        for r in requirements
+        if r.ecosystem == Ecosystem.PYPI and not r.internal and r.section.value == "runtime"
+    ]
+    if not reqs or ctx.options.offline:
+        return None
+    uv = shutil.which("uv")
+    if uv is None:
+        return None
+
+    def lines(relax: bool) -> str:
+        out = []
+        for r in reqs:
+            spec = re.sub(r",?<[^,]*", "", r.spec) if relax else r.spec
+            out.append(r.name + spec + (f"; {r.markers}" if r.markers else ""))
+        return "\n".join(out) + "\n"
+
+    def resolve(text: str) -> tuple[bool, str]:
+        cmd = [uv, "pip", "compile", "-q", "--no-header", "-"]
+        if python:
+            cmd += ["--python-version", python]
+        if as_of is not None:
+            cmd += ["--exclude-newer", as_of.strftime("%Y-%m-%dT%H:%M:%SZ")]
+        try:
+            proc = subprocess.run(cmd, input=text, capture_output=True, text=True, timeout=timeout)
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            return True, f"joint check skipped: {exc}"
+        return proc.returncode == 0, proc.stderr.strip()
+
+    ok, err = resolve(lines(False))
+    if ok:
+        return None
+    ok_relaxed, err2 = resolve(lines(True))
+    first = err.splitlines()[-1] if err else "conflict"
+    if ok_relaxed:
+        for r in reqs:
+            if "<" in r.spec:
+                relaxed = re.sub(r",?<[^,]*", "", r.spec)
+                r.evidence.append(
+                    Evidence("joint-resolve", detail=f"upper bound dropped: {r.spec} → {relaxed}")
+                )
+                r.spec = relaxed
+        ctx.warn(f"requirements did not resolve together ({first}); upper bounds relaxed")
+        return None
+    msg = f"requirements do not resolve together for Python {python}: {err2.splitlines()[-1] if err2 else first}"
+    ctx.warn(msg)
+    return msg

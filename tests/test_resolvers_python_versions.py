@@ -1,0 +1,114 @@
+from datetime import datetime, timezone
+
+import pytest
+from packaging.version import Version
+
+from depinfer.context import Context, Options
+from depinfer.model import Ecosystem, Requirement
+from depinfer.registries import Registries
+from depinfer.registries.base import VersionInfo
+from depinfer.resolvers import python_versions as pv
+
+
+def _d(y, m=1):
+    return datetime(y, m, 1, tzinfo=timezone.utc)
+
+
+RELEASES = {
+    "pydantic": [
+        VersionInfo("1.10.2", _d(2022, 9)),
+        VersionInfo("2.0", _d(2023, 7), runtime=">=3.7"),
+        VersionInfo("2.9.0", _d(2024, 9), runtime=">=3.8"),
+        VersionInfo("3.0.0b1", _d(2025, 1), prerelease=True),
+    ],
+    "numpy": [
+        VersionInfo("1.24.4", _d(2023, 6), runtime=">=3.8"),
+        VersionInfo("1.26.4", _d(2024, 2), runtime=">=3.9"),
+        VersionInfo("2.2.0", _d(2024, 12), runtime=">=3.10"),
+        VersionInfo(
+            "2.2.1",
+            _d(
+                2024,
+                12,
+            ),
+            yanked=True,
+        ),
+    ],
+}
+
+
+class FakeRegistries(Registries):
+    """A resolvelib-style fake provider: the resolver only sees this interface."""
+
+    def versions(self, ecosystem, name):
+        return RELEASES.get(name, [])
+
+
+@pytest.fixture(autouse=True)
+def table(monkeypatch):
+    monkeypatch.setattr(
+        pv,
+        "lifecycles",
+        lambda: {
+            "pydantic": {
+                "added": {"pydantic.field_validator": "2.0"},
+                "removed": {"pydantic.BaseSettings": "2.0"},
+            },
+            "numpy": {"added": {}, "removed": {"numpy.float": "1.24.0"}},
+        },
+    )
+
+
+def _run(name, python="3.10", as_of=None, used=(), spec=""):
+    req = Requirement(Ecosystem.PYPI, name, "pyproject.toml", spec=spec)
+    ctx = Context(Options(), FakeRegistries())
+    pv.select_versions([req], ctx, python, as_of, {name: set(used)})
+    return req
+
+
+def test_now_gives_a_lower_bound_on_the_newest_release():
+    assert _run("pydantic").spec == ">=2.9"
+
+
+def test_past_date_keeps_the_major_the_code_was_written_for():
+    assert _run("pydantic", as_of=_d(2022, 12)).spec == ">=1.10,<2"
+
+
+def test_runtime_excludes_releases_needing_a_newer_python():
+    assert _run("numpy", python="3.8").spec == ">=1.24"
+
+
+def test_yanked_and_prereleases_are_never_chosen():
+    assert _run("numpy", python="3.12", as_of=_d(2025, 6)).spec == ">=2.2,<3"
+
+
+def test_api_usage_raises_the_floor():
+    assert _run("pydantic", as_of=_d(2025, 6), used={"pydantic.field_validator"}).spec == ">=2.9,<3"
+
+
+def test_removed_api_caps_the_major():
+    assert _run("pydantic", used={"pydantic.BaseSettings"}).spec == ">=1.10,<2.0"
+
+
+def test_unsatisfiable_api_bounds_are_ignored_and_said():
+    req = _run("numpy", python="3.12", used={"numpy.float"})
+    assert req.spec == ">=2.2"
+    assert any("ignored" in e.detail for e in req.evidence)
+
+
+def test_consistent_pin_found_elsewhere_wins():
+    req = _run("pydantic", spec="==1.10.2")
+    assert req.spec == "==1.10.2"
+    assert any(e.rule == "pin-elsewhere" for e in req.evidence)
+
+
+def test_api_bounds_report_their_evidence():
+    lower, upper, ev = pv.api_bounds("pydantic", {"pydantic.field_validator"})
+    assert lower == Version("2.0") and upper is None and "field_validator" in ev[0].detail
+
+
+def test_offline_keeps_only_what_the_code_proves():
+    req = Requirement(Ecosystem.PYPI, "pydantic", "pyproject.toml")
+    ctx = Context(Options(offline=True), Registries(offline=True))
+    pv.select_versions([req], ctx, "3.10", None, {"pydantic": {"pydantic.BaseSettings"}})
+    assert req.spec == "<2.0"
