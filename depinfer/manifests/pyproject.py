@@ -1,0 +1,512 @@
+"""pyproject.toml: PEP 621 `[project]`, PEP 735 `[dependency-groups]` and Poetry tables.
+
+tomlkit keeps every byte it was not asked to change (comments, spacing, key order), so the
+writer edits the parsed document and serialises it back. Only arrays and tables that hold
+dependencies are touched; new entries go at their alphabetical place when a list is already
+sorted, else at its end; a new list takes the file's own multi-line array style.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from typing import Any
+
+import tomlkit
+from packaging.version import InvalidVersion, Version
+from tomlkit.exceptions import TOMLKitError
+from tomlkit.items import Array, Table
+from tomlkit.toml_document import TOMLDocument
+
+from depinfer.manifests import ManifestError
+from depinfer.manifests.pep508 import (
+    canonical,
+    format_requirement,
+    insert_index,
+    is_sorted,
+    match_line_endings,
+    names_of,
+    new_requirements,
+    python_versions_from_classifiers,
+    target_key,
+)
+from depinfer.model import Manifest, Requirement
+
+try:  # the strict standard parser (3.11+) double-checks what the writer produces
+    import tomllib as _strict_toml
+except ModuleNotFoundError:  # pragma: no cover - Python 3.10
+    _strict_toml = None  # type: ignore[assignment]
+
+
+# ---------------------------------------------------------------------------- reading
+
+
+def _parse(text: str) -> TOMLDocument:
+    try:
+        doc = tomlkit.parse(text)
+        if _strict_toml is not None:
+            _strict_toml.loads(text)
+    except (TOMLKitError, ValueError) as exc:
+        message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise ManifestError(f"invalid TOML: {message}") from None
+    return doc
+
+
+def _table(value: Any) -> dict | None:
+    return value if isinstance(value, dict) else None
+
+
+def _poetry(doc: TOMLDocument) -> dict | None:
+    tool = _table(doc.get("tool"))
+    return _table(tool.get("poetry")) if tool else None
+
+
+def _poetry_names(table: Any) -> list[str]:
+    if not isinstance(table, dict):
+        return []
+    return [str(k) for k in table if str(k).lower() != "python"]
+
+
+def _style(doc: TOMLDocument) -> str:
+    project = _table(doc.get("project"))
+    poetry = _poetry(doc)
+    if project is not None and poetry is not None:
+        if "dependencies" in project or "dependencies" in (project.get("dynamic") or []):
+            return "pep621"
+        if _poetry_names(poetry.get("dependencies")) or "name" not in project:
+            return "poetry"
+        return "pep621"
+    if poetry is not None:
+        return "poetry"
+    if project is not None:
+        return "pep621"
+    return "tool-only"
+
+
+def _files(value: Any) -> list[str]:
+    if isinstance(value, dict):
+        value = value.get("file", value.get("files"))
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list):
+        return [v for v in value if isinstance(v, str)]
+    return []
+
+
+def _repo_relative(path: str, ref: str) -> str:
+    return posixpath.normpath(posixpath.join(posixpath.dirname(path), ref))
+
+
+def _declared(doc: TOMLDocument) -> dict[str, list[str]]:
+    declared: dict[str, list[str]] = {}
+    project = _table(doc.get("project"))
+    if project is not None:
+        if isinstance(project.get("dependencies"), list):
+            declared["dependencies"] = names_of(project["dependencies"])
+        for extra, items in (_table(project.get("optional-dependencies")) or {}).items():
+            if isinstance(items, list):
+                declared[f"optional-dependencies.{extra}"] = names_of(items)
+    poetry = _poetry(doc)
+    if poetry is not None:
+        if isinstance(poetry.get("dependencies"), dict):
+            runtime = declared.setdefault("dependencies", [])
+            runtime.extend(_poetry_names(poetry["dependencies"]))
+        for group, body in (_table(poetry.get("group")) or {}).items():
+            if isinstance(body, dict) and isinstance(body.get("dependencies"), dict):
+                declared[f"group.{group}"] = _poetry_names(body["dependencies"])
+        if isinstance(poetry.get("dev-dependencies"), dict):
+            declared["dev-dependencies"] = _poetry_names(poetry["dev-dependencies"])
+        for extra, items in (_table(poetry.get("extras")) or {}).items():
+            if isinstance(items, list):
+                declared[f"extras.{extra}"] = [str(i) for i in items if isinstance(i, str)]
+    for group, items in (_table(doc.get("dependency-groups")) or {}).items():
+        if isinstance(items, list):
+            declared[f"dependency-groups.{group}"] = names_of(items)
+    build = _table(doc.get("build-system"))
+    if build is not None and isinstance(build.get("requires"), list):
+        declared["build-system.requires"] = names_of(build["requires"])
+    return declared
+
+
+def _data(doc: TOMLDocument, path: str) -> dict[str, Any]:
+    project = _table(doc.get("project")) or {}
+    poetry = _poetry(doc) or {}
+    tool = _table(doc.get("tool")) or {}
+    python = None
+    poetry_deps = _table(poetry.get("dependencies")) or {}
+    for key, value in poetry_deps.items():
+        if str(key).lower() == "python":
+            python = value.get("version") if isinstance(value, dict) else value
+    requires_python = project.get("requires-python") or python
+    dynamic = project.get("dynamic") or []
+    files: list[str] = []
+    optional_files: dict[str, list[str]] = {}
+    setuptools_dynamic = _table((_table(tool.get("setuptools")) or {}).get("dynamic")) or {}
+    if "dependencies" in dynamic:
+        files += _files(setuptools_dynamic.get("dependencies"))
+        # hatch-requirements-txt: [tool.hatch.metadata.hooks.requirements_txt] files = [...]
+        hooks = _table(
+            (_table((_table(tool.get("hatch")) or {}).get("metadata")) or {}).get("hooks")
+        )
+        files += _files(_table((hooks or {}).get("requirements_txt")) or {})
+    if "optional-dependencies" in dynamic:
+        for extra, spec in (_table(setuptools_dynamic.get("optional-dependencies")) or {}).items():
+            optional_files[str(extra)] = [_repo_relative(path, f) for f in _files(spec)]
+    classifiers = project.get("classifiers") or poetry.get("classifiers") or []
+    return {
+        "style": _style(doc),
+        "name": project.get("name") or poetry.get("name"),
+        "requires_python": str(requires_python) if requires_python else None,
+        "dynamic_dependencies_files": [_repo_relative(path, f) for f in files],
+        "dynamic_optional_dependencies_files": optional_files,
+        "classifiers": python_versions_from_classifiers(classifiers),
+    }
+
+
+def read(text: str, path: str) -> tuple[dict[str, list[str]], dict]:
+    doc = _parse(text)
+    try:
+        return _declared(doc), _data(doc, path)
+    except (TOMLKitError, TypeError, AttributeError) as exc:
+        raise ManifestError(f"unexpected pyproject structure: {exc}") from None
+
+
+# ---------------------------------------------------------------------------- writing
+
+
+class _ArrayStyle:
+    """How this file writes multi-line arrays: element indent and trailing comma."""
+
+    def __init__(self, text: str) -> None:
+        indents = re.findall(r"=[ \t]*\[[ \t]*\r?\n([ \t]+)[\"'{]", text)
+        self.indent = indents[0] if indents else "    "
+        closings = re.findall(r"([^\s\[])[ \t]*(?:#[^\n]*)?\r?\n[ \t]*\]", text)
+        with_comma = sum(1 for c in closings if c == ",")
+        self.trailing_comma = not closings or with_comma * 2 >= len(closings)
+
+
+def _string(value: str, like: Array | None) -> Any:
+    literal = False
+    if like is not None and len(like):
+        first = like._value  # tomlkit keeps the raw items, quotes included
+        for item in first:
+            raw = item.as_string() if hasattr(item, "as_string") else ""
+            if raw.startswith(("'", '"')):
+                literal = raw.startswith("'")
+                break
+    if literal and "'" in value:
+        literal = False
+    return tomlkit.string(value, literal=literal)
+
+
+def _entry_text(req: Requirement, literal: bool) -> str:
+    return format_requirement(req, single_quote_markers=not literal)
+
+
+def _is_literal(arr: Array | None) -> bool:
+    return bool(arr is not None and _string("x", arr).as_string().startswith("'"))
+
+
+def _new_array(reqs: list[Requirement], style: _ArrayStyle) -> Array:
+    arr = tomlkit.array()
+    for req in sorted(reqs, key=lambda r: canonical(r.name)):
+        arr.add_line(tomlkit.string(_entry_text(req, False)), indent=style.indent)
+    if style.trailing_comma:
+        arr.add_line(indent="")
+    else:
+        arr.add_line(indent="", add_comma=False)
+    return arr
+
+
+def _add_to_array(arr: Array, reqs: list[Requirement]) -> None:
+    literal = _is_literal(arr)
+    names = [
+        (i, n) for i, item in enumerate(arr) if isinstance(item, str) for n in names_of([item])
+    ]
+    for req in sorted(reqs, key=lambda r: canonical(r.name)):
+        value = _string(_entry_text(req, literal), arr)
+        listed = [n for _, n in names]
+        pos = insert_index(listed, req.name)
+        if is_sorted(listed) and pos < len(names):
+            index = names[pos][0]
+            arr.insert(index, value)
+            names = [(i + 1 if i >= index else i, n) for i, n in names]
+            names.insert(pos, (index, req.name))
+        else:
+            arr.append(value)
+            names.append((len(arr) - 1, req.name))
+
+
+def _is_empty(arr: Array) -> bool:
+    return len(arr) == 0
+
+
+def _put_list(container: Any, key: str, reqs: list[Requirement], style: _ArrayStyle) -> None:
+    """Add `reqs` to the array `container[key]`, creating it (multi-line) when missing/empty."""
+    current = container.get(key)
+    if current is not None and not isinstance(current, list):
+        raise ManifestError(f"{key} is not a list")
+    existing = names_of(current or [])
+    adds = new_requirements(reqs, existing)
+    if not adds:
+        return
+    if current is None:
+        container[key] = _new_array(adds, style)
+    elif _is_empty(current):
+        fresh = _new_array(adds, style)
+        comment = current.trivia.comment
+        container[key] = fresh
+        if comment:
+            container[key].trivia.comment = comment
+            container[key].trivia.comment_ws = current.trivia.comment_ws
+    else:
+        _add_to_array(current, adds)
+
+
+# Tables created during one render; each gets a blank line after it once filled, as
+# tomlkit would otherwise glue the next table header to its last line.
+_created: list[Any] = []
+
+
+def _ensure_table(parent: Any, key: str, super_table: bool = False) -> Any:
+    value = parent.get(key)
+    if value is None:
+        table = tomlkit.table(super_table)
+        parent[key] = table
+        if not super_table:
+            _created.append(parent[key])
+        return parent[key]
+    if not isinstance(value, dict):
+        raise ManifestError(f"{key} is not a table")
+    return value
+
+
+def _project_dependencies(doc: TOMLDocument, reqs: list[Requirement], style: _ArrayStyle) -> None:
+    project = _table(doc.get("project"))
+    if project is None:
+        raise ManifestError("no [project] or [tool.poetry] table to hold dependencies")
+    if "dependencies" in (project.get("dynamic") or []) and "dependencies" not in project:
+        raise ManifestError("[project] dependencies are dynamic; the file they come from is edited")
+    if "dependencies" in project:
+        _put_list(project, "dependencies", reqs, style)
+        return
+    adds = new_requirements(reqs, [])
+    arr = _new_array(adds, style)
+    body = project.value if isinstance(project, Table) else None
+    anchor = next((k for k in project if str(k) == "requires-python"), None)
+    if body is not None and anchor is not None:
+        body._insert_after(anchor, "dependencies", arr)
+    else:
+        project.add("dependencies", arr)
+
+
+# Poetry idiom ------------------------------------------------------------------------
+
+
+def _release(text: str) -> tuple[int, ...] | None:
+    try:
+        release = Version(text).release
+    except InvalidVersion:
+        return None
+    while len(release) > 1 and release[-1] == 0:
+        release = release[:-1]
+    return release
+
+
+def poetry_constraint(spec: str) -> str:
+    """PEP 440 specifier → Poetry's idiom: "" → "*", ">=2.0,<3" → "^2.0", "==1.2" → "1.2"."""
+    spec = (spec or "").strip()
+    if not spec:
+        return "*"
+    parts = [p.strip() for p in spec.split(",") if p.strip()]
+    if len(parts) == 1:
+        only = parts[0]
+        if only.startswith("==") and "*" not in only and not only.startswith("==="):
+            return only[2:].strip()
+        return only
+    if len(parts) == 2:
+        lower, upper = sorted(parts, key=lambda p: not p.startswith(">="))
+        if lower.startswith(">=") and upper.startswith("<") and not upper.startswith("<="):
+            low = lower[2:].strip()
+            lo, hi = Version_release(low), _release(upper[1:].strip())
+            if lo and hi:
+                first = next((i for i, v in enumerate(lo) if v), len(lo) - 1)
+                caret = lo[:first] + (lo[first] + 1,)
+                tilde = (lo[0], lo[1] + 1) if len(lo) >= 2 else (lo[0] + 1,)
+                if _release(".".join(map(str, caret))) == hi:
+                    return "^" + low
+                if _release(".".join(map(str, tilde))) == hi:
+                    return "~" + low
+    return ",".join(parts)
+
+
+def Version_release(text: str) -> tuple[int, ...] | None:  # noqa: N802 - unpadded release
+    try:
+        return Version(text).release
+    except InvalidVersion:
+        return None
+
+
+def _poetry_value(req: Requirement, optional: bool = False) -> Any:
+    version = poetry_constraint(req.spec)
+    if req.internal and req.path:
+        table = tomlkit.inline_table()
+        table.update({"path": req.path, "develop": True})
+        return table
+    if not (req.features or req.markers or optional):
+        return version
+    table = tomlkit.inline_table()
+    table["version"] = version
+    if req.features:
+        table["extras"] = list(req.features)
+    if req.markers:
+        marker = req.markers.strip()
+        if '"' in marker and "'" not in marker:
+            marker = marker.replace('"', "'")
+        table["markers"] = marker
+    if optional:
+        table["optional"] = True
+    return table
+
+
+def _keys_in_order(table: Any) -> list[str]:
+    """Keys as they appear in the file (tomlkit's mapping order lags after inserts)."""
+    if isinstance(table, Table):
+        return [k.key for k, _ in table.value.body if k is not None]
+    return [str(k) for k in table]
+
+
+def _poetry_table_add(table: Any, reqs: list[Requirement], optional: bool = False) -> None:
+    existing = _poetry_names(table)
+    adds = new_requirements(reqs, existing)
+    body = table.value if isinstance(table, Table) else None
+    for req in sorted(adds, key=lambda r: canonical(r.name)):
+        value = _poetry_value(req, optional=optional)
+        keys = _keys_in_order(table)
+        names = [k for k in keys if k.lower() != "python"]
+        pos = insert_index(names, req.name)
+        if body is not None and is_sorted(names) and pos < len(names):
+            before = names[pos]
+            index = keys.index(before)
+            anchor = keys[index - 1] if index > 0 else None
+            if anchor is not None:
+                body._insert_after(anchor, req.name, value)
+            else:
+                body._insert_at(0, req.name, value)
+        elif body is not None and not names and keys and keys[-1].lower() != "python":
+            table.add(req.name, value)
+        else:
+            table.add(req.name, value)
+
+
+def _poetry_dependencies(doc: TOMLDocument, requires_python: str | None) -> Any:
+    poetry = _poetry(doc)
+    if poetry is None:
+        raise ManifestError("no [tool.poetry] table to hold dependencies")
+    if "dependencies" not in poetry:
+        table = tomlkit.table()
+        if requires_python:
+            table.add("python", requires_python)
+        poetry["dependencies"] = table
+        _created.append(poetry["dependencies"])
+    deps = poetry["dependencies"]
+    if not isinstance(deps, dict):
+        raise ManifestError("[tool.poetry.dependencies] is not a table")
+    return deps
+
+
+def _poetry_group(doc: TOMLDocument, group: str) -> Any:
+    poetry = _poetry(doc)
+    if poetry is None:
+        raise ManifestError(f"no [tool.poetry] table to hold group {group}")
+    groups = _ensure_table(poetry, "group", super_table=True)
+    body = _ensure_table(groups, group, super_table=True)
+    return _ensure_table(body, "dependencies")
+
+
+def _write(doc: TOMLDocument, key: str, reqs: list[Requirement], style: str, text: str) -> None:
+    arrays = _ArrayStyle(text)
+    head, _, rest = key.partition(".")
+    if key == "dependencies":
+        if style == "poetry":
+            python = _data(doc, "")["requires_python"]
+            _poetry_table_add(_poetry_dependencies(doc, python), reqs)
+        else:
+            _project_dependencies(doc, reqs, arrays)
+    elif head == "optional-dependencies" and rest:
+        project = _table(doc.get("project"))
+        if project is None:
+            raise ManifestError("no [project] table to hold optional dependencies")
+        _put_list(_ensure_table(project, "optional-dependencies"), rest, reqs, arrays)
+    elif head == "dependency-groups" and rest:
+        _put_list(_ensure_table(doc, "dependency-groups"), rest, reqs, arrays)
+    elif key == "build-system.requires":
+        _put_list(_ensure_table(doc, "build-system"), "requires", reqs, arrays)
+    elif head == "group" and rest:
+        _poetry_table_add(_poetry_group(doc, rest), reqs)
+    elif key == "dev-dependencies":
+        poetry = _poetry(doc)
+        if poetry is None:
+            raise ManifestError("no [tool.poetry] table to hold dev-dependencies")
+        _poetry_table_add(_ensure_table(poetry, "dev-dependencies"), reqs)
+    elif head == "extras" and rest:
+        python = _data(doc, "")["requires_python"]
+        _poetry_table_add(_poetry_dependencies(doc, python), reqs, optional=True)
+        extras = _ensure_table(_poetry(doc), "extras")
+        current = extras.get(rest)
+        listed = [str(i) for i in current] if isinstance(current, list) else []
+        adds = new_requirements(reqs, listed)
+        if adds and current is None:
+            arr = tomlkit.array()
+            arr.extend(sorted((r.name for r in adds), key=canonical))
+            extras[rest] = arr
+        elif adds:
+            _add_to_array(current, adds)
+    else:
+        raise ManifestError(f"pyproject.toml has no place for {key!r}")
+
+
+def _trim_trailing_newlines(new: str, old: str) -> str:
+    """A table added at the end must not leave more blank lines than the file had."""
+    old_tail = len(old) - len(old.rstrip("\r\n"))
+    body = new.rstrip("\r\n")
+    tail = new[len(body) :]
+    return body + tail[:old_tail] if len(tail) > old_tail and old_tail else new
+
+
+def render(text: str, manifest: Manifest, requirements: list[Requirement]) -> str:
+    doc = _parse(text)
+    declared = _declared(doc)
+    style = _style(doc)
+    by_key: dict[str, list[Requirement]] = {}
+    for req in requirements:
+        key = target_key(req, style)
+        if key == "group.dev" and not req.group and "dev-dependencies" in declared:
+            key = "dev-dependencies"
+        by_key.setdefault(key, []).append(req)
+    pending = {
+        key: reqs
+        for key, reqs in by_key.items()
+        if new_requirements(reqs, declared.get(key, [])) or key.startswith("extras.")
+    }
+    if not pending:
+        return text
+    _created.clear()
+    try:
+        for key, reqs in pending.items():
+            _write(doc, key, reqs, style, text)
+        for table in _created:
+            if isinstance(table, Table) and not table.is_super_table():
+                table.add(tomlkit.nl())
+        new = tomlkit.dumps(doc)
+    except TOMLKitError as exc:
+        raise ManifestError(f"cannot edit: {exc}") from None
+    if new == text:
+        return text
+    new = _trim_trailing_newlines(new, text)
+    new = match_line_endings(new, text)
+    try:
+        _parse(new)
+    except ManifestError as exc:
+        raise ManifestError(f"edit would break the file ({exc}); left untouched") from None
+    return new
