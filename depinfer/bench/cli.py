@@ -1,0 +1,334 @@
+"""`depinfer bench …`: prepare masked instances, run and score depinfer, report, merge shards.
+
+    depinfer bench run --dataset dev-python.jsonl --trees TREES [--lang python] [--offline]
+                       [--names-only] [--shard 1/4] [--out results/dev] [--instance ID]
+                       [--force] [--dibench] [--plot]
+    depinfer bench prepare --dataset D --trees TREES --out DIR
+    depinfer bench report RESULTS_DIR [--plot PNG]
+    depinfer bench merge DIR... [--out DIR]
+
+Trees are found at <trees>/<language>/<id>/. The source trees are only ever copied.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from depinfer.bench.dataset import (
+    LANGUAGES,
+    DatasetError,
+    Instance,
+    load_dataset,
+    parse_shard,
+    select,
+)
+
+EXIT_OK = 0
+EXIT_USAGE = 2
+EXIT_PARTIAL = 3  # finished, but some instance could not be run (named on stderr)
+
+EPILOG = """\
+exit codes: 0 done; 2 bad arguments or paths; 3 done, but some instance failed (see stderr)
+
+examples:
+  depinfer bench run --dataset dev-python.jsonl --trees /data/repos --names-only
+  depinfer bench run --dataset dev-rust.jsonl --trees /data/repos --shard 2/4 --out results/dev
+  depinfer bench merge results/part1 results/part2 --out results/all
+  depinfer bench run --dataset dibench-regular-python.jsonl --trees .cache/repo-data --dibench
+"""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="depinfer bench",
+        description="Benchmark harness: mask build files, let depinfer restore them, score the result.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+
+    def dataset_args(sp: argparse.ArgumentParser) -> None:
+        sp.add_argument("--dataset", required=True, metavar="JSONL", help="instances, one a line")
+        sp.add_argument(
+            "--trees",
+            required=True,
+            metavar="DIR",
+            help="repository trees at DIR/<language>/<id>/ (DI-Bench: its extracted repo data)",
+        )
+        sp.add_argument("--lang", action="append", choices=LANGUAGES, help="only this language")
+        sp.add_argument("--instance", action="append", metavar="ID", help="only this instance")
+        sp.add_argument("--shard", metavar="I/N", help="run part I of N (deterministic split)")
+
+    run = sub.add_parser(
+        "run", help="mask, infer, score", formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    dataset_args(run)
+    run.add_argument(
+        "--out", metavar="DIR", help="results directory (default: results/<dataset name>)"
+    )
+    run.add_argument(
+        "--offline", action="store_true", help="no registry look-ups (fake names unverified)"
+    )
+    run.add_argument("--names-only", action="store_true", help="write names without versions")
+    run.add_argument(
+        "--as-of",
+        default="instance",
+        metavar="DATE",
+        help="newest versions allowed: instance (its commit date, default), now, or YYYY-MM-DD",
+    )
+    run.add_argument("--force", action="store_true", help="re-run instances that have a result")
+    run.add_argument(
+        "--dibench",
+        action="store_true",
+        help="also write <out>/<language>/<id>/patch.diff for DI-Bench's evaluator; "
+        "a DI-Bench dataset (with `patch`) is read as already masked",
+    )
+    run.add_argument(
+        "--keep", action="store_true", help="keep each scratch copy (path in the result)"
+    )
+    run.add_argument(
+        "--plot", nargs="?", const="", metavar="PNG", help="also draw the per-language plot"
+    )
+    run.add_argument(
+        "-q", "--quiet", action="store_true", help="no per-instance progress on stderr"
+    )
+
+    prep = sub.add_parser("prepare", help="write masked copies and gold.json")
+    dataset_args(prep)
+    prep.add_argument("--out", required=True, metavar="DIR", help="where masked trees go")
+    prep.add_argument("--force", action="store_true", help="replace existing masked copies")
+
+    rep = sub.add_parser("report", help="tables for a results directory")
+    rep.add_argument("results", nargs="+", metavar="RESULTS_DIR")
+    rep.add_argument("--instances", action="store_true", help="also list every instance")
+    rep.add_argument("--json", action="store_true", help="print the summary as JSON")
+    rep.add_argument(
+        "--plot", nargs="?", const="", metavar="PNG", help="draw the per-language plot"
+    )
+
+    mer = sub.add_parser("merge", help="join shard results by instance id into one report")
+    mer.add_argument("results", nargs="+", metavar="DIR")
+    mer.add_argument("--out", metavar="DIR", help="copy the merged results and summary.json here")
+    return p
+
+
+def fail(message: str) -> int:
+    print(f"depinfer bench: {message}", file=sys.stderr)
+    return EXIT_USAGE
+
+
+def _instances(args: argparse.Namespace) -> list[Instance]:
+    instances = load_dataset(args.dataset)
+    shard = parse_shard(args.shard) if args.shard else None
+    chosen = select(instances, tuple(args.lang or ()), tuple(args.instance or ()), shard)
+    missing = set(args.instance or ()) - {i.id for i in instances}
+    if missing:
+        raise DatasetError("no such instance in the dataset: " + ", ".join(sorted(missing)))
+    return chosen
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return EXIT_USAGE
+    try:
+        if args.command == "run":
+            return cmd_run(args)
+        if args.command == "prepare":
+            return cmd_prepare(args)
+        if args.command == "report":
+            return cmd_report(args)
+        if args.command == "merge":
+            return cmd_merge(args)
+    except DatasetError as exc:
+        return fail(str(exc))
+    except ValueError as exc:
+        return fail(str(exc))
+    except KeyboardInterrupt:
+        print("depinfer bench: interrupted (finished instances are saved)", file=sys.stderr)
+        return 130
+    return EXIT_USAGE
+
+
+def _check_trees(trees: str) -> Path | None:
+    path = Path(trees)
+    return path if path.is_dir() else None
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from depinfer.bench.dibench import gold_from_patch
+    from depinfer.bench.report import (
+        instance_table,
+        language_table,
+        load_results,
+        plot,
+        write_summary,
+    )
+    from depinfer.bench.runner import (
+        RunOptions,
+        load_result,
+        run_instance,
+        save_result,
+    )
+
+    trees = _check_trees(args.trees)
+    if trees is None:
+        return fail(f"--trees: not a directory: {args.trees}")
+    instances = _instances(args)
+    if not instances:
+        return fail("no instance matches the selection")
+    out = Path(args.out) if args.out else Path("results") / Path(args.dataset).stem
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        return fail(f"--out: cannot create {out}: {exc.strerror}")
+    options = RunOptions(
+        offline=args.offline, names_only=args.names_only, as_of=args.as_of, keep=args.keep
+    )
+    failed = 0
+    for n, inst in enumerate(instances, 1):
+        label = f"[{n}/{len(instances)}] {inst.language}/{inst.id}"
+        previous = None if args.force else load_result(out, inst)
+        if previous and previous.get("status") == "ok":
+            if not args.quiet:
+                print(f"{label}: done before (use --force to re-run)", file=sys.stderr)
+            continue
+        premasked = None
+        if inst.patch is not None:
+            premasked = gold_from_patch(inst, inst.tree(trees))
+        result = run_instance(inst, inst.tree(trees), options, premasked_gold=premasked)
+        save_result(out, inst, result, dibench=args.dibench)
+        if result["status"] != "ok":
+            failed += 1
+            print(f"{label}: error: {result.get('error')}", file=sys.stderr)
+        elif not args.quiet:
+            m = result["metrics"]["name"]
+            print(
+                f"{label}: F1 {100 * m['f1']:.1f} (P {100 * m['precision']:.1f} "
+                f"R {100 * m['recall']:.1f}) {result['wall_time']:.1f}s",
+                file=sys.stderr,
+            )
+    chosen = {i.id for i in instances}
+    results = [r for r in load_results(out) if r["id"] in chosen]
+    summary = write_summary(out, load_results(out))
+    sys.stdout.write(instance_table(results))
+    sys.stdout.write("\n")
+    from depinfer.bench.report import summarise
+
+    sys.stdout.write(language_table(summarise(results)))
+    print(f"results: {out}/<language>/<id>.json, summary: {out}/summary.json")
+    if args.plot is not None:
+        print(plot(summary, Path(args.plot) if args.plot else out / "summary.png"))
+    return EXIT_PARTIAL if failed else EXIT_OK
+
+
+def cmd_prepare(args: argparse.Namespace) -> int:
+    import shutil
+
+    from depinfer.bench.dibench import dibench_instance
+    from depinfer.bench.masking import copy_tree, mask
+    from depinfer.bench.runner import git_diff
+
+    trees = _check_trees(args.trees)
+    if trees is None:
+        return fail(f"--trees: not a directory: {args.trees}")
+    instances = _instances(args)
+    out = Path(args.out)
+    gold: dict[str, object] = {}
+    gold_path = out / "gold.json"
+    if gold_path.is_file():
+        try:
+            gold = json.loads(gold_path.read_text(encoding="utf-8"))
+        except ValueError:
+            gold = {}
+    failed = 0
+    dibench_lines = []
+    for inst in instances:
+        src = inst.tree(trees)
+        dest = out / inst.language / inst.id
+        if not src.is_dir():
+            print(f"{inst.id}: repository tree not found: {src}", file=sys.stderr)
+            failed += 1
+            continue
+        if dest.exists():
+            if not args.force:
+                print(f"{inst.id}: {dest} exists (use --force to replace)", file=sys.stderr)
+                continue
+            shutil.rmtree(dest)
+        copy_tree(src, dest)
+        original = {rel: _text(dest / rel) for rel in inst.build_files}
+        result = mask(dest, inst.language, inst.build_files)
+        for err in result.errors:
+            print(f"{inst.id}: {err}", file=sys.stderr)
+            failed += 1
+        masked = {rel: _text(dest / rel) for rel in inst.build_files}
+        gold[inst.id] = {"language": inst.language, **result.to_json()}
+        dibench_lines.append(dibench_instance(inst, git_diff(masked, original)))
+        print(f"{inst.language}/{inst.id}: masked {len(inst.build_files)} build file(s)")
+    out.mkdir(parents=True, exist_ok=True)
+    gold_path.write_text(json.dumps(gold, indent=2) + "\n", encoding="utf-8")
+    with (out / "dibench.jsonl").open("w", encoding="utf-8") as fh:
+        for line in dibench_lines:
+            fh.write(json.dumps(line) + "\n")
+    print(f"gold: {gold_path}; DI-Bench-format dataset: {out / 'dibench.jsonl'}")
+    return EXIT_PARTIAL if failed else EXIT_OK
+
+
+def _text(path: Path) -> str:
+    try:
+        return path.read_bytes().decode("utf-8-sig")
+    except (OSError, UnicodeDecodeError):
+        return ""
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from depinfer.bench.report import instance_table, language_table, load_results, plot, summarise
+
+    dirs = [Path(d) for d in args.results]
+    for d in dirs:
+        if not d.is_dir():
+            return fail(f"not a results directory: {d}")
+    results = load_results(*dirs)
+    if not results:
+        return fail("no instance results found under " + ", ".join(map(str, dirs)))
+    summary = summarise(results)
+    if args.json:
+        sys.stdout.write(json.dumps(summary, indent=2) + "\n")
+    else:
+        if args.instances:
+            sys.stdout.write(instance_table(results) + "\n")
+        sys.stdout.write(language_table(summary))
+    if args.plot is not None:
+        print(plot(summary, Path(args.plot) if args.plot else dirs[0] / "summary.png"))
+    return EXIT_OK
+
+
+def cmd_merge(args: argparse.Namespace) -> int:
+    from depinfer.bench.report import language_table, load_results, write_summary
+
+    dirs = [Path(d) for d in args.results]
+    for d in dirs:
+        if not d.is_dir():
+            return fail(f"not a results directory: {d}")
+    results = load_results(*dirs)
+    if not results:
+        return fail("no instance results found under " + ", ".join(map(str, dirs)))
+    if args.out:
+        out = Path(args.out)
+        for r in results:
+            path = out / r["language"] / f"{r['id']}.json"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(json.dumps(r, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        summary = write_summary(out, results)
+        print(f"merged {len(results)} instance(s) into {out}")
+    else:
+        from depinfer.bench.report import summarise
+
+        summary = summarise(results)
+    sys.stdout.write(language_table(summary))
+    return EXIT_OK

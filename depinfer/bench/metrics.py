@@ -1,0 +1,122 @@
+"""Scores: precision / recall / F1 by name and by name+version, fake rate, failure categories.
+
+Per instance, names are pooled over its build files as (build file, name) pairs and counted
+once each — DI-Bench's evaluator sums TP/FP/FN over build files of sets per file, which is
+the same thing. The dataset figure is the mean of per-instance scores (DI-Bench's averaging)
+and, next to it, the micro figure from the summed counts. Versions count only when the
+written constraint equals the gold one in canonical spelling (`exact` in DI-Bench).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from depinfer.bench.sections import Dep
+
+
+@dataclass
+class Counts:
+    tp: int = 0
+    fp: int = 0
+    fn: int = 0
+
+    @property
+    def precision(self) -> float:
+        # No prediction at all scores 0 when there was something to find, 1 when there was not.
+        return self.tp / (self.tp + self.fp) if self.tp + self.fp else (0.0 if self.fn else 1.0)
+
+    @property
+    def recall(self) -> float:
+        return self.tp / (self.tp + self.fn) if self.tp + self.fn else 1.0
+
+    @property
+    def f1(self) -> float:
+        p, r = self.precision, self.recall
+        return 2 * p * r / (p + r) if p + r else 0.0
+
+    def __add__(self, other: Counts) -> Counts:
+        return Counts(self.tp + other.tp, self.fp + other.fp, self.fn + other.fn)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "tp": self.tp,
+            "fp": self.fp,
+            "fn": self.fn,
+            "precision": round(self.precision, 4),
+            "recall": round(self.recall, 4),
+            "f1": round(self.f1, 4),
+        }
+
+
+def _name_keys(deps_by_file: dict[str, list[Dep]]) -> set[tuple[str, str]]:
+    return {(path, d.name) for path, deps in deps_by_file.items() for d in deps}
+
+
+def _version_keys(deps_by_file: dict[str, list[Dep]]) -> set[tuple[str, str, str]]:
+    return {(path, d.name, d.version) for path, deps in deps_by_file.items() for d in deps}
+
+
+def compare(gold: dict[str, list[Dep]], pred: dict[str, list[Dep]]) -> dict[str, Counts]:
+    """Counts by name and by name+version; only build files in `gold` take part."""
+    pred = {path: pred.get(path, []) for path in gold}
+    out = {}
+    for label, keys in (("name", _name_keys), ("version", _version_keys)):
+        g, p = keys(gold), keys(pred)
+        out[label] = Counts(len(g & p), len(p - g), len(g - p))
+    return out
+
+
+def per_file(gold: dict[str, list[Dep]], pred: dict[str, list[Dep]]) -> dict[str, dict]:
+    """For reading a result: what was right, extra and missing in each build file."""
+    out = {}
+    for path, deps in gold.items():
+        g = {d.name for d in deps}
+        p = {d.name for d in pred.get(path, [])}
+        out[path] = {
+            "correct": sorted(g & p),
+            "extra": sorted(p - g),
+            "missing": sorted(g - p),
+        }
+    return out
+
+
+def mean(values: list[float]) -> float:
+    return sum(values) / len(values) if values else 0.0
+
+
+def aggregate(results: list[dict[str, Any]]) -> dict[str, Any]:
+    """Mean-of-instances and micro figures over finished instance results."""
+    done = [r for r in results if r.get("status") == "ok"]
+    summary: dict[str, Any] = {
+        "instances": len(results),
+        "scored": len(done),
+        "errors": sum(1 for r in results if r.get("status") == "error"),
+    }
+    for label in ("name", "version"):
+        per = [r["metrics"][label] for r in done]
+        micro = Counts()
+        for m in per:
+            micro = micro + Counts(m["tp"], m["fp"], m["fn"])
+        summary[label] = {
+            "precision": round(mean([m["precision"] for m in per]), 4),
+            "recall": round(mean([m["recall"] for m in per]), 4),
+            "f1": round(mean([m["f1"] for m in per]), 4),
+            "micro": micro.to_json(),
+        }
+    written = sum(r["fake"]["written"] for r in done)
+    fake = sum(r["fake"]["fake"] for r in done)
+    unverified = sum(r["fake"]["unverified"] for r in done)
+    summary["fake"] = {
+        "written": written,
+        "fake": fake,
+        "unverified": unverified,
+        "rate": round(fake / written, 4) if written else 0.0,
+    }
+    categories: dict[str, int] = {}
+    for r in done:
+        for c in r.get("failure_categories", []):
+            categories[c] = categories.get(c, 0) + 1
+    summary["failure_categories"] = dict(sorted(categories.items()))
+    summary["wall_time"] = round(sum(r.get("wall_time", 0.0) for r in results), 2)
+    return summary

@@ -1,0 +1,157 @@
+"""Reports over instance results: text tables, summary.json, merging shard outputs, a plot.
+
+Results are plain JSON files (`<dir>/<language>/<id>.json`), so a report can be made from
+any set of them — one run, the parts of a sharded run (`merge`), or results copied back
+from other machines. Instances are keyed by id; when parts disagree the newest file wins.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from depinfer.bench.metrics import aggregate
+
+
+def load_results(*dirs: Path) -> list[dict[str, Any]]:
+    """All instance results under the given directories, one per instance id (newest wins)."""
+    chosen: dict[str, tuple[float, dict[str, Any]]] = {}
+    for d in dirs:
+        for path in sorted(Path(d).glob("*/*.json")):
+            try:
+                data = json.loads(path.read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                continue
+            if not isinstance(data, dict) or "id" not in data or "status" not in data:
+                continue
+            mtime = path.stat().st_mtime
+            key = data["id"]
+            if key not in chosen or mtime > chosen[key][0]:
+                chosen[key] = (mtime, data)
+    return [
+        data for _, data in sorted(chosen.values(), key=lambda t: (t[1]["language"], t[1]["id"]))
+    ]
+
+
+def summarise(results: list[dict[str, Any]]) -> dict[str, Any]:
+    by_language: dict[str, list[dict[str, Any]]] = {}
+    for r in results:
+        by_language.setdefault(r.get("language", "?"), []).append(r)
+    return {
+        "languages": {lang: aggregate(rs) for lang, rs in sorted(by_language.items())},
+        "all": aggregate(results),
+        "instances": {
+            r["id"]: {
+                "language": r.get("language"),
+                "status": r.get("status"),
+                **(
+                    {
+                        "name_f1": r["metrics"]["name"]["f1"],
+                        "version_f1": r["metrics"]["version"]["f1"],
+                        "fake": r["fake"]["fake"],
+                        "failure_categories": r.get("failure_categories", []),
+                    }
+                    if r.get("status") == "ok"
+                    else {"error": r.get("error", "")}
+                ),
+                "wall_time": r.get("wall_time", 0.0),
+            }
+            for r in results
+        },
+    }
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:5.1f}"
+
+
+def instance_table(results: list[dict[str, Any]]) -> str:
+    head = f"{'instance':<48} {'gold':>4} {'pred':>4} {'P':>5} {'R':>5} {'F1':>5} {'fake':>4} {'time':>7}"
+    lines = [head, "-" * len(head)]
+    for r in results:
+        if r.get("status") != "ok":
+            lines.append(f"{r['id'][:48]:<48} error: {r.get('error', '')[:60]}")
+            continue
+        m = r["metrics"]["name"]
+        lines.append(
+            f"{r['id'][:48]:<48} {m['tp'] + m['fn']:>4} {m['tp'] + m['fp']:>4} "
+            f"{_pct(m['precision'])} {_pct(m['recall'])} {_pct(m['f1'])} "
+            f"{r['fake']['fake']:>4} {r.get('wall_time', 0.0):>6.1f}s"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def language_table(summary: dict[str, Any]) -> str:
+    head = (
+        f"{'language':<11} {'n':>3} {'err':>3} │ {'name P':>6} {'R':>5} {'F1':>5} {'µF1':>5} │ "
+        f"{'ver P':>5} {'R':>5} {'F1':>5} │ {'fake':>4} {'unver':>5} {'rate':>5} │ {'time':>7}"
+    )
+    lines = [head, "─" * len(head)]
+    rows = list(summary["languages"].items())
+    if len(rows) > 1:
+        rows.append(("all", summary["all"]))
+    for lang, s in rows:
+        n, v, f = s["name"], s["version"], s["fake"]
+        lines.append(
+            f"{lang:<11} {s['scored']:>3} {s['errors']:>3} │ {_pct(n['precision']):>6} "
+            f"{_pct(n['recall'])} {_pct(n['f1'])} {_pct(n['micro']['f1'])} │ "
+            f"{_pct(v['precision'])} {_pct(v['recall'])} {_pct(v['f1'])} │ "
+            f"{f['fake']:>4} {f['unverified']:>5} {_pct(f['rate'])} │ {s['wall_time']:>6.1f}s"
+        )
+    cats = summary["all"].get("failure_categories") or {}
+    if cats:
+        lines.append("")
+        lines.append(
+            "failure categories (instances): "
+            + "; ".join(f"{k}: {v}" for k, v in sorted(cats.items()))
+        )
+    lines.append(
+        "P/R/F1: mean over instances (DI-Bench); µF1: micro over all (build file, name) pairs; "
+        "fake: written names the registry does not know; unver: not checked (offline)."
+    )
+    return "\n".join(lines) + "\n"
+
+
+def write_summary(out: Path, results: list[dict[str, Any]]) -> dict[str, Any]:
+    summary = summarise(results)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
+    return summary
+
+
+def plot(summary: dict[str, Any], path: Path) -> str:
+    """A bar chart of per-language name/version F1 and fake rate; needs the `plot` extra."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return "plot skipped: matplotlib is not installed (pip install 'depinfer[plot]')"
+    langs = list(summary["languages"])
+    if not langs:
+        return "plot skipped: no results"
+    series = {
+        "name F1": [summary["languages"][lang]["name"]["f1"] for lang in langs],
+        "version F1": [summary["languages"][lang]["version"]["f1"] for lang in langs],
+        "name precision": [summary["languages"][lang]["name"]["precision"] for lang in langs],
+        "name recall": [summary["languages"][lang]["name"]["recall"] for lang in langs],
+        "fake rate": [summary["languages"][lang]["fake"]["rate"] for lang in langs],
+    }
+    fig, ax = plt.subplots(figsize=(max(6, 2 * len(langs)), 4))
+    width = 0.8 / len(series)
+    for k, (label, values) in enumerate(series.items()):
+        xs = [i + k * width - 0.4 + width / 2 for i in range(len(langs))]
+        ax.bar(xs, [100 * v for v in values], width, label=label)
+    ax.set_xticks(range(len(langs)))
+    ax.set_xticklabels(langs)
+    ax.set_ylim(0, 100)
+    ax.set_ylabel("%")
+    ax.set_title("depinfer on the benchmark, per language")
+    ax.legend(fontsize="small", ncol=3, loc="upper center", bbox_to_anchor=(0.5, -0.1))
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return f"plot written to {path}"

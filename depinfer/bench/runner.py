@@ -1,0 +1,323 @@
+"""One benchmark instance end to end: copy → mask → infer → write → re-read → score.
+
+Everything happens in a scratch copy, so the repository trees are never modified. The
+written build files are re-read by the same section readers that took the gold out
+(`depinfer.bench.sections`), and depinfer's own manifest readers must accept every file it
+wrote (a file they cannot read counts as a failure). A language depinfer does not support
+yet writes nothing and scores as empty output; an exception inside depinfer is caught and
+recorded in the instance's result, never raised to the caller.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import tempfile
+import time
+import traceback
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from depinfer.bench.dataset import Instance
+from depinfer.bench.masking import copy_tree, mask
+from depinfer.bench.metrics import compare, per_file
+from depinfer.bench.sections import (
+    PACKAGE,
+    Dep,
+    SectionError,
+    build_file_format,
+    read_deps,
+)
+from depinfer.model import LANGUAGE_ECOSYSTEM
+
+# DI-Bench's failure categories, decided here from the text alone (no execution):
+MISSING_DEPENDENCY = "missing dependency in test"  # a gold name was not written
+NOT_FOUND = "dependency not found in build"  # a written name the registry does not know
+INVALID_VERSION = "invalid version in build"  # a written constraint no release satisfies
+MISMATCHED_VERSION = "mismatched version in test"  # right name, constraint differs from gold
+UNPARSABLE = "unparsable build file"  # depinfer wrote a file its own reader rejects
+
+
+@dataclass
+class RunOptions:
+    offline: bool = False
+    names_only: bool = False
+    as_of: str | None = "instance"  # "instance" (the instance's date), now, last-commit, a date
+    keep: bool = False  # keep the scratch copy (for debugging); its path goes into the result
+    check_versions: bool = True  # online: look up written constraints (invalid version)
+
+
+def result_path(out: Path, inst: Instance) -> Path:
+    return out / inst.language / f"{inst.id}.json"
+
+
+def dibench_patch_path(out: Path, inst: Instance) -> Path:
+    """Where DI-Bench's evaluator looks for a prediction: <results>/<language>/<id>/patch.diff."""
+    from depinfer.bench.dibench import dibench_language
+
+    return out / dibench_language(inst) / inst.id / "patch.diff"
+
+
+def git_diff(old: dict[str, str], new: dict[str, str]) -> str:
+    """A git-style unified diff (a/ b/ prefixes) of the changed files, as `git apply` reads it."""
+    chunks = []
+    for path in sorted(new):
+        before, after = old.get(path, ""), new[path]
+        if before == after:
+            continue
+        lines = list(
+            difflib.unified_diff(
+                before.splitlines(keepends=True),
+                after.splitlines(keepends=True),
+                f"a/{path}",
+                f"b/{path}",
+            )
+        )
+        if not lines:
+            continue
+        body = "".join(
+            line if line.endswith("\n") else line + "\n\\ No newline at end of file\n"
+            for line in lines
+        )
+        chunks.append(f"diff --git a/{path} b/{path}\n{body}")
+    return "".join(chunks)
+
+
+def _read(root: Path, rel: str) -> str:
+    try:
+        return (root / rel).read_bytes().decode("utf-8-sig")
+    except (OSError, UnicodeDecodeError):
+        return ""
+
+
+def _as_of(options: RunOptions, inst: Instance) -> str | None:
+    if options.as_of in (None, "instance"):
+        return inst.date
+    return options.as_of
+
+
+def predicted(root: Path, build_files: list[str]) -> tuple[dict[str, list[Dep]], list[str]]:
+    """What the written build files declare in the masked sections; errors name the file."""
+    from depinfer.manifests import detect_format, read_manifest
+
+    pred: dict[str, list[Dep]] = {}
+    errors = []
+    for rel in build_files:
+        text = _read(root, rel)
+        try:
+            pred[rel] = read_deps(text, rel, build_file_format(rel))
+        except SectionError as exc:
+            pred[rel] = []
+            errors.append(f"{rel}: {exc}")
+            continue
+        fmt = detect_format(rel)
+        if fmt:
+            manifest = read_manifest(root, rel, fmt)
+            if manifest.parse_error and not manifest.parse_error.startswith("no reader"):
+                errors.append(f"{rel}: depinfer's reader: {manifest.parse_error}")
+    return pred, errors
+
+
+def fake_check(ctx: Any, language: str, pred: dict[str, list[Dep]]) -> dict[str, Any]:
+    """Ask the registry about every written external name (internal references excluded)."""
+    ecosystem = LANGUAGE_ECOSYSTEM.get(language)
+    names = sorted({d.raw or d.name for deps in pred.values() for d in deps if d.kind == PACKAGE})
+    answers: dict[str, bool | None] = {}
+    if ecosystem is not None and names:
+        try:
+            answers = ctx.registries.exists_many(ecosystem, names)
+        except Exception:  # a registry failure leaves the names unverified
+            answers = {}
+    fake = sorted(n for n in names if answers.get(n) is False)
+    unverified = sorted(n for n in names if answers.get(n) is None)
+    return {
+        "written": len(names),
+        "fake": len(fake),
+        "unverified": len(unverified),
+        "fake_names": fake,
+        "unverified_names": unverified,
+    }
+
+
+def invalid_versions(ctx: Any, language: str, pred: dict[str, list[Dep]]) -> list[str]:
+    """Python constraints that no published release satisfies (other languages: not checked)."""
+    if language != "python":
+        return []
+    from packaging.specifiers import InvalidSpecifier, SpecifierSet
+    from packaging.version import InvalidVersion, Version
+
+    ecosystem = LANGUAGE_ECOSYSTEM[language]
+    bad = []
+    for deps in pred.values():
+        for d in deps:
+            if not d.version or d.kind != PACKAGE:
+                continue
+            try:
+                spec = SpecifierSet(d.version)
+            except InvalidSpecifier:
+                bad.append(f"{d.raw} {d.version}")
+                continue
+            releases = ctx.registries.versions(ecosystem, d.raw)
+            if not releases:
+                continue  # unknown: offline, or the name itself is fake
+            ok = False
+            for r in releases:
+                try:
+                    if spec.contains(Version(r.version), prereleases=True):
+                        ok = True
+                        break
+                except InvalidVersion:
+                    continue
+            if not ok:
+                bad.append(f"{d.raw} {d.version}")
+    return bad
+
+
+def failure_categories(
+    gold: dict[str, list[Dep]],
+    pred: dict[str, list[Dep]],
+    fake: dict[str, Any],
+    invalid: list[str],
+    parse_errors: list[str],
+    names_only: bool,
+) -> list[str]:
+    cats = []
+    if parse_errors:
+        cats.append(UNPARSABLE)
+    if fake["fake"]:
+        cats.append(NOT_FOUND)
+    if invalid:
+        cats.append(INVALID_VERSION)
+    gold_keys = {(p, d.name) for p, deps in gold.items() for d in deps}
+    pred_keys = {(p, d.name) for p, deps in pred.items() for d in deps}
+    if gold_keys - pred_keys:
+        cats.append(MISSING_DEPENDENCY)
+    if not names_only:
+        gold_v = {(p, d.name): d.version for p, deps in gold.items() for d in deps}
+        for p, deps in pred.items():
+            for d in deps:
+                want = gold_v.get((p, d.name))
+                if want is not None and want != d.version:
+                    cats.append(MISMATCHED_VERSION)
+                    break
+            if MISMATCHED_VERSION in cats:
+                break
+    return cats
+
+
+def run_instance(
+    inst: Instance,
+    tree: Path,
+    options: RunOptions,
+    premasked_gold: dict[str, list[Dep]] | None = None,
+) -> dict[str, Any]:
+    """Score one instance. `premasked_gold` (DI-Bench data): the tree is already masked."""
+    from depinfer.context import Options
+    from depinfer.pipeline import infer, make_context, write_edits
+    from depinfer.scan import scan
+
+    started = time.monotonic()
+    result: dict[str, Any] = {
+        "id": inst.id,
+        "language": inst.language,
+        "repo": inst.repo,
+        "commit": inst.commit,
+        "build_files": inst.build_files,
+        "names_only": options.names_only,
+        "offline": options.offline,
+        "as_of": _as_of(options, inst),
+    }
+    if not tree.is_dir():
+        result.update(status="error", error=f"repository tree not found: {tree}", wall_time=0.0)
+        return result
+    scratch = Path(tempfile.mkdtemp(prefix=f"depinfer-bench-{inst.id[:40]}-"))
+    root = scratch / "repo"
+    try:
+        copy_tree(tree, root)
+        if premasked_gold is None:
+            masked = mask(root, inst.language, inst.build_files)
+            gold = masked.gold
+            result["mask"] = {"deleted": masked.deleted, "errors": masked.errors}
+        else:
+            gold = premasked_gold
+            result["mask"] = {"deleted": [], "errors": []}
+        masked_text = {rel: _read(root, rel) for rel in inst.build_files}
+
+        opts = Options(
+            offline=options.offline,
+            as_of=_as_of(options, inst),
+            versions=not options.names_only,
+            languages=(inst.language,),
+        )
+        ctx = make_context(opts)
+        infer_started = time.monotonic()
+        project = scan(root)
+        inference = infer(root, opts, ctx=ctx, project=project)
+        written = write_edits(root, inference.edits, ctx)
+        result["infer_time"] = round(time.monotonic() - infer_started, 3)
+        result["written_files"] = written
+        result["other_files_written"] = sorted(set(written) - set(inst.build_files))
+        result["diagnostics"] = [
+            str(d) for d in ctx.diagnostics if d.level in ("error", "warning")
+        ][:50]
+
+        pred, parse_errors = predicted(root, inst.build_files)
+        counts = compare(gold, pred)
+        fake = fake_check(ctx, inst.language, pred)
+        invalid = (
+            invalid_versions(ctx, inst.language, pred)
+            if options.check_versions and not options.offline and not options.names_only
+            else []
+        )
+        new_text = {rel: _read(root, rel) for rel in inst.build_files}
+        result.update(
+            status="ok",
+            gold={p: [d.to_json() for d in deps] for p, deps in gold.items()},
+            pred={p: [d.to_json() for d in deps] for p, deps in pred.items()},
+            files=per_file(gold, pred),
+            metrics={k: c.to_json() for k, c in counts.items()},
+            fake=fake,
+            invalid_versions=invalid,
+            parse_errors=parse_errors,
+            failure_categories=failure_categories(
+                gold, pred, fake, invalid, parse_errors, options.names_only
+            ),
+            patch=git_diff(masked_text, new_text),
+        )
+    except Exception as exc:  # depinfer itself failed on this instance: record, go on
+        result.update(
+            status="error",
+            error=f"{type(exc).__name__}: {exc}",
+            traceback=traceback.format_exc(limit=20),
+        )
+    finally:
+        if options.keep:
+            result["scratch"] = str(root)
+        else:
+            import shutil
+
+            shutil.rmtree(scratch, ignore_errors=True)
+    result["wall_time"] = round(time.monotonic() - started, 3)
+    return result
+
+
+def save_result(out: Path, inst: Instance, result: dict[str, Any], dibench: bool = False) -> Path:
+    path = result_path(out, inst)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".json.tmp")
+    tmp.write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    tmp.replace(path)
+    if dibench and result.get("status") == "ok":
+        patch = dibench_patch_path(out, inst)
+        patch.parent.mkdir(parents=True, exist_ok=True)
+        patch.write_text(result.get("patch", ""), encoding="utf-8")
+    return path
+
+
+def load_result(out: Path, inst: Instance) -> dict[str, Any] | None:
+    path = result_path(out, inst)
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None

@@ -1,0 +1,118 @@
+"""Scores per instance (pooled over build files), mean vs micro, shards, dataset errors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from depinfer.bench.dataset import DatasetError, load_dataset, parse_shard, select
+from depinfer.bench.metrics import Counts, aggregate, compare
+from depinfer.bench.sections import Dep, normalise_name
+
+FIXTURES = Path(__file__).parent.parent / "fixtures" / "bench"
+
+
+def test_counts_edge_cases() -> None:
+    assert Counts(0, 0, 3).precision == 0.0 and Counts(0, 0, 3).f1 == 0.0
+    assert Counts(0, 0, 0).f1 == 1.0  # nothing to find, nothing written
+    c = Counts(2, 1, 1)
+    assert round(c.precision, 3) == 0.667 and round(c.recall, 3) == 0.667
+
+
+def test_names_pooled_per_build_file_and_versions_separate() -> None:
+    gold = {
+        "a/pyproject.toml": [Dep("requests", version=">=2"), Dep("pyyaml")],
+        "b/pyproject.toml": [Dep("requests")],
+    }
+    pred = {
+        "a/pyproject.toml": [Dep("requests", version=">=2"), Dep("numpy")],
+        "b/pyproject.toml": [Dep("requests", version=">=1")],
+        "c/pyproject.toml": [Dep("ignored")],  # not a masked build file
+    }
+    counts = compare(gold, pred)
+    assert (counts["name"].tp, counts["name"].fp, counts["name"].fn) == (2, 1, 1)
+    assert (counts["version"].tp, counts["version"].fp, counts["version"].fn) == (1, 2, 2)
+
+
+@pytest.mark.parametrize(
+    ("language", "raw", "expected"),
+    [
+        ("python", "Typing_Extensions", "typing-extensions"),
+        ("python", "zope.interface", "zope-interface"),
+        ("rust", "serde-json", "serde_json"),
+        ("javascript", "@Scope/Pkg", "@scope/pkg"),
+        ("csharp", "Newtonsoft.Json", "newtonsoft.json"),
+    ],
+)
+def test_name_normalisation(language: str, raw: str, expected: str) -> None:
+    assert normalise_name(language, raw) == expected
+
+
+def _result(ident: str, tp: int, fp: int, fn: int) -> dict:
+    c = Counts(tp, fp, fn).to_json()
+    return {
+        "id": ident,
+        "status": "ok",
+        "metrics": {"name": c, "version": c},
+        "fake": {"written": tp + fp, "fake": 0, "unverified": tp + fp},
+        "failure_categories": ["missing dependency in test"] if fn else [],
+        "wall_time": 1.0,
+    }
+
+
+def test_mean_over_instances_differs_from_micro() -> None:
+    summary = aggregate(
+        [_result("a", 1, 0, 0), _result("b", 0, 0, 9), {"id": "c", "status": "error"}]
+    )
+    assert summary["name"]["f1"] == 0.5  # mean of 1.0 and 0.0
+    assert summary["name"]["micro"]["f1"] == round(2 * 0.1 / 1.1, 4)  # P 1, R 0.1
+    assert summary["errors"] == 1 and summary["scored"] == 2
+    assert summary["failure_categories"] == {"missing dependency in test": 1}
+
+
+def test_dataset_and_shards_partition_the_instances() -> None:
+    instances = load_dataset(FIXTURES / "tiny.jsonl")
+    assert [i.language for i in instances].count("python") == 2
+    parts = [select(instances, shard=(i, 3)) for i in (1, 2, 3)]
+    ids = [inst.id for part in parts for inst in part]
+    assert sorted(ids) == sorted(i.id for i in instances)
+    assert all(parts)  # round-robin: no empty part while n <= instances
+    assert select(instances, languages=("rust",))[0].id == "acme__workspace"
+
+
+def test_dibench_dataset_lines_are_read(tmp_path: Path) -> None:
+    path = tmp_path / "d.jsonl"
+    path.write_text(
+        '{"instance_id": "x", "language": "CSharp", "metadata": {"repo_name": "o/x"},'
+        ' "build_files": ["a\\\\A.csproj"], "patch": "", "act_command": "", "ci_file": "",'
+        ' "env_specs": {}}\n'
+    )
+    (inst,) = load_dataset(path)
+    assert (inst.id, inst.language, inst.repo, inst.build_files) == (
+        "x",
+        "csharp",
+        "o/x",
+        ["a/A.csproj"],
+    )
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ('{"id": "a"}\n', "has no `language`"),
+        ("not json\n", ":1: invalid JSON"),
+        ('{"id": "a", "language": "python", "build_files": []}\n' * 2, "duplicate instance id"),
+    ],
+)
+def test_bad_dataset_lines_name_the_place(tmp_path: Path, content: str, message: str) -> None:
+    path = tmp_path / "d.jsonl"
+    path.write_text(content)
+    with pytest.raises(DatasetError, match=message):
+        load_dataset(path)
+
+
+@pytest.mark.parametrize("value", ["0/2", "3/2", "x", "1/0"])
+def test_bad_shard(value: str) -> None:
+    with pytest.raises(ValueError, match="--shard"):
+        parse_shard(value)
