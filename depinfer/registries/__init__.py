@@ -2,14 +2,43 @@
 
 `Registries.exists()` is the single fake-name check: everything depinfer writes passes
 through it when online and is marked unverified when offline.
+
+The facade owns what the clients share in one run: the HTTP settings and cache
+(http.py), which endpoints to use (injected, or discovered by endpoints.py), and the
+bookkeeping of what could not be checked, which `warnings` turns into one message per
+registry (why it could not be asked, and which names stayed unverified).
 """
 
 from __future__ import annotations
 
-from depinfer.model import Ecosystem
-from depinfer.registries.base import RegistryClient, RegistryError, VersionInfo
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
 
-__all__ = ["Registries", "RegistryClient", "RegistryError", "VersionInfo"]
+from depinfer.model import Ecosystem
+from depinfer.registries.base import (
+    RegistryClient,
+    RegistryError,
+    RegistryUnavailable,
+    VersionInfo,
+)
+
+__all__ = [
+    "Registries",
+    "RegistryClient",
+    "RegistryError",
+    "RegistryUnavailable",
+    "VersionInfo",
+]
+
+MAX_WORKERS = 16
+LABELS = {
+    Ecosystem.PYPI: "PyPI",
+    Ecosystem.NPM: "npm",
+    Ecosystem.CRATES: "crates.io",
+    Ecosystem.NUGET: "NuGet",
+}
 
 
 class Registries:
@@ -19,57 +48,175 @@ class Registries:
         refresh: bool = False,
         endpoints: dict[Ecosystem, str] | None = None,
         cache_dir: str | None = None,
+        project_root: str | Path | None = None,
+        timeout: float | None = None,
+        max_failures: int = 3,
+        retries: int = 2,
+        use_cache: bool = True,
     ) -> None:
         self.offline = offline
         self.refresh = refresh
         self.endpoints = endpoints or {}
         self.cache_dir = cache_dir
+        # Where project-level registry configuration (.npmrc, NuGet.Config, uv.toml,
+        # .cargo/config.toml) is looked up; None: only user and global configuration.
+        self.project_root = project_root
+        self.timeout = timeout
+        self.max_failures = max_failures
+        self.retries = retries
+        self.use_cache = use_cache
         self._clients: dict[Ecosystem, RegistryClient] = {}
+        self._unavailable: dict[Ecosystem, str] = {}
+        self._errors: dict[Ecosystem, str] = {}
         self.unverified: set[tuple[Ecosystem, str]] = set()
+        self._lock = threading.RLock()
+        self._settings: Any = None
+
+    # -- shared plumbing -------------------------------------------------------------------
+    def resolved_cache_dir(self) -> Path | None:
+        """Where the HTTP cache lives: cache_dir, else DEPINFER_CACHE_DIR, else the user's."""
+        if not self.use_cache:
+            return None
+        if self.cache_dir:
+            return Path(self.cache_dir)
+        from depinfer.registries.http import default_cache_dir
+
+        return default_cache_dir()
+
+    def http_settings(self) -> Any:
+        with self._lock:
+            if self._settings is None:
+                from depinfer.registries.http import HttpSettings
+
+                settings = HttpSettings(
+                    cache_dir=self.resolved_cache_dir(),
+                    refresh=self.refresh,
+                    max_failures=self.max_failures,
+                    retries=self.retries,
+                )
+                if self.timeout is not None:
+                    settings.connect_timeout = settings.read_timeout = self.timeout
+                self._settings = settings
+            return self._settings
+
+    def tooling_store(self) -> Path | None:
+        """The small file remembering tooling probes (npm/cargo defaults) between runs."""
+        cache = self.resolved_cache_dir()
+        return cache / "tooling.json" if cache else None
 
     def client(self, ecosystem: Ecosystem) -> RegistryClient | None:
-        """The client for an ecosystem, or None when offline."""
+        """The client for an ecosystem; None when offline or no endpoint can be found."""
         if self.offline:
             return None
-        if ecosystem not in self._clients:
-            from depinfer.registries.clients import make_client
-
-            try:
-                self._clients[ecosystem] = make_client(ecosystem, self)
-            except NotImplementedError:
+        with self._lock:
+            if ecosystem in self._unavailable:
                 return None
-        return self._clients[ecosystem]
+            if ecosystem not in self._clients:
+                from depinfer.registries.clients import make_client
 
-    def exists(self, ecosystem: Ecosystem, name: str) -> bool | None:
+                try:
+                    self._clients[ecosystem] = make_client(ecosystem, self)
+                except (RegistryUnavailable, NotImplementedError) as exc:
+                    self._unavailable[ecosystem] = str(exc)
+                    return None
+            return self._clients[ecosystem]
+
+    def _degraded(self, client: RegistryClient) -> bool:
+        http = getattr(client, "http", None)
+        return bool(http is not None and http.offline)
+
+    def _call(self, ecosystem: Ecosystem, name: str, fn: Any, default: Any) -> Any:
         client = self.client(ecosystem)
-        if client is None:
+        if client is None or self._degraded(client):
             self.unverified.add((ecosystem, name))
-            return None
+            return default
         try:
-            answer = client.exists(name)
-        except RegistryError:
-            answer = None
+            return fn(client)
+        except RegistryError as exc:
+            self._errors[ecosystem] = str(exc)
+            self.unverified.add((ecosystem, name))
+            return default
+        except Exception as exc:  # a client bug must never become a traceback for users
+            self._errors[ecosystem] = f"{type(exc).__name__}: {exc}"
+            self.unverified.add((ecosystem, name))
+            return default
+
+    # -- questions -------------------------------------------------------------------------
+    def exists(self, ecosystem: Ecosystem, name: str) -> bool | None:
+        """True/False as the registry says; None when it could not be asked."""
+        answer = self._call(ecosystem, name, lambda c: c.exists(name), None)
         if answer is None:
             self.unverified.add((ecosystem, name))
         return answer
 
     def exists_many(self, ecosystem: Ecosystem, names: list[str]) -> dict[str, bool | None]:
-        """Concurrent `exists` for several names (clients may override with a batch call)."""
-        from concurrent.futures import ThreadPoolExecutor
+        """Concurrent `exists` for several names over the client's pooled connections."""
+        return self._many(ecosystem, names, self.exists)
 
+    def versions(self, ecosystem: Ecosystem, name: str) -> list[VersionInfo]:
+        return self._call(ecosystem, name, lambda c: c.versions(name), [])
+
+    def versions_many(self, ecosystem: Ecosystem, names: list[str]) -> dict[str, list[VersionInfo]]:
+        return self._many(ecosystem, names, self.versions)
+
+    def metadata(self, ecosystem: Ecosystem, name: str, version: str | None = None) -> dict:
+        """Version (default: latest) metadata; {} when unknown or not reachable."""
+        return self._call(ecosystem, name, lambda c: c.metadata(name, version), {})
+
+    def download_crate(self, name: str, version: str) -> bytes | None:
+        """A crate version's `.crate` tarball (for reading its cfg(feature) gates)."""
+        return self._call(Ecosystem.CRATES, name, lambda c: c.download(name, version), None)
+
+    def _many(self, ecosystem: Ecosystem, names: list[str], fn: Any) -> dict[str, Any]:
         unique = list(dict.fromkeys(names))
         if not unique:
             return {}
-        with ThreadPoolExecutor(max_workers=min(16, len(unique))) as pool:
-            return dict(
-                zip(unique, pool.map(lambda n: self.exists(ecosystem, n), unique), strict=True)
-            )
+        self.client(ecosystem)  # discover the endpoint once, before the workers start
+        if len(unique) == 1:
+            return {unique[0]: fn(ecosystem, unique[0])}
+        with ThreadPoolExecutor(max_workers=min(MAX_WORKERS, len(unique))) as pool:
+            results = pool.map(lambda n: fn(ecosystem, n), unique)
+            return dict(zip(unique, results, strict=True))
 
-    def versions(self, ecosystem: Ecosystem, name: str) -> list[VersionInfo]:
+    # -- reporting -------------------------------------------------------------------------
+    def describe(self, ecosystem: Ecosystem) -> str:
+        """Which registry an ecosystem's questions go to, and why (for messages, --explain)."""
         client = self.client(ecosystem)
         if client is None:
+            return self._unavailable.get(ecosystem, "offline")
+        http = getattr(client, "http", None)
+        return getattr(http, "label", LABELS[ecosystem])
+
+    @property
+    def warnings(self) -> list[str]:
+        """One message per registry that could not answer everything asked of it."""
+        if self.offline:
             return []
-        try:
-            return client.versions(name)
-        except RegistryError:
-            return []
+        out = []
+        for eco in Ecosystem:
+            names = sorted(n for e, n in self.unverified if e is eco)
+            reason = self._unavailable.get(eco)
+            client = self._clients.get(eco)
+            http = getattr(client, "http", None) if client is not None else None
+            if reason:
+                head = f"{LABELS[eco]}: {reason}; working from shipped data only"
+            elif http is not None and http.offline:
+                head = (
+                    f"{LABELS[eco]}: {http.label} failed {http.failures} times "
+                    f"(last: {http.last_error}); not asked again in this run"
+                )
+            elif names:
+                head = f"{LABELS[eco]}: {self._errors.get(eco, 'registry errors')}"
+            else:
+                continue
+            if names:
+                shown = ", ".join(names[:20]) + (" …" if len(names) > 20 else "")
+                head += f"; could not verify: {shown}"
+            out.append(head)
+        return out
+
+    def close(self) -> None:
+        for client in self._clients.values():
+            http = getattr(client, "http", None)
+            if http is not None:
+                http.close()

@@ -30,6 +30,10 @@ class RegistryError(Exception):
     """A registry could not answer (network, malformed data). Never shown as a traceback."""
 
 
+class RegistryUnavailable(RegistryError):
+    """No endpoint for this registry could be found (no configuration, tool not installed)."""
+
+
 class RegistryClient(Protocol):
     ecosystem: Ecosystem
 

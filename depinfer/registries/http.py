@@ -1,0 +1,259 @@
+"""One cached, retrying HTTP session per registry, and the rule for giving up on it.
+
+Why a layer of its own: every client needs the same four things — a persistent cache
+(requests-cache over SQLite in the user cache directory, so a second run asks nothing),
+connection reuse (one `Session` with a pooled adapter per registry, shared by the worker
+threads of `exists_many`), retries with backoff for the failures worth retrying
+(urllib3 `Retry` on timeouts, 5xx and 429), and a circuit breaker: after a few failures
+that survived the retries the registry is treated as offline for the rest of the run, so a
+dead network costs seconds once instead of a timeout per package.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import threading
+from dataclasses import dataclass, field
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import requests
+from requests.adapters import HTTPAdapter
+from urllib3.util.retry import Retry
+
+from depinfer.registries.base import RegistryError
+
+# Statuses a registry answers for "no such package". Cargo's sparse-index protocol also
+# treats 410 and 451 that way.
+NOT_FOUND = frozenset({404, 410, 451})
+RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
+CACHEABLE = (200, 404, 410)
+DEFAULT_EXPIRY = timedelta(hours=24)
+MAX_RETRY_AFTER = 5.0  # seconds: a rate limit asking for longer is a failure, not a wait
+
+
+class RegistryOffline(RegistryError):
+    """The registry failed too often in this run; it is no longer asked."""
+
+
+class _CappedRetry(Retry):
+    """urllib3 Retry whose wait for `Retry-After` never exceeds MAX_RETRY_AFTER seconds."""
+
+    def get_retry_after(self, response: Any) -> float | None:
+        value = super().get_retry_after(response)
+        return None if value is None else min(value, MAX_RETRY_AFTER)
+
+
+def default_cache_dir() -> Path:
+    """DEPINFER_CACHE_DIR, else the platform's user cache directory for depinfer."""
+    env = os.environ.get("DEPINFER_CACHE_DIR")
+    if env:
+        return Path(env).expanduser()
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("depinfer", appauthor=False))
+
+
+@dataclass
+class HttpSettings:
+    """What every registry session shares in one run."""
+
+    cache_dir: Path | None = None  # None: no persistent cache (tests of raw behaviour)
+    refresh: bool = False  # --refresh: ask the registry again, overwrite the cache
+    expire_after: timedelta = DEFAULT_EXPIRY
+    connect_timeout: float = 5.0
+    read_timeout: float = 15.0
+    retries: int = 2
+    backoff: float = 0.3
+    max_failures: int = 3  # failures (after retries) before the registry counts as offline
+    pool_size: int = 16
+    user_agent: str = ""  # empty: "depinfer/<installed version>"
+    _backend: Any = field(default=None, repr=False)
+    _backend_lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def backend(self) -> Any:
+        """One SQLite cache backend shared by every session (None when caching is off)."""
+        if self.cache_dir is None:
+            return None
+        with self._backend_lock:
+            if self._backend is None:
+                from requests_cache import SQLiteCache
+
+                self.cache_dir.mkdir(parents=True, exist_ok=True)
+                self._backend = SQLiteCache(
+                    str(self.cache_dir / "http_cache.sqlite"), wal=True, busy_timeout=10_000
+                )
+            return self._backend
+
+
+def _user_agent_default() -> str:
+    try:
+        from importlib.metadata import version
+
+        return f"depinfer/{version('depinfer')}"
+    except Exception:
+        return "depinfer"
+
+
+class RegistryHttp:
+    """GETs for one registry: cached, pooled, retried, and cut off after repeated failures."""
+
+    def __init__(self, label: str, settings: HttpSettings) -> None:
+        self.label = label
+        self.settings = settings
+        self.failures = 0
+        self.last_error: str | None = None
+        self._lock = threading.Lock()
+        self.session = self._make_session(cached=True)
+
+    # -- session -----------------------------------------------------------------------
+    def _make_session(self, cached: bool) -> requests.Session:
+        s = self.settings
+        session: requests.Session
+        backend = None
+        if cached:
+            try:
+                backend = s.backend()
+            except (OSError, sqlite3.Error):
+                backend = None  # unwritable cache dir: work uncached rather than fail
+        if backend is not None:
+            from requests_cache import CachedSession
+
+            session = CachedSession(
+                backend=backend,
+                expire_after=s.expire_after,
+                allowable_codes=CACHEABLE,
+                match_headers=["Accept"],  # npm's abbreviated and full packuments differ
+                cache_control=False,
+                stale_if_error=True,
+                autoclose=False,
+            )
+        else:
+            session = requests.Session()
+        retry = _CappedRetry(
+            total=s.retries,
+            connect=s.retries,
+            read=s.retries,
+            status=s.retries,
+            backoff_factor=s.backoff,
+            status_forcelist=RETRY_STATUSES,
+            allowed_methods=frozenset({"GET", "HEAD"}),
+            raise_on_status=False,
+            respect_retry_after_header=True,
+        )
+        adapter = HTTPAdapter(
+            max_retries=retry, pool_connections=4, pool_maxsize=s.pool_size, pool_block=False
+        )
+        session.mount("https://", adapter)
+        session.mount("http://", adapter)
+        session.headers["User-Agent"] = s.user_agent or _user_agent_default()
+        return session
+
+    @property
+    def offline(self) -> bool:
+        return self.failures >= self.settings.max_failures
+
+    def _fail(self, message: str) -> RegistryError:
+        with self._lock:
+            self.failures += 1
+            self.last_error = message
+        return RegistryError(message)
+
+    # -- requests ------------------------------------------------------------------------
+    def get(
+        self, url: str, accept: str | None = None, expire_after: Any = None
+    ) -> requests.Response | None:
+        """The response for `url`, None when the registry says the package does not exist.
+
+        Raises RegistryError for everything else (network, 5xx after retries, 401/403),
+        and RegistryOffline without touching the network once the registry has failed
+        `max_failures` times in this run.
+        """
+        if self.offline:
+            raise RegistryOffline(f"{self.label}: offline after repeated failures")
+        headers = {"Accept": accept} if accept else {}
+        kwargs: dict[str, Any] = {
+            "headers": headers,
+            "timeout": (self.settings.connect_timeout, self.settings.read_timeout),
+        }
+        if hasattr(self.session, "cache"):
+            if self.settings.refresh:
+                kwargs["force_refresh"] = True
+            if expire_after is not None:
+                kwargs["expire_after"] = expire_after
+        try:
+            response = self.session.get(url, **kwargs)
+        except requests.RequestException as exc:
+            raise self._fail(f"{self.label}: {_short(exc)} ({url})") from None
+        except (sqlite3.Error, OSError):
+            # The cache itself broke (locked, corrupt, disk full): carry on without it.
+            self.session = self._make_session(cached=False)
+            return self.get(url, accept, expire_after)
+        if response.status_code in NOT_FOUND:
+            return None
+        if response.status_code >= 400:
+            self._forget(response)
+            raise self._fail(f"{self.label}: HTTP {response.status_code} for {url}")
+        return response
+
+    def get_json(self, url: str, accept: str | None = None) -> Any | None:
+        """Parsed JSON for `url` (None: not found); malformed JSON is a RegistryError."""
+        response = self.get(url, accept)
+        if response is None:
+            return None
+        try:
+            return json.loads(response.content)
+        except ValueError:
+            raise self.reject(response, f"malformed JSON from {url}") from None
+
+    def reject(self, response: requests.Response, reason: str) -> RegistryError:
+        """A response that turned out unusable: dropped from the cache, counted as a failure."""
+        self._forget(response)
+        return self._fail(f"{self.label}: {reason}")
+
+    def get_bytes(self, url: str, expire_after: Any = None) -> bytes | None:
+        response = self.get(url, expire_after=expire_after)
+        return None if response is None else response.content
+
+    def forget(self, url: str, accept: str | None = None) -> None:
+        """Drop a cached answer (e.g. one that turned out inconsistent)."""
+        cache = getattr(self.session, "cache", None)
+        if cache is None:
+            return
+        try:
+            req = requests.Request("GET", url, headers={"Accept": accept} if accept else {})
+            cache.delete(requests=[self.session.prepare_request(req)])
+        except Exception:
+            pass
+
+    def _forget(self, response: requests.Response) -> None:
+        """Never keep a bad answer in the persistent cache."""
+        cache = getattr(self.session, "cache", None)
+        key = getattr(response, "cache_key", None)
+        if cache is not None and key:
+            try:
+                cache.delete(keys=[key])
+            except Exception:
+                pass
+
+    def close(self) -> None:
+        self.session.close()
+
+
+def _short(exc: BaseException) -> str:
+    """A one-line reason for a network failure (no URL soup, no traceback)."""
+    if isinstance(exc, requests.Timeout):
+        return "timed out"
+    if isinstance(exc, requests.exceptions.RetryError):
+        return "too many retries"
+    if isinstance(exc, requests.ConnectionError):
+        text = str(exc)
+        if "Name or service not known" in text or "getaddrinfo" in text or "resolve" in text:
+            return "host name did not resolve"
+        if "timed out" in text or "Timeout" in text:
+            return "timed out"
+        return "connection failed"
+    return type(exc).__name__

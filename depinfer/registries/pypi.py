@@ -1,0 +1,283 @@
+"""PyPI client: the JSON API where the index offers it, the simple API (PEP 691) otherwise.
+
+The JSON API (`<base>/<project>/json`) gives every release with upload times,
+`requires_python` and yank state in one document, plus the summary, `requires_dist` and
+project URLs. Many private indexes (and mirrors) serve only the simple API: there the
+PEP 691 JSON form (`application/vnd.pypi.simple.v1+json`) lists the files, from which the
+versions, their `requires-python`, yank state and (PEP 700) upload times come; a version's
+metadata is the PEP 658 `.metadata` file next to a wheel. An index that answers neither
+JSON form is read as PEP 503 HTML.
+
+Several indexes (index-url plus extra-index-url) are asked in order; the first that knows
+a project answers for it (uv's default "first index" strategy, which also avoids
+dependency confusion).
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from email.parser import HeaderParser
+from typing import Any
+
+from packaging.utils import (
+    InvalidSdistFilename,
+    InvalidWheelFilename,
+    parse_sdist_filename,
+    parse_wheel_filename,
+)
+from packaging.version import InvalidVersion, Version
+
+from depinfer.model import Ecosystem
+from depinfer.registries.base import RegistryError, VersionInfo
+from depinfer.registries.endpoints import PypiIndex
+from depinfer.registries.http import RegistryHttp
+from depinfer.registries.memo import Memo, parse_time
+from depinfer.registries.names import pypi_normalize, pypi_valid
+
+SIMPLE_ACCEPT = (
+    "application/vnd.pypi.simple.v1+json, "
+    "application/vnd.pypi.simple.v1+html;q=0.2, text/html;q=0.01"
+)
+_ANCHOR = re.compile(r"<a\s+([^>]*)>([^<]*)</a>", re.IGNORECASE)
+_ATTR = re.compile(r'([\w-]+)\s*=\s*"([^"]*)"')
+
+# A project document: ("json", index, JSON API doc) or ("simple", index, PEP 691 doc)
+Project = tuple[str, PypiIndex, dict[str, Any]]
+
+
+class PypiClient:
+    ecosystem = Ecosystem.PYPI
+
+    def __init__(self, indexes: list[PypiIndex], http: RegistryHttp) -> None:
+        self.indexes = indexes
+        self.http = http
+        self._projects: Memo[Project | None] = Memo()
+        self._json_ok: dict[str, bool] = {i.url: True for i in indexes if i.json_verified}
+
+    # -- documents -----------------------------------------------------------------------
+    def _project(self, name: str) -> Project | None:
+        if not pypi_valid(name):
+            return None
+        key = pypi_normalize(name)
+        return self._projects.get(key, lambda: self._fetch_project(key))
+
+    def _fetch_project(self, key: str) -> Project | None:
+        for index in self.indexes:
+            json_ok = self._json_ok.get(index.url)
+            if index.json_base and json_ok is not False:
+                doc = self.http.get_json(f"{index.json_base}/{key}/json")
+                if isinstance(doc, dict) and isinstance(doc.get("info"), dict):
+                    self._json_ok[index.url] = True
+                    return ("json", index, doc)
+                if doc is not None:
+                    raise RegistryError(f"PyPI: unexpected JSON API answer for {key}")
+                if json_ok:
+                    continue  # the JSON API is known to work here: not on this index
+            simple = self._fetch_simple(index, key)
+            if simple is not None:
+                if index.json_base:
+                    self._json_ok[index.url] = False  # a simple-only index
+                return ("simple", index, simple)
+        return None
+
+    def _fetch_simple(self, index: PypiIndex, key: str) -> dict[str, Any] | None:
+        url = f"{index.url}/{key}/"
+        response = self.http.get(url, accept=SIMPLE_ACCEPT)
+        if response is None:
+            return None
+        ctype = response.headers.get("Content-Type", "").split(";")[0].strip().lower()
+        if ctype.endswith("json"):
+            try:
+                doc = response.json()
+            except ValueError:
+                raise self.http.reject(response, f"malformed JSON from {url}") from None
+            if not isinstance(doc, dict) or not isinstance(doc.get("files"), list):
+                raise self.http.reject(response, f"unexpected simple API answer from {url}")
+            return doc
+        return _simple_html(response.text, response.url or url)
+
+    # -- interface -------------------------------------------------------------------------
+    def exists(self, name: str) -> bool | None:
+        return self._project(name) is not None
+
+    def versions(self, name: str) -> list[VersionInfo]:
+        project = self._project(name)
+        if project is None:
+            return []
+        kind, _, doc = project
+        infos = _json_versions(doc) if kind == "json" else _simple_versions(doc)
+        return sorted(infos, key=lambda v: Version(v.version))
+
+    def metadata(self, name: str, version: str | None = None) -> dict[str, Any]:
+        project = self._project(name)
+        if project is None:
+            return {}
+        kind, index, doc = project
+        if kind == "json":
+            info = doc["info"]
+            if version is not None and version != info.get("version"):
+                key = pypi_normalize(name)
+                one = self.http.get_json(f"{index.json_base}/{key}/{version}/json")
+                if not isinstance(one, dict) or not isinstance(one.get("info"), dict):
+                    return {}
+                info = one["info"]
+            return _info_metadata(info)
+        return self._simple_metadata(doc, version)
+
+    def _simple_metadata(self, doc: dict[str, Any], version: str | None) -> dict[str, Any]:
+        by_version = _files_by_version(doc)
+        if not by_version:
+            return {}
+        if version is None:
+            usable = [v for v, files in by_version.items() if not all(_yanked(f) for f in files)]
+            finals = [v for v in usable if not Version(v).is_prerelease] or usable
+            if not finals:
+                return {}
+            version = max(finals, key=Version)
+        files = by_version.get(_norm_version(version) or version, [])
+        meta: dict[str, Any] = {"name": doc.get("name"), "version": version}
+        for f in files:
+            if f.get("core-metadata") or f.get("dist-info-metadata"):
+                body = self.http.get_bytes(f"{f['url']}.metadata")
+                if body:
+                    meta.update(_core_metadata(body.decode("utf-8", "replace")))
+                    break
+        return meta
+
+
+# -- JSON API ----------------------------------------------------------------------------
+def _info_metadata(info: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "name": info.get("name"),
+        "version": info.get("version"),
+        "summary": info.get("summary") or "",
+        "requires_dist": list(info.get("requires_dist") or []),
+        "requires_python": info.get("requires_python") or None,
+        "project_urls": dict(info.get("project_urls") or {}),
+        "home_page": info.get("home_page") or None,
+        "yanked": bool(info.get("yanked")),
+        "yanked_reason": info.get("yanked_reason"),
+    }
+
+
+def _json_versions(doc: dict[str, Any]) -> list[VersionInfo]:
+    out: list[VersionInfo] = []
+    releases = doc.get("releases") or {}
+    if not isinstance(releases, dict):
+        return out
+    for raw, files in releases.items():
+        if not files or not isinstance(files, list) or _norm_version(raw) is None:
+            continue  # a release without files cannot be installed
+        times = [t for t in (parse_time(f.get("upload_time_iso_8601")) for f in files) if t]
+        runtime = next((f["requires_python"] for f in files if f.get("requires_python")), None)
+        yanked = all(f.get("yanked") for f in files)
+        reason = next((f.get("yanked_reason") for f in files if f.get("yanked_reason")), None)
+        out.append(
+            VersionInfo(
+                version=raw,
+                published=min(times) if times else None,
+                yanked=yanked,
+                prerelease=Version(raw).is_prerelease,
+                runtime=runtime,
+                extra={"files": len(files), **({"yanked_reason": reason} if yanked else {})},
+            )
+        )
+    return out
+
+
+# -- simple API --------------------------------------------------------------------------
+def _norm_version(raw: str) -> str | None:
+    try:
+        return str(Version(raw))
+    except InvalidVersion:
+        return None
+
+
+def _file_version(filename: str) -> str | None:
+    try:
+        if filename.endswith(".whl"):
+            return str(parse_wheel_filename(filename)[1])
+        if filename.endswith((".tar.gz", ".zip")):
+            return str(parse_sdist_filename(filename)[1])
+    except (InvalidWheelFilename, InvalidSdistFilename, InvalidVersion):
+        return None
+    return None
+
+
+def _yanked(f: dict[str, Any]) -> bool:
+    return bool(f.get("yanked"))
+
+
+def _files_by_version(doc: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
+    out: dict[str, list[dict[str, Any]]] = {}
+    for f in doc.get("files") or []:
+        if not isinstance(f, dict) or not isinstance(f.get("filename"), str):
+            continue
+        version = _file_version(f["filename"])
+        if version is not None:
+            out.setdefault(version, []).append(f)
+    return out
+
+
+def _simple_versions(doc: dict[str, Any]) -> list[VersionInfo]:
+    out = []
+    for version, files in _files_by_version(doc).items():
+        times = [t for t in (parse_time(f.get("upload-time")) for f in files) if t]
+        runtime = next((f["requires-python"] for f in files if f.get("requires-python")), None)
+        yanked = all(_yanked(f) for f in files)
+        out.append(
+            VersionInfo(
+                version=version,
+                published=min(times) if times else None,
+                yanked=yanked,
+                prerelease=Version(version).is_prerelease,
+                runtime=runtime,
+                extra={"files": len(files)},
+            )
+        )
+    return out
+
+
+def _simple_html(text: str, base_url: str) -> dict[str, Any]:
+    """A PEP 503 HTML project page in the shape of the PEP 691 JSON form."""
+    from urllib.parse import urljoin
+
+    files = []
+    for attrs_text, label in _ANCHOR.findall(text):
+        attrs = {k.lower(): html.unescape(v) for k, v in _ATTR.findall(attrs_text)}
+        href = attrs.get("href")
+        if not href:
+            continue
+        url = urljoin(base_url, href).split("#", 1)[0]
+        yanked: bool | str = attrs.get("data-yanked", False) if "data-yanked" in attrs else False
+        files.append(
+            {
+                "filename": html.unescape(label).strip() or url.rsplit("/", 1)[-1],
+                "url": url,
+                "requires-python": attrs.get("data-requires-python") or None,
+                "yanked": yanked if yanked != "" else True,
+                "core-metadata": bool(
+                    attrs.get("data-core-metadata") or attrs.get("data-dist-info-metadata")
+                ),
+            }
+        )
+    return {"files": files}
+
+
+def _core_metadata(text: str) -> dict[str, Any]:
+    """Fields of a METADATA file (PEP 658) that the JSON API would have given."""
+    msg = HeaderParser().parsestr(text)
+    urls = {}
+    for entry in msg.get_all("Project-URL") or []:
+        label, _, url = entry.partition(",")
+        urls[label.strip()] = url.strip()
+    return {
+        "name": msg.get("Name"),
+        "version": msg.get("Version"),
+        "summary": msg.get("Summary") or "",
+        "requires_dist": list(msg.get_all("Requires-Dist") or []),
+        "requires_python": msg.get("Requires-Python") or None,
+        "project_urls": urls,
+        "home_page": msg.get("Home-page") or None,
+    }
