@@ -1,0 +1,305 @@
+"""JavaScript/TypeScript analyzer: module specifiers used by .js/.ts/.jsx/.tsx/.vue/.svelte files.
+
+Why tree-sitter queries rather than regular expressions: strings that only look like imports
+(in comments, template text, `declare module 'x'` blocks) must not count, and `import type`,
+`typeof import('x')` and `import { type X }` must be told apart from runtime imports so the
+resolver can place type-only packages correctly.
+
+What is reported (one `ImportRef` per use):
+- ESM `import … from 'x'`, side-effect `import 'x'`, `export … from 'x'`;
+- CommonJS `require('x')`, `require.resolve('x')`, `module.require('x')`, and test-runner
+  module mocks (`jest.mock('x')`, `vi.mock('x')`, `jest.requireActual('x')`);
+- dynamic `import('x')` and `import.meta.resolve('x')` with a literal (`dynamic=True`);
+- TypeScript `import x = require('x')`, `import type`, `export type`, `typeof import('x')`
+  (`type_only=True`) and `/// <reference types="x" />`;
+- JSX: one ref per file with `extra={"jsx": True}` (module "" or the file's
+  `@jsxImportSource` pragma) — the mapping stage decides which runtime package it implies.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from pathlib import PurePosixPath
+
+from tree_sitter import Language, Node, Parser, Query, QueryCursor
+
+from depinfer.context import Context
+from depinfer.model import ImportRef, Project, SourceFile
+from depinfer.scan import read_source
+
+LANGUAGE = "javascript"
+
+# Which grammar parses which extension. Plain .js may hold JSX, which the JS grammar reads.
+GRAMMAR_BY_EXT = {
+    ".js": "javascript",
+    ".mjs": "javascript",
+    ".cjs": "javascript",
+    ".jsx": "javascript",
+    ".ts": "typescript",
+    ".mts": "typescript",
+    ".cts": "typescript",
+    ".tsx": "tsx",
+}
+# Files that embed scripts in markup: their <script> blocks (and Astro frontmatter) are parsed.
+EMBEDDED_EXTS = {".vue", ".svelte", ".astro"}
+
+# Call targets whose first literal argument is a module specifier.
+CALL_FUNCTIONS = {"require": False, "requireFrom": False}
+MEMBER_CALLS = {
+    ("require", "resolve"),
+    ("module", "require"),
+    ("jest", "mock"),
+    ("jest", "requireActual"),
+    ("jest", "requireMock"),
+    ("jest", "doMock"),
+    ("vi", "mock"),
+    ("vi", "doMock"),
+    ("vi", "importActual"),
+    ("vi", "importMock"),
+}
+
+_QUERY = """
+(import_statement source: (string) @src) @stmt
+(export_statement source: (string) @src) @stmt
+(call_expression
+  function: (identifier) @fn
+  arguments: (arguments . [(string) (template_string)] @arg)) @call
+(call_expression
+  function: (import)
+  arguments: (arguments . [(string) (template_string)] @arg)) @dyn
+(call_expression
+  function: (member_expression object: (_) @obj property: (property_identifier) @prop)
+  arguments: (arguments . [(string) (template_string)] @arg)) @member
+"""
+_TS_EXTRA = """
+(import_require_clause source: (string) @src) @req
+"""
+_JSX_QUERY = """
+(jsx_element) @jsx
+(jsx_self_closing_element) @jsx
+"""
+
+_TRIPLE_SLASH = re.compile(r"^\s*///\s*<reference\s+types\s*=\s*[\"']([^\"']+)[\"']", re.M)
+_JSX_PRAGMA = re.compile(r"@jsxImportSource\s+(\S+)")
+_SCRIPT_BLOCK = re.compile(r"<script\b([^>]*)>(.*?)</script\s*>", re.S | re.I)
+_ASTRO_FRONTMATTER = re.compile(r"\A\s*---\r?\n(.*?)\r?\n---", re.S)
+_TYPE_CONTEXTS = {
+    "type_query",
+    "type_annotation",
+    "type_alias_declaration",
+    "interface_declaration",
+    "generic_type",
+    "type_arguments",
+}
+
+
+@cache
+def _language(name: str) -> Language:
+    if name == "javascript":
+        import tree_sitter_javascript as grammar
+
+        return Language(grammar.language())
+    import tree_sitter_typescript as grammar
+
+    if name == "tsx":
+        return Language(grammar.language_tsx())
+    return Language(grammar.language_typescript())
+
+
+@cache
+def _queries(name: str) -> tuple[Query, Query]:
+    lang = _language(name)
+    text = _QUERY + (_TS_EXTRA if name != "javascript" else "")
+    jsx = Query(lang, _JSX_QUERY) if name != "typescript" else Query(lang, "(program) @none")
+    return Query(lang, text), jsx
+
+
+def _literal(node: Node) -> str | None:
+    """The text of a string or substitution-free template literal."""
+    if node.type == "template_string":
+        if any(c.type == "template_substitution" for c in node.named_children):
+            return None
+    raw = node.text.decode("utf-8", errors="replace") if node.text else ""
+    if len(raw) < 2:
+        return None
+    return raw[1:-1]
+
+
+def _has_type_token(node: Node) -> bool:
+    return any(not c.is_named and c.type == "type" for c in node.children)
+
+
+def _type_only_import(stmt: Node) -> bool:
+    """`import type …`, `export type …` or an import whose every named binding is a type."""
+    if _has_type_token(stmt):
+        return True
+    clause = next((c for c in stmt.named_children if c.type == "import_clause"), None)
+    if clause is None:
+        return False
+    specs: list[Node] = []
+    for c in clause.named_children:
+        if c.type != "named_imports":
+            return False  # a default or namespace binding is a value
+        specs.extend(s for s in c.named_children if s.type == "import_specifier")
+    return bool(specs) and all(_has_type_token(s) for s in specs)
+
+
+def _in_type_context(node: Node) -> bool:
+    parent = node.parent
+    depth = 0
+    while parent is not None and depth < 8:
+        if parent.type in _TYPE_CONTEXTS:
+            return True
+        parent = parent.parent
+        depth += 1
+    return False
+
+
+def _in_ambient_module(node: Node) -> bool:
+    parent = node.parent
+    while parent is not None:
+        if parent.type == "ambient_declaration":
+            return True
+        parent = parent.parent
+    return False
+
+
+def _node_text(node: Node) -> str:
+    return node.text.decode("utf-8", errors="replace") if node.text else ""
+
+
+def parse_source(text: str, grammar: str, line_offset: int = 0) -> list[dict]:
+    """Raw uses in one script: dicts with module, line, type_only, dynamic, jsx."""
+    tree = Parser(_language(grammar)).parse(text.encode("utf-8"))
+    query, jsx_query = _queries(grammar)
+    uses: list[dict] = []
+    for _, caps in QueryCursor(query).matches(tree.root_node):
+        arg = (caps.get("src") or caps.get("arg") or [None])[0]
+        if arg is None:
+            continue
+        spec = _literal(arg)
+        if not spec:
+            continue
+        use = {
+            "module": spec,
+            "line": arg.start_point[0] + 1 + line_offset,
+            "type_only": False,
+            "dynamic": False,
+        }
+        if "stmt" in caps:
+            stmt = caps["stmt"][0]
+            if _in_ambient_module(stmt):
+                continue
+            use["type_only"] = _type_only_import(stmt)
+        elif "req" in caps:
+            pass
+        elif "dyn" in caps:
+            use["dynamic"] = True
+            use["type_only"] = _in_type_context(caps["dyn"][0])
+        elif "call" in caps:
+            if _node_text(caps["fn"][0]) not in CALL_FUNCTIONS:
+                continue
+            use["dynamic"] = True
+        elif "member" in caps:
+            obj = _node_text(caps["obj"][0])
+            prop = _node_text(caps["prop"][0])
+            if obj == "import.meta" and prop == "resolve":
+                use["dynamic"] = True
+            elif (obj, prop) not in MEMBER_CALLS:
+                continue
+            use["dynamic"] = True
+        uses.append(use)
+    for m in _TRIPLE_SLASH.finditer(text):
+        uses.append(
+            {
+                "module": m.group(1),
+                "line": text.count("\n", 0, m.start()) + 1 + line_offset,
+                "type_only": True,
+                "dynamic": False,
+                "types_reference": True,
+            }
+        )
+    if grammar != "typescript":
+        for _, caps in QueryCursor(jsx_query).matches(tree.root_node):
+            node = caps["jsx"][0]
+            pragma = _JSX_PRAGMA.search(text)
+            uses.append(
+                {
+                    "module": pragma.group(1) if pragma else "",
+                    "line": node.start_point[0] + 1 + line_offset,
+                    "type_only": False,
+                    "dynamic": False,
+                    "jsx": True,
+                }
+            )
+            break
+    return uses
+
+
+def _embedded_scripts(text: str, ext: str) -> list[tuple[str, str, int]]:
+    """(script text, grammar, line offset) for each script block of a Vue/Svelte/Astro file."""
+    out: list[tuple[str, str, int]] = []
+    if ext == ".astro":
+        fm = _ASTRO_FRONTMATTER.match(text)
+        if fm:
+            out.append((fm.group(1), "tsx", text.count("\n", 0, fm.start(1))))
+    for m in _SCRIPT_BLOCK.finditer(text):
+        attrs = m.group(1)
+        lang = re.search(r"\blang\s*=\s*[\"']?(\w+)", attrs)
+        kind = (lang.group(1).lower() if lang else "js") if lang else "js"
+        if ext == ".astro" and not lang:
+            kind = "ts"  # Astro processes <script> as TypeScript
+        grammar = {"ts": "typescript", "tsx": "tsx", "jsx": "javascript"}.get(kind, "javascript")
+        if kind not in ("js", "ts", "tsx", "jsx", "javascript", "typescript"):
+            continue
+        out.append((m.group(2), grammar, text.count("\n", 0, m.start(2))))
+    return out
+
+
+def analyze_file(project: Project, file: SourceFile, ctx: Context) -> list[ImportRef]:
+    text = read_source(project, file.path, ctx.diagnostics)
+    if text is None:
+        return []
+    ext = PurePosixPath(file.path).suffix.lower()
+    if ext in EMBEDDED_EXTS:
+        blocks = _embedded_scripts(text, ext)
+        if ext == ".vue":
+            blocks.append(("", "", 0))  # marker: the file needs the Vue compiler
+    else:
+        grammar = GRAMMAR_BY_EXT.get(ext)
+        if grammar is None:
+            return []
+        blocks = [(text, grammar, 0)]
+    refs: list[ImportRef] = []
+    for script, grammar, offset in blocks:
+        if not grammar:
+            continue
+        try:
+            uses = parse_source(script, grammar, offset)
+        except (ValueError, RuntimeError) as exc:  # a grammar failure, never a traceback
+            ctx.warn(f"could not parse: {exc}", file.path)
+            continue
+        for use in uses:
+            extra = {k: True for k in ("jsx", "types_reference") if use.get(k)}
+            refs.append(
+                ImportRef(
+                    module=use["module"],
+                    file=file.path,
+                    line=use["line"],
+                    language=LANGUAGE,
+                    kind=file.kind,
+                    type_only=use["type_only"],
+                    dynamic=use["dynamic"],
+                    relative=use["module"].startswith("."),
+                    extra=extra,
+                )
+            )
+    return refs
+
+
+def analyze(project: Project, ctx: Context) -> list[ImportRef]:
+    refs: list[ImportRef] = []
+    for file in project.files_of(LANGUAGE):
+        refs.extend(analyze_file(project, file, ctx))
+    return refs
