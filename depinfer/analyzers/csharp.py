@@ -1,0 +1,232 @@
+"""C# analyzer: .cs files → `ImportRef`s, with tree-sitter-c-sharp.
+
+What it records, each as an ImportRef whose `extra["kind"]` says which:
+- "using": `using N;`, `global using N;`, `using static N.T;`, `using A = N.T;` and the
+  `<Using Include>` items of the project and its Directory.Build.props;
+- "qualified": fully-qualified names written in code (`Newtonsoft.Json.JsonConvert`);
+- "attribute": attribute names (`[Fact]`, `[TestMethod]`, `[ApiController]`);
+- "file": one summary per file: identifiers used, `A.B` member pairs, namespaces and
+  types it declares. Mapping and rules use these to tell split packages apart
+  (`UseSqlite` → the Sqlite provider) and to find which project's types another uses.
+Every ref carries `extra["project"]`, the .csproj that compiles the file.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from depinfer.analyzers.csharp_layout import CsProject, build_layout
+from depinfer.context import Context
+from depinfer.model import FileKind, ImportRef, Project
+from depinfer.scan import read_source
+
+_TYPE_DECLS = {
+    "class_declaration",
+    "struct_declaration",
+    "interface_declaration",
+    "enum_declaration",
+    "record_declaration",
+    "record_struct_declaration",
+    "delegate_declaration",
+}
+
+
+@lru_cache(maxsize=1)
+def _parser():
+    import tree_sitter_c_sharp
+    from tree_sitter import Language, Parser
+
+    return Parser(Language(tree_sitter_c_sharp.language()))
+
+
+def _name(node) -> str:
+    """Dotted text of a name node without generic arguments or whitespace."""
+    if node is None:
+        return ""
+    if node.type == "identifier":
+        return node.text.decode("utf-8", "replace")
+    if node.type == "generic_name":
+        for c in node.children:
+            if c.type == "identifier":
+                return c.text.decode("utf-8", "replace")
+        return ""
+    if node.type in ("qualified_name", "alias_qualified_name"):
+        parts = [_name(c) for c in node.named_children]
+        return ".".join(p for p in parts if p and p != "global")
+    if node.type == "member_access_expression":
+        parts = [_name(c) for c in node.named_children]
+        if any(not p for p in parts):
+            return ""
+        return ".".join(parts)
+    return ""
+
+
+def analyze_text(text: str, rel: str, kind: FileKind, project_path: str | None) -> list[ImportRef]:
+    """ImportRefs of one C# source text (the unit the tests exercise)."""
+    tree = _parser().parse(text.encode("utf-8"))
+    refs: list[ImportRef] = []
+    identifiers: set[str] = set()
+    pairs: set[str] = set()
+    declared_ns: set[str] = set()
+    types: list[tuple[str, str, bool]] = []  # (namespace, name, public)
+    qualified: dict[str, int] = {}
+    attributes: dict[str, int] = {}
+
+    def ref(module: str, line: int, **extra) -> None:
+        extra["project"] = project_path
+        refs.append(ImportRef(module, rel, line, "csharp", kind, extra=extra))
+
+    # A file-scoped namespace applies to the top-level siblings that follow it.
+    stack = []
+    current = ""
+    for child in tree.root_node.children:
+        if child.type == "file_scoped_namespace_declaration":
+            current = _name(child.child_by_field_name("name"))
+            if current:
+                declared_ns.add(current)
+            continue
+        stack.append((child, current))
+    stack.reverse()
+    while stack:
+        node, ns = stack.pop()
+        t = node.type
+        if t == "using_directive":
+            _using(node, ref)
+            continue
+        if t == "namespace_declaration":
+            inner = _name(node.child_by_field_name("name"))
+            full = f"{ns}.{inner}" if ns and inner else inner or ns
+            if full:
+                declared_ns.add(full)
+            name_node = node.child_by_field_name("name")
+            for c in reversed(node.children):
+                if name_node is None or c.id != name_node.id:
+                    stack.append((c, full))
+            continue
+        if t in _TYPE_DECLS:
+            name_node = node.child_by_field_name("name")
+            if name_node is not None:
+                mods = {c.text.decode() for c in node.children if c.type == "modifier"}
+                is_nested = (
+                    node.parent is not None
+                    and node.parent.type == "declaration_list"
+                    and (node.parent.parent is not None and node.parent.parent.type in _TYPE_DECLS)
+                )
+                if not is_nested:
+                    types.append((ns, name_node.text.decode("utf-8", "replace"), "public" in mods))
+        elif t == "attribute":
+            name = _name(node.child_by_field_name("name"))
+            if name:
+                short = name.rsplit(".", 1)[-1]
+                if short not in attributes:
+                    attributes[short] = node.start_point[0] + 1
+                if "." in name:
+                    qualified.setdefault(name, node.start_point[0] + 1)
+        elif t == "qualified_name":
+            name = _name(node)
+            if name:
+                qualified.setdefault(name, node.start_point[0] + 1)
+            continue
+        elif t == "member_access_expression":
+            name = _name(node)
+            if name and name[0].isupper():
+                qualified.setdefault(name, node.start_point[0] + 1)
+            nm = node.child_by_field_name("name")
+            ex = node.child_by_field_name("expression")
+            if nm is not None and ex is not None:
+                last = _name(ex).rsplit(".", 1)[-1] if _name(ex) else ""
+                if last:
+                    pairs.add(f"{last}.{_name(nm)}")
+        elif t == "identifier":
+            txt = node.text.decode("utf-8", "replace")
+            if txt[:1].isupper():
+                identifiers.add(txt)
+            continue
+        for c in reversed(node.children):
+            stack.append((c, ns))
+
+    for name, line in qualified.items():
+        ref(name, line, kind="qualified")
+    for name, line in attributes.items():
+        ref(name, line, kind="attribute")
+    if tree.root_node.has_error:
+        ref("", 1, kind="syntax_error")
+    ref(
+        "",
+        0,
+        kind="file",
+        identifiers=sorted(identifiers),
+        pairs=sorted(pairs),
+        namespaces=sorted(declared_ns),
+        types=[list(t) for t in types],
+    )
+    return refs
+
+
+def _using(node, ref) -> None:
+    is_global = any(c.type == "global" for c in node.children)
+    is_static = any(c.type == "static" for c in node.children)
+    alias = None
+    target = None
+    named = [c for c in node.named_children if c.type != "global"]
+    has_eq = any(c.type == "=" for c in node.children)
+    if has_eq and len(named) >= 2:
+        alias = _name(named[0])
+        target = named[-1]
+    elif named:
+        target = named[-1]
+    module = _name(target) if target is not None else ""
+    if not module:
+        return
+    extra = {"kind": "using", "global": is_global, "static": is_static}
+    if alias:
+        extra["alias"] = alias
+    ref(module, node.start_point[0] + 1, **extra)
+
+
+def analyze(project: Project, ctx: Context) -> list[ImportRef]:
+    layout = build_layout(project)
+    refs: list[ImportRef] = []
+    for cs in layout:
+        refs.extend(_project_refs(cs))
+        for f in cs.files:
+            text = read_source(project, f.path, ctx.diagnostics)
+            if text is None:
+                continue
+            file_refs = analyze_text(text, f.path, f.kind, cs.path)
+            for r in file_refs:
+                if r.extra.get("kind") == "syntax_error":
+                    ctx.info("C# syntax errors; analysed what could be parsed", f.path)
+            refs.extend(r for r in file_refs if r.extra.get("kind") != "syntax_error")
+    return refs
+
+
+def _project_refs(cs: CsProject) -> list[ImportRef]:
+    """`<Using Include>` items of the project and its props, as global usings."""
+    out = []
+    for entry in cs.inherited_usings:
+        ns = entry.get("namespace", "")
+        if not ns or ns in cs.using_removes:
+            continue
+        out.append(
+            ImportRef(
+                ns,
+                cs.path,
+                0,
+                "csharp",
+                FileKind.CONFIG,
+                extra={
+                    "kind": "using",
+                    "global": True,
+                    "static": bool(entry.get("static")),
+                    "project": cs.path,
+                    "msbuild": True,
+                },
+            )
+        )
+    return out
+
+
+def layout_of(project: Project) -> list[CsProject]:
+    """The C# project layout (the same one `analyze` used)."""
+    return build_layout(project)

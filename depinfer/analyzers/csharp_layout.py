@@ -1,0 +1,227 @@
+"""Which .cs file belongs to which .csproj, and what each project inherits from MSBuild.
+
+MSBuild gives every project the nearest `Directory.Build.props` above it (and that file may
+import the next one up), the nearest `Directory.Packages.props` (central package
+management), and the SDK's implicit usings. The C# stages all need these facts, so they
+are worked out once here from the manifests scan read.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import posixpath
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from depinfer.model import Ecosystem, Manifest, Project, SourceFile
+
+TEST_NAME = re.compile(
+    r"(?i)(\.|^)(unit|integration|functional|acceptance)?tests?$|\.specs?$|tests?\."
+)
+
+
+@dataclass
+class CsProject:
+    """One .csproj with everything it inherits."""
+
+    manifest: Manifest
+    path: str
+    directory: str
+    name: str
+    sdk: str = ""
+    target_frameworks: list[str] = field(default_factory=list)
+    implicit_usings: bool = False
+    is_test: bool = False
+    props: list[Manifest] = field(
+        default_factory=list
+    )  # Directory.Build.props chain, nearest first
+    packages_props: Manifest | None = None  # nearest Directory.Packages.props
+    central: bool = False  # central package management in force
+    pool: dict[str, str] = field(default_factory=dict)  # PackageVersion id -> version
+    inherited_packages: set[str] = field(default_factory=set)  # lower-case ids from props
+    inherited_usings: list[dict[str, Any]] = field(default_factory=list)
+    using_removes: set[str] = field(default_factory=set)
+    files: list[SourceFile] = field(default_factory=list)
+    properties: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def assembly_name(self) -> str:
+        return self.properties.get("AssemblyName") or self.name
+
+    @property
+    def root_namespace(self) -> str:
+        return self.properties.get("RootNamespace") or self.assembly_name
+
+
+def _dir(path: str) -> str:
+    d = posixpath.dirname(path)
+    return "" if d == "." else d
+
+
+def _ancestors(directory: str) -> list[str]:
+    """`directory` and each directory above it, innermost first, ending with ""."""
+    out = [directory]
+    while directory:
+        directory = _dir(directory)
+        out.append(directory)
+    return out
+
+
+def _condition_applies(condition: str, is_test: bool) -> bool:
+    """A rough reading of an ItemGroup Condition in a props file: test-only groups."""
+    low = condition.lower().replace(" ", "")
+    if "istestproject)'=='true'" in low or "istestproject)'!='false'" in low:
+        return is_test
+    if "istestproject)'!='true'" in low or "istestproject)'=='false'" in low:
+        return not is_test
+    return True
+
+
+def build_layout(project: Project) -> list[CsProject]:
+    manifests = project.manifests_of(Ecosystem.NUGET)
+    build_props = {
+        _dir(m.path): m
+        for m in manifests
+        if m.path.rsplit("/", 1)[-1] == "Directory.Build.props" and not m.parse_error
+    }
+    package_props = {
+        _dir(m.path): m
+        for m in manifests
+        if m.path.rsplit("/", 1)[-1] == "Directory.Packages.props" and not m.parse_error
+    }
+    projects: list[CsProject] = []
+    for m in manifests:
+        if m.format != "csproj" or m.parse_error:
+            continue
+        directory = _dir(m.path)
+        name = posixpath.basename(m.path)[: -len(".csproj")]
+        cs = CsProject(manifest=m, path=m.path, directory=directory, name=name)
+        cs.props = _props_chain(directory, build_props)
+        props: dict[str, str] = {}
+        for pm in reversed(cs.props):
+            props.update(pm.data.get("properties", {}))
+        props.update(m.data.get("properties", {}))
+        cs.properties = props
+        cs.sdk = m.data.get("sdk") or ""
+        tfms = props.get("TargetFrameworks") or props.get("TargetFramework") or ""
+        cs.target_frameworks = [t.strip() for t in tfms.split(";") if t.strip()]
+        cs.implicit_usings = props.get("ImplicitUsings", "").lower() in ("enable", "true")
+        cs.is_test = (
+            props.get("IsTestProject", "").lower() == "true"
+            or cs.sdk.startswith("MSTest.Sdk")
+            or bool(TEST_NAME.search(name))
+        )
+        for ancestor in _ancestors(directory):
+            if ancestor in package_props:
+                cs.packages_props = package_props[ancestor]
+                break
+        central_flag = props.get("ManagePackageVersionsCentrally", "")
+        if cs.packages_props is not None:
+            pp = cs.packages_props
+            cs.pool = dict(pp.data.get("package_versions", {}))
+            flag = pp.data.get("properties", {}).get("ManagePackageVersionsCentrally", "")
+            central_flag = central_flag or flag
+        cs.central = central_flag.lower() == "true" if central_flag else bool(cs.pool)
+        for pm in cs.props + ([cs.packages_props] if cs.packages_props else []):
+            for pid in pm.data.get("global_package_references", []):
+                cs.inherited_packages.add(pid.lower())
+        for pm in cs.props:
+            for pid in _applicable_refs(pm, cs.is_test):
+                cs.inherited_packages.add(pid.lower())
+            cs.inherited_usings.extend(pm.data.get("usings", []))
+            cs.using_removes.update(pm.data.get("using_removes", []))
+        cs.inherited_usings.extend(m.data.get("usings", []))
+        cs.using_removes.update(m.data.get("using_removes", []))
+        projects.append(cs)
+    _assign_files(project, projects)
+    return projects
+
+
+def _props_chain(directory: str, build_props: dict[str, Manifest]) -> list[Manifest]:
+    chain: list[Manifest] = []
+    ancestors = _ancestors(directory)
+    i = 0
+    while i < len(ancestors):
+        d = ancestors[i]
+        if d in build_props:
+            pm = build_props[d]
+            chain.append(pm)
+            imports = " ".join(pm.data.get("imports", []))
+            if (
+                "GetPathOfFileAbove" not in imports
+                and "../Directory.Build.props" not in imports.replace("\\", "/")
+            ):
+                break
+        i += 1
+    return chain
+
+
+def _applicable_refs(pm: Manifest, is_test: bool) -> list[str]:
+    refs = list(pm.declared.get("PackageReference", []))
+    conditional = pm.data.get("conditional_references", [])
+    conditions = pm.data.get("reference_conditions", {})
+    out = []
+    for pid in refs:
+        if pid in conditional:
+            cond = conditions.get(pid, "")
+            if cond and not _condition_applies(cond, is_test):
+                continue
+        out.append(pid)
+    return out
+
+
+def _assign_files(project: Project, projects: list[CsProject]) -> None:
+    by_dir: dict[str, list[CsProject]] = {}
+    for cs in projects:
+        by_dir.setdefault(cs.directory, []).append(cs)
+    cs_files = [f for f in project.files if f.path.endswith(".cs")]
+    for f in cs_files:
+        for ancestor in _ancestors(_dir(f.path)):
+            owners = by_dir.get(ancestor)
+            if owners:
+                owner = owners[0]
+                rel = f.path[len(ancestor) + 1 :] if ancestor else f.path
+                if not _removed(owner, rel):
+                    owner.files.append(f)
+                break
+    paths = {f.path: f for f in cs_files}
+    for cs in projects:
+        have = {f.path for f in cs.files}
+        for pattern in cs.manifest.data.get("compile_include", []):
+            if "$(" in pattern:
+                continue
+            pat = posixpath.normpath(posixpath.join(cs.directory, pattern.replace("\\", "/")))
+            for path, f in paths.items():
+                if path not in have and fnmatch.fnmatch(path, pat.replace("**/", "*")):
+                    cs.files.append(f)
+                    have.add(path)
+
+
+def _removed(cs: CsProject, rel: str) -> bool:
+    for pattern in cs.manifest.data.get("compile_remove", []):
+        pat = pattern.replace("\\", "/")
+        if fnmatch.fnmatch(rel, pat) or fnmatch.fnmatch(rel, pat.replace("**/", "")):
+            return True
+    return False
+
+
+def tfm_major(tfm: str) -> tuple[str, float]:
+    """("netcore", 8.0) for net8.0, ("netstandard", 2.0), ("netfx", 4.72), ("netcore", 3.1)."""
+    t = tfm.lower().split("-", 1)[0]
+    m = re.fullmatch(r"netstandard(\d+)\.(\d+)", t)
+    if m:
+        return "netstandard", float(f"{m.group(1)}.{m.group(2)}")
+    m = re.fullmatch(r"netcoreapp(\d+)\.(\d+)", t)
+    if m:
+        return "netcore", float(f"{m.group(1)}.{m.group(2)}")
+    m = re.fullmatch(r"net(\d+)\.(\d+)", t)
+    if m:
+        return "netcore", float(f"{m.group(1)}.{m.group(2)}")
+    m = re.fullmatch(r"net(\d)(\d)(\d?)", t)
+    if m:
+        return "netfx", float(f"{m.group(1)}.{m.group(2)}{m.group(3)}")
+    m = re.fullmatch(r"net(\d+)", t)
+    if m:
+        return "netcore", float(m.group(1))
+    return "unknown", 0.0

@@ -1,0 +1,283 @@
+"""SDK-style .csproj and Directory.*.props: read what they declare, add references by position.
+
+Reading uses ElementTree (MSBuild files are plain XML; the old MSBuild XML namespace is
+stripped). Writing never re-serialises the XML: new elements are inserted as text at
+source positions, so comments, attribute order, indentation, BOM and line endings stay as
+they were. New `ItemGroup`s go where `dotnet add package` / `dotnet add reference` put
+them: after the last `PropertyGroup`/`ItemGroup` of the project, package references and
+project references in separate groups; an existing group of the same kind is extended.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+import xml.etree.ElementTree as ET
+from typing import Any
+
+from depinfer.manifests import ManifestError
+from depinfer.model import Manifest, Requirement
+
+# What each format declares (the "declared" keys).
+PACKAGE_REFERENCE = "PackageReference"
+PROJECT_REFERENCE = "ProjectReference"
+PACKAGE_VERSION = "PackageVersion"
+
+_TRUE = {"true", "enable", "enabled", "yes"}
+
+
+def _local(tag: str) -> str:
+    return tag.rsplit("}", 1)[-1] if isinstance(tag, str) else ""
+
+
+def _text(el: ET.Element) -> str:
+    return (el.text or "").strip()
+
+
+def read(text: str, path: str) -> tuple[dict[str, list[str]], dict[str, Any]]:
+    """(declared, data) of a .csproj or a Directory.*.props file."""
+    try:
+        root = ET.fromstring(text.lstrip("\ufeff"))
+    except ET.ParseError as exc:
+        raise ManifestError(f"not well-formed XML: {exc}") from exc
+    if _local(root.tag) != "Project":
+        raise ManifestError("not an MSBuild project (root element is not <Project>)")
+
+    declared: dict[str, list[str]] = {}
+    props: dict[str, str] = {}
+    data: dict[str, Any] = {
+        "sdk": root.get("Sdk") or "",
+        "properties": props,
+        "package_versions": {},
+        "package_reference_versions": {},
+        "private_assets": [],
+        "global_package_references": [],
+        "framework_references": [],
+        "usings": [],
+        "using_removes": [],
+        "compile_include": [],
+        "compile_remove": [],
+        "imports": [],
+        "conditional_references": [],
+    }
+    for child in root:
+        if _local(child.tag) == "Sdk" and child.get("Name"):
+            data["sdk"] = data["sdk"] or child.get("Name")
+        if _local(child.tag) == "Import" and child.get("Project"):
+            data["imports"].append(child.get("Project"))
+    for group in root.iter():
+        tag = _local(group.tag)
+        if tag == "PropertyGroup":
+            for prop in group:
+                name = _local(prop.tag)
+                if name and (name not in props or not prop.get("Condition")):
+                    props[name] = _text(prop)
+        elif tag == "ItemGroup":
+            group_cond = group.get("Condition")
+            for item in group:
+                _read_item(item, group_cond, declared, data)
+
+    frameworks = props.get("TargetFrameworks") or props.get("TargetFramework") or ""
+    data["target_frameworks"] = [f.strip() for f in frameworks.split(";") if f.strip()]
+    data["implicit_usings"] = props.get("ImplicitUsings", "").lower() in _TRUE
+    data["nullable"] = props.get("Nullable", "")
+    data["is_test_project"] = props.get("IsTestProject", "").lower() == "true"
+    data["output_type"] = props.get("OutputType", "")
+    data["root_namespace"] = props.get("RootNamespace", "")
+    data["assembly_name"] = props.get("AssemblyName", "")
+    data["manage_package_versions_centrally"] = (
+        props.get("ManagePackageVersionsCentrally", "").lower() == "true"
+    )
+    data["crlf"] = "\r\n" in text
+    return declared, data
+
+
+def _read_item(
+    item: ET.Element, group_cond: str | None, declared: dict[str, list[str]], data: dict
+) -> None:
+    kind = _local(item.tag)
+    include = item.get("Include") or ""
+    if kind in (PACKAGE_REFERENCE, PROJECT_REFERENCE, PACKAGE_VERSION) and include:
+        declared.setdefault(kind, []).append(include)
+        version = item.get("Version") or _child_text(item, "Version")
+        if kind == PACKAGE_VERSION:
+            data["package_versions"][include] = version or ""
+        elif kind == PACKAGE_REFERENCE:
+            data["package_reference_versions"][include] = version or ""
+            private = item.get("PrivateAssets") or _child_text(item, "PrivateAssets")
+            if private and private.lower() == "all":
+                data["private_assets"].append(include)
+        if group_cond or item.get("Condition"):
+            data["conditional_references"].append(include)
+            data.setdefault("reference_conditions", {})[include] = " ".join(
+                c for c in (group_cond, item.get("Condition")) if c
+            )
+    elif kind == "GlobalPackageReference" and include:
+        data["global_package_references"].append(include)
+        data["package_versions"].setdefault(include, item.get("Version") or "")
+    elif kind == "FrameworkReference" and include:
+        data["framework_references"].append(include)
+    elif kind == "Using":
+        if include:
+            entry = {"namespace": include}
+            if item.get("Alias"):
+                entry["alias"] = item.get("Alias")
+            if (item.get("Static") or "").lower() == "true":
+                entry["static"] = True
+            data["usings"].append(entry)
+        if item.get("Remove"):
+            data["using_removes"].append(item.get("Remove"))
+    elif kind == "Compile":
+        if include:
+            data["compile_include"].extend(p for p in include.split(";") if p)
+        if item.get("Remove"):
+            data["compile_remove"].extend(p for p in item.get("Remove", "").split(";") if p)
+
+
+def _child_text(item: ET.Element, name: str) -> str:
+    for sub in item:
+        if _local(sub.tag) == name:
+            return _text(sub)
+    return ""
+
+
+# --------------------------------------------------------------------------- writing
+
+_ELEMENT_END = re.compile(r"</(PropertyGroup|ItemGroup)\s*>|<(PropertyGroup|ItemGroup)\b[^>]*/>")
+_PROJECT_CLOSE = re.compile(r"</Project\s*>")
+_COMMENT = re.compile(r"<!--.*?-->", re.S)
+
+
+def _blank_comments(text: str) -> str:
+    """Same length as `text`, with comments replaced by spaces (positions stay valid)."""
+    return _COMMENT.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+
+
+def _groups(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, body) of each top-level ItemGroup, comments ignored."""
+    clean = _blank_comments(text)
+    out = []
+    for m in re.finditer(r"<ItemGroup\b[^>]*?(/?)>", clean):
+        if m.group(1):
+            continue
+        close = clean.find("</ItemGroup>", m.end())
+        if close < 0:
+            continue
+        out.append((m.start(), close + len("</ItemGroup>"), clean[m.start() : close]))
+    return out
+
+
+def _indent_unit(text: str) -> str:
+    for line in text.splitlines():
+        m = re.match(r"^([ \t]+)<(PropertyGroup|ItemGroup)\b", line)
+        if m:
+            return m.group(1)
+    return "  "
+
+
+def _line_start(text: str, pos: int) -> int:
+    return text.rfind("\n", 0, pos) + 1
+
+
+def _attr(value: str) -> str:
+    return value.replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;")
+
+
+def render(text: str, manifest: Manifest, requirements: list[Requirement]) -> str:
+    """The file with the requirements added (already declared ones are left as they are)."""
+    declared = {
+        kind: {n.lower().replace("\\", "/") for n in names}
+        for kind, names in manifest.declared.items()
+    }
+    newline = "\r\n" if "\r\n" in text else "\n"
+    unit = _indent_unit(text)
+    base_dir = posixpath.dirname(manifest.path.replace("\\", "/"))
+    separator = "/" if re.search(r'ProjectReference\s+Include="[^"\\]*/', text) else "\\"
+
+    packages: list[str] = []
+    projects: list[str] = []
+    versions: list[str] = []
+    seen: set[str] = set()
+    for req in requirements:
+        if req.internal and req.path:
+            rel = posixpath.relpath(req.path.replace("\\", "/"), base_dir or ".")
+            if rel.lower() in declared.get(PROJECT_REFERENCE, set()) or rel.lower() in seen:
+                continue
+            seen.add(rel.lower())
+            projects.append(f'<ProjectReference Include="{_attr(rel.replace("/", separator))}" />')
+            continue
+        key = req.name.lower()
+        if key in seen:
+            continue
+        seen.add(key)
+        if manifest.format == "props" or req.extra.get("package_version"):
+            if key in declared.get(PACKAGE_VERSION, set()):
+                continue
+            versions.append(
+                f'<PackageVersion Include="{_attr(req.name)}" Version="{_attr(req.spec)}" />'
+            )
+            continue
+        if key in declared.get(PACKAGE_REFERENCE, set()):
+            continue
+        packages.append(_package_reference(req, unit, newline))
+
+    for kind, lines in (
+        (PACKAGE_VERSION, versions),
+        (PACKAGE_REFERENCE, packages),
+        (PROJECT_REFERENCE, projects),
+    ):
+        if lines:
+            text = _add_items(text, kind, lines, unit, newline)
+    return text
+
+
+def _package_reference(req: Requirement, unit: str, newline: str) -> str:
+    version = "" if req.extra.get("central") or not req.spec else f' Version="{_attr(req.spec)}"'
+    if req.extra.get("private_assets"):
+        inner = unit * 3
+        return (
+            f'<PackageReference Include="{_attr(req.name)}"{version}>{newline}'
+            f"{inner}<PrivateAssets>all</PrivateAssets>{newline}"
+            f"{inner}<IncludeAssets>runtime; build; native; contentfiles; analyzers; "
+            f"buildtransitive</IncludeAssets>{newline}{unit * 2}</PackageReference>"
+        )
+    return f'<PackageReference Include="{_attr(req.name)}"{version} />'
+
+
+def _add_items(text: str, kind: str, lines: list[str], unit: str, newline: str) -> str:
+    """Append to the first unconditional ItemGroup holding `kind`, else add a new group."""
+    for start, end, body in _groups(text):
+        head = body[: body.find(">") + 1]
+        if "Condition=" in head or not re.search(rf"<{kind}\b", body):
+            continue
+        close = end - len("</ItemGroup>")
+        insert_at = _line_start(text, close)
+        if text[insert_at:close].strip():  # "</ItemGroup>" shares a line with an item
+            insert_at = close
+        last_item = list(re.finditer(rf"(?m)^([ \t]*)<{kind}\b", body))
+        item_indent = last_item[-1].group(1) if last_item else unit * 2
+        addition = "".join(f"{item_indent}{line}{newline}" for line in lines)
+        if insert_at == close:
+            addition = newline + addition
+        return text[:insert_at] + addition + text[insert_at:]
+
+    clean = _blank_comments(text)
+    ends = list(_ELEMENT_END.finditer(clean))
+    close = list(_PROJECT_CLOSE.finditer(clean))
+    if not close:
+        raise ManifestError("no </Project> to add references before")
+    group = (
+        f"{unit}<ItemGroup>{newline}"
+        + "".join(f"{unit * 2}{line}{newline}" for line in lines)
+        + f"{unit}</ItemGroup>{newline}"
+    )
+    if ends:
+        pos = ends[-1].end()
+        eol = text.find("\n", pos)
+        pos = len(text) if eol < 0 else eol + 1
+        return text[:pos] + newline + group + text[pos:]
+    pos = _line_start(text, close[-1].start())
+    if text[pos : close[-1].start()].strip():
+        pos = close[-1].start()
+        group = newline + group
+    return text[:pos] + group + text[pos:]

@@ -1,0 +1,238 @@
+"""C# mapping: namespaces used by each .csproj → NuGet package candidates and ProjectReferences.
+
+Order of decisions for one namespace in one project:
+1. declared by a project of this repository and not in the index → internal (no package);
+2. in the box for every target framework / the project SDK → dropped;
+3. the shipped index, longest prefix: packages whose marker identifiers the project uses
+   win (`UseSqlite` → the Sqlite provider), else the most popular unmarked package;
+4. under central package management only packages the repository's
+   Directory.Packages.props lists can be referenced, so the index's answer is checked
+   against that list, and a namespace that names a listed id is taken from it;
+5. otherwise a namespace prefix is checked with the NuGet client when online; offline
+   the namespace is reported and nothing unverified is written.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from depinfer.analyzers.csharp_layout import CsProject, build_layout
+from depinfer.context import Context
+from depinfer.mapping import nuget_index as nx
+from depinfer.mapping.csharp_projects import project_references
+from depinfer.model import Candidate, Ecosystem, Evidence, ImportRef, Project, Section
+
+# First segments that are never package namespaces on their own (too generic to look up).
+_GENERIC_ROOTS = {"System", "Microsoft", "Windows", "Internal", "Common", "Shared"}
+
+
+@dataclass
+class ProjectUse:
+    """What the code of one .csproj uses, gathered from its refs."""
+
+    cs: CsProject
+    usings: dict[str, ImportRef] = field(default_factory=dict)
+    qualified: dict[str, ImportRef] = field(default_factory=dict)
+    attributes: dict[str, ImportRef] = field(default_factory=dict)
+    identifiers: set[str] = field(default_factory=set)
+    pairs: set[str] = field(default_factory=set)
+    namespaces: set[str] = field(default_factory=set)
+    files: list[ImportRef] = field(default_factory=list)  # "file" summaries
+    file_usings: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
+    global_usings: set[str] = field(default_factory=set)
+    own_ids: set[str] = field(default_factory=set)  # ids this repository builds itself
+
+    def uses_marker(self, marker: str) -> bool:
+        if "." in marker:
+            return marker in self.pairs
+        return marker in self.identifiers
+
+
+def gather(
+    project: Project, refs: list[ImportRef]
+) -> tuple[list[CsProject], dict[str, ProjectUse]]:
+    layout = build_layout(project)
+    uses = {cs.path: ProjectUse(cs) for cs in layout}
+    for r in refs:
+        use = uses.get(r.extra.get("project") or "")
+        if use is None:
+            continue
+        kind = r.extra.get("kind")
+        if kind == "using":
+            use.usings.setdefault(r.module, r)
+            if r.extra.get("global"):
+                use.global_usings.add(r.module)
+            else:
+                use.file_usings[r.file].add(r.module)
+        elif kind == "qualified":
+            use.qualified.setdefault(r.module, r)
+        elif kind == "attribute":
+            use.attributes.setdefault(r.module, r)
+        elif kind == "file":
+            use.files.append(r)
+            use.identifiers.update(r.extra.get("identifiers", []))
+            use.pairs.update(r.extra.get("pairs", []))
+            use.namespaces.update(r.extra.get("namespaces", []))
+    own = set()
+    for cs in layout:
+        own.update(
+            n.lower()
+            for n in (cs.name, cs.assembly_name, cs.properties.get("PackageId", ""))
+            if n and "$(" not in n
+        )
+    for use in uses.values():
+        use.global_usings.update(nx.implicit_usings(use.cs))
+        use.own_ids = own
+    return layout, uses
+
+
+def internal_namespaces(uses: dict[str, ProjectUse]) -> set[str]:
+    out: set[str] = set()
+    for use in uses.values():
+        for ns in use.namespaces:
+            out.update(nx.prefixes(ns))
+    return out
+
+
+def _pool_lookup(ns: str, pool: dict[str, str]) -> str | None:
+    """The longest pool id that is the namespace or a prefix of it (segment-wise)."""
+    lowered = {k.lower(): k for k in pool}
+    for p in nx.prefixes(ns):
+        hit = lowered.get(p.lower())
+        if hit:
+            return hit
+    return None
+
+
+def choose(entries: list[nx.Entry], use: ProjectUse, pool: dict[str, str] | None) -> list[nx.Entry]:
+    """Packages for one namespace: markers used, else the most popular unmarked one."""
+    if pool is not None:
+        lowered = {k.lower() for k in pool}
+        entries = [e for e in entries if e.package.lower() in lowered]
+    marked = [e for e in entries if e.markers and any(use.uses_marker(m) for m in e.markers)]
+    unmarked = sorted((e for e in entries if not e.markers), key=lambda e: -e.rank)
+    chosen = list(marked)
+    if unmarked:
+        default = unmarked[0]
+        base = (
+            default.package[: -len(".Abstractions")]
+            if default.package.endswith(".Abstractions")
+            else None
+        )
+        if not (base and any(m.package.startswith(base) for m in marked)):
+            chosen.append(default)
+    return chosen
+
+
+def namespace_candidates(
+    ns: str, ref: ImportRef, use: ProjectUse, internal: set[str], ctx: Context
+) -> tuple[list[Candidate], bool]:
+    """(candidates, resolved) for one namespace used by one project."""
+    cs = use.cs
+    pool = cs.pool if cs.central else None
+    prefix, entries = nx.lookup(ns)
+    inbox_prefix = nx.inbox_match(ns, cs)
+    if ns in internal and not prefix:
+        return [], True
+    if inbox_prefix and len(inbox_prefix) >= len(prefix):
+        return [], True
+    out: list[Candidate] = []
+    chosen = choose(entries, use, pool) if entries else []
+    if pool is not None and not chosen:
+        hit = _pool_lookup(ns, pool)
+        if hit:
+            chosen = [nx.Entry(hit, 0, nx.kind_of(hit))]
+    if ref.extra.get("kind") == "qualified" and prefix.count(".") < 1 and not pool:
+        return [], True  # `Foo.Bar` in code may be a member access, not a namespace
+    for e in chosen:
+        if nx.package_in_box(e.package, cs) or e.package.lower() in use.own_ids:
+            continue
+        out.append(_candidate(e.package, cs, ref, f"namespace {ns}", verified=True))
+    if chosen or entries:
+        return out, True
+    if ns in internal:
+        return [], True
+    return [], False
+
+
+def _candidate(
+    pid: str, cs: CsProject, ref: ImportRef | None, detail: str, verified: bool | None
+) -> Candidate:
+    ev = Evidence(
+        "index:nuget" if ref is None or ref.extra.get("kind") != "rule" else "rule",
+        ref.file if ref else cs.path,
+        ref.line if ref else None,
+        detail,
+    )
+    return Candidate(
+        ecosystem=Ecosystem.NUGET,
+        name=pid,
+        manifest=cs.path,
+        section=Section.RUNTIME,
+        import_names=[ref.module] if ref else [],
+        evidence=[ev],
+        verified=verified,
+        extra={"kind": nx.kind_of(pid)},
+    )
+
+
+def _online_guess(ns: str, cs: CsProject, ref: ImportRef, ctx: Context) -> Candidate | None:
+    """Check namespace prefixes (longest first) with the NuGet client; None offline."""
+    if ns.split(".", 1)[0] in _GENERIC_ROOTS:
+        return None
+    names = [p for p in nx.prefixes(ns) if p.count(".") >= 0][:4]
+    for name in names:
+        answer = ctx.registries.exists(Ecosystem.NUGET, name)
+        if answer is None:
+            return None
+        if answer:
+            return _candidate(name, cs, ref, f"namespace {ns}; registry has {name}", True)
+    return None
+
+
+def _code_roots(uses: dict[str, ProjectUse]) -> set[str]:
+    """First segments a fully-qualified name in code must start with to be looked up."""
+    roots = {ns.split(".", 1)[0] for ns in nx.by_namespace()}
+    for use in uses.values():
+        roots.update(p.split(".", 1)[0] for p in use.cs.pool)
+    return roots
+
+
+def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[Candidate]:
+    layout, uses = gather(project, refs)
+    internal = internal_namespaces(uses)
+    roots = _code_roots(uses)
+    candidates: list[Candidate] = []
+    for use in uses.values():
+        unresolved: dict[str, ImportRef] = {}
+        names: dict[str, ImportRef] = dict(use.usings)
+        for q, r in use.qualified.items():
+            if q.split(".", 1)[0] in roots and q not in names:
+                names[q] = r
+        for ns, r in names.items():
+            found, resolved = namespace_candidates(ns, r, use, internal, ctx)
+            candidates.extend(found)
+            if not resolved and r.extra.get("kind") == "using":
+                unresolved[ns] = r
+        for ns, r in unresolved.items():
+            if use.cs.central:
+                ctx.info(
+                    f"namespace {ns} matches no package in Directory.Packages.props "
+                    "or the shipped index",
+                    r.file,
+                )
+                continue
+            guess = _online_guess(ns, use.cs, r, ctx)
+            if guess is not None:
+                candidates.append(guess)
+            elif ctx.options.keep_unverified:
+                candidates.append(_candidate(ns, use.cs, r, f"namespace {ns}", None))
+            else:
+                ctx.info(
+                    f"namespace {ns}: no package found in the shipped index"
+                    + ("" if ctx.registries.offline else " or the registry"),
+                    r.file,
+                )
+    candidates.extend(project_references(layout, uses, ctx))
+    return candidates

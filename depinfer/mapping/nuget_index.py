@@ -1,0 +1,157 @@
+"""The shipped namespace → NuGet package index and the in-box namespace lists.
+
+Both JSON files are rebuilt by scripts/build_nuget_index.py, which names its sources.
+Lookups are longest-prefix on whole namespace segments: `Serilog.Sinks.SystemConsole.Themes`
+matches the `Serilog.Sinks.SystemConsole` row before the `Serilog` one.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+
+from depinfer.analyzers.csharp_layout import CsProject, tfm_major
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One package that declares a namespace; `markers` restrict it to projects using them."""
+
+    package: str
+    rank: int
+    kind: str
+    markers: tuple[str, ...] = ()
+
+
+def _load(name: str) -> dict:
+    return json.loads(resources.files("depinfer.registries").joinpath("data", name).read_text())
+
+
+@lru_cache(maxsize=1)
+def index() -> dict:
+    return _load("nuget_index.json")
+
+
+@lru_cache(maxsize=1)
+def inbox() -> dict:
+    return _load("nuget_inbox.json")
+
+
+@lru_cache(maxsize=1)
+def by_namespace() -> dict[str, list[Entry]]:
+    out: dict[str, list[Entry]] = {}
+    for pid, info in index()["packages"].items():
+        for ns in info["namespaces"]:
+            out.setdefault(ns["namespace"].lower(), []).append(
+                Entry(pid, info["rank"], info["kind"], tuple(ns.get("markers", ())))
+            )
+    return out
+
+
+@lru_cache(maxsize=1)
+def package_ids() -> dict[str, str]:
+    """lower-case id -> id as published."""
+    return {pid.lower(): pid for pid in index()["packages"]}
+
+
+def package_info(pid: str) -> dict | None:
+    real = package_ids().get(pid.lower())
+    return index()["packages"].get(real) if real else None
+
+
+def kind_of(pid: str) -> str:
+    info = package_info(pid)
+    return info["kind"] if info else "lib"
+
+
+def prefixes(ns: str) -> list[str]:
+    """`A.B.C` → [`A.B.C`, `A.B`, `A`]."""
+    parts = ns.split(".")
+    return [".".join(parts[:i]) for i in range(len(parts), 0, -1)]
+
+
+def lookup(ns: str) -> tuple[str, list[Entry]]:
+    """(matched prefix, entries) for the longest indexed prefix of `ns`; ("", []) if none."""
+    table = by_namespace()
+    for p in prefixes(ns):
+        entries = table.get(p.lower())
+        if entries:
+            return p, entries
+    return "", []
+
+
+def _inbox_prefix(ns: str, prefixes_: list[str]) -> str:
+    low = ns.lower()
+    best = ""
+    for p in prefixes_:
+        pl = p.lower()
+        if (low == pl or low.startswith(pl + ".")) and len(p) > len(best):
+            best = p
+    return best
+
+
+def inbox_match(ns: str, cs: CsProject | None) -> str:
+    """The longest in-box namespace prefix of `ns` for this project (all its TFMs)."""
+    data = inbox()
+    best = _inbox_prefix(ns, data["always"])
+    if cs is not None and is_web(cs):
+        web = _inbox_prefix(ns, data["aspnetcore_shared"])
+        if len(web) > len(best):
+            best = web
+    return best
+
+
+def is_web(cs: CsProject) -> bool:
+    sdk = cs.sdk.split("/", 1)[0]
+    if sdk in inbox()["web_sdks"]:
+        return True
+    return "Microsoft.AspNetCore.App" in cs.manifest.data.get("framework_references", [])
+
+
+def package_in_box(pid: str, cs: CsProject | None) -> bool:
+    """True when every target framework of the project already has this package's API."""
+    data = inbox()
+    if cs is not None and is_web(cs):
+        shared = data["aspnetcore_shared_except"]
+        if pid not in shared and (
+            pid.startswith("Microsoft.AspNetCore.") or pid.startswith("Microsoft.Extensions.")
+        ):
+            info = package_info(pid)
+            namespaces = [n["namespace"] for n in (info or {}).get("namespaces", [])]
+            if not namespaces or all(
+                _inbox_prefix(n, data["aspnetcore_shared"]) for n in namespaces
+            ):
+                return True
+    since = data["since"].get(pid)
+    if since is None:
+        return False
+    tfms = cs.target_frameworks if cs is not None else []
+    if not tfms:
+        return True
+    for tfm in tfms:
+        family, version = tfm_major(tfm)
+        if family == "netcore" and version >= since:
+            continue
+        if family == "netstandard" and version >= 2.1 and pid in data["netstandard21"]:
+            continue
+        return False
+    return True
+
+
+def implicit_usings(cs: CsProject) -> list[str]:
+    if not cs.implicit_usings:
+        return []
+    data = inbox()["implicit_usings"]
+    sdk = cs.sdk.split("/", 1)[0]
+    out = list(data["Microsoft.NET.Sdk"])
+    out.extend(data.get(sdk, []))
+    return out
+
+
+def runtime_family(pid: str) -> bool:
+    data = index()
+    if pid in data["runtime_family_except"]:
+        return False
+    return any(pid.startswith(p) for p in data["runtime_families"])

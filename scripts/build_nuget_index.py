@@ -1,0 +1,924 @@
+"""Rebuild depinfer/registries/data/nuget_index.json and nuget_inbox.json.
+
+Sources (public facts only; nothing is copied from any repository):
+- Each package's own documentation (its README / docs site / NuGet gallery page): the
+  namespaces it declares and the entry-point types or extension methods its docs show
+  ("markers": `UseSqlite` for Microsoft.EntityFrameworkCore.Sqlite, `AddJsonFile` for
+  Microsoft.Extensions.Configuration.Json, `WriteTo.Console` for Serilog.Sinks.Console).
+  The markers are what tell split packages apart when they share one namespace.
+- Package popularity tiers (rank 0-100) from the NuGet gallery's public download counts,
+  rounded into tiers; only used to choose between packages declaring the same namespace.
+- The "latest" column is the newest stable version the package's release notes / gallery
+  page listed when the table was last reviewed; the resolver prefers the live registry.
+- In-box namespaces: the .NET API browser (learn.microsoft.com/dotnet/api) for which
+  assemblies ship in Microsoft.NETCore.App / Microsoft.AspNetCore.App per version, and
+  the SDK docs for the implicit usings each project SDK adds.
+- Co-occurrence of PackageReference ids with `using`s in public SDK-style projects, read
+  as names and counts through a code search, confirmed several namespace rows below.
+
+Table format, one package a line:
+    id | rank | kind | namespaces | latest
+kind: lib, test (test framework/runner/assertion), analyzer (PrivateAssets=all, no
+runtime use), build (MSBuild/tooling package, PrivateAssets=all), sdk-part.
+namespaces: `;`-separated; `=` stands for the package id itself; `NS[M1,M2]` means the
+package is only chosen for NS when one of the marker identifiers is used in the project.
+
+Run: python scripts/build_nuget_index.py
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+OUT = Path(__file__).resolve().parent.parent / "depinfer" / "registries" / "data"
+
+PACKAGES = """
+Newtonsoft.Json | 100 | lib | =;Newtonsoft.Json.Linq;Newtonsoft.Json.Serialization;Newtonsoft.Json.Converters | 13.0.3
+Newtonsoft.Json.Bson | 60 | lib | Newtonsoft.Json.Bson | 1.0.3
+Newtonsoft.Json.Schema | 55 | lib | Newtonsoft.Json.Schema | 4.0.1
+Serilog | 95 | lib | =;Serilog.Core;Serilog.Events;Serilog.Configuration;Serilog.Context;Serilog.Debugging;Serilog.Formatting;Serilog.Formatting.Display;Serilog.Formatting.Json | 4.3.0
+Serilog.AspNetCore | 90 | lib | Serilog.AspNetCore;Serilog[UseSerilogRequestLogging,UseSerilog] | 9.0.0
+Serilog.Extensions.Hosting | 80 | lib | Serilog.Extensions.Hosting;Serilog[UseSerilog,AddSerilog,CreateBootstrapLogger] | 9.0.0
+Serilog.Extensions.Logging | 85 | lib | Serilog.Extensions.Logging;Serilog[AddSerilog,SerilogLoggerFactory,SerilogLoggerProvider] | 9.0.2
+Serilog.Sinks.Console | 90 | lib | Serilog.Sinks.SystemConsole;Serilog.Sinks.SystemConsole.Themes;Serilog[WriteTo.Console,AnsiConsoleTheme,ConsoleTheme] | 6.0.0
+Serilog.Sinks.File | 88 | lib | Serilog.Sinks.File;Serilog[WriteTo.File,RollingInterval] | 7.0.0
+Serilog.Sinks.Debug | 70 | lib | Serilog.Sinks.Debug;Serilog[WriteTo.Debug] | 3.0.0
+Serilog.Sinks.Seq | 75 | lib | Serilog.Sinks.Seq;Serilog[WriteTo.Seq] | 9.0.0
+Serilog.Sinks.Async | 70 | lib | Serilog.Sinks.Async;Serilog[WriteTo.Async] | 2.1.0
+Serilog.Sinks.InMemory | 40 | test | Serilog.Sinks.InMemory;Serilog[WriteTo.InMemory,InMemorySink] | 0.11.0
+Serilog.Sinks.XUnit | 40 | test | Serilog.Sinks.XUnit;Serilog[WriteTo.TestOutput,TestOutput] | 3.0.19
+Serilog.Sinks.ApplicationInsights | 60 | lib | Serilog.Sinks.ApplicationInsights;Serilog[WriteTo.ApplicationInsights] | 4.0.0
+Serilog.Sinks.OpenTelemetry | 55 | lib | Serilog.Sinks.OpenTelemetry;Serilog[WriteTo.OpenTelemetry] | 4.2.0
+Serilog.Settings.Configuration | 85 | lib | Serilog.Settings.Configuration;Serilog[ReadFrom.Configuration] | 9.0.0
+Serilog.Formatting.Compact | 80 | lib | Serilog.Formatting.Compact;Serilog.Formatting.Compact.Reader | 3.0.0
+Serilog.Expressions | 60 | lib | Serilog.Expressions;Serilog.Templates;Serilog.Templates.Themes;Serilog[ExpressionTemplate,Filter.ByExcluding,Filter.ByIncludingOnly] | 5.0.0
+Serilog.Enrichers.Environment | 70 | lib | Serilog.Enrichers;Serilog[WithMachineName,WithEnvironmentName,WithEnvironmentUserName] | 3.0.1
+Serilog.Enrichers.Thread | 65 | lib | Serilog.Enrichers.Thread;Serilog[WithThreadId,WithThreadName] | 4.0.0
+Serilog.Enrichers.Process | 55 | lib | Serilog[WithProcessId,WithProcessName] | 3.0.0
+Serilog.Exceptions | 55 | lib | Serilog.Exceptions;Serilog.Exceptions.Core | 8.4.0
+NLog | 88 | lib | =;NLog.Config;NLog.Targets;NLog.Layouts;NLog.Common | 6.0.1
+NLog.Web.AspNetCore | 75 | lib | NLog.Web;NLog[UseNLog] | 6.0.1
+NLog.Extensions.Logging | 75 | lib | NLog.Extensions.Logging | 6.0.1
+log4net | 85 | lib | =;log4net.Config;log4net.Core;log4net.Appender;log4net.Layout;log4net.Repository | 3.1.0
+AutoMapper | 92 | lib | =;AutoMapper.QueryableExtensions;AutoMapper.Configuration | 14.0.0
+AutoMapper.Extensions.Microsoft.DependencyInjection | 70 | lib | Microsoft.Extensions.DependencyInjection[AddAutoMapper] | 12.0.1
+Mapster | 65 | lib | =;Mapster.Utils | 7.4.0
+Mapster.DependencyInjection | 45 | lib | MapsterMapper;Mapster.DependencyInjection | 1.0.1
+Riok.Mapperly | 55 | lib | Riok.Mapperly.Abstractions | 4.2.1
+MediatR | 92 | lib | =;MediatR.Pipeline;MediatR.NotificationPublishers | 12.5.0
+MediatR.Contracts | 50 | lib | MediatR[IRequest,INotification] | 2.0.1
+MediatR.Extensions.Microsoft.DependencyInjection | 60 | lib | MediatR.Extensions.Microsoft.DependencyInjection | 11.1.0
+Mediator.Abstractions | 45 | lib | Mediator | 3.0.1
+Mediator.SourceGenerator | 45 | analyzer | Mediator[AddMediator] | 3.0.1
+FluentValidation | 92 | lib | =;FluentValidation.Results;FluentValidation.Validators;FluentValidation.Internal;FluentValidation.Resources | 12.0.0
+FluentValidation.DependencyInjectionExtensions | 80 | lib | FluentValidation[AddValidatorsFromAssembly,AddValidatorsFromAssemblyContaining,AddValidator,AddValidatorsFromAssemblies] | 12.0.0
+FluentValidation.AspNetCore | 75 | lib | FluentValidation.AspNetCore | 11.3.1
+Dapper | 92 | lib | = | 2.1.66
+Dapper.Contrib | 60 | lib | Dapper.Contrib.Extensions | 2.0.78
+Polly | 92 | lib | =;Polly.Retry;Polly.CircuitBreaker;Polly.Timeout;Polly.Fallback;Polly.Bulkhead;Polly.Wrap;Polly.Caching;Polly.Extensions.Http | 8.6.1
+Polly.Core | 70 | lib | Polly[ResiliencePipeline,ResiliencePipelineBuilder,RetryStrategyOptions] | 8.6.1
+Polly.Contrib.WaitAndRetry | 55 | lib | Polly.Contrib.WaitAndRetry | 1.1.1
+Microsoft.Extensions.Http.Polly | 75 | lib | Microsoft.Extensions.DependencyInjection[AddPolicyHandler,AddTransientHttpErrorPolicy] | 9.0.7
+Microsoft.Extensions.Http.Resilience | 70 | lib | Microsoft.Extensions.Http.Resilience;Microsoft.Extensions.DependencyInjection[AddStandardResilienceHandler,AddResilienceHandler] | 9.7.0
+Microsoft.Extensions.Resilience | 55 | lib | Microsoft.Extensions.Resilience | 9.7.0
+Microsoft.Extensions.ServiceDiscovery | 60 | lib | Microsoft.Extensions.ServiceDiscovery;Microsoft.Extensions.DependencyInjection[AddServiceDiscovery] | 9.3.1
+Swashbuckle.AspNetCore | 92 | lib | Swashbuckle.AspNetCore.SwaggerGen;Swashbuckle.AspNetCore.SwaggerUI;Swashbuckle.AspNetCore.Swagger;Microsoft.Extensions.DependencyInjection[AddSwaggerGen];Microsoft.AspNetCore.Builder[UseSwagger,UseSwaggerUI] | 9.0.3
+Swashbuckle.AspNetCore.Annotations | 70 | lib | Swashbuckle.AspNetCore.Annotations | 9.0.3
+Swashbuckle.AspNetCore.Filters | 50 | lib | Swashbuckle.AspNetCore.Filters | 9.0.0
+Microsoft.OpenApi | 75 | lib | Microsoft.OpenApi.Models;Microsoft.OpenApi;Microsoft.OpenApi.Any;Microsoft.OpenApi.Interfaces | 1.6.24
+NSwag.AspNetCore | 70 | lib | NSwag.AspNetCore;NSwag;NSwag.Generation.Processors;NSwag.Generation.Processors.Security | 14.4.0
+NSwag.MSBuild | 45 | build | | 14.4.0
+Scalar.AspNetCore | 55 | lib | Scalar.AspNetCore | 2.5.6
+Microsoft.AspNetCore.OpenApi | 75 | lib | Microsoft.AspNetCore.OpenApi;Microsoft.Extensions.DependencyInjection[AddOpenApi];Microsoft.AspNetCore.Builder[MapOpenApi,WithOpenApi] | 9.0.7
+xunit | 95 | test | Xunit;Xunit.Sdk | 2.9.3
+xunit.v3 | 60 | test | Xunit.v3 | 2.0.3
+xunit.abstractions | 70 | test | Xunit.Abstractions | 2.0.3
+xunit.assert | 60 | test | | 2.9.3
+xunit.runner.visualstudio | 95 | test | | 3.1.1
+xunit.extensibility.core | 50 | test | | 2.9.3
+Xunit.SkippableFact | 45 | test | Xunit[SkippableFact,SkippableTheory,Skip.If,Skip.IfNot] | 1.5.23
+Xunit.DependencyInjection | 40 | test | Xunit.DependencyInjection | 9.9.1
+Meziantou.Xunit.ParallelTestFramework | 30 | test | Meziantou.Xunit | 2.3.0
+NUnit | 92 | test | NUnit.Framework;NUnit.Framework.Constraints;NUnit.Framework.Interfaces;NUnit.Framework.Internal | 4.3.2
+NUnit3TestAdapter | 90 | test | | 5.0.0
+NUnit.Analyzers | 70 | analyzer | | 4.9.2
+NUnit.ConsoleRunner | 40 | test | | 3.20.1
+MSTest.TestFramework | 90 | test | Microsoft.VisualStudio.TestTools.UnitTesting | 3.9.3
+MSTest.TestAdapter | 90 | test | | 3.9.3
+MSTest | 60 | test | | 3.9.3
+MSTest.Analyzers | 40 | analyzer | | 3.9.3
+Microsoft.NET.Test.Sdk | 98 | test | | 17.14.1
+Microsoft.TestPlatform.TestHost | 40 | test | | 17.14.1
+coverlet.collector | 95 | test | | 6.0.4
+coverlet.msbuild | 75 | build | | 6.0.4
+GitHubActionsTestLogger | 45 | test | | 2.4.1
+JunitXml.TestLogger | 40 | test | | 6.1.0
+Moq | 95 | test | =;Moq.Protected;Moq.Language.Flow | 4.20.72
+Moq.AutoMock | 45 | test | Moq.AutoMock | 3.5.0
+NSubstitute | 88 | test | =;NSubstitute.ExceptionExtensions;NSubstitute.ReturnsExtensions;NSubstitute.Core;NSubstitute.Extensions | 5.3.0
+NSubstitute.Analyzers.CSharp | 50 | analyzer | | 1.0.17
+FakeItEasy | 75 | test | = | 8.3.0
+FluentAssertions | 95 | test | =;FluentAssertions.Execution;FluentAssertions.Extensions;FluentAssertions.Equivalency;FluentAssertions.Primitives;FluentAssertions.Specialized | 8.5.0
+FluentAssertions.Web | 35 | test | FluentAssertions.Web | 1.7.0
+AwesomeAssertions | 40 | test | =;AwesomeAssertions.Execution;AwesomeAssertions.Extensions;AwesomeAssertions.Equivalency;AwesomeAssertions.Primitives;AwesomeAssertions.Specialized | 9.1.0
+AwesomeAssertions.Analyzers | 20 | analyzer | | 9.0.8
+Shouldly | 80 | test | = | 4.3.0
+AutoFixture | 85 | test | =;AutoFixture.Kernel;AutoFixture.Dsl | 4.18.1
+AutoFixture.Xunit2 | 75 | test | AutoFixture.Xunit2 | 4.18.1
+AutoFixture.Xunit3 | 30 | test | AutoFixture.Xunit3 | 4.19.0
+AutoFixture.AutoMoq | 75 | test | AutoFixture.AutoMoq | 4.18.1
+AutoFixture.AutoNSubstitute | 60 | test | AutoFixture.AutoNSubstitute | 4.18.1
+AutoFixture.NUnit3 | 55 | test | AutoFixture.NUnit3 | 4.18.1
+Bogus | 85 | test | =;Bogus.DataSets;Bogus.Extensions | 35.6.3
+Faker.Net | 45 | test | Faker | 2.0.163
+Verify.Xunit | 60 | test | VerifyXunit | 30.5.0
+Verify.NUnit | 50 | test | VerifyNUnit | 30.5.0
+Verify.MSTest | 40 | test | VerifyMSTest | 30.5.0
+Respawn | 60 | test | = | 6.2.1
+Testcontainers | 75 | test | DotNet.Testcontainers;DotNet.Testcontainers.Builders;DotNet.Testcontainers.Containers;DotNet.Testcontainers.Configurations;Testcontainers | 4.6.0
+Testcontainers.MsSql | 60 | test | Testcontainers.MsSql | 4.6.0
+Testcontainers.PostgreSql | 60 | test | Testcontainers.PostgreSql | 4.6.0
+Testcontainers.MySql | 45 | test | Testcontainers.MySql | 4.6.0
+Testcontainers.Redis | 45 | test | Testcontainers.Redis | 4.6.0
+Testcontainers.MongoDb | 45 | test | Testcontainers.MongoDb | 4.6.0
+Testcontainers.RabbitMq | 40 | test | Testcontainers.RabbitMq | 4.6.0
+Testcontainers.Kafka | 35 | test | Testcontainers.Kafka | 4.6.0
+Testcontainers.Azurite | 35 | test | Testcontainers.Azurite | 4.6.0
+WireMock.Net | 65 | test | WireMock;WireMock.Server;WireMock.RequestBuilders;WireMock.ResponseBuilders;WireMock.Settings | 1.8.13
+RichardSzalay.MockHttp | 55 | test | RichardSzalay.MockHttp | 7.0.0
+NetArchTest.Rules | 45 | test | NetArchTest.Rules | 1.3.2
+TngTech.ArchUnitNET.xUnit | 35 | test | ArchUnitNET.xUnit;ArchUnitNET.Fluent;ArchUnitNET.Loader;ArchUnitNET.Domain | 0.11.4
+MartinCostello.SqlLocalDb | 25 | test | MartinCostello.SqlLocalDb | 3.4.0
+MartinCostello.Logging.XUnit | 35 | test | MartinCostello.Logging.XUnit;Microsoft.Extensions.Logging[AddXUnit] | 0.6.0
+Microsoft.Playwright | 60 | test | Microsoft.Playwright | 1.53.0
+Microsoft.Playwright.NUnit | 45 | test | Microsoft.Playwright.NUnit | 1.53.0
+Microsoft.Playwright.MSTest | 35 | test | Microsoft.Playwright.MSTest | 1.53.0
+Reqnroll | 40 | test | Reqnroll;Reqnroll.Assist | 2.4.1
+Reqnroll.NUnit | 35 | test | Reqnroll[Binding,Given,When,Then] | 2.4.1
+Reqnroll.xUnit | 35 | test | | 2.4.1
+SpecFlow.NUnit | 40 | test | TechTalk.SpecFlow | 3.9.74
+Selenium.WebDriver | 70 | test | OpenQA.Selenium;OpenQA.Selenium.Chrome;OpenQA.Selenium.Firefox;OpenQA.Selenium.Support.UI | 4.34.0
+Microsoft.AspNetCore.Mvc.Testing | 85 | test | Microsoft.AspNetCore.Mvc.Testing | 9.0.7
+Microsoft.AspNetCore.TestHost | 75 | test | Microsoft.AspNetCore.TestHost | 9.0.7
+Microsoft.EntityFrameworkCore.InMemory | 85 | lib | Microsoft.EntityFrameworkCore[UseInMemoryDatabase] | 9.0.7
+Microsoft.Extensions.TimeProvider.Testing | 40 | test | Microsoft.Extensions.Time.Testing | 9.7.0
+Microsoft.Extensions.Diagnostics.Testing | 35 | test | Microsoft.Extensions.Logging.Testing[FakeLogger,FakeLogCollector] | 9.7.0
+Microsoft.Reactive.Testing | 35 | test | Microsoft.Reactive.Testing | 6.0.1
+TestableIO.System.IO.Abstractions.TestingHelpers | 60 | test | System.IO.Abstractions.TestingHelpers | 22.0.15
+System.IO.Abstractions | 70 | lib | System.IO.Abstractions | 22.0.15
+BenchmarkDotNet | 85 | lib | =;BenchmarkDotNet.Attributes;BenchmarkDotNet.Running;BenchmarkDotNet.Configs;BenchmarkDotNet.Jobs;BenchmarkDotNet.Columns;BenchmarkDotNet.Diagnosers;BenchmarkDotNet.Exporters;BenchmarkDotNet.Order;BenchmarkDotNet.Reports;BenchmarkDotNet.Engines;BenchmarkDotNet.Loggers;BenchmarkDotNet.Environments;BenchmarkDotNet.Toolchains | 0.15.2
+BenchmarkDotNet.Diagnostics.Windows | 40 | lib | BenchmarkDotNet.Diagnostics.Windows | 0.15.2
+Castle.Core | 85 | lib | Castle.DynamicProxy;Castle.Core;Castle.Core.Logging | 5.2.1
+Autofac | 85 | lib | =;Autofac.Core;Autofac.Builder;Autofac.Features | 8.3.0
+Autofac.Extensions.DependencyInjection | 75 | lib | Autofac.Extensions.DependencyInjection | 10.0.0
+Scrutor | 70 | lib | Microsoft.Extensions.DependencyInjection[Scan,Decorate,TryDecorate,FromAssemblyOf,FromAssemblies,AddClasses] | 6.1.0
+SimpleInjector | 60 | lib | =;SimpleInjector.Lifestyles | 5.5.0
+Ninject | 55 | lib | =;Ninject.Modules | 3.3.6
+StackExchange.Redis | 88 | lib | = | 2.8.41
+Microsoft.Extensions.Caching.StackExchangeRedis | 75 | lib | Microsoft.Extensions.Caching.StackExchangeRedis;Microsoft.Extensions.DependencyInjection[AddStackExchangeRedisCache] | 9.0.7
+Microsoft.Extensions.Caching.Hybrid | 45 | lib | Microsoft.Extensions.Caching.Hybrid | 9.7.0
+Npgsql | 88 | lib | =;NpgsqlTypes | 9.0.3
+Npgsql.EntityFrameworkCore.PostgreSQL | 85 | lib | Npgsql.EntityFrameworkCore.PostgreSQL;Microsoft.EntityFrameworkCore[UseNpgsql] | 9.0.4
+Pomelo.EntityFrameworkCore.MySql | 75 | lib | Pomelo.EntityFrameworkCore.MySql;Microsoft.EntityFrameworkCore[UseMySql,ServerVersion] | 9.0.0
+MySqlConnector | 75 | lib | = | 2.4.0
+MySql.Data | 75 | lib | MySql.Data.MySqlClient | 9.3.0
+MongoDB.Driver | 88 | lib | MongoDB.Driver;MongoDB.Driver.Linq;MongoDB.Driver.GridFS | 3.4.0
+MongoDB.Bson | 80 | lib | MongoDB.Bson;MongoDB.Bson.Serialization;MongoDB.Bson.Serialization.Attributes | 3.4.0
+Microsoft.Data.SqlClient | 90 | lib | = | 6.0.2
+System.Data.SqlClient | 85 | lib | = | 4.9.0
+Microsoft.Data.Sqlite | 80 | lib | = | 9.0.7
+Microsoft.Data.Sqlite.Core | 55 | lib | Microsoft.Data.Sqlite[SqliteConnection] | 9.0.7
+System.Data.SQLite | 65 | lib | System.Data.SQLite | 1.0.119
+Oracle.ManagedDataAccess.Core | 60 | lib | Oracle.ManagedDataAccess.Client | 23.9.0
+Microsoft.EntityFrameworkCore | 95 | lib | =;Microsoft.EntityFrameworkCore.ChangeTracking;Microsoft.EntityFrameworkCore.Storage;Microsoft.EntityFrameworkCore.Infrastructure;Microsoft.EntityFrameworkCore.Metadata;Microsoft.EntityFrameworkCore.Metadata.Builders;Microsoft.EntityFrameworkCore.Diagnostics;Microsoft.EntityFrameworkCore.Query;Microsoft.EntityFrameworkCore.ValueGeneration;Microsoft.EntityFrameworkCore.Storage.ValueConversion;Microsoft.EntityFrameworkCore.Migrations | 9.0.7
+Microsoft.EntityFrameworkCore.Abstractions | 50 | lib | Microsoft.EntityFrameworkCore[IndexAttribute,PrimaryKeyAttribute,OwnedAttribute] | 9.0.7
+Microsoft.EntityFrameworkCore.Relational | 85 | lib | Microsoft.EntityFrameworkCore.Migrations.Operations;Microsoft.EntityFrameworkCore[ExecuteSqlRaw,ExecuteSqlInterpolated,FromSqlRaw,FromSqlInterpolated,ToTable,HasColumnType,HasColumnName,GetDbConnection,SqlQuery,HasDefaultValueSql,HasComputedColumnSql,GetConnectionString,HasSchema,HasDefaultSchema] | 9.0.7
+Microsoft.EntityFrameworkCore.SqlServer | 92 | lib | Microsoft.EntityFrameworkCore.SqlServer;Microsoft.EntityFrameworkCore[UseSqlServer,IsClustered,EnableRetryOnFailure] | 9.0.7
+Microsoft.EntityFrameworkCore.Sqlite | 85 | lib | Microsoft.EntityFrameworkCore.Sqlite;Microsoft.EntityFrameworkCore[UseSqlite] | 9.0.7
+Microsoft.EntityFrameworkCore.Cosmos | 55 | lib | Microsoft.EntityFrameworkCore.Cosmos;Microsoft.EntityFrameworkCore[UseCosmos,ToContainer,HasPartitionKey] | 9.0.7
+Microsoft.EntityFrameworkCore.Proxies | 55 | lib | Microsoft.EntityFrameworkCore.Proxies;Microsoft.EntityFrameworkCore[UseLazyLoadingProxies] | 9.0.7
+Microsoft.EntityFrameworkCore.Design | 92 | build | Microsoft.EntityFrameworkCore.Design | 9.0.7
+Microsoft.EntityFrameworkCore.Tools | 90 | build | | 9.0.7
+EFCore.BulkExtensions | 60 | lib | EFCore.BulkExtensions | 9.0.1
+EFCore.NamingConventions | 50 | lib | Microsoft.EntityFrameworkCore[UseSnakeCaseNamingConvention,UseLowerCaseNamingConvention] | 9.0.0
+EntityFramework | 85 | lib | System.Data.Entity;System.Data.Entity.Infrastructure;System.Data.Entity.ModelConfiguration;System.Data.Entity.Migrations | 6.5.1
+Microsoft.AspNetCore.Identity.EntityFrameworkCore | 85 | lib | Microsoft.AspNetCore.Identity.EntityFrameworkCore;Microsoft.AspNetCore.Identity[IdentityDbContext,IdentityUser,IdentityRole] | 9.0.7
+Microsoft.AspNetCore.Identity.UI | 75 | lib | Microsoft.AspNetCore.Identity.UI;Microsoft.AspNetCore.Identity.UI.Services;Microsoft.Extensions.DependencyInjection[AddDefaultIdentity,AddDefaultUI] | 9.0.7
+Microsoft.AspNetCore.Diagnostics.EntityFrameworkCore | 70 | lib | Microsoft.AspNetCore.Builder[UseMigrationsEndPoint];Microsoft.Extensions.DependencyInjection[AddDatabaseDeveloperPageExceptionFilter] | 9.0.7
+Microsoft.Extensions.Diagnostics.HealthChecks.EntityFrameworkCore | 60 | lib | Microsoft.Extensions.DependencyInjection[AddDbContextCheck] | 9.0.7
+Microsoft.AspNetCore.Authentication.JwtBearer | 90 | lib | Microsoft.AspNetCore.Authentication.JwtBearer;Microsoft.Extensions.DependencyInjection[AddJwtBearer] | 9.0.7
+Microsoft.AspNetCore.Authentication.OpenIdConnect | 70 | lib | Microsoft.AspNetCore.Authentication.OpenIdConnect;Microsoft.Extensions.DependencyInjection[AddOpenIdConnect] | 9.0.7
+Microsoft.AspNetCore.Authentication.Google | 55 | lib | Microsoft.AspNetCore.Authentication.Google;Microsoft.Extensions.DependencyInjection[AddGoogle] | 9.0.7
+Microsoft.AspNetCore.Authentication.MicrosoftAccount | 45 | lib | Microsoft.AspNetCore.Authentication.MicrosoftAccount | 9.0.7
+Microsoft.AspNetCore.Mvc.NewtonsoftJson | 80 | lib | Microsoft.Extensions.DependencyInjection[AddNewtonsoftJson] | 9.0.7
+Microsoft.AspNetCore.JsonPatch | 65 | lib | Microsoft.AspNetCore.JsonPatch;Microsoft.AspNetCore.JsonPatch.Operations | 9.0.7
+Microsoft.AspNetCore.Mvc.Razor.RuntimeCompilation | 60 | lib | Microsoft.Extensions.DependencyInjection[AddRazorRuntimeCompilation] | 9.0.7
+Microsoft.AspNetCore.SpaServices.Extensions | 60 | lib | Microsoft.AspNetCore.SpaServices;Microsoft.AspNetCore.SpaServices.AngularCli;Microsoft.AspNetCore.SpaServices.ReactDevelopmentServer | 9.0.7
+Microsoft.AspNetCore.SpaProxy | 45 | lib | | 9.0.7
+Microsoft.AspNetCore.SignalR.Client | 75 | lib | Microsoft.AspNetCore.SignalR.Client | 9.0.7
+Microsoft.AspNetCore.SignalR.Protocols.MessagePack | 45 | lib | Microsoft.Extensions.DependencyInjection[AddMessagePackProtocol] | 9.0.7
+Microsoft.AspNetCore.Components.WebAssembly | 75 | lib | Microsoft.AspNetCore.Components.WebAssembly.Hosting;Microsoft.AspNetCore.Components.WebAssembly.Http;Microsoft.AspNetCore.Components.WebAssembly.Services;Microsoft.AspNetCore.Components.WebAssembly.Infrastructure | 9.0.7
+Microsoft.AspNetCore.Components.WebAssembly.DevServer | 70 | build | | 9.0.7
+Microsoft.AspNetCore.Components.WebAssembly.Server | 55 | lib | Microsoft.AspNetCore.Builder[UseBlazorFrameworkFiles,UseWebAssemblyDebugging] | 9.0.7
+Microsoft.AspNetCore.Components.WebAssembly.Authentication | 55 | lib | Microsoft.AspNetCore.Components.WebAssembly.Authentication | 9.0.7
+Microsoft.AspNetCore.Components.Authorization | 60 | lib | Microsoft.AspNetCore.Components.Authorization | 9.0.7
+Microsoft.AspNetCore.Components.Web | 65 | lib | Microsoft.AspNetCore.Components.Web;Microsoft.AspNetCore.Components.Forms;Microsoft.AspNetCore.Components.Routing;Microsoft.AspNetCore.Components.Web.Virtualization | 9.0.7
+Microsoft.AspNetCore.Components | 60 | lib | Microsoft.AspNetCore.Components;Microsoft.AspNetCore.Components.Rendering | 9.0.7
+Microsoft.AspNetCore.Components.QuickGrid | 40 | lib | Microsoft.AspNetCore.Components.QuickGrid | 9.0.7
+Microsoft.AspNetCore.Http.Abstractions | 70 | lib | Microsoft.AspNetCore.Http;Microsoft.AspNetCore.Builder | 2.3.0
+Microsoft.AspNetCore.Mvc.Core | 55 | lib | Microsoft.AspNetCore.Mvc | 2.3.0
+Microsoft.AspNetCore.Hosting.Abstractions | 45 | lib | Microsoft.AspNetCore.Hosting | 2.3.0
+Microsoft.AspNetCore.Http.Features | 40 | lib | Microsoft.AspNetCore.Http.Features | 5.0.17
+Microsoft.AspNetCore.DataProtection.StackExchangeRedis | 40 | lib | Microsoft.AspNetCore.DataProtection[PersistKeysToStackExchangeRedis] | 9.0.7
+Microsoft.AspNetCore.DataProtection.EntityFrameworkCore | 35 | lib | Microsoft.AspNetCore.DataProtection.EntityFrameworkCore | 9.0.7
+Microsoft.AspNetCore.Grpc.JsonTranscoding | 35 | lib | | 9.0.7
+Microsoft.AspNetCore.Authentication.Certificate | 35 | lib | Microsoft.AspNetCore.Authentication.Certificate | 9.0.7
+Microsoft.AspNetCore.Authentication.Negotiate | 35 | lib | Microsoft.AspNetCore.Authentication.Negotiate | 9.0.7
+Microsoft.AspNetCore.HeaderPropagation | 30 | lib | Microsoft.AspNetCore.HeaderPropagation | 9.0.7
+Microsoft.AspNetCore.Http.Connections.Client | 40 | lib | Microsoft.AspNetCore.Http.Connections.Client | 9.0.7
+Microsoft.AspNetCore.WebUtilities | 45 | lib | Microsoft.AspNetCore.WebUtilities | 9.0.0
+Microsoft.VisualStudio.Web.CodeGeneration.Design | 70 | build | | 9.0.0
+Microsoft.Web.LibraryManager.Build | 40 | build | | 3.0.71
+Microsoft.TypeScript.MSBuild | 45 | build | | 5.8.3
+Microsoft.Extensions.ApiDescription.Server | 40 | build | | 9.0.7
+Microsoft.Identity.Web | 70 | lib | Microsoft.Identity.Web;Microsoft.Identity.Web.Resource | 3.10.0
+Microsoft.Identity.Web.UI | 45 | lib | Microsoft.Identity.Web.UI | 3.10.0
+Microsoft.Identity.Client | 80 | lib | Microsoft.Identity.Client | 4.73.1
+Microsoft.IdentityModel.Tokens | 85 | lib | Microsoft.IdentityModel.Tokens | 8.12.1
+Microsoft.IdentityModel.JsonWebTokens | 70 | lib | Microsoft.IdentityModel.JsonWebTokens | 8.12.1
+Microsoft.IdentityModel.Protocols.OpenIdConnect | 60 | lib | Microsoft.IdentityModel.Protocols.OpenIdConnect;Microsoft.IdentityModel.Protocols | 8.12.1
+System.IdentityModel.Tokens.Jwt | 90 | lib | System.IdentityModel.Tokens.Jwt | 8.12.1
+IdentityModel | 65 | lib | =;IdentityModel.Client | 7.0.0
+Duende.IdentityServer | 55 | lib | Duende.IdentityServer;Duende.IdentityServer.Models;Duende.IdentityServer.Services;Duende.IdentityServer.Stores | 7.2.4
+OpenIddict.AspNetCore | 45 | lib | OpenIddict.Abstractions;OpenIddict.Server.AspNetCore;OpenIddict.Validation.AspNetCore | 6.4.0
+BCrypt.Net-Next | 65 | lib | BCrypt.Net | 4.0.3
+Microsoft.Extensions.DependencyInjection.Abstractions | 95 | lib | Microsoft.Extensions.DependencyInjection;Microsoft.Extensions.DependencyInjection.Extensions | 9.0.7
+Microsoft.Extensions.DependencyInjection | 92 | lib | Microsoft.Extensions.DependencyInjection[ServiceCollection,BuildServiceProvider,ServiceProviderOptions,DefaultServiceProviderFactory,ActivatorUtilities] | 9.0.7
+Microsoft.Extensions.Logging.Abstractions | 95 | lib | Microsoft.Extensions.Logging;Microsoft.Extensions.Logging.Abstractions | 9.0.7
+Microsoft.Extensions.Logging | 92 | lib | Microsoft.Extensions.Logging[LoggerFactory,AddLogging,SetMinimumLevel,ClearProviders,AddFilter] | 9.0.7
+Microsoft.Extensions.Logging.Console | 85 | lib | Microsoft.Extensions.Logging.Console;Microsoft.Extensions.Logging[AddConsole,AddSimpleConsole,AddJsonConsole,AddSystemdConsole] | 9.0.7
+Microsoft.Extensions.Logging.Debug | 70 | lib | Microsoft.Extensions.Logging.Debug;Microsoft.Extensions.Logging[AddDebug] | 9.0.7
+Microsoft.Extensions.Logging.EventLog | 40 | lib | Microsoft.Extensions.Logging.EventLog;Microsoft.Extensions.Logging[AddEventLog] | 9.0.7
+Microsoft.Extensions.Logging.Configuration | 50 | lib | Microsoft.Extensions.Logging.Configuration | 9.0.7
+Microsoft.Extensions.Configuration.Abstractions | 92 | lib | Microsoft.Extensions.Configuration | 9.0.7
+Microsoft.Extensions.Configuration | 90 | lib | Microsoft.Extensions.Configuration[ConfigurationBuilder,AddInMemoryCollection,ConfigurationManager,ConfigurationRoot] | 9.0.7
+Microsoft.Extensions.Configuration.Binder | 88 | lib | Microsoft.Extensions.Configuration[GetValue,Bind,Get,BinderOptions] | 9.0.7
+Microsoft.Extensions.Configuration.Json | 88 | lib | Microsoft.Extensions.Configuration.Json;Microsoft.Extensions.Configuration[AddJsonFile,AddJsonStream] | 9.0.7
+Microsoft.Extensions.Configuration.EnvironmentVariables | 80 | lib | Microsoft.Extensions.Configuration.EnvironmentVariables;Microsoft.Extensions.Configuration[AddEnvironmentVariables] | 9.0.7
+Microsoft.Extensions.Configuration.CommandLine | 60 | lib | Microsoft.Extensions.Configuration.CommandLine;Microsoft.Extensions.Configuration[AddCommandLine] | 9.0.7
+Microsoft.Extensions.Configuration.UserSecrets | 75 | lib | Microsoft.Extensions.Configuration.UserSecrets;Microsoft.Extensions.Configuration[AddUserSecrets] | 9.0.7
+Microsoft.Extensions.Configuration.FileExtensions | 70 | lib | Microsoft.Extensions.Configuration[SetBasePath,SetFileProvider] | 9.0.7
+Microsoft.Extensions.Configuration.Ini | 35 | lib | Microsoft.Extensions.Configuration.Ini;Microsoft.Extensions.Configuration[AddIniFile] | 9.0.7
+Microsoft.Extensions.Configuration.Xml | 35 | lib | Microsoft.Extensions.Configuration.Xml;Microsoft.Extensions.Configuration[AddXmlFile] | 9.0.7
+Azure.Extensions.AspNetCore.Configuration.Secrets | 55 | lib | Azure.Extensions.AspNetCore.Configuration.Secrets;Microsoft.Extensions.Configuration[AddAzureKeyVault] | 1.4.0
+Microsoft.Extensions.Options | 90 | lib | Microsoft.Extensions.Options | 9.0.7
+Microsoft.Extensions.Options.ConfigurationExtensions | 80 | lib | Microsoft.Extensions.DependencyInjection[BindConfiguration] | 9.0.7
+Microsoft.Extensions.Options.DataAnnotations | 45 | lib | Microsoft.Extensions.DependencyInjection[ValidateDataAnnotations] | 9.0.7
+Microsoft.Extensions.Hosting.Abstractions | 88 | lib | Microsoft.Extensions.Hosting;Microsoft.Extensions.Hosting.Abstractions | 9.0.7
+Microsoft.Extensions.Hosting | 90 | lib | Microsoft.Extensions.Hosting[Host,HostBuilder,CreateDefaultBuilder,CreateApplicationBuilder,HostApplicationBuilder,ConfigureHostConfiguration,UseConsoleLifetime,RunConsoleAsync] | 9.0.7
+Microsoft.Extensions.Hosting.WindowsServices | 55 | lib | Microsoft.Extensions.Hosting.WindowsServices;Microsoft.Extensions.Hosting[UseWindowsService,AddWindowsService] | 9.0.7
+Microsoft.Extensions.Hosting.Systemd | 40 | lib | Microsoft.Extensions.Hosting.Systemd;Microsoft.Extensions.Hosting[UseSystemd,AddSystemd] | 9.0.7
+Microsoft.Extensions.Http | 88 | lib | Microsoft.Extensions.Http;Microsoft.Extensions.DependencyInjection[AddHttpClient,IHttpClientFactory];System.Net.Http[IHttpClientFactory] | 9.0.7
+Microsoft.Extensions.Caching.Abstractions | 75 | lib | Microsoft.Extensions.Caching.Distributed;Microsoft.Extensions.Caching.Memory | 9.0.7
+Microsoft.Extensions.Caching.Memory | 88 | lib | Microsoft.Extensions.Caching.Memory[MemoryCache,MemoryCacheOptions,AddMemoryCache];Microsoft.Extensions.DependencyInjection[AddMemoryCache] | 9.0.7
+Microsoft.Extensions.Primitives | 70 | lib | Microsoft.Extensions.Primitives | 9.0.7
+Microsoft.Extensions.FileProviders.Abstractions | 60 | lib | Microsoft.Extensions.FileProviders | 9.0.7
+Microsoft.Extensions.FileProviders.Physical | 55 | lib | Microsoft.Extensions.FileProviders.Physical;Microsoft.Extensions.FileProviders[PhysicalFileProvider] | 9.0.7
+Microsoft.Extensions.FileProviders.Embedded | 45 | lib | Microsoft.Extensions.FileProviders[EmbeddedFileProvider,ManifestEmbeddedFileProvider] | 9.0.7
+Microsoft.Extensions.FileSystemGlobbing | 55 | lib | Microsoft.Extensions.FileSystemGlobbing;Microsoft.Extensions.FileSystemGlobbing.Abstractions | 9.0.7
+Microsoft.Extensions.Diagnostics.HealthChecks | 70 | lib | Microsoft.Extensions.Diagnostics.HealthChecks[AddHealthChecks,HealthCheckService];Microsoft.Extensions.DependencyInjection[AddHealthChecks] | 9.0.7
+Microsoft.Extensions.Diagnostics.HealthChecks.Abstractions | 65 | lib | Microsoft.Extensions.Diagnostics.HealthChecks | 9.0.7
+Microsoft.Extensions.Localization | 55 | lib | Microsoft.Extensions.Localization | 9.0.7
+Microsoft.Extensions.ObjectPool | 60 | lib | Microsoft.Extensions.ObjectPool | 9.0.7
+Microsoft.Extensions.DependencyModel | 65 | lib | Microsoft.Extensions.DependencyModel | 9.0.7
+Microsoft.Extensions.Identity.Core | 55 | lib | Microsoft.AspNetCore.Identity | 9.0.7
+Microsoft.Extensions.Identity.Stores | 50 | lib | Microsoft.AspNetCore.Identity[IdentityUser,IdentityRole,IdentityUserClaim,IdentityUserRole] | 9.0.7
+Microsoft.Extensions.AI | 40 | lib | Microsoft.Extensions.AI | 9.7.1
+Microsoft.Bcl.AsyncInterfaces | 85 | lib | | 9.0.7
+Microsoft.Bcl.HashCode | 50 | lib | | 6.0.0
+Microsoft.Bcl.TimeProvider | 40 | lib | | 9.0.7
+Microsoft.CSharp | 85 | lib | Microsoft.CSharp.RuntimeBinder | 4.7.0
+Microsoft.Win32.Registry | 65 | lib | | 5.0.0
+Microsoft.CodeAnalysis.CSharp | 85 | lib | Microsoft.CodeAnalysis.CSharp;Microsoft.CodeAnalysis.CSharp.Syntax;Microsoft.CodeAnalysis;Microsoft.CodeAnalysis.Text;Microsoft.CodeAnalysis.Diagnostics;Microsoft.CodeAnalysis.Operations | 4.14.0
+Microsoft.CodeAnalysis.Common | 70 | lib | Microsoft.CodeAnalysis[ISourceGenerator,IncrementalGeneratorInitializationContext] | 4.14.0
+Microsoft.CodeAnalysis.CSharp.Workspaces | 60 | lib | Microsoft.CodeAnalysis.CSharp.Formatting;Microsoft.CodeAnalysis.Formatting;Microsoft.CodeAnalysis.CodeFixes;Microsoft.CodeAnalysis.CodeActions;Microsoft.CodeAnalysis.Editing | 4.14.0
+Microsoft.CodeAnalysis.Analyzers | 65 | analyzer | | 3.11.0
+Microsoft.CodeAnalysis.NetAnalyzers | 65 | analyzer | | 9.0.0
+Microsoft.CodeAnalysis.PublicApiAnalyzers | 45 | analyzer | | 3.3.4
+Microsoft.CodeAnalysis.BannedApiAnalyzers | 40 | analyzer | | 3.3.4
+Microsoft.VisualStudio.Threading.Analyzers | 55 | analyzer | | 17.14.15
+Microsoft.VisualStudio.Threading | 60 | lib | Microsoft.VisualStudio.Threading | 17.14.15
+StyleCop.Analyzers | 80 | analyzer | | 1.1.118
+SonarAnalyzer.CSharp | 70 | analyzer | | 10.15.0.120848
+Roslynator.Analyzers | 60 | analyzer | | 4.13.1
+Meziantou.Analyzer | 55 | analyzer | | 2.0.201
+CSharpier.MsBuild | 40 | build | | 1.0.3
+IDisposableAnalyzers | 40 | analyzer | | 4.0.8
+AsyncFixer | 40 | analyzer | | 1.6.0
+ConfigureAwaitChecker.Analyzer | 30 | analyzer | | 5.0.1
+Microsoft.SourceLink.GitHub | 80 | build | | 8.0.0
+Microsoft.SourceLink.AzureRepos.Git | 45 | build | | 8.0.0
+DotNet.ReproducibleBuilds | 40 | build | | 1.2.25
+MinVer | 55 | build | | 6.0.0
+Nerdbank.GitVersioning | 60 | build | | 3.7.115
+GitVersion.MsBuild | 45 | build | | 6.3.0
+PolySharp | 55 | analyzer | | 1.15.0
+Polyfill | 40 | analyzer | | 8.7.2
+PolyShim | 20 | analyzer | | 1.15.0
+Zomp.SyncMethodGenerator | 15 | analyzer | | 1.5.10
+JetBrains.Annotations | 80 | lib | JetBrains.Annotations | 2025.2.0
+Nullable | 40 | analyzer | | 1.3.1
+IsExternalInit | 35 | analyzer | | 1.0.3
+System.Memory | 92 | lib | | 4.6.3
+System.Buffers | 85 | lib | | 4.6.1
+System.Threading.Tasks.Extensions | 88 | lib | | 4.6.3
+System.ValueTuple | 80 | lib | | 4.6.1
+System.Text.Json | 92 | lib | System.Text.Json;System.Text.Json.Serialization;System.Text.Json.Nodes | 9.0.7
+System.Text.Encodings.Web | 80 | lib | System.Text.Encodings.Web | 9.0.7
+System.Collections.Immutable | 85 | lib | System.Collections.Immutable | 9.0.7
+System.Threading.Channels | 75 | lib | System.Threading.Channels | 9.0.7
+System.IO.Pipelines | 70 | lib | System.IO.Pipelines | 9.0.7
+System.Reflection.Metadata | 70 | lib | System.Reflection.Metadata;System.Reflection.PortableExecutable | 9.0.7
+System.Diagnostics.DiagnosticSource | 80 | lib | System.Diagnostics[Activity,ActivitySource,DiagnosticListener,Meter] | 9.0.7
+System.ComponentModel.Annotations | 80 | lib | System.ComponentModel.DataAnnotations;System.ComponentModel.DataAnnotations.Schema | 5.0.0
+System.Net.Http.Json | 60 | lib | System.Net.Http.Json | 9.0.7
+System.Threading.Tasks.Dataflow | 55 | lib | System.Threading.Tasks.Dataflow | 9.0.7
+System.Formats.Asn1 | 50 | lib | System.Formats.Asn1 | 9.0.7
+System.IO.Hashing | 45 | lib | System.IO.Hashing | 9.0.7
+System.Runtime.CompilerServices.Unsafe | 80 | lib | | 6.1.2
+System.Configuration.ConfigurationManager | 85 | lib | System.Configuration | 9.0.7
+System.Drawing.Common | 80 | lib | System.Drawing;System.Drawing.Imaging;System.Drawing.Drawing2D;System.Drawing.Text | 9.0.7
+System.Management | 60 | lib | System.Management | 9.0.7
+System.DirectoryServices | 50 | lib | System.DirectoryServices | 9.0.7
+System.DirectoryServices.AccountManagement | 45 | lib | System.DirectoryServices.AccountManagement | 9.0.7
+System.IO.Ports | 50 | lib | System.IO.Ports | 9.0.7
+System.ServiceProcess.ServiceController | 50 | lib | System.ServiceProcess | 9.0.7
+System.Diagnostics.EventLog | 55 | lib | System.Diagnostics[EventLog,EventLogEntryType] | 9.0.7
+System.Diagnostics.PerformanceCounter | 45 | lib | System.Diagnostics[PerformanceCounter,PerformanceCounterCategory] | 9.0.7
+System.Security.Cryptography.Pkcs | 55 | lib | System.Security.Cryptography.Pkcs | 9.0.7
+System.Security.Cryptography.Xml | 50 | lib | System.Security.Cryptography.Xml | 9.0.7
+System.Security.Cryptography.ProtectedData | 55 | lib | System.Security.Cryptography[ProtectedData,DataProtectionScope] | 9.0.7
+System.Runtime.Caching | 55 | lib | System.Runtime.Caching | 9.0.7
+System.Composition | 45 | lib | System.Composition;System.Composition.Hosting | 9.0.7
+System.ComponentModel.Composition | 40 | lib | System.ComponentModel.Composition;System.ComponentModel.Composition.Hosting | 9.0.7
+System.ServiceModel.Http | 50 | lib | System.ServiceModel;System.ServiceModel.Channels | 8.1.2
+System.ServiceModel.Primitives | 50 | lib | System.ServiceModel.Description | 8.1.2
+System.CodeDom | 45 | lib | System.CodeDom;System.CodeDom.Compiler | 9.0.7
+System.Text.Encoding.CodePages | 70 | lib | | 9.0.7
+System.Reactive | 75 | lib | System.Reactive;System.Reactive.Linq;System.Reactive.Subjects;System.Reactive.Disposables;System.Reactive.Concurrency;System.Reactive.Threading.Tasks | 6.0.1
+System.Interactive.Async | 45 | lib | | 6.0.3
+System.Linq.Async | 65 | lib | System.Linq[ToAsyncEnumerable,ToListAsync,AsAsyncEnumerable,SelectAwait,WhereAwait] | 6.0.3
+System.Linq.Dynamic.Core | 65 | lib | System.Linq.Dynamic.Core | 1.6.7
+System.CommandLine | 70 | lib | System.CommandLine;System.CommandLine.Invocation;System.CommandLine.Parsing;System.CommandLine.Builder;System.CommandLine.Binding;System.CommandLine.Help | 2.0.0
+System.Net.Http | 60 | lib | | 4.3.4
+CommandLineParser | 75 | lib | CommandLine;CommandLine.Text | 2.9.1
+McMaster.Extensions.CommandLineUtils | 55 | lib | McMaster.Extensions.CommandLineUtils | 4.1.1
+CliFx | 40 | lib | CliFx;CliFx.Attributes;CliFx.Infrastructure;CliFx.Exceptions | 2.3.6
+Spectre.Console | 75 | lib | Spectre.Console;Spectre.Console.Rendering | 0.50.0
+Spectre.Console.Cli | 60 | lib | Spectre.Console.Cli | 0.50.0
+Cocona | 35 | lib | Cocona | 2.2.0
+YamlDotNet | 85 | lib | YamlDotNet.Serialization;YamlDotNet.Serialization.NamingConventions;YamlDotNet.RepresentationModel;YamlDotNet.Core;YamlDotNet.Core.Events | 16.3.0
+Tomlyn | 45 | lib | Tomlyn;Tomlyn.Model;Tomlyn.Syntax | 0.19.0
+CsvHelper | 85 | lib | CsvHelper;CsvHelper.Configuration;CsvHelper.Configuration.Attributes;CsvHelper.TypeConversion | 33.1.0
+HtmlAgilityPack | 85 | lib | HtmlAgilityPack | 1.12.1
+AngleSharp | 70 | lib | AngleSharp;AngleSharp.Dom;AngleSharp.Html.Parser;AngleSharp.Html.Dom | 1.3.0
+Markdig | 75 | lib | Markdig;Markdig.Syntax;Markdig.Renderers;Markdig.Parsers;Markdig.Extensions | 0.41.3
+RestSharp | 85 | lib | RestSharp;RestSharp.Authenticators | 112.1.0
+Refit | 75 | lib | Refit | 8.0.0
+Refit.HttpClientFactory | 65 | lib | Microsoft.Extensions.DependencyInjection[AddRefitClient] | 8.0.0
+Flurl.Http | 70 | lib | Flurl.Http;Flurl.Http.Configuration;Flurl.Http.Testing | 4.0.2
+Flurl | 65 | lib | Flurl | 4.0.0
+Microsoft.AspNet.WebApi.Client | 80 | lib | System.Net.Http.Formatting;System.Net.Http[ReadAsAsync,PostAsJsonAsync,PutAsJsonAsync] | 6.0.0
+Humanizer.Core | 80 | lib | Humanizer;Humanizer.Localisation | 2.14.1
+NodaTime | 70 | lib | NodaTime;NodaTime.Text;NodaTime.TimeZones | 3.2.2
+MessagePack | 75 | lib | MessagePack;MessagePack.Resolvers;MessagePack.Formatters | 3.1.4
+protobuf-net | 70 | lib | ProtoBuf;ProtoBuf.Meta | 3.2.52
+Google.Protobuf | 88 | lib | Google.Protobuf;Google.Protobuf.WellKnownTypes;Google.Protobuf.Reflection | 3.31.1
+Grpc.Net.Client | 80 | lib | Grpc.Net.Client | 2.71.0
+Grpc.AspNetCore | 75 | lib | Grpc.AspNetCore.Server;Microsoft.Extensions.DependencyInjection[AddGrpc] | 2.71.0
+Grpc.Core.Api | 60 | lib | Grpc.Core | 2.71.0
+Grpc.Tools | 80 | build | | 2.72.0
+Grpc.Net.ClientFactory | 60 | lib | Grpc.Net.ClientFactory;Microsoft.Extensions.DependencyInjection[AddGrpcClient] | 2.71.0
+Utf8Json | 35 | lib | Utf8Json;Utf8Json.Resolvers;Utf8Json.Formatters | 1.3.7
+Jil | 30 | lib | Jil | 2.17.0
+ServiceStack.Text | 55 | lib | ServiceStack.Text | 8.8.0
+RabbitMQ.Client | 80 | lib | RabbitMQ.Client;RabbitMQ.Client.Events;RabbitMQ.Client.Exceptions | 7.1.2
+MassTransit | 70 | lib | MassTransit | 8.4.1
+MassTransit.RabbitMQ | 60 | lib | MassTransit[UsingRabbitMq] | 8.4.1
+Confluent.Kafka | 75 | lib | Confluent.Kafka;Confluent.Kafka.Admin | 2.10.1
+NATS.Client.Core | 40 | lib | NATS.Client.Core | 2.6.3
+Hangfire.Core | 70 | lib | Hangfire;Hangfire.Server;Hangfire.States;Hangfire.Storage | 1.8.20
+Hangfire.AspNetCore | 60 | lib | Hangfire[AddHangfire,AddHangfireServer,UseHangfireDashboard] | 1.8.20
+Hangfire.SqlServer | 55 | lib | Hangfire.SqlServer;Hangfire[UseSqlServerStorage] | 1.8.20
+Quartz | 70 | lib | Quartz;Quartz.Impl;Quartz.Spi | 3.14.0
+Quartz.Extensions.Hosting | 55 | lib | Microsoft.Extensions.DependencyInjection[AddQuartzHostedService] | 3.14.0
+Azure.Identity | 88 | lib | Azure.Identity | 1.14.2
+Azure.Core | 85 | lib | Azure;Azure.Core;Azure.Core.Pipeline | 1.47.0
+Azure.Storage.Blobs | 85 | lib | Azure.Storage.Blobs;Azure.Storage.Blobs.Models;Azure.Storage.Blobs.Specialized;Azure.Storage.Sas | 12.24.1
+Azure.Storage.Queues | 65 | lib | Azure.Storage.Queues;Azure.Storage.Queues.Models | 12.22.0
+Azure.Data.Tables | 65 | lib | Azure.Data.Tables | 12.11.0
+Azure.Messaging.ServiceBus | 75 | lib | Azure.Messaging.ServiceBus;Azure.Messaging.ServiceBus.Administration | 7.20.1
+Azure.Messaging.EventHubs | 60 | lib | Azure.Messaging.EventHubs;Azure.Messaging.EventHubs.Producer;Azure.Messaging.EventHubs.Consumer | 5.12.2
+Azure.Security.KeyVault.Secrets | 75 | lib | Azure.Security.KeyVault.Secrets | 4.8.0
+Azure.Security.KeyVault.Keys | 55 | lib | Azure.Security.KeyVault.Keys;Azure.Security.KeyVault.Keys.Cryptography | 4.8.0
+Microsoft.Azure.Cosmos | 75 | lib | Microsoft.Azure.Cosmos;Microsoft.Azure.Cosmos.Linq | 3.52.1
+Microsoft.Azure.Functions.Worker | 70 | lib | Microsoft.Azure.Functions.Worker;Microsoft.Azure.Functions.Worker.Http | 2.0.0
+Microsoft.Azure.Functions.Worker.Sdk | 70 | build | | 2.0.5
+Microsoft.ApplicationInsights.AspNetCore | 80 | lib | Microsoft.ApplicationInsights.AspNetCore;Microsoft.Extensions.DependencyInjection[AddApplicationInsightsTelemetry] | 2.23.0
+Microsoft.ApplicationInsights | 80 | lib | Microsoft.ApplicationInsights;Microsoft.ApplicationInsights.Extensibility;Microsoft.ApplicationInsights.DataContracts;Microsoft.ApplicationInsights.Channel | 2.23.0
+Azure.Monitor.OpenTelemetry.AspNetCore | 45 | lib | Azure.Monitor.OpenTelemetry.AspNetCore;OpenTelemetry[UseAzureMonitor] | 1.3.0
+AWSSDK.Core | 85 | lib | Amazon;Amazon.Runtime;Amazon.Runtime.CredentialManagement;Amazon.Util | 4.0.0.16
+AWSSDK.S3 | 80 | lib | Amazon.S3;Amazon.S3.Model;Amazon.S3.Transfer;Amazon.S3.Util | 4.0.6
+AWSSDK.SQS | 65 | lib | Amazon.SQS;Amazon.SQS.Model | 4.0.0.15
+AWSSDK.SimpleNotificationService | 55 | lib | Amazon.SimpleNotificationService;Amazon.SimpleNotificationService.Model | 4.0.0.15
+AWSSDK.DynamoDBv2 | 65 | lib | Amazon.DynamoDBv2;Amazon.DynamoDBv2.Model;Amazon.DynamoDBv2.DataModel;Amazon.DynamoDBv2.DocumentModel | 4.0.2
+AWSSDK.Extensions.NETCore.Setup | 65 | lib | Amazon.Extensions.NETCore.Setup;Microsoft.Extensions.DependencyInjection[AddAWSService,GetAWSOptions] | 4.0.2
+Amazon.Lambda.Core | 65 | lib | Amazon.Lambda.Core | 2.5.1
+OpenTelemetry | 80 | lib | OpenTelemetry;OpenTelemetry.Trace;OpenTelemetry.Metrics;OpenTelemetry.Logs;OpenTelemetry.Resources | 1.12.0
+OpenTelemetry.Extensions.Hosting | 80 | lib | OpenTelemetry[AddOpenTelemetry,WithTracing,WithMetrics];Microsoft.Extensions.DependencyInjection[AddOpenTelemetry] | 1.12.0
+OpenTelemetry.Instrumentation.AspNetCore | 78 | lib | OpenTelemetry.Instrumentation.AspNetCore;OpenTelemetry.Trace[AddAspNetCoreInstrumentation];OpenTelemetry.Metrics[AddAspNetCoreInstrumentation] | 1.12.0
+OpenTelemetry.Instrumentation.Http | 76 | lib | OpenTelemetry.Instrumentation.Http;OpenTelemetry.Trace[AddHttpClientInstrumentation];OpenTelemetry.Metrics[AddHttpClientInstrumentation] | 1.12.0
+OpenTelemetry.Instrumentation.Runtime | 70 | lib | OpenTelemetry.Metrics[AddRuntimeInstrumentation] | 1.12.0
+OpenTelemetry.Instrumentation.SqlClient | 50 | lib | OpenTelemetry.Trace[AddSqlClientInstrumentation] | 1.12.0-beta.1
+OpenTelemetry.Instrumentation.EntityFrameworkCore | 45 | lib | OpenTelemetry.Trace[AddEntityFrameworkCoreInstrumentation] | 1.12.0-beta.1
+OpenTelemetry.Exporter.OpenTelemetryProtocol | 78 | lib | OpenTelemetry.Exporter;OpenTelemetry[UseOtlpExporter];OpenTelemetry.Trace[AddOtlpExporter];OpenTelemetry.Metrics[AddOtlpExporter];OpenTelemetry.Logs[AddOtlpExporter] | 1.12.0
+OpenTelemetry.Exporter.Console | 60 | lib | OpenTelemetry.Trace[AddConsoleExporter];OpenTelemetry.Metrics[AddConsoleExporter] | 1.12.0
+OpenTelemetry.Exporter.Prometheus.AspNetCore | 50 | lib | OpenTelemetry.Metrics[AddPrometheusExporter];Microsoft.AspNetCore.Builder[MapPrometheusScrapingEndpoint,UseOpenTelemetryPrometheusScrapingEndpoint] | 1.12.0-beta.1
+prometheus-net.AspNetCore | 60 | lib | Prometheus[UseHttpMetrics,MapMetrics,UseMetricServer] | 8.2.1
+prometheus-net | 65 | lib | Prometheus | 8.2.1
+Sentry.AspNetCore | 60 | lib | Sentry.AspNetCore;Microsoft.AspNetCore.Hosting[UseSentry] | 5.11.2
+Sentry | 65 | lib | Sentry | 5.11.2
+Aspire.Hosting.AppHost | 60 | lib | Aspire.Hosting;Aspire.Hosting.ApplicationModel;Projects | 9.3.1
+Aspire.Hosting.SqlServer | 45 | lib | Aspire.Hosting[AddSqlServer] | 9.3.1
+Aspire.Hosting.PostgreSQL | 45 | lib | Aspire.Hosting[AddPostgres] | 9.3.1
+Aspire.Hosting.Redis | 45 | lib | Aspire.Hosting[AddRedis] | 9.3.1
+Aspire.Hosting.RabbitMQ | 35 | lib | Aspire.Hosting[AddRabbitMQ] | 9.3.1
+Aspire.Hosting.MongoDB | 30 | lib | Aspire.Hosting[AddMongoDB] | 9.3.1
+Aspire.Hosting.Testing | 35 | test | Aspire.Hosting.Testing | 9.3.1
+Aspire.Microsoft.EntityFrameworkCore.SqlServer | 40 | lib | Microsoft.Extensions.Hosting[AddSqlServerDbContext,EnrichSqlServerDbContext] | 9.3.1
+Aspire.Npgsql.EntityFrameworkCore.PostgreSQL | 40 | lib | Microsoft.Extensions.Hosting[AddNpgsqlDbContext,EnrichNpgsqlDbContext] | 9.3.1
+Aspire.Npgsql | 35 | lib | Microsoft.Extensions.Hosting[AddNpgsqlDataSource] | 9.3.1
+Aspire.StackExchange.Redis | 35 | lib | Microsoft.Extensions.Hosting[AddRedisClient] | 9.3.1
+Yarp.ReverseProxy | 60 | lib | Yarp.ReverseProxy;Yarp.ReverseProxy.Configuration;Yarp.ReverseProxy.Transforms | 2.3.0
+Ocelot | 55 | lib | Ocelot.DependencyInjection;Ocelot.Middleware | 24.0.0
+Carter | 45 | lib | Carter;Carter.ModelBinding;Carter.Response | 9.0.0
+FastEndpoints | 55 | lib | FastEndpoints | 6.2.0
+FastEndpoints.Swagger | 45 | lib | FastEndpoints.Swagger | 6.2.0
+FastEndpoints.Testing | 30 | test | FastEndpoints.Testing | 6.2.0
+Ardalis.GuardClauses | 70 | lib | Ardalis.GuardClauses | 5.0.0
+Ardalis.Result | 55 | lib | Ardalis.Result | 10.1.0
+Ardalis.Result.AspNetCore | 45 | lib | Ardalis.Result.AspNetCore | 10.1.0
+Ardalis.Specification | 60 | lib | Ardalis.Specification | 9.2.0
+Ardalis.Specification.EntityFrameworkCore | 55 | lib | Ardalis.Specification.EntityFrameworkCore | 9.2.0
+Ardalis.SmartEnum | 55 | lib | Ardalis.SmartEnum | 8.2.0
+Ardalis.SharedKernel | 35 | lib | Ardalis.SharedKernel | 3.0.0
+Ardalis.ApiEndpoints | 45 | lib | Ardalis.ApiEndpoints | 4.1.0
+Ardalis.ListStartupServices | 35 | lib | Ardalis.ListStartupServices | 1.1.4
+Vogen | 45 | analyzer | Vogen | 7.0.4
+OneOf | 60 | lib | OneOf;OneOf.Types | 3.0.271
+ErrorOr | 55 | lib | ErrorOr | 2.0.1
+FluentResults | 55 | lib | FluentResults | 4.0.0
+LanguageExt.Core | 50 | lib | LanguageExt;LanguageExt.Common | 4.4.9
+Stateless | 55 | lib | Stateless | 5.19.0
+SixLabors.ImageSharp | 75 | lib | SixLabors.ImageSharp;SixLabors.ImageSharp.Processing;SixLabors.ImageSharp.Formats;SixLabors.ImageSharp.PixelFormats | 3.1.10
+SkiaSharp | 70 | lib | SkiaSharp | 3.119.0
+QuestPDF | 55 | lib | QuestPDF;QuestPDF.Fluent;QuestPDF.Helpers;QuestPDF.Infrastructure | 2025.7.0
+ClosedXML | 65 | lib | ClosedXML;ClosedXML.Excel | 0.105.0
+EPPlus | 70 | lib | OfficeOpenXml | 8.0.8
+DocumentFormat.OpenXml | 75 | lib | DocumentFormat.OpenXml;DocumentFormat.OpenXml.Packaging;DocumentFormat.OpenXml.Spreadsheet;DocumentFormat.OpenXml.Wordprocessing | 3.3.0
+NPOI | 65 | lib | NPOI;NPOI.SS.UserModel;NPOI.XSSF.UserModel;NPOI.HSSF.UserModel | 2.7.4
+MailKit | 75 | lib | MailKit;MailKit.Net.Smtp;MailKit.Security;MailKit.Net.Imap | 4.13.0
+MimeKit | 75 | lib | MimeKit;MimeKit.Text | 4.13.0
+SendGrid | 60 | lib | SendGrid;SendGrid.Helpers.Mail | 9.29.3
+Twilio | 55 | lib | Twilio;Twilio.Rest.Api.V2010.Account;Twilio.Types | 7.12.0
+Stripe.net | 60 | lib | Stripe;Stripe.Checkout | 48.4.0
+Octokit | 65 | lib | Octokit | 14.0.0
+LibGit2Sharp | 60 | lib | LibGit2Sharp | 0.31.0
+Docker.DotNet | 55 | lib | Docker.DotNet;Docker.DotNet.Models | 3.125.15
+NuGet.Versioning | 70 | lib | NuGet.Versioning | 6.14.0
+NuGet.Frameworks | 65 | lib | NuGet.Frameworks | 6.14.0
+NuGet.Protocol | 60 | lib | NuGet.Protocol;NuGet.Protocol.Core.Types;NuGet.Common;NuGet.Configuration | 6.14.0
+NuGet.ProjectModel | 45 | lib | NuGet.ProjectModel;NuGet.LibraryModel;NuGet.DependencyResolver | 6.14.0
+NuGet.Packaging | 55 | lib | NuGet.Packaging;NuGet.Packaging.Core | 6.14.0
+Microsoft.Build | 60 | lib | Microsoft.Build.Evaluation;Microsoft.Build.Execution;Microsoft.Build.Construction | 17.14.8
+Microsoft.Build.Framework | 60 | lib | Microsoft.Build.Framework | 17.14.8
+Microsoft.Build.Utilities.Core | 60 | lib | Microsoft.Build.Utilities | 17.14.8
+Microsoft.Build.Locator | 50 | lib | Microsoft.Build.Locator | 1.9.1
+Mono.Cecil | 65 | lib | Mono.Cecil;Mono.Cecil.Cil;Mono.Cecil.Rocks | 0.11.6
+ICSharpCode.Decompiler | 45 | lib | ICSharpCode.Decompiler | 9.1.0.7988
+SharpZipLib | 70 | lib | ICSharpCode.SharpZipLib.Zip;ICSharpCode.SharpZipLib.GZip;ICSharpCode.SharpZipLib.Tar;ICSharpCode.SharpZipLib.Core | 1.4.2
+K4os.Compression.LZ4 | 55 | lib | K4os.Compression.LZ4 | 1.3.8
+ZstdSharp.Port | 45 | lib | ZstdSharp | 0.8.6
+Microsoft.IO.RecyclableMemoryStream | 65 | lib | Microsoft.IO | 3.0.1
+Nito.AsyncEx | 60 | lib | Nito.AsyncEx | 5.1.2
+Nito.AsyncEx.Coordination | 45 | lib | Nito.AsyncEx[AsyncLock,AsyncManualResetEvent,AsyncSemaphore,AsyncReaderWriterLock] | 5.1.2
+AsyncKeyedLock | 35 | lib | AsyncKeyedLock | 7.1.6
+Ben.Demystifier | 45 | lib | | 0.4.1
+Jint | 50 | lib | Jint;Jint.Native | 4.3.0
+NCalc | 40 | lib | NCalc | 1.3.8
+Antlr4.Runtime.Standard | 50 | lib | Antlr4.Runtime;Antlr4.Runtime.Tree;Antlr4.Runtime.Misc | 4.13.1
+Sprache | 40 | lib | Sprache | 2.3.1
+Superpower | 35 | lib | Superpower;Superpower.Parsers;Superpower.Model | 3.0.0
+Pidgin | 30 | lib | Pidgin | 3.3.0
+Scriban | 50 | lib | Scriban;Scriban.Runtime | 6.2.1
+RazorLight | 40 | lib | RazorLight | 2.3.1
+Handlebars.Net | 45 | lib | HandlebarsDotNet | 2.1.6
+CommonMark.NET | 30 | lib | CommonMark | 0.15.1
+MarkdownSharp | 25 | lib | MarkdownSharp | 2.0.5
+Markdown | 15 | lib | HeyRed.MarkdownSharp | 2.0.0
+SharpFuzz | 20 | lib | SharpFuzz | 2.2.0
+Bullseye | 40 | lib | Bullseye;Bullseye.Targets | 6.0.0
+SimpleExec | 40 | lib | SimpleExec | 12.0.0
+Glob | 30 | lib | GlobExpressions | 1.1.9
+Cake.Frosting | 40 | lib | Cake.Frosting;Cake.Core;Cake.Common | 5.0.0
+Nuke.Common | 45 | lib | Nuke.Common;Nuke.Common.Tools.DotNet;Nuke.Common.IO;Nuke.Common.ProjectModel | 9.0.4
+CommunityToolkit.Mvvm | 70 | lib | CommunityToolkit.Mvvm.ComponentModel;CommunityToolkit.Mvvm.Input;CommunityToolkit.Mvvm.Messaging | 8.4.0
+CommunityToolkit.Maui | 50 | lib | CommunityToolkit.Maui | 12.1.0
+CommunityToolkit.HighPerformance | 45 | lib | CommunityToolkit.HighPerformance;CommunityToolkit.HighPerformance.Buffers | 8.4.0
+CommunityToolkit.Diagnostics | 40 | lib | CommunityToolkit.Diagnostics | 8.4.0
+Avalonia | 65 | lib | Avalonia;Avalonia.Controls;Avalonia.Markup.Xaml;Avalonia.Media;Avalonia.Threading;Avalonia.Data | 11.3.2
+Avalonia.Desktop | 60 | lib | Avalonia[UsePlatformDetect,StartWithClassicDesktopLifetime] | 11.3.2
+Avalonia.Themes.Fluent | 55 | lib | Avalonia.Themes.Fluent | 11.3.2
+ReactiveUI | 60 | lib | ReactiveUI | 20.4.1
+Prism.Core | 55 | lib | Prism;Prism.Mvvm;Prism.Commands;Prism.Events | 9.0.537
+MahApps.Metro | 55 | lib | MahApps.Metro;MahApps.Metro.Controls | 2.4.10
+MudBlazor | 60 | lib | MudBlazor;MudBlazor.Services | 8.9.0
+Blazored.LocalStorage | 55 | lib | Blazored.LocalStorage | 4.5.0
+Blazored.SessionStorage | 40 | lib | Blazored.SessionStorage | 2.4.0
+Radzen.Blazor | 50 | lib | Radzen;Radzen.Blazor | 7.1.5
+Fluxor | 35 | lib | Fluxor | 6.6.0
+Microsoft.Maui.Controls | 65 | lib | Microsoft.Maui.Controls;Microsoft.Maui.Hosting;Microsoft.Maui | 9.0.90
+Microsoft.Windows.Compatibility | 50 | lib | | 9.0.7
+Microsoft.Extensions.Logging.Log4Net.AspNetCore | 40 | lib | Microsoft.Extensions.Logging[AddLog4Net] | 8.0.0
+Elastic.Clients.Elasticsearch | 55 | lib | Elastic.Clients.Elasticsearch;Elastic.Clients.Elasticsearch.QueryDsl | 9.0.7
+NEST | 65 | lib | Nest | 7.17.5
+Elasticsearch.Net | 60 | lib | Elasticsearch.Net | 7.17.5
+AspNetCore.HealthChecks.UI.Client | 55 | lib | HealthChecks.UI.Client | 9.0.0
+AspNetCore.HealthChecks.SqlServer | 55 | lib | Microsoft.Extensions.DependencyInjection[AddSqlServer] | 9.0.0
+AspNetCore.HealthChecks.NpgSql | 50 | lib | Microsoft.Extensions.DependencyInjection[AddNpgSql] | 9.0.0
+AspNetCore.HealthChecks.Redis | 45 | lib | Microsoft.Extensions.DependencyInjection[AddRedis] | 9.0.0
+Hellang.Middleware.ProblemDetails | 45 | lib | Hellang.Middleware.ProblemDetails | 6.5.1
+Asp.Versioning.Mvc | 55 | lib | Asp.Versioning;Asp.Versioning.Routing | 8.1.0
+Asp.Versioning.Mvc.ApiExplorer | 50 | lib | Asp.Versioning.ApiExplorer;Microsoft.Extensions.DependencyInjection[AddApiExplorer] | 8.1.0
+Asp.Versioning.Http | 45 | lib | Asp.Versioning.Builder;Asp.Versioning.Conventions | 8.1.0
+Microsoft.Extensions.Azure | 45 | lib | Microsoft.Extensions.Azure | 1.12.0
+Microsoft.Graph | 60 | lib | Microsoft.Graph;Microsoft.Graph.Models | 5.86.0
+Google.Apis.Auth | 55 | lib | Google.Apis.Auth;Google.Apis.Auth.OAuth2 | 1.70.0
+Google.Cloud.Storage.V1 | 45 | lib | Google.Cloud.Storage.V1 | 4.13.0
+Microsoft.ML | 55 | lib | Microsoft.ML;Microsoft.ML.Data;Microsoft.ML.Trainers | 4.0.2
+MathNet.Numerics | 60 | lib | MathNet.Numerics;MathNet.Numerics.LinearAlgebra;MathNet.Numerics.Statistics | 5.0.0
+UnitsNet | 45 | lib | UnitsNet | 5.74.0
+Microsoft.Extensions.Logging.ApplicationInsights | 50 | lib | Microsoft.Extensions.Logging.ApplicationInsights;Microsoft.Extensions.Logging[AddApplicationInsights] | 2.23.0
+Microsoft.Data.SqlClient.SNI | 20 | lib | | 6.0.2
+Microsoft.SqlServer.Server | 30 | lib | Microsoft.SqlServer.Server | 1.0.0
+Microsoft.NETFramework.ReferenceAssemblies | 60 | build | | 1.0.3
+Microsoft.NET.ILLink.Tasks | 30 | build | | 9.0.7
+GuardNet | 15 | lib | GuardNet | 1.2.0
+Dawn.Guard | 30 | lib | Dawn | 1.12.0
+Throw | 25 | lib | Throw | 1.4.0
+Microsoft.AspNetCore.Mvc.Versioning | 55 | lib | Microsoft.AspNetCore.Mvc.Versioning | 5.1.0
+Microsoft.Extensions.Compliance.Redaction | 25 | lib | Microsoft.Extensions.Compliance.Redaction | 9.7.0
+"""
+
+# Packages the test-project conventions add: framework -> (package, runner/adapter).
+# Namespaces that every target framework has in the box (BCL facades and mscorlib),
+# matched as prefixes on whole segments unless a more specific package entry exists.
+INBOX_ALWAYS = [
+    "System",
+    "System.Collections",
+    "System.Collections.Generic",
+    "System.Collections.Concurrent",
+    "System.Collections.ObjectModel",
+    "System.Collections.Specialized",
+    "System.ComponentModel",
+    "System.Data",
+    "System.Diagnostics",
+    "System.Diagnostics.CodeAnalysis",
+    "System.Dynamic",
+    "System.Globalization",
+    "System.IO",
+    "System.IO.Compression",
+    "System.IO.MemoryMappedFiles",
+    "System.IO.Pipes",
+    "System.Linq",
+    "System.Linq.Expressions",
+    "System.Net",
+    "System.Net.Http",
+    "System.Net.Http.Headers",
+    "System.Net.Mail",
+    "System.Net.NetworkInformation",
+    "System.Net.Security",
+    "System.Net.Sockets",
+    "System.Net.WebSockets",
+    "System.Numerics",
+    "System.Reflection",
+    "System.Reflection.Emit",
+    "System.Resources",
+    "System.Runtime",
+    "System.Runtime.CompilerServices",
+    "System.Runtime.InteropServices",
+    "System.Runtime.Serialization",
+    "System.Runtime.Versioning",
+    "System.Runtime.ExceptionServices",
+    "System.Security",
+    "System.Security.Claims",
+    "System.Security.Cryptography",
+    "System.Security.Cryptography.X509Certificates",
+    "System.Security.Principal",
+    "System.Text",
+    "System.Text.RegularExpressions",
+    "System.Threading",
+    "System.Threading.Tasks",
+    "System.Timers",
+    "System.Transactions",
+    "System.Web",
+    "System.Windows",
+    "System.Windows.Forms",
+    "System.Windows.Input",
+    "System.Xml",
+    "System.Xml.Linq",
+    "System.Xml.Serialization",
+    "System.Xml.XPath",
+    "Microsoft.Win32",
+    "Microsoft.Win32.SafeHandles",
+    "Microsoft.VisualBasic",
+]
+
+# Namespaces (or packages) in the box from a given .NET version on (netcoreapp / net5+),
+# from the .NET API browser's "Applies to" tables; key is the first major version.
+INBOX_SINCE = {
+    "System.Text.Json": 3,
+    "System.Text.Encodings.Web": 3,
+    "System.Collections.Immutable": 3,
+    "System.Threading.Channels": 3,
+    "System.Threading.Tasks.Dataflow": 3,
+    "System.Reflection.Metadata": 3,
+    "System.Diagnostics.DiagnosticSource": 3,
+    "System.ComponentModel.Annotations": 3,
+    "System.Memory": 3,
+    "System.Buffers": 3,
+    "System.Threading.Tasks.Extensions": 3,
+    "System.ValueTuple": 3,
+    "System.Runtime.CompilerServices.Unsafe": 3,
+    "System.Text.Encoding.CodePages": 3,
+    "System.Net.Http": 3,
+    "Microsoft.Bcl.AsyncInterfaces": 3,
+    "Microsoft.CSharp": 3,
+    "Microsoft.Bcl.HashCode": 3,
+    "System.Net.Http.Json": 5,
+    "System.Formats.Asn1": 5,
+    "System.Threading.RateLimiting": 7,
+    "System.Formats.Tar": 7,
+    "Microsoft.Bcl.TimeProvider": 8,
+    "System.Linq.Async": 10,
+}
+
+# The packages that only matter on older targets: netstandard2.1 has these in the box too.
+INBOX_NETSTANDARD21 = [
+    "System.Memory",
+    "System.Buffers",
+    "System.Threading.Tasks.Extensions",
+    "System.ValueTuple",
+    "Microsoft.Bcl.AsyncInterfaces",
+    "Microsoft.Bcl.HashCode",
+]
+
+# The ASP.NET Core shared framework (Microsoft.AspNetCore.App) that the Web SDK references:
+# namespaces that need no package there (the docs' list of assemblies in the shared framework).
+ASPNETCORE_SHARED = [
+    "Microsoft.AspNetCore",
+    "Microsoft.Extensions.Caching.Memory",
+    "Microsoft.Extensions.Caching.Distributed",
+    "Microsoft.Extensions.Configuration",
+    "Microsoft.Extensions.DependencyInjection",
+    "Microsoft.Extensions.DependencyInjection.Extensions",
+    "Microsoft.Extensions.Diagnostics.HealthChecks",
+    "Microsoft.Extensions.FileProviders",
+    "Microsoft.Extensions.FileSystemGlobbing",
+    "Microsoft.Extensions.Hosting",
+    "Microsoft.Extensions.Http",
+    "Microsoft.Extensions.Localization",
+    "Microsoft.Extensions.Logging",
+    "Microsoft.Extensions.ObjectPool",
+    "Microsoft.Extensions.Options",
+    "Microsoft.Extensions.Primitives",
+    "Microsoft.Extensions.WebEncoders",
+    "Microsoft.Extensions.Features",
+    "Microsoft.Net.Http.Headers",
+    "Microsoft.JSInterop",
+    "System.IO.Pipelines",
+    "System.Security.Cryptography.Xml",
+    "System.Diagnostics.EventLog",
+]
+# Packages of ASP.NET Core / Microsoft.Extensions that are NOT in the shared framework,
+# whatever namespace they use (from the docs' list of packages removed from the framework).
+ASPNETCORE_SHARED_EXCEPT = [
+    "Microsoft.AspNetCore.Authentication.JwtBearer",
+    "Microsoft.AspNetCore.Authentication.OpenIdConnect",
+    "Microsoft.AspNetCore.Authentication.Google",
+    "Microsoft.AspNetCore.Authentication.MicrosoftAccount",
+    "Microsoft.AspNetCore.Authentication.Certificate",
+    "Microsoft.AspNetCore.Authentication.Negotiate",
+    "Microsoft.AspNetCore.Mvc.Testing",
+    "Microsoft.AspNetCore.TestHost",
+    "Microsoft.AspNetCore.Mvc.NewtonsoftJson",
+    "Microsoft.AspNetCore.JsonPatch",
+    "Microsoft.AspNetCore.Mvc.Razor.RuntimeCompilation",
+    "Microsoft.AspNetCore.SpaServices.Extensions",
+    "Microsoft.AspNetCore.SignalR.Client",
+    "Microsoft.AspNetCore.SignalR.Protocols.MessagePack",
+    "Microsoft.AspNetCore.Identity.EntityFrameworkCore",
+    "Microsoft.AspNetCore.Identity.UI",
+    "Microsoft.AspNetCore.Diagnostics.EntityFrameworkCore",
+    "Microsoft.AspNetCore.OpenApi",
+    "Microsoft.AspNetCore.Components.WebAssembly",
+    "Microsoft.AspNetCore.Components.WebAssembly.Server",
+    "Microsoft.AspNetCore.Components.WebAssembly.Authentication",
+    "Microsoft.AspNetCore.Components.QuickGrid",
+    "Microsoft.AspNetCore.DataProtection.StackExchangeRedis",
+    "Microsoft.AspNetCore.DataProtection.EntityFrameworkCore",
+    "Microsoft.AspNetCore.HeaderPropagation",
+    "Microsoft.AspNetCore.Http.Connections.Client",
+    "Microsoft.AspNetCore.Grpc.JsonTranscoding",
+    "Microsoft.Extensions.Caching.StackExchangeRedis",
+    "Microsoft.Extensions.Http.Polly",
+    "Microsoft.Extensions.Http.Resilience",
+    "Microsoft.Extensions.ServiceDiscovery",
+    "Microsoft.Extensions.Diagnostics.HealthChecks.EntityFrameworkCore",
+    "Microsoft.Extensions.Hosting.WindowsServices",
+    "Microsoft.Extensions.Hosting.Systemd",
+    "Microsoft.Extensions.Caching.Hybrid",
+    "Microsoft.Extensions.TimeProvider.Testing",
+    "Microsoft.Extensions.Diagnostics.Testing",
+    "Microsoft.Extensions.ApiDescription.Server",
+    "Microsoft.Extensions.AI",
+    "Microsoft.Extensions.DependencyModel",
+    "Microsoft.Extensions.Azure",
+    "Microsoft.Extensions.Logging.ApplicationInsights",
+    "Microsoft.Extensions.Logging.Log4Net.AspNetCore",
+    "Microsoft.Extensions.Compliance.Redaction",
+    "Microsoft.Extensions.Resilience",
+]
+
+# Implicit usings each project SDK adds when ImplicitUsings is enabled (SDK docs).
+IMPLICIT_USINGS = {
+    "Microsoft.NET.Sdk": [
+        "System",
+        "System.Collections.Generic",
+        "System.IO",
+        "System.Linq",
+        "System.Net.Http",
+        "System.Threading",
+        "System.Threading.Tasks",
+    ],
+    "Microsoft.NET.Sdk.Web": [
+        "System.Net.Http.Json",
+        "Microsoft.AspNetCore.Builder",
+        "Microsoft.AspNetCore.Hosting",
+        "Microsoft.AspNetCore.Http",
+        "Microsoft.AspNetCore.Routing",
+        "Microsoft.Extensions.Configuration",
+        "Microsoft.Extensions.DependencyInjection",
+        "Microsoft.Extensions.Hosting",
+        "Microsoft.Extensions.Logging",
+    ],
+    "Microsoft.NET.Sdk.Worker": [
+        "Microsoft.Extensions.Configuration",
+        "Microsoft.Extensions.DependencyInjection",
+        "Microsoft.Extensions.Hosting",
+        "Microsoft.Extensions.Logging",
+    ],
+    "Microsoft.NET.Sdk.BlazorWebAssembly": [
+        "System.Net.Http.Json",
+        "Microsoft.AspNetCore.Components",
+        "Microsoft.AspNetCore.Components.Forms",
+        "Microsoft.AspNetCore.Components.Routing",
+        "Microsoft.AspNetCore.Components.Web",
+        "Microsoft.AspNetCore.Components.Web.Virtualization",
+        "Microsoft.AspNetCore.Components.WebAssembly.Http",
+        "Microsoft.JSInterop",
+    ],
+    "Microsoft.NET.Sdk.Razor": [],
+    "MSTest.Sdk": ["Microsoft.VisualStudio.TestTools.UnitTesting"],
+}
+
+# Project SDKs that bring the ASP.NET Core shared framework.
+WEB_SDKS = ["Microsoft.NET.Sdk.Web"]
+# Project SDKs that bring a test framework, test SDK and adapter themselves.
+TEST_SDKS = {"MSTest.Sdk": ["MSTest.TestFramework", "MSTest.TestAdapter", "Microsoft.NET.Test.Sdk"]}
+
+# Families that version with the .NET runtime (8.0.x for net8.0): id prefixes.
+RUNTIME_FAMILIES = [
+    "Microsoft.Extensions.",
+    "Microsoft.AspNetCore.",
+    "Microsoft.EntityFrameworkCore",
+    "Microsoft.Data.Sqlite",
+    "System.Text.Json",
+    "System.Text.Encodings.Web",
+    "System.Collections.Immutable",
+    "System.Threading.Channels",
+    "System.IO.Pipelines",
+    "System.Reflection.Metadata",
+    "System.Diagnostics.DiagnosticSource",
+    "System.Configuration.ConfigurationManager",
+    "System.Drawing.Common",
+    "System.Management",
+    "System.DirectoryServices",
+    "System.IO.Ports",
+    "System.ServiceProcess.ServiceController",
+    "System.Diagnostics.EventLog",
+    "System.Diagnostics.PerformanceCounter",
+    "System.Security.Cryptography.",
+    "System.Runtime.Caching",
+    "System.Composition",
+    "System.CodeDom",
+    "System.Net.Http.Json",
+    "System.Formats.Asn1",
+    "System.IO.Hashing",
+    "System.Threading.Tasks.Dataflow",
+    "Microsoft.Bcl.AsyncInterfaces",
+]
+# Members of those prefixes that version on their own (not with the runtime).
+RUNTIME_FAMILY_EXCEPT = [
+    "Microsoft.Extensions.Http.Resilience",
+    "Microsoft.Extensions.Resilience",
+    "Microsoft.Extensions.ServiceDiscovery",
+    "Microsoft.Extensions.TimeProvider.Testing",
+    "Microsoft.Extensions.Diagnostics.Testing",
+    "Microsoft.Extensions.Caching.Hybrid",
+    "Microsoft.Extensions.AI",
+    "Microsoft.Extensions.Azure",
+    "Microsoft.Extensions.Compliance.Redaction",
+    "Microsoft.Extensions.Logging.ApplicationInsights",
+    "Microsoft.Extensions.Logging.Log4Net.AspNetCore",
+    "Microsoft.AspNetCore.Http.Abstractions",
+    "Microsoft.AspNetCore.Mvc.Core",
+    "Microsoft.AspNetCore.Hosting.Abstractions",
+    "Microsoft.AspNetCore.Http.Features",
+    "Microsoft.AspNetCore.WebUtilities",
+    "Microsoft.AspNetCore.Mvc.Versioning",
+]
+
+
+def parse_packages(table: str) -> dict[str, dict]:
+    packages: dict[str, dict] = {}
+    for raw in table.strip().splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        cols = [c.strip() for c in line.split("|")]
+        if len(cols) != 5:
+            raise SystemExit(f"bad row: {line}")
+        pid, rank, kind, namespaces, latest = cols
+        entries = []
+        for item in filter(None, (n.strip() for n in namespaces.split(";"))):
+            markers: list[str] = []
+            if "[" in item:
+                item, _, rest = item.partition("[")
+                markers = [m.strip() for m in rest.rstrip("]").split(",") if m.strip()]
+            ns = pid if item == "=" else item
+            entry: dict = {"namespace": ns}
+            if markers:
+                entry["markers"] = markers
+            entries.append(entry)
+        if pid in packages:
+            raise SystemExit(f"duplicate package row: {pid}")
+        packages[pid] = {
+            "rank": int(rank),
+            "kind": kind,
+            "namespaces": entries,
+            "latest": latest,
+        }
+    return packages
+
+
+def main() -> None:
+    packages = parse_packages(PACKAGES)
+    index = {
+        "about": "namespace -> NuGet package index; rebuilt by scripts/build_nuget_index.py "
+        "(sources named in its docstring)",
+        "packages": packages,
+        "runtime_families": RUNTIME_FAMILIES,
+        "runtime_family_except": RUNTIME_FAMILY_EXCEPT,
+    }
+    inbox = {
+        "about": "namespaces in the box per target framework and project SDK; rebuilt by "
+        "scripts/build_nuget_index.py (sources named in its docstring)",
+        "always": INBOX_ALWAYS,
+        "since": INBOX_SINCE,
+        "netstandard21": INBOX_NETSTANDARD21,
+        "aspnetcore_shared": ASPNETCORE_SHARED,
+        "aspnetcore_shared_except": ASPNETCORE_SHARED_EXCEPT,
+        "implicit_usings": IMPLICIT_USINGS,
+        "web_sdks": WEB_SDKS,
+        "test_sdks": TEST_SDKS,
+    }
+    OUT.mkdir(parents=True, exist_ok=True)
+    for name, payload in (("nuget_index.json", index), ("nuget_inbox.json", inbox)):
+        (OUT / name).write_text(json.dumps(payload, indent=1, sort_keys=True) + "\n")
+    print(f"{len(packages)} packages written to {OUT / 'nuget_index.json'}")
+
+
+if __name__ == "__main__":
+    main()
