@@ -1,0 +1,279 @@
+"""Python imports → PyPI distribution candidates.
+
+Order of questions for each imported module:
+1. relative or provided by the repository itself (python_internal) → dropped;
+2. standard library of the target Python (python_stdlib) → dropped, unless the target lacks
+   it and a backport stands in (`tomllib` on 3.10 → tomli; `from typing import Self` on
+   3.10 → typing-extensions), each with its `python_version` marker;
+3. the analysed project's own environment, when it is the active one (VIRTUAL_ENV inside
+   the repository): `importlib.metadata.packages_distributions()` of that environment;
+4. the shipped index (python_index), longest dotted prefix, popularity to choose;
+5. anything else: the same-named distribution, only when the registry confirms it exists;
+   offline it is reported as unverified and not written.
+
+Each candidate goes to the manifests that own the importing file (python_manifests); the
+section comes from the file's role and the import's guards (see resolvers.python).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+from depinfer.context import Context
+from depinfer.mapping.python_index import Match, canonical, load_index
+from depinfer.mapping.python_internal import InternalModules
+from depinfer.mapping.python_manifests import ManifestLayout
+from depinfer.mapping.python_stdlib import (
+    DEFAULT_TARGET,
+    backport_for,
+    ever_stdlib,
+    is_stdlib,
+    minor,
+    needed_on,
+    since,
+    target_from_requires_python,
+)
+from depinfer.model import (
+    Candidate,
+    Ecosystem,
+    Evidence,
+    FileKind,
+    ImportRef,
+    Project,
+    Section,
+)
+
+# Import names that are never distributions of their own.
+_NOT_DISTRIBUTIONS = {"__main__", "__future__", "__builtin__", "builtins"}
+
+
+def target_python(project: Project, ctx: Context) -> str:
+    """The oldest Python the project supports: --python, else the lowest requires-python."""
+    if ctx.options.python:
+        return ctx.options.python
+    found: list[str] = []
+    for m in project.manifests_of(Ecosystem.PYPI):
+        v = target_from_requires_python((m.data or {}).get("requires_python"))
+        if v:
+            found.append(v)
+    return min(found, key=minor) if found else DEFAULT_TARGET
+
+
+def section_of(ref: ImportRef) -> Section:
+    if ref.kind == FileKind.BUILD:
+        return Section.BUILD
+    if ref.kind != FileKind.SOURCE:
+        return Section.DEV
+    if ref.type_only:
+        return Section.DEV
+    if ref.optional:
+        return Section.OPTIONAL
+    return Section.RUNTIME
+
+
+def project_environment(project: Project) -> dict[str, list[str]] | None:
+    """packages_distributions() of the project's own active virtualenv, or None.
+
+    Only a VIRTUAL_ENV inside the analysed repository counts: depinfer's own environment
+    says nothing about the project. The environment's interpreter is asked in a subprocess.
+    """
+    venv = os.environ.get("VIRTUAL_ENV")
+    if not venv:
+        return None
+    try:
+        venv_path = Path(venv).resolve()
+        venv_path.relative_to(project.root)
+    except (ValueError, OSError):
+        return None
+    exe = venv_path / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+    if not exe.exists():
+        return None
+    code = "import json, importlib.metadata as m; print(json.dumps(m.packages_distributions()))"
+    try:
+        out = subprocess.run([str(exe), "-c", code], capture_output=True, text=True, timeout=30)
+        return json.loads(out.stdout) if out.returncode == 0 else None
+    except (OSError, subprocess.TimeoutExpired, ValueError):
+        return None
+
+
+def _lookup_keys(ref: ImportRef) -> list[str]:
+    """`from google.cloud import storage` asks for google.cloud.storage first."""
+    keys = []
+    if ref.names and ref.names != ("*",):
+        keys += [f"{ref.module}.{n}" for n in ref.names if n.isidentifier()]
+    keys.append(ref.module)
+    return keys
+
+
+def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[Candidate]:
+    index = load_index()
+    internal = InternalModules(project)
+    layout = ManifestLayout(project)
+    target = target_python(project, ctx)
+    env = project_environment(project)
+    out: list[Candidate] = []
+    unknown: dict[str, list[ImportRef]] = defaultdict(list)
+
+    def emit(dist: str, ref: ImportRef, evidence: Evidence, **kw: Any) -> None:
+        folder = layout.folder_of(ref.file)
+        if folder is None:
+            ctx.info(f"{dist}: no Python manifest owns this file; not written", ref.file)
+            return
+        section = kw.pop("section", section_of(ref))
+        markers = kw.pop("markers", ref.marker)
+        extra = {
+            "folder": folder.directory,
+            "kinds": [ref.kind.value],
+            "type_only": ref.type_only,
+            **kw.pop("extra", {}),
+        }
+        targets = folder.runtime if section == Section.RUNTIME else folder.runtime[:1]
+        for manifest in targets or folder.all[:1]:
+            out.append(
+                Candidate(
+                    ecosystem=Ecosystem.PYPI,
+                    name=dist,
+                    manifest=manifest.path,
+                    section=section,
+                    import_names=[ref.module],
+                    evidence=[evidence],
+                    optional=section == Section.OPTIONAL,
+                    markers=markers,
+                    extra=dict(extra),
+                    **kw,
+                )
+            )
+
+    for ref in refs:
+        if ref.relative or not ref.module:
+            continue
+        root = ref.module.split(".")[0]
+        if not root.isidentifier() or root in _NOT_DISTRIBUTIONS:
+            continue
+        if ref.extra.get("pip_install"):
+            unknown[canonical(ref.module)].append(ref)
+            continue
+        if internal.is_internal(ref.module, ref.file, ref.names):
+            continue
+        fallback_for = [m for m in ref.extra.get("fallback_for") or [] if isinstance(m, str)]
+        if is_stdlib(ref.module, target) or ever_stdlib(ref.module):
+            bp = backport_for(ref.module, ref.names, target)
+            if bp is None:
+                continue
+            marker = _and(ref.marker, bp.marker)
+            emit(
+                bp.dist,
+                ref,
+                Evidence(
+                    "backport", ref.file, ref.line, f"{ref.module} on Python {target}: {bp.why}"
+                ),
+                markers=marker,
+                confidence=0.9,
+                verified=True,
+            )
+            continue
+        marker = ref.marker
+        section = section_of(ref)
+        if fallback_for:
+            # `except ImportError: import tomli` after `import tomllib`: needed only where the
+            # stdlib lacks the module the `try` wanted
+            firsts = [since(m) for m in fallback_for if ever_stdlib(m)]
+            firsts = [s for s in firsts if s]
+            if firsts and len(firsts) == len(fallback_for):
+                newest = max(firsts, key=minor)
+                marker = _and(marker, f'python_version < "{newest}"')
+            elif not firsts and any(not ever_stdlib(m) for m in fallback_for):
+                # fallback between two third-party modules: either one will do
+                section = Section.OPTIONAL if section == Section.RUNTIME else section
+        if marker and not needed_on(marker, target):
+            continue
+        if env is not None:
+            dists = env.get(root)
+            if dists:
+                emit(
+                    canonical(dists[0]),
+                    ref,
+                    Evidence("environment", ref.file, ref.line, f"{root} installed by {dists[0]}"),
+                    markers=marker,
+                    section=section,
+                    verified=True,
+                    alternatives=[canonical(d) for d in dists[1:]],
+                )
+                continue
+        match = _lookup(index, ref)
+        if match is None:
+            if ever_stdlib(ref.module):
+                continue
+            unknown[canonical(root)].append(ref)
+            continue
+        emit(
+            match.chosen,
+            ref,
+            Evidence(
+                "index:pypi",
+                ref.file,
+                ref.line,
+                f"{match.key} → {match.chosen}"
+                + (f" (also {', '.join(match.alternatives[:3])})" if match.alternatives else ""),
+            ),
+            markers=marker,
+            section=section,
+            alternatives=match.alternatives[:5],
+            ambiguous=match.ambiguous,
+            confidence=0.6 if match.ambiguous else 0.95,
+            verified=True if index.is_ranked(match.chosen) else None,
+            extra={
+                "ranks": {k: v for k, v in list(match.ranks.items())[:6]},
+                "match": match.source,
+            },
+        )
+
+    if unknown:
+        answers = ctx.registries.exists_many(Ecosystem.PYPI, sorted(unknown))
+        for dist, uses in sorted(unknown.items()):
+            answer = answers.get(dist)
+            first = uses[0]
+            if answer is True:
+                for ref in uses:
+                    emit(
+                        dist,
+                        ref,
+                        Evidence(
+                            "registry:exists",
+                            ref.file,
+                            ref.line,
+                            f"{ref.module} → {dist} (same name)",
+                        ),
+                        confidence=0.5,
+                        verified=True,
+                    )
+            elif answer is False:
+                ctx.warn(f"`{first.module}`: no distribution of that name; not written", first.file)
+            else:
+                ctx.warn(
+                    f"`{first.module}`: unknown import; the same-named distribution `{dist}` "
+                    "could not be verified (offline?), not written",
+                    first.file,
+                )
+    return out
+
+
+def _lookup(index, ref: ImportRef) -> Match | None:
+    for key in _lookup_keys(ref):
+        match = index.lookup(key)
+        if match is not None:
+            return match
+    return None
+
+
+def _and(a: str | None, b: str | None) -> str | None:
+    if a and b:
+        if a == b:
+            return a
+        return f"({a}) and ({b})" if " or " in a or " or " in b else f"{a} and {b}"
+    return a or b

@@ -1,0 +1,111 @@
+"""Which imports the repository itself provides (never mapped to PyPI).
+
+A module is internal when it resolves to a file or folder of the repository from one of
+the places Python would search when the project runs:
+- the repository root, `src/`, each Python manifest's folder and its `src/` (flat and src
+  layouts, monorepo members);
+- the importing file's own folder (scripts run as `python scripts/x.py`, test helper
+  modules next to the tests) and the first folder above it that is not a package (pytest's
+  rootdir-relative insertion for `conftest.py` and test packages).
+Namespace packages (folders without `__init__.py`) are followed segment by segment: the
+repository's `google/cloud/sql/` makes `google.cloud.sql` local, while `google.auth` still
+comes from PyPI because the repository's `google/` has no `auth`.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import PurePosixPath
+
+from depinfer.model import Ecosystem, Project
+
+_MODULE_SUFFIXES = (".py", ".pyi", ".pyw", ".pyx", ".so", ".pyd")
+
+
+class InternalModules:
+    def __init__(self, project: Project) -> None:
+        self.files: set[str] = set()
+        self.dirs: set[str] = set()  # folders that hold Python files somewhere below
+        self.init_dirs: set[str] = set()
+        for f in project.files:
+            if not f.path.endswith(_MODULE_SUFFIXES):
+                continue
+            self.files.add(f.path)
+            p = PurePosixPath(f.path)
+            if p.name in ("__init__.py", "__init__.pyi"):
+                self.init_dirs.add(str(p.parent) if str(p.parent) != "." else "")
+            parent = p.parent
+            while str(parent) not in (".", ""):
+                self.dirs.add(str(parent))
+                parent = parent.parent
+        roots = {"", "src"}
+        names: set[str] = set()
+        for m in project.manifests_of(Ecosystem.PYPI):
+            roots.add(m.directory)
+            roots.add(_join(m.directory, "src"))
+            name = (m.data or {}).get("name")
+            if isinstance(name, str) and name:
+                names.add(name.replace("-", "_").replace(".", "_").lower())
+        self.roots = sorted(roots)
+        self.project_names = names
+
+    def _resolves(self, base: str, parts: list[str]) -> bool:
+        """Does dotted `parts` name something under folder `base`?"""
+        here = base
+        for i, part in enumerate(parts):
+            path = _join(here, part)
+            if any(path + suffix in self.files for suffix in _MODULE_SUFFIXES):
+                return True
+            if path in self.init_dirs:
+                return True  # a regular package owns everything below it
+            if path in self.dirs:
+                if i == len(parts) - 1:
+                    return True  # the namespace folder itself
+                here = path
+                continue
+            return False
+        return False
+
+    @lru_cache(maxsize=65536)  # noqa: B019 - one instance per run
+    def _bases(self, file: str) -> tuple[str, ...]:
+        parent = PurePosixPath(file).parent
+        own = "" if str(parent) == "." else str(parent)
+        bases = [own]
+        # pytest's rootdir insertion: the first folder above that is not a package
+        d = PurePosixPath(own)
+        while str(d) not in (".", "") and str(d) in self.init_dirs:
+            d = d.parent
+        first_non_pkg = "" if str(d) == "." else str(d)
+        if first_non_pkg != own:
+            bases.append(first_non_pkg)
+        return tuple(bases)
+
+    def is_internal(self, module: str, file: str, names: tuple[str, ...] = ()) -> bool:
+        parts = [p for p in module.split(".") if p]
+        if not parts:
+            return True
+        if parts[0].lower() in self.project_names and len(parts) >= 1:
+            if any(self._resolves(r, parts[:1]) for r in self.roots):
+                return True
+        # `from google.cloud import storage`: judge the deepest name first
+        if names and names != ("*",):
+            deeper = [parts + [n] for n in names if n.isidentifier()]
+        else:
+            deeper = []
+        for base in (*self.roots, *self._bases(file)):
+            if self._resolves(base, parts):
+                if not deeper or not self._namespace_only(base, parts):
+                    return True
+                # a namespace folder: the imported names must be local too
+                if any(self._resolves(base, d) for d in deeper):
+                    return True
+        return False
+
+    def _namespace_only(self, base: str, parts: list[str]) -> bool:
+        path = _join(base, "/".join(parts))
+        is_module = any(path + s in self.files for s in _MODULE_SUFFIXES)
+        return not is_module and path not in self.init_dirs and path in self.dirs
+
+
+def _join(a: str, b: str) -> str:
+    return f"{a}/{b}" if a else b

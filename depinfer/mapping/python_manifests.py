@@ -1,0 +1,162 @@
+"""Which Python manifest owns a file, and which of a folder's manifests take which section.
+
+A file belongs to the nearest folder (itself or above) holding Python manifests; files
+outside every manifest folder belong to the root's. In one folder several manifests can
+carry the runtime list at once (pyproject `[project]`/Poetry, setup.cfg, setup.py, a runtime
+requirements file, the files a pyproject names as its dynamic dependencies); the runtime
+list is written to each. Dev groups (extras and dependency groups named test/dev/docs,
+Poetry groups, requirements-dev files) take test/docs/tooling imports.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+
+from depinfer.model import Ecosystem, Manifest, Project
+from depinfer.scan import nearest_directory
+
+# requirements files whose name says "the runtime list" (requirements/base.txt, ...)
+_RUNTIME_REQ = re.compile(
+    r"^(requirements|base|prod|production|main|runtime|install|core)(\.in|\.txt)$", re.I
+)
+_REQ_DIRS = {"requirements", "reqs", "requirement"}
+# requirements files whose name says tests/dev/docs
+_DEV_REQ = re.compile(r"(dev|test|tests|testing|lint|docs?|ci|tox|check|style|type)", re.I)
+TEST_GROUPS = ("test", "tests", "testing", "dev", "develop", "development")
+DOCS_GROUPS = ("docs", "doc", "documentation", "dev")
+DEV_GROUPS = ("dev", "develop", "development", "test", "tests", "testing")
+_ENV_LINE = re.compile(r"^\s*(-e|--editable)?\s*\.(\[|\s|$|/)", re.M)
+
+
+@dataclass
+class Folder:
+    directory: str
+    runtime: list[Manifest] = field(default_factory=list)
+    all: list[Manifest] = field(default_factory=list)
+    dev_requirements: list[Manifest] = field(default_factory=list)
+
+
+class ManifestLayout:
+    def __init__(self, project: Project) -> None:
+        self.project = project
+        py = [m for m in project.manifests_of(Ecosystem.PYPI)]
+        self.by_path = {m.path: m for m in py}
+        folders: dict[str, Folder] = {}
+        for m in py:
+            home = self._home(m)
+            folders.setdefault(home, Folder(home)).all.append(m)
+        dynamic_files: set[str] = set()
+        for m in py:
+            for f in (m.data or {}).get("dynamic_dependencies_files") or []:
+                dynamic_files.add(f)
+        for folder in folders.values():
+            for m in folder.all:
+                if m.parse_error:
+                    continue
+                if self._is_runtime(m, folder, dynamic_files):
+                    folder.runtime.append(m)
+                elif m.format == "requirements" and _DEV_REQ.search(PurePosixPath(m.path).name):
+                    folder.dev_requirements.append(m)
+        self.folders = folders
+
+    @staticmethod
+    def _home(m: Manifest) -> str:
+        """A requirements/ sub-folder belongs to the folder above it."""
+        d = m.directory
+        if m.format == "requirements" and PurePosixPath(d).name.lower() in _REQ_DIRS:
+            parent = str(PurePosixPath(d).parent)
+            return "" if parent == "." else parent
+        return d
+
+    def _is_runtime(self, m: Manifest, folder: Folder, dynamic_files: set[str]) -> bool:
+        style = (m.data or {}).get("style")
+        if m.format == "pyproject":
+            if (m.data or {}).get("dynamic_dependencies_files"):
+                return False  # its list lives in the named files
+            return style in ("pep621", "poetry")
+        if m.format in ("setup_cfg", "setup_py"):
+            return bool(m.declared.get("dependencies")) or not self._has_pyproject_runtime(folder)
+        if m.format == "requirements":
+            if m.path in dynamic_files:
+                return True
+            name = PurePosixPath(m.path).name
+            if not _RUNTIME_REQ.match(name):
+                return False
+            if name.endswith(".txt") and self._sibling_in(m):
+                return False  # requirements.in is the list; the .txt is pip-compile output
+            return not self._environment_file(m, folder)
+        return False
+
+    def _sibling_in(self, m: Manifest) -> bool:
+        return m.path[: -len(".txt")] + ".in" in self.by_path
+
+    def _has_pyproject_runtime(self, folder: Folder) -> bool:
+        return any(
+            x.format == "pyproject" and (x.data or {}).get("style") in ("pep621", "poetry")
+            for x in folder.all
+        )
+
+    def _environment_file(self, m: Manifest, folder: Folder) -> bool:
+        """A requirements file that installs the project itself plus tools is a dev/CI
+        environment, not the runtime list (`-e .[dev]`, pinned test tools)."""
+        try:
+            text = self.project.abspath(m.path).read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return False
+        if _ENV_LINE.search(text):
+            return True
+        names = {_canon(n) for n in m.declared.get("dependencies", [])}
+        if not names:
+            return False
+        runtime_names: set[str] = set()
+        other = [x for x in folder.all if x is not m and x.format != "requirements"]
+        for x in other:
+            runtime_names |= {_canon(n) for n in x.declared.get("dependencies", [])}
+        if any(x.format == "pyproject" for x in other) and not runtime_names:
+            # the pyproject has no runtime list of its own while this one is full: when the
+            # two lists are meant to be the same, both are empty or both are filled
+            return True
+        if runtime_names and len(names & runtime_names) * 2 < len(names):
+            return True
+        return False
+
+    def folder_of(self, rel_file: str) -> Folder | None:
+        d = nearest_directory(rel_file, set(self.folders))
+        if d is None:
+            d = "" if "" in self.folders else None
+        folder = self.folders.get(d) if d is not None else None
+        if folder is not None and not folder.runtime:
+            # a folder with only dev files: the runtime list lives further up
+            parent = PurePosixPath(folder.directory).parent
+            while True:
+                up = nearest_directory(str(parent / "x.py"), set(self.folders))
+                if up is None or up == folder.directory:
+                    break
+                if self.folders[up].runtime:
+                    return self._merge(folder, self.folders[up])
+                if up == "":
+                    break
+                parent = PurePosixPath(up).parent
+            if len([f for f in self.folders.values() if f.runtime]) == 1:
+                only = next(f for f in self.folders.values() if f.runtime)
+                return self._merge(folder, only)
+        if folder is None:
+            with_runtime = [f for f in self.folders.values() if f.runtime]
+            if len(with_runtime) == 1:
+                return with_runtime[0]
+        return folder
+
+    @staticmethod
+    def _merge(dev_folder: Folder, runtime_folder: Folder) -> Folder:
+        return Folder(
+            runtime_folder.directory,
+            runtime=runtime_folder.runtime,
+            all=runtime_folder.all + [m for m in dev_folder.all if m not in runtime_folder.all],
+            dev_requirements=runtime_folder.dev_requirements + dev_folder.dev_requirements,
+        )
+
+
+def _canon(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()

@@ -1,0 +1,208 @@
+"""Python candidates → requirements: which section of which manifest each one goes to.
+
+Placement (names only here; version constraints come from python_versions when enabled):
+- runtime imports of shipped source → the runtime list of each runtime manifest that owns
+  the file;
+- optional imports (try/except ImportError) in source are not runtime: nothing is written
+  when the manifest already declares the distribution in any group or extra; a Poetry
+  `[tool.poetry.extras]` list that names it (extras lists survive masking) puts it into the
+  Poetry dependencies with `optional = true`; otherwise it is reported as a suggestion;
+- test/docs/example/bench/script/config and type-only imports → the manifest's existing
+  test/dev group (optional-dependencies / dependency-groups / Poetry groups / requirements-dev
+  files) unless a group already declares it; no such group → reported, not written;
+- setup.py (build script) imports → not written.
+A version pinned for the same distribution elsewhere in the repository (another
+requirements file, CI install lines) is kept as evidence (extra["pinned_elsewhere"]) for the
+version stage; nothing here writes a constraint.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import PurePosixPath
+
+from depinfer.context import Context
+from depinfer.mapping.python_index import canonical
+from depinfer.mapping.python_manifests import DEV_GROUPS, DOCS_GROUPS, TEST_GROUPS
+from depinfer.model import (
+    Candidate,
+    Ecosystem,
+    Evidence,
+    Manifest,
+    Project,
+    Requirement,
+    Section,
+)
+from depinfer.resolvers.common import merge_candidates, to_requirement
+
+_PIN = re.compile(
+    r"(?:^|[\s'\"])(?:pip\s+install\s+[^\n]*?)?([A-Za-z0-9][A-Za-z0-9._-]*)(\[[^\]]*\])?\s*(==\s*[0-9][\w.*+!-]*)"
+)
+_GROUP_HEADS = ("optional-dependencies.", "dependency-groups.", "group.")
+
+
+def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list[Requirement]:
+    manifests = {m.path: m for m in project.manifests_of(Ecosystem.PYPI)}
+    merged = merge_candidates([c for c in candidates if c.ecosystem == Ecosystem.PYPI], canonical)
+    pins = pinned_elsewhere(project, manifests)
+    out: list[Requirement] = []
+    seen: set[tuple[str, str, str | None]] = set()
+    for c in merged:
+        manifest = manifests.get(c.manifest)
+        if manifest is None or manifest.parse_error:
+            continue
+        if c.verified is False:
+            continue
+        siblings = _siblings(project, manifest, c)
+        declared_any = _declared_anywhere(siblings)
+        name = canonical(c.name)
+        if name in pins and pins[name][0] != manifest.path:
+            c.evidence.append(Evidence("pinned-elsewhere", pins[name][0], detail=pins[name][1]))
+            c.extra["pinned_elsewhere"] = {"file": pins[name][0], "spec": pins[name][1]}
+        req: Requirement | None = None
+        if c.section == Section.RUNTIME and not c.optional:
+            extra_group = _poetry_extra_naming(siblings, manifest, name)
+            if extra_group and manifest.format == "pyproject":
+                req = _req(c, Section.OPTIONAL, extra_group, optional=True)
+            else:
+                req = _req(c, Section.RUNTIME, None)
+        elif c.section == Section.OPTIONAL or c.optional:
+            extra_group = _poetry_extra_naming(siblings, manifest, name)
+            if extra_group and manifest.format == "pyproject":
+                req = _req(c, Section.OPTIONAL, extra_group, optional=True)
+            elif name in declared_any:
+                continue
+            else:
+                ctx.info(
+                    f"{c.name}: imported only where it may be missing (optional); "
+                    "not added to the runtime list",
+                    _first_file(c),
+                )
+                continue
+        elif c.section == Section.DEV:
+            if name in declared_any:
+                continue
+            target = _dev_group(siblings, c)
+            if target is None:
+                ctx.info(
+                    f"{c.name}: used by tests/docs/tooling only and the project has no "
+                    "test/dev group to hold it; not written",
+                    _first_file(c),
+                )
+                continue
+            path, group = target
+            req = _req(c, Section.DEV, group)
+            req.manifest = path
+        else:  # BUILD and anything else
+            continue
+        key = (req.manifest, name, req.group)
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append(req)
+    return out
+
+
+def _req(c: Candidate, section: Section, group: str | None, optional: bool = False) -> Requirement:
+    req = to_requirement(c)
+    req.section = section
+    req.group = group
+    req.optional = optional
+    req.name = c.name
+    return req
+
+
+def _first_file(c: Candidate) -> str | None:
+    return next((e.file for e in c.evidence if e.file), None)
+
+
+def _siblings(project: Project, manifest: Manifest, c: Candidate) -> list[Manifest]:
+    """The Python manifests of the candidate's folder (and its requirements/ sub-folder)."""
+    folder = c.extra.get("folder", manifest.directory)
+    out = []
+    for m in project.manifests_of(Ecosystem.PYPI):
+        d = m.directory
+        parent = str(PurePosixPath(d).parent) if d else None
+        parent = "" if parent == "." else parent
+        if d == folder or (parent == folder and PurePosixPath(d).name.lower() in _REQ_DIRS):
+            out.append(m)
+    if manifest not in out:
+        out.append(manifest)
+    return [m for m in out if not m.parse_error]
+
+
+_REQ_DIRS = {"requirements", "reqs", "requirement"}
+
+
+def _declared_anywhere(manifests: list[Manifest]) -> set[str]:
+    out: set[str] = set()
+    for m in manifests:
+        for key, names in m.declared.items():
+            if key == "build-system.requires":
+                continue
+            out.update(canonical(_bare(n)) for n in names)
+    return out
+
+
+def _bare(name: str) -> str:
+    return re.split(r"[\s\[<>=!~;(@]", name.strip(), maxsplit=1)[0]
+
+
+def _poetry_extra_naming(manifests: list[Manifest], manifest: Manifest, name: str) -> str | None:
+    for m in [manifest, *manifests]:
+        if m.format != "pyproject":
+            continue
+        for key, names in m.declared.items():
+            if key.startswith("extras.") and name in {canonical(_bare(n)) for n in names}:
+                return key if m is manifest else None
+    return None
+
+
+def _dev_group(manifests: list[Manifest], c: Candidate) -> tuple[str, str | None] | None:
+    kinds = set(c.extra.get("kinds") or [])
+    if kinds and kinds <= {"docs"}:
+        wanted = DOCS_GROUPS
+    elif "test" in kinds:
+        wanted = TEST_GROUPS
+    else:
+        wanted = DEV_GROUPS
+    groups: dict[str, tuple[str, str | None]] = {}
+    for m in manifests:
+        if m.format == "pyproject":
+            for key in m.declared:
+                for head in _GROUP_HEADS:
+                    if key.startswith(head):
+                        groups.setdefault(key[len(head) :].lower(), (m.path, key))
+            if "dev-dependencies" in m.declared:
+                groups.setdefault("dev", (m.path, "dev-dependencies"))
+        elif m.format == "requirements":
+            stem = PurePosixPath(m.path).name.lower()
+            for w in ("test", "tests", "testing", "dev", "docs", "doc"):
+                if re.search(rf"(^|[-_./]){w}([-_.]|$)", stem):
+                    groups.setdefault(w, (m.path, None))
+    for w in wanted:
+        if w in groups:
+            return groups[w]
+    return None
+
+
+def pinned_elsewhere(
+    project: Project, manifests: dict[str, Manifest]
+) -> dict[str, tuple[str, str]]:
+    """`name==version` pins in requirements files, docs and CI install lines → (file, spec)."""
+    pins: dict[str, tuple[str, str]] = {}
+    paths = [m.path for m in manifests.values() if m.format == "requirements"]
+    paths += list(project.ci_files)
+    for rel in paths:
+        try:
+            text = project.abspath(rel).read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        if len(text) > 500_000:
+            continue
+        for line in text.splitlines():
+            line = line.split("#", 1)[0]
+            for m in _PIN.finditer(line):
+                name = canonical(m.group(1))
+                pins.setdefault(name, (rel, m.group(3).replace(" ", "")))
+    return dict(pins)
