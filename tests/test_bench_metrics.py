@@ -116,3 +116,26 @@ def test_bad_dataset_lines_name_the_place(tmp_path: Path, content: str, message:
 def test_bad_shard(value: str) -> None:
     with pytest.raises(ValueError, match="--shard"):
         parse_shard(value)
+
+
+def test_plot_is_skipped_with_a_message_without_matplotlib(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sys
+
+    from depinfer.bench.report import plot, summarise
+
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    summary = summarise([{**_result("a", 1, 0, 0), "language": "python"}])
+    message = plot(summary, tmp_path / "p.png")
+    assert message.startswith("plot skipped") and "depinfer[plot]" in message
+    assert not (tmp_path / "p.png").exists()
+
+
+def test_plot_writes_a_png(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    from depinfer.bench.report import plot, summarise
+
+    summary = summarise([{**_result("a", 1, 0, 0), "language": "python"}])
+    assert plot(summary, tmp_path / "p.png").startswith("plot written")
+    assert (tmp_path / "p.png").read_bytes().startswith(b"\x89PNG")

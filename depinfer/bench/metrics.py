@@ -89,6 +89,8 @@ def aggregate(results: list[dict[str, Any]]) -> dict[str, Any]:
     """Mean-of-instances and micro figures over finished instance results."""
     done = [r for r in results if r.get("status") == "ok"]
     summary: dict[str, Any] = {
+        # versions are not scored when every instance ran names-only (gold has them, we do not)
+        "names_only": bool(done) and all(r.get("names_only") for r in done),
         "instances": len(results),
         "scored": len(done),
         "errors": sum(1 for r in results if r.get("status") == "error"),

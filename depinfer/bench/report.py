@@ -96,8 +96,12 @@ def language_table(summary: dict[str, Any]) -> str:
         lines.append(
             f"{lang:<11} {s['scored']:>3} {s['errors']:>3} │ {_pct(n['precision']):>6} "
             f"{_pct(n['recall'])} {_pct(n['f1'])} {_pct(n['micro']['f1'])} │ "
-            f"{_pct(v['precision'])} {_pct(v['recall'])} {_pct(v['f1'])} │ "
-            f"{f['fake']:>4} {f['unverified']:>5} {_pct(f['rate'])} │ {s['wall_time']:>6.1f}s"
+            + (
+                f"{'n/a':>5} {'n/a':>5} {'n/a':>5} │ "
+                if s.get("names_only")
+                else f"{_pct(v['precision'])} {_pct(v['recall'])} {_pct(v['f1'])} │ "
+            )
+            + f"{f['fake']:>4} {f['unverified']:>5} {_pct(f['rate'])} │ {s['wall_time']:>6.1f}s"
         )
     cats = summary["all"].get("failure_categories") or {}
     if cats:
@@ -139,6 +143,8 @@ def plot(summary: dict[str, Any], path: Path) -> str:
         "name recall": [summary["languages"][lang]["name"]["recall"] for lang in langs],
         "fake rate": [summary["languages"][lang]["fake"]["rate"] for lang in langs],
     }
+    if all(summary["languages"][lang].get("names_only") for lang in langs):
+        del series["version F1"]  # names-only runs write no versions to compare
     fig, ax = plt.subplots(figsize=(max(6, 2 * len(langs)), 4))
     width = 0.8 / len(series)
     for k, (label, values) in enumerate(series.items()):
