@@ -230,11 +230,35 @@ def _add_to_array(arr: Array, reqs: list[Requirement]) -> None:
         if is_sorted(listed) and pos < len(names):
             index = names[pos][0]
             arr.insert(index, value)
+            _before_comments(arr, value)
             names = [(i + 1 if i >= index else i, n) for i, n in names]
             names.insert(pos, (index, req.name))
         else:
             arr.append(value)
             names.append((len(arr) - 1, req.name))
+
+
+def _before_comments(arr: Array, value: Any) -> None:
+    """Move a just-inserted item above the comment lines that introduce the next item.
+
+    tomlkit inserts next to the following value, i.e. between a `# HTTP client` comment
+    and the entry it describes; the comment must stay with its entry.
+    """
+    groups = getattr(arr, "_value", None)
+    if not isinstance(groups, list):
+        return
+    at = next((i for i, g in enumerate(groups) if getattr(g, "value", None) is value), None)
+    if at is None:
+        return
+    to = at
+    while to > 0:
+        prev = groups[to - 1]
+        if getattr(prev, "comment", None) is None or type(prev.value).__name__ != "Null":
+            break
+        to -= 1
+    if to != at:
+        groups.insert(to, groups.pop(at))
+        arr._reindex()
 
 
 def _is_empty(arr: Array) -> bool:

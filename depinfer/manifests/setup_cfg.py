@@ -88,8 +88,10 @@ def read(text: str, path: str) -> tuple[dict[str, list[str]], dict]:
     if tests is not None:
         declared["tests_require"] = _names(tests)
     classifiers = _get(parser, "metadata", "classifiers") or ""
+    # A setup.cfg holding only tool settings (flake8, mypy, ...) is no package manifest.
+    packaged = parser.has_section("metadata") or parser.has_section("options")
     data = {
-        "style": "setuptools",
+        "style": "setuptools" if packaged else "tool-only",
         "name": _get(parser, "metadata", "name"),
         "requires_python": _get(parser, "options", "python_requires"),
         "dynamic_dependencies_files": files,
