@@ -1,0 +1,625 @@
+"""Python analyzer: `.py`/`.pyi` files and Jupyter notebooks → `ImportRef`s.
+
+Reads each file with tree-sitter-python, which is error tolerant: a file with syntax errors
+or Python 2 code still yields the imports in the parts that parse (with an info diagnostic
+naming the file). To stay fast — the target is well under a second of CPU for a
+200-file repository — the tree is never walked in Python: a byte regex finds the few places
+that matter (`import` keywords, `import_module(`/`__import__(`/`find_spec(`/`importorskip(`
+calls, uses of imported names), tree-sitter's C side finds the node at each place, and only
+that node's ancestors are inspected to learn its guards.
+
+What each `ImportRef` means (the mapping stage relies on these conventions):
+- `import a.b.c` → module "a.b.c"; `import a.b as x` → "a.b";
+  `from a.b import c, d` → module "a.b", names ("c", "d"); `from a import *` → names ("*",).
+- Relative imports: relative=True, module resolved to the absolute dotted name through the
+  chain of `__init__.py` directories above the file; when that chain is too short (namespace
+  packages, scripts) module keeps the relative text ("..pkg").
+- Literal `importlib.import_module("x")`, `__import__("x")`, `importlib.util.find_spec("x")`
+  → dynamic=True; `pytest.importorskip("x")` → dynamic and optional (so is `find_spec`,
+  which only asks whether the module is there).
+- optional: inside the body of a `try` whose handlers catch ImportError,
+  ModuleNotFoundError, Exception, BaseException or everything; or in a
+  `with contextlib.suppress(ImportError)` block; or under an `if` that asks `find_spec`.
+  An import in such a `try`'s `except` handler is the fallback: not optional, and
+  extra["fallback_for"] lists the modules the `try` body imported (`tomllib` → `tomli`).
+- type_only: under `if TYPE_CHECKING:` (any `*.TYPE_CHECKING`, `MYPY`, `if False:`) and
+  everything in `.pyi` stubs; `else` branches are not type-only.
+- marker: PEP 508 text from the enclosing `if` guards (see python_guards), joined by `and`.
+- extra["attrs"]: dotted attribute chains used on an imported name, written from the module
+  (`import numpy as np` … `np.float` → "numpy.float"), deduplicated, at most 200 per ref;
+  resolvers use them for API-based version bounds. extra["cell"]: the notebook cell.
+- Notebook `!pip install x` / `%pip install x` → module "x", extra {"pip_install": True,
+  "requirement": "x>=1"}.
+- `from __future__ import …` is not recorded.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import tree_sitter_python
+from tree_sitter import Language, Node, Parser, Tree
+
+from depinfer.analyzers.python_guards import (
+    Expr,
+    Guard,
+    conjoin,
+    evaluate,
+    module_flags,
+    render,
+)
+from depinfer.analyzers.python_notebook import NotebookError, read_notebook
+from depinfer.context import Context
+from depinfer.model import Diagnostic, ImportRef, Project, SourceFile
+from depinfer.scan import read_source
+
+LANGUAGE = Language(tree_sitter_python.language())
+_PARSER = Parser(LANGUAGE)
+
+MAX_ATTRS = 200  # per ImportRef: enough for API bounds, small enough for the JSON record
+
+_DYNAMIC_CALL = re.compile(rb"\b(import_module|__import__|find_spec|importorskip)\s*\(")
+_DYNAMIC_WORDS = (b"import_module", b"__import__", b"find_spec", b"importorskip")
+_CHAIN = re.compile(rb"(?:\.[A-Za-z_]\w*)+")
+_NAME_BYTES = frozenset(
+    bytes([c]) for c in b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_."
+)
+_DOTTED = re.compile(r"^\.*[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*$|^\.+$")
+
+# Handler names that make a `try` body's imports optional.
+_IMPORT_ERRORS = {"ImportError", "ModuleNotFoundError", "Exception", "BaseException"}
+_SUPPRESS = re.compile(rb"\bsuppress\s*\(([^)]*)\)")
+# Dynamic-import functions → the qualifiers they are accepted with ("" = called bare).
+_DYNAMIC_QUALIFIERS = {
+    "import_module": {"", "importlib"},
+    "__import__": {"", "builtins", "importlib"},
+    "find_spec": {"", "importlib.util", "util"},
+    "importorskip": {"", "pytest"},
+}
+
+
+@dataclass
+class _Where:
+    """What the ancestors of a node say about it."""
+
+    optional: bool = False
+    type_only: bool = False
+    marker: str | None = None
+    try_bodies: tuple[int, ...] = ()  # import-catching `try`s whose body holds the node
+    fallback_of: int | None = None  # import-catching `try` whose handler holds the node
+
+
+@dataclass
+class _File:
+    """Everything learnt about one file while its units (file or notebook cells) are read."""
+
+    source: SourceFile
+    package: list[str]
+    refs: list[ImportRef] = field(default_factory=list)
+    bindings: dict[str, list[tuple[str, int]]] = field(default_factory=dict)
+    body_modules: dict[int, list[str]] = field(default_factory=dict)
+    fallbacks: list[tuple[int, int]] = field(default_factory=list)
+    units: list[tuple[Tree, bytes, int | None]] = field(default_factory=list)
+    catches: dict[int, bool] = field(default_factory=dict)
+    syntax_error: bool = False
+    python2: bool = False
+
+    def bind(self, name: str, path: str, index: int) -> None:
+        self.bindings.setdefault(name, []).append((path, index))
+
+
+def analyze(project: Project, ctx: Context) -> list[ImportRef]:
+    """Import references of every Python source and notebook of the project."""
+    init_dirs = {
+        posixpath.dirname(f.path)
+        for f in project.files_of("python")
+        if posixpath.basename(f.path) in ("__init__.py", "__init__.pyi")
+    }
+    refs: list[ImportRef] = []
+    for source in project.files_of("python", "notebook"):
+        try:
+            refs.extend(_analyze_file(project, source, init_dirs, ctx.diagnostics))
+        except (ValueError, RecursionError, MemoryError) as exc:
+            ctx.warn(f"could not analyse ({type(exc).__name__}: {exc}); skipped", source.path)
+    return refs
+
+
+def analyze_text(
+    text: str, path: str = "module.py", package: list[str] | None = None
+) -> list[ImportRef]:
+    """Import references of one piece of Python source (tests, tools, the hybrid arbiter)."""
+    from depinfer.model import FileKind
+
+    state = _File(SourceFile(path, "python", FileKind.SOURCE), package or [])
+    _read_unit(state, text, None)
+    _finish(state)
+    return sorted(state.refs, key=_position)
+
+
+def _position(ref: ImportRef) -> tuple[int, int]:
+    return ref.extra.get("cell", 0), ref.line
+
+
+def package_of(path: str, init_dirs: set[str]) -> list[str]:
+    """Dotted package of a file, following `__init__.py` directories upwards."""
+    parts: list[str] = []
+    directory = posixpath.dirname(path)
+    while directory and directory in init_dirs:
+        parts.insert(0, posixpath.basename(directory))
+        directory = posixpath.dirname(directory)
+    return parts
+
+
+def _analyze_file(
+    project: Project, source: SourceFile, init_dirs: set[str], diagnostics: list[Diagnostic]
+) -> list[ImportRef]:
+    text = read_source(project, source.path, diagnostics)
+    if text is None:
+        return []
+    state = _File(source, package_of(source.path, init_dirs))
+    if source.language == "notebook":
+        try:
+            notebook = read_notebook(text)
+        except NotebookError as exc:
+            diagnostics.append(Diagnostic(str(exc), source.path, "warning"))
+            return []
+        for cell in notebook.cells:
+            _read_unit(state, cell.source, cell.index)
+        for pip in notebook.pip_installs:
+            state.refs.append(
+                ImportRef(
+                    pip.name,
+                    source.path,
+                    pip.line,
+                    "python",
+                    source.kind,
+                    extra={"pip_install": True, "requirement": pip.requirement, "cell": pip.cell},
+                )
+            )
+    else:
+        _read_unit(state, text, None)
+    _finish(state)
+    state.refs.sort(key=_position)
+    if state.syntax_error:
+        diagnostics.append(
+            Diagnostic(
+                "syntax errors (invalid or Python 2 code); imports read from the parts that parse",
+                source.path,
+                "info",
+            )
+        )
+    elif state.python2:
+        diagnostics.append(
+            Diagnostic("Python 2 code (print/exec statements); imports read", source.path, "info")
+        )
+    return state.refs
+
+
+def _read_unit(state: _File, text: str, cell: int | None) -> None:
+    src = text.encode("utf-8", "replace")
+    tree = _PARSER.parse(src)
+    root = tree.root_node
+    state.units.append((tree, src, cell))
+    if root.has_error:
+        state.syntax_error = True
+    elif not state.python2:
+        state.python2 = _has_python2_statement(root, src)
+    flags = module_flags(root)
+    for start in _word_positions(src, b"import"):
+        keyword = root.descendant_for_byte_range(start, start + 6)
+        if keyword is None or keyword.parent is None:
+            continue
+        statement = keyword.parent
+        if keyword.type == "import" and statement.type == "import_statement":
+            _plain_import(state, statement, flags, cell, statement)
+        elif keyword.type == "import" and statement.type == "import_from_statement":
+            _from_import(state, statement, flags, cell, statement)
+        elif statement.type == "ERROR" or keyword.type == "ERROR":
+            _import_in_error(state, src, start, statement, flags, cell)
+    if any(word in src for word in _DYNAMIC_WORDS):
+        for match in _DYNAMIC_CALL.finditer(src):
+            _dynamic_import(state, root, match, flags, cell)
+
+
+def _word_positions(src: bytes, word: bytes) -> list[int]:
+    """Offsets of `word` standing alone (bytes.find: much faster than a `\\b` regex)."""
+    found = []
+    position = src.find(word)
+    while position >= 0:
+        end = position + len(word)
+        if (not position or src[position - 1 : position] not in _NAME_BYTES) and src[
+            end : end + 1
+        ] not in _NAME_BYTES:
+            found.append(position)
+        position = src.find(word, end)
+    return found
+
+
+def _has_python2_statement(root: Node, src: bytes) -> bool:
+    """A `print x` / `exec code` statement: Python 2 code that still parses."""
+    for word in (b"print", b"exec"):
+        for start in _word_positions(src, word):
+            line_start = src.rfind(b"\n", 0, start) + 1
+            if src[line_start:start].strip(b" \t") or src[
+                start + len(word) : start + len(word) + 1
+            ] not in (b" ", b"\t"):
+                continue
+            node = root.descendant_for_byte_range(start, start + len(word))
+            if node is not None and node.parent is not None:
+                if node.parent.type in ("print_statement", "exec_statement"):
+                    return True
+    return False
+
+
+_IMPORT_LINE = re.compile(rb"[ \t]*(?:import[ \t]|from[ \t]+[\w.]+[ \t]+import[ \t(])")
+
+
+def _import_in_error(
+    state: _File, src: bytes, start: int, error: Node, flags: dict[str, Guard], cell: int | None
+) -> None:
+    """Read an import line the parser swallowed into an ERROR node, parsing it on its own."""
+    line_start = src.rfind(b"\n", 0, start) + 1
+    if not _IMPORT_LINE.match(src, line_start):
+        return
+    line_end = src.find(b"\n", start)
+    text = src[line_start : line_end if line_end >= 0 else len(src)].strip()
+    if text.startswith(b"from") and text.endswith((b"(", b",")):
+        text = text.rstrip(b"(,") + (b")" if b"(" in text else b"")
+        text = text.replace(b"import )", b"import ()")
+    statements = _PARSER.parse(text).root_node.named_children
+    if not statements:
+        return
+    line = src.count(b"\n", 0, start) + 1
+    if statements[0].type == "import_statement":
+        _plain_import(state, statements[0], flags, cell, error, line)
+    elif statements[0].type == "import_from_statement":
+        _from_import(state, statements[0], flags, cell, error, line)
+
+
+def _text(node: Node | None) -> str:
+    if node is None:
+        return ""
+    return "".join((node.text or b"").decode("utf-8", "replace").split())
+
+
+def _add(
+    state: _File,
+    node: Node,
+    module: str,
+    flags: dict[str, Guard],
+    cell: int | None,
+    line: int | None = None,
+    **kw: Any,
+) -> int:
+    """Record one ref; `node` places it in the tree (its guards) and gives its line."""
+    where = _where(state, node, flags)
+    extra: dict[str, Any] = kw.pop("extra", {})
+    requested_optional = bool(kw.pop("optional", False))
+    optional = where.optional or requested_optional
+    if cell is not None:
+        extra["cell"] = cell
+    ref = ImportRef(
+        module,
+        state.source.path,
+        line or node.start_point[0] + 1,
+        "python",
+        state.source.kind,
+        optional=optional,
+        type_only=where.type_only or state.source.path.endswith(".pyi"),
+        marker=where.marker,
+        extra=extra,
+        **kw,
+    )
+    index = len(state.refs)
+    state.refs.append(ref)
+    key = cell or 0
+    for body in where.try_bodies:
+        state.body_modules.setdefault(hash((key, body)), []).append(module)
+    if where.fallback_of is not None:
+        state.fallbacks.append((index, hash((key, where.fallback_of))))
+    return index
+
+
+def _plain_import(
+    state: _File,
+    statement: Node,
+    flags: dict[str, Guard],
+    cell: int | None,
+    anchor: Node,
+    line: int | None = None,
+) -> None:
+    for name_node in statement.children_by_field_name("name"):
+        if name_node.type == "aliased_import":
+            module = _text(name_node.child_by_field_name("name"))
+            alias = _text(name_node.child_by_field_name("alias"))
+            bound, path = alias, module
+        else:
+            module = _text(name_node)
+            bound = path = module.split(".", 1)[0]
+        if not module or not _DOTTED.match(module):
+            continue
+        index = _add(state, anchor, module, flags, cell, line)
+        if bound:
+            state.bind(bound, path, index)
+
+
+def _from_import(
+    state: _File,
+    statement: Node,
+    flags: dict[str, Guard],
+    cell: int | None,
+    anchor: Node,
+    line: int | None = None,
+) -> None:
+    module_node = statement.child_by_field_name("module_name")
+    if module_node is None:
+        return
+    relative = module_node.type == "relative_import"
+    if relative:
+        level = 0
+        dotted = ""
+        for child in module_node.children:
+            if child.type == "import_prefix":
+                level = (child.text or b"").count(b".")
+            elif child.type == "dotted_name":
+                dotted = _text(child)
+        module = _resolve_relative(state.package, level, dotted)
+    else:
+        module = _text(module_node)
+    if not module or not _DOTTED.match(module):
+        return
+    names: list[str] = []
+    aliases: list[tuple[str, str]] = []
+    for name_node in statement.children_by_field_name("name"):
+        if name_node.type == "aliased_import":
+            name = _text(name_node.child_by_field_name("name"))
+            aliases.append((_text(name_node.child_by_field_name("alias")), name))
+        else:
+            name = _text(name_node)
+            aliases.append((name, name))
+        names.append(name)
+    if any(child.type == "wildcard_import" for child in statement.children):
+        names.append("*")
+    index = _add(state, anchor, module, flags, cell, line, relative=relative, names=tuple(names))
+    if not module.startswith("."):
+        for bound, name in aliases:
+            if bound and "." not in bound:
+                state.bind(bound, f"{module}.{name}", index)
+
+
+def _resolve_relative(package: list[str], level: int, dotted: str) -> str:
+    if 0 < level <= len(package):
+        base = package[: len(package) - level + 1]
+        return ".".join(base + ([dotted] if dotted else []))
+    return "." * level + dotted
+
+
+def _string_literal(node: Node) -> str | None:
+    if node.type != "string":
+        return None
+    value = ""
+    for child in node.children:
+        if child.type == "string_content":
+            value += (child.text or b"").decode("utf-8", "replace")
+        elif child.type not in ("string_start", "string_end"):
+            return None
+    return value
+
+
+def _dynamic_import(
+    state: _File, root: Node, match: re.Match[bytes], flags: dict[str, Guard], cell: int | None
+) -> None:
+    word = match.group(1).decode()
+    node = root.descendant_for_byte_range(match.start(1), match.end(1))
+    if node is None or node.type != "identifier" or node.parent is None:
+        return
+    function = node
+    if node.parent.type == "attribute" and node.parent.end_byte == node.end_byte:
+        function = node.parent
+    qualifier = _text(function)[: -len(word)].rstrip(".")
+    if qualifier not in _DYNAMIC_QUALIFIERS[word]:
+        return
+    call = function.parent
+    if call is None or call.type != "call" or call.start_byte != function.start_byte:
+        return
+    arguments = call.child_by_field_name("arguments")
+    if arguments is None:
+        return
+    positional = [
+        a for a in arguments.named_children if a.type not in ("comment", "keyword_argument")
+    ]
+    module = _string_literal(positional[0]) if positional else None
+    if not module or not _DOTTED.match(module):
+        return
+    extra: dict[str, Any] = {}
+    for argument in arguments.named_children:
+        if argument.type == "keyword_argument":
+            key = _text(argument.child_by_field_name("name"))
+            value_node = argument.child_by_field_name("value")
+            value = _string_literal(value_node) if value_node is not None else None
+            if key == "minversion" and value:
+                extra["minversion"] = value
+    relative = module.startswith(".")
+    if relative:
+        level = len(module) - len(module.lstrip("."))
+        module = _resolve_relative(state.package, level, module.lstrip("."))
+    index = _add(
+        state,
+        call,
+        module,
+        flags,
+        cell,
+        dynamic=True,
+        relative=relative,
+        optional=word in ("importorskip", "find_spec"),
+        extra=extra,
+    )
+    holder = call.parent
+    if holder is not None and holder.type == "assignment" and word != "find_spec":
+        target = holder.child_by_field_name("left")
+        if target is not None and target.type == "identifier" and not module.startswith("."):
+            state.bind(_text(target), module, index)
+
+
+def _catches_import_error(state: _File, try_node: Node) -> bool:
+    key = try_node.start_byte
+    cached = state.catches.get(key)
+    if cached is not None:
+        return cached
+    result = False
+    for handler in try_node.children:
+        if handler.type not in ("except_clause", "except_group_clause"):
+            continue
+        caught = None
+        for child in handler.children:
+            if child.is_named and child.type not in ("block", "comment"):
+                caught = child
+                break
+        if caught is None:  # bare `except:`
+            result = True
+            break
+        if caught.type == "as_pattern":
+            caught = caught.named_children[0] if caught.named_children else caught
+        names = {part.rsplit(".", 1)[-1] for part in _text(caught).strip("()").split(",")}
+        if names & _IMPORT_ERRORS:
+            result = True
+            break
+    state.catches[key] = result
+    return result
+
+
+def _suppresses_import_error(with_node: Node) -> bool:
+    for child in with_node.children:
+        if child.type == "with_clause":
+            for found in _SUPPRESS.finditer(child.text or b""):
+                names = {n.strip().rsplit(b".", 1)[-1] for n in found.group(1).split(b",")}
+                if any(n.decode("utf-8", "replace") in _IMPORT_ERRORS for n in names):
+                    return True
+    return False
+
+
+def _condition(node: Node) -> Node | None:
+    return node.child_by_field_name("condition")
+
+
+def _asks_find_spec(condition: Node | None) -> bool:
+    return condition is not None and b"find_spec(" in (condition.text or b"")
+
+
+def _branch(if_node: Node, child: Node, flags: dict[str, Guard]) -> tuple[Expr | None, bool, bool]:
+    """(marker, type-only, optional) of the branch of `if_node` that holds `child`."""
+    clauses = [if_node] + [c for c in if_node.children if c.type == "elif_clause"]
+    conditions = [_condition(c) for c in clauses]
+    optional = any(_asks_find_spec(c) for c in conditions)
+    if child.type == "block":
+        guard = evaluate(conditions[0], flags)
+        return guard.pos, guard.pos_type_checking, optional
+    if child.type == "elif_clause":
+        earlier = [
+            evaluate(c, flags)
+            for c, clause in zip(conditions, clauses, strict=True)
+            if clause.start_byte < child.start_byte
+        ]
+        own = evaluate(_condition(child), flags)
+        parts = [g.neg for g in earlier] + [own.pos]
+        type_only = own.pos_type_checking or any(g.neg_type_checking for g in earlier)
+        return conjoin(parts), type_only, optional
+    if child.type == "else_clause":
+        guards = [evaluate(c, flags) for c in conditions]
+        type_only = any(g.neg_type_checking for g in guards)
+        return conjoin([g.neg for g in guards]), type_only, optional
+    return None, False, False
+
+
+def _where(state: _File, node: Node, flags: dict[str, Guard]) -> _Where:
+    where = _Where()
+    markers: list[Expr | None] = []
+    try_bodies: list[int] = []
+    below: Node | None = None
+    child = node
+    parent = node.parent
+    while parent is not None:
+        kind = parent.type
+        if kind == "try_statement":
+            if child.type == "block":
+                if _catches_import_error(state, parent):
+                    where.optional = True
+                    try_bodies.append(parent.start_byte)
+            elif child.type in ("except_clause", "except_group_clause"):
+                if where.fallback_of is None and _catches_import_error(state, parent):
+                    where.fallback_of = parent.start_byte
+        elif kind == "if_statement":
+            in_body = child.type == "block" or (below is not None and below.type == "block")
+            if in_body:
+                marker, type_only, optional = _branch(parent, child, flags)
+                markers.append(marker)
+                where.type_only = where.type_only or type_only
+                where.optional = where.optional or optional
+        elif kind == "with_statement":
+            if child.type == "block" and _suppresses_import_error(parent):
+                where.optional = True
+        below, child, parent = child, parent, parent.parent
+    markers.reverse()  # outermost guard first
+    combined = conjoin(markers)
+    where.marker = render(combined) if combined is not None else None
+    where.try_bodies = tuple(try_bodies)
+    return where
+
+
+def _finish(state: _File) -> None:
+    """Per-file work once every unit is read: fallbacks and attribute chains."""
+    for index, key in state.fallbacks:
+        modules = state.body_modules.get(key)
+        if modules:
+            state.refs[index].extra["fallback_for"] = list(dict.fromkeys(modules))
+    if state.bindings:
+        _collect_attrs(state)
+
+
+def _collect_attrs(state: _File) -> None:
+    # One bytes.find per imported name is far cheaper than compiling a per-file regex.
+    needles = [(name.encode() + b".", name) for name in state.bindings]
+    seen: set[tuple[str, bytes]] = set()
+    attrs: dict[int, dict[str, None]] = {}
+    for tree, src, _cell in state.units:
+        root = tree.root_node
+        for needle, bound in needles:
+            position = src.find(needle)
+            while position >= 0:
+                start, position = position, src.find(needle, position + 1)
+                if start and src[start - 1 : start] in _NAME_BYTES:
+                    continue
+                chain_match = _CHAIN.match(src, start + len(needle) - 1)
+                if chain_match is None or (bound, chain_match.group()) in seen:
+                    continue
+                node = root.descendant_for_byte_range(start, start + len(needle) - 1)
+                if node is None or node.type != "identifier" or node.start_byte != start:
+                    continue
+                parent = node.parent
+                if parent is None or parent.type != "attribute" or parent.start_byte != start:
+                    continue
+                seen.add((bound, chain_match.group()))
+                index, full = _owner(state, bound, chain_match.group().decode())
+                found = attrs.setdefault(index, {})
+                if len(found) < MAX_ATTRS:
+                    found[full] = None
+    for index, found in attrs.items():
+        state.refs[index].extra["attrs"] = list(found)
+
+
+def _owner(state: _File, bound: str, chain: str) -> tuple[int, str]:
+    """The ref an attribute chain belongs to: the longest imported module it starts with."""
+    best: tuple[int, str] | None = None
+    best_length = -1
+    for path, index in state.bindings[bound]:
+        full = path + chain
+        module = state.refs[index].module
+        if (full == module or full.startswith(module + ".")) and len(module) > best_length:
+            best, best_length = (index, full), len(module)
+    if best is None:
+        path, index = state.bindings[bound][0]
+        best = (index, path + chain)
+    return best

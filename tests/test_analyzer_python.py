@@ -1,0 +1,467 @@
+"""Python analyzer: what each kind of import becomes as an `ImportRef`."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+from packaging.markers import Marker
+
+from depinfer.analyzers.python import MAX_ATTRS, analyze, analyze_text, package_of
+from depinfer.analyzers.python_notebook import pip_requirements
+from depinfer.context import Context, Options
+from depinfer.model import FileKind, ImportRef
+from depinfer.registries import Registries
+from depinfer.scan import scan
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "python"
+
+
+def run_fixture(name: str) -> tuple[list[ImportRef], Context]:
+    ctx = Context(Options(offline=True), Registries(offline=True))
+    refs = analyze(scan(FIXTURES / name), ctx)
+    return refs, ctx
+
+
+def refs_of(source: str, path: str = "pkg/mod.py", package: list[str] | None = None):
+    return analyze_text(textwrap.dedent(source), path, package)
+
+
+def by_module(refs: list[ImportRef]) -> dict[str, ImportRef]:
+    return {r.module: r for r in refs}
+
+
+# --- plain import forms ------------------------------------------------------------------
+
+
+def test_import_statement_keeps_the_full_dotted_module():
+    refs = refs_of("import a.b.c\nimport os, yaml\n")
+    assert [r.module for r in refs] == ["a.b.c", "os", "yaml"]
+    assert all(r.names == () and not r.relative for r in refs)
+
+
+def test_aliased_import_records_the_module_not_the_alias():
+    (ref,) = refs_of("import numpy.linalg as la\n")
+    assert ref.module == "numpy.linalg"
+
+
+def test_from_import_records_module_and_imported_names():
+    refs = refs_of("from a.b import c, d as e\nfrom x import (y,\n    z)\nfrom w import *\n")
+    assert [(r.module, r.names) for r in refs] == [
+        ("a.b", ("c", "d")),
+        ("x", ("y", "z")),
+        ("w", ("*",)),
+    ]
+
+
+def test_future_imports_are_not_recorded():
+    refs = refs_of("from __future__ import annotations\nimport attr\n")
+    assert [r.module for r in refs] == ["attr"]
+
+
+def test_imports_inside_functions_and_classes_count():
+    refs = refs_of(
+        """
+        class A:
+            import yaml
+
+            def f(self):
+                from lxml import etree
+                return etree
+        """
+    )
+    assert [r.module for r in refs] == ["yaml", "lxml"]
+
+
+def test_lines_are_one_based_and_kind_defaults_to_source():
+    refs = refs_of("\n\nimport yaml\n")
+    assert refs[0].line == 3
+    assert refs[0].kind == FileKind.SOURCE
+    assert refs[0].language == "python"
+
+
+def test_kind_comes_from_the_scanned_file():
+    refs, _ = run_fixture("an-dynamic-imports")
+    numpy = next(r for r in refs if r.module == "numpy")
+    assert numpy.file == "tests/test_loader.py"
+    assert numpy.kind == FileKind.TEST
+
+
+# --- relative imports ----------------------------------------------------------------------
+
+
+def test_relative_imports_resolve_through_the_init_chain():
+    refs, _ = run_fixture("an-relative-imports")
+    readers = [(r.module, r.names) for r in refs if r.file == "src/relpkg/io/readers.py"]
+    assert readers[:3] == [
+        ("relpkg", ("core",)),
+        ("relpkg.core", ("run",)),
+        ("relpkg.io", ("writers",)),
+    ]
+    init = [(r.module, r.names) for r in refs if r.file == "src/relpkg/__init__.py"]
+    assert init == [("relpkg", ("core",)), ("relpkg.core", ("run",))]
+    assert all(r.relative for r in refs)
+
+
+def test_relative_import_beyond_the_known_package_keeps_its_relative_text():
+    refs, _ = run_fixture("an-relative-imports")
+    modules = {(r.file, r.module) for r in refs}
+    assert ("src/relpkg/io/readers.py", "...outside") in modules
+    # a folder without __init__.py: the package cannot be named
+    assert ("scripts/nspkg/tool.py", ".helpers") in modules
+
+
+def test_package_of_follows_init_files_upwards():
+    dirs = {"src/pkg", "src/pkg/sub"}
+    assert package_of("src/pkg/sub/mod.py", dirs) == ["pkg", "sub"]
+    assert package_of("src/pkg/sub/__init__.py", dirs) == ["pkg", "sub"]
+    assert package_of("tools/x.py", dirs) == []
+
+
+# --- optional imports ----------------------------------------------------------------------
+
+
+def test_imports_under_import_error_handlers_are_optional():
+    refs, _ = run_fixture("an-optional-imports")
+    found = by_module(refs)
+    for name in ("ujson", "lxml", "yaml", "orjson", "numpy", "regex", "tomllib", "msgpack"):
+        assert found[name].optional, name
+
+
+def test_handlers_that_do_not_catch_import_errors_leave_imports_required():
+    refs, _ = run_fixture("an-optional-imports")
+    found = by_module(refs)
+    assert not found["requests"].optional  # except ValueError
+    assert not found["json"].optional
+    assert not found["click"].optional  # suppress(KeyError)
+
+
+def test_fallback_in_the_except_handler_is_required_and_names_what_it_replaces():
+    refs, _ = run_fixture("an-optional-imports")
+    tomli = by_module(refs)["tomli"]
+    assert not tomli.optional
+    assert tomli.extra["fallback_for"] == ["tomllib"]
+
+
+def test_contextlib_suppress_import_error_marks_optional():
+    refs, _ = run_fixture("an-optional-imports")
+    assert by_module(refs)["colorama"].optional
+
+
+def test_python2_comma_handler_still_counts_as_catching_import_error():
+    refs = refs_of("try:\n    import simplejson\nexcept ImportError, e:\n    pass\n")
+    assert refs[0].optional
+
+
+# --- TYPE_CHECKING -------------------------------------------------------------------------
+
+
+def test_type_checking_blocks_are_type_only_and_their_else_is_not():
+    refs, _ = run_fixture("an-type-checking")
+    found = {r.module: r for r in refs if r.file == "tcdemo/models.py"}
+    for name in ("pandas", "numpy.typing", "sqlalchemy.orm", "polars", "orjson"):
+        assert found[name].type_only, name
+    for name in ("attrs", "msgpack", "ujson", "typing"):
+        assert not found[name].type_only, name
+
+
+def test_stub_files_are_type_only():
+    refs, _ = run_fixture("an-type-checking")
+    stub = [r for r in refs if r.file == "tcdemo/models.pyi"]
+    assert stub and all(r.type_only for r in stub)
+
+
+# --- environment markers -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("condition", "marker"),
+    [
+        ('sys.platform == "win32"', 'sys_platform == "win32"'),
+        ('"win32" == sys.platform', 'sys_platform == "win32"'),
+        ('sys.platform != "win32"', 'sys_platform != "win32"'),
+        ('sys.platform.startswith("linux")', 'sys_platform == "linux"'),
+        ('sys.platform.startswith("win")', 'sys_platform == "win32"'),
+        ('sys.platform.startswith("freebsd")', '"freebsd" in sys_platform'),
+        ('os.name == "nt"', 'os_name == "nt"'),
+        ('platform.system() == "Windows"', 'platform_system == "Windows"'),
+        ('platform.system().lower() == "darwin"', 'platform_system == "Darwin"'),
+        ('platform.python_implementation() == "PyPy"', 'platform_python_implementation == "PyPy"'),
+        ('sys.implementation.name == "cpython"', 'implementation_name == "cpython"'),
+        ("sys.version_info >= (3, 11)", 'python_version >= "3.11"'),
+        ("sys.version_info < (3, 11)", 'python_version < "3.11"'),
+        ("sys.version_info > (3, 10)", 'python_version >= "3.10"'),
+        ("sys.version_info <= (3, 10)", 'python_version < "3.10"'),
+        ("sys.version_info[:2] > (3, 10)", 'python_version > "3.10"'),
+        ("sys.version_info >= (3, 8, 1)", 'python_full_version >= "3.8.1"'),
+        ("sys.version_info[0] == 2", 'python_version < "3"'),
+        ("sys.version_info.major >= 3", 'python_version >= "3"'),
+        ("six.PY2", 'python_version < "3"'),
+        (
+            "(3, 8) <= sys.version_info < (3, 11)",
+            'python_version >= "3.8" and python_version < "3.11"',
+        ),
+        (
+            'sys.platform not in ("win32", "cygwin")',
+            'sys_platform != "win32" and sys_platform != "cygwin"',
+        ),
+        (
+            'sys.platform in ("win32", "cygwin")',
+            'sys_platform == "win32" or sys_platform == "cygwin"',
+        ),
+        (
+            'not (sys.platform == "win32" or os.name == "nt")',
+            'sys_platform != "win32" and os_name != "nt"',
+        ),
+        ('sys.platform == "win32" and other_flag', 'sys_platform == "win32"'),
+        ("some_function()", None),
+    ],
+)
+def test_guard_conditions_become_pep508_markers(condition, marker):
+    (ref,) = refs_of(f"if {condition}:\n    import dep\n")
+    assert ref.marker == marker
+    if marker is not None:
+        Marker(marker)  # valid PEP 508
+
+
+def test_else_branch_gets_the_negated_marker():
+    refs = refs_of(
+        """
+        if sys.version_info >= (3, 11):
+            import tomllib
+        else:
+            import tomli as tomllib
+        """
+    )
+    assert [(r.module, r.marker) for r in refs] == [
+        ("tomllib", 'python_version >= "3.11"'),
+        ("tomli", 'python_version < "3.11"'),
+    ]
+
+
+def test_else_of_a_partly_unknown_condition_has_no_marker():
+    refs = refs_of('if sys.platform == "win32" and flag:\n    import a\nelse:\n    import b\n')
+    assert [r.marker for r in refs] == ['sys_platform == "win32"', None]
+
+
+def test_elif_and_else_carry_the_negation_of_earlier_branches():
+    refs, _ = run_fixture("an-platform-guards")
+    found = by_module(refs)
+    assert found["pyudev"].marker == 'sys_platform != "win32" and sys_platform == "linux"'
+    assert found["appnope"].marker == 'sys_platform != "win32" and sys_platform != "linux"'
+
+
+def test_nested_guards_are_joined_with_and_outermost_first():
+    refs, _ = run_fixture("an-platform-guards")
+    found = by_module(refs)
+    assert found["pywin32_ctypes"].marker == 'sys_platform == "win32" and python_version < "3.8"'
+    assert found["uvloop"].marker == 'sys_platform != "win32" and python_version >= "3.10"'
+
+
+def test_module_level_flags_are_read_as_their_condition():
+    refs, _ = run_fixture("an-platform-guards")
+    assert by_module(refs)["pexpect"].marker == 'sys_platform != "win32"'
+
+
+def test_backport_guards_give_version_markers():
+    refs, _ = run_fixture("an-platform-guards")
+    found = by_module(refs)
+    assert found["tomli"].marker == 'python_version < "3.11"'
+    assert found["backports.zoneinfo"].marker == 'python_version < "3.9"'
+    assert found["zoneinfo"].marker == 'python_version >= "3.9"'
+    assert found["colorama"].marker == 'os_name == "nt"'
+    assert found["objc"].marker == 'platform_system == "Darwin"'
+    for ref in refs:
+        if ref.marker:
+            Marker(ref.marker)
+
+
+def test_markers_and_optional_combine():
+    (ref,) = refs_of(
+        'if sys.platform == "win32":\n    try:\n        import winshell\n    except ImportError:\n'
+        "        pass\n"
+    )
+    assert ref.optional
+    assert ref.marker == 'sys_platform == "win32"'
+
+
+# --- dynamic imports -----------------------------------------------------------------------
+
+
+def test_literal_dynamic_imports_are_recorded_and_computed_ones_are_not():
+    refs, _ = run_fixture("an-dynamic-imports")
+    dynamic = {r.module: r for r in refs if r.dynamic}
+    assert {"yaml", "sqlalchemy.dialects.postgresql", "six", "rich"} <= set(dynamic)
+    assert "simplejson" not in dynamic
+    assert not any("BACKEND" in m or "{" in m for m in dynamic)
+    assert not dynamic["yaml"].optional
+
+
+def test_relative_dynamic_import_resolves_against_the_package():
+    refs, _ = run_fixture("an-dynamic-imports")
+    formats = next(r for r in refs if r.dynamic and r.relative)
+    assert formats.module == "plugins.formats"
+
+
+def test_importorskip_is_optional_and_dynamic_with_its_minversion():
+    refs, _ = run_fixture("an-dynamic-imports")
+    numpy = next(r for r in refs if r.module == "numpy")
+    assert numpy.dynamic and numpy.optional
+    assert numpy.extra["minversion"] == "1.20"
+    assert "numpy.mean" in numpy.extra["attrs"]  # bound by `np = pytest.importorskip(...)`
+
+
+def test_find_spec_is_an_optional_probe_and_guards_optional_imports():
+    refs, _ = run_fixture("an-dynamic-imports")
+    rich = next(r for r in refs if r.module == "rich")
+    assert rich.dynamic and rich.optional
+    colorama = next(r for r in refs if r.module == "colorama" and not r.dynamic)
+    assert colorama.optional
+
+
+def test_methods_named_like_import_functions_are_not_dynamic_imports():
+    assert refs_of('self.import_module("x")\nobj.find_spec("y")\n') == []
+
+
+# --- attribute chains ----------------------------------------------------------------------
+
+
+def test_attribute_chains_on_imported_names_are_recorded_from_the_module():
+    refs = refs_of(
+        """
+        import numpy as np
+        import pandas as pd
+        from pydantic import BaseModel
+        import os.path
+
+        x = np.float(1) + np.random.rand()
+        df = pd.DataFrame.append
+        BaseModel.model_validate
+        os.path.join("a")
+        """
+    )
+    found = by_module(refs)
+    assert found["numpy"].extra["attrs"] == ["numpy.float", "numpy.random.rand"]
+    assert found["pandas"].extra["attrs"] == ["pandas.DataFrame.append"]
+    assert found["pydantic"].extra["attrs"] == ["pydantic.BaseModel.model_validate"]
+    assert found["os.path"].extra["attrs"] == ["os.path.join"]
+
+
+def test_attribute_chains_ignore_comments_strings_and_other_objects():
+    refs = refs_of(
+        """
+        import numpy as np
+        # np.comment
+        s = "np.string"
+        other.np.thing
+        np.real
+        """
+    )
+    assert refs[0].extra["attrs"] == ["numpy.real"]
+
+
+def test_attribute_chains_are_deduplicated_and_capped():
+    lines = ["import big"] + [f"big.f{i % (MAX_ATTRS + 50)}()" for i in range(2 * MAX_ATTRS)]
+    (ref,) = refs_of("\n".join(lines) + "\n")
+    assert len(ref.extra["attrs"]) == MAX_ATTRS
+    assert len(set(ref.extra["attrs"])) == MAX_ATTRS
+
+
+# --- notebooks -----------------------------------------------------------------------------
+
+
+def test_notebook_code_cells_are_read_and_other_cells_ignored():
+    refs, _ = run_fixture("an-notebooks")
+    imports = [(r.module, r.extra["cell"], r.line) for r in refs if not r.extra.get("pip_install")]
+    assert imports == [
+        ("pandas", 2, 4),
+        ("numpy", 2, 5),
+        ("sklearn.linear_model", 3, 6),
+        ("matplotlib.pyplot", 6, 4),
+    ]
+    assert all(r.language == "python" for r in refs)
+
+
+def test_notebook_pip_install_lines_become_refs():
+    refs, _ = run_fixture("an-notebooks")
+    pips = [(r.module, r.extra["requirement"]) for r in refs if r.extra.get("pip_install")]
+    assert pips == [
+        ("seaborn", "seaborn"),
+        ("scikit-learn", "scikit-learn>=1.2"),
+        ("polars", "polars[pyarrow]"),
+        ("tqdm", "tqdm"),
+    ]
+
+
+def test_notebook_magic_lines_do_not_cause_syntax_errors():
+    _, ctx = run_fixture("an-notebooks")
+    assert not any("syntax" in d.message for d in ctx.diagnostics)
+
+
+def test_notebook_with_bad_json_gives_a_diagnostic_naming_it():
+    _, ctx = run_fixture("an-notebooks")
+    (diag,) = [d for d in ctx.diagnostics if d.file == "notebooks/broken.ipynb"]
+    assert "invalid JSON" in diag.message
+
+
+@pytest.mark.parametrize(
+    ("command", "requirements"),
+    [
+        ("pip install -q a b==1", ["a", "b==1"]),
+        ("python -m pip install -U 'c[x]>=2' -r req.txt", ["c[x]>=2"]),
+        ("{sys.executable} -m pip install d > /dev/null", ["d"]),
+        ("pip3 install -e . && pip install e", ["e"]),
+        ("uv pip install f", ["f"]),
+        ("pip install git+https://example.invalid/x.git ./local g", ["g"]),
+        ("conda install h", []),
+        ("pipx install black", []),
+        ("pip uninstall -y i", []),
+    ],
+)
+def test_pip_install_commands_yield_their_requirements(command, requirements):
+    assert pip_requirements(command) == requirements
+
+
+# --- bad input -----------------------------------------------------------------------------
+
+
+def test_syntax_errors_keep_the_imports_that_parse_with_an_info_diagnostic():
+    refs, ctx = run_fixture("an-syntax-errors")
+    broken = [r.module for r in refs if r.file == "legacy/broken.py"]
+    assert broken == ["requests", "yaml", "attrs"]
+    assert any(
+        d.file == "legacy/broken.py" and d.level == "info" and "syntax" in d.message
+        for d in ctx.diagnostics
+    )
+
+
+def test_python2_files_are_read_with_an_info_diagnostic():
+    refs, ctx = run_fixture("an-syntax-errors")
+    py2 = by_module([r for r in refs if r.file == "legacy/py2.py"])
+    assert set(py2) == {"urllib2", "StringIO", "simplejson", "json"}
+    assert py2["simplejson"].optional
+    assert any(d.file == "legacy/py2.py" and d.level == "info" for d in ctx.diagnostics)
+
+
+def test_binary_file_with_py_suffix_is_skipped_with_a_diagnostic():
+    refs, ctx = run_fixture("an-syntax-errors")
+    assert not any(r.file == "legacy/blob.py" for r in refs)
+    assert any(d.file == "legacy/blob.py" and "binary" in d.message for d in ctx.diagnostics)
+
+
+def test_undecodable_file_is_still_read():
+    refs, ctx = run_fixture("an-syntax-errors")
+    assert any(r.file == "legacy/latin1.py" and r.module == "chardet" for r in refs)
+    assert any(d.file == "legacy/latin1.py" for d in ctx.diagnostics)
+
+
+def test_import_lines_swallowed_by_parse_errors_are_recovered():
+    refs = refs_of('print("a"\nimport requests\nfrom a import (b,\n')
+    assert [(r.module, r.names, r.line) for r in refs] == [("requests", (), 2), ("a", ("b",), 3)]
+
+
+def test_no_fixture_produces_internal_errors():
+    for fixture in sorted(FIXTURES.glob("an-*")):
+        _, ctx = run_fixture(fixture.name)
+        assert not any("could not analyse" in d.message for d in ctx.diagnostics), fixture
