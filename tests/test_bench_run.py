@@ -153,3 +153,69 @@ def test_bad_paths_give_a_message_and_exit_2(
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert err.startswith("depinfer bench: ") and "Traceback" not in err
+
+
+class FakeRegistries:
+    """Answers like a registry that knows `known` with the given releases."""
+
+    def __init__(self, known: dict[str, list[str]]) -> None:
+        self.known = known
+
+    def exists_many(self, ecosystem, names):
+        return {n: n in self.known for n in names}
+
+    def versions(self, ecosystem, name):
+        from depinfer.registries import VersionInfo
+
+        return [VersionInfo(v) for v in self.known.get(name, [])]
+
+
+def test_fake_names_and_invalid_versions_become_failure_categories() -> None:
+    from types import SimpleNamespace
+
+    from depinfer.bench.runner import failure_categories, fake_check, invalid_versions
+    from depinfer.bench.sections import Dep
+
+    ctx = SimpleNamespace(registries=FakeRegistries({"serde": ["1.0.200"], "anyhow": ["1.0.80"]}))
+    pred = {
+        "Cargo.toml": [
+            Dep("serde", "serde", "2"),  # no 2.x release
+            Dep("anyhow", "anyhow", "1.0"),
+            Dep("serde_jsonn", "serde_jsonn", "1"),  # not in the registry
+            Dep("core", "core", "", kind="project"),  # internal: never checked
+        ]
+    }
+    gold = {"Cargo.toml": [Dep("serde", "serde", "1"), Dep("tokio", "tokio", "1")]}
+    fake = fake_check(ctx, "rust", pred)
+    assert fake["fake_names"] == ["serde_jsonn"] and fake["written"] == 3
+    invalid = invalid_versions(ctx, "rust", pred)
+    assert invalid == ["serde 2"]
+    cats = failure_categories(gold, pred, fake, invalid, [], names_only=False)
+    assert cats == [
+        "dependency not found in build",
+        "invalid version in build",
+        "missing dependency in test",
+        "mismatched version in test",
+    ]
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
+def test_dibench_dataset_runs_on_premasked_trees(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    prep = tmp_path / "prep"
+    assert (
+        main(["prepare", "--dataset", str(DATASET), "--trees", str(TREES), "--out", str(prep)]) == 0
+    )
+    out = tmp_path / "res"
+    code = main(
+        ["run", "--dataset", str(prep / "dibench.jsonl"), "--trees", str(prep), "--offline",
+         "--names-only", "--out", str(out), "--dibench", "--instance", "acme__workspace"]
+    )  # fmt: skip
+    assert code == 0
+    result = json.loads((out / "rust" / "acme__workspace.json").read_text())
+    assert sorted(d["name"] for d in result["gold"]["Cargo.toml"]) == [
+        "acme_core", "anyhow", "serde", "tokio",
+    ]  # fmt: skip
+    assert result["mask"]["deleted"] == []  # the tree was masked already
+    assert (out / "rust" / "acme__workspace" / "patch.diff").is_file()

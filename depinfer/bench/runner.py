@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from depinfer.bench.constraints import to_pep440
 from depinfer.bench.dataset import Instance
 from depinfer.bench.masking import copy_tree, mask
 from depinfer.bench.metrics import compare, per_file
@@ -141,35 +142,40 @@ def fake_check(ctx: Any, language: str, pred: dict[str, list[Dep]]) -> dict[str,
 
 
 def invalid_versions(ctx: Any, language: str, pred: dict[str, list[Dep]]) -> list[str]:
-    """Python constraints that no published release satisfies (other languages: not checked)."""
-    if language != "python":
-        return []
+    """Written constraints that no published release satisfies ("invalid version in build").
+
+    A constraint that names no version (path, git, workspace) or a name the registry does not
+    know (counted as fake instead) is not judged here.
+    """
     from packaging.specifiers import InvalidSpecifier, SpecifierSet
     from packaging.version import InvalidVersion, Version
 
-    ecosystem = LANGUAGE_ECOSYSTEM[language]
+    ecosystem = LANGUAGE_ECOSYSTEM.get(language)
+    if ecosystem is None:
+        return []
     bad = []
     for deps in pred.values():
         for d in deps:
             if not d.version or d.kind != PACKAGE:
                 continue
+            alternatives = to_pep440(language, d.version)
+            if alternatives is None:
+                continue
             try:
-                spec = SpecifierSet(d.version)
+                specs = [SpecifierSet(a) for a in alternatives]
             except InvalidSpecifier:
                 bad.append(f"{d.raw} {d.version}")
                 continue
             releases = ctx.registries.versions(ecosystem, d.raw)
             if not releases:
                 continue  # unknown: offline, or the name itself is fake
-            ok = False
+            parsed = []
             for r in releases:
                 try:
-                    if spec.contains(Version(r.version), prereleases=True):
-                        ok = True
-                        break
+                    parsed.append(Version(r.version))
                 except InvalidVersion:
                     continue
-            if not ok:
+            if parsed and not any(s.contains(v, prereleases=True) for s in specs for v in parsed):
                 bad.append(f"{d.raw} {d.version}")
     return bad
 

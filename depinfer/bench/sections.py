@@ -83,6 +83,8 @@ def normalise_version(language: str, version: str) -> str:
     version = (version or "").strip()
     if not version:
         return ""
+    if version == "*":  # "any version" in Poetry and Cargo
+        return ""
     if language == "python":
         parts = sorted(p.strip() for p in version.split(",") if p.strip())
         return ",".join(parts)
