@@ -247,7 +247,7 @@ def scan(root: str | os.PathLike[str]) -> Project:
                 continue
             if d.endswith(".egg-info") or (full / "pyvenv.cfg").exists():
                 continue
-            if d in OUTPUT_DIRS and not _holds_manifest(full):
+            if d in OUTPUT_DIRS and not _holds_manifest(full) and not _in_source_dir(rel_dir):
                 continue
             keep.append(d)
         dirnames[:] = keep
@@ -298,6 +298,11 @@ def scan(root: str | os.PathLike[str]) -> Project:
         project.manifests.append(manifest)
     project.last_commit_date = _git_head_date(root_path)
     return project
+
+
+def _in_source_dir(rel_dir: str) -> bool:
+    """`src/scripts/build/`: a folder named like build output inside a source tree is code."""
+    return any(p in ("src", "source") for p in PurePosixPath(rel_dir).parts)
 
 
 def _holds_manifest(directory: Path) -> bool:

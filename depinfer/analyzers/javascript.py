@@ -45,7 +45,15 @@ GRAMMAR_BY_EXT = {
 EMBEDDED_EXTS = {".vue", ".svelte", ".astro"}
 
 # Call targets whose first literal argument is a module specifier.
-CALL_FUNCTIONS = {"require": False, "requireFrom": False}
+CALL_FUNCTIONS = {"require"}
+# Helpers that load or locate a package by name (`resolveBin('jest')`, `importFrom(dir,
+# 'x')`, `resolveFrom(cwd, 'x')`, `realRequire(name)`): their literal arguments that look like
+# bare package names are reported as `heuristic` uses, checked against the registry later.
+HELPER_NAME = re.compile(
+    r"^_*(?:realRequire|(?:[Rr]equire|[Ii]mport|[Rr]esolve)"
+    r"(?:Bin|From|Module|Package|Pkg|Esm|ESM|Fresh|Lazy|Cwd|Global|Silent|Optional|Peer|Dep))$"
+)
+_FILE_LIKE = re.compile(r"\.(?:[cm]?[jt]sx?|json|css|scss|html|md|node|wasm|d\.ts)$")
 MEMBER_CALLS = {
     ("require", "resolve"),
     ("module", "require"),
@@ -64,13 +72,13 @@ _QUERY = """
 (export_statement source: (string) @src) @stmt
 (call_expression
   function: (identifier) @fn
-  arguments: (arguments . [(string) (template_string)] @arg)) @call
+  arguments: (arguments [(string) (template_string)] @arg)) @call
 (call_expression
   function: (import)
   arguments: (arguments . [(string) (template_string)] @arg)) @dyn
 (call_expression
   function: (member_expression object: (_) @obj property: (property_identifier) @prop)
-  arguments: (arguments . [(string) (template_string)] @arg)) @member
+  arguments: (arguments [(string) (template_string)] @arg)) @member
 """
 _TS_EXTRA = """
 (import_require_clause source: (string) @src) @req
@@ -124,6 +132,14 @@ def _literal(node: Node) -> str | None:
     if len(raw) < 2:
         return None
     return raw[1:-1]
+
+
+def _bare_name(spec: str) -> bool:
+    """A literal that can only be a package name: no path below it, no file extension."""
+    if spec.startswith((".", "/", "#", "@/")) or _FILE_LIKE.search(spec) or " " in spec:
+        return False
+    parts = spec.split("/")
+    return len(parts) == (2 if spec.startswith("@") else 1) and all(parts)
 
 
 def _has_type_token(node: Node) -> bool:
@@ -198,15 +214,24 @@ def parse_source(text: str, grammar: str, line_offset: int = 0) -> list[dict]:
             use["dynamic"] = True
             use["type_only"] = _in_type_context(caps["dyn"][0])
         elif "call" in caps:
-            if _node_text(caps["fn"][0]) not in CALL_FUNCTIONS:
+            fn = _node_text(caps["fn"][0])
+            if fn in CALL_FUNCTIONS:
+                if arg.prev_named_sibling is not None:
+                    continue  # require's module is its first argument
+            elif HELPER_NAME.match(fn) and _bare_name(spec):
+                use["heuristic"] = True
+            else:
                 continue
             use["dynamic"] = True
         elif "member" in caps:
             obj = _node_text(caps["obj"][0])
             prop = _node_text(caps["prop"][0])
-            if obj == "import.meta" and prop == "resolve":
-                use["dynamic"] = True
-            elif (obj, prop) not in MEMBER_CALLS:
+            if (obj, prop) in MEMBER_CALLS or (obj == "import.meta" and prop == "resolve"):
+                if arg.prev_named_sibling is not None:
+                    continue
+            elif HELPER_NAME.match(obj) and "." not in obj and _bare_name(spec):
+                use["heuristic"] = True
+            else:
                 continue
             use["dynamic"] = True
         uses.append(use)
@@ -281,7 +306,7 @@ def analyze_file(project: Project, file: SourceFile, ctx: Context) -> list[Impor
             ctx.warn(f"could not parse: {exc}", file.path)
             continue
         for use in uses:
-            extra = {k: True for k in ("jsx", "types_reference") if use.get(k)}
+            extra = {k: True for k in ("jsx", "types_reference", "heuristic") if use.get(k)}
             refs.append(
                 ImportRef(
                     module=use["module"],

@@ -37,6 +37,8 @@ BUILTINS_FILE = (
     Path(__file__).resolve().parent.parent / "registries" / "data" / "node_builtins.json"
 )
 
+# Folders whose content is the package's shipped code whatever their subfolders are called.
+SHIPPED_DIRS = {"src", "lib", "source", "app", "bin"}
 _NAME = re.compile(r"^(?:@[a-z0-9][\w.~-]*/)?[a-z0-9~][\w.~-]*$", re.I)
 
 
@@ -381,11 +383,23 @@ def file_section(owner: Manifest | None, rel_file: str, kind: FileKind) -> Secti
     if owner is not None and _shipped(owner, inner):
         return Section.RUNTIME
     role = classify(inner)
+    top = inner.split("/")[0] if "/" in inner else ""
+    if role == FileKind.SCRIPT and top in SHIPPED_DIRS:
+        return Section.RUNTIME  # src/scripts/*: a CLI's commands, shipped with it
     if role == FileKind.CONFIG or kind == FileKind.CONFIG:
-        if "/" not in inner:
-            return Section.DEV  # a tool's config at the package root
+        if top not in SHIPPED_DIRS:
+            return Section.DEV  # a tool's config for this repository
         # a config inside shipped code (presets a tool package ships) goes with its folder
         role = classify(str(PurePosixPath(inner).parent / "_.js"))
+    if (
+        role == FileKind.SOURCE
+        and top
+        and top not in SHIPPED_DIRS
+        and owner is not None
+        and isinstance(owner.data.get("files"), list)
+    ):
+        # A package that lists what it publishes: other folders are repository tooling.
+        return Section.DEV
     return Section.RUNTIME if role == FileKind.SOURCE else Section.DEV
 
 
@@ -494,7 +508,11 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
             section=section,
             import_names=[ref.module or name],
             evidence=[ev],
-            extra={"type_only": ref.type_only, "dynamic": ref.dynamic},
+            extra={
+                "type_only": ref.type_only,
+                "dynamic": ref.dynamic,
+                "heuristic": bool(ref.extra.get("heuristic")),
+            },
         )
         if verdict == "internal" and target is not None:
             cand.internal = True

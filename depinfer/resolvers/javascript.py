@@ -21,8 +21,17 @@ from pathlib import PurePosixPath
 
 from depinfer.context import Context
 from depinfer.mapping.javascript import Layout, layout
-from depinfer.model import Candidate, Ecosystem, Manifest, Project, Requirement, Section
+from depinfer.model import (
+    Candidate,
+    Ecosystem,
+    FileKind,
+    Manifest,
+    Project,
+    Requirement,
+    Section,
+)
 from depinfer.resolvers.common import merge_candidates, parse_as_of, pick_version, to_requirement
+from depinfer.scan import classify
 
 _LOCK_VERSION = re.compile(r'^"?(@?[^@\s"]+)@[^:]*:\s*\n\s+version:?\s+"?([\w.+-]+)"?', re.M)
 
@@ -54,6 +63,26 @@ def covered(lay: Layout, manifest: Manifest, c: Candidate) -> bool:
         if is_member and anc.directory == "" and manifest.data.get("private"):
             return True
     return False
+
+
+def unpublished(lay: Layout, manifest: Manifest) -> bool:
+    """Never published: `private`, or a package.json inside another package's test, docs
+    or example folders (a fixture app, a docs site)."""
+    if manifest.data.get("private") is True:
+        return True
+    for anc in _ancestors(lay, manifest):
+        base = anc.directory
+        inner = manifest.directory[len(base) + 1 :] if base else manifest.directory
+        if classify(inner + "/_.js") not in (FileKind.SOURCE, FileKind.SCRIPT):
+            return True
+    return False
+
+
+def keeps_everything_in_dependencies(lay: Layout, manifest: Manifest) -> bool:
+    """An unpublished package without a devDependencies section lists all it needs under
+    `dependencies` (apps, docs sites, fixture projects): follow that convention rather than
+    start a section the file does not use."""
+    return "devDependencies" not in manifest.declared and unpublished(lay, manifest)
 
 
 def _repo_versions(project: Project) -> dict[str, str]:
@@ -144,6 +173,8 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
     out: list[Requirement] = []
     for c in todo:
         owner = manifests[c.manifest]
+        if c.section == Section.DEV and keeps_everything_in_dependencies(lay, owner):
+            c.section = Section.RUNTIME
         if c.internal:
             out.append(to_requirement(c, _internal_spec(lay, owner, c)))
             continue
@@ -152,8 +183,6 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
             ctx.warn(f"'{c.name}' is not in the npm registry; not written", c.manifest)
             continue
         c.verified = verdict
-        if verdict is None and c.extra.get("heuristic"):
-            continue  # a guess the registry could not confirm is never written
         spec = ""
         if ctx.options.versions:
             spec = _version_spec(project, owner, c, ctx, as_of, repo_versions)

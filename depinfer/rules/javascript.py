@@ -226,14 +226,28 @@ class _JsValue:
                         self.i += 1
             self.i += 1
             return obj
-        # an expression: require('x') / require.resolve('x') → 'x'; otherwise skip it
-        if kind == "word" and val in ("require", "require.resolve") and self._at(1, "("):
+        # a call: require('x') / require.resolve('x') → 'x'; helper(…, 'x', 'y') → its
+        # direct string arguments (`ifAnyDep(deps, 'jsdom', 'node')`); anything else skipped
+        if kind == "word" and self._at(1, "("):
             self.i += 2
-            inner = self.peek()
-            if inner[0] == "str":
-                self._skip_until({")"})
+            args: list[str] = []
+            depth = 0
+            while self.peek()[0] != "end":
+                k, v = self.peek()
+                if k == "punct" and v in "([{":
+                    depth += 1
+                elif k == "punct" and v in ")]}":
+                    if depth == 0:
+                        break
+                    depth -= 1
+                elif k == "str" and depth == 0:
+                    args.append(v)
                 self.i += 1
-                return inner[1]
+            self.i += 1
+            self._skip_tail()
+            if val in ("require", "require.resolve"):
+                return args[0] if args else None
+            return args
         self._skip_until({",", "]", "}"})
         return None
 
@@ -403,13 +417,9 @@ def _cand(
 
 
 def _config_section(lay: Layout, owner, rel: str) -> Section:
-    """Config files at a package's root (or in test/tooling folders) are dev tooling; a config
-    inside shipped code (a config preset a tool package ships) is runtime."""
-    base = owner.directory
-    inner = rel[len(base) + 1 :] if base else rel
-    if "/" not in inner:
-        return Section.DEV
-    return file_section(owner, str(PurePosixPath(rel).parent / "_.js"), FileKind.SOURCE)
+    """Config files are dev tooling, unless they sit in shipped code (config presets a tool
+    package ships: src/config/*) or are listed in `files`."""
+    return file_section(owner, rel, FileKind.CONFIG)
 
 
 def _repo_files(project: Project) -> list[str]:
