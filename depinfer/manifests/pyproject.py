@@ -43,9 +43,9 @@ except ModuleNotFoundError:  # pragma: no cover - Python 3.10
 
 def _parse(text: str) -> TOMLDocument:
     try:
-        doc = tomlkit.parse(text)
-        if _strict_toml is not None:
+        if _strict_toml is not None:  # its messages name the line plainly
             _strict_toml.loads(text)
+        doc = tomlkit.parse(text)
     except (TOMLKitError, ValueError) as exc:
         message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise ManifestError(f"invalid TOML: {message}") from None
