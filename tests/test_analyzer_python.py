@@ -104,6 +104,12 @@ def test_relative_imports_resolve_through_the_init_chain():
     assert all(r.relative for r in refs)
 
 
+def test_relative_imports_in_a_folder_without_init_inside_a_package_resolve():
+    refs, _ = run_fixture("an-relative-imports")
+    app = [(r.module, r.names) for r in refs if r.file == "src/relpkg/sansio/app.py"]
+    assert app == [("relpkg.core", ("run",)), ("relpkg.sansio", ("helpers",))]
+
+
 def test_relative_import_beyond_the_known_package_keeps_its_relative_text():
     refs, _ = run_fixture("an-relative-imports")
     modules = {(r.file, r.module) for r in refs}
@@ -117,6 +123,8 @@ def test_package_of_follows_init_files_upwards():
     assert package_of("src/pkg/sub/mod.py", dirs) == ["pkg", "sub"]
     assert package_of("src/pkg/sub/__init__.py", dirs) == ["pkg", "sub"]
     assert package_of("tools/x.py", dirs) == []
+    # a folder without __init__.py inside a regular package is a namespace portion of it
+    assert package_of("src/pkg/sansio/app.py", dirs) == ["pkg", "sansio"]
 
 
 # --- optional imports ----------------------------------------------------------------------
@@ -147,6 +155,24 @@ def test_fallback_in_the_except_handler_is_required_and_names_what_it_replaces()
 def test_contextlib_suppress_import_error_marks_optional():
     refs, _ = run_fixture("an-optional-imports")
     assert by_module(refs)["colorama"].optional
+
+
+def test_handler_that_raises_again_keeps_optional_but_says_reraised():
+    refs = refs_of(
+        """
+        try:
+            import pyarrow
+        except ImportError as exc:
+            raise RuntimeError("pip install pyarrow") from exc
+        try:
+            import fastparquet
+        except ImportError:
+            fastparquet = None
+        """
+    )
+    found = by_module(refs)
+    assert found["pyarrow"].optional and found["pyarrow"].extra["reraised"] is True
+    assert found["fastparquet"].optional and "reraised" not in found["fastparquet"].extra
 
 
 def test_python2_comma_handler_still_counts_as_catching_import_error():

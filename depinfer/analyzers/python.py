@@ -22,6 +22,8 @@ What each `ImportRef` means (the mapping stage relies on these conventions):
   `with contextlib.suppress(ImportError)` block; or under an `if` that asks `find_spec`.
   An import in such a `try`'s `except` handler is the fallback: not optional, and
   extra["fallback_for"] lists the modules the `try` body imported (`tomllib` → `tomli`).
+  When every such handler ends in `raise` ("please install x"), the ref stays optional but
+  extra["reraised"] is True: the module cannot work without it.
 - type_only: under `if TYPE_CHECKING:` (any `*.TYPE_CHECKING`, `MYPY`, `if False:`) and
   everything in `.pyi` stubs; `else` branches are not type-only.
 - marker: PEP 508 text from the enclosing `if` guards (see python_guards), joined by `and`.
@@ -90,6 +92,7 @@ class _Where:
     marker: str | None = None
     try_bodies: tuple[int, ...] = ()  # import-catching `try`s whose body holds the node
     fallback_of: int | None = None  # import-catching `try` whose handler holds the node
+    reraised: bool = False  # an enclosing handler turns the ImportError into another error
 
 
 @dataclass
@@ -103,7 +106,7 @@ class _File:
     body_modules: dict[int, list[str]] = field(default_factory=dict)
     fallbacks: list[tuple[int, int]] = field(default_factory=list)
     units: list[tuple[Tree, bytes, int | None]] = field(default_factory=list)
-    catches: dict[int, bool] = field(default_factory=dict)
+    catches: dict[int, tuple[bool, bool]] = field(default_factory=dict)
     syntax_error: bool = False
     python2: bool = False
 
@@ -144,13 +147,24 @@ def _position(ref: ImportRef) -> tuple[int, int]:
 
 
 def package_of(path: str, init_dirs: set[str]) -> list[str]:
-    """Dotted package of a file, following `__init__.py` directories upwards."""
-    parts: list[str] = []
+    """Dotted package of a file, following `__init__.py` directories upwards.
+
+    Folders without `__init__.py` below a regular package still count (Python imports them
+    as namespace portions, e.g. `flask/sansio/`); above the topmost `__init__.py` the chain
+    ends. With no `__init__.py` above the file at all, the package is unknown: [].
+    """
+    directories: list[str] = []
     directory = posixpath.dirname(path)
-    while directory and directory in init_dirs:
-        parts.insert(0, posixpath.basename(directory))
+    while directory:
+        directories.append(directory)
         directory = posixpath.dirname(directory)
-    return parts
+    inside = [d in init_dirs for d in directories]  # innermost directory first
+    if True not in inside:
+        return []
+    top = inside.index(True)  # the innermost regular package, then up while packages go on
+    while top + 1 < len(inside) and inside[top + 1]:
+        top += 1
+    return [posixpath.basename(d) for d in reversed(directories[: top + 1])]
 
 
 def _analyze_file(
@@ -301,6 +315,8 @@ def _add(
     optional = where.optional or requested_optional
     if cell is not None:
         extra["cell"] = cell
+    if where.reraised:
+        extra["reraised"] = True
     ref = ImportRef(
         module,
         state.source.path,
@@ -465,11 +481,16 @@ def _dynamic_import(
 
 
 def _catches_import_error(state: _File, try_node: Node) -> bool:
+    return _handlers(state, try_node)[0]
+
+
+def _handlers(state: _File, try_node: Node) -> tuple[bool, bool]:
+    """(a handler catches import errors, every such handler ends by raising again)."""
     key = try_node.start_byte
     cached = state.catches.get(key)
     if cached is not None:
         return cached
-    result = False
+    catching: list[Node] = []
     for handler in try_node.children:
         if handler.type not in ("except_clause", "except_group_clause"):
             continue
@@ -478,15 +499,20 @@ def _catches_import_error(state: _File, try_node: Node) -> bool:
             if child.is_named and child.type not in ("block", "comment"):
                 caught = child
                 break
-        if caught is None:  # bare `except:`
-            result = True
-            break
-        if caught.type == "as_pattern":
+        if caught is not None and caught.type == "as_pattern":
             caught = caught.named_children[0] if caught.named_children else caught
-        names = {part.rsplit(".", 1)[-1] for part in _text(caught).strip("()").split(",")}
-        if names & _IMPORT_ERRORS:
-            result = True
-            break
+        if caught is None or (
+            {part.rsplit(".", 1)[-1] for part in _text(caught).strip("()").split(",")}
+            & _IMPORT_ERRORS
+        ):
+            catching.append(handler)
+    reraises = bool(catching)
+    for handler in catching:
+        blocks = [c for c in handler.children if c.type == "block"]
+        statements = [c for c in blocks[-1].named_children if c.type != "comment"] if blocks else []
+        if not statements or statements[-1].type != "raise_statement":
+            reraises = False
+    result = (bool(catching), reraises)
     state.catches[key] = result
     return result
 
@@ -545,8 +571,10 @@ def _where(state: _File, node: Node, flags: dict[str, Guard]) -> _Where:
         kind = parent.type
         if kind == "try_statement":
             if child.type == "block":
-                if _catches_import_error(state, parent):
+                catches, reraises = _handlers(state, parent)
+                if catches:
                     where.optional = True
+                    where.reraised = where.reraised or reraises
                     try_bodies.append(parent.start_byte)
             elif child.type in ("except_clause", "except_group_clause"):
                 if where.fallback_of is None and _catches_import_error(state, parent):
@@ -603,6 +631,8 @@ def _collect_attrs(state: _File) -> None:
                     continue
                 seen.add((bound, chain_match.group()))
                 index, full = _owner(state, bound, chain_match.group().decode())
+                if full == state.refs[index].module:
+                    continue
                 found = attrs.setdefault(index, {})
                 if len(found) < MAX_ATTRS:
                     found[full] = None
