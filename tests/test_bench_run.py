@@ -219,3 +219,29 @@ def test_dibench_dataset_runs_on_premasked_trees(
     ]  # fmt: skip
     assert result["mask"]["deleted"] == []  # the tree was masked already
     assert (out / "rust" / "acme__workspace" / "patch.diff").is_file()
+
+
+def test_a_hung_instance_times_out_and_leaves_no_scratch(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import os
+    import tempfile
+    import time
+
+    from depinfer.bench.runner import run_isolated
+
+    if not hasattr(os, "fork"):
+        pytest.skip("the monkeypatched pipeline reaches the child only with fork")
+
+    def slow_infer(*args, **kwargs):
+        time.sleep(30)
+
+    monkeypatch.setattr(depinfer.pipeline, "infer", slow_infer)
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    inst = INSTANCES["acme__web"]
+    started = time.monotonic()
+    result = run_isolated(inst, inst.tree(TREES), RunOptions(offline=True), timeout=1)
+    assert time.monotonic() - started < 10
+    assert result["status"] == "error" and result["error"] == "timeout after 1s"
+    assert result["id"] == "acme__web"
+    assert list(tmp_path.iterdir()) == []

@@ -81,6 +81,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     run.add_argument("--force", action="store_true", help="re-run instances that have a result")
     run.add_argument(
+        "--timeout",
+        type=float,
+        default=900,
+        metavar="SEC",
+        help="time limit per instance, run in a child process (0: in-process, no limit; default 900)",
+    )
+    run.add_argument(
         "--dibench",
         action="store_true",
         help="also write <out>/<language>/<id>/patch.diff for DI-Bench's evaluator; "
@@ -172,7 +179,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     from depinfer.bench.runner import (
         RunOptions,
         load_result,
-        run_instance,
+        run_isolated,
         save_result,
     )
 
@@ -198,10 +205,17 @@ def cmd_run(args: argparse.Namespace) -> int:
             if not args.quiet:
                 print(f"{label}: done before (use --force to re-run)", file=sys.stderr)
             continue
-        premasked = None
-        if inst.patch is not None:
-            premasked = gold_from_patch(inst, inst.tree(trees))
-        result = run_instance(inst, inst.tree(trees), options, premasked_gold=premasked)
+        try:
+            premasked = gold_from_patch(inst, inst.tree(trees)) if inst.patch is not None else None
+        except DatasetError as exc:
+            result = {
+                "id": inst.id,
+                "language": inst.language,
+                "status": "error",
+                "error": str(exc),
+            }
+        else:
+            result = run_isolated(inst, inst.tree(trees), options, premasked, timeout=args.timeout)
         save_result(out, inst, result, dibench=args.dibench)
         if result["status"] != "ok":
             failed += 1

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import os
 import tempfile
 import time
 import traceback
@@ -217,8 +218,12 @@ def run_instance(
     tree: Path,
     options: RunOptions,
     premasked_gold: dict[str, list[Dep]] | None = None,
+    workdir: Path | None = None,
 ) -> dict[str, Any]:
-    """Score one instance. `premasked_gold` (DI-Bench data): the tree is already masked."""
+    """Score one instance. `premasked_gold` (DI-Bench data): the tree is already masked.
+
+    The scratch copy goes into `workdir` (then the caller removes it) or a new temp dir.
+    """
     from depinfer.context import Options
     from depinfer.pipeline import infer, make_context, write_edits
     from depinfer.scan import scan
@@ -237,7 +242,8 @@ def run_instance(
     if not tree.is_dir():
         result.update(status="error", error=f"repository tree not found: {tree}", wall_time=0.0)
         return result
-    scratch = Path(tempfile.mkdtemp(prefix=f"depinfer-bench-{inst.id[:40]}-"))
+    owned = workdir is None
+    scratch = Path(tempfile.mkdtemp(prefix=f"depinfer-bench-{inst.id[:40]}-")) if owned else workdir
     root = scratch / "repo"
     try:
         copy_tree(tree, root)
@@ -300,7 +306,7 @@ def run_instance(
     finally:
         if options.keep:
             result["scratch"] = str(root)
-        else:
+        elif owned:
             import shutil
 
             shutil.rmtree(scratch, ignore_errors=True)
@@ -327,3 +333,65 @@ def load_result(out: Path, inst: Instance) -> dict[str, Any] | None:
         return json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
+
+
+def _child(
+    conn: Any, inst: Instance, tree: Path, options: RunOptions, gold: Any, work: str
+) -> None:
+    try:
+        conn.send(run_instance(inst, tree, options, gold, workdir=Path(work)))
+    except BaseException as exc:  # the parent records it; nothing may escape a child
+        conn.send({"status": "error", "error": f"{type(exc).__name__}: {exc}"})
+    finally:
+        conn.close()
+
+
+def run_isolated(
+    inst: Instance,
+    tree: Path,
+    options: RunOptions,
+    premasked_gold: dict[str, list[Dep]] | None = None,
+    timeout: float = 0,
+) -> dict[str, Any]:
+    """`run_instance` in a child process with a time limit (0: in this process, no limit).
+
+    A hung or crashing instance then costs one result marked "timeout"/"error", not the run;
+    the scratch directory belongs to the parent, so it is removed even when the child is killed.
+    """
+    if timeout <= 0:
+        return run_instance(inst, tree, options, premasked_gold)
+    import multiprocessing
+    import shutil
+
+    ctx = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
+    work = tempfile.mkdtemp(prefix=f"depinfer-bench-{inst.id[:40]}-")
+    started = time.monotonic()
+    parent, child = ctx.Pipe(duplex=False)
+    proc = ctx.Process(target=_child, args=(child, inst, tree, options, premasked_gold, work))
+    proc.start()
+    child.close()
+    try:
+        if parent.poll(timeout):
+            try:
+                result = parent.recv()
+            except EOFError:
+                result = {"status": "error", "error": "the instance's process died"}
+        else:
+            result = {"status": "error", "error": f"timeout after {timeout:g}s"}
+    finally:
+        if proc.is_alive():
+            proc.kill()
+        proc.join(5)
+        parent.close()
+        if not options.keep:
+            shutil.rmtree(work, ignore_errors=True)
+    if "id" not in result:
+        result = {
+            "id": inst.id,
+            "language": inst.language,
+            "repo": inst.repo,
+            "build_files": inst.build_files,
+            **result,
+            "wall_time": round(time.monotonic() - started, 3),
+        }
+    return result
