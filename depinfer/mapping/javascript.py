@@ -134,6 +134,30 @@ class Layout:
     tsconfigs: dict[str, TsConfig]
     bundler_aliases: dict[str, list[str]]  # directory → alias prefixes from bundler configs
     files: set[str]
+    unpublished: set[str] = field(default_factory=set)  # manifest paths never published
+
+
+def ancestors(lay: Layout, manifest: Manifest) -> list[Manifest]:
+    """Package manifests in directories above this one (the repository root included)."""
+    here = PurePosixPath(manifest.directory)
+    return [
+        m
+        for d, m in lay.owners.items()
+        if m.path != manifest.path and (d == "" or PurePosixPath(d) in here.parents)
+    ]
+
+
+def _unpublished(lay: Layout, manifest: Manifest) -> bool:
+    """Never published: `private`, or a package.json inside another package's test, docs or
+    example folders (a fixture app, a docs site)."""
+    if manifest.data.get("private") is True:
+        return True
+    for anc in ancestors(lay, manifest):
+        base = anc.directory
+        inner = manifest.directory[len(base) + 1 :] if base else manifest.directory
+        if classify(inner + "/_.js") not in (FileKind.SOURCE, FileKind.SCRIPT):
+            return True
+    return False
 
 
 def _read_tsconfig(root: Path, rel: str) -> TsConfig | None:
@@ -310,7 +334,7 @@ def _build_layout(project: Project) -> Layout:
                 continue
             d = str(PurePosixPath(f.path).parent)
             bundler.setdefault("" if d == "." else d, []).extend(_bundler_aliases(text))
-    return Layout(
+    result = Layout(
         owners=owners,
         by_name=by_name,
         members=members,
@@ -319,6 +343,8 @@ def _build_layout(project: Project) -> Layout:
         bundler_aliases=bundler,
         files={f.path for f in project.files},
     )
+    result.unpublished = {m.path for m in owners.values() if _unpublished(result, m)}
+    return result
 
 
 def owner_of(lay: Layout, rel_file: str) -> Manifest | None:
@@ -371,7 +397,9 @@ def _candidates(lay: Layout, target: str) -> list[str]:
     return [f for f in lay.files if f in stems or f.startswith(target + "/")]
 
 
-def file_section(owner: Manifest | None, rel_file: str, kind: FileKind) -> Section:
+def file_section(
+    owner: Manifest | None, rel_file: str, kind: FileKind, unpublished: bool = False
+) -> Section:
     """Shipped code → runtime; tests, configs, scripts, docs, examples → dev.
 
     The role is judged relative to the owning package.json, so a docs site or playground with
@@ -391,8 +419,11 @@ def file_section(owner: Manifest | None, rel_file: str, kind: FileKind) -> Secti
             return Section.DEV  # a tool's config for this repository
         # a config inside shipped code (presets a tool package ships) goes with its folder
         role = classify(str(PurePosixPath(inner).parent / "_.js"))
+    if unpublished and role in (FileKind.EXAMPLE, FileKind.DOCS, FileKind.BENCH):
+        return Section.RUNTIME  # an app or docs site: its demos and pages are what it runs
     if (
-        role == FileKind.SOURCE
+        not unpublished
+        and role == FileKind.SOURCE
         and top
         and top not in SHIPPED_DIRS
         and owner is not None
@@ -494,7 +525,7 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
         verdict, name, target = classify_spec(lay, ref, owner)
         if verdict == "skip" or name is None:
             continue
-        section = file_section(owner, ref.file, ref.kind)
+        section = file_section(owner, ref.file, ref.kind, owner.path in lay.unpublished)
         ev = Evidence(
             "jsx-runtime" if ref.extra.get("jsx") else "import",
             ref.file,

@@ -20,18 +20,16 @@ import re
 from pathlib import PurePosixPath
 
 from depinfer.context import Context
-from depinfer.mapping.javascript import Layout, layout
+from depinfer.mapping.javascript import Layout, ancestors, layout
 from depinfer.model import (
     Candidate,
     Ecosystem,
-    FileKind,
     Manifest,
     Project,
     Requirement,
     Section,
 )
 from depinfer.resolvers.common import merge_candidates, parse_as_of, pick_version, to_requirement
-from depinfer.scan import classify
 
 _LOCK_VERSION = re.compile(r'^"?(@?[^@\s"]+)@[^:]*:\s*\n\s+version:?\s+"?([\w.+-]+)"?', re.M)
 
@@ -40,22 +38,13 @@ def _declared(manifest: Manifest) -> set[str]:
     return {n.lower() for names in manifest.declared.values() for n in names}
 
 
-def _ancestors(lay: Layout, manifest: Manifest) -> list[Manifest]:
-    here = PurePosixPath(manifest.directory)
-    return [
-        m
-        for d, m in lay.owners.items()
-        if m.path != manifest.path and (d == "" or PurePosixPath(d) in here.parents)
-    ]
-
-
 def covered(lay: Layout, manifest: Manifest, c: Candidate) -> bool:
     """The candidate is already satisfied by what the manifests declare."""
     low = c.name.lower()
     if low in _declared(manifest):
         return True
     is_member = manifest.path in lay.members
-    for anc in _ancestors(lay, manifest):
+    for anc in ancestors(lay, manifest):
         if low not in _declared(anc):
             continue
         if c.section != Section.RUNTIME:
@@ -65,24 +54,11 @@ def covered(lay: Layout, manifest: Manifest, c: Candidate) -> bool:
     return False
 
 
-def unpublished(lay: Layout, manifest: Manifest) -> bool:
-    """Never published: `private`, or a package.json inside another package's test, docs
-    or example folders (a fixture app, a docs site)."""
-    if manifest.data.get("private") is True:
-        return True
-    for anc in _ancestors(lay, manifest):
-        base = anc.directory
-        inner = manifest.directory[len(base) + 1 :] if base else manifest.directory
-        if classify(inner + "/_.js") not in (FileKind.SOURCE, FileKind.SCRIPT):
-            return True
-    return False
-
-
 def keeps_everything_in_dependencies(lay: Layout, manifest: Manifest) -> bool:
     """An unpublished package without a devDependencies section lists all it needs under
     `dependencies` (apps, docs sites, fixture projects): follow that convention rather than
     start a section the file does not use."""
-    return "devDependencies" not in manifest.declared and unpublished(lay, manifest)
+    return "devDependencies" not in manifest.declared and manifest.path in lay.unpublished
 
 
 def _repo_versions(project: Project) -> dict[str, str]:

@@ -419,7 +419,7 @@ def _cand(
 def _config_section(lay: Layout, owner, rel: str) -> Section:
     """Config files are dev tooling, unless they sit in shipped code (config presets a tool
     package ships: src/config/*) or are listed in `files`."""
-    return file_section(owner, rel, FileKind.CONFIG)
+    return file_section(owner, rel, FileKind.CONFIG, owner.path in lay.unpublished)
 
 
 def _repo_files(project: Project) -> list[str]:
@@ -571,11 +571,16 @@ def infer(
             if owner is None or owner.path in seen:
                 continue
             seen.add(owner.path)
+            # Types are never needed at run time; an unpublished package (an app, a fixture
+            # project) keeps them with the code that needs them.
+            section = Section.DEV
+            if owner.path in lay.unpublished:
+                section = file_section(owner, ref.file, ref.kind, True)
             out.append(
                 _cand(
                     "@types/node",
                     owner.path,
-                    Section.DEV,
+                    section,
                     "rule:types-node",
                     ref.file,
                     ref.module,
