@@ -23,6 +23,10 @@ runtime use), build (MSBuild/tooling package, PrivateAssets=all), sdk-part.
 namespaces: `;`-separated; `=` stands for the package id itself; `NS[M1,M2]` means the
 package is only chosen for NS when one of the marker identifiers is used in the project.
 
+Also writes depinfer/rules/data/csharp/conventions.json: test-framework conventions from
+the `dotnet new xunit|nunit|mstest` templates and each framework's docs, coverlet's docs
+for coverage collection, and each tool package's docs for where it belongs.
+
 Run: python scripts/build_nuget_index.py
 """
 
@@ -32,6 +36,7 @@ import json
 from pathlib import Path
 
 OUT = Path(__file__).resolve().parent.parent / "depinfer" / "registries" / "data"
+RULES_OUT = Path(__file__).resolve().parent.parent / "depinfer" / "rules" / "data" / "csharp"
 
 PACKAGES = """
 Newtonsoft.Json | 100 | lib | =;Newtonsoft.Json.Linq;Newtonsoft.Json.Serialization;Newtonsoft.Json.Converters | 13.0.3
@@ -97,6 +102,12 @@ xunit.abstractions | 70 | test | Xunit.Abstractions | 2.0.3
 xunit.assert | 60 | test | | 2.9.3
 xunit.runner.visualstudio | 95 | test | | 3.1.1
 xunit.extensibility.core | 50 | test | | 2.9.3
+xunit.analyzers | 60 | analyzer | | 1.23.0
+xunit.runner.console | 50 | test | | 2.9.3
+FluentAssertions.Analyzers | 40 | analyzer | | 0.34.1
+Moq.Analyzers | 25 | analyzer | | 0.3.1
+Microsoft.VisualStudio.Azure.Containers.Tools.Targets | 70 | build | | 1.22.1
+BuildBundlerMinifier | 50 | build | | 3.2.449
 Xunit.SkippableFact | 45 | test | Xunit[SkippableFact,SkippableTheory,Skip.If,Skip.IfNot] | 1.5.23
 Xunit.DependencyInjection | 40 | test | Xunit.DependencyInjection | 9.9.1
 Meziantou.Xunit.ParallelTestFramework | 30 | test | Meziantou.Xunit | 2.3.0
@@ -455,6 +466,12 @@ Aspire.Hosting.PostgreSQL | 45 | lib | Aspire.Hosting[AddPostgres] | 9.3.1
 Aspire.Hosting.Redis | 45 | lib | Aspire.Hosting[AddRedis] | 9.3.1
 Aspire.Hosting.RabbitMQ | 35 | lib | Aspire.Hosting[AddRabbitMQ] | 9.3.1
 Aspire.Hosting.MongoDB | 30 | lib | Aspire.Hosting[AddMongoDB] | 9.3.1
+Aspire.Hosting.Azure.AppContainers | 30 | lib | Aspire.Hosting[AddAzureContainerAppEnvironment,PublishAsAzureContainerApp] | 9.3.1
+Aspire.Hosting.Azure.PostgreSQL | 30 | lib | Aspire.Hosting[AddAzurePostgresFlexibleServer] | 9.3.1
+Aspire.Hosting.Azure.Sql | 30 | lib | Aspire.Hosting[AddAzureSqlServer] | 9.3.1
+Aspire.Hosting.NodeJs | 30 | lib | Aspire.Hosting[AddNpmApp,AddNodeApp] | 9.3.1
+Aspire.Hosting.JavaScript | 25 | lib | Aspire.Hosting[AddJavaScriptApp,AddViteApp] | 13.0.0
+CommunityToolkit.Aspire.Hosting.SQLite | 20 | lib | Aspire.Hosting[AddSqlite] | 9.5.0
 Aspire.Hosting.Testing | 35 | test | Aspire.Hosting.Testing | 9.3.1
 Aspire.Microsoft.EntityFrameworkCore.SqlServer | 40 | lib | Microsoft.Extensions.Hosting[AddSqlServerDbContext,EnrichSqlServerDbContext] | 9.3.1
 Aspire.Npgsql.EntityFrameworkCore.PostgreSQL | 40 | lib | Microsoft.Extensions.Hosting[AddNpgsqlDbContext,EnrichNpgsqlDbContext] | 9.3.1
@@ -801,6 +818,7 @@ IMPLICIT_USINGS = {
     ],
     "Microsoft.NET.Sdk.Razor": [],
     "MSTest.Sdk": ["Microsoft.VisualStudio.TestTools.UnitTesting"],
+    "Aspire.AppHost.Sdk": ["Aspire.Hosting"],
 }
 
 # Project SDKs that bring the ASP.NET Core shared framework.
@@ -861,6 +879,125 @@ RUNTIME_FAMILY_EXCEPT = [
 ]
 
 
+# Test-project conventions (the `dotnet new xunit|nunit|mstest` templates and each
+# framework's "getting started" docs): attributes that show the framework, the framework
+# package, the adapter/runner `dotnet test` needs, and the analyzers the template adds.
+TEST_FRAMEWORKS = {
+    "xunit": {
+        "attributes": ["Fact", "Theory", "InlineData", "MemberData", "ClassData", "Collection"],
+        "namespaces": ["Xunit"],
+        "packages": ["xunit"],
+        "alternatives": {"xunit": ["xunit.v3"]},
+        "runner": ["xunit.runner.visualstudio"],
+        "analyzers": ["xunit.analyzers"],
+    },
+    "nunit": {
+        "attributes": [
+            "Test",
+            "TestCase",
+            "TestFixture",
+            "TestCaseSource",
+            "SetUp",
+            "OneTimeSetUp",
+            "TearDown",
+        ],
+        "namespaces": ["NUnit.Framework"],
+        "packages": ["NUnit"],
+        "alternatives": {},
+        "runner": ["NUnit3TestAdapter"],
+        "analyzers": ["NUnit.Analyzers"],
+    },
+    "mstest": {
+        "attributes": ["TestMethod", "TestClass", "DataTestMethod", "DataRow", "TestInitialize"],
+        "namespaces": ["Microsoft.VisualStudio.TestTools.UnitTesting"],
+        "packages": ["MSTest.TestFramework"],
+        "alternatives": {"MSTest.TestFramework": ["MSTest"]},
+        "runner": ["MSTest.TestAdapter"],
+        "analyzers": ["MSTest.Analyzers"],
+    },
+}
+TEST_SDK = "Microsoft.NET.Test.Sdk"
+# CI signs that coverage is collected (coverlet docs: collector vs msbuild integration).
+COVERAGE = {
+    "coverlet.collector": ["XPlat Code Coverage", "--collect", "coverlet.collector"],
+    "coverlet.msbuild": ["CollectCoverage=true", "/p:CollectCoverage", "-p:CollectCoverage"],
+}
+TEST_LOGGERS = {"GitHubActionsTestLogger": ["--logger GitHubActions", "logger:GitHubActions"]}
+
+# Where a package with no namespace of its own goes when the repository lists it centrally
+# (Directory.Packages.props) but no project references it (each from the package's docs):
+#   all: every project (analyzers / build tools applied repository-wide);
+#   test / test:<framework>: test projects (of that framework);
+#   uses:<id>: projects that use package <id> (the analyzers for a library);
+#   startup-ef: startup projects (Web SDK or Exe) whose code uses EF Core (design-time tools);
+#   web / wasm: Web SDK / Blazor WebAssembly SDK projects;
+#   file:<name>: projects whose folder holds that file;
+#   legacy-tfm: projects targeting netstandard2.0 or .NET Framework (polyfill generators).
+PLACEMENT = {
+    "xunit.analyzers": "test:xunit",
+    "NUnit.Analyzers": "test:nunit",
+    "MSTest.Analyzers": "test:mstest",
+    "coverlet.collector": "test",
+    "coverlet.msbuild": "test",
+    "GitHubActionsTestLogger": "test",
+    "JunitXml.TestLogger": "test",
+    "xunit.runner.console": "test:xunit",
+    "NSubstitute.Analyzers.CSharp": "uses:NSubstitute",
+    "AwesomeAssertions.Analyzers": "uses:AwesomeAssertions",
+    "FluentAssertions.Analyzers": "uses:FluentAssertions",
+    "Moq.Analyzers": "uses:Moq",
+    "Microsoft.EntityFrameworkCore.Design": "startup-ef",
+    "Microsoft.EntityFrameworkCore.Tools": "startup-ef",
+    "Microsoft.VisualStudio.Web.CodeGeneration.Design": "web",
+    "Microsoft.Extensions.ApiDescription.Server": "web",
+    "Microsoft.VisualStudio.Azure.Containers.Tools.Targets": "file:Dockerfile",
+    "Microsoft.Web.LibraryManager.Build": "file:libman.json",
+    "BuildBundlerMinifier": "file:bundleconfig.json",
+    "Microsoft.TypeScript.MSBuild": "file:tsconfig.json",
+    "Microsoft.AspNetCore.Components.WebAssembly.DevServer": "wasm",
+    "PolySharp": "legacy-tfm",
+    "Polyfill": "legacy-tfm",
+    "PolyShim": "legacy-tfm",
+    "Microsoft.NETFramework.ReferenceAssemblies": "legacy-tfm",
+    "SonarAnalyzer.CSharp": "all",
+    "StyleCop.Analyzers": "all",
+    "Roslynator.Analyzers": "all",
+    "Meziantou.Analyzer": "all",
+    "CSharpier.MsBuild": "all",
+    "Microsoft.CodeAnalysis.NetAnalyzers": "all",
+    "Microsoft.VisualStudio.Threading.Analyzers": "all",
+    "IDisposableAnalyzers": "all",
+    "AsyncFixer": "all",
+    "Microsoft.SourceLink.GitHub": "all",
+    "DotNet.ReproducibleBuilds": "all",
+    "MinVer": "all",
+    "Nerdbank.GitVersioning": "all",
+}
+
+# Types that older targets (netstandard2.0, .NET Framework) only get from a package; the
+# package is needed when a project targeting one of them uses the type (API browser).
+POLYFILL_TYPES = {
+    "System.Memory": [
+        "Span",
+        "ReadOnlySpan",
+        "Memory",
+        "ReadOnlyMemory",
+        "MemoryMarshal",
+        "MemoryExtensions",
+    ],
+    "System.Threading.Tasks.Extensions": ["ValueTask"],
+    "Microsoft.Bcl.AsyncInterfaces": [
+        "IAsyncEnumerable",
+        "IAsyncDisposable",
+        "IAsyncEnumerator",
+        "EnumeratorCancellation",
+        "AsyncIteratorMethodBuilder",
+    ],
+    "System.Buffers": ["ArrayPool"],
+    "Microsoft.Bcl.HashCode": ["HashCode"],
+}
+
+
 def parse_packages(table: str) -> dict[str, dict]:
     packages: dict[str, dict] = {}
     for raw in table.strip().splitlines():
@@ -914,9 +1051,24 @@ def main() -> None:
         "web_sdks": WEB_SDKS,
         "test_sdks": TEST_SDKS,
     }
+    conventions = {
+        "about": "C# test-project and tooling conventions; rebuilt by "
+        "scripts/build_nuget_index.py (sources named in its docstring)",
+        "test_frameworks": TEST_FRAMEWORKS,
+        "test_sdk": TEST_SDK,
+        "coverage": COVERAGE,
+        "test_loggers": TEST_LOGGERS,
+        "placement": PLACEMENT,
+        "polyfill_types": POLYFILL_TYPES,
+    }
     OUT.mkdir(parents=True, exist_ok=True)
-    for name, payload in (("nuget_index.json", index), ("nuget_inbox.json", inbox)):
-        (OUT / name).write_text(json.dumps(payload, indent=1, sort_keys=True) + "\n")
+    RULES_OUT.mkdir(parents=True, exist_ok=True)
+    for path, payload in (
+        (OUT / "nuget_index.json", index),
+        (OUT / "nuget_inbox.json", inbox),
+        (RULES_OUT / "conventions.json", conventions),
+    ):
+        path.write_text(json.dumps(payload, indent=1, sort_keys=True) + "\n")
     print(f"{len(packages)} packages written to {OUT / 'nuget_index.json'}")
 
 

@@ -71,6 +71,7 @@ def analyze_text(text: str, rel: str, kind: FileKind, project_path: str | None) 
     types: list[tuple[str, str, bool]] = []  # (namespace, name, public)
     qualified: dict[str, int] = {}
     attributes: dict[str, int] = {}
+    extensions: set[tuple[str, str]] = set()  # (namespace, extension method name)
 
     def ref(module: str, line: int, **extra) -> None:
         extra["project"] = project_path
@@ -114,6 +115,17 @@ def analyze_text(text: str, rel: str, kind: FileKind, project_path: str | None) 
                 )
                 if not is_nested:
                     types.append((ns, name_node.text.decode("utf-8", "replace"), "public" in mods))
+        elif t == "method_declaration":
+            params = node.child_by_field_name("parameters")
+            first = (
+                params.named_children[0] if params is not None and params.named_children else None
+            )
+            if first is not None and any(
+                c.type == "modifier" and c.text == b"this" for c in first.children
+            ):
+                name_node = node.child_by_field_name("name")
+                if name_node is not None:
+                    extensions.add((ns, name_node.text.decode("utf-8", "replace")))
         elif t == "attribute":
             name = _name(node.child_by_field_name("name"))
             if name:
@@ -159,6 +171,7 @@ def analyze_text(text: str, rel: str, kind: FileKind, project_path: str | None) 
         pairs=sorted(pairs),
         namespaces=sorted(declared_ns),
         types=[list(t) for t in types],
+        extensions=sorted([list(e) for e in extensions]),
     )
     return refs
 

@@ -43,6 +43,7 @@ class CsProject:
     inherited_usings: list[dict[str, Any]] = field(default_factory=list)
     using_removes: set[str] = field(default_factory=set)
     files: list[SourceFile] = field(default_factory=list)
+    linked: set[str] = field(default_factory=set)  # files compiled through Compile Include
     properties: dict[str, str] = field(default_factory=dict)
 
     @property
@@ -195,6 +196,7 @@ def _assign_files(project: Project, projects: list[CsProject]) -> None:
             for path, f in paths.items():
                 if path not in have and fnmatch.fnmatch(path, pat.replace("**/", "*")):
                     cs.files.append(f)
+                    cs.linked.add(path)
                     have.add(path)
 
 

@@ -246,7 +246,7 @@ def _package_reference(req: Requirement, unit: str, newline: str) -> str:
 
 def _add_items(text: str, kind: str, lines: list[str], unit: str, newline: str) -> str:
     """Append to the first unconditional ItemGroup holding `kind`, else add a new group."""
-    for start, end, body in _groups(text):
+    for _start, end, body in _groups(text):
         head = body[: body.find(">") + 1]
         if "Condition=" in head or not re.search(rf"<{kind}\b", body):
             continue

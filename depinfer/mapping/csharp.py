@@ -191,6 +191,44 @@ def _online_guess(ns: str, cs: CsProject, ref: ImportRef, ctx: Context) -> Candi
     return None
 
 
+def _strong_marker(marker: str) -> bool:
+    """Markers specific enough to count without their namespace being imported."""
+    return "." in marker or (marker.startswith(("Use", "Add")) and len(marker) > 6)
+
+
+def _marker_candidates(use: ProjectUse, names: dict[str, ImportRef]) -> list[Candidate]:
+    """Packages shown by their entry points where no `using` names the namespace: the
+    SDK's implicit usings (`AddAzureSqlServer` in an Aspire AppHost) and, under central
+    package management, the listed packages whose extension methods the code calls."""
+    cs = use.cs
+    pool = cs.pool if cs.central else None
+    out: list[Candidate] = []
+    anchor = ImportRef("", cs.path, 0, "csharp", extra={"kind": "rule"})
+    for ns in nx.implicit_usings(cs):
+        if ns in names:
+            continue
+        _, entries = nx.lookup(ns)
+        for e in choose(entries, use, pool):
+            if e.markers and not nx.package_in_box(e.package, cs):
+                out.append(_candidate(e.package, cs, anchor, f"implicit using {ns}", True))
+    if pool:
+        for pid in pool:
+            info = nx.package_info(pid)
+            for entry in (info or {}).get("namespaces", []):
+                hit = next(
+                    (
+                        m
+                        for m in entry.get("markers", [])
+                        if _strong_marker(m) and use.uses_marker(m)
+                    ),
+                    None,
+                )
+                if hit and not nx.package_in_box(pid, cs):
+                    out.append(_candidate(pid, cs, anchor, f"calls {hit}", True))
+                    break
+    return out
+
+
 def _code_roots(uses: dict[str, ProjectUse]) -> set[str]:
     """First segments a fully-qualified name in code must start with to be looked up."""
     roots = {ns.split(".", 1)[0] for ns in nx.by_namespace()}
@@ -215,6 +253,7 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
             candidates.extend(found)
             if not resolved and r.extra.get("kind") == "using":
                 unresolved[ns] = r
+        candidates.extend(_marker_candidates(use, names))
         for ns, r in unresolved.items():
             if use.cs.central:
                 ctx.info(

@@ -34,58 +34,107 @@ def _prefixes(ns: str) -> list[str]:
     return [".".join(parts[:i]) for i in range(len(parts), 0, -1)]
 
 
+def _common_depth(a: str, b: str) -> int:
+    pa, pb = a.split("/")[:-1], b.split("/")[:-1]
+    n = 0
+    for x, y in zip(pa, pb, strict=False):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
+# How much one use counts, by how the namespace became visible: an explicit `using` or a
+# qualified name is firm; an enclosing namespace or the global namespace is weaker
+# (another project's type of the same name may be meant). An edge needs a total of 1.
+_FIRM, _ENCLOSING, _GLOBAL = 1.0, 0.5, 0.34
+
+
 def reference_graph(layout: list[CsProject], uses: dict[str, ProjectUse]) -> nx.DiGraph:
     graph = nx.DiGraph()
     for cs in layout:
         graph.add_node(cs.path, test=cs.is_test)
-    types: dict[str, list[tuple[str, str]]] = defaultdict(list)  # name -> [(project, ns)]
+    symbols: dict[str, list[tuple[str, str]]] = defaultdict(list)  # name -> [(project, ns)]
     ns_owners: dict[str, set[str]] = defaultdict(set)
-    own_types: dict[str, set[str]] = defaultdict(set)
+    own_symbols: dict[str, set[str]] = defaultdict(set)
     for path, use in uses.items():
+        linked = use.cs.linked
         for f in use.files:
+            if f.file in linked:
+                continue
             for ns, name, _public in f.extra.get("types", []):
-                types[name].append((path, ns))
-                own_types[path].add(name)
-        for ns in use.namespaces:
-            ns_owners[ns].add(path)
+                symbols[name].append((path, ns))
+                own_symbols[path].add(name)
+            for ns, name in f.extra.get("extensions", []):
+                symbols[name].append((path, ns))
+                own_symbols[path].add(name)
+            for ns in f.extra.get("namespaces", []):
+                ns_owners[ns].add(path)
+    weights: dict[tuple[str, str], float] = defaultdict(float)
+    why: dict[tuple[str, str], str] = {}
 
-    def add(src: str, dst: str, weight: float, why: str) -> None:
-        if src == dst:
-            return
-        if graph.has_edge(src, dst):
-            graph[src][dst]["weight"] += weight
-        else:
-            graph.add_edge(src, dst, weight=weight, why=why)
+    def add(src: str, dst: str, weight: float, reason: str) -> None:
+        if src != dst:
+            weights[(src, dst)] += weight
+            why.setdefault((src, dst), reason)
 
     for path, use in uses.items():
-        declared_here = use.namespaces
         for f in use.files:
-            visible = set(use.global_usings) | use.file_usings.get(f.file, set()) | {""}
+            firm = set(use.global_usings) | use.file_usings.get(f.file, set())
+            enclosing: set[str] = set()
             for ns in f.extra.get("namespaces", []):
-                visible.update(_prefixes(ns))
+                enclosing.update(_prefixes(ns))
             seen: set[tuple[str, str]] = set()
             for ident in f.extra.get("identifiers", []):
-                if ident in own_types[path]:
+                if ident in own_symbols[path]:
                     continue
-                for other, ns in types.get(ident, ()):
-                    if other != path and ns in visible and (other, ident) not in seen:
+                options = []
+                for other, ns in symbols.get(ident, ()):
+                    if other == path:
+                        continue
+                    if ns in firm:
+                        options.append((other, ns, _FIRM))
+                    elif ns in enclosing:
+                        options.append((other, ns, _ENCLOSING))
+                    elif ns == "":
+                        options.append((other, ns, _GLOBAL))
+                if not options:
+                    continue
+                # the same name in several projects: the nearest in the tree is meant
+                best = max(_common_depth(path, o[0]) for o in options)
+                for other, ns, w in options:
+                    if _common_depth(path, other) == best and (other, ident) not in seen:
                         seen.add((other, ident))
-                        add(path, other, 1.0, f"uses {ns}.{ident}" if ns else f"uses {ident}")
+                        add(path, other, w, f"uses {ns}.{ident}" if ns else f"uses {ident}")
         for ns in use.usings:
-            owners = ns_owners.get(ns, set())
-            if owners and ns not in declared_here and len(owners) == 1:
+            owners = ns_owners.get(ns, set()) - {path}
+            if owners and ns not in use.namespaces and len(owners) == 1:
                 (other,) = owners
                 add(path, other, 0.5, f"imports namespace {ns}")
         for q in use.qualified:
+            if q.startswith("Projects.") and q.count(".") >= 1:
+                # Aspire AppHost: `Projects.My_Web` is generated for each referenced project
+                wanted = q.split(".")[1]
+                for other in uses:
+                    if _aspire_name(uses[other].cs.name) == wanted:
+                        add(path, other, _FIRM, f"Aspire resource {q}")
+                continue
             for p in _prefixes(q)[1:]:
                 owners = ns_owners.get(p)
                 if owners:
                     name = q[len(p) + 1 :].split(".", 1)[0]
                     for other in owners:
-                        if name in own_types[other]:
-                            add(path, other, 1.0, f"uses {p}.{name}")
+                        if name in own_symbols[other]:
+                            add(path, other, _FIRM, f"uses {p}.{name}")
                     break
+    for (src, dst), w in weights.items():
+        if w >= 1.0:
+            graph.add_edge(src, dst, weight=w, why=why[(src, dst)])
     return graph
+
+
+def _aspire_name(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_]", "_", name)
 
 
 def _drop_test_targets(graph: nx.DiGraph) -> None:

@@ -1,0 +1,291 @@
+"""C# implicit dependencies: what no `using` shows.
+
+Applied in order, each from the data in rules/data/csharp/conventions.json:
+1. test projects: the framework (from its attributes / usings, else the repository's
+   dominant one) + its adapter, Microsoft.NET.Test.Sdk, coverlet when CI collects coverage,
+   test loggers CI names;
+2. polyfill packages for older targets (netstandard2.0, .NET Framework) whose code uses a
+   type they lack (`Span<T>` → System.Memory);
+3. tool packages the repository lists in Directory.Packages.props that no project uses
+   yet, placed by the table (analyzers everywhere, EF design tools in startup projects …);
+4. what flows through ProjectReferences is not repeated: a library package another
+   referenced project already brings, and a ProjectReference implied by another
+   (transitive reduction of the project graph).
+Under central package management a convention package the repository does not list in
+Directory.Packages.props is not added (the repository chose not to use it).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter, defaultdict
+from functools import lru_cache
+from importlib import resources
+
+import networkx as nx
+
+from depinfer.analyzers.csharp_layout import CsProject, tfm_major
+from depinfer.context import Context
+from depinfer.mapping import nuget_index as nxi
+from depinfer.mapping.csharp import ProjectUse, gather
+from depinfer.model import Candidate, Ecosystem, Evidence, ImportRef, Project, Section
+
+
+@lru_cache(maxsize=1)
+def conventions() -> dict:
+    return json.loads(
+        resources.files("depinfer.rules").joinpath("data", "csharp", "conventions.json").read_text()
+    )
+
+
+def _candidate(pid: str, cs: CsProject, rule: str, detail: str) -> Candidate:
+    return Candidate(
+        ecosystem=Ecosystem.NUGET,
+        name=pid,
+        manifest=cs.path,
+        section=Section.RUNTIME,
+        evidence=[Evidence(f"rule:{rule}", cs.path, None, detail)],
+        verified=True,
+        extra={"kind": nxi.kind_of(pid), "convention": True},
+    )
+
+
+def detect_framework(use: ProjectUse) -> str | None:
+    scores: Counter[str] = Counter()
+    for name, spec in conventions()["test_frameworks"].items():
+        scores[name] += sum(1 for a in spec["attributes"] if a in use.attributes)
+        scores[name] += sum(
+            2
+            for ns in spec["namespaces"]
+            if any(u == ns or u.startswith(ns + ".") for u in use.usings)
+        )
+    if not scores or scores.most_common(1)[0][1] == 0:
+        return None
+    return scores.most_common(1)[0][0]
+
+
+def _legacy(cs: CsProject) -> bool:
+    for tfm in cs.target_frameworks:
+        family, version = tfm_major(tfm)
+        if family == "netfx" or (family == "netstandard" and version < 2.1):
+            return True
+    return False
+
+
+def _ci_text(project: Project) -> str:
+    parts = []
+    for rel in project.ci_files:
+        try:
+            parts.append(project.abspath(rel).read_text(encoding="utf-8", errors="replace"))
+        except OSError:
+            continue
+    for name in ("build.ps1", "Build.ps1", "build.sh", "build.cake", "azure-pipelines.yml"):
+        p = project.abspath(name)
+        if p.is_file():
+            parts.append(p.read_text(encoding="utf-8", errors="replace"))
+    return "\n".join(parts)
+
+
+def _repo_ids(project: Project) -> set[str]:
+    """Package ids the repository's manifests still name (props, unmasked projects)."""
+    out: set[str] = set()
+    for m in project.manifests_of(Ecosystem.NUGET):
+        for kind in ("PackageReference", "PackageVersion"):
+            out.update(pid.lower() for pid in m.declared.get(kind, []))
+        out.update(p.lower() for p in m.data.get("global_package_references", []))
+    return out
+
+
+def _pick(pid: str, alternatives: dict, preferred: set[str]) -> str:
+    for alt in alternatives.get(pid, []):
+        if alt.lower() in preferred and pid.lower() not in preferred:
+            return alt
+    return pid
+
+
+def test_candidates(
+    layout: list[CsProject], uses: dict[str, ProjectUse], project: Project
+) -> list[Candidate]:
+    conv = conventions()
+    ci = _ci_text(project)
+    preferred = _repo_ids(project)
+    frameworks = {path: detect_framework(use) for path, use in uses.items()}
+    dominant = Counter(f for f in frameworks.values() if f).most_common(1)
+    dominant_fw = dominant[0][0] if dominant else None
+    out: list[Candidate] = []
+    for cs in layout:
+        fw = frameworks.get(cs.path)
+        if not cs.is_test and fw is None:
+            continue
+        if not cs.is_test and not any(f.kind.value == "test" for f in cs.files):
+            continue
+        fw = fw or dominant_fw
+        sdk = cs.sdk.split("/", 1)[0]
+        if sdk in nxi.inbox()["test_sdks"]:
+            continue  # MSTest.Sdk brings framework, adapter and test SDK itself
+        if fw is not None:
+            spec = conv["test_frameworks"][fw]
+            for pid in spec["packages"]:
+                out.append(
+                    _candidate(
+                        _pick(pid, spec["alternatives"], preferred), cs, "test-framework", fw
+                    )
+                )
+            for pid in spec["runner"]:
+                out.append(_candidate(pid, cs, "test-adapter", f"{fw} tests run by dotnet test"))
+            for pid in spec["analyzers"]:
+                if pid.lower() in preferred:
+                    out.append(_candidate(pid, cs, "test-analyzer", fw))
+        out.append(_candidate(conv["test_sdk"], cs, "test-sdk", "dotnet test needs the test SDK"))
+        for pid, signs in list(conv["coverage"].items()) + list(conv["test_loggers"].items()):
+            if any(s.lower() in ci.lower() for s in signs) or pid.lower() in preferred:
+                out.append(_candidate(pid, cs, "ci", "CI collects coverage / uses the logger"))
+    return out
+
+
+def polyfill_candidates(layout: list[CsProject], uses: dict[str, ProjectUse]) -> list[Candidate]:
+    out = []
+    for cs in layout:
+        if not _legacy(cs):
+            continue
+        use = uses[cs.path]
+        for pid, types in conventions()["polyfill_types"].items():
+            if nxi.package_in_box(pid, cs):
+                continue
+            hit = next((t for t in types if t in use.identifiers), None)
+            if hit:
+                out.append(_candidate(pid, cs, "polyfill", f"{hit} on {cs.target_frameworks}"))
+    return out
+
+
+def _uses_ef(use: ProjectUse) -> bool:
+    return any(u.startswith("Microsoft.EntityFrameworkCore") for u in use.usings)
+
+
+def placement_candidates(
+    layout: list[CsProject],
+    uses: dict[str, ProjectUse],
+    candidates: list[Candidate],
+    graph: nx.DiGraph,
+    project: Project,
+) -> list[Candidate]:
+    """Pool packages no project references yet, placed by the conventions table."""
+    placement = conventions()["placement"]
+    assigned = {c.name.lower() for c in candidates if not c.internal}
+    by_project: dict[str, set[str]] = defaultdict(set)
+    for c in candidates:
+        if not c.internal:
+            by_project[c.manifest].add(c.name.lower())
+    out: list[Candidate] = []
+    pools: dict[str, list[CsProject]] = defaultdict(list)
+    for cs in layout:
+        if cs.central and cs.packages_props is not None:
+            pools[cs.packages_props.path].append(cs)
+    for members in pools.values():
+        pool = members[0].pool
+        for pid in pool:
+            low = pid.lower()
+            if low in assigned or any(low in cs.inherited_packages for cs in members):
+                continue
+            rule = placement.get(pid) or next(
+                (v for k, v in placement.items() if k.lower() == low), None
+            )
+            if rule is None:
+                continue
+            for cs in members:
+                if _placed(rule, cs, uses[cs.path], by_project, graph, uses, project):
+                    out.append(
+                        _candidate(pid, cs, "placement", f"{rule} ({pid} is listed centrally)")
+                    )
+    return out
+
+
+def _placed(
+    rule: str,
+    cs: CsProject,
+    use: ProjectUse,
+    by_project: dict[str, set[str]],
+    graph: nx.DiGraph,
+    uses: dict[str, ProjectUse],
+    project: Project,
+) -> bool:
+    kind, _, arg = rule.partition(":")
+    sdk = cs.sdk.split("/", 1)[0]
+    if kind == "all":
+        return True
+    if kind == "test":
+        return cs.is_test and (not arg or detect_framework(use) in (arg, None))
+    if kind == "uses":
+        return arg.lower() in by_project.get(cs.path, set())
+    if kind == "startup-ef":
+        startup = nxi.is_web(cs) or cs.properties.get("OutputType", "").lower() == "exe"
+        if not startup or cs.is_test:
+            return False
+        reach = [cs.path] + (list(nx.descendants(graph, cs.path)) if cs.path in graph else [])
+        return any(_uses_ef(uses[p]) for p in reach if p in uses)
+    if kind == "web":
+        return nxi.is_web(cs)
+    if kind == "wasm":
+        return sdk == "Microsoft.NET.Sdk.BlazorWebAssembly"
+    if kind == "file":
+        return project.abspath(f"{cs.directory}/{arg}" if cs.directory else arg).is_file()
+    if kind == "legacy-tfm":
+        return _legacy(cs)
+    return False
+
+
+def _project_graph(candidates: list[Candidate], layout: list[CsProject]) -> nx.DiGraph:
+    graph = nx.DiGraph()
+    graph.add_nodes_from(cs.path for cs in layout)
+    for c in candidates:
+        if c.internal and c.path:
+            graph.add_edge(c.manifest, c.path)
+    return graph
+
+
+# Measured on the dev repositories: projects name the projects they use even when another
+# reference already brings them, so ProjectReferences are not reduced (packages are).
+REDUCE_PROJECT_REFERENCES = False
+
+
+def reduce_transitive(candidates: list[Candidate], graph: nx.DiGraph) -> list[Candidate]:
+    """Drop what another referenced project already brings."""
+    if not nx.is_directed_acyclic_graph(graph):
+        return candidates
+    reduced = nx.transitive_reduction(graph)
+    packages: dict[str, set[str]] = defaultdict(set)
+    for c in candidates:
+        if not c.internal and c.extra.get("kind", "lib") == "lib":
+            packages[c.manifest].add(c.name.lower())
+    out = []
+    for c in candidates:
+        if c.internal:
+            if REDUCE_PROJECT_REFERENCES and not reduced.has_edge(c.manifest, c.path):
+                continue
+            out.append(c)
+            continue
+        if c.extra.get("kind", "lib") == "lib" and c.manifest in graph:
+            if any(
+                c.name.lower() in packages.get(d, ()) for d in nx.descendants(graph, c.manifest)
+            ):
+                continue
+        out.append(c)
+    return out
+
+
+def infer(
+    project: Project, refs: list[ImportRef], candidates: list[Candidate], ctx: Context
+) -> list[Candidate]:
+    layout, uses = gather(project, refs)
+    by_path = {cs.path: cs for cs in layout}
+    added = test_candidates(layout, uses, project) + polyfill_candidates(layout, uses)
+    kept = []
+    for c in added:
+        cs = by_path.get(c.manifest)
+        if cs is not None and cs.central and c.name.lower() not in {k.lower() for k in cs.pool}:
+            continue
+        kept.append(c)
+    candidates = candidates + kept
+    graph = _project_graph(candidates, layout)
+    candidates = candidates + placement_candidates(layout, uses, candidates, graph, project)
+    return reduce_transitive(candidates, graph)
