@@ -241,6 +241,8 @@ def test_stub_files_are_type_only():
             'sys_platform != "win32" and os_name != "nt"',
         ),
         ('sys.platform == "win32" and other_flag', 'sys_platform == "win32"'),
+        ('platform == "darwin"', 'sys_platform == "darwin"'),  # from sys import platform
+        ("version_info < (3, 9)", 'python_version < "3.9"'),  # from sys import version_info
         ("some_function()", None),
     ],
 )
@@ -274,7 +276,7 @@ def test_else_of_a_partly_unknown_condition_has_no_marker():
 def test_elif_and_else_carry_the_negation_of_earlier_branches():
     refs, _ = run_fixture("an-platform-guards")
     found = by_module(refs)
-    assert found["pyudev"].marker == 'sys_platform != "win32" and sys_platform == "linux"'
+    assert found["pyudev"].marker == 'sys_platform == "linux"'  # `!= "win32"` is implied
     assert found["appnope"].marker == 'sys_platform != "win32" and sys_platform != "linux"'
 
 
@@ -447,6 +449,21 @@ def test_notebook_with_bad_json_gives_a_diagnostic_naming_it():
 )
 def test_pip_install_commands_yield_their_requirements(command, requirements):
     assert pip_requirements(command) == requirements
+
+
+def test_pip_installs_in_notebooks_exported_to_python_are_recorded():
+    refs = refs_of(
+        """
+        get_ipython().system('pip install -q torch "transformers>=4"')
+        get_ipython().run_line_magic('pip', 'install polars')
+        """
+    )
+    assert [(r.module, r.extra["requirement"], r.line) for r in refs] == [
+        ("torch", "torch", 2),
+        ("transformers", "transformers>=4", 2),
+        ("polars", "polars", 3),
+    ]
+    assert all(r.extra["pip_install"] for r in refs)
 
 
 # --- bad input -----------------------------------------------------------------------------

@@ -53,7 +53,13 @@ from depinfer.analyzers.python_guards import (
     module_flags,
     render,
 )
-from depinfer.analyzers.python_notebook import NotebookError, read_notebook
+from depinfer.analyzers.python_notebook import (
+    NotebookError,
+    exported_shell_commands,
+    pip_requirements,
+    read_notebook,
+    requirement_name,
+)
 from depinfer.context import Context
 from depinfer.model import Diagnostic, ImportRef, Project, SourceFile
 from depinfer.scan import read_source
@@ -233,6 +239,18 @@ def _read_unit(state: _File, text: str, cell: int | None) -> None:
             _from_import(state, statement, flags, cell, statement)
         elif statement.type == "ERROR" or keyword.type == "ERROR":
             _import_in_error(state, src, start, statement, flags, cell)
+    if b"get_ipython()" in src:
+        for line, command in exported_shell_commands(text):
+            for token in pip_requirements(command):
+                _add(
+                    state,
+                    root,
+                    requirement_name(token),
+                    flags,
+                    cell,
+                    line,
+                    extra={"pip_install": True, "requirement": token},
+                )
     if any(word in src for word in _DYNAMIC_WORDS):
         for match in _DYNAMIC_CALL.finditer(src):
             _dynamic_import(state, root, match, flags, cell)

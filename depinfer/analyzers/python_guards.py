@@ -38,6 +38,7 @@ _COMPARE_OPS = {"<", "<=", "==", "!=", ">=", ">", "<>", "in", "not in", "is", "i
 # Expressions (whitespace removed) naming an environment fact → the PEP 508 variable.
 _STRING_SUBJECTS = {
     "sys.platform": "sys_platform",
+    "platform": "sys_platform",  # `from sys import platform` (the module never equals a str)
     "os.name": "os_name",
     "platform.system()": "platform_system",
     "platform.machine()": "platform_machine",
@@ -69,8 +70,8 @@ _PLATFORM_PREFIX_VALUE = {
     "wasi": "wasi",
     "ios": "ios",
 }
-_VERSION_INFO = {"sys.version_info", "_sys.version_info"}
-_MAJOR_ONLY = {"sys.version_info[0]", "sys.version_info.major", "_sys.version_info[0]"}
+_VERSION_INFO = {"sys.version_info", "_sys.version_info", "version_info"}
+_MAJOR_ONLY = {f"{v}{part}" for v in _VERSION_INFO for part in ("[0]", ".major")}
 _TYPE_CHECKING = {"TYPE_CHECKING", "MYPY", "False"}
 # Python 2/3 flags of six and of projects that copy its names.
 _PY_FLAGS: dict[str, Atom] = {
@@ -115,6 +116,15 @@ def conjoin(parts: list[Expr | None]) -> Expr | None:
         for q in p[1] if len(p) == 2 and p[0] == "and" else (p,):  # flatten nested and
             if q not in known:
                 known.append(q)
+    # `x != "a" and x == "b"` is just `x == "b"` (an elif after an if on the same variable)
+    equal = {(q[0], q[2]) for q in known if len(q) == 3 and q[1] == "=="}
+    known = [
+        q
+        for q in known
+        if not (
+            len(q) == 3 and q[1] == "!=" and any(v == q[0] and w != q[2] for v, w in equal)  # type: ignore[misc]
+        )
+    ]
     if not known:
         return None
     return known[0] if len(known) == 1 else ("and", tuple(known))

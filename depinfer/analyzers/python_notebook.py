@@ -122,6 +122,12 @@ def _raw_cells(data: object) -> list[dict[str, object]]:
     return [c for c in cells if isinstance(c, dict)]
 
 
+def requirement_name(token: str) -> str:
+    """The distribution name of a requirement token ("pandas[pyarrow]>=2" → "pandas")."""
+    match = _REQUIREMENT.match(token)
+    return match.group(1) if match else token
+
+
 def pip_requirements(command: str) -> list[str]:
     """Requirement tokens of a shell line if it runs `pip install` (any spelling of pip)."""
     found: list[str] = []
@@ -151,6 +157,22 @@ def pip_requirements(command: str) -> list[str]:
                 continue
             if _REQUIREMENT.match(token):
                 found.append(token)
+    return found
+
+
+_GET_IPYTHON = re.compile(
+    r"""get_ipython\(\)\.(system|run_line_magic)\(\s*(['"])(.*?)\2(?:\s*,\s*(['"])(.*?)\4)?"""
+)
+
+
+def exported_shell_commands(text: str) -> list[tuple[int, str]]:
+    """(line, command) of `get_ipython().system("pip install x")` and
+    `get_ipython().run_line_magic("pip", "install x")`: notebooks exported to .py keep them."""
+    found = []
+    for match in _GET_IPYTHON.finditer(text):
+        method, first, second = match.group(1), match.group(3), match.group(5)
+        command = first if method == "system" else f"{first} {second or ''}"
+        found.append((text.count("\n", 0, match.start()) + 1, command))
     return found
 
 
@@ -218,9 +240,9 @@ def read_notebook(text: str) -> Notebook:
                 continue
         for number, command in _magic_lines(lines, shell_only):
             for token in pip_requirements(command):
-                match = _REQUIREMENT.match(token)
-                assert match is not None
-                notebook.pip_installs.append(PipInstall(match.group(1), token, index, number))
+                notebook.pip_installs.append(
+                    PipInstall(requirement_name(token), token, index, number)
+                )
         if not shell_only:
             notebook.cells.append(Cell(index, "\n".join(_python_lines(lines))))
     return notebook
