@@ -385,10 +385,10 @@ def test_poetry_runtime_entries_use_poetrys_idiom_after_python():
         "# the web layer",
         'fastapi = "^0.110"',
         'httpx = "^0.27"',
-        'passlib = {version = "*", extras = ["bcrypt"]}',
+        'passlib = { version = "*", extras = ["bcrypt"] }',
         'pydantic = "^2.0"',
         'sqlalchemy = { version = "^2.0", extras = ["asyncio"] }',
-        'tzdata = {version = "*", markers = "sys_platform == \'win32\'"}',
+        'tzdata = { version = "*", markers = "sys_platform == \'win32\'" }',
         'uvloop = { version = "^0.19", optional = true }',
     ]
     removed, _ = diff(text, new)
@@ -410,7 +410,7 @@ def test_poetry_extras_groups_and_new_group_tables():
     declared, _ = pyproject.read(new, "pyproject.toml")
     assert declared["extras.speed"] == ["uvloop", "orjson"]
     assert "orjson" in declared["dependencies"]
-    assert 'orjson = {version = "*", optional = true}' in new
+    assert 'orjson = { version = "*", optional = true }' in new
     assert declared["group.dev"] == ["pytest", "black", "pytest-asyncio"]
     assert declared["group.docs"] == ["mkdocs", "mkdocs-material"]
     assert declared["group.test"] == ["hypothesis"]
@@ -438,6 +438,34 @@ def test_poetry_2_layout_with_a_project_table_writes_pep621_dependencies():
     assert pyproject.read(text, "pyproject.toml")[1]["style"] == "pep621"
     new = pyproject.render(text, manifest("pyproject.toml", "pyproject"), [req("click")])
     assert 'requires-python = ">=3.10"\ndependencies = [\n    "click",\n]\n\n[tool.poetry]' in new
+
+
+def test_tight_inline_tables_stay_tight():
+    text = '[tool.poetry.dependencies]\npython = "^3.9"\nrich = {version = "*", optional = true}\n'
+    new = pyproject.render(
+        text,
+        manifest("pyproject.toml", "pyproject"),
+        [req("tqdm", optional=True, group="extras.x")],
+    )
+    assert 'tqdm = {version = "*", optional = true}\n' in new
+    assert new.endswith('\n\n[tool.poetry.extras]\nx = ["tqdm"]\n')
+
+
+def test_group_keys_are_translated_to_what_the_file_can_hold():
+    pep621 = '[project]\nname = "x"\ndependencies = []\n'
+    new = pyproject.render(
+        pep621,
+        manifest("pyproject.toml", "pyproject"),
+        [req("pytest", section=Section.DEV, group="group.test")],
+    )
+    assert pyproject.read(new, "pyproject.toml")[0]["dependency-groups.test"] == ["pytest"]
+    poetry = text_of("mf-poetry", "pyproject.toml")
+    new = pyproject.render(
+        poetry,
+        manifest("pyproject.toml", "pyproject"),
+        [req("ruff", section=Section.DEV, group="dependency-groups.lint")],
+    )
+    assert pyproject.read(new, "pyproject.toml")[0]["group.lint"] == ["ruff"]
 
 
 def test_legacy_poetry_dev_section_is_used_when_present():
@@ -597,6 +625,22 @@ def test_setup_py_adds_install_requires_to_a_call_without_it():
         new
         == 'setup(\n    name="x",\n    version="1",\n    install_requires=[\n        "a",\n        "b",\n    ],\n)\n'
     )
+
+
+def test_setup_py_tuples_and_single_quotes():
+    text = "setup(name='x', install_requires=())\n"
+    new = setup_py.render(text, manifest("setup.py", "setup_py"), [req("a")])
+    assert new == "setup(name='x', install_requires=('a',))\n"
+    text = "setup(name='x', install_requires=('a', 'c'))\n"
+    new = setup_py.render(text, manifest("setup.py", "setup_py"), [req("b")])
+    assert new == "setup(name='x', install_requires=('a', 'b', 'c'))\n"
+
+
+def test_setup_cfg_value_on_the_key_line_gets_continuation_lines():
+    text = "[options]\ninstall_requires = requests\n[mypy]\nstrict = True\n"
+    new = setup_cfg.render(text, manifest("setup.cfg", "setup_cfg"), [req("click")])
+    assert new == "[options]\ninstall_requires = requests\n    click\n[mypy]\nstrict = True\n"
+    assert setup_cfg.read(new, "setup.cfg")[0]["dependencies"] == ["requests", "click"]
 
 
 @pytest.mark.parametrize(

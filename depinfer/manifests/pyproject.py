@@ -287,18 +287,14 @@ def _put_list(container: Any, key: str, reqs: list[Requirement], style: _ArraySt
         _add_to_array(current, adds)
 
 
-# Tables created during one render; each gets a blank line after it once filled, as
-# tomlkit would otherwise glue the next table header to its last line.
-_created: list[Any] = []
-
-
-def _ensure_table(parent: Any, key: str, super_table: bool = False) -> Any:
+def _ensure_table(parent: Any, key: str, created: list[Any], super_table: bool = False) -> Any:
+    """`parent[key]` as a table, created when missing (and remembered in `created`)."""
     value = parent.get(key)
     if value is None:
         table = tomlkit.table(super_table)
         parent[key] = table
         if not super_table:
-            _created.append(parent[key])
+            created.append(parent[key])
         return parent[key]
     if not isinstance(value, dict):
         raise ManifestError(f"{key} is not a table")
@@ -371,26 +367,35 @@ def Version_release(text: str) -> tuple[int, ...] | None:  # noqa: N802 - unpadd
         return None
 
 
-def _poetry_value(req: Requirement, optional: bool = False) -> Any:
+def _inline_padding(text: str) -> str:
+    """A space when the file pads inline tables (`{ version = "1" }`), else nothing."""
+    padded = len(re.findall(r"=\s*\{ \S", text))
+    tight = len(re.findall(r"=\s*\{\S", text))
+    return " " if padded > tight else ""
+
+
+def _poetry_value(req: Requirement, optional: bool = False, pad: str = "") -> Any:
+    """Poetry's entry for a requirement: a constraint string, or an inline table."""
     version = poetry_constraint(req.spec)
+    fields: list[tuple[str, Any]] = []
     if req.internal and req.path:
-        table = tomlkit.inline_table()
-        table.update({"path": req.path, "develop": True})
-        return table
-    if not (req.features or req.markers or optional):
+        fields = [("path", req.path), ("develop", True)]
+    elif not (req.features or req.markers or optional):
         return version
-    table = tomlkit.inline_table()
-    table["version"] = version
-    if req.features:
-        table["extras"] = list(req.features)
-    if req.markers:
-        marker = req.markers.strip()
-        if '"' in marker and "'" not in marker:
-            marker = marker.replace('"', "'")
-        table["markers"] = marker
-    if optional:
-        table["optional"] = True
-    return table
+    else:
+        fields.append(("version", version))
+        if req.features:
+            fields.append(("extras", list(req.features)))
+        if req.markers:
+            marker = req.markers.strip()
+            if '"' in marker and "'" not in marker:
+                marker = marker.replace('"', "'")
+            fields.append(("markers", marker))
+        if optional:
+            fields.append(("optional", True))
+    # Built as text and parsed so the new table takes the file's brace padding.
+    body = ", ".join(f"{k} = {tomlkit.item(v).as_string()}" for k, v in fields)
+    return tomlkit.parse(f"x = {{{pad}{body}{pad}}}\n")["x"]
 
 
 def _keys_in_order(table: Any) -> list[str]:
@@ -400,12 +405,16 @@ def _keys_in_order(table: Any) -> list[str]:
     return [str(k) for k in table]
 
 
-def _poetry_table_add(table: Any, reqs: list[Requirement], optional: bool = False) -> None:
+def _poetry_table_add(
+    table: Any, reqs: list[Requirement], text: str, optional: bool = False
+) -> None:
+    """Add Poetry entries: alphabetically when the table is sorted, else at its end."""
     existing = _poetry_names(table)
     adds = new_requirements(reqs, existing)
     body = table.value if isinstance(table, Table) else None
+    pad = _inline_padding(text)
     for req in sorted(adds, key=lambda r: canonical(r.name)):
-        value = _poetry_value(req, optional=optional)
+        value = _poetry_value(req, optional=optional, pad=pad)
         keys = _keys_in_order(table)
         names = [k for k in keys if k.lower() != "python"]
         pos = insert_index(names, req.name)
@@ -417,13 +426,11 @@ def _poetry_table_add(table: Any, reqs: list[Requirement], optional: bool = Fals
                 body._insert_after(anchor, req.name, value)
             else:
                 body._insert_at(0, req.name, value)
-        elif body is not None and not names and keys and keys[-1].lower() != "python":
-            table.add(req.name, value)
         else:
             table.add(req.name, value)
 
 
-def _poetry_dependencies(doc: TOMLDocument, requires_python: str | None) -> Any:
+def _poetry_dependencies(doc: TOMLDocument, requires_python: str | None, created: list[Any]) -> Any:
     poetry = _poetry(doc)
     if poetry is None:
         raise ManifestError("no [tool.poetry] table to hold dependencies")
@@ -432,51 +439,58 @@ def _poetry_dependencies(doc: TOMLDocument, requires_python: str | None) -> Any:
         if requires_python:
             table.add("python", requires_python)
         poetry["dependencies"] = table
-        _created.append(poetry["dependencies"])
+        created.append(poetry["dependencies"])
     deps = poetry["dependencies"]
     if not isinstance(deps, dict):
         raise ManifestError("[tool.poetry.dependencies] is not a table")
     return deps
 
 
-def _poetry_group(doc: TOMLDocument, group: str) -> Any:
+def _poetry_group(doc: TOMLDocument, group: str, created: list[Any]) -> Any:
     poetry = _poetry(doc)
     if poetry is None:
         raise ManifestError(f"no [tool.poetry] table to hold group {group}")
-    groups = _ensure_table(poetry, "group", super_table=True)
-    body = _ensure_table(groups, group, super_table=True)
-    return _ensure_table(body, "dependencies")
+    groups = _ensure_table(poetry, "group", created, super_table=True)
+    body = _ensure_table(groups, group, created, super_table=True)
+    return _ensure_table(body, "dependencies", created)
 
 
-def _write(doc: TOMLDocument, key: str, reqs: list[Requirement], style: str, text: str) -> None:
+def _write(
+    doc: TOMLDocument,
+    key: str,
+    reqs: list[Requirement],
+    style: str,
+    text: str,
+    created: list[Any],
+) -> None:
     arrays = _ArrayStyle(text)
     head, _, rest = key.partition(".")
     if key == "dependencies":
         if style == "poetry":
             python = _data(doc, "")["requires_python"]
-            _poetry_table_add(_poetry_dependencies(doc, python), reqs)
+            _poetry_table_add(_poetry_dependencies(doc, python, created), reqs, text)
         else:
             _project_dependencies(doc, reqs, arrays)
     elif head == "optional-dependencies" and rest:
         project = _table(doc.get("project"))
         if project is None:
             raise ManifestError("no [project] table to hold optional dependencies")
-        _put_list(_ensure_table(project, "optional-dependencies"), rest, reqs, arrays)
+        _put_list(_ensure_table(project, "optional-dependencies", created), rest, reqs, arrays)
     elif head == "dependency-groups" and rest:
-        _put_list(_ensure_table(doc, "dependency-groups"), rest, reqs, arrays)
+        _put_list(_ensure_table(doc, "dependency-groups", created), rest, reqs, arrays)
     elif key == "build-system.requires":
-        _put_list(_ensure_table(doc, "build-system"), "requires", reqs, arrays)
+        _put_list(_ensure_table(doc, "build-system", created), "requires", reqs, arrays)
     elif head == "group" and rest:
-        _poetry_table_add(_poetry_group(doc, rest), reqs)
+        _poetry_table_add(_poetry_group(doc, rest, created), reqs, text)
     elif key == "dev-dependencies":
         poetry = _poetry(doc)
         if poetry is None:
             raise ManifestError("no [tool.poetry] table to hold dev-dependencies")
-        _poetry_table_add(_ensure_table(poetry, "dev-dependencies"), reqs)
+        _poetry_table_add(_ensure_table(poetry, "dev-dependencies", created), reqs, text)
     elif head == "extras" and rest:
         python = _data(doc, "")["requires_python"]
-        _poetry_table_add(_poetry_dependencies(doc, python), reqs, optional=True)
-        extras = _ensure_table(_poetry(doc), "extras")
+        _poetry_table_add(_poetry_dependencies(doc, python, created), reqs, text, optional=True)
+        extras = _ensure_table(_poetry(doc), "extras", created)
         current = extras.get(rest)
         listed = [str(i) for i in current] if isinstance(current, list) else []
         adds = new_requirements(reqs, listed)
@@ -488,6 +502,31 @@ def _write(doc: TOMLDocument, key: str, reqs: list[Requirement], style: str, tex
             _add_to_array(current, adds)
     else:
         raise ManifestError(f"pyproject.toml has no place for {key!r}")
+
+
+def _place(req: Requirement, style: str, doc: TOMLDocument, declared: dict) -> str:
+    """The section key a requirement goes into in this file.
+
+    A key from the other vocabulary is translated when this file cannot hold it as
+    named: Poetry groups become PEP 735 groups in a file without [tool.poetry]; in a
+    Poetry file a group that does not exist yet as a PEP 735 group becomes a Poetry group.
+    """
+    key = target_key(req, style)
+    head, _, rest = key.partition(".")
+    has_poetry = _poetry(doc) is not None
+    if key == "group.dev" and not req.group and "dev-dependencies" in declared:
+        return "dev-dependencies"
+    if not has_poetry and head == "group" and rest:
+        return f"dependency-groups.{rest}"
+    if not has_poetry and key == "dev-dependencies":
+        return "dependency-groups.dev"
+    if style == "poetry" and head == "dependency-groups" and key not in declared:
+        if "dev-dependencies" in declared and rest == "dev" and "group.dev" not in declared:
+            return "dev-dependencies"
+        return f"group.{rest}"
+    if key == "tests_require":  # setuptools' keyword; pyproject keeps tests in a group
+        return "group.test" if style == "poetry" else "dependency-groups.test"
+    return key
 
 
 def _trim_trailing_newlines(new: str, old: str) -> str:
@@ -504,10 +543,7 @@ def render(text: str, manifest: Manifest, requirements: list[Requirement]) -> st
     style = _style(doc)
     by_key: dict[str, list[Requirement]] = {}
     for req in requirements:
-        key = target_key(req, style)
-        if key == "group.dev" and not req.group and "dev-dependencies" in declared:
-            key = "dev-dependencies"
-        by_key.setdefault(key, []).append(req)
+        by_key.setdefault(_place(req, style, doc, declared), []).append(req)
     pending = {
         key: reqs
         for key, reqs in by_key.items()
@@ -515,11 +551,13 @@ def render(text: str, manifest: Manifest, requirements: list[Requirement]) -> st
     }
     if not pending:
         return text
-    _created.clear()
+    # Tables created here get a blank line after them once filled; tomlkit would
+    # otherwise glue the next table header to their last line.
+    created: list[Any] = []
     try:
         for key, reqs in pending.items():
-            _write(doc, key, reqs, style, text)
-        for table in _created:
+            _write(doc, key, reqs, style, text, created)
+        for table in created:
             if isinstance(table, Table) and not table.is_super_table():
                 table.add(tomlkit.nl())
         new = tomlkit.dumps(doc)

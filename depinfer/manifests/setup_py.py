@@ -185,12 +185,12 @@ class _Source:
         return len(self.text) if nl < 0 else nl + 1
 
 
-def _quote(src: _Source, elts: list[ast.expr]) -> str:
+def _quote(src: _Source, elts: list[ast.expr], default: str = '"') -> str:
     for e in elts:
         raw = src.text[src.start(e) : src.start(e) + 1]
         if raw in ("'", '"'):
             return raw
-    return '"'
+    return default
 
 
 def _literal(value: str, quote: str) -> str:
@@ -254,7 +254,9 @@ def _insert_items(
             body = "".join(f"{nl}{inner}{text}," for _, text in items)
             return [_Edit(open_at + 1, body)]
         if not expand_empty:
-            return [_Edit(open_at + 1, ", ".join(text for _, text in items))]
+            # `("a")` is no tuple: an inline tuple keeps a trailing comma
+            comma = "," if isinstance(node, ast.Tuple) else ""
+            return [_Edit(open_at + 1, ", ".join(text for _, text in items) + comma)]
         outer = src.indent_at(open_at)
         body = "".join(f"{nl}{outer}{step}{text}," for _, text in items) + nl + outer
         return [_Edit(open_at + 1, body)]
@@ -364,6 +366,7 @@ def render(text: str, manifest: Manifest, requirements: list[Requirement]) -> st
     nl = newline_of(text)
     step = "    "
     call_multiline = "\n" in text[src.start(call) : src.end(call)]
+    call_quote = _quote(src, [k.value for k in call.keywords])
     edits: list[_Edit] = []
     new_keywords: list[tuple[str, list[str]]] = []
     extras_new: dict[str, list[Requirement]] = {}
@@ -375,12 +378,12 @@ def render(text: str, manifest: Manifest, requirements: list[Requirement]) -> st
             keyword = KEYWORDS[key]
             kw = _keyword(call, keyword)
             if kw is None:
-                texts = [_requirement_literal(r, '"') for r in adds]
+                texts = [_requirement_literal(r, call_quote) for r in adds]
                 new_keywords.append((keyword, _list_lines(texts, call_multiline, step)))
             elif not isinstance(kw.value, ast.List | ast.Tuple):
                 raise ManifestError(f"{keyword} is not a literal list")
             else:
-                quote = _quote(src, kw.value.elts)
+                quote = _quote(src, kw.value.elts, call_quote)
                 items = [(r.name, _requirement_literal(r, quote)) for r in adds]
                 edits += _insert_items(src, kw.value, items, nl, step, call_multiline)
         elif key.startswith("optional-dependencies."):
@@ -408,12 +411,13 @@ def _extras_edits(
     call_multiline: bool,
     new_keywords: list[tuple[str, list[str]]],
 ) -> list[_Edit]:
+    call_quote = _quote(src, [k.value for k in call.keywords])
     kw = _keyword(call, "extras_require")
     if kw is None:
         entries = []
         for extra, reqs in sorted(extras.items()):
-            texts = ", ".join(_requirement_literal(r, '"') for r in reqs)
-            entries.append(f'"{extra}": [{texts}]')
+            texts = ", ".join(_requirement_literal(r, call_quote) for r in reqs)
+            entries.append(f"{_literal(extra, call_quote)}: [{texts}]")
         if call_multiline:
             lines = ["{", *[f"{step}{e}," for e in entries], "}"]
         else:
@@ -424,7 +428,7 @@ def _extras_edits(
         raise ManifestError("extras_require is not a literal dict")
     edits: list[_Edit] = []
     missing: list[tuple[str, str]] = []
-    quote = _quote(src, [k for k in kw.value.keys if k is not None])
+    quote = _quote(src, [k for k in kw.value.keys if k is not None], call_quote)
     for extra, reqs in extras.items():
         value = next(
             (
@@ -438,7 +442,7 @@ def _extras_edits(
             texts = ", ".join(_requirement_literal(r, quote) for r in reqs)
             missing.append((extra, f"{_literal(extra, quote)}: [{texts}]"))
         elif isinstance(value, ast.List | ast.Tuple):
-            inner = _quote(src, value.elts)
+            inner = _quote(src, value.elts, call_quote)
             items = [(r.name, _requirement_literal(r, inner)) for r in reqs]
             edits += _insert_items(src, value, items, nl, step, call_multiline)
         else:
