@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import textwrap
 from pathlib import Path
 
@@ -431,6 +432,21 @@ def test_notebook_with_bad_json_gives_a_diagnostic_naming_it():
     _, ctx = run_fixture("an-notebooks")
     (diag,) = [d for d in ctx.diagnostics if d.file == "notebooks/broken.ipynb"]
     assert "invalid JSON" in diag.message
+
+
+def test_guards_are_judged_per_notebook_cell(tmp_path):
+    cells = [
+        "try:\n    import ujson\nexcept ImportError:\n    pass\n",
+        "try:\n    import requests\nexcept ValueError:\n    raise\n",
+    ]
+    notebook = {"cells": [{"cell_type": "code", "source": c} for c in cells]}
+    (tmp_path / "nb.ipynb").write_text(json.dumps(notebook))
+    ctx = Context(Options(offline=True), Registries(offline=True))
+    refs = analyze(scan(tmp_path), ctx)
+    assert [(r.module, r.optional, r.extra["cell"]) for r in refs] == [
+        ("ujson", True, 1),
+        ("requests", False, 2),
+    ]
 
 
 @pytest.mark.parametrize(

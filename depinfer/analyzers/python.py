@@ -223,6 +223,7 @@ def _read_unit(state: _File, text: str, cell: int | None) -> None:
     tree = _PARSER.parse(src)
     root = tree.root_node
     state.units.append((tree, src, cell))
+    state.catches.clear()  # keyed by byte offset, which restarts in each notebook cell
     if root.has_error:
         state.syntax_error = True
     elif not state.python2:
