@@ -83,6 +83,14 @@ _QUERY = """
 _TS_EXTRA = """
 (import_require_clause source: (string) @src) @req
 """
+# Scoped package names written as plain strings (`addNamed(path, "x", "@scope/pkg/runtime")`,
+# default plugin lists): code generators and plugin loaders name packages this way. The
+# mapping keeps them only when they name a sibling workspace package or the package's own
+# scope, so arbitrary strings never become dependencies.
+_SCOPED_STRING_QUERY = """
+((string (string_fragment) @frag)
+ (#match? @frag "^@[a-z0-9][a-z0-9._-]*/[a-z0-9][a-z0-9._-]*(/[a-zA-Z0-9._/-]*)?$"))
+"""
 _JSX_QUERY = """
 (jsx_element) @jsx
 (jsx_self_closing_element) @jsx
@@ -116,11 +124,11 @@ def _language(name: str) -> Language:
 
 
 @cache
-def _queries(name: str) -> tuple[Query, Query]:
+def _queries(name: str) -> tuple[Query, Query, Query]:
     lang = _language(name)
     text = _QUERY + (_TS_EXTRA if name != "javascript" else "")
     jsx = Query(lang, _JSX_QUERY) if name != "typescript" else Query(lang, "(program) @none")
-    return Query(lang, text), jsx
+    return Query(lang, text), jsx, Query(lang, _SCOPED_STRING_QUERY)
 
 
 def _literal(node: Node) -> str | None:
@@ -188,7 +196,7 @@ def _node_text(node: Node) -> str:
 def parse_source(text: str, grammar: str, line_offset: int = 0) -> list[dict]:
     """Raw uses in one script: dicts with module, line, type_only, dynamic, jsx."""
     tree = Parser(_language(grammar)).parse(text.encode("utf-8"))
-    query, jsx_query = _queries(grammar)
+    query, jsx_query, scoped_query = _queries(grammar)
     uses: list[dict] = []
     for _, caps in QueryCursor(query).matches(tree.root_node):
         arg = (caps.get("src") or caps.get("arg") or [None])[0]
@@ -235,6 +243,22 @@ def parse_source(text: str, grammar: str, line_offset: int = 0) -> list[dict]:
                 continue
             use["dynamic"] = True
         uses.append(use)
+    seen = {(u["module"], u["line"]) for u in uses}
+    for node in QueryCursor(scoped_query).captures(tree.root_node).get("frag", []):
+        spec = _node_text(node)
+        line = node.start_point[0] + 1 + line_offset
+        if (spec, line) in seen or _in_ambient_module(node):
+            continue
+        seen.add((spec, line))
+        uses.append(
+            {
+                "module": spec,
+                "line": line,
+                "type_only": False,
+                "dynamic": True,
+                "string_literal": True,
+            }
+        )
     for m in _TRIPLE_SLASH.finditer(text):
         uses.append(
             {
@@ -306,7 +330,11 @@ def analyze_file(project: Project, file: SourceFile, ctx: Context) -> list[Impor
             ctx.warn(f"could not parse: {exc}", file.path)
             continue
         for use in uses:
-            extra = {k: True for k in ("jsx", "types_reference", "heuristic") if use.get(k)}
+            extra = {
+                k: True
+                for k in ("jsx", "types_reference", "heuristic", "string_literal")
+                if use.get(k)
+            }
             refs.append(
                 ImportRef(
                     module=use["module"],

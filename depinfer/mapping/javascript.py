@@ -515,6 +515,18 @@ def classify_spec(
     return "external", name, None
 
 
+def _same_family(owner: Manifest, name: str) -> bool:
+    """`name` sits in the owner's own scope (`@scope/x` for `@scope/y`) or in the scope named
+    after it (`@semantic-release/npm` for `semantic-release`): its plugin family."""
+    own = owner.data.get("name")
+    if not isinstance(own, str) or not name.startswith("@"):
+        return False
+    scope = name.split("/")[0]
+    if own.startswith("@"):
+        return own.split("/")[0] == scope
+    return scope == "@" + own
+
+
 def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[Candidate]:
     lay = layout(project)
     out: list[Candidate] = []
@@ -526,6 +538,12 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
         if verdict == "skip" or name is None:
             continue
         section = file_section(owner, ref.file, ref.kind, owner.path in lay.unpublished)
+        if ref.extra.get("string_literal") and (
+            not (verdict == "internal" or _same_family(owner, name))
+            or section != Section.RUNTIME
+            or owner.path in lay.unpublished
+        ):
+            continue
         ev = Evidence(
             "jsx-runtime" if ref.extra.get("jsx") else "import",
             ref.file,
@@ -542,7 +560,7 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
             extra={
                 "type_only": ref.type_only,
                 "dynamic": ref.dynamic,
-                "heuristic": bool(ref.extra.get("heuristic")),
+                "heuristic": bool(ref.extra.get("heuristic") or ref.extra.get("string_literal")),
             },
         )
         if verdict == "internal" and target is not None:

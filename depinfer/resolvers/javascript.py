@@ -145,7 +145,8 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
     except ValueError as exc:
         ctx.error(str(exc))
         as_of = None
-    repo_versions = _repo_versions(project) if ctx.options.versions else {}
+    repo_versions = _repo_versions(project)
+    known = set(repo_versions) | _known_tool_packages()
     out: list[Requirement] = []
     for c in todo:
         owner = manifests[c.manifest]
@@ -159,11 +160,21 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
             ctx.warn(f"'{c.name}' is not in the npm registry; not written", c.manifest)
             continue
         c.verified = verdict
+        if verdict is None and c.extra.get("heuristic") and c.name.lower() not in known:
+            # a name read from a helper call or a plain string, and nothing confirms it
+            ctx.info(f"'{c.name}' (from {c.evidence[0]}) could not be verified; not written")
+            continue
         spec = ""
         if ctx.options.versions:
             spec = _version_spec(project, owner, c, ctx, as_of, repo_versions)
         out.append(to_requirement(c, spec))
     return out
+
+
+def _known_tool_packages() -> set[str]:
+    from depinfer.rules.javascript import bins
+
+    return {p.lower() for pkgs in bins()[0].values() for p in pkgs}
 
 
 def _version_spec(project, owner, c, ctx, as_of, repo_versions) -> str:
