@@ -176,6 +176,18 @@ def test_handler_that_raises_again_keeps_optional_but_says_reraised():
     assert found["fastparquet"].optional and "reraised" not in found["fastparquet"].extra
 
 
+def test_try_else_runs_only_when_the_guarded_import_worked_so_is_optional():
+    refs = refs_of(
+        "try:\n    import matplotlib\nexcept ImportError:\n    pass\n"
+        "else:\n    import matplotlib.pyplot\nfinally:\n    import gc\n"
+    )
+    assert [(r.module, r.optional) for r in refs] == [
+        ("matplotlib", True),
+        ("matplotlib.pyplot", True),
+        ("gc", False),
+    ]
+
+
 def test_python2_comma_handler_still_counts_as_catching_import_error():
     refs = refs_of("try:\n    import simplejson\nexcept ImportError, e:\n    pass\n")
     assert refs[0].optional

@@ -17,7 +17,7 @@ What each `ImportRef` means (the mapping stage relies on these conventions):
 - Literal `importlib.import_module("x")`, `__import__("x")`, `importlib.util.find_spec("x")`
   → dynamic=True; `pytest.importorskip("x")` → dynamic and optional (so is `find_spec`,
   which only asks whether the module is there).
-- optional: inside the body of a `try` whose handlers catch ImportError,
+- optional: inside the body (or `else`) of a `try` whose handlers catch ImportError,
   ModuleNotFoundError, Exception, BaseException or everything; or in a
   `with contextlib.suppress(ImportError)` block; or under an `if` that asks `find_spec`.
   An import in such a `try`'s `except` handler is the fallback: not optional, and
@@ -595,6 +595,8 @@ def _where(state: _File, node: Node, flags: dict[str, Guard]) -> _Where:
                     where.optional = True
                     where.reraised = where.reraised or reraises
                     try_bodies.append(parent.start_byte)
+            elif child.type == "else_clause" and _catches_import_error(state, parent):
+                where.optional = True  # runs only when the guarded imports succeeded
             elif child.type in ("except_clause", "except_group_clause"):
                 if where.fallback_of is None and _catches_import_error(state, parent):
                     where.fallback_of = parent.start_byte
