@@ -114,7 +114,11 @@ def load_ranking(path: Path) -> dict[str, int]:
             ranks.setdefault(canon(row["project"]), i)
         return ranks
     delim = "\t" if path.suffix == ".tsv" else ","
-    reader = csv.DictReader(io.StringIO(text), delimiter=delim)
+    reader = csv.DictReader(
+        io.StringIO(text),
+        delimiter=delim,
+        quoting=csv.QUOTE_NONE if delim == "\t" else csv.QUOTE_MINIMAL,
+    )
     for i, row in enumerate(reader, 1):
         name = row.get("name") or row.get("project")
         if not name:

@@ -64,16 +64,68 @@ def target_python(project: Project, ctx: Context) -> str:
     return min(found, key=minor) if found else DEFAULT_TARGET
 
 
+# Folders that hold copies of other projects' code inside the package (seaborn/external,
+# setuptools/_vendor, pkg/extern): their imports are the copied code's, guarded or unused.
+VENDORED_DIRS = {"external", "externals", "extern", "_external", "_extern", "_vendored", "vendored"}
+
+
 def section_of(ref: ImportRef) -> Section:
+    """Where an import's distribution belongs, from the file's role and the import's guards.
+
+    Notebooks are never shipped code (tutorials, analyses): their imports are dev-only.
+    An import indented inside a function (lazy, `extra["lazy"]`) in shipped code is how
+    libraries import optional features (`IPython` in rich, DB drivers in connectors), so it
+    counts as optional unless the same distribution is imported eagerly somewhere.
+    """
     if ref.kind == FileKind.BUILD:
         return Section.BUILD
-    if ref.kind != FileKind.SOURCE:
+    if ref.kind != FileKind.SOURCE or ref.language == "notebook" or ref.file.endswith(".ipynb"):
         return Section.DEV
     if ref.type_only:
         return Section.DEV
-    if ref.optional:
+    if ref.optional or ref.extra.get("vendored"):
         return Section.OPTIONAL
     return Section.RUNTIME
+
+
+class _Lines:
+    """Source lines, read once per file, to tell top-level imports from lazy ones."""
+
+    def __init__(self, project: Project) -> None:
+        self.project = project
+        self.cache: dict[str, list[str]] = {}
+
+    def indented(self, ref: ImportRef) -> bool:
+        if ref.language != "python" or ref.line < 1:
+            return False
+        lines = self.cache.get(ref.file)
+        if lines is None:
+            try:
+                text = self.project.abspath(ref.file).read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                text = ""
+            lines = self.cache[ref.file] = text.splitlines()
+        if ref.line > len(lines):
+            return False
+        line = lines[ref.line - 1]
+        return line[:1] in (" ", "\t") and bool(line.strip())
+
+
+def _mark_lazy_and_vendored(refs: list[ImportRef], project: Project) -> None:
+    lines = _Lines(project)
+    for ref in refs:
+        parts = ref.file.split("/")[:-1]
+        if any(p.lower() in VENDORED_DIRS for p in parts):
+            ref.extra["vendored"] = True
+        if (
+            ref.kind == FileKind.SOURCE
+            and not ref.optional
+            and not ref.type_only
+            and not ref.marker
+            and not ref.extra.get("fallback_for")
+            and lines.indented(ref)
+        ):
+            ref.extra["lazy"] = True
 
 
 def project_environment(project: Project) -> dict[str, list[str]] | None:
@@ -116,6 +168,7 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
     layout = ManifestLayout(project)
     target = target_python(project, ctx)
     env = project_environment(project)
+    _mark_lazy_and_vendored(refs, project)
     out: list[Candidate] = []
     unknown: dict[str, list[ImportRef]] = defaultdict(list)
 
@@ -127,6 +180,7 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
         section = kw.pop("section", section_of(ref))
         markers = kw.pop("markers", ref.marker)
         extra = {
+            "lazy": bool(ref.extra.get("lazy")),
             "folder": folder.directory,
             "kinds": [ref.kind.value],
             "type_only": ref.type_only,
@@ -233,6 +287,7 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
             },
         )
 
+    _lazy_optional(out)
     if unknown:
         answers = ctx.registries.exists_many(Ecosystem.PYPI, sorted(unknown))
         for dist, uses in sorted(unknown.items()):
@@ -261,6 +316,24 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
                     first.file,
                 )
     return out
+
+
+def _lazy_optional(cands: list[Candidate]) -> None:
+    """Lazy imports of a distribution that is also imported under try/except ImportError
+    somewhere are optional too (rich imports IPython lazily and guarded); lazy imports
+    alone stay runtime (httpx imports httpcore lazily for start-up speed)."""
+    guarded = {(c.manifest, c.name) for c in cands if c.section == Section.OPTIONAL}
+    eager = {
+        (c.manifest, c.name)
+        for c in cands
+        if c.section == Section.RUNTIME and not c.extra.get("lazy")
+    }
+    for c in cands:
+        key = (c.manifest, c.name)
+        if c.extra.get("lazy") and c.section == Section.RUNTIME and key in guarded:
+            if key not in eager:
+                c.section = Section.OPTIONAL
+                c.optional = True
 
 
 def _lookup(index, ref: ImportRef) -> Match | None:

@@ -64,6 +64,10 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
             extra_group = _poetry_extra_naming(siblings, manifest, name)
             if extra_group and manifest.format == "pyproject":
                 req = _req(c, Section.OPTIONAL, extra_group, optional=True)
+            elif name in _feature_extras(siblings):
+                # the project already offers it as an optional feature (an extra): the
+                # code that imports it is that feature's, so it stays out of the runtime list
+                continue
             else:
                 req = _req(c, Section.RUNTIME, None)
         elif c.section == Section.OPTIONAL or c.optional:
@@ -141,6 +145,25 @@ def _declared_anywhere(manifests: list[Manifest]) -> set[str]:
             if key == "build-system.requires":
                 continue
             out.update(canonical(_bare(n)) for n in names)
+    return out
+
+
+# Extras whose names say tests/docs/tooling: a runtime import listed there is still runtime.
+_TOOLING_EXTRAS = re.compile(
+    r"^(test|tests|testing|dev|develop|development|docs?|lint|linting|typing|types|mypy|"
+    r"style|check|checks|ci|coverage|cov|bench|benchmarks?|all|full|complete)$",
+    re.I,
+)
+
+
+def _feature_extras(manifests: list[Manifest]) -> set[str]:
+    """Names declared in extras that are optional *features* (not test/dev/all extras)."""
+    out: set[str] = set()
+    for m in manifests:
+        for key, names in m.declared.items():
+            head, _, extra = key.partition(".")
+            if head == "optional-dependencies" and extra and not _TOOLING_EXTRAS.match(extra):
+                out.update(canonical(_bare(n)) for n in names)
     return out
 
 

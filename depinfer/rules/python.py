@@ -1,0 +1,201 @@
+"""Python implicit dependencies: what the code needs without importing it.
+
+The knowledge is the table in `data/python/implicit.json` (each rule with a one-line why
+and its documentation link); this module only applies it. Two kinds of trigger:
+- `imports`: a module prefix imported somewhere (`google.auth.transport.requests` needs
+  requests installed);
+- `text`: a regular expression over a family of files — test files (`mocker` fixture →
+  pytest-mock), pytest configuration and CI workflows (`--cov` → pytest-cov), Python sources
+  (`df.to_parquet(` with pandas imported → pyarrow; SQLAlchemy URLs → the driver), and
+  server files (Procfile, Dockerfile, gunicorn.conf.py → gunicorn / uvicorn).
+The section is the rule's (`dev` for test tooling, `runtime` for servers) or, for `file`,
+follows the triggering file's role like an import would.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import json
+import os
+import re
+from functools import lru_cache
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from depinfer.context import Context
+from depinfer.mapping.python_manifests import ManifestLayout
+from depinfer.model import (
+    Candidate,
+    Ecosystem,
+    Evidence,
+    FileKind,
+    ImportRef,
+    Project,
+    Section,
+)
+
+DATA = Path(__file__).resolve().parent / "data" / "python" / "implicit.json"
+MAX_BYTES = 1_000_000
+SERVER_FILES = ("Procfile", "Dockerfile", "Dockerfile.*", "*.dockerfile", "gunicorn.conf.py",
+                "gunicorn_conf.py", "app.yaml", "startup.sh", "entrypoint.sh", "fly.toml",
+                "render.yaml", "azure.yaml")  # fmt: skip
+PYTEST_CONFIG = ("pytest.ini", "tox.ini", "setup.cfg", "pyproject.toml", "noxfile.py")
+
+
+@lru_cache(maxsize=1)
+def rules() -> list[dict[str, Any]]:
+    data = json.loads(DATA.read_text(encoding="utf-8"))
+    out = []
+    for rule in data["rules"]:
+        rule = dict(rule)
+        if "text" in rule:
+            rule["regex"] = re.compile(rule["text"])
+        out.append(rule)
+    return out
+
+
+def infer(
+    project: Project, refs: list[ImportRef], candidates: list[Candidate], ctx: Context
+) -> list[Candidate]:
+    out = list(candidates)
+    layout = ManifestLayout(project)
+    imported = {r.module for r in refs if not r.relative}
+    roots = {m.split(".")[0] for m in imported}
+    families = _file_families(project)
+    texts: dict[str, str | None] = {}
+
+    def text_of(rel: str) -> str | None:
+        if rel not in texts:
+            texts[rel] = _read(project, rel)
+        return texts[rel]
+
+    for rule in rules():
+        hits: list[tuple[str, int, FileKind]] = []
+        if "imports" in rule:
+            prefix = rule["imports"]
+            for r in refs:
+                if r.module == prefix or r.module.startswith(prefix + "."):
+                    hits.append((r.file, r.line, r.kind))
+                elif any(f"{r.module}.{n}" == prefix for n in r.names):
+                    hits.append((r.file, r.line, r.kind))
+        if "regex" in rule:
+            if rule.get("needs_import") and rule["needs_import"] not in roots:
+                continue
+            for family in rule.get("files", []):
+                for rel, kind in families.get(family, []):
+                    text = text_of(rel)
+                    if not text:
+                        continue
+                    m = rule["regex"].search(text)
+                    if m:
+                        line = text.count("\n", 0, m.start()) + 1
+                        hits.append((rel, line, kind))
+                        break
+        if not hits:
+            continue
+        _emit(rule, hits, layout, out, ctx)
+    return out
+
+
+def _emit(
+    rule: dict[str, Any],
+    hits: list[tuple[str, int, FileKind]],
+    layout: ManifestLayout,
+    out: list[Candidate],
+    ctx: Context,
+) -> None:
+    rel, line, kind = hits[0]
+    evidence = Evidence(f"rule:{rule['id']}", rel, line, f"{rule['why']} ({rule['source']})")
+    if rule["section"] == "suggest":
+        ctx.info(f"{rule['dist']} may be needed: {rule['why']}", rel)
+        return
+    if rule["section"] == "runtime":
+        section = Section.RUNTIME
+    elif rule["section"] == "dev":
+        section = Section.DEV
+    else:
+        section = Section.RUNTIME if kind == FileKind.SOURCE else Section.DEV
+        if kind == FileKind.BUILD:
+            section = Section.BUILD
+    folder = layout.folder_of(rel)
+    if folder is None:
+        ctx.info(f"{rule['dist']}: no Python manifest owns this file; not written", rel)
+        return
+    targets = folder.runtime if section == Section.RUNTIME else folder.runtime[:1]
+    for manifest in targets or folder.all[:1]:
+        out.append(
+            Candidate(
+                ecosystem=Ecosystem.PYPI,
+                name=rule["dist"],
+                manifest=manifest.path,
+                section=section,
+                evidence=[evidence],
+                confidence=0.8,
+                verified=True,
+                extra={
+                    "folder": folder.directory,
+                    "kinds": [kind.value],
+                    "rule": rule["id"],
+                },
+            )
+        )
+
+
+def _file_families(project: Project) -> dict[str, list[tuple[str, FileKind]]]:
+    """Files each rule family reads: python/test/bench sources, CI, pytest config, servers."""
+    fam: dict[str, list[tuple[str, FileKind]]] = {
+        "python": [],
+        "test": [],
+        "bench": [],
+        "ci": [],
+        "pytest-config": [],
+        "server": [],
+        "config": [],
+    }
+    for f in project.files:
+        if f.language != "python":
+            continue
+        fam["python"].append((f.path, f.kind))
+        if f.kind == FileKind.TEST:
+            fam["test"].append((f.path, f.kind))
+        if f.kind == FileKind.BENCH:
+            fam["bench"].append((f.path, f.kind))
+        name = PurePosixPath(f.path).name
+        if any(fnmatch.fnmatch(name, p) for p in SERVER_FILES):
+            fam["server"].append((f.path, FileKind.SOURCE))
+    for rel in project.ci_files:
+        fam["ci"].append((rel, FileKind.CONFIG))
+    for rel in _other_files(project):
+        name = PurePosixPath(rel).name
+        if name in PYTEST_CONFIG:
+            fam["pytest-config"].append((rel, FileKind.CONFIG))
+        if any(fnmatch.fnmatch(name, p) for p in SERVER_FILES) and not name.endswith(".py"):
+            fam["server"].append((rel, FileKind.SOURCE))
+        if name.endswith((".env", ".ini", ".cfg", ".toml", ".yaml", ".yml")) or name == ".env":
+            fam["config"].append((rel, FileKind.CONFIG))
+    return fam
+
+
+def _other_files(project: Project, max_depth: int = 3) -> list[str]:
+    """Non-source files near the top of the tree (config and server files live there)."""
+    out: list[str] = []
+    root = project.root
+    skip = {".git", "node_modules", ".venv", "venv", "__pycache__", ".tox", ".nox"}
+    for dirpath, dirnames, filenames in os.walk(root):
+        rel_dir = os.path.relpath(dirpath, root)
+        depth = 0 if rel_dir == "." else rel_dir.count(os.sep) + 1
+        dirnames[:] = [d for d in dirnames if d not in skip and depth < max_depth]
+        for name in filenames:
+            rel = name if rel_dir == "." else f"{rel_dir}/{name}".replace(os.sep, "/")
+            out.append(rel)
+    return out
+
+
+def _read(project: Project, rel: str) -> str | None:
+    path = project.abspath(rel)
+    try:
+        if path.stat().st_size > MAX_BYTES:
+            return None
+        return path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
