@@ -198,3 +198,38 @@ def test_crlf_and_bom_manifest_keeps_its_bytes_outside_the_list(app: Path):
     assert after.count("\n") == after.count("\r\n")
     head = original.partition("dependencies = []")[0]
     assert after.startswith(head)
+
+
+def test_undecodable_manifest_exits_3_and_is_not_touched(app: Path):
+    bad = app / "requirements.txt"
+    bad.write_bytes(b"caf\xe9-lib==1.0\nrequests\n")
+    before = bad.read_bytes()
+    proc = run(app, "--offline", "--write")
+    assert proc.returncode == 3
+    assert_no_traceback(proc)
+    assert any("requirements.txt" in line for line in proc.stderr.splitlines())
+    assert bad.read_bytes() == before
+
+
+def test_python2_setup_py_is_reported_not_rewritten(tmp_path: Path):
+    root = tmp_path / "py2"
+    root.mkdir()
+    setup = root / "setup.py"
+    setup.write_text('from distutils.core import setup\nprint "building"\nsetup(name="old")\n')
+    (root / "old.py").write_text("import requests\n")
+    before = setup.read_bytes()
+    proc = run(root, "--offline", "--write")
+    assert proc.returncode == 3
+    assert_no_traceback(proc)
+    assert "setup.py" in proc.stderr
+    assert setup.read_bytes() == before
+
+
+def test_symlink_loops_and_binary_files_do_not_stop_the_run(app: Path):
+    (app / "loop").symlink_to(app / "loop")
+    (app / "src" / "cliapp" / "again").symlink_to(app / "src")
+    (app / "src" / "cliapp" / "blob.py").write_bytes(b"\x00\x01\x02import os\x00")
+    proc = run(app, "--offline", "--write")
+    assert proc.returncode == 0, proc.stderr
+    assert_no_traceback(proc)
+    assert proc.stdout.strip() == "wrote pyproject.toml"
