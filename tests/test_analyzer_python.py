@@ -293,6 +293,18 @@ def test_elif_and_else_carry_the_negation_of_earlier_branches():
     assert found["appnope"].marker == 'sys_platform != "win32" and sys_platform != "linux"'
 
 
+def test_elif_marker_drops_an_alternative_its_own_condition_implies():
+    refs = refs_of(
+        """
+        if (3, 4) <= sys.version_info < (3, 9):
+            import a
+        elif sys.version_info >= (3, 9):
+            import b
+        """
+    )
+    assert refs[1].marker == 'python_version >= "3.9"'
+
+
 def test_nested_guards_are_joined_with_and_outermost_first():
     refs, _ = run_fixture("an-platform-guards")
     found = by_module(refs)

@@ -131,8 +131,11 @@ def analyze(project: Project, ctx: Context) -> list[ImportRef]:
     for source in project.files_of("python", "notebook"):
         try:
             refs.extend(_analyze_file(project, source, init_dirs, ctx.diagnostics))
-        except (ValueError, RecursionError, MemoryError) as exc:
-            ctx.warn(f"could not analyse ({type(exc).__name__}: {exc}); skipped", source.path)
+        except Exception as exc:  # noqa: BLE001 - one bad file must not stop the run
+            ctx.warn(
+                f"could not analyse (internal error {type(exc).__name__}: {exc}); skipped",
+                source.path,
+            )
     return refs
 
 

@@ -125,6 +125,10 @@ def conjoin(parts: list[Expr | None]) -> Expr | None:
             len(q) == 3 and q[1] == "!=" and any(v == q[0] and w != q[2] for v, w in equal)  # type: ignore[misc]
         )
     ]
+    # absorption: `X and (X or Y)` is `X`
+    known = [
+        q for q in known if not (len(q) == 2 and q[0] == "or" and any(p in known for p in q[1]))
+    ]
     if not known:
         return None
     return known[0] if len(known) == 1 else ("and", tuple(known))
