@@ -33,6 +33,7 @@ from depinfer.mapping.python_stdlib import (
     backport_for,
     ever_stdlib,
     is_stdlib,
+    known_versions,
     minor,
     needed_on,
     since,
@@ -220,6 +221,8 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
             if bp is None:
                 continue
             marker = _and(ref.marker, bp.marker)
+            if not needed_on(marker, target):
+                continue  # `if sys.version_info >= (3, 11): import tomllib` needs no backport
             emit(
                 bp.dist,
                 ref,
@@ -236,7 +239,8 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
         if fallback_for:
             # `except ImportError: import tomli` after `import tomllib`: needed only where the
             # stdlib lacks the module the `try` wanted
-            firsts = [since(m) for m in fallback_for if ever_stdlib(m)]
+            oldest = known_versions()[0]
+            firsts = [since(m) or oldest for m in fallback_for if ever_stdlib(m)]
             firsts = [s for s in firsts if s]
             if firsts and len(firsts) == len(fallback_for):
                 newest = max(firsts, key=minor)

@@ -1,0 +1,114 @@
+"""Python mapping: internal names, stdlib per target, backports, the shipped index."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from depinfer.context import Options
+from depinfer.mapping.python_index import load_index
+from depinfer.mapping.python_stdlib import (
+    backport_for,
+    is_stdlib,
+    needed_on,
+    target_from_requires_python,
+)
+from depinfer.model import Section
+from depinfer.pipeline import infer
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "python"
+
+
+def _names(path: Path, **opts) -> dict[str, str | None]:
+    result = infer(path, Options(offline=True, versions=False, **opts))
+    return {r.name: r.markers for r in result.requirements if r.section == Section.RUNTIME}
+
+
+def test_index_maps_import_names_that_differ_from_distributions():
+    index = load_index()
+    assert index.lookup("yaml").chosen == "pyyaml"
+    assert index.lookup("PIL.Image").chosen == "pillow"
+    assert index.lookup("dateutil.parser").chosen == "python-dateutil"
+    assert index.lookup("sklearn").chosen == "scikit-learn"
+
+
+def test_index_maps_namespace_subpackages_by_longest_prefix():
+    index = load_index()
+    assert index.lookup("google.cloud.storage.blob").chosen == "google-cloud-storage"
+    assert index.lookup("google.auth.transport.requests").chosen == "google-auth"
+    assert index.lookup("azure.storage.blob").chosen == "azure-storage-blob"
+    assert index.lookup("zope.interface").chosen == "zope-interface"
+
+
+def test_index_keeps_alternatives_and_prefers_popular_provider():
+    match = load_index().lookup("cv2")
+    assert match.chosen == "opencv-python"
+    assert "opencv-python-headless" in match.alternatives
+    assert match.ambiguous
+
+
+def test_stdlib_depends_on_target_version():
+    assert is_stdlib("tomllib", "3.11")
+    assert not is_stdlib("tomllib", "3.10")
+    assert is_stdlib("distutils.version", "3.11")
+    assert not is_stdlib("distutils", "3.12")
+
+
+def test_backports_carry_python_version_markers():
+    bp = backport_for("typing", ("Self",), "3.10")
+    assert bp.dist == "typing-extensions" and bp.marker == 'python_version < "3.11"'
+    assert backport_for("typing", ("Self",), "3.11") is None
+    assert backport_for("tomllib", (), "3.10").dist == "tomli"
+    assert backport_for("distutils", (), "3.12").dist == "setuptools"
+
+
+def test_marker_that_never_holds_on_target_is_not_needed():
+    assert not needed_on('python_version < "3.9"', "3.10")
+    assert needed_on('python_version < "3.11"', "3.10")
+
+
+def test_target_is_lowest_allowed_minor():
+    assert target_from_requires_python(">=3.9") == "3.9"
+    assert target_from_requires_python(">=3.10,<4") == "3.10"
+    assert target_from_requires_python(None) is None
+
+
+def test_quickstart_example_maps_differing_names_and_backport_marker():
+    names = _names(FIXTURES / "quickstart")
+    assert set(names) == {"pyyaml", "pillow", "python-dateutil", "tomli"}
+    assert names["tomli"] == 'python_version < "3.11"'
+
+
+def test_local_modules_are_never_mapped_to_pypi():
+    names = _names(FIXTURES / "map-local-shadow")
+    assert "requests" not in names  # the repository's own requests.py
+    assert "attrs" in names  # `import attr`
+
+
+def test_namespace_package_is_internal_but_its_siblings_are_not():
+    names = _names(FIXTURES / "map-namespace")
+    assert {"google-auth", "google-cloud-storage", "dnspython"} <= set(names)
+    assert not any(n.startswith("google-cloud-sql") for n in names)
+    assert "asyncpg" not in names  # lazy import declared in the `pg` extra
+
+
+def test_backport_fallbacks_follow_the_target():
+    assert _names(FIXTURES / "map-backports") == {
+        "backports-zoneinfo": 'python_version < "3.9"',
+        "typing-extensions": 'python_version < "3.11"',
+    } or _names(FIXTURES / "map-backports") == {
+        "backports.zoneinfo": 'python_version < "3.9"',
+        "typing-extensions": 'python_version < "3.11"',
+    }
+    assert _names(FIXTURES / "map-backports", python="3.12") == {
+        "setuptools": 'python_version >= "3.12"'
+    }
+
+
+def test_unknown_import_offline_is_reported_not_written(tmp_path):
+    (tmp_path / "pyproject.toml").write_text(
+        '[project]\nname = "x"\nversion = "1"\ndependencies = []\n'
+    )
+    (tmp_path / "x.py").write_text("import zzqq_not_a_known_module\n")
+    result = infer(tmp_path, Options(offline=True, versions=False))
+    assert result.requirements == []
+    assert any("zzqq_not_a_known_module" in d.message for d in result.diagnostics)

@@ -1,0 +1,118 @@
+"""Python placement: runtime, optional, dev groups, extras."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from depinfer.context import Options
+from depinfer.model import Section
+from depinfer.pipeline import infer
+
+
+def _write(root: Path, files: dict[str, str]) -> Path:
+    for rel, text in files.items():
+        p = root / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text)
+    return root
+
+
+def _reqs(root: Path):
+    return infer(root, Options(offline=True, versions=False)).requirements
+
+
+def test_optional_import_is_not_runtime(tmp_path):
+    _write(
+        tmp_path,
+        {
+            "pyproject.toml": '[project]\nname = "p"\nversion = "1"\ndependencies = []\n',
+            "p/__init__.py": "import yaml\ntry:\n    import ujson\nexcept ImportError:\n    ujson = None\n",
+        },
+    )
+    names = {r.name for r in _reqs(tmp_path) if r.section == Section.RUNTIME}
+    assert names == {"pyyaml"}
+
+
+def test_test_imports_go_to_the_existing_test_extra(tmp_path):
+    _write(
+        tmp_path,
+        {
+            "pyproject.toml": '[project]\nname = "p"\nversion = "1"\ndependencies = []\n'
+            '[project.optional-dependencies]\ntest = ["pytest"]\n',
+            "p/__init__.py": "",
+            "tests/test_p.py": "import pytest\nimport hypothesis\n",
+        },
+    )
+    reqs = _reqs(tmp_path)
+    assert [(r.name, r.section, r.group) for r in reqs] == [
+        ("hypothesis", Section.DEV, "optional-dependencies.test")
+    ]
+
+
+def test_dev_imports_without_a_group_are_not_written(tmp_path):
+    _write(
+        tmp_path,
+        {
+            "pyproject.toml": '[project]\nname = "p"\nversion = "1"\ndependencies = []\n',
+            "p/__init__.py": "",
+            "tests/test_p.py": "import hypothesis\n",
+        },
+    )
+    result = infer(tmp_path, Options(offline=True, versions=False))
+    assert result.requirements == []
+    assert any("hypothesis" in d.message for d in result.diagnostics)
+
+
+def test_poetry_extras_list_makes_an_optional_dependency(tmp_path):
+    _write(
+        tmp_path,
+        {
+            "pyproject.toml": '[tool.poetry]\nname = "p"\nversion = "1"\ndescription = ""\n'
+            'authors = []\n[tool.poetry.dependencies]\npython = ">=3.9"\n'
+            '[tool.poetry.extras]\njupyter = ["ipywidgets"]\n',
+            "p/__init__.py": "import pygments\ntry:\n    import ipywidgets\nexcept ImportError:\n    pass\n",
+        },
+    )
+    got = {(r.name, r.optional, r.group) for r in _reqs(tmp_path)}
+    assert ("ipywidgets", True, "extras.jupyter") in got
+    assert ("pygments", False, None) in got
+
+
+def test_runtime_list_goes_to_every_runtime_manifest_of_the_folder(tmp_path):
+    _write(
+        tmp_path,
+        {
+            "pyproject.toml": '[project]\nname = "p"\nversion = "1"\ndependencies = []\n',
+            "requirements.txt": "",
+            "p/__init__.py": "import numpy\n",
+        },
+    )
+    assert {(r.manifest, r.name) for r in _reqs(tmp_path)} == {
+        ("pyproject.toml", "numpy"),
+        ("requirements.txt", "numpy"),
+    }
+
+
+def test_environment_requirements_file_is_not_a_runtime_list(tmp_path):
+    _write(
+        tmp_path,
+        {
+            "pyproject.toml": '[project]\nname = "p"\nversion = "1"\ndependencies = []\n',
+            "requirements.txt": "-e .[dev]\npytest==8.0\n",
+            "p/__init__.py": "import numpy\n",
+        },
+    )
+    assert {r.manifest for r in _reqs(tmp_path)} == {"pyproject.toml"}
+
+
+def test_feature_extra_keeps_its_distribution_out_of_runtime(tmp_path):
+    _write(
+        tmp_path,
+        {
+            "pyproject.toml": '[project]\nname = "p"\nversion = "1"\ndependencies = []\n'
+            '[project.optional-dependencies]\ncli = ["click"]\n',
+            "p/__init__.py": "import numpy\n",
+            "p/_main.py": "import click\n",
+        },
+    )
+    assert {r.name for r in _reqs(tmp_path)} == {"numpy"}
