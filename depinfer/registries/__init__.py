@@ -36,7 +36,7 @@ MAX_WORKERS = 16
 LABELS = {
     Ecosystem.PYPI: "PyPI",
     Ecosystem.NPM: "npm",
-    Ecosystem.CRATES: "crates.io",
+    Ecosystem.CRATES: "crates",
     Ecosystem.NUGET: "NuGet",
 }
 

@@ -1,4 +1,4 @@
-"""crates.io client over cargo's sparse index protocol, plus the crate source download.
+"""Rust crate registry client over cargo's sparse index protocol, plus the crate source download.
 
 The index root has a `config.json` (`dl`: the download URL template, `api`: the web API);
 each crate has one file of JSON lines, one per published version, with `vers`, `yanked`,

@@ -10,7 +10,7 @@ Precedence, most specific first (what the ecosystem's own client does, simplifie
   over `[global]`), then pip's built-in default. Extra indexes come from the same places.
 - npm: npm_config_registry, then .npmrc (project, user, global), then `npm config get
   registry`; `@scope:registry` lines give per-scope registries.
-- crates.io: `[source.crates-io] replace-with` in .cargo/config.toml (project upwards, then
+- Rust crates: `[source.crates-io] replace-with` in .cargo/config.toml (project upwards, then
   CARGO_HOME), then the sparse index compiled into the installed cargo.
 - NuGet: packageSources of NuGet.Config files (project upwards, then the user's), then the
   default feed of an installed NuGet client.
@@ -334,7 +334,7 @@ def npm_endpoints(
     return NpmEndpoints(registry, scopes)
 
 
-# -- crates.io ---------------------------------------------------------------------------
+# -- Rust crates ---------------------------------------------------------------------------
 class Unsupported(Exception):
     """A configured registry depinfer cannot read (git index, local directory source)."""
 
@@ -379,9 +379,9 @@ def crates_index(
     store: Path | None = None,
     refresh: bool = False,
 ) -> Endpoint | None:
-    """The sparse index URL (ending in "/") to ask for crates.io crates, or None.
+    """The sparse index URL (ending in "/") to ask for crates (the `crates-io` source), or None.
 
-    Raises Unsupported when the user replaced crates.io with a source depinfer cannot read.
+    Raises Unsupported when the user replaced the `crates-io` source with a source depinfer cannot read.
     """
     env = os.environ if env is None else env
     home = home or Path.home()

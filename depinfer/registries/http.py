@@ -232,12 +232,13 @@ class RegistryHttp:
     def _forget(self, response: requests.Response) -> None:
         """Never keep a bad answer in the persistent cache."""
         cache = getattr(self.session, "cache", None)
-        key = getattr(response, "cache_key", None)
-        if cache is not None and key:
-            try:
-                cache.delete(keys=[key])
-            except Exception:
-                pass
+        if cache is None:
+            return
+        try:
+            key = getattr(response, "cache_key", None) or cache.create_key(response.request)
+            cache.delete(key)
+        except Exception:
+            pass  # nothing cached under that key
 
     def close(self) -> None:
         self.session.close()

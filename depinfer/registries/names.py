@@ -3,7 +3,7 @@
 - PyPI: PEP 503 normalisation (runs of `-`, `_`, `.` become `-`, lower-case).
 - npm: names are exact (new names are lower-case; a few old ones are not), a scoped name's
   `/` is escaped in the packument URL as `%2f`.
-- crates.io: case-insensitive; `-` and `_` stay distinct in the index, whose files use the
+- crates: case-insensitive; `-` and `_` stay distinct in the index, whose files use the
   lower-cased name under a prefix path of 1-, 2-, 3-letter and first-four-letter folders.
 - NuGet: case-insensitive; v3 URLs use the lower-cased id.
 

@@ -33,7 +33,7 @@ REGISTRATIONS = (
     "RegistrationsBaseUrl/3.0.0-beta",
     "RegistrationsBaseUrl",
 )
-UNLISTED_YEAR = 1900  # nuget.org stamps unlisted versions as published in 1900
+UNLISTED_YEAR = 1900  # the public NuGet gallery stamps unlisted versions as published in 1900
 
 
 def _resource(index: dict[str, Any], types: tuple[str, ...]) -> str | None:

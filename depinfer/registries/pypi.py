@@ -119,9 +119,12 @@ class PypiClient:
             if version is not None and version != info.get("version"):
                 key = pypi_normalize(name)
                 one = self.http.get_json(f"{index.json_base}/{key}/{version}/json")
-                if not isinstance(one, dict) or not isinstance(one.get("info"), dict):
-                    return {}
-                info = one["info"]
+                if isinstance(one, dict) and isinstance(one.get("info"), dict):
+                    return _info_metadata(one["info"])
+                # Some mirrors serve only the project document: read the PEP 658
+                # metadata file of one of the version's wheels instead.
+                files = (doc.get("releases") or {}).get(version) or []
+                return self._file_metadata(files, {"name": info.get("name"), "version": version})
             return _info_metadata(info)
         return self._simple_metadata(doc, version)
 
@@ -136,9 +139,17 @@ class PypiClient:
                 return {}
             version = max(finals, key=Version)
         files = by_version.get(_norm_version(version) or version, [])
-        meta: dict[str, Any] = {"name": doc.get("name"), "version": version}
+        return self._file_metadata(files, {"name": doc.get("name"), "version": version})
+
+    def _file_metadata(self, files: list[dict[str, Any]], meta: dict[str, Any]) -> dict[str, Any]:
+        """`meta` completed from the PEP 658 `.metadata` file of the first file that has one."""
         for f in files:
-            if f.get("core-metadata") or f.get("dist-info-metadata"):
+            has = (
+                f.get("core-metadata")
+                or f.get("dist-info-metadata")
+                or f.get("data-dist-info-metadata")
+            )
+            if has and isinstance(f.get("url"), str):
                 body = self.http.get_bytes(f"{f['url']}.metadata")
                 if body:
                     meta.update(_core_metadata(body.decode("utf-8", "replace")))

@@ -170,7 +170,7 @@ def _scan_for(path: Path, pattern: re.Pattern[bytes]) -> str | None:
 
 
 def cargo_default_index(store: Path | None = None, refresh: bool = False) -> str | None:
-    """The sparse index cargo uses for crates.io by default ("sparse+https://…/").
+    """The sparse index cargo uses for the `crates-io` source by default ("sparse+https://…/").
 
     Stable cargo has no command that prints it, so it is read from the installed cargo
     binary, where it is a compiled-in constant. None when cargo is not installed.
