@@ -43,7 +43,7 @@ Newtonsoft.Json | 100 | lib | =;Newtonsoft.Json.Linq;Newtonsoft.Json.Serializati
 Newtonsoft.Json.Bson | 60 | lib | Newtonsoft.Json.Bson | 1.0.3
 Newtonsoft.Json.Schema | 55 | lib | Newtonsoft.Json.Schema | 4.0.1
 Serilog | 95 | lib | =;Serilog.Core;Serilog.Events;Serilog.Configuration;Serilog.Context;Serilog.Debugging;Serilog.Formatting;Serilog.Formatting.Display;Serilog.Formatting.Json | 4.3.0
-Serilog.AspNetCore | 90 | lib | Serilog.AspNetCore;Serilog[UseSerilogRequestLogging,UseSerilog] | 9.0.0
+Serilog.AspNetCore | 90 | lib | Serilog.AspNetCore;Serilog[UseSerilogRequestLogging,UseSerilog,AddSerilog] | 9.0.0
 Serilog.Extensions.Hosting | 80 | lib | Serilog.Extensions.Hosting;Serilog[UseSerilog,AddSerilog,CreateBootstrapLogger] | 9.0.0
 Serilog.Extensions.Logging | 85 | lib | Serilog.Extensions.Logging;Serilog[AddSerilog,SerilogLoggerFactory,SerilogLoggerProvider] | 9.0.2
 Serilog.Sinks.Console | 90 | lib | Serilog.Sinks.SystemConsole;Serilog.Sinks.SystemConsole.Themes;Serilog[WriteTo.Console,AnsiConsoleTheme,ConsoleTheme] | 6.0.0
@@ -96,7 +96,7 @@ NSwag.AspNetCore | 70 | lib | NSwag.AspNetCore;NSwag;NSwag.Generation.Processors
 NSwag.MSBuild | 45 | build | | 14.4.0
 Scalar.AspNetCore | 55 | lib | Scalar.AspNetCore | 2.5.6
 Microsoft.AspNetCore.OpenApi | 75 | lib | Microsoft.AspNetCore.OpenApi;Microsoft.Extensions.DependencyInjection[AddOpenApi];Microsoft.AspNetCore.Builder[MapOpenApi,WithOpenApi] | 9.0.7
-xunit | 95 | test | Xunit;Xunit.Sdk | 2.9.3
+xunit | 95 | test | Xunit;Xunit.Sdk;Xunit.Abstractions | 2.9.3
 xunit.v3 | 60 | test | Xunit.v3 | 2.0.3
 xunit.abstractions | 70 | test | Xunit.Abstractions | 2.0.3
 xunit.assert | 60 | test | | 2.9.3
@@ -337,7 +337,7 @@ GitVersion.MsBuild | 45 | build | | 6.3.0
 PolySharp | 55 | analyzer | | 1.15.0
 Polyfill | 40 | analyzer | | 8.7.2
 PolyShim | 20 | analyzer | | 1.15.0
-Zomp.SyncMethodGenerator | 15 | analyzer | | 1.5.10
+Zomp.SyncMethodGenerator | 15 | analyzer | Zomp.SyncMethodGenerator | 1.5.10
 JetBrains.Annotations | 80 | lib | JetBrains.Annotations | 2025.2.0
 Nullable | 40 | analyzer | | 1.3.1
 IsExternalInit | 35 | analyzer | | 1.0.3
@@ -492,7 +492,7 @@ Ardalis.SmartEnum | 55 | lib | Ardalis.SmartEnum | 8.2.0
 Ardalis.SharedKernel | 35 | lib | Ardalis.SharedKernel | 3.0.0
 Ardalis.ApiEndpoints | 45 | lib | Ardalis.ApiEndpoints | 4.1.0
 Ardalis.ListStartupServices | 35 | lib | Ardalis.ListStartupServices | 1.1.4
-Vogen | 45 | analyzer | Vogen | 7.0.4
+Vogen | 45 | analyzer | Vogen[ValueObject,Instance] | 7.0.4
 OneOf | 60 | lib | OneOf;OneOf.Types | 3.0.271
 ErrorOr | 55 | lib | ErrorOr | 2.0.1
 FluentResults | 55 | lib | FluentResults | 4.0.0
@@ -824,7 +824,17 @@ IMPLICIT_USINGS = {
 # Project SDKs that bring the ASP.NET Core shared framework.
 WEB_SDKS = ["Microsoft.NET.Sdk.Web"]
 # Project SDKs that bring a test framework, test SDK and adapter themselves.
-TEST_SDKS = {"MSTest.Sdk": ["MSTest.TestFramework", "MSTest.TestAdapter", "Microsoft.NET.Test.Sdk"]}
+TEST_SDKS = {
+    "MSTest.Sdk": [
+        "MSTest.TestFramework",
+        "MSTest.TestAdapter",
+        "MSTest.Analyzers",
+        "MSTest",
+        "Microsoft.NET.Test.Sdk",
+        "Microsoft.Testing.Extensions.CodeCoverage",
+        "Microsoft.Testing.Extensions.TrxReport",
+    ]
+}
 
 # Families that version with the .NET runtime (8.0.x for net8.0): id prefixes.
 RUNTIME_FAMILIES = [
@@ -968,10 +978,28 @@ PLACEMENT = {
     "Microsoft.VisualStudio.Threading.Analyzers": "all",
     "IDisposableAnalyzers": "all",
     "AsyncFixer": "all",
-    "Microsoft.SourceLink.GitHub": "all",
-    "DotNet.ReproducibleBuilds": "all",
-    "MinVer": "all",
-    "Nerdbank.GitVersioning": "all",
+    "Microsoft.SourceLink.GitHub": "packable",
+    "DotNet.ReproducibleBuilds": "packable",
+    "MinVer": "packable",
+    "Nerdbank.GitVersioning": "packable",
+}
+
+# A package another chosen package already depends on is not listed beside it
+# (each provider's dependency list on its gallery page).
+IMPLIED_BY = {
+    "Microsoft.Extensions.Logging.Abstractions": ["Microsoft.Extensions.Logging"],
+    "Microsoft.Extensions.DependencyInjection.Abstractions": [
+        "Microsoft.Extensions.DependencyInjection"
+    ],
+    "Microsoft.Extensions.Configuration.Abstractions": ["Microsoft.Extensions.Configuration"],
+    "Microsoft.Extensions.Hosting.Abstractions": ["Microsoft.Extensions.Hosting"],
+    "MediatR.Contracts": ["MediatR"],
+    "Mediator.Abstractions": ["Mediator.SourceGenerator"],
+    "Azure.Core": ["Azure.Identity", "Azure.Storage.Blobs", "Azure.Messaging.ServiceBus"],
+    "MongoDB.Bson": ["MongoDB.Driver"],
+    "Serilog.Extensions.Logging": ["Serilog.AspNetCore", "Serilog.Extensions.Hosting"],
+    "Serilog.Extensions.Hosting": ["Serilog.AspNetCore"],
+    "xunit.abstractions": ["xunit"],
 }
 
 # Types that older targets (netstandard2.0, .NET Framework) only get from a package; the
@@ -1060,6 +1088,7 @@ def main() -> None:
         "test_loggers": TEST_LOGGERS,
         "placement": PLACEMENT,
         "polyfill_types": POLYFILL_TYPES,
+        "implied_by": IMPLIED_BY,
     }
     OUT.mkdir(parents=True, exist_ok=True)
     RULES_OUT.mkdir(parents=True, exist_ok=True)

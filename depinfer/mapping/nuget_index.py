@@ -107,12 +107,17 @@ def is_web(cs: CsProject) -> bool:
     sdk = cs.sdk.split("/", 1)[0]
     if sdk in inbox()["web_sdks"]:
         return True
-    return "Microsoft.AspNetCore.App" in cs.manifest.data.get("framework_references", [])
+    if "Microsoft.AspNetCore.App" not in cs.manifest.data.get("framework_references", []):
+        return False
+    # a FrameworkReference only serves the .NET (Core) targets of a multi-targeted project
+    return all(tfm_major(t)[0] == "netcore" for t in cs.target_frameworks)
 
 
 def package_in_box(pid: str, cs: CsProject | None) -> bool:
     """True when every target framework of the project already has this package's API."""
     data = inbox()
+    if cs is not None and pid in data["test_sdks"].get(cs.sdk.split("/", 1)[0], []):
+        return True
     if cs is not None and is_web(cs):
         shared = data["aspnetcore_shared_except"]
         if pid not in shared and (

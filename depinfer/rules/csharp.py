@@ -115,8 +115,12 @@ def test_candidates(
     out: list[Candidate] = []
     for cs in layout:
         fw = frameworks.get(cs.path)
-        if not cs.is_test and fw is None:
+        if not cs.files or (not cs.is_test and fw is None):
             continue
+        if not cs.is_test and any(
+            u.startswith("Microsoft.CodeAnalysis") for u in uses[cs.path].usings
+        ):
+            continue  # a source generator / analyzer project that emits test code
         if not cs.is_test and not any(f.kind.value == "test" for f in cs.files):
             continue
         fw = fw or dominant_fw
@@ -172,6 +176,9 @@ def placement_candidates(
     """Pool packages no project references yet, placed by the conventions table."""
     placement = conventions()["placement"]
     assigned = {c.name.lower() for c in candidates if not c.internal}
+    for m in project.manifests_of(Ecosystem.NUGET):
+        if m.format == "csproj":
+            assigned.update(pid.lower() for pid in m.declared.get("PackageReference", []))
     by_project: dict[str, set[str]] = defaultdict(set)
     for c in candidates:
         if not c.internal:
@@ -231,6 +238,13 @@ def _placed(
         return project.abspath(f"{cs.directory}/{arg}" if cs.directory else arg).is_file()
     if kind == "legacy-tfm":
         return _legacy(cs)
+    if kind == "packable":
+        return (
+            not cs.is_test
+            and cs.properties.get("IsPackable", "").lower() != "false"
+            and cs.properties.get("OutputType", "").lower() != "exe"
+            and not nxi.is_web(cs)
+        )
     return False
 
 
@@ -246,6 +260,7 @@ def _project_graph(candidates: list[Candidate], layout: list[CsProject]) -> nx.D
 # Measured on the dev repositories: projects name the projects they use even when another
 # reference already brings them, so ProjectReferences are not reduced (packages are).
 REDUCE_PROJECT_REFERENCES = False
+REDUCE_PACKAGES = True
 
 
 def reduce_transitive(candidates: list[Candidate], graph: nx.DiGraph) -> list[Candidate]:
@@ -264,13 +279,27 @@ def reduce_transitive(candidates: list[Candidate], graph: nx.DiGraph) -> list[Ca
                 continue
             out.append(c)
             continue
-        if c.extra.get("kind", "lib") == "lib" and c.manifest in graph:
+        if REDUCE_PACKAGES and c.extra.get("kind", "lib") == "lib" and c.manifest in graph:
             if any(
                 c.name.lower() in packages.get(d, ()) for d in nx.descendants(graph, c.manifest)
             ):
                 continue
         out.append(c)
     return out
+
+
+def drop_implied(candidates: list[Candidate]) -> list[Candidate]:
+    """A package another chosen package of the same project depends on is not repeated."""
+    implied = {k.lower(): {v.lower() for v in vs} for k, vs in conventions()["implied_by"].items()}
+    names: dict[str, set[str]] = defaultdict(set)
+    for c in candidates:
+        if not c.internal:
+            names[c.manifest].add(c.name.lower())
+    return [
+        c
+        for c in candidates
+        if c.internal or not (implied.get(c.name.lower(), set()) & names[c.manifest])
+    ]
 
 
 def infer(
@@ -288,4 +317,4 @@ def infer(
     candidates = candidates + kept
     graph = _project_graph(candidates, layout)
     candidates = candidates + placement_candidates(layout, uses, candidates, graph, project)
-    return reduce_transitive(candidates, graph)
+    return reduce_transitive(drop_implied(candidates), graph)
