@@ -109,8 +109,9 @@ class _File:
     package: list[str]
     refs: list[ImportRef] = field(default_factory=list)
     bindings: dict[str, list[tuple[str, int]]] = field(default_factory=dict)
-    body_modules: dict[int, list[str]] = field(default_factory=dict)
-    fallbacks: list[tuple[int, int]] = field(default_factory=list)
+    # (cell, byte offset of an import-catching `try`) → modules its body imports
+    body_modules: dict[tuple[int, int], list[str]] = field(default_factory=dict)
+    fallbacks: list[tuple[int, tuple[int, int]]] = field(default_factory=list)  # (ref, try)
     units: list[tuple[Tree, bytes, int | None]] = field(default_factory=list)
     catches: dict[int, tuple[bool, bool]] = field(default_factory=dict)
     syntax_error: bool = False
@@ -355,9 +356,9 @@ def _add(
     state.refs.append(ref)
     key = cell or 0
     for body in where.try_bodies:
-        state.body_modules.setdefault(hash((key, body)), []).append(module)
+        state.body_modules.setdefault((key, body), []).append(module)
     if where.fallback_of is not None:
-        state.fallbacks.append((index, hash((key, where.fallback_of))))
+        state.fallbacks.append((index, (key, where.fallback_of)))
     return index
 
 
