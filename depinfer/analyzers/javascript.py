@@ -189,6 +189,18 @@ def _in_ambient_module(node: Node) -> bool:
     return False
 
 
+def _in_try(node: Node) -> bool:
+    """Inside the block of a `try` statement: a load that may fail (optional dependency)."""
+    child, parent = node, node.parent
+    while parent is not None:
+        if parent.type == "try_statement" and parent.child_by_field_name("body") == child:
+            return True
+        if parent.type in ("function_declaration", "program"):
+            return False
+        child, parent = parent, parent.parent
+    return False
+
+
 def _node_text(node: Node) -> str:
     return node.text.decode("utf-8", errors="replace") if node.text else ""
 
@@ -210,6 +222,7 @@ def parse_source(text: str, grammar: str, line_offset: int = 0) -> list[dict]:
             "line": arg.start_point[0] + 1 + line_offset,
             "type_only": False,
             "dynamic": False,
+            "optional": False,
         }
         if "stmt" in caps:
             stmt = caps["stmt"][0]
@@ -242,6 +255,8 @@ def parse_source(text: str, grammar: str, line_offset: int = 0) -> list[dict]:
             else:
                 continue
             use["dynamic"] = True
+        if use["dynamic"]:
+            use["optional"] = _in_try(arg)
         uses.append(use)
     seen = {(u["module"], u["line"]) for u in uses}
     for node in QueryCursor(scoped_query).captures(tree.root_node).get("frag", []):
@@ -344,6 +359,7 @@ def analyze_file(project: Project, file: SourceFile, ctx: Context) -> list[Impor
                     kind=file.kind,
                     type_only=use["type_only"],
                     dynamic=use["dynamic"],
+                    optional=bool(use.get("optional")),
                     relative=use["module"].startswith("."),
                     extra=extra,
                 )

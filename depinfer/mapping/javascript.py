@@ -57,6 +57,17 @@ def virtual_prefixes() -> tuple[str, ...]:
     return tuple(e["prefix"] for e in data["virtual"])
 
 
+@lru_cache(maxsize=1)
+def app_runtime_configs() -> tuple[str, ...]:
+    """Config file patterns a framework's server loads at run time (rules data, frameworks)."""
+    import tomllib
+
+    data = tomllib.loads((DATA / "frameworks.toml").read_text(encoding="utf-8"))
+    return tuple(
+        p for u in data.get("units", []) if u.get("app_runtime") for p in u["config_files"]
+    )
+
+
 def is_builtin(spec: str) -> bool:
     if spec.startswith("node:"):
         return True
@@ -415,6 +426,8 @@ def file_section(
     if role == FileKind.SCRIPT and top in SHIPPED_DIRS:
         return Section.RUNTIME  # src/scripts/*: a CLI's commands, shipped with it
     if role == FileKind.CONFIG or kind == FileKind.CONFIG:
+        if unpublished and "/" not in inner and _matches(inner, app_runtime_configs()):
+            return Section.RUNTIME  # next.config/astro.config of an app: loaded when it runs
         if top not in SHIPPED_DIRS:
             return Section.DEV  # a tool's config for this repository
         # a config inside shipped code (presets a tool package ships) goes with its folder
@@ -432,6 +445,12 @@ def file_section(
         # A package that lists what it publishes: other folders are repository tooling.
         return Section.DEV
     return Section.RUNTIME if role == FileKind.SOURCE else Section.DEV
+
+
+def _matches(name: str, patterns: tuple[str, ...]) -> bool:
+    import fnmatch
+
+    return any(fnmatch.fnmatch(name, p) for p in patterns)
 
 
 def _shipped(owner: Manifest, inner: str) -> bool:
@@ -557,6 +576,7 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
             section=section,
             import_names=[ref.module or name],
             evidence=[ev],
+            optional=ref.optional,
             extra={
                 "type_only": ref.type_only,
                 "dynamic": ref.dynamic,

@@ -160,6 +160,9 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
             ctx.warn(f"'{c.name}' is not in the npm registry; not written", c.manifest)
             continue
         c.verified = verdict
+        if c.extra.get("heuristic") and c.optional:
+            ctx.info(f"'{c.name}' is only loaded inside try blocks by name; not written")
+            continue
         if verdict is None and c.extra.get("heuristic") and c.name.lower() not in known:
             # a name read from a helper call or a plain string, and nothing confirms it
             ctx.info(f"'{c.name}' (from {c.evidence[0]}) could not be verified; not written")

@@ -563,6 +563,23 @@ def infer(
                         )
                     )
 
+    # stylesheets importing packages (tailwindcss, normalize.css, @fontsource/*)
+    for rel in files:
+        if not rel.endswith(CSS_EXTS):
+            continue
+        owner = owner_of(lay, rel)
+        if owner is None:
+            continue
+        try:
+            text = project.abspath(rel).read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        if "@" not in text:
+            continue
+        section = file_section(owner, rel, FileKind.SOURCE, owner.path in lay.unpublished)
+        for pkg, line, spec in css_packages(project, rel, text):
+            out.append(_cand(pkg, owner.path, section, "rule:css-import", rel, spec, line))
+
     # TypeScript code using Node builtins needs Node's type declarations.
     seen: set[str] = set()
     for ref in refs:
@@ -587,6 +604,41 @@ def infer(
                     ref.line,
                 )
             )
+    return out
+
+
+_CSS_IMPORT = re.compile(r"""@(?:import|plugin|reference)\s+(?:url\(\s*)?["']([^"']+)["']""")
+CSS_EXTS = (".css", ".pcss", ".postcss", ".scss", ".sass", ".less")
+
+
+def css_packages(project: Project, rel: str, text: str) -> list[tuple[str, int, str]]:
+    """(package, line, specifier) for stylesheet imports that name packages.
+
+    Bundlers and postcss-import resolve a bare `@import "tailwindcss"` or `~pkg/x.css` from
+    node_modules when no file of that name sits next to the stylesheet. Sass/Less resolve bare
+    names to local partials, so only their `~pkg` form counts.
+    """
+    out = []
+    here = PurePosixPath(rel).parent
+    plain_css = not rel.endswith((".scss", ".sass", ".less"))
+    for m in _CSS_IMPORT.finditer(text):
+        spec = m.group(1).strip()
+        tilde = spec.startswith("~") and not spec.startswith("~/")
+        if tilde:
+            spec = spec[1:]
+        elif not plain_css:
+            continue
+        if not spec or spec.startswith((".", "/", "#")) or ":" in spec:
+            continue
+        last = spec.rsplit("/", 1)[-1]
+        if not tilde and "." in last and "/" not in spec:
+            continue  # `@import "theme.css"`: a sibling file (CSS URLs are relative)
+        local = project.abspath(str(here / spec))
+        if not tilde and (local.exists() or local.with_name(local.name + ".css").exists()):
+            continue
+        name = package_name(spec)
+        if name:
+            out.append((name, text.count("\n", 0, m.start()) + 1, m.group(1)))
     return out
 
 
