@@ -353,6 +353,28 @@ def test_inline_list_stays_inline_and_without_trailing_comma_style_is_kept():
     assert new.endswith('    "c",\n    "d"\n]\n')
 
 
+def test_project_table_split_by_other_tables_gets_dependencies_under_its_header():
+    text = (
+        '[project]\nname = "x"\nrequires-python = ">=3.8"\n\n[project.urls]\nH = "u"\n\n'
+        '[tool.flit.sdist]\ninclude = ["a"]\n\n[project.optional-dependencies]\nt = ["pytest"]\n'
+    )
+    new = pyproject.render(text, manifest("pyproject.toml", "pyproject"), [req("idna")])
+    assert new == text.replace(
+        'requires-python = ">=3.8"\n',
+        'requires-python = ">=3.8"\ndependencies = [\n    "idna",\n]\n',
+    )
+
+
+def test_an_unforeseen_writer_error_becomes_a_manifest_error(monkeypatch):
+    def boom(*args, **kwargs):
+        raise KeyError("surprise")
+
+    monkeypatch.setattr(pyproject, "_write", boom)
+    text = text_of("mf-pep621-hatch", "pyproject.toml")
+    with pytest.raises(ManifestError, match="cannot handle this file safely"):
+        pyproject.render(text, manifest("pyproject.toml", "pyproject"), [req("click")])
+
+
 def test_dynamic_dependencies_are_not_written_into_pyproject():
     text = text_of("mf-setuptools-dynamic", "pyproject.toml")
     with pytest.raises(ManifestError, match="dynamic"):

@@ -6,14 +6,19 @@ a constraint), so naming, formatting and "where does a new line go" live here on
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, TypeVar
 
 from packaging.requirements import InvalidRequirement
 from packaging.requirements import Requirement as Pep508
 from packaging.utils import canonicalize_name
 
+from depinfer.manifests import ManifestError
 from depinfer.model import Requirement, Section
+
+T = TypeVar("T")
 
 # The leading project name of a PEP 508 string, for strings `packaging` refuses
 # (legacy specifiers, odd spacing); PEP 508's own name grammar.
@@ -143,3 +148,24 @@ def new_requirements(reqs: Iterable[Requirement], declared: Iterable[str]) -> li
         seen.add(key)
         out.append(req)
     return out
+
+
+def guarded(function: Callable[..., T]) -> Callable[..., T]:
+    """Turn a reader's or writer's unexpected exception into a ManifestError.
+
+    Manifests come in shapes no test foresaw; a bug met on one must become a message
+    naming the file (and the file left untouched), never a traceback.
+    """
+
+    @functools.wraps(function)
+    def wrapper(*args: Any, **kwargs: Any) -> T:
+        try:
+            return function(*args, **kwargs)
+        except ManifestError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - the point is to catch what was not foreseen
+            raise ManifestError(
+                f"cannot handle this file safely ({type(exc).__name__}: {exc})"
+            ) from exc
+
+    return wrapper

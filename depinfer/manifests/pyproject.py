@@ -22,6 +22,7 @@ from depinfer.manifests import ManifestError
 from depinfer.manifests.pep508 import (
     canonical,
     format_requirement,
+    guarded,
     insert_index,
     is_sorted,
     match_line_endings,
@@ -163,6 +164,7 @@ def _data(doc: TOMLDocument, path: str) -> dict[str, Any]:
     }
 
 
+@guarded
 def read(text: str, path: str) -> tuple[dict[str, list[str]], dict]:
     doc = _parse(text)
     try:
@@ -312,12 +314,25 @@ def _project_dependencies(doc: TOMLDocument, reqs: list[Requirement], style: _Ar
         return
     adds = new_requirements(reqs, [])
     arr = _new_array(adds, style)
-    body = project.value if isinstance(project, Table) else None
-    anchor = next((k for k in project if str(k) == "requires-python"), None)
-    if body is not None and anchor is not None:
-        body._insert_after(anchor, "dependencies", arr)
+    main = _header_table(doc, "project")
+    if main is None:  # [project] only as dotted keys or sub-tables
+        project["dependencies"] = arr
+        return
+    anchor = next((k for k in _keys_in_order(main) if k == "requires-python"), None)
+    if anchor is not None:
+        main.value._insert_after(anchor, "dependencies", arr)
     else:
-        project.add("dependencies", arr)
+        main.add("dependencies", arr)
+
+
+def _header_table(doc: TOMLDocument, key: str) -> Table | None:
+    """The table under the `[key]` header itself, also when sub-tables split it up
+    (tomlkit then hands out a proxy over several tables)."""
+    for k, item in doc.body:
+        if k is not None and k.key == key and isinstance(item, Table):
+            if not item.is_super_table():
+                return item
+    return None
 
 
 # Poetry idiom ------------------------------------------------------------------------
@@ -537,6 +552,7 @@ def _trim_trailing_newlines(new: str, old: str) -> str:
     return body + tail[:old_tail] if len(tail) > old_tail and old_tail else new
 
 
+@guarded
 def render(text: str, manifest: Manifest, requirements: list[Requirement]) -> str:
     doc = _parse(text)
     declared = _declared(doc)

@@ -15,6 +15,7 @@ from depinfer.manifests import ManifestError
 from depinfer.manifests.pep508 import (
     canonical,
     format_requirement,
+    guarded,
     insert_index,
     is_sorted,
     new_requirements,
@@ -93,6 +94,7 @@ def _parse(text: str, path: str) -> tuple[list[_Entry], list[str], list[str]]:
     return entries, includes, constraints
 
 
+@guarded
 def read(text: str, path: str) -> tuple[dict[str, list[str]], dict]:
     entries, includes, constraints = _parse(text, path)
     declared = {"dependencies": [e.name for e in entries]}
@@ -112,6 +114,7 @@ def _line(req: Requirement) -> str:
     return format_requirement(req)
 
 
+@guarded
 def render(text: str, manifest: Manifest, requirements: list[Requirement]) -> str:
     entries, _, _ = _parse(text, manifest.path)
     adds = new_requirements(requirements, [e.name for e in entries])

@@ -16,6 +16,7 @@ from depinfer.manifests import ManifestError
 from depinfer.manifests.pep508 import (
     canonical,
     format_requirement,
+    guarded,
     insert_index,
     is_sorted,
     new_requirements,
@@ -68,6 +69,7 @@ def _names(value: str | None) -> list[str]:
     return [n for n in (requirement_name(line) for line in _value_lines(value)) if n]
 
 
+@guarded
 def read(text: str, path: str) -> tuple[dict[str, list[str]], dict]:
     parser = _parse(text)
     declared: dict[str, list[str]] = {}
@@ -238,6 +240,7 @@ def _add_key(lines: list[str], section: str, option: str, reqs: list[Requirement
     lines.extend(block)
 
 
+@guarded
 def render(text: str, manifest: Manifest, requirements: list[Requirement]) -> str:
     declared, _ = read(text, manifest.path)
     by_place: dict[tuple[str, str], list[Requirement]] = {}

@@ -16,6 +16,7 @@ from depinfer.manifests import ManifestError
 from depinfer.manifests.pep508 import (
     canonical,
     format_requirement,
+    guarded,
     insert_index,
     is_sorted,
     new_requirements,
@@ -104,6 +105,7 @@ def _files_read(value: ast.expr | None) -> list[str]:
     ]
 
 
+@guarded
 def read(text: str, path: str) -> tuple[dict[str, list[str]], dict]:
     tree = _parse(text)
     call = _setup_call(tree)
@@ -343,6 +345,7 @@ def _apply(text: str, edits: list[_Edit]) -> str:
     return text
 
 
+@guarded
 def render(text: str, manifest: Manifest, requirements: list[Requirement]) -> str:
     tree = _parse(text)
     declared, _ = read(text, manifest.path)
