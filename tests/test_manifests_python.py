@@ -665,6 +665,16 @@ def test_setup_cfg_value_on_the_key_line_gets_continuation_lines():
     assert setup_cfg.read(new, "setup.cfg")[0]["dependencies"] == ["requests", "click"]
 
 
+def test_setup_py_long_single_line_call_wraps_new_keywords_under_the_first_argument():
+    text = "if True:\n    setup(configuration=configuration)\n"
+    reqs = [req("a" * 40), req("b" * 40)]
+    new = setup_py.render(text, manifest("setup.py", "setup_py"), reqs)
+    assert new == (
+        "if True:\n    setup(configuration=configuration,\n"
+        f'          install_requires=["{"a" * 40}", "{"b" * 40}"])\n'
+    )
+
+
 @pytest.mark.parametrize(
     "text",
     [

@@ -27,6 +27,7 @@ from depinfer.manifests.pep508 import (
 )
 from depinfer.model import Manifest, Requirement
 
+MAX_LINE = 99  # a single-line setup() call longer than this gets its new keywords wrapped
 KEYWORDS = {"dependencies": "install_requires", "tests_require": "tests_require"}
 
 
@@ -330,7 +331,16 @@ def _new_keywords(
         return [*edits, _Edit(src.line_end(last_end), body)]
     at = comma if comma is not None else last_end
     lead = " " if comma is not None else ", "
-    return [_Edit(at, f"{lead}{inline}")]
+    line_start = src.text.rfind("\n", 0, at) + 1
+    line_end = src.line_end(at)
+    width = len(src.text[line_start:line_end].rstrip("\r\n")) + len(lead) + len(inline)
+    if width <= MAX_LINE:
+        return [_Edit(at, f"{lead}{inline}")]
+    # too long for one line: one keyword a line, aligned with the call's first argument
+    first_at = min(src.start(a) for a in args)  # keywords carry positions since 3.9
+    align = " " * (first_at - (src.text.rfind("\n", 0, first_at) + 1))
+    pieces = ",".join(f"{nl}{align}{k}={''.join(v)}" for k, v in keywords)
+    return [_Edit(at, pieces if comma is not None else "," + pieces)]
 
 
 def _list_lines(texts: list[str], multiline: bool, step: str) -> list[str]:
