@@ -571,6 +571,15 @@ def test_requirements_sorted_file_gets_alphabetical_insertion_and_keeps_continua
     ]
 
 
+def test_optional_import_in_a_requirements_file_becomes_a_comment_once():
+    m = manifest("requirements.txt", "requirements")
+    optional = req("ujson", section=Section.OPTIONAL, optional=True)
+    new = requirements.render("flask\n", m, [optional])
+    assert new == "flask\n# optional: ujson\n"
+    assert requirements.read(new, "requirements.txt")[0]["dependencies"] == ["flask"]
+    assert requirements.render(new, m, [optional]) == new
+
+
 def test_requirements_without_trailing_newline_and_crlf():
     m = manifest("requirements.txt", "requirements")
     assert requirements.render("flask", m, [req("gunicorn")]) == "flask\ngunicorn\n"

@@ -108,16 +108,34 @@ def read(text: str, path: str) -> tuple[dict[str, list[str]], dict]:
     return declared, data
 
 
+# pip files have no extras: an optional import (try/except ImportError) is recorded as a
+# comment naming it, so readers see it and pip does not install it.
+OPTIONAL_PREFIX = "# optional: "
+_OPTIONAL = re.compile(r"^#\s*optional:\s*(\S.*)$")
+
+
 def _line(req: Requirement) -> str:
     if req.internal and req.path:
         return f"-e {req.path}"
+    if req.optional and req.group is None:
+        return OPTIONAL_PREFIX + format_requirement(req)
     return format_requirement(req)
+
+
+def _optional_names(text: str) -> list[str]:
+    out = []
+    for line in text.splitlines():
+        match = _OPTIONAL.match(line.strip())
+        name = requirement_name(match.group(1)) if match else None
+        if name:
+            out.append(name)
+    return out
 
 
 @guarded
 def render(text: str, manifest: Manifest, requirements: list[Requirement]) -> str:
     entries, _, _ = _parse(text, manifest.path)
-    adds = new_requirements(requirements, [e.name for e in entries])
+    adds = new_requirements(requirements, [e.name for e in entries] + _optional_names(text))
     if not adds:
         return text
     nl = newline_of(text)
