@@ -94,6 +94,12 @@ def build_parser() -> argparse.ArgumentParser:
         "a DI-Bench dataset (with `patch`) is read as already masked",
     )
     run.add_argument(
+        "--peers",
+        metavar="TOOLS",
+        help="also run peer tools found on PATH on the same masked copies: "
+        "all, or a comma list of pipreqs, pigar (Python), depcheck, knip (JavaScript)",
+    )
+    run.add_argument(
         "--keep", action="store_true", help="keep each scratch copy (path in the result)"
     )
     run.add_argument(
@@ -173,6 +179,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         instance_table,
         language_table,
         load_results,
+        peers_table,
         plot,
         write_summary,
     )
@@ -194,8 +201,23 @@ def cmd_run(args: argparse.Namespace) -> int:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         return fail(f"--out: cannot create {out}: {exc.strerror}")
+    from depinfer.bench.peers import PEERS, parse_peer_names
+
+    peers = tuple(parse_peer_names(args.peers)) if args.peers else ()
+    languages = {i.language for i in instances}
+    for name in peers:
+        if PEERS[name].language in languages and not PEERS[name].available():
+            print(
+                f"depinfer bench: peer {name} is not installed (not on PATH); skipped",
+                file=sys.stderr,
+            )
+    peers = tuple(n for n in peers if PEERS[n].available())
     options = RunOptions(
-        offline=args.offline, names_only=args.names_only, as_of=args.as_of, keep=args.keep
+        offline=args.offline,
+        names_only=args.names_only,
+        as_of=args.as_of,
+        keep=args.keep,
+        peers=peers,
     )
     failed = 0
     for n, inst in enumerate(instances, 1):
@@ -234,7 +256,10 @@ def cmd_run(args: argparse.Namespace) -> int:
     sys.stdout.write("\n")
     from depinfer.bench.report import summarise
 
-    sys.stdout.write(language_table(summarise(results)))
+    current = summarise(results)
+    sys.stdout.write(language_table(current))
+    if current["peers"]:
+        sys.stdout.write("\n" + peers_table(current))
     print(f"results: {out}/<language>/<id>.json, summary: {out}/summary.json")
     if args.plot is not None:
         print(plot(summary, Path(args.plot) if args.plot else out / "summary.png"))
@@ -317,6 +342,10 @@ def cmd_report(args: argparse.Namespace) -> int:
         if args.instances:
             sys.stdout.write(instance_table(results) + "\n")
         sys.stdout.write(language_table(summary))
+        if summary["peers"]:
+            from depinfer.bench.report import peers_table
+
+            sys.stdout.write("\n" + peers_table(summary))
     if args.plot is not None:
         print(plot(summary, Path(args.plot) if args.plot else dirs[0] / "summary.png"))
     return EXIT_OK

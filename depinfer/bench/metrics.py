@@ -122,3 +122,39 @@ def aggregate(results: list[dict[str, Any]]) -> dict[str, Any]:
     summary["failure_categories"] = dict(sorted(categories.items()))
     summary["wall_time"] = round(sum(r.get("wall_time", 0.0) for r in results), 2)
     return summary
+
+
+def aggregate_peers(results: list[dict[str, Any]]) -> dict[str, Any]:
+    """Per peer tool: name P/R/F1 (mean and micro) over the instances it ran on, with the
+    wall time of the tool and, for the same instances, depinfer's own figures (its time: the
+    scan-to-write inference alone, like the peer's own run)."""
+    tools: dict[str, list[tuple[dict[str, Any], dict[str, Any]]]] = {}
+    for r in results:
+        if r.get("status") != "ok":
+            continue
+        for tool, answer in (r.get("peers") or {}).items():
+            tools.setdefault(tool, []).append((r, answer))
+    out: dict[str, Any] = {}
+    for tool, pairs in sorted(tools.items()):
+        ok = [(r, a) for r, a in pairs if a.get("status") == "ok"]
+        entry: dict[str, Any] = {
+            "language": pairs[0][0].get("language"),
+            "instances": len(pairs),
+            "scored": len(ok),
+            "not_run": sorted({a.get("status", "") for _, a in pairs if a.get("status") != "ok"}),
+        }
+        for who, pick in (("peer", lambda r, a: a), ("depinfer", lambda r, a: r)):
+            per = [pick(r, a)["metrics"]["name"] for r, a in ok]
+            micro = Counts()
+            for m in per:
+                micro = micro + Counts(m["tp"], m["fp"], m["fn"])
+            entry[who] = {
+                "precision": round(mean([m["precision"] for m in per]), 4),
+                "recall": round(mean([m["recall"] for m in per]), 4),
+                "f1": round(mean([m["f1"] for m in per]), 4),
+                "micro_f1": round(micro.f1, 4),
+            }
+        entry["peer"]["wall_time"] = round(sum(a.get("wall_time", 0.0) for _, a in ok), 2)
+        entry["depinfer"]["wall_time"] = round(sum(r.get("infer_time", 0.0) for r, _ in ok), 2)
+        out[tool] = entry
+    return out

@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from depinfer.bench.metrics import aggregate
+from depinfer.bench.metrics import aggregate, aggregate_peers
 
 
 def load_results(*dirs: Path) -> list[dict[str, Any]]:
@@ -41,6 +41,7 @@ def summarise(results: list[dict[str, Any]]) -> dict[str, Any]:
     return {
         "languages": {lang: aggregate(rs) for lang, rs in sorted(by_language.items())},
         "all": aggregate(results),
+        "peers": aggregate_peers(results),
         "instances": {
             r["id"]: {
                 "language": r.get("language"),
@@ -113,6 +114,28 @@ def language_table(summary: dict[str, Any]) -> str:
     lines.append(
         "P/R/F1: mean over instances (DI-Bench); µF1: micro over all (build file, name) pairs; "
         "fake: written names the registry does not know; unver: not checked (offline)."
+    )
+    return "\n".join(lines) + "\n"
+
+
+def peers_table(summary: dict[str, Any]) -> str:
+    """Peers next to depinfer on the instances each peer ran on."""
+    peers = summary.get("peers") or {}
+    if not peers:
+        return ""
+    head = f"{'tool':<10} {'language':<11} {'n':>3} │ {'P':>5} {'R':>5} {'F1':>5} {'µF1':>5} │ {'time':>7}"
+    lines = [head, "─" * len(head)]
+    for tool, e in peers.items():
+        for who in (tool, "depinfer"):
+            m = e["peer" if who == tool else "depinfer"]
+            lines.append(
+                f"{who:<10} {e['language']:<11} {e['scored']:>3} │ {_pct(m['precision'])} "
+                f"{_pct(m['recall'])} {_pct(m['f1'])} {_pct(m['micro_f1'])} │ {m['wall_time']:>6.1f}s"
+            )
+        if e["not_run"]:
+            lines.append(f"{'':<10} {tool} not scored on some instances: {', '.join(e['not_run'])}")
+    lines.append(
+        "time: the tool's own run (depinfer: scan to written manifests), summed over instances."
     )
     return "\n".join(lines) + "\n"
 

@@ -48,6 +48,7 @@ class RunOptions:
     as_of: str | None = "instance"  # "instance" (the instance's date), now, last-commit, a date
     keep: bool = False  # keep the scratch copy (for debugging); its path goes into the result
     check_versions: bool = True  # online: look up written constraints (invalid version)
+    peers: tuple[str, ...] = ()  # peer tools to run on the same masked copy (bench/peers.py)
 
 
 def result_path(out: Path, inst: Instance) -> Path:
@@ -181,6 +182,26 @@ def invalid_versions(ctx: Any, language: str, pred: dict[str, list[Dep]]) -> lis
     return bad
 
 
+def run_peers(
+    names: tuple[str, ...], inst: Instance, root: Path, gold: dict[str, list[Dep]], offline: bool
+) -> dict[str, Any]:
+    """Each peer for the instance's language, on the masked copy, scored like depinfer."""
+    from depinfer.bench.peers import PEERS, run_peer
+
+    out: dict[str, Any] = {}
+    for name in names:
+        peer = PEERS[name]
+        if peer.language != inst.language:
+            continue
+        answer = run_peer(peer, root, inst.build_files, offline)
+        if answer["status"] == "ok":
+            pred = answer.pop("pred")
+            answer["metrics"] = {k: c.to_json() for k, c in compare(gold, pred).items()}
+            answer["files"] = per_file(gold, pred)
+        out[name] = answer
+    return out
+
+
 def failure_categories(
     gold: dict[str, list[Dep]],
     pred: dict[str, list[Dep]],
@@ -255,6 +276,8 @@ def run_instance(
             gold = premasked_gold
             result["mask"] = {"deleted": [], "errors": []}
         masked_text = {rel: _read(root, rel) for rel in inst.build_files}
+        if options.peers:
+            result["peers"] = run_peers(options.peers, inst, root, gold, options.offline)
 
         opts = Options(
             offline=options.offline,
