@@ -146,7 +146,12 @@ def analyze_text(text: str, rel: str, kind: FileKind, project_path: str | None) 
             nm = node.child_by_field_name("name")
             ex = node.child_by_field_name("expression")
             if nm is not None and ex is not None:
-                last = _name(ex).rsplit(".", 1)[-1] if _name(ex) else ""
+                if ex.type == "member_access_expression":
+                    last = _name(ex.child_by_field_name("name"))
+                elif ex.type == "invocation_expression":
+                    last = ""
+                else:
+                    last = _name(ex).rsplit(".", 1)[-1] if _name(ex) else ""
                 if last:
                     pairs.add(f"{last}.{_name(nm)}")
         elif t == "identifier":

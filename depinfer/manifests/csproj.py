@@ -194,7 +194,7 @@ def render(text: str, manifest: Manifest, requirements: list[Requirement]) -> st
     base_dir = posixpath.dirname(manifest.path.replace("\\", "/"))
     separator = "/" if re.search(r'ProjectReference\s+Include="[^"\\]*/', text) else "\\"
 
-    packages: list[str] = []
+    packages: list[tuple[str, str]] = []
     projects: list[str] = []
     versions: list[str] = []
     seen: set[str] = set()
@@ -219,11 +219,11 @@ def render(text: str, manifest: Manifest, requirements: list[Requirement]) -> st
             continue
         if key in declared.get(PACKAGE_REFERENCE, set()):
             continue
-        packages.append(_package_reference(req, unit, newline))
+        packages.append((req.name.lower(), _package_reference(req, unit, newline)))
 
     for kind, lines in (
         (PACKAGE_VERSION, versions),
-        (PACKAGE_REFERENCE, packages),
+        (PACKAGE_REFERENCE, [line for _, line in sorted(packages)]),
         (PROJECT_REFERENCE, projects),
     ):
         if lines:

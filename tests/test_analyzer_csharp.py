@@ -1,0 +1,109 @@
+"""What the C# analyzer records from one source text, and how files find their project."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from depinfer.analyzers.csharp import analyze_text
+from depinfer.analyzers.csharp_layout import build_layout, tfm_major
+from depinfer.model import FileKind
+from depinfer.scan import scan
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "csharp"
+
+SOURCE = """global using Xunit;
+using static System.Math;
+using Json = Newtonsoft.Json.JsonConvert;
+using System.Text;
+
+namespace Acme.Orders;
+
+[ApiController, Route("orders")]
+public class OrdersController : Microsoft.AspNetCore.Mvc.ControllerBase
+{
+    [Fact]
+    public void Run() => Serilog.Log.Logger.Information("x");
+}
+
+internal record struct Line(int Qty);
+
+public static class Extensions
+{
+    public static IServiceCollection AddOrders(this IServiceCollection services) => services;
+}
+"""
+
+
+def _by_kind(refs, kind):
+    return [r for r in refs if r.extra.get("kind") == kind]
+
+
+def test_usings_of_every_form():
+    refs = analyze_text(SOURCE, "a.cs", FileKind.SOURCE, "a.csproj")
+    usings = {r.module: r.extra for r in _by_kind(refs, "using")}
+    assert usings["Xunit"]["global"] is True
+    assert usings["System.Math"]["static"] is True
+    assert usings["Newtonsoft.Json.JsonConvert"]["alias"] == "Json"
+    assert "System.Text" in usings
+    assert all(r.extra["project"] == "a.csproj" for r in refs)
+
+
+def test_declared_namespaces_types_and_extension_methods():
+    refs = analyze_text(SOURCE, "a.cs", FileKind.SOURCE, "a.csproj")
+    (summary,) = _by_kind(refs, "file")
+    assert summary.extra["namespaces"] == ["Acme.Orders"]
+    types = {(ns, name): public for ns, name, public in summary.extra["types"]}
+    assert types[("Acme.Orders", "OrdersController")] is True
+    assert types[("Acme.Orders", "Line")] is False
+    assert ["Acme.Orders", "AddOrders"] in summary.extra["extensions"]
+    assert "Information" in summary.extra["identifiers"]
+
+
+def test_attributes_and_fully_qualified_names():
+    refs = analyze_text(SOURCE, "a.cs", FileKind.SOURCE, "a.csproj")
+    attributes = {r.module for r in _by_kind(refs, "attribute")}
+    assert {"ApiController", "Route", "Fact"} <= attributes
+    qualified = {r.module for r in _by_kind(refs, "qualified")}
+    assert "Microsoft.AspNetCore.Mvc.ControllerBase" in qualified
+    assert "Serilog.Log.Logger" in qualified
+
+
+def test_block_namespaces_nest():
+    refs = analyze_text("namespace A { namespace B { class C {} } }", "a.cs", FileKind.SOURCE, None)
+    (summary,) = _by_kind(refs, "file")
+    assert summary.extra["namespaces"] == ["A", "A.B"]
+    assert summary.extra["types"] == [["A.B", "C", False]]
+
+
+def test_syntax_errors_still_give_what_parses():
+    refs = analyze_text("using Polly;\nclass {{{", "a.cs", FileKind.SOURCE, None)
+    assert any(r.module == "Polly" for r in refs)
+    assert any(r.extra.get("kind") == "syntax_error" for r in refs)
+
+
+def test_files_belong_to_the_nearest_project_and_compile_remove_applies():
+    project = scan(FIXTURES / "multitarget")
+    layout = {cs.name: cs for cs in build_layout(project)}
+    parsing = layout["Parsing"]
+    assert [f.path for f in parsing.files] == ["src/Parsing/Tokenizer.cs"]
+    assert parsing.target_frameworks == ["netstandard2.0", "net8.0"]
+    assert layout["Parsing.Tests"].is_test
+
+
+def test_props_give_frameworks_and_central_versions():
+    project = scan(FIXTURES / "shop")
+    layout = {cs.name: cs for cs in build_layout(project)}
+    web = layout["Shop.Web"]
+    assert web.target_frameworks == ["net8.0"]
+    assert web.implicit_usings and web.central
+    assert web.pool["Serilog.AspNetCore"] == "8.0.3"
+    assert layout["Shop.Core.Tests"].is_test and not layout["Shop.Core"].is_test
+
+
+def test_target_framework_monikers():
+    assert tfm_major("net8.0") == ("netcore", 8.0)
+    assert tfm_major("net8.0-windows") == ("netcore", 8.0)
+    assert tfm_major("netstandard2.0") == ("netstandard", 2.0)
+    assert tfm_major("net472") == ("netfx", 4.72)
+    assert tfm_major("netcoreapp3.1") == ("netcore", 3.1)
+    assert tfm_major("net6") == ("netcore", 6.0)

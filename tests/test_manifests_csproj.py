@@ -1,0 +1,164 @@
+"""The .csproj / Directory.*.props reader and the by-position writer."""
+
+from __future__ import annotations
+
+import pytest
+
+from depinfer.manifests import ManifestError, csproj
+from depinfer.model import Ecosystem, Manifest, Requirement
+
+PROJECT = """<Project Sdk="Microsoft.NET.Sdk.Web">
+  <PropertyGroup>
+    <TargetFrameworks>net8.0;netstandard2.0</TargetFrameworks>
+    <ImplicitUsings>enable</ImplicitUsings>
+    <IsTestProject>true</IsTestProject>
+  </PropertyGroup>
+  <ItemGroup>
+    <PackageReference Include="Serilog" Version="4.0.0" />
+    <PackageReference Include="StyleCop.Analyzers">
+      <PrivateAssets>all</PrivateAssets>
+    </PackageReference>
+    <ProjectReference Include="..\\Core\\Core.csproj" />
+    <Using Include="Xunit" />
+    <Compile Remove="Old/**" />
+    <FrameworkReference Include="Microsoft.AspNetCore.App" />
+  </ItemGroup>
+</Project>
+"""
+
+
+def _manifest(text: str, path: str = "src/App/App.csproj", fmt: str = "csproj") -> Manifest:
+    declared, data = csproj.read(text, path)
+    return Manifest(path, Ecosystem.NUGET, fmt, declared=declared, data=data)
+
+
+def _req(name: str, manifest: str = "src/App/App.csproj", **kw) -> Requirement:
+    return Requirement(Ecosystem.NUGET, name, manifest, **kw)
+
+
+def test_read_declares_references_and_project_facts():
+    declared, data = csproj.read(PROJECT, "src/App/App.csproj")
+    assert declared["PackageReference"] == ["Serilog", "StyleCop.Analyzers"]
+    assert declared["ProjectReference"] == ["..\\Core\\Core.csproj"]
+    assert data["sdk"] == "Microsoft.NET.Sdk.Web"
+    assert data["target_frameworks"] == ["net8.0", "netstandard2.0"]
+    assert data["implicit_usings"] and data["is_test_project"]
+    assert data["package_reference_versions"]["Serilog"] == "4.0.0"
+    assert data["private_assets"] == ["StyleCop.Analyzers"]
+    assert data["usings"] == [{"namespace": "Xunit"}]
+    assert data["compile_remove"] == ["Old/**"]
+    assert data["framework_references"] == ["Microsoft.AspNetCore.App"]
+
+
+def test_read_props_collects_central_versions():
+    text = """<Project>
+  <PropertyGroup><ManagePackageVersionsCentrally>true</ManagePackageVersionsCentrally></PropertyGroup>
+  <ItemGroup>
+    <PackageVersion Include="xunit" Version="2.9.3" />
+    <GlobalPackageReference Include="MinVer" Version="6.0.0" />
+  </ItemGroup>
+</Project>"""
+    declared, data = csproj.read(text, "Directory.Packages.props")
+    assert declared["PackageVersion"] == ["xunit"]
+    assert data["manage_package_versions_centrally"]
+    assert data["package_versions"] == {"xunit": "2.9.3", "MinVer": "6.0.0"}
+    assert data["global_package_references"] == ["MinVer"]
+
+
+def test_broken_xml_is_a_manifest_error():
+    with pytest.raises(ManifestError):
+        csproj.read("<Project><ItemGroup></Project>", "a.csproj")
+    with pytest.raises(ManifestError):
+        csproj.read("<Other/>", "a.csproj")
+
+
+def test_render_adds_package_and_project_groups_after_the_last_group():
+    text = '<Project Sdk="Microsoft.NET.Sdk">\n\n  <PropertyGroup>\n    <X>1</X>\n  </PropertyGroup>\n\n</Project>\n'
+    m = _manifest(text)
+    reqs = [
+        _req("Serilog", spec="4.3.0"),
+        _req("Core", internal=True, path="src/Core/Core.csproj"),
+        _req("Ardalis.GuardClauses", spec="5.0.0"),
+    ]
+    out = csproj.render(text, m, reqs)
+    assert out == (
+        '<Project Sdk="Microsoft.NET.Sdk">\n\n  <PropertyGroup>\n    <X>1</X>\n  </PropertyGroup>\n\n'
+        "  <ItemGroup>\n"
+        '    <PackageReference Include="Ardalis.GuardClauses" Version="5.0.0" />\n'
+        '    <PackageReference Include="Serilog" Version="4.3.0" />\n'
+        "  </ItemGroup>\n\n"
+        "  <ItemGroup>\n"
+        '    <ProjectReference Include="..\\Core\\Core.csproj" />\n'
+        "  </ItemGroup>\n\n"
+        "</Project>\n"
+    )
+
+
+def test_render_keeps_crlf_and_tabs_and_extends_existing_group():
+    text = (
+        '<Project Sdk="Microsoft.NET.Sdk">\r\n\t<ItemGroup>\r\n'
+        '\t\t<PackageReference Include="Serilog" Version="4.0.0" />\r\n'
+        "\t</ItemGroup>\r\n</Project>\r\n"
+    )
+    m = _manifest(text)
+    out = csproj.render(text, m, [_req("serilog", spec="1"), _req("Polly", spec="8.6.1")])
+    assert out == (
+        '<Project Sdk="Microsoft.NET.Sdk">\r\n\t<ItemGroup>\r\n'
+        '\t\t<PackageReference Include="Serilog" Version="4.0.0" />\r\n'
+        '\t\t<PackageReference Include="Polly" Version="8.6.1" />\r\n'
+        "\t</ItemGroup>\r\n</Project>\r\n"
+    )
+
+
+def test_render_central_management_and_private_assets():
+    text = "<Project>\n  <PropertyGroup />\n</Project>\n"
+    m = _manifest(text)
+    out = csproj.render(
+        text,
+        m,
+        [
+            _req("xunit", spec="2.9.3", extra={"central": True}),
+            _req(
+                "StyleCop.Analyzers",
+                spec="1.1.118",
+                extra={"central": True, "private_assets": True},
+            ),
+        ],
+    )
+    assert '<PackageReference Include="xunit" />' in out
+    assert "Version=" not in out
+    assert "<PrivateAssets>all</PrivateAssets>" in out
+
+
+def test_render_props_adds_package_versions_once():
+    text = '<Project>\n  <ItemGroup>\n    <PackageVersion Include="xunit" Version="2.9.3" />\n  </ItemGroup>\n</Project>\n'
+    m = _manifest(text, "Directory.Packages.props", "props")
+    out = csproj.render(
+        text,
+        m,
+        [
+            _req("xunit", "Directory.Packages.props", spec="9"),
+            _req(
+                "Moq", "Directory.Packages.props", spec="4.20.72", extra={"package_version": True}
+            ),
+        ],
+    )
+    assert out.count("PackageVersion Include=") == 2
+    assert '    <PackageVersion Include="Moq" Version="4.20.72" />\n  </ItemGroup>' in out
+
+
+def test_render_follows_forward_slashes_when_the_file_uses_them():
+    text = '<Project>\n  <ItemGroup>\n    <ProjectReference Include="../A/A.csproj" />\n  </ItemGroup>\n</Project>\n'
+    m = _manifest(text, "src/B/B.csproj")
+    out = csproj.render(
+        text, m, [_req("C", "src/B/B.csproj", internal=True, path="src/C/C.csproj")]
+    )
+    assert '<ProjectReference Include="../C/C.csproj" />' in out
+
+
+def test_comments_do_not_count_as_groups():
+    text = '<Project>\n  <!-- <ItemGroup><PackageReference Include="X" /></ItemGroup> -->\n</Project>\n'
+    m = _manifest(text)
+    out = csproj.render(text, m, [_req("Polly", spec="8.6.1")])
+    assert out.startswith(text.split("</Project>")[0])
+    assert '<PackageReference Include="Polly" Version="8.6.1" />' in out

@@ -1,0 +1,167 @@
+"""The C# path end to end on the fixture solutions (offline, shipped index only)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from depinfer.context import Options
+from depinfer.mapping import nuget_index as nx
+from depinfer.pipeline import infer, write_edits
+from depinfer.registries.base import VersionInfo
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "csharp"
+
+
+def _names(inference, manifest):
+    return sorted(
+        r.name for r in inference.requirements if r.manifest == manifest and not r.internal
+    )
+
+
+def _projects(inference, manifest):
+    return sorted(r.path for r in inference.requirements if r.manifest == manifest and r.internal)
+
+
+@pytest.fixture(scope="module")
+def shop():
+    return infer(FIXTURES / "shop", Options(offline=True))
+
+
+def test_namespaces_map_to_the_central_packages(shop):
+    assert _names(shop, "src/Shop.Core/Shop.Core.csproj") == [
+        "Ardalis.GuardClauses",
+        "StyleCop.Analyzers",
+    ]
+    # UseSqlite picks the provider; Microsoft.EntityFrameworkCore itself is not listed centrally
+    assert "Microsoft.EntityFrameworkCore.Sqlite" in _names(
+        shop, "src/Shop.Infrastructure/Shop.Infrastructure.csproj"
+    )
+
+
+def test_web_sdk_has_aspnetcore_in_the_box_and_sinks_come_from_their_entry_points(shop):
+    web = _names(shop, "src/Shop.Web/Shop.Web.csproj")
+    assert "Serilog.AspNetCore" in web and "Serilog.Sinks.Console" in web
+    assert not any(n.startswith("Microsoft.AspNetCore") for n in web)
+    # design-time EF tools go to the startup project whose references use EF Core
+    assert "Microsoft.EntityFrameworkCore.Design" in web
+
+
+def test_test_project_conventions(shop):
+    tests = _names(shop, "tests/Shop.Core.Tests/Shop.Core.Tests.csproj")
+    for pid in (
+        "xunit",
+        "xunit.runner.visualstudio",
+        "Microsoft.NET.Test.Sdk",
+        "coverlet.collector",
+        "FluentAssertions",
+        "NSubstitute",
+    ):
+        assert pid in tests
+
+
+def test_project_references_follow_type_use(shop):
+    assert _projects(shop, "src/Shop.Web/Shop.Web.csproj") == [
+        "src/Shop.Infrastructure/Shop.Infrastructure.csproj"
+    ]
+    assert _projects(shop, "src/Shop.Infrastructure/Shop.Infrastructure.csproj") == [
+        "src/Shop.Core/Shop.Core.csproj"
+    ]
+    assert _projects(shop, "tests/Shop.Core.Tests/Shop.Core.Tests.csproj") == [
+        "src/Shop.Core/Shop.Core.csproj"
+    ]
+    # a library already brought by a referenced project is not repeated
+    assert "Ardalis.GuardClauses" not in _names(
+        shop, "tests/Shop.Core.Tests/Shop.Core.Tests.csproj"
+    )
+
+
+def test_central_management_writes_versionless_references(shop, tmp_path):
+    edits = {e.path: e for e in shop.edits}
+    web = edits["src/Shop.Web/Shop.Web.csproj"]
+    assert web.new_text.startswith("\ufeff")  # BOM kept
+    assert '<PackageReference Include="Serilog.AspNetCore" />' in web.new_text
+    assert (
+        '<ProjectReference Include="..\\Shop.Infrastructure\\Shop.Infrastructure.csproj" />'
+        in web.new_text
+    )
+    infra = edits["src/Shop.Infrastructure/Shop.Infrastructure.csproj"]
+    assert infra.new_text.count("\r\n") == infra.new_text.count("\n")  # CRLF kept
+
+
+def test_multitarget_polyfills_and_tfm_aligned_versions():
+    inference = infer(FIXTURES / "multitarget", Options(offline=True))
+    lib = {
+        r.name: r.spec for r in inference.requirements if r.manifest == "src/Parsing/Parsing.csproj"
+    }
+    assert set(lib) == {
+        "Newtonsoft.Json",
+        "System.Memory",
+        "System.Text.Json",
+        "System.Threading.Tasks.Extensions",
+    }
+    assert lib["System.Text.Json"] == "8.0.0"  # versions with .NET: the newest target is net8.0
+    tests = _names(inference, "tests/Parsing.Tests/Parsing.Tests.csproj")
+    assert {"NUnit", "NUnit3TestAdapter", "Microsoft.NET.Test.Sdk", "coverlet.collector"} <= set(
+        tests
+    )
+    assert _projects(inference, "tests/Parsing.Tests/Parsing.Tests.csproj") == [
+        "src/Parsing/Parsing.csproj"
+    ]
+    # the removed file's namespace is never looked at
+    assert not any("Some.Removed" in str(d) for d in inference.diagnostics)
+
+
+def test_written_files_parse_again(tmp_path):
+    root = tmp_path / "shop"
+    shutil.copytree(FIXTURES / "shop", root)
+    inference = infer(root, Options(offline=True))
+    from depinfer.pipeline import make_context
+
+    written = write_edits(root, inference.edits, make_context(Options(offline=True)))
+    assert "src/Shop.Web/Shop.Web.csproj" in written
+    again = infer(root, Options(offline=True))
+    assert all(not e.changed for e in again.edits)
+
+
+class _FakeRegistries:
+    """Answers like the NuGet client would, from a fixed table."""
+
+    offline = False
+    unverified: set = set()
+
+    def versions(self, ecosystem, name):
+        table = {
+            "System.Text.Json": ["8.0.4", "8.0.5", "9.0.1"],
+            "Newtonsoft.Json": ["13.0.1", "13.0.3", "14.0.1-beta1"],
+        }
+        return [VersionInfo(v, prerelease="-" in v) for v in table.get(name, [])]
+
+    def exists(self, ecosystem, name):
+        return None
+
+
+def test_registry_versions_respect_the_runtime_family():
+    from depinfer.analyzers.csharp_layout import build_layout
+    from depinfer.context import Context
+    from depinfer.resolvers.csharp import choose_version
+    from depinfer.scan import scan
+
+    project = scan(FIXTURES / "multitarget")
+    cs = next(c for c in build_layout(project) if c.name == "Parsing")
+    ctx = Context(options=Options(), registries=_FakeRegistries())
+    assert choose_version("System.Text.Json", cs, ctx, project, {}) == "8.0.5"
+    assert choose_version("Newtonsoft.Json", cs, ctx, project, {}) == "13.0.3"
+    assert (
+        choose_version("Newtonsoft.Json", cs, ctx, project, {"newtonsoft.json": "12.0.1"})
+        == "12.0.1"
+    )
+
+
+def test_index_lookup_is_longest_prefix():
+    prefix, entries = nx.lookup("Serilog.Sinks.SystemConsole.Output")
+    assert prefix == "Serilog.Sinks.SystemConsole"
+    assert [e.package for e in entries] == ["Serilog.Sinks.Console"]
+    assert nx.lookup("Nothing.Known.Here") == ("", [])
