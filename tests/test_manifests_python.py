@@ -375,6 +375,22 @@ def test_an_unforeseen_writer_error_becomes_a_manifest_error(monkeypatch):
         pyproject.render(text, manifest("pyproject.toml", "pyproject"), [req("click")])
 
 
+def test_inline_list_growing_too_long_is_laid_out_one_entry_a_line():
+    text = (
+        '[project]\nname = "x"\n'
+        'dependencies = [\'flask\', "celery[redis]", "sqlalchemy>=2", "alembic"]  # web\n'
+    )
+    new = pyproject.render(
+        text,
+        manifest("pyproject.toml", "pyproject"),
+        [req("pydantic-settings", spec=">=2.0,<3"), req("python-multipart")],
+    )
+    assert new.endswith(
+        'dependencies = [\n    \'flask\',\n    "celery[redis]",\n    "sqlalchemy>=2",\n'
+        '    "alembic",\n    "pydantic-settings>=2.0,<3",\n    "python-multipart",\n]  # web\n'
+    )
+
+
 def test_dynamic_dependencies_are_not_written_into_pyproject():
     text = text_of("mf-setuptools-dynamic", "pyproject.toml")
     with pytest.raises(ManifestError, match="dynamic"):

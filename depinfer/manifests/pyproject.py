@@ -286,7 +286,28 @@ def _put_list(container: Any, key: str, reqs: list[Requirement], style: _ArraySt
             container[key].trivia.comment = comment
             container[key].trivia.comment_ws = current.trivia.comment_ws
     else:
+        was_inline = "\n" not in current.as_string()
         _add_to_array(current, adds)
+        if was_inline and len(key) + 3 + len(current.as_string()) > MAX_LINE:
+            _wrap(container, key, current, style)
+
+
+MAX_LINE = 99  # an inline list that grows past this is laid out one entry a line
+
+
+def _wrap(container: Any, key: str, current: Array, style: _ArrayStyle) -> None:
+    """Lay an inline list out one entry a line, entries and their quoting unchanged."""
+    if any(not isinstance(item, str) for item in current):
+        return  # tables inside (PEP 735 include-group): leave the line as it is
+    fresh = tomlkit.array()
+    for item in current:
+        fresh.add_line(item, indent=style.indent)
+    fresh.add_line(indent="", add_comma=style.trailing_comma)
+    comment, comment_ws = current.trivia.comment, current.trivia.comment_ws
+    container[key] = fresh
+    if comment:
+        container[key].trivia.comment = comment
+        container[key].trivia.comment_ws = comment_ws
 
 
 def _ensure_table(parent: Any, key: str, created: list[Any], super_table: bool = False) -> Any:
