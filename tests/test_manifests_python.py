@@ -185,6 +185,18 @@ def test_setup_py_reader():
     assert data["classifiers"] == ["3.7"]
 
 
+@pytest.mark.parametrize(
+    "text, shim",
+    [
+        ("from setuptools import setup\nsetup()\n", True),
+        ('import setuptools\nsetuptools.setup(name="rich")\n', True),
+        ('setup(name="x", packages=["x"])\n', False),
+    ],
+)
+def test_setup_py_shim_is_flagged(text, shim):
+    assert setup_py.read(text, "setup.py")[1]["shim"] is shim
+
+
 def test_setup_py_reads_a_module_level_list_and_files_it_opens():
     text = 'from setuptools import setup\nREQS = ["six", "attrs"]\nsetup(install_requires=REQS)\n'
     assert setup_py.read(text, "setup.py")[0] == {"dependencies": ["six", "attrs"]}

@@ -117,9 +117,12 @@ def read(text: str, path: str) -> tuple[dict[str, list[str]], dict]:
         "requires_python": None,
         "dynamic_dependencies_files": [],
         "classifiers": [],
+        "shim": call is None,
     }
     if call is None:
         return declared, data
+    # A shim (`setup()`, `setup(name="rich")`) only hands over to setup.cfg or pyproject.toml.
+    data["shim"] = not call.args and all(k.arg in ("name", "version") for k in call.keywords)
     names = _assignments(tree)
 
     def value_of(keyword: str) -> ast.expr | None:
