@@ -234,6 +234,8 @@ def parse_source(text: str, grammar: str, line_offset: int = 0) -> list[dict]:
         elif "dyn" in caps:
             use["dynamic"] = True
             use["type_only"] = _in_type_context(caps["dyn"][0])
+            if use["type_only"] and _in_ambient_module(caps["dyn"][0]):
+                continue  # a type inside `declare module` augmentation: the user's to add
         elif "call" in caps:
             fn = _node_text(caps["fn"][0])
             if fn in CALL_FUNCTIONS:

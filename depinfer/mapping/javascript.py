@@ -163,6 +163,12 @@ def _unpublished(lay: Layout, manifest: Manifest) -> bool:
     example folders (a fixture app, a docs site)."""
     if manifest.data.get("private") is True:
         return True
+    entry_keys = ("main", "module", "exports", "bin", "files", "types", "typings", "browser")
+    if not any(k in manifest.data for k in entry_keys) and not any(
+        f"{manifest.directory}/{n}".lstrip("/") in lay.files
+        for n in ("index.js", "index.mjs", "index.cjs", "index.ts")
+    ):
+        return True  # nothing a consumer could import: an application
     for anc in ancestors(lay, manifest):
         base = anc.directory
         inner = manifest.directory[len(base) + 1 :] if base else manifest.directory

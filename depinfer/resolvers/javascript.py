@@ -17,10 +17,11 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections import defaultdict
 from pathlib import PurePosixPath
 
 from depinfer.context import Context
-from depinfer.mapping.javascript import Layout, ancestors, layout
+from depinfer.mapping.javascript import Layout, ancestors, layout, owner_of
 from depinfer.model import (
     Candidate,
     Ecosystem,
@@ -128,67 +129,215 @@ def _internal_spec(lay: Layout, owner: Manifest, c: Candidate) -> str:
 def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list[Requirement]:
     lay = layout(project)
     manifests = {m.path: m for m in project.manifests}
-    merged = merge_candidates([c for c in candidates if c.ecosystem == Ecosystem.NPM])
+    npm = [c for c in candidates if c.ecosystem == Ecosystem.NPM]
+    value_used = {(c.manifest, c.name) for c in npm if not c.extra.get("type_only")}
+    merged = merge_candidates(npm)
+    internal_peers = _internal_peers(lay, merged)
     todo: list[Candidate] = []
     for c in merged:
         owner = manifests.get(c.manifest)
-        if owner is None or owner.parse_error:
+        if owner is None or owner.parse_error or covered(lay, owner, c):
             continue
-        if covered(lay, owner, c):
-            continue
+        if not c.internal and c.name.lower() in internal_peers.get(c.manifest, set()):
+            if owner.path not in lay.unpublished:
+                ctx.info(f"'{c.name}' is a peer of a sibling package it uses; left to the host")
+                continue
+        c.extra["type_only_all"] = (c.manifest, c.name) not in value_used
         todo.append(c)
 
-    external = sorted({c.name for c in todo if not c.internal})
-    exists = ctx.registries.exists_many(Ecosystem.NPM, external) if external else {}
     try:
         as_of = parse_as_of(ctx.options.as_of, project.last_commit_date)
     except ValueError as exc:
         ctx.error(str(exc))
         as_of = None
-    repo_versions = _repo_versions(project)
-    known = set(repo_versions) | _known_tool_packages()
+    state = _State(project, lay, ctx, as_of)
     out: list[Requirement] = []
+    follow_ups: list[Candidate] = []
     for c in todo:
+        req, chosen = state.requirement(c)
+        if req is None:
+            continue
+        out.append(req)
+        if chosen is not None and not c.internal:
+            follow_ups.extend(state.follow_ups(c, chosen))
+    written = {(r.manifest, r.name.lower()) for r in out}
+    for c in merge_candidates(follow_ups):
         owner = manifests[c.manifest]
-        if c.section == Section.DEV and keeps_everything_in_dependencies(lay, owner):
+        if (c.manifest, c.name.lower()) in written or covered(lay, owner, c):
+            continue
+        if c.extra.get("peer_of") and c.name.lower() in state.dependencies_of[c.manifest]:
+            continue  # another package the app uses brings this peer along (astro → vite)
+        req, _ = state.requirement(c)
+        if req is not None:
+            out.append(req)
+            written.add((c.manifest, c.name.lower()))
+    if c_types := [r for r in out if r.extra.get("replaces")]:
+        replaced = {(r.manifest, r.extra["replaces"]) for r in c_types}
+        out = [r for r in out if (r.manifest, r.name) not in replaced]
+    return out
+
+
+def _internal_peers(lay: Layout, merged: list[Candidate]) -> dict[str, set[str]]:
+    """manifest → peerDependencies of the sibling packages it depends on (the host provides
+    them: `vue` for a plugin of a Vue library)."""
+    by_dir = {m.directory: m for m in lay.owners.values()}
+    by_path = {m.path: m for m in lay.owners.values()}
+    out: dict[str, set[str]] = {}
+    for c in merged:
+        owner = by_path.get(c.manifest)
+        if (
+            c.internal
+            and c.section == Section.RUNTIME
+            and c.path in by_dir
+            and owner is not None
+            and c.name.lower() not in _declared(owner)
+        ):
+            peers = by_dir[c.path].declared.get("peerDependencies", [])
+            out.setdefault(c.manifest, set()).update(p.lower() for p in peers)
+    return out
+
+
+class _State:
+    """What resolving one project needs at hand: registry answers, repo versions, as-of."""
+
+    def __init__(self, project: Project, lay: Layout, ctx: Context, as_of) -> None:
+        self.project = project
+        self.lay = lay
+        self.ctx = ctx
+        self.as_of = as_of
+        self.manifests = {m.path: m for m in project.manifests}
+        self.repo_versions = _repo_versions(project)
+        self.known = set(self.repo_versions) | _known_tool_packages()
+        self.online = ctx.registries.client(Ecosystem.NPM) is not None
+        # manifest → what the chosen versions of its packages depend on themselves
+        self.dependencies_of: dict[str, set[str]] = defaultdict(set)
+        self.ts_owners = {
+            m.path
+            for m in lay.owners.values()
+            if any(
+                f.endswith((".ts", ".tsx", ".mts", ".cts"))
+                and owner_of(lay, f) is not None
+                and owner_of(lay, f).path == m.path
+                for f in lay.files
+            )
+        }
+
+    def requirement(self, c: Candidate):
+        owner = self.manifests[c.manifest]
+        ctx = self.ctx
+        if c.section == Section.DEV and keeps_everything_in_dependencies(self.lay, owner):
             c.section = Section.RUNTIME
         if c.internal:
-            out.append(to_requirement(c, _internal_spec(lay, owner, c)))
-            continue
-        verdict = exists.get(c.name)
+            return to_requirement(c, _internal_spec(self.lay, owner, c)), None
+        verdict = ctx.registries.exists(Ecosystem.NPM, c.name)
         if verdict is False:
             ctx.warn(f"'{c.name}' is not in the npm registry; not written", c.manifest)
-            continue
+            return None, None
         c.verified = verdict
         if c.extra.get("heuristic") and c.optional:
             ctx.info(f"'{c.name}' is only loaded inside try blocks by name; not written")
-            continue
-        if verdict is None and c.extra.get("heuristic") and c.name.lower() not in known:
+            return None, None
+        if verdict is None and c.extra.get("heuristic") and c.name.lower() not in self.known:
             # a name read from a helper call or a plain string, and nothing confirms it
             ctx.info(f"'{c.name}' (from {c.evidence[0]}) could not be verified; not written")
-            continue
+            return None, None
+        chosen = self.chosen(owner, c.name) if self.online else None
         spec = ""
         if ctx.options.versions:
-            spec = _version_spec(project, owner, c, ctx, as_of, repo_versions)
-        out.append(to_requirement(c, spec))
-    return out
+            if chosen is not None:
+                spec = f"^{chosen.version}"
+            else:
+                spec = self.repo_versions.get(c.name.lower(), "*")
+        return to_requirement(c, spec), chosen
+
+    def chosen(self, owner: Manifest, name: str):
+        versions = self.ctx.registries.versions(Ecosystem.NPM, name)
+        if not versions:
+            return None
+        engines = owner.data.get("engines")
+        node = engines.get("node") if isinstance(engines, dict) else None
+        return pick_version(versions, self.as_of, _node_ok(None, node), sort_key=_semver_key)
+
+    def follow_ups(self, c: Candidate, chosen) -> list[Candidate]:
+        """@types/<pkg> for TypeScript code when the chosen version ships no types, and, in
+        apps, the peer dependencies of what they use (npm expects the app to declare them)."""
+        out: list[Candidate] = []
+        owner = self.manifests[c.manifest]
+        if (
+            c.manifest in self.ts_owners
+            and not c.name.startswith("@types/")
+            and not ships_types(chosen.extra)
+        ):
+            dt = types_package(c.name)
+            dt_version = self.chosen(owner, dt)
+            if dt_version is not None:
+                section = Section.DEV  # types are for the compiler, never needed at run time
+                extra = {"replaces": c.name} if c.extra.get("type_only_all") else {}
+                out.append(
+                    _follow(c, dt, section, f"{c.name}@{chosen.version} ships no types", extra)
+                )
+        if owner.path in self.lay.unpublished and c.section == Section.RUNTIME:
+            peers = chosen.extra.get("peerDependencies") or {}
+            meta = chosen.extra.get("peerDependenciesMeta") or {}
+            for peer in peers if isinstance(peers, dict) else {}:
+                if isinstance(meta.get(peer), dict) and meta[peer].get("optional"):
+                    continue
+                out.append(
+                    _follow(
+                        c,
+                        peer,
+                        c.section,
+                        f"peer of {c.name}@{chosen.version}",
+                        {"peer_of": c.name},
+                    )
+                )
+        self.dependencies_of[c.manifest].update(
+            n.lower() for n in (chosen.extra.get("dependencies") or {})
+        )
+        return out
+
+
+def _follow(c: Candidate, name: str, section: Section, why: str, extra=None) -> Candidate:
+    from depinfer.model import Evidence
+
+    return Candidate(
+        ecosystem=Ecosystem.NPM,
+        name=name,
+        manifest=c.manifest,
+        section=section,
+        evidence=[Evidence("registry", None, None, why)],
+        confidence=0.8,
+        extra=dict(extra or {}),
+    )
+
+
+def ships_types(extra: dict) -> bool:
+    """The version's package.json declares types (`types`/`typings`, a `types` export
+    condition or .d.ts export)."""
+    if extra.get("types") or extra.get("typings"):
+        return True
+
+    def walk(node) -> bool:
+        if isinstance(node, dict):
+            return any(k == "types" or walk(v) for k, v in node.items())
+        if isinstance(node, list):
+            return any(walk(v) for v in node)
+        return isinstance(node, str) and node.endswith((".d.ts", ".d.mts", ".d.cts"))
+
+    return walk(extra.get("exports"))
+
+
+def types_package(name: str) -> str:
+    """DefinitelyTyped's name for a package's types: @types/x, @types/scope__x."""
+    if name.startswith("@"):
+        return "@types/" + name[1:].replace("/", "__")
+    return "@types/" + name
 
 
 def _known_tool_packages() -> set[str]:
     from depinfer.rules.javascript import bins
 
     return {p.lower() for pkgs in bins()[0].values() for p in pkgs}
-
-
-def _version_spec(project, owner, c, ctx, as_of, repo_versions) -> str:
-    versions = ctx.registries.versions(Ecosystem.NPM, c.name)
-    engines = owner.data.get("engines")
-    node = engines.get("node") if isinstance(engines, dict) else None
-    if versions:
-        chosen = pick_version(versions, as_of, _node_ok(None, node), sort_key=_semver_key)
-        if chosen is not None:
-            return f"^{chosen.version}"
-    return repo_versions.get(c.name.lower(), "*")
 
 
 def _semver_key(version: str):
