@@ -57,6 +57,7 @@ def test_prints_inferred_dependencies_per_manifest_and_writes_nothing(app: Path)
     listed = {line.split()[-1].lower() for line in lines[1:] if line.startswith("  runtime")}
     assert {"click", "pyyaml", "requests"} <= listed
     assert (app / "pyproject.toml").read_bytes() == before
+    assert "\r" not in proc.stderr  # no progress spinner when stderr is not a terminal
 
 
 def test_diff_is_a_unified_diff_of_the_dependency_section_only(app: Path):

@@ -224,6 +224,13 @@ def test_unparsable_manifests_raise_manifest_error(module, text):
         module.render(text, manifest("x", "x"), [req("requests")])
 
 
+def test_oversized_manifest_is_refused_by_every_reader():
+    huge = "requests\n" * 700_000
+    for module in MODULES.values():
+        with pytest.raises(ManifestError, match="limit for manifests"):
+            module.read(huge, "x")
+
+
 def test_read_manifest_reports_a_broken_pyproject_instead_of_raising(tmp_path):
     (tmp_path / "pyproject.toml").write_text('[project\nname = "x"\n')
     m = read_manifest(tmp_path, "pyproject.toml", "pyproject")

@@ -150,8 +150,12 @@ def new_requirements(reqs: Iterable[Requirement], declared: Iterable[str]) -> li
     return out
 
 
+MAX_MANIFEST_CHARS = 5_000_000  # far above any real manifest; parsing more would stall a run
+
+
 def guarded(function: Callable[..., T]) -> Callable[..., T]:
-    """Turn a reader's or writer's unexpected exception into a ManifestError.
+    """Turn a reader's or writer's unexpected exception into a ManifestError; refuse
+    texts over the size limit.
 
     Manifests come in shapes no test foresaw; a bug met on one must become a message
     naming the file (and the file left untouched), never a traceback.
@@ -159,6 +163,12 @@ def guarded(function: Callable[..., T]) -> Callable[..., T]:
 
     @functools.wraps(function)
     def wrapper(*args: Any, **kwargs: Any) -> T:
+        text = args[0] if args else kwargs.get("text", "")
+        if isinstance(text, str) and len(text) > MAX_MANIFEST_CHARS:
+            raise ManifestError(
+                f"{len(text) // 1_000_000} MB is over the {MAX_MANIFEST_CHARS // 1_000_000} MB "
+                "limit for manifests"
+            )
         try:
             return function(*args, **kwargs)
         except ManifestError:
