@@ -394,6 +394,19 @@ def test_an_unforeseen_writer_error_becomes_a_manifest_error(monkeypatch):
         pyproject.render(text, manifest("pyproject.toml", "pyproject"), [req("click")])
 
 
+def test_literal_string_lists_get_literal_entries():
+    text = "[project]\nname = 'x'\ndependencies = [\n  'a',\n  'c',\n]\n"
+    new = pyproject.render(
+        text,
+        manifest("pyproject.toml", "pyproject"),
+        [req("b", markers='python_version < "3.11"')],
+    )
+    assert new == (
+        "[project]\nname = 'x'\ndependencies = [\n  'a',\n"
+        "  'b; python_version < \"3.11\"',\n  'c',\n]\n"
+    )
+
+
 def test_inline_list_growing_too_long_is_laid_out_one_entry_a_line():
     text = (
         '[project]\nname = "x"\n'

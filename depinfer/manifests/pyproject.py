@@ -15,7 +15,7 @@ from typing import Any
 import tomlkit
 from packaging.version import InvalidVersion, Version
 from tomlkit.exceptions import TOMLKitError
-from tomlkit.items import Array, Table
+from tomlkit.items import Array, String, Table
 from tomlkit.toml_document import TOMLDocument
 
 from depinfer.manifests import ManifestError
@@ -187,26 +187,18 @@ class _ArrayStyle:
         self.trailing_comma = not closings or with_comma * 2 >= len(closings)
 
 
-def _string(value: str, like: Array | None) -> Any:
-    literal = False
-    if like is not None and len(like):
-        first = like._value  # tomlkit keeps the raw items, quotes included
-        for item in first:
-            raw = item.as_string() if hasattr(item, "as_string") else ""
-            if raw.startswith(("'", '"')):
-                literal = raw.startswith("'")
-                break
-    if literal and "'" in value:
-        literal = False
-    return tomlkit.string(value, literal=literal)
+def _uses_literal_strings(arr: Array | None) -> bool:
+    """True when most of the list's entries are written as 'literal' strings."""
+    quotes = [item.as_string()[:1] for item in arr or [] if isinstance(item, String)]
+    return quotes.count("'") > quotes.count('"')
+
+
+def _string(value: str, literal: bool) -> Any:
+    return tomlkit.string(value, literal=literal and "'" not in value)
 
 
 def _entry_text(req: Requirement, literal: bool) -> str:
     return format_requirement(req, single_quote_markers=not literal)
-
-
-def _is_literal(arr: Array | None) -> bool:
-    return bool(arr is not None and _string("x", arr).as_string().startswith("'"))
 
 
 def _new_array(reqs: list[Requirement], style: _ArrayStyle) -> Array:
@@ -221,12 +213,12 @@ def _new_array(reqs: list[Requirement], style: _ArrayStyle) -> Array:
 
 
 def _add_to_array(arr: Array, reqs: list[Requirement]) -> None:
-    literal = _is_literal(arr)
+    literal = _uses_literal_strings(arr)
     names = [
         (i, n) for i, item in enumerate(arr) if isinstance(item, str) for n in names_of([item])
     ]
     for req in sorted(reqs, key=lambda r: canonical(r.name)):
-        value = _string(_entry_text(req, literal), arr)
+        value = _string(_entry_text(req, literal), literal)
         listed = [n for _, n in names]
         pos = insert_index(listed, req.name)
         if is_sorted(listed) and pos < len(names):
@@ -384,7 +376,7 @@ def poetry_constraint(spec: str) -> str:
         lower, upper = sorted(parts, key=lambda p: not p.startswith(">="))
         if lower.startswith(">=") and upper.startswith("<") and not upper.startswith("<="):
             low = lower[2:].strip()
-            lo, hi = Version_release(low), _release(upper[1:].strip())
+            lo, hi = _release_of(low), _release(upper[1:].strip())
             if lo and hi:
                 first = next((i for i, v in enumerate(lo) if v), len(lo) - 1)
                 caret = lo[:first] + (lo[first] + 1,)
@@ -396,7 +388,8 @@ def poetry_constraint(spec: str) -> str:
     return ",".join(parts)
 
 
-def Version_release(text: str) -> tuple[int, ...] | None:  # noqa: N802 - unpadded release
+def _release_of(text: str) -> tuple[int, ...] | None:
+    """The release tuple as written (not stripped of trailing zeros)."""
     try:
         return Version(text).release
     except InvalidVersion:
