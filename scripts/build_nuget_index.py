@@ -951,7 +951,6 @@ PLACEMENT = {
     "coverlet.msbuild": "test",
     "GitHubActionsTestLogger": "test",
     "JunitXml.TestLogger": "test",
-    "xunit.runner.console": "test:xunit",
     "NSubstitute.Analyzers.CSharp": "uses:NSubstitute",
     "AwesomeAssertions.Analyzers": "uses:AwesomeAssertions",
     "FluentAssertions.Analyzers": "uses:FluentAssertions",

@@ -148,7 +148,10 @@ def namespace_candidates(
     for e in chosen:
         if nx.package_in_box(e.package, cs) or e.package.lower() in use.own_ids:
             continue
-        out.append(_candidate(e.package, cs, ref, f"namespace {ns}", verified=True))
+        c = _candidate(e.package, cs, ref, f"namespace {ns}", verified=True)
+        if e.markers:
+            c.extra["direct"] = True  # an entry point of this package is called here
+        out.append(c)
     if chosen or entries:
         return out, True
     if ns in internal:
@@ -210,7 +213,9 @@ def _marker_candidates(use: ProjectUse, names: dict[str, ImportRef]) -> list[Can
         _, entries = nx.lookup(ns)
         for e in choose(entries, use, pool):
             if e.markers and not nx.package_in_box(e.package, cs):
-                out.append(_candidate(e.package, cs, anchor, f"implicit using {ns}", True))
+                c = _candidate(e.package, cs, anchor, f"implicit using {ns}", True)
+                c.extra["direct"] = True
+                out.append(c)
     if pool:
         for pid in pool:
             info = nx.package_info(pid)
@@ -224,7 +229,9 @@ def _marker_candidates(use: ProjectUse, names: dict[str, ImportRef]) -> list[Can
                     None,
                 )
                 if hit and not nx.package_in_box(pid, cs):
-                    out.append(_candidate(pid, cs, anchor, f"calls {hit}", True))
+                    c = _candidate(pid, cs, anchor, f"calls {hit}", True)
+                    c.extra["direct"] = True
+                    out.append(c)
                     break
     return out
 

@@ -257,13 +257,18 @@ def _project_graph(candidates: list[Candidate], layout: list[CsProject]) -> nx.D
     return graph
 
 
-# Measured on the dev repositories: projects name the projects they use even when another
-# reference already brings them, so ProjectReferences are not reduced (packages are).
-REDUCE_PROJECT_REFERENCES = False
+# A package whose own entry point the project calls (`UseSqlServer`) is kept even when a
+# referenced project brings it: projects list what they call.
+# Measured on the dev repositories: application projects name the projects they use even
+# when another reference already brings them, while test projects name only the project
+# under test; so only test projects' ProjectReferences are reduced (packages always are).
+REDUCE_PROJECT_REFERENCES = "tests"
 REDUCE_PACKAGES = True
 
 
-def reduce_transitive(candidates: list[Candidate], graph: nx.DiGraph) -> list[Candidate]:
+def reduce_transitive(
+    candidates: list[Candidate], graph: nx.DiGraph, tests: set[str] = frozenset()
+) -> list[Candidate]:
     """Drop what another referenced project already brings."""
     if not nx.is_directed_acyclic_graph(graph):
         return candidates
@@ -275,11 +280,19 @@ def reduce_transitive(candidates: list[Candidate], graph: nx.DiGraph) -> list[Ca
     out = []
     for c in candidates:
         if c.internal:
-            if REDUCE_PROJECT_REFERENCES and not reduced.has_edge(c.manifest, c.path):
+            reduce = REDUCE_PROJECT_REFERENCES is True or (
+                REDUCE_PROJECT_REFERENCES == "tests" and c.manifest in tests
+            )
+            if reduce and not reduced.has_edge(c.manifest, c.path):
                 continue
             out.append(c)
             continue
-        if REDUCE_PACKAGES and c.extra.get("kind", "lib") == "lib" and c.manifest in graph:
+        if (
+            REDUCE_PACKAGES
+            and c.extra.get("kind", "lib") == "lib"
+            and not c.extra.get("direct")
+            and c.manifest in graph
+        ):
             if any(
                 c.name.lower() in packages.get(d, ()) for d in nx.descendants(graph, c.manifest)
             ):
@@ -317,4 +330,5 @@ def infer(
     candidates = candidates + kept
     graph = _project_graph(candidates, layout)
     candidates = candidates + placement_candidates(layout, uses, candidates, graph, project)
-    return reduce_transitive(drop_implied(candidates), graph)
+    tests = {cs.path for cs in layout if cs.is_test}
+    return reduce_transitive(drop_implied(candidates), graph, tests)
