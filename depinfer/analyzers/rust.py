@@ -1,0 +1,809 @@
+"""Rust analyzer: `.rs` files → `ImportRef`s naming the crates the code uses.
+
+Since edition 2018 a crate is used without any `use` (`serde_json::to_string(..)`), so every
+path is read, not only `use` trees: `use`/`extern crate`, paths in expressions, types and
+patterns, macro invocations (`foo::bar!`), attribute macros (`#[tokio::main]`) and paths
+inside macro token trees. Derives and bare attributes (`#[derive(Serialize)]`, `#[serde(..)]`)
+name no crate; they are emitted as `how="derive"`/`"attr"` refs for the rule tables.
+
+Each ref's `module` is the first path segment as the code spells it (`serde_json`). The
+analyzer already drops what is local to the file's crate: `crate`/`self`/`super`, modules
+declared with `mod`, items and names brought in by `use` (uniform paths), generic
+parameters and primitive types; the mapping stage drops std/core/alloc and the crate itself.
+
+Context travels with every ref in `extra`:
+- `target`: which Cargo target the file belongs to — "runtime" (lib/bins), "dev" (tests,
+  benches, examples, `#[cfg(test)]` code) or "build" (build.rs);
+- `marker`: a `cfg(...)` made only of target predicates (`unix`, `target_os = ..`) → target table;
+- `features`: `cfg(feature = "..")` gates around the use → the dependency may be optional.
+`#[cfg(..)] mod foo;` passes its context on to the file `foo.rs`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from pathlib import PurePosixPath
+from typing import Any
+
+from depinfer.context import Context
+from depinfer.model import Diagnostic, Ecosystem, FileKind, ImportRef, Manifest, Project
+from depinfer.scan import nearest_directory, read_source
+
+PRIMITIVES = frozenset(
+    "bool char str u8 u16 u32 u64 u128 usize i8 i16 i32 i64 i128 isize f32 f64 f16 f128".split()
+)
+KEYWORDS = frozenset({"crate", "self", "super", "Self"})
+# Macros whose token trees are code for another crate (generated code), not this crate's uses.
+QUOTING_MACROS = frozenset({"quote", "quote_spanned", "parse_quote", "parse_quote_spanned"})
+TARGET_PREDICATES = frozenset(
+    {
+        "unix",
+        "windows",
+        "target_os",
+        "target_family",
+        "target_arch",
+        "target_env",
+        "target_vendor",
+        "target_pointer_width",
+        "target_endian",
+        "target_abi",
+        "target_has_atomic",
+    }
+)
+ITEM_NAMES = {
+    "function_item",
+    "struct_item",
+    "enum_item",
+    "union_item",
+    "type_item",
+    "trait_item",
+    "const_item",
+    "static_item",
+    "macro_definition",
+    "function_signature_item",
+}
+_CRATE_LIKE = re.compile(r"^[a-z_][a-z0-9_]*$")
+# Attribute keys whose string value is a path (serde's field/container attributes, serde.rs
+# "Field attributes"/"Container attributes"; the same spelling is used by clap and others).
+STRING_PATH_KEYS = frozenset(
+    {
+        "with",
+        "serialize_with",
+        "deserialize_with",
+        "default",
+        "crate",
+        "remote",
+        "from",
+        "try_from",
+        "into",
+        "skip_serializing_if",
+        "getter",
+        "value_parser",
+    }
+)
+_STRING_PATH = re.compile(r"^(::)?[A-Za-z_][A-Za-z0-9_]*(::[A-Za-z_][A-Za-z0-9_]*)*$")
+
+
+@lru_cache(maxsize=1)
+def _parser() -> Any:
+    import tree_sitter as ts
+    import tree_sitter_rust as tsr
+
+    return ts.Parser(ts.Language(tsr.language()))
+
+
+@dataclass(frozen=True)
+class Scope:
+    """Conditions under which a piece of code is compiled."""
+
+    target: str = "runtime"  # runtime | dev | build
+    marker: str | None = None  # cfg(...) of target predicates only
+    features: tuple[str, ...] = ()  # cfg(feature = "...") gates
+
+
+@dataclass
+class Cfg:
+    test: bool = False
+    target: str | None = None
+    features: tuple[str, ...] = ()
+
+
+# ---------------------------------------------------------------- cfg expressions
+
+
+def _cfg_tokens(text: str) -> list[str]:
+    return re.findall(r'"(?:[^"\\]|\\.)*"|[A-Za-z_][A-Za-z0-9_]*|[(),=!]', text)
+
+
+def _cfg_tree(tokens: list[str], pos: int = 0) -> tuple[Any, int]:
+    """Parse one cfg predicate: ident | ident = "lit" | ident(pred, ...)."""
+    if pos >= len(tokens):
+        return None, pos
+    name = tokens[pos]
+    pos += 1
+    if pos < len(tokens) and tokens[pos] == "=":
+        value = tokens[pos + 1].strip('"') if pos + 1 < len(tokens) else ""
+        return ("kv", name, value), pos + 2
+    if pos < len(tokens) and tokens[pos] == "(":
+        pos += 1
+        args = []
+        while pos < len(tokens) and tokens[pos] != ")":
+            if tokens[pos] == ",":
+                pos += 1
+                continue
+            sub, pos = _cfg_tree(tokens, pos)
+            if sub is None:
+                break
+            args.append(sub)
+        return ("fn", name, args), pos + 1
+    return ("id", name), pos
+
+
+def parse_cfg(text: str) -> Cfg:
+    """The parts of a `cfg(...)` body that decide where a dependency goes."""
+    tree, _ = _cfg_tree(_cfg_tokens(text))
+    out = Cfg()
+    if tree is None:
+        return out
+
+    def has_test(t: Any) -> bool:
+        if t[0] == "id":
+            return t[1] == "test"
+        if t[0] == "fn" and t[1] == "all":
+            return any(has_test(a) for a in t[2])
+        return False
+
+    def features(t: Any, negated: bool = False) -> list[str]:
+        if t[0] == "kv" and t[1] == "feature" and not negated:
+            return [t[2]]
+        if t[0] == "fn":
+            neg = negated or t[1] == "not"
+            return [f for a in t[2] for f in features(a, neg)]
+        return []
+
+    def only_target(t: Any) -> bool:
+        if t[0] in ("id", "kv"):
+            return t[1] in TARGET_PREDICATES
+        if t[0] == "fn" and t[1] in ("all", "any", "not"):
+            return bool(t[2]) and all(only_target(a) for a in t[2])
+        return False
+
+    out.test = has_test(tree)
+    out.features = tuple(features(tree))
+    if only_target(tree):
+        out.target = "cfg(" + _cfg_text(tree) + ")"
+    elif tree[0] == "fn" and tree[1] == "all":
+        parts = [a for a in tree[2] if only_target(a)]
+        if parts:
+            out.target = (
+                "cfg("
+                + (_cfg_text(parts[0]) if len(parts) == 1 else _cfg_text(("fn", "all", parts)))
+                + ")"
+            )
+    return out
+
+
+def _cfg_text(t: Any) -> str:
+    if t[0] == "id":
+        return t[1]
+    if t[0] == "kv":
+        return f'{t[1]} = "{t[2]}"'
+    return f"{t[1]}(" + ", ".join(_cfg_text(a) for a in t[2]) + ")"
+
+
+# ---------------------------------------------------------------- per-file facts
+
+
+@dataclass
+class FileFacts:
+    rel: str
+    tree: Any
+    text: bytes
+    mods: set[str] = field(default_factory=set)  # modules declared here (also inside macros)
+    types: set[str] = field(default_factory=set)  # types, traits, macros: can start a path
+    values: set[str] = field(default_factory=set)  # fns, consts, statics: cannot
+    uses: dict[str, str] = field(default_factory=dict)  # local name -> full use path
+    generics: set[str] = field(default_factory=set)
+    local_globs: bool = False  # `use super::*` / `use crate::x::*`
+    child_mods: list[tuple[str, Scope, str | None]] = field(default_factory=list)
+
+    @property
+    def locals(self) -> set[str]:
+        """Names in this file's scope that a path can start with and that are not crates."""
+        imported = {k for k, v in self.uses.items() if v.split("::")[0] != k or "::" in v}
+        return self.mods | self.types | imported | self.generics
+
+
+_MOD_TEXT = re.compile(rb"\bmod\s+(?:r#)?([A-Za-z_][A-Za-z0-9_]*)\s*[;{]")
+_MACRO_TEXT = re.compile(rb"\bmacro_rules!\s*([A-Za-z_][A-Za-z0-9_]*)")
+
+
+def _text(node: Any, src: bytes) -> str:
+    return src[node.start_byte : node.end_byte].decode("utf-8", "replace")
+
+
+def _use_leaves(
+    node: Any, src: bytes, prefix: list[str]
+) -> list[tuple[list[str], str | None, bool]]:
+    """Flatten a use tree into (path segments, alias, is_glob)."""
+    t = node.type
+    if t in ("identifier", "crate", "self", "super", "metavariable"):
+        return [(prefix + [_text(node, src)], None, False)]
+    if t == "scoped_identifier":
+        return [(prefix + _path_segments(node, src), None, False)]
+    if t == "use_as_clause":
+        path = node.child_by_field_name("path")
+        alias = node.child_by_field_name("alias")
+        segs = prefix + (_path_segments(path, src) if path is not None else [])
+        return [(segs, _text(alias, src) if alias is not None else None, False)]
+    if t == "use_wildcard":
+        inner = [c for c in node.named_children]
+        segs = prefix + (_path_segments(inner[0], src) if inner else [])
+        return [(segs, None, True)]
+    if t == "scoped_use_list":
+        path = node.child_by_field_name("path")
+        lst = node.child_by_field_name("list")
+        base = prefix + (_path_segments(path, src) if path is not None else ["::"])
+        if path is None and not prefix:
+            base = ["::"]
+        return _use_leaves(lst, src, base) if lst is not None else []
+    if t == "use_list":
+        out = []
+        for child in node.named_children:
+            out.extend(_use_leaves(child, src, prefix))
+        return out
+    return []
+
+
+def _path_segments(node: Any, src: bytes) -> list[str]:
+    """`a::b::c` → ["a", "b", "c"]; a leading `::` gives "::" as first segment."""
+    if node is None:
+        return []
+    if node.type == "scoped_identifier" or node.type == "scoped_type_identifier":
+        path = node.child_by_field_name("path")
+        name = node.child_by_field_name("name")
+        head = _path_segments(path, src) if path is not None else ["::"]
+        return head + ([_text(name, src)] if name is not None else [])
+    if node.type == "generic_type":
+        return _path_segments(node.child_by_field_name("type"), src)
+    return [_text(node, src)]
+
+
+VALUE_ITEMS = {"function_item", "const_item", "static_item", "function_signature_item"}
+
+
+def _collect_file_facts(rel: str, tree: Any, src: bytes) -> FileFacts:
+    facts = FileFacts(rel, tree, src)
+    facts.mods.update(m.decode() for m in _MOD_TEXT.findall(src))
+    facts.types.update(m.decode() for m in _MACRO_TEXT.findall(src))
+    stack = [tree.root_node]
+    while stack:
+        node = stack.pop()
+        t = node.type
+        if t in ITEM_NAMES or t == "mod_item":
+            name = node.child_by_field_name("name")
+            if name is not None:
+                n = _text(name, src)
+                if t == "mod_item":
+                    facts.mods.add(n)
+                elif t in VALUE_ITEMS:
+                    facts.values.add(n)
+                else:
+                    facts.types.add(n)
+        elif t == "use_declaration":
+            arg = node.child_by_field_name("argument")
+            if arg is not None:
+                for segs, alias, glob in _use_leaves(arg, src, []):
+                    if glob:
+                        if segs and segs[0] in ("crate", "self", "super"):
+                            facts.local_globs = True
+                        continue
+                    if not segs:
+                        continue
+                    local = alias or segs[-1]
+                    if local == "self":
+                        local = alias or (segs[-2] if len(segs) > 1 else "")
+                    if local and local != "_":
+                        path = [s for s in segs if s != "::"]
+                        if path and path[-1] == "self":
+                            path = path[:-1]
+                        facts.uses[local] = "::".join(path)
+        elif t == "extern_crate_declaration":
+            alias = node.child_by_field_name("alias")
+            name = node.child_by_field_name("name")
+            if alias is not None and name is not None:
+                facts.uses[_text(alias, src)] = _text(name, src)
+        elif t == "type_parameters":
+            for child in node.named_children:
+                if child.type in ("type_identifier", "type_parameter", "lifetime"):
+                    facts.generics.add(_text(child, src).split(":")[0].strip())
+        stack.extend(node.children)
+    return facts
+
+
+# ---------------------------------------------------------------- the walk
+
+
+@dataclass
+class PackageNames:
+    """Names declared somewhere in a package that can start a path but are not crates."""
+
+    mods: set[str] = field(default_factory=set)
+    scope: set[str] = field(default_factory=set)  # types and imported names (glob imports)
+
+
+def _own_module(rel: str) -> str:
+    p = PurePosixPath(rel)
+    return p.parent.name if p.name == "mod.rs" else p.stem
+
+
+class _Walker:
+    def __init__(
+        self, facts: FileFacts, scope: Scope, pkg: PackageNames, edition: str = "2021"
+    ) -> None:
+        self.f = facts
+        self.src = facts.text
+        self.refs: list[tuple[str, int, Scope, dict[str, Any]]] = []
+        # A module of the package is not in scope inside its own file (`mod config` may use
+        # the `config` crate), everywhere else a same-named path most likely means the module.
+        self.internal = set(facts.locals) | (pkg.mods - {_own_module(facts.rel)})
+        if facts.local_globs:
+            self.internal |= pkg.scope
+        self.defined = facts.mods | facts.types
+        # Edition 2015: `use` paths start at the crate root, so a crate module is not a crate.
+        self.use_internal = pkg.mods if edition == "2015" else set()
+        self.start = scope
+
+    def emit(self, name: str, node: Any, scope: Scope, how: str, path: list[str]) -> None:
+        if name == "::" and len(path) > 1:
+            name, path = path[1], path[1:]
+            how = "use" if how == "use" else "rooted"
+        if name in KEYWORDS or name in PRIMITIVES or not _CRATE_LIKE.match(name):
+            return
+        if how not in ("use", "extern", "rooted") and name in self.internal:
+            return
+        if how == "use":
+            imported = self.f.uses.get(name)
+            if name in self.defined or name in self.use_internal:
+                return
+            if imported is not None and imported.split("::")[0] != name:
+                return  # `use a as b; use b::x;`
+        self.refs.append(
+            (name, node.start_point[0] + 1, scope, {"how": how, "path": "::".join(path)})
+        )
+
+    def apply_attrs(self, attrs: list[Any], scope: Scope) -> Scope:
+        for attr in attrs:
+            a = attr.named_children[0] if attr.named_children else None
+            if a is None or a.type != "attribute":
+                continue
+            head = a.named_children[0] if a.named_children else None
+            if head is None or _text(head, self.src) != "cfg":
+                continue
+            args = a.child_by_field_name("arguments")
+            if args is None:
+                continue
+            cfg = parse_cfg(_text(args, self.src)[1:-1])
+            if cfg.test:
+                scope = replace(scope, target="dev")
+            if cfg.target and scope.target != "build":
+                scope = replace(scope, marker=cfg.target)
+            if cfg.features:
+                scope = replace(scope, features=scope.features + cfg.features)
+        return scope
+
+    def attribute(self, attr_item: Any, scope: Scope) -> None:
+        a = attr_item.named_children[0] if attr_item.named_children else None
+        if a is None or a.type != "attribute":
+            return
+        head = a.named_children[0] if a.named_children else None
+        if head is None:
+            return
+        args = a.child_by_field_name("arguments")
+        value = a.child_by_field_name("value")
+        if value is not None:  # `#[doc = include_str!(..)]`, `#![doc = document_features::..!()]`
+            self.node(value, scope)
+        line_node = attr_item
+        if args is not None:
+            self.string_paths(args, scope)
+        if head.type == "scoped_identifier":
+            segs = _path_segments(head, self.src)
+            self.emit(segs[0], line_node, scope, "attr", segs)
+            if args is not None:
+                self.token_tree(args, scope)
+            return
+        name = _text(head, self.src)
+        if name == "derive" and args is not None:
+            for path in self._token_paths(args, keep_single=True):
+                if len(path) == 1:
+                    self.refs.append(
+                        (
+                            path[0],
+                            line_node.start_point[0] + 1,
+                            scope,
+                            {
+                                "how": "derive",
+                                "path": path[0],
+                                "resolved": self.f.uses.get(path[0]),
+                            },
+                        )
+                    )
+                else:
+                    self.emit(path[0], line_node, scope, "derive", path)
+            return
+        if name in ("cfg", "cfg_attr", "doc", "allow", "warn", "deny", "forbid", "path"):
+            if name == "cfg_attr" and args is not None:
+                self.token_tree(args, scope)
+            return
+        self.refs.append(
+            (
+                name,
+                line_node.start_point[0] + 1,
+                scope,
+                {"how": "attr", "path": name, "resolved": self.f.uses.get(name)},
+            )
+        )
+        if args is not None:
+            self.token_tree(args, scope)
+
+    def _token_paths(self, tt: Any, keep_single: bool = False) -> list[list[str]]:
+        """Paths spelled inside a token tree: `a::b::c`, `::a::b`, and (optionally) lone idents."""
+        out: list[list[str]] = []
+        toks = tt.children
+        i = 0
+        n = len(toks)
+        while i < n:
+            tok = toks[i]
+            if tok.type == "token_tree":
+                out.extend(self._token_paths(tok, keep_single))
+                i += 1
+                continue
+            if tok.type in ("identifier", "::", "crate", "self", "super"):
+                prev = toks[i - 1].type if i > 0 else None
+                if prev in ("$", ".", "::") or (prev == "identifier" and tok.type == "::"):
+                    i += 1
+                    continue
+                segs: list[str] = []
+                j = i
+                if toks[j].type == "::":
+                    segs.append("::")
+                    j += 1
+                while j < n and toks[j].type in ("identifier", "crate", "self", "super"):
+                    segs.append(_text(toks[j], self.src))
+                    if j + 1 < n and toks[j + 1].type == "::":
+                        j += 2
+                    else:
+                        j += 1
+                        break
+                if (
+                    (len(segs) > 1 and segs[0] != "::")
+                    or len(segs) > 2
+                    or (keep_single and len(segs) == 1)
+                ):
+                    out.append(segs)
+                i = max(j, i + 1)
+                continue
+            i += 1
+        return out
+
+    def string_paths(self, tt: Any, scope: Scope) -> None:
+        """Paths written as strings in attribute arguments: `#[serde(with = "humantime_serde")]`."""
+        toks = tt.children
+        for i in range(2, len(toks)):
+            tok = toks[i]
+            if tok.type == "token_tree":
+                self.string_paths(tok, scope)
+                continue
+            if tok.type != "string_literal" or toks[i - 1].type != "=":
+                continue
+            key = _text(toks[i - 2], self.src)
+            if key not in STRING_PATH_KEYS:
+                continue
+            value = _text(tok, self.src)[1:-1].strip()
+            if not _STRING_PATH.match(value):
+                continue
+            segs = value.split("::")
+            if segs[0] == "":
+                segs = ["::"] + segs[1:]
+            if len(segs) == 1 and key != "with":
+                continue  # `default = "make_default"` names a function, not a module
+            self.emit(segs[0], tok, scope, "attr-string", segs)
+
+    def token_tree(self, tt: Any, scope: Scope) -> None:
+        for path in self._token_paths(tt):
+            self.emit(path[0], tt, scope, "macro", path)
+
+    def walk(self) -> list[tuple[str, int, Scope, dict[str, Any]]]:
+        root = self.f.tree.root_node
+        scope = self.start
+        inner = [c for c in root.children if c.type == "inner_attribute_item"]
+        scope = self.apply_attrs(inner, scope)
+        self.block(root, scope)
+        return self.refs
+
+    def block(self, node: Any, scope: Scope) -> None:
+        pending: list[Any] = []
+        for child in node.children:
+            t = child.type
+            if t == "attribute_item":
+                pending.append(child)
+                continue
+            child_scope = self.apply_attrs(pending, scope) if pending else scope
+            for attr in pending:
+                self.attribute(attr, child_scope)
+            pending = []
+            self.node(child, child_scope)
+        for attr in pending:
+            self.attribute(attr, scope)
+
+    def node(self, node: Any, scope: Scope) -> None:
+        t = node.type
+        src = self.src
+        if t == "inner_attribute_item":
+            return
+        if t == "use_declaration":
+            arg = node.child_by_field_name("argument")
+            if arg is None:
+                return
+            for segs, _alias, _glob in _use_leaves(arg, src, []):
+                if segs:
+                    self.emit(segs[0], node, scope, "use", segs)
+            return
+        if t == "extern_crate_declaration":
+            name = node.child_by_field_name("name")
+            if name is not None:
+                self.emit(_text(name, src), node, scope, "extern", [_text(name, src)])
+            return
+        if t == "mod_item":
+            body = node.child_by_field_name("body")
+            name = node.child_by_field_name("name")
+            if body is None and name is not None:
+                self.f.child_mods.append((_text(name, src), scope, _path_attr(node, src)))
+            elif body is not None:
+                self.block(body, scope)
+            return
+        if t == "macro_definition":
+            return  # `macro_rules!` bodies name `$crate` paths and fragments, not uses
+        if t == "macro_invocation":
+            mac = node.child_by_field_name("macro")
+            macro_name = ""
+            if mac is not None:
+                if mac.type == "scoped_identifier":
+                    segs = _path_segments(mac, src)
+                    self.emit(segs[0], node, scope, "macro", segs)
+                    macro_name = segs[-1]
+                else:
+                    macro_name = _text(mac, src)
+            if macro_name in QUOTING_MACROS:
+                return
+            for child in node.children:
+                if child.type == "token_tree":
+                    self.token_tree(child, scope)
+            return
+        if t in ("scoped_identifier", "scoped_type_identifier", "scoped_use_list"):
+            path = node.child_by_field_name("path")
+            if path is not None and path.type == "identifier":
+                name = node.child_by_field_name("name")
+                self.emit(
+                    _text(path, src),
+                    node,
+                    scope,
+                    "path",
+                    [_text(path, src)] + ([_text(name, src)] if name is not None else []),
+                )
+            elif path is None and t != "scoped_use_list":
+                name = node.child_by_field_name("name")
+                if name is not None:
+                    self.emit(_text(name, src), node, scope, "path", [_text(name, src)])
+        if t in ("declaration_list", "block", "field_declaration_list", "source_file") or any(
+            c.type == "attribute_item" for c in node.children
+        ):
+            self.block(node, scope)
+            return
+        for child in node.children:
+            self.node(child, scope)
+
+
+# ---------------------------------------------------------------- packages and targets
+
+
+@dataclass
+class Package:
+    manifest: Manifest
+    directory: str
+    roots: dict[str, str] = field(default_factory=dict)  # file -> target kind of its root
+
+
+def packages(project: Project) -> dict[str, Package]:
+    """Cargo packages (not virtual workspace roots) by directory."""
+    out: dict[str, Package] = {}
+    for m in project.manifests_of(Ecosystem.CRATES):
+        if m.parse_error or not m.data.get("name"):
+            continue
+        out[m.directory] = Package(m, m.directory)
+    return out
+
+
+def _target_of(pkg: Package, rel: str) -> str | None:
+    """Target role of a file from Cargo's layout conventions and the manifest's target paths."""
+    inner = rel[len(pkg.directory) + 1 :] if pkg.directory else rel
+    data = pkg.manifest.data
+    targets = data.get("targets", {})
+    for kind in ("test", "bench", "example"):
+        for t in targets.get(kind, []):
+            if t.get("path") and PurePosixPath(t["path"]).as_posix() == inner:
+                return "dev"
+    for kind in ("lib", "bin"):
+        for t in targets.get(kind, []):
+            if t.get("path") and PurePosixPath(t["path"]).as_posix() == inner:
+                return "runtime"
+    first = inner.split("/", 1)[0]
+    if inner == "build.rs":
+        return "build"
+    if first in ("tests", "benches", "examples"):
+        return "dev"
+    if first == "src":
+        return "runtime"
+    return None
+
+
+def _path_attr(node: Any, src: bytes) -> str | None:
+    """`#[path = "x.rs"] mod foo;` — the attribute sits just before the item."""
+    prev = node.prev_named_sibling
+    while prev is not None and prev.type == "attribute_item":
+        m = re.match(r'#\[\s*path\s*=\s*"([^"]+)"\s*\]', _text(prev, src))
+        if m:
+            return m.group(1)
+        prev = prev.prev_named_sibling
+    return None
+
+
+def _edition(pkg: Package) -> str:
+    edition = pkg.manifest.data.get("edition")
+    if edition == "workspace":
+        return "2021"  # inherited from the workspace root, which is never older in practice
+    return str(edition) if isinstance(edition, str | int) else "2015"
+
+
+def _root_target(pkg: Package, rel: str) -> str | None:
+    """The target kind when `rel` is the root file of a Cargo target (lib, bin, test, ...)."""
+    inner = rel[len(pkg.directory) + 1 :] if pkg.directory else rel
+    data = pkg.manifest.data
+    for kind, target in (
+        ("lib", "runtime"),
+        ("bin", "runtime"),
+        ("test", "dev"),
+        ("bench", "dev"),
+        ("example", "dev"),
+    ):
+        for t in data.get("targets", {}).get(kind, []):
+            if t.get("path") and PurePosixPath(t["path"]).as_posix() == inner:
+                return target
+    build = data.get("build")
+    if inner == (build if isinstance(build, str) else "build.rs"):
+        return "build"
+    parts = inner.split("/")
+    if inner in ("src/lib.rs", "src/main.rs"):
+        return "runtime"
+    if parts[0] == "src" and len(parts) >= 3 and parts[1] == "bin":
+        if len(parts) == 3 or (len(parts) == 4 and parts[3] == "main.rs"):
+            return "runtime"
+    if parts[0] in ("tests", "benches", "examples"):
+        if len(parts) == 2 or (len(parts) == 3 and parts[2] == "main.rs"):
+            return "dev"
+    return None
+
+
+def _child_files(parent: str, name: str, path_attr: str | None) -> list[str]:
+    p = PurePosixPath(parent)
+    base = p.parent
+    if path_attr:
+        return [(base / path_attr).as_posix()]
+    if p.name not in ("mod.rs", "lib.rs", "main.rs", "build.rs"):
+        base = base / p.stem
+    return [(base / f"{name}.rs").as_posix(), (base / name / "mod.rs").as_posix()]
+
+
+def analyze(project: Project, ctx: Context) -> list[ImportRef]:
+    files = [f for f in project.files_of("rust")]
+    if not files:
+        return []
+    pkgs = packages(project)
+    dirs = set(pkgs)
+    parser = _parser()
+    facts: dict[str, FileFacts] = {}
+    owner: dict[str, Package] = {}
+    kinds: dict[str, FileKind] = {}
+    for f in files:
+        d = nearest_directory(f.path, dirs)
+        if d is None:
+            continue
+        text = read_source(project, f.path, ctx.diagnostics)
+        if text is None:
+            continue
+        src = text.encode("utf-8")
+        try:
+            tree = parser.parse(src)
+        except Exception as exc:  # tree-sitter does not raise on syntax errors; be safe anyway
+            ctx.diagnostics.append(Diagnostic(f"cannot parse: {exc}", f.path))
+            continue
+        if tree.root_node.has_error:
+            ctx.info("syntax errors; read what could be parsed", f.path)
+        facts[f.path] = _collect_file_facts(f.path, tree, src)
+        owner[f.path] = pkgs[d]
+        kinds[f.path] = f.kind
+    pkg_names: dict[str, PackageNames] = {d: PackageNames() for d in dirs}
+    for rel, ff in facts.items():
+        names = pkg_names[owner[rel].directory]
+        names.mods.update(ff.mods)
+        names.scope.update(n for n in ff.locals if _CRATE_LIKE.match(n))
+
+    # Walk from each target's root file along `mod x;` declarations, so `#[cfg(test)] mod x;`
+    # and `#[cfg(feature = "f")] mod x;` pass their scope on; a file two targets include
+    # (`#[path = "src/cli.rs"] mod cli;` in build.rs) is read once per target.
+    results: dict[tuple[str, str], list[tuple[str, int, Scope, dict[str, Any]]]] = {}
+    queue: list[tuple[str, Scope]] = []
+    for rel in facts:
+        target = _root_target(owner[rel], rel)
+        if target is not None:
+            queue.append((rel, Scope(target=target)))
+    reached: set[str] = set()
+    while queue:
+        rel, scope = queue.pop(0)
+        key = (rel, scope.target)
+        if key in results:
+            continue
+        reached.add(rel)
+        ff = facts[rel]
+        ff.child_mods.clear()
+        walker = _Walker(ff, scope, pkg_names[owner[rel].directory], _edition(owner[rel]))
+        results[key] = walker.walk()
+        for name, child_scope, path_attr in ff.child_mods:
+            for child in _child_files(rel, name, path_attr):
+                if child in facts:
+                    queue.append((child, child_scope))
+                    break
+    # Files no target reaches (declared through macros, #[path] we could not follow, stray):
+    # their place in the layout decides.
+    for rel, ff in facts.items():
+        if rel in reached:
+            continue
+        target = _target_of(owner[rel], rel)
+        if target is None:
+            kind = kinds[rel]
+            dev = kind in (FileKind.TEST, FileKind.EXAMPLE, FileKind.BENCH)
+            target = "dev" if dev else "runtime"
+        walker = _Walker(
+            ff, Scope(target=target), pkg_names[owner[rel].directory], _edition(owner[rel])
+        )
+        refs = walker.walk()
+        results[(rel, target)] = [(n, line, s, {**e, "unreached": True}) for n, line, s, e in refs]
+
+    out: list[ImportRef] = []
+    for (rel, _target), refs in results.items():
+        pkg = owner[rel]
+        for name, line, scope, extra in refs:
+            kind = {"dev": FileKind.TEST, "build": FileKind.BUILD}.get(
+                scope.target, FileKind.SOURCE
+            )
+            out.append(
+                ImportRef(
+                    module=name,
+                    file=rel,
+                    line=line,
+                    language="rust",
+                    kind=kind,
+                    optional=bool(scope.features),
+                    marker=scope.marker,
+                    names=tuple(extra.get("path", "").split("::")[1:2]),
+                    extra={
+                        **extra,
+                        "target": scope.target,
+                        "features": list(scope.features),
+                        "manifest": pkg.manifest.path,
+                    },
+                )
+            )
+    return out

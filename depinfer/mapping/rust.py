@@ -1,0 +1,316 @@
+"""Rust mapping: crate names as code spells them → Cargo dependencies of the owning package.
+
+A name in code is `foo_bar`; the crate may be published as `foo-bar` or `foo_bar`, or the
+manifest may rename it (`foo_bar = { package = "other" }`). The order of trust:
+1. the name is the package itself, std/core/alloc/proc_macro/test → dropped;
+2. another package of the repository has that lib name → an internal path dependency;
+3. a key the manifest already uses anywhere (other dependency tables, `[features]`
+   entries such as `dep:foo-bar` or `foo-bar/std`, the workspace's `[workspace.dependencies]`)
+   → that key, with its `package` rename;
+4. the registry: whichever spelling exists (offline: the code's spelling, unverified).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import json
+import os
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from depinfer.context import Context
+from depinfer.model import Candidate, Ecosystem, Evidence, ImportRef, Manifest, Project, Section
+
+STD_DATA = Path(__file__).resolve().parent.parent / "registries" / "data" / "rust_std.json"
+SECTION_OF_TARGET = {"runtime": Section.RUNTIME, "dev": Section.DEV, "build": Section.BUILD}
+CODE_HOWS = {"use", "extern", "path", "macro", "attr", "derive", "rooted", "attr-string"}
+
+
+@lru_cache(maxsize=1)
+def _std_data() -> dict[str, Any]:
+    return json.loads(STD_DATA.read_text(encoding="utf-8"))
+
+
+def builtin_crates() -> frozenset[str]:
+    return frozenset(_std_data()["extern_prelude"])
+
+
+def tool_attributes() -> frozenset[str]:
+    return frozenset(_std_data().get("tool_attributes", []))
+
+
+def code_name(name: str) -> str:
+    """How Rust code spells a crate: `-` becomes `_` (Cargo does this for the lib name)."""
+    return name.replace("-", "_")
+
+
+@dataclass
+class CrateInfo:
+    """One Cargo package of the repository and the workspace it belongs to."""
+
+    manifest: Manifest
+    directory: str
+    name: str
+    lib_name: str
+    workspace_root: Manifest | None = None
+    keys: dict[str, dict[str, Any]] = field(default_factory=dict)  # code name -> known entry
+
+
+def _members_match(root_dir: str, patterns: list[str], directory: str) -> bool:
+    rel = os.path.relpath(directory or ".", root_dir or ".").replace(os.sep, "/")
+    for pat in patterns:
+        pat = pat.rstrip("/")
+        if rel == pat or fnmatch.fnmatch(rel, pat):
+            return True
+    return False
+
+
+def workspace_root_of(project: Project, manifest: Manifest) -> Manifest | None:
+    """The `[workspace]` manifest whose members include this package (Cargo's search order)."""
+    roots = {
+        m.directory: m
+        for m in project.manifests_of(Ecosystem.CRATES)
+        if not m.parse_error and m.data.get("workspace") is not None
+    }
+    explicit = manifest.data.get("package_workspace")
+    if explicit:
+        target = PurePosixPath(manifest.directory or ".") / explicit
+        norm = os.path.normpath(str(target)).replace(os.sep, "/")
+        return roots.get("" if norm == "." else norm)
+    if manifest.directory in roots:
+        return roots[manifest.directory]
+    parts = PurePosixPath(manifest.directory).parts if manifest.directory else ()
+    for i in range(len(parts) - 1, -1, -1):
+        d = "/".join(parts[:i])
+        root = roots.get(d)
+        if root is None:
+            continue
+        ws = root.data["workspace"]
+        if _members_match(d, ws.get("exclude", []), manifest.directory):
+            return None
+        if _members_match(d, ws.get("members", []), manifest.directory):
+            return root
+        return None
+    return None
+
+
+def feature_references(features: dict[str, list[str]]) -> dict[str, dict[str, Any]]:
+    """Dependency keys `[features]` names: `dep:x` (optional), `x?/f`, `x/f`, or a bare `x`
+    that is not itself a feature (the implicit feature of an optional dependency)."""
+    out: dict[str, dict[str, Any]] = {}
+    for feature, items in features.items():
+        for item in items:
+            if item.startswith("dep:"):
+                key, optional, feat = item[4:], True, None
+            elif "/" in item:
+                key, _, feat = item.partition("/")
+                optional = key.endswith("?")
+                key = key.rstrip("?")
+                if key in features and not optional:
+                    continue  # "feature/x" is not valid; skip odd entries
+            elif item not in features:
+                key, optional, feat = item, True, None
+            else:
+                continue
+            entry = out.setdefault(key, {"optional": False, "features": [], "by": []})
+            entry["optional"] = entry["optional"] or optional
+            if feat and feat not in entry["features"]:
+                entry["features"].append(feat)
+            entry["by"].append(feature)
+    return out
+
+
+def crates_of(project: Project) -> dict[str, CrateInfo]:
+    """Every package of the repository by manifest path, with the keys it already knows."""
+    out: dict[str, CrateInfo] = {}
+    for m in project.manifests_of(Ecosystem.CRATES):
+        if m.parse_error or not m.data.get("name"):
+            continue
+        info = CrateInfo(
+            manifest=m,
+            directory=m.directory,
+            name=m.data["name"],
+            lib_name=m.data.get("lib_name") or code_name(m.data["name"]),
+            workspace_root=workspace_root_of(project, m),
+        )
+        for table, deps in m.data.get("deps", {}).items():
+            if table == "workspace.dependencies":
+                continue
+            for key, entry in deps.items():
+                info.keys.setdefault(code_name(key), {"key": key, **entry, "from": table})
+        for key, ref in feature_references(m.data.get("features", {})).items():
+            info.keys.setdefault(
+                code_name(key),
+                {"key": key, "package": key, "from": "features", **ref},
+            )
+        out[m.path] = info
+    return out
+
+
+def workspace_entry(info: CrateInfo, name: str) -> tuple[str, dict[str, Any]] | None:
+    """The `[workspace.dependencies]` entry a member can inherit for a code name."""
+    if info.workspace_root is None:
+        return None
+    deps = info.workspace_root.data.get("workspace", {}).get("dependencies", {})
+    for key, entry in deps.items():
+        if code_name(key) == name:
+            return key, entry
+    return None
+
+
+def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[Candidate]:
+    crates = crates_of(project)
+    by_lib: dict[str, CrateInfo] = {}
+    for info in crates.values():
+        by_lib.setdefault(info.lib_name, info)
+    builtins = builtin_crates()
+    tools = tool_attributes()
+    out: list[Candidate] = []
+    unknown: dict[str, list[Candidate]] = {}
+    for ref in refs:
+        how = ref.extra.get("how")
+        if how not in CODE_HOWS:
+            continue
+        if how in ("attr", "derive") and "::" not in ref.extra.get("path", ""):
+            continue  # bare attribute/derive names are for the rule tables
+        info = crates.get(ref.extra.get("manifest", ""))
+        if info is None:
+            continue
+        name = ref.module
+        if name in builtins or name == info.lib_name:
+            continue
+        if how == "attr" and name in tools:
+            continue
+        section = SECTION_OF_TARGET.get(ref.extra.get("target", "runtime"), Section.RUNTIME)
+        evidence = Evidence("import", ref.file, ref.line, ref.extra.get("path", name))
+        cand = Candidate(
+            ecosystem=Ecosystem.CRATES,
+            name=name,
+            manifest=info.manifest.path,
+            section=section,
+            import_names=[name],
+            evidence=[evidence],
+            markers=ref.marker,
+            extra={
+                "gates": list(ref.extra.get("features", [])),
+                "paths": [ref.extra.get("path", "")],
+            },
+        )
+        cand.optional = _optional(info, name, ref)
+        sibling = by_lib.get(name)
+        known = info.keys.get(name)
+        if known is not None and known.get("path") is None:
+            cand.name = known["key"]
+            if known.get("package") and known["package"] != known["key"]:
+                cand.extra["package"] = known["package"]
+            cand.verified = True if known.get("from") != "features" else None
+            cand.evidence.append(Evidence("manifest", info.manifest.path, None, known["from"]))
+            out.append(cand)
+            continue
+        if sibling is not None and sibling is not info:
+            cand.name = sibling.name
+            cand.internal = True
+            rel = os.path.relpath(sibling.directory or ".", info.directory or ".")
+            cand.path = rel.replace(os.sep, "/")
+            cand.spec = _member_version(sibling)
+            cand.verified = True
+            out.append(cand)
+            continue
+        ws = workspace_entry(info, name)
+        if ws is not None:
+            cand.name = ws[0]
+            cand.verified = True
+            cand.evidence.append(
+                Evidence("manifest", info.workspace_root.path, None, "workspace.dependencies")
+            )
+            out.append(cand)
+            continue
+        unknown.setdefault(name, []).append(cand)
+        out.append(cand)
+    _name_from_registry(unknown, ctx)
+    return [c for c in out if c.verified is not False or ctx.options.keep_unverified]
+
+
+def _member_version(info: CrateInfo) -> str | None:
+    version = info.manifest.data.get("version")
+    if isinstance(version, str) and version != "workspace":
+        return version
+    if info.workspace_root is not None:
+        v = info.workspace_root.data.get("workspace", {}).get("package", {}).get("version")
+        if isinstance(v, str):
+            return v
+    return None
+
+
+def _optional(info: CrateInfo, name: str, ref: ImportRef) -> bool:
+    """Used only under `cfg(feature = "x")` where `[features]` ties x to this dependency."""
+    gates = ref.extra.get("features") or []
+    if not gates:
+        return False
+    features = info.manifest.data.get("features", {})
+    for gate in gates:
+        if gate not in features:
+            if code_name(gate) == name:
+                return True  # the implicit feature of an optional dependency
+            continue
+        todo = [gate]
+        seen: set[str] = set()
+        while todo:
+            f = todo.pop()
+            if f in seen:
+                continue
+            seen.add(f)
+            for item in features.get(f, []):
+                key = item[4:] if item.startswith("dep:") else item.partition("/")[0].rstrip("?")
+                if code_name(key) == name and (
+                    item.startswith("dep:") or "?/" in item or item == key
+                ):
+                    return True
+                if item in features:
+                    todo.append(item)
+    return False
+
+
+def _name_from_registry(unknown: dict[str, list[Candidate]], ctx: Context) -> None:
+    """Pick the published spelling of each name (`foo_bar` or `foo-bar`)."""
+    if not unknown:
+        return
+    spellings: list[str] = []
+    for name in unknown:
+        spellings.append(name)
+        if "_" in name:
+            spellings.append(name.replace("_", "-"))
+    answers = ctx.registries.exists_many(Ecosystem.CRATES, spellings)
+    for name, cands in unknown.items():
+        dashed = name.replace("_", "-")
+        chosen, verified = name, answers.get(name)
+        if "_" in name:
+            a_dash, a_under = answers.get(dashed), answers.get(name)
+            if a_dash and a_under:
+                chosen, verified = _canonical(ctx, name, dashed), True
+            elif a_dash:
+                chosen, verified = dashed, True
+            elif a_under:
+                chosen, verified = name, True
+            elif a_dash is False and a_under is False:
+                verified = False
+            else:
+                verified = None
+        for c in cands:
+            c.name = chosen
+            c.verified = verified
+            if verified:
+                c.evidence.append(Evidence("registry:exists", detail=chosen))
+            elif verified is False:
+                ctx.warn(f"crate '{name}' is used in the code but not in the registry", c.manifest)
+
+
+def _canonical(ctx: Context, name: str, dashed: str) -> str:
+    """When the registry answers for both spellings, its own record names the crate."""
+    for v in ctx.registries.versions(Ecosystem.CRATES, name)[:1]:
+        real = v.extra.get("name")
+        if isinstance(real, str):
+            return real
+    return name

@@ -1,0 +1,196 @@
+"""Rust resolver: crate candidates → Cargo requirements (table, version, features, path).
+
+- One entry per (manifest, crate, table kind): build scripts get their own
+  `[build-dependencies]`; runtime use wins over dev use.
+- A crate the manifest already declares in the table it would go to is left alone, and so is
+  a runtime crate declared in a `[target.'cfg(..)'.dependencies]` table (platform code).
+  A `cfg(..)` use goes to a target table only when the manifest already has one for it.
+- Workspace members inherit: `name = { workspace = true }` (+ features the workspace entry
+  lacks) when `[workspace.dependencies]` names the crate.
+- Internal crates: `{ path = "..", version = ".." }`.
+- Versions: the newest non-yanked, non-prerelease release (published by the as-of date when the
+  registry says when) whose `rust_version` fits the project's `rust-version`, written as
+  Cargo's caret shorthand "X.Y" ("0.X.Y" for 0.x). Without the registry: a version the
+  repository shows elsewhere (other manifests, `Cargo.lock`); otherwise the entry is reported
+  and not written (`--no-versions` writes "*").
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import tomlkit
+
+from depinfer.context import Context
+from depinfer.mapping.rust import code_name, crates_of, workspace_entry
+from depinfer.model import Candidate, Ecosystem, Evidence, Project, Requirement, Section
+from depinfer.resolvers.common import merge_candidates, parse_as_of, pick_version, to_requirement
+
+
+def _vtuple(v: str) -> tuple[int, ...]:
+    nums = re.findall(r"\d+", v.split("-")[0].split("+")[0])
+    return tuple(int(x) for x in nums[:3]) + (0,) * (3 - min(3, len(nums)))
+
+
+def caret(version: str) -> str:
+    """1.0.228 → "1.0"; 0.4.41 → "0.4.41" (0.x minors are breaking, keep the patch floor)."""
+    parts = _vtuple(version)
+    if parts[0] == 0:
+        return f"0.{parts[1]}.{parts[2]}"
+    return f"{parts[0]}.{parts[1]}"
+
+
+def rust_version_ok(project_rv: str | None):
+    if not project_rv:
+        return None
+    limit = _vtuple(project_rv)
+
+    def ok(v: Any) -> bool:
+        return not v.runtime or _vtuple(v.runtime) <= limit
+
+    return ok
+
+
+def repository_versions(project: Project) -> dict[str, str]:
+    """Crate → a version requirement the repository already uses (manifests, then Cargo.lock)."""
+    out: dict[str, str] = {}
+    for m in project.manifests_of(Ecosystem.CRATES):
+        for deps in m.data.get("deps", {}).values():
+            for entry in deps.values():
+                v = entry.get("version")
+                if isinstance(v, str) and v.strip():
+                    out.setdefault(code_name(entry["package"]), v)
+    for lock in sorted(project.root.glob("**/Cargo.lock"))[:5]:
+        if any(part in ("target", "node_modules") for part in lock.parts):
+            continue
+        try:
+            data = tomlkit.parse(lock.read_text(encoding="utf-8")).unwrap()
+        except Exception:
+            continue
+        for pkg in data.get("package", []):
+            if isinstance(pkg, dict) and "source" in pkg and isinstance(pkg.get("version"), str):
+                name = code_name(str(pkg["name"]))
+                if name not in out:
+                    out[name] = caret(pkg["version"])
+    return out
+
+
+def _declared(info: Any) -> dict[str, set[str]]:
+    deps = info.manifest.data.get("deps", {})
+    return {table: {code_name(k) for k in entries} for table, entries in deps.items()}
+
+
+def _merge(cands: list[Candidate]) -> list[Candidate]:
+    build = [c for c in cands if c.section == Section.BUILD]
+    rest = [c for c in cands if c.section != Section.BUILD]
+    return merge_candidates(rest, key=code_name) + merge_candidates(build, key=code_name)
+
+
+def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list[Requirement]:
+    crates = crates_of(project)
+    as_of = parse_as_of(ctx.options.as_of, project.last_commit_date)
+    repo_versions: dict[str, str] | None = None
+    out: list[Requirement] = []
+    for c in _merge(candidates):
+        info = crates.get(c.manifest)
+        if info is None:
+            continue
+        declared = _declared(info)
+        name = code_name(c.name)
+        base = {Section.DEV: "dev-dependencies", Section.BUILD: "build-dependencies"}.get(
+            c.section, "dependencies"
+        )
+        target_tables = {
+            t.split(".", 1)[1].rsplit(".", 1)[0]: names
+            for t, names in declared.items()
+            if t.startswith("target.") and t.endswith("." + base)
+        }
+        if name in declared.get(base, set()):
+            continue
+        if any(name in n for n in target_tables.values()):
+            continue
+        if base == "dev-dependencies" and name in declared.get("dependencies", set()):
+            continue
+        markers = c.markers if c.markers in target_tables else None
+        c.markers = markers
+        if c.section == Section.OPTIONAL:
+            c.section = Section.RUNTIME
+        req = to_requirement(c)
+        req.optional = c.optional and c.section == Section.RUNTIME
+        req.extra = {k: v for k, v in req.extra.items() if k in ("package", "default_features")}
+        if c.internal:
+            req.path = c.path
+            req.spec = caret(c.spec) if c.spec else ""
+            ws = workspace_entry(info, name)
+            if ws is not None:
+                req.extra = {"workspace": True}
+                req.name = ws[0]
+            out.append(req)
+            continue
+        ws = workspace_entry(info, name)
+        if ws is not None:
+            key, entry = ws
+            req.name = key
+            req.spec = ""
+            req.extra = {"workspace": True}
+            req.features = [f for f in req.features if f not in entry.get("features", [])]
+            req.evidence.append(Evidence("manifest", info.workspace_root.path, None, "workspace"))
+            out.append(req)
+            continue
+        _rename_from_guess(c, req, ctx)
+        package = req.extra.get("package") or req.name
+        if not ctx.options.versions:
+            req.spec = ""
+            out.append(req)
+            continue
+        versions = ctx.registries.versions(Ecosystem.CRATES, package)
+        if c.extra.get("version_guess"):
+            prefix = c.extra["version_guess"]
+            versions = [v for v in versions if v.version.startswith(prefix + ".")] or versions
+        rv = info.manifest.data.get("rust_version")
+        if rv == "workspace" and info.workspace_root is not None:
+            rv = (
+                info.workspace_root.data.get("workspace", {}).get("package", {}).get("rust-version")
+            )
+        chosen = pick_version(
+            versions,
+            as_of=as_of,
+            runtime_ok=rust_version_ok(rv if isinstance(rv, str) else None),
+            sort_key=_vtuple,
+        )
+        if chosen is not None:
+            req.spec = caret(chosen.version)
+            req.verified = True
+            req.evidence.append(Evidence("registry:version", detail=chosen.version))
+            out.append(req)
+            continue
+        if repo_versions is None:
+            repo_versions = repository_versions(project)
+        known = repo_versions.get(code_name(package))
+        if known is None and c.extra.get("version_guess"):
+            known = c.extra["version_guess"]
+        if known:
+            req.spec = known
+            req.evidence.append(Evidence("repository:version", detail=known))
+            out.append(req)
+            continue
+        ctx.warn(
+            f"crate '{package}': no version could be checked (registry unreachable); not written",
+            c.manifest,
+        )
+    return out
+
+
+def _rename_from_guess(c: Candidate, req: Requirement, ctx: Context) -> None:
+    """`chrono_0_4` named only in [features]: a rename of `chrono` when the registry lacks the key."""
+    guess = c.extra.get("package_guess")
+    if not guess or req.extra.get("package"):
+        return
+    if ctx.registries.exists(Ecosystem.CRATES, req.name):
+        return
+    answer = ctx.registries.exists(Ecosystem.CRATES, guess)
+    if answer is False:
+        return
+    req.extra["package"] = guess.replace("_", "-") if answer is None and "-" in c.name else guess
+    req.evidence.append(Evidence("rule:renamed-by-version", detail=f"{req.name} → {guess}"))

@@ -1,0 +1,216 @@
+"""Rust implicit dependencies and features, from data tables and the crates' own sources.
+
+Three sources of knowledge, each a table or a reader, none an if-chain:
+- `data/rust/derives.json` (scripts/build_rust_derives.py): derive / attribute macro name →
+  the crate that provides it and the feature that enables it (`Serialize` → serde `derive`);
+- `[features]` of the manifest itself, which the benchmark's masking keeps: `dep:x`,
+  `x?/std`, `x/std` and implicit features name dependencies that must exist (and be optional);
+- feature gates in the dependency's own source (`rust_gates`): the items the code uses decide
+  the features (`tokio::net` → `net`); read from Cargo's download cache when the crate is
+  there, else from `data/rust/gates.json` (scripts/build_rust_gates.py), a snapshot of the same
+  reader's output for common crates.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from depinfer.context import Context
+from depinfer.mapping.rust import code_name, crates_of, feature_references
+from depinfer.model import Candidate, Ecosystem, Evidence, ImportRef, Project, Section
+from depinfer.rules.rust_gates import cargo_source_dir, features_for, read_gates
+
+DATA = Path(__file__).resolve().parent / "data" / "rust"
+# Derives of the standard library: never a dependency.
+STD_DERIVES = frozenset("Debug Clone Copy PartialEq Eq PartialOrd Ord Hash Default".split())
+_VERSION_SUFFIX = re.compile(r"^(.+?)[-_]v?(\d+(?:[-_]\d+)*)$")
+
+
+@lru_cache(maxsize=1)
+def derive_table() -> dict[tuple[str, str], list[dict[str, Any]]]:
+    """(kind, name) → entries; helper attributes are indexed as ("helper", name)."""
+    data = json.loads((DATA / "derives.json").read_text(encoding="utf-8"))
+    out: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for e in data["entries"]:
+        out.setdefault((e["kind"], e["name"]), []).append(e)
+        for h in e.get("helpers", []):
+            out.setdefault(("helper", h), []).append(e)
+    return out
+
+
+@lru_cache(maxsize=1)
+def gate_snapshot() -> dict[str, Any]:
+    path = DATA / "gates.json"
+    if not path.is_file():
+        return {}
+    return json.loads(path.read_text(encoding="utf-8")).get("crates", {})
+
+
+def infer(
+    project: Project, refs: list[ImportRef], candidates: list[Candidate], ctx: Context
+) -> list[Candidate]:
+    crates = crates_of(project)
+    out = list(candidates)
+    out.extend(_from_features_tables(crates, out, ctx))
+    _derives(refs, out, ctx)
+    _source_gates(out, ctx)
+    return out
+
+
+# ---------------------------------------------------------------- [features]
+
+
+def _from_features_tables(crates: dict, have: list[Candidate], ctx: Context) -> list[Candidate]:
+    """Dependencies `[features]` names but no remaining table declares: they were in
+    `[dependencies]` (dev-dependencies cannot be optional or carry feature-enabled features)."""
+    out: list[Candidate] = []
+    present = {(c.manifest, code_name(c.name)) for c in have}
+    for path, info in crates.items():
+        declared: set[str] = set()
+        for table, deps in info.manifest.data.get("deps", {}).items():
+            if table != "workspace.dependencies":
+                declared.update(code_name(k) for k in deps)
+        for key, ref in feature_references(info.manifest.data.get("features", {})).items():
+            if code_name(key) in declared or (path, code_name(key)) in present:
+                continue
+            if code_name(key) == info.lib_name:
+                continue
+            cand = Candidate(
+                ecosystem=Ecosystem.CRATES,
+                name=key,
+                manifest=path,
+                section=Section.RUNTIME,
+                evidence=[
+                    Evidence(
+                        "manifest:features",
+                        path,
+                        None,
+                        f"[features] {', '.join(sorted(set(ref['by'])))} name {key}",
+                    )
+                ],
+                optional=ref["optional"],
+                confidence=0.9,
+                extra={"from_features": True},
+            )
+            m = _VERSION_SUFFIX.match(key)
+            if m and not key[0].isdigit():
+                # `chrono_0_4` → a rename of `chrono` (the registry decides in the resolver)
+                cand.extra["package_guess"] = m.group(1)
+                cand.extra["version_guess"] = m.group(2).replace("_", ".").replace("-", ".")
+            out.append(cand)
+            present.add((path, code_name(key)))
+    return out
+
+
+# ---------------------------------------------------------------- derives and attributes
+
+
+def _derives(refs: list[ImportRef], cands: list[Candidate], ctx: Context) -> None:
+    table = derive_table()
+    by_manifest: dict[str, dict[str, list[Candidate]]] = {}
+    for c in cands:
+        by_manifest.setdefault(c.manifest, {}).setdefault(code_name(c.name), []).append(c)
+        if c.extra.get("package"):
+            by_manifest[c.manifest].setdefault(code_name(c.extra["package"]), []).append(c)
+    added: dict[tuple[str, str, Section], Candidate] = {}
+    for ref in refs:
+        how = ref.extra.get("how")
+        if how not in ("derive", "attr"):
+            continue
+        path = ref.extra.get("path", "")
+        name = path.split("::")[-1]
+        if how == "derive" and name in STD_DERIVES:
+            continue
+        manifest = ref.extra.get("manifest", "")
+        have = by_manifest.get(manifest, {})
+        resolved = ref.extra.get("resolved")
+        via = path.split("::")[0] if "::" in path else None
+        crate = via or (resolved.split("::")[0] if resolved and "::" in resolved else None)
+        kinds = ("derive",) if how == "derive" else ("attribute",)
+        entries = [e for k in kinds for e in table.get((k, name), [])]
+        if crate is not None:
+            for e in entries:
+                if code_name(e["crate"]) == crate and e["features"]:
+                    for c in have.get(crate, []):
+                        _add_features(c, e, ref)
+            continue
+        if how == "attr":
+            # a bare attribute only confirms a crate already named elsewhere
+            entries = entries + table.get(("helper", name), [])
+            for e in entries:
+                for c in have.get(code_name(e["crate"]), []):
+                    _add_features(c, e, ref)
+            continue
+        # an unimported derive (glob import, `#[macro_use] extern crate`): the table decides
+        present = [e for e in entries if code_name(e["crate"]) in have]
+        if present:
+            for e in present:
+                for c in have.get(code_name(e["crate"]), []):
+                    _add_features(c, e, ref)
+            continue
+        providers = {e["crate"] for e in entries}
+        if len(providers) != 1:
+            continue
+        e = entries[0]
+        section = {"dev": Section.DEV, "build": Section.BUILD}.get(
+            ref.extra.get("target", "runtime"), Section.RUNTIME
+        )
+        key = (manifest, e["crate"], section)
+        cand = added.get(key)
+        if cand is None:
+            cand = Candidate(
+                ecosystem=Ecosystem.CRATES,
+                name=e["crate"],
+                manifest=manifest,
+                section=section,
+                confidence=0.7,
+                markers=ref.marker,
+                optional=ref.optional,
+                extra={"gates": list(ref.extra.get("features", []))},
+            )
+            added[key] = cand
+            cands.append(cand)
+        _add_features(cand, e, ref)
+
+
+def _add_features(c: Candidate, entry: dict[str, Any], ref: ImportRef) -> None:
+    for f in entry["features"]:
+        if f not in c.features:
+            c.features.append(f)
+    ev = Evidence(f"rule:{entry['kind']}", ref.file, ref.line, f"{entry['name']}: {entry['why']}")
+    if ev not in c.evidence:
+        c.evidence.append(ev)
+
+
+# ---------------------------------------------------------------- feature gates in sources
+
+
+def _source_gates(cands: list[Candidate], ctx: Context) -> None:
+    snapshot = gate_snapshot()
+    cache: dict[str, dict[str, list[str]]] = {}
+    for c in cands:
+        paths = [p for p in c.extra.get("paths", []) if "::" in p]
+        if not paths or c.internal:
+            continue
+        package = c.extra.get("package") or c.name
+        gates = cache.get(package)
+        if gates is None:
+            gates = {}
+            snap = snapshot.get(code_name(package)) or snapshot.get(package)
+            src = cargo_source_dir(package)
+            if src is not None:
+                gates = read_gates(str(src))
+            elif snap:
+                gates = snap.get("gates", {})
+            cache[package] = gates
+        if not gates:
+            continue
+        used = [p.split("::", 1)[1] for p in paths]
+        for f in features_for(gates, used):
+            if f not in c.features:
+                c.features.append(f)
+                c.evidence.append(Evidence("source:cfg-feature", detail=f"{package} needs '{f}'"))

@@ -1,0 +1,278 @@
+"""Which Cargo features a crate's public items need, read from the crate's own source.
+
+A dependency's features are decided by what the code uses: `tokio::net::TcpStream` exists only
+with tokio's `net` feature because tokio wraps `pub mod net` in `#[cfg(feature = "net")]`
+(often through a helper macro such as `cfg_net! { .. }` whose body adds that attribute).
+This module walks a crate's `src/lib.rs` and the module files it declares, follows
+`#[cfg(..)]` attributes and such gating macros, and returns, for each public path
+(`net`, `io::AsyncReadExt`, `main`, `select`), the features that must be on.
+
+The source comes from Cargo's own download cache (`$CARGO_HOME/registry/src/*/name-version`)
+or from a directory a test hands in; nothing is fetched here.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from depinfer.analyzers.rust import _cfg_tokens, _cfg_tree, _parser
+
+MAX_DEPTH = 4
+
+
+def required_features(cfg_text: str) -> list[str] | None:
+    """Features a `cfg(..)` body needs; None when it can only be false-able by a negation
+    (`not(feature = ..)`), which means "this item is the fallback, not the feature's"."""
+    tree, _ = _cfg_tree(_cfg_tokens(cfg_text))
+    if tree is None:
+        return []
+
+    def need(t: Any) -> list[str] | None:
+        if t[0] == "kv":
+            return [t[2]] if t[1] == "feature" else []
+        if t[0] == "id":
+            return []
+        if t[1] == "not":
+            inner = [need(a) for a in t[2]]
+            return None if any(x for x in inner) else []
+        if t[1] == "all":
+            out: list[str] = []
+            for a in t[2]:
+                sub = need(a)
+                if sub is None:
+                    return None
+                out += [f for f in sub if f not in out]
+            return out
+        if t[1] == "any":
+            for a in t[2]:  # the first alternative is enough
+                sub = need(a)
+                if sub is not None:
+                    return sub
+            return None
+        return []
+
+    return need(tree)
+
+
+def _text(node: Any, src: bytes) -> str:
+    return src[node.start_byte : node.end_byte].decode("utf-8", "replace")
+
+
+def _gating_macros(files: list[Path]) -> tuple[dict[str, list[str] | None], set[str]]:
+    """`macro_rules! cfg_x { .. #[cfg(feature = "x")] $item .. }` → {"cfg_x": ["x"]}, and the
+    wrapper macros that put `#[macro_export]` on the item they are given."""
+    out: dict[str, list[str] | None] = {}
+    exporting: set[str] = set()
+    pattern = re.compile(r"macro_rules!\s+(\w+)\s*\{")
+    for f in files:
+        try:
+            text = f.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        for m in pattern.finditer(text):
+            body = text[m.end() : m.end() + 40000]
+            end = body.find("macro_rules!")
+            body = body if end < 0 else body[:end]
+            if "#[macro_export]" in body:
+                exporting.add(m.group(1))
+            cfgs = re.findall(r"#\[cfg\((.*?)\)\]\s*(?:#\[cfg_attr|\$)", body, re.DOTALL)
+            if not cfgs:
+                continue
+            out[m.group(1)] = required_features(cfgs[0])
+    return out, exporting
+
+
+class _Reader:
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.parser = _parser()
+        files = list((root / "src").rglob("*.rs"))
+        self.gating, self.exporting = _gating_macros(files)
+        self.paths: dict[str, list[list[str]]] = {}
+
+    def record(self, path: str, gates: list[str]) -> None:
+        self.paths.setdefault(path, []).append(list(dict.fromkeys(gates)))
+
+    def module(self, file: Path, prefix: str, gates: list[str], public: bool, depth: int) -> None:
+        try:
+            src = file.read_bytes()
+        except OSError:
+            return
+        tree = self.parser.parse(src)
+        self.items(tree.root_node, src, file, prefix, gates, public, depth)
+
+    def items(
+        self,
+        node: Any,
+        src: bytes,
+        file: Path,
+        prefix: str,
+        gates: list[str],
+        public: bool,
+        depth: int,
+        export_all: bool = False,
+    ) -> None:
+        attrs: list[Any] = []
+        for child in node.children:
+            if child.type == "attribute_item":
+                attrs.append(child)
+                continue
+            here = list(gates)
+            negated = False
+            exported = export_all
+            for a in attrs:
+                text = _text(a, src)
+                m = re.match(r"#\[\s*cfg\((.*)\)\s*\]$", text, re.DOTALL)
+                if m:
+                    need = required_features(m.group(1))
+                    if need is None:
+                        negated = True
+                    else:
+                        here += [f for f in need if f not in here]
+                if "macro_export" in text:
+                    exported = True
+            attrs = []
+            if negated:
+                continue
+            self.item(child, src, file, prefix, here, public, depth, exported)
+
+    def item(
+        self,
+        node: Any,
+        src: bytes,
+        file: Path,
+        prefix: str,
+        gates: list[str],
+        public: bool,
+        depth: int,
+        exported: bool,
+    ) -> None:
+        t = node.type
+        is_pub = any(c.type == "visibility_modifier" for c in node.children)
+        if t == "macro_invocation":
+            mac = node.child_by_field_name("macro")
+            name = _text(mac, src) if mac is not None else ""
+            need = self.gating.get(name, [])
+            if need is None:
+                return
+            for tt in node.children:
+                if tt.type == "token_tree":
+                    inner = src[tt.start_byte + 1 : tt.end_byte - 1]
+                    sub = self.parser.parse(inner)
+                    self.items(
+                        sub.root_node,
+                        inner,
+                        file,
+                        prefix,
+                        gates + need,
+                        public,
+                        depth,
+                        export_all=name in self.exporting,
+                    )
+            return
+        if t == "macro_definition":
+            name = node.child_by_field_name("name")
+            if exported and name is not None:
+                self.record(_text(name, src), gates)
+            return
+        if t == "mod_item":
+            name_node = node.child_by_field_name("name")
+            if name_node is None:
+                return
+            name = _text(name_node, src)
+            child_prefix = f"{prefix}{name}::"
+            vis = public and is_pub
+            if vis:
+                self.record(prefix + name, gates)
+            body = node.child_by_field_name("body")
+            if body is not None:
+                self.items(body, src, file, child_prefix, gates, vis, depth + 1)
+                return
+            if depth >= MAX_DEPTH:
+                return
+            base = file.parent if file.name in ("lib.rs", "mod.rs") else file.parent / file.stem
+            for cand in (base / f"{name}.rs", base / name / "mod.rs"):
+                if cand.is_file():
+                    self.module(cand, child_prefix, gates, vis, depth + 1)
+                    break
+            return
+        if not (public and is_pub):
+            return
+        if t == "use_declaration":
+            arg = node.child_by_field_name("argument")
+            if arg is not None:
+                for local in _use_names(arg, src):
+                    self.record(prefix + local, gates)
+            return
+        name = node.child_by_field_name("name")
+        if name is not None:
+            self.record(prefix + _text(name, src), gates)
+
+
+def _use_names(node: Any, src: bytes) -> list[str]:
+    t = node.type
+    if t == "use_as_clause":
+        alias = node.child_by_field_name("alias")
+        return [_text(alias, src)] if alias is not None else []
+    if t in ("identifier",):
+        return [_text(node, src)]
+    if t == "scoped_identifier":
+        name = node.child_by_field_name("name")
+        return [_text(name, src)] if name is not None else []
+    if t == "scoped_use_list":
+        lst = node.child_by_field_name("list")
+        return _use_names(lst, src) if lst is not None else []
+    if t == "use_list":
+        return [n for c in node.named_children for n in _use_names(c, src)]
+    return []
+
+
+@lru_cache(maxsize=64)
+def read_gates(crate_root: str) -> dict[str, list[str]]:
+    """Public path → features it needs (the largest of its alternative definitions)."""
+    root = Path(crate_root)
+    lib = root / "src" / "lib.rs"
+    if not lib.is_file():
+        return {}
+    reader = _Reader(root)
+    reader.module(lib, "", [], True, 0)
+    out: dict[str, list[str]] = {}
+    for path, alternatives in reader.paths.items():
+        out[path] = max(alternatives, key=len)
+    return out
+
+
+def features_for(gates: dict[str, list[str]], used_paths: list[str]) -> list[str]:
+    """Features needed by `used_paths` (without the crate segment): longest gated prefix wins,
+    and every gated prefix on the way counts (`sync::mpsc` needs `sync`)."""
+    out: list[str] = []
+    for path in used_paths:
+        segs = [s for s in path.split("::") if s]
+        for i in range(1, len(segs) + 1):
+            for f in gates.get("::".join(segs[:i]), []):
+                if f not in out:
+                    out.append(f)
+    return out
+
+
+def cargo_source_dir(name: str, version: str | None = None) -> Path | None:
+    """A crate's unpacked source in Cargo's cache (newest when no version is given)."""
+    home = Path(os.environ.get("CARGO_HOME") or Path.home() / ".cargo")
+    best: tuple[tuple[int, ...], Path] | None = None
+    for base in (home / "registry" / "src").glob("*"):
+        for d in base.glob(f"{name}-*"):
+            v = d.name[len(name) + 1 :]
+            if not re.match(r"^\d+\.\d+\.\d+", v):
+                continue
+            if version is not None and v != version:
+                continue
+            key = tuple(int(x) for x in re.findall(r"\d+", v.split("-")[0])[:3])
+            if "-" in v:
+                continue
+            if best is None or key > best[0]:
+                best = (key, d)
+    return best[1] if best else None
