@@ -563,6 +563,8 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
         if verdict == "skip" or name is None:
             continue
         section = file_section(owner, ref.file, ref.kind, owner.path in lay.unpublished)
+        if name.startswith("@types/") and owner.path not in lay.unpublished:
+            section = Section.DEV  # declarations are for the compiler, never run
         if ref.extra.get("string_literal") and (
             not (verdict == "internal" or _same_family(owner, name))
             or section != Section.RUNTIME

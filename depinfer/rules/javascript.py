@@ -58,7 +58,7 @@ class Tool:
 def tools() -> tuple[Tool, ...]:
     out: list[Tool] = []
     for path in sorted(DATA.glob("*.toml")):
-        if path.name in ("bins.toml", "virtual_modules.toml"):
+        if path.name in ("bins.toml", "virtual_modules.toml", "companions.toml"):
             continue
         doc = tomllib.loads(path.read_text(encoding="utf-8"))
         units = doc.get("units") or [doc]
@@ -580,6 +580,8 @@ def infer(
         for pkg, line, spec in css_packages(project, rel, text):
             out.append(_cand(pkg, owner.path, section, "rule:css-import", rel, spec, line))
 
+    out.extend(_companions(project, lay, out))
+
     # TypeScript code using Node builtins needs Node's type declarations.
     seen: set[str] = set()
     for ref in refs:
@@ -639,6 +641,47 @@ def css_packages(project: Project, rel: str, text: str) -> list[tuple[str, int, 
         name = package_name(spec)
         if name:
             out.append((name, text.count("\n", 0, m.start()) + 1, m.group(1)))
+    return out
+
+
+@lru_cache(maxsize=1)
+def companions() -> tuple[dict[str, str], ...]:
+    doc = tomllib.loads((DATA / "companions.toml").read_text(encoding="utf-8"))
+    return tuple(doc["companion"])
+
+
+def _companions(project: Project, lay: Layout, found: list[Candidate]) -> list[Candidate]:
+    """Packages that the packages (or compiler options) in use need at run time."""
+    out: list[Candidate] = []
+    used = {(c.manifest, c.name) for c in found}
+    for comp in companions():
+        section = Section(comp.get("section", "runtime"))
+        when = comp["when"]
+        if when.startswith("tsconfig:"):
+            option = when.split(":", 1)[1]
+            for rel in lay.tsconfigs:
+                owner = owner_of(lay, rel)
+                if owner is None:
+                    continue
+                try:
+                    doc = parse_jsonc(project.abspath(rel).read_text(encoding="utf-8-sig"))
+                except (OSError, ValueError):
+                    continue
+                opts = doc.get("compilerOptions") if isinstance(doc, dict) else None
+                if isinstance(opts, dict) and opts.get(option) is True:
+                    out.append(
+                        _cand(
+                            comp["needs"], owner.path, section, "rule:companion", rel, comp["docs"]
+                        )
+                    )
+            continue
+        for manifest, name in sorted(used):
+            if name == when:
+                out.append(
+                    _cand(
+                        comp["needs"], manifest, section, "rule:companion", manifest, comp["docs"]
+                    )
+                )
     return out
 
 
