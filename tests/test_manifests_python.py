@@ -363,6 +363,22 @@ def test_empty_dependency_list_becomes_multiline_in_the_files_indentation():
     )
 
 
+@pytest.mark.parametrize(
+    "masked, filled",
+    [
+        (
+            "dependencies = [\n    # filled by hand\n]\n",
+            'dependencies = [\n    # filled by hand\n    "a",\n    "b",\n]\n',
+        ),
+        ("dependencies = [  # none yet\n]\n", 'dependencies = [  # none yet\n  "a",\n  "b",\n]\n'),
+    ],
+)
+def test_empty_list_with_comments_keeps_them(masked, filled):
+    text = '[project]\nname = "x"\n' + masked + 'classifiers = [\n  "A",\n]\n'
+    new = pyproject.render(text, manifest("pyproject.toml", "pyproject"), [req("b"), req("a")])
+    assert new == '[project]\nname = "x"\n' + filled + 'classifiers = [\n  "A",\n]\n'
+
+
 def test_inline_list_stays_inline_and_without_trailing_comma_style_is_kept():
     text = '[project]\nname = "x"\ndependencies = ["flask", "celery[redis]"]\n'
     new = pyproject.render(text, manifest("pyproject.toml", "pyproject"), [req("redis")])

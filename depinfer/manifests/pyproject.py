@@ -255,6 +255,18 @@ def _before_comments(arr: Array, value: Any) -> None:
         arr._reindex()
 
 
+def _fill_commented(arr: Array, reqs: list[Requirement], style: _ArrayStyle) -> None:
+    """Fill an empty list that holds only comments (`[\\n    # add here\\n]`), keeping them."""
+    inner = re.search(r"\n([ \t]+)#", arr.as_string())
+    indent = inner.group(1) if inner else style.indent
+    groups = getattr(arr, "_value", None)
+    if isinstance(groups, list) and groups and groups[-1].is_whitespace():
+        groups.pop()  # the closing line's whitespace; add_line writes its own
+    for req in sorted(reqs, key=lambda r: canonical(r.name)):
+        arr.add_line(tomlkit.string(_entry_text(req, False)), indent=indent)
+    arr.add_line(indent="", add_comma=style.trailing_comma)
+
+
 def _is_empty(arr: Array) -> bool:
     return len(arr) == 0
 
@@ -270,6 +282,8 @@ def _put_list(container: Any, key: str, reqs: list[Requirement], style: _ArraySt
         return
     if current is None:
         container[key] = _new_array(adds, style)
+    elif _is_empty(current) and "#" in current.as_string():
+        _fill_commented(current, adds, style)
     elif _is_empty(current):
         fresh = _new_array(adds, style)
         comment = current.trivia.comment
