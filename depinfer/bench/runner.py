@@ -13,6 +13,7 @@ from __future__ import annotations
 import difflib
 import json
 import os
+import posixpath
 import tempfile
 import time
 import traceback
@@ -25,10 +26,13 @@ from depinfer.bench.dataset import Instance
 from depinfer.bench.masking import copy_tree, mask
 from depinfer.bench.metrics import compare, per_file
 from depinfer.bench.sections import (
+    LANGUAGE_OF_FORMAT,
     PACKAGE,
     Dep,
     SectionError,
     build_file_format,
+    normalise_name,
+    project_reference_path,
     read_deps,
 )
 from depinfer.model import LANGUAGE_ECOSYSTEM
@@ -100,12 +104,16 @@ def _as_of(options: RunOptions, inst: Instance) -> str | None:
     return options.as_of
 
 
-def predicted(root: Path, build_files: list[str]) -> tuple[dict[str, list[Dep]], list[str]]:
-    """What the written build files declare in the masked sections; errors name the file."""
+def predicted(
+    root: Path, build_files: list[str]
+) -> tuple[dict[str, list[Dep]], list[str], list[str]]:
+    """What the written build files declare in the masked sections: (deps per file, files
+    that cannot be parsed, where depinfer's own reader disagrees)."""
     from depinfer.manifests import detect_format, read_manifest
 
     pred: dict[str, list[Dep]] = {}
-    errors = []
+    errors: list[str] = []
+    notes: list[str] = []
     for rel in build_files:
         text = _read(root, rel)
         try:
@@ -119,7 +127,37 @@ def predicted(root: Path, build_files: list[str]) -> tuple[dict[str, list[Dep]],
             manifest = read_manifest(root, rel, fmt)
             if manifest.parse_error and not manifest.parse_error.startswith("no reader"):
                 errors.append(f"{rel}: depinfer's reader: {manifest.parse_error}")
-    return pred, errors
+            elif not manifest.parse_error:
+                disagreement = reader_disagreement(manifest, pred[rel])
+                if disagreement:
+                    notes.append(f"{rel}: {disagreement}")
+    return pred, errors, notes
+
+
+def reader_disagreement(manifest: Any, deps: list[Dep]) -> str:
+    """Where depinfer's own manifest reader sees other names in the masked section than the
+    benchmark's reader — a bug in one of them, worth a look, not a score."""
+    language = LANGUAGE_OF_FORMAT.get(build_file_format(manifest.path) or "", "")
+    if language == "csharp":
+        base = posixpath.dirname(manifest.path)
+        theirs = {
+            normalise_name("csharp", n) for n in manifest.declared.get("PackageReference", [])
+        }
+        theirs |= {
+            project_reference_path(base, n).lower()
+            for n in manifest.declared.get("ProjectReference", [])
+        }
+    else:
+        theirs = {normalise_name(language, n) for n in manifest.declared.get("dependencies", [])}
+    ours = {d.name for d in deps}
+    if theirs == ours:
+        return ""
+    parts = []
+    if ours - theirs:
+        parts.append("not seen by depinfer's reader: " + ", ".join(sorted(ours - theirs)))
+    if theirs - ours:
+        parts.append("only depinfer's reader sees: " + ", ".join(sorted(theirs - ours)))
+    return "; ".join(parts)
 
 
 def fake_check(ctx: Any, language: str, pred: dict[str, list[Dep]]) -> dict[str, Any]:
@@ -297,7 +335,7 @@ def run_instance(
             str(d) for d in ctx.diagnostics if d.level in ("error", "warning")
         ][:50]
 
-        pred, parse_errors = predicted(root, inst.build_files)
+        pred, parse_errors, reader_notes = predicted(root, inst.build_files)
         counts = compare(gold, pred)
         fake = fake_check(ctx, inst.language, pred)
         invalid = (
@@ -315,6 +353,7 @@ def run_instance(
             fake=fake,
             invalid_versions=invalid,
             parse_errors=parse_errors,
+            reader_disagreements=reader_notes,
             failure_categories=failure_categories(
                 gold, pred, fake, invalid, parse_errors, options.names_only
             ),
