@@ -162,6 +162,11 @@ def main(argv: list[str] | None = None) -> int:
         return fail(str(exc))
     except ValueError as exc:
         return fail(str(exc))
+    except BrokenPipeError:  # output piped into `head` and friends
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
     except KeyboardInterrupt:
         print("depinfer bench: interrupted (finished instances are saved)", file=sys.stderr)
         return 130
