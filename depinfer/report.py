@@ -6,7 +6,7 @@ import difflib
 import json
 from collections import defaultdict
 
-from depinfer.model import Inference, Requirement
+from depinfer.model import Ecosystem, Inference, Requirement, Section
 
 
 def requirement_line(req: Requirement) -> str:
@@ -22,10 +22,34 @@ def requirement_line(req: Requirement) -> str:
     return text
 
 
+# What each section is called in each ecosystem's manifests, for display.
+SECTION_LABELS = {
+    Ecosystem.PYPI: {
+        Section.RUNTIME: "dependencies",
+        Section.DEV: "dev",
+        Section.OPTIONAL: "optional",
+        Section.BUILD: "build-system.requires",
+    },
+    Ecosystem.NPM: {
+        Section.RUNTIME: "dependencies",
+        Section.DEV: "devDependencies",
+        Section.PEER: "peerDependencies",
+        Section.OPTIONAL: "optionalDependencies",
+    },
+    Ecosystem.CRATES: {
+        Section.RUNTIME: "dependencies",
+        Section.DEV: "dev-dependencies",
+        Section.BUILD: "build-dependencies",
+        Section.OPTIONAL: "dependencies",
+    },
+    Ecosystem.NUGET: {Section.RUNTIME: "PackageReference", Section.DEV: "PackageReference"},
+}
+
+
 def _placement(req: Requirement) -> str:
-    place = req.section.value
-    if req.group:
-        place += f":{req.group}"
+    if req.internal and req.ecosystem == Ecosystem.NUGET:
+        return "ProjectReference"
+    place = req.group or SECTION_LABELS.get(req.ecosystem, {}).get(req.section, req.section.value)
     if req.optional:
         place += " (optional)"
     return place
@@ -38,16 +62,19 @@ def text_report(result: Inference, verbose: bool = False) -> str:
     lines: list[str] = []
     for path in sorted(by_manifest):
         lines.append(path)
-        for req in sorted(
-            by_manifest[path], key=lambda r: (r.section.value, r.group or "", r.name.lower())
-        ):
-            mark = "" if req.verified is not False else "  [not in registry]"
-            if req.verified is None and not req.internal:
-                mark = "  [unverified]"
-            where = ""
-            if verbose and req.evidence:
-                where = "  # " + str(req.evidence[0])
-            lines.append(f"  {_placement(req):<16} {requirement_line(req)}{mark}{where}")
+        by_place: dict[str, list[Requirement]] = defaultdict(list)
+        for req in by_manifest[path]:
+            by_place[_placement(req)].append(req)
+        for place in sorted(by_place, key=lambda p: (p != "dependencies", p)):
+            lines.append(f"  [{place}]")
+            for req in sorted(by_place[place], key=lambda r: r.name.lower()):
+                mark = ""
+                if req.verified is False:
+                    mark = "  [not in registry]"
+                elif req.verified is None and not req.internal:
+                    mark = "  [unverified]"
+                where = f"  # {req.evidence[0]}" if verbose and req.evidence else ""
+                lines.append(f"    {requirement_line(req)}{mark}{where}")
     if not lines:
         lines.append("no dependencies inferred")
     return "\n".join(lines) + "\n"

@@ -54,7 +54,8 @@ def test_prints_inferred_dependencies_per_manifest_and_writes_nothing(app: Path)
     assert_no_traceback(proc)
     lines = proc.stdout.splitlines()
     assert lines[0] == "pyproject.toml"
-    listed = {line.split()[-1].lower() for line in lines[1:] if line.startswith("  runtime")}
+    start = lines.index("  [dependencies]")
+    listed = {line.split()[0].lower() for line in lines[start + 1 :] if line.startswith("    ")}
     assert {"click", "pyyaml", "requests"} <= listed
     assert (app / "pyproject.toml").read_bytes() == before
     assert "\r" not in proc.stderr  # no progress spinner when stderr is not a terminal

@@ -181,6 +181,7 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
         section = kw.pop("section", section_of(ref))
         markers = kw.pop("markers", ref.marker)
         extra = {
+            "api": api_names(ref),
             "lazy": bool(ref.extra.get("lazy")),
             "folder": folder.directory,
             "kinds": [ref.kind.value],
@@ -313,6 +314,21 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
                     )
             elif answer is False:
                 ctx.warn(f"`{first.module}`: no distribution of that name; not written", first.file)
+            elif ctx.options.keep_unverified:
+                # check mode compares these with what the manifests declare
+                for ref in uses:
+                    emit(
+                        dist,
+                        ref,
+                        Evidence(
+                            "unverified",
+                            ref.file,
+                            ref.line,
+                            f"{ref.module} → {dist} (same name, not verified)",
+                        ),
+                        confidence=0.3,
+                        verified=None,
+                    )
             else:
                 ctx.warn(
                     f"`{first.module}`: unknown import; the same-named distribution `{dist}` "
@@ -320,6 +336,14 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
                     first.file,
                 )
     return out
+
+
+def api_names(ref: ImportRef) -> list[str]:
+    """Dotted names the code uses from the module (`pydantic.field_validator`,
+    `numpy.float`): the version stage bounds releases by which of them exist."""
+    names = [ref.module] + [f"{ref.module}.{n}" for n in ref.names if n != "*"]
+    names += [a for a in ref.extra.get("attrs") or [] if isinstance(a, str)]
+    return names
 
 
 def _lazy_optional(cands: list[Candidate]) -> None:

@@ -22,6 +22,7 @@ import re
 from pathlib import PurePosixPath
 
 from depinfer.context import Context
+from depinfer.mapping.python import target_python
 from depinfer.mapping.python_index import canonical
 from depinfer.mapping.python_manifests import DEV_GROUPS, DOCS_GROUPS, TEST_GROUPS
 from depinfer.model import (
@@ -33,7 +34,8 @@ from depinfer.model import (
     Requirement,
     Section,
 )
-from depinfer.resolvers.common import merge_candidates, to_requirement
+from depinfer.resolvers.common import merge_candidates, parse_as_of, to_requirement
+from depinfer.resolvers.python_versions import joint_check, select_versions
 
 _PIN = re.compile(
     r"(?:^|[\s'\"])(?:pip\s+install\s+[^\n]*?)?([A-Za-z0-9][A-Za-z0-9._-]*)(\[[^\]]*\])?\s*(==\s*[0-9][\w.*+!-]*)"
@@ -43,7 +45,11 @@ _GROUP_HEADS = ("optional-dependencies.", "dependency-groups.", "group.")
 
 def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list[Requirement]:
     manifests = {m.path: m for m in project.manifests_of(Ecosystem.PYPI)}
-    merged = merge_candidates([c for c in candidates if c.ecosystem == Ecosystem.PYPI], canonical)
+    ours = [c for c in candidates if c.ecosystem == Ecosystem.PYPI]
+    used: dict[str, set[str]] = {}
+    for c in ours:
+        used.setdefault(canonical(c.name), set()).update(c.extra.get("api") or ())
+    merged = merge_candidates(ours, canonical)
     pins = pinned_elsewhere(project, manifests)
     out: list[Requirement] = []
     seen: set[tuple[str, str, str | None]] = set()
@@ -103,8 +109,27 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
         if key in seen:
             continue
         seen.add(key)
+        pin = c.extra.get("pinned_elsewhere")
+        if pin and pin["spec"].startswith("=="):
+            req.spec = pin["spec"]  # evidence: wins in select_versions when the registry agrees
         out.append(req)
+    if ctx.options.versions:
+        choose_specs(project, out, ctx, used)
     return out
+
+
+def choose_specs(
+    project: Project, requirements: list[Requirement], ctx: Context, used: dict[str, set[str]]
+) -> None:
+    """Version constraints in the manifest's idiom (the writer turns PEP 440 into Poetry's)."""
+    python = target_python(project, ctx)
+    try:
+        as_of = parse_as_of(ctx.options.as_of, project.last_commit_date)
+    except ValueError as exc:
+        ctx.error(str(exc))
+        return
+    select_versions(requirements, ctx, python, as_of, used)
+    joint_check(requirements, ctx, python, as_of)
 
 
 def _req(c: Candidate, section: Section, group: str | None, optional: bool = False) -> Requirement:

@@ -12,6 +12,7 @@ import json
 import re
 import shutil
 import subprocess
+import sys
 from collections.abc import Iterable
 from datetime import datetime
 from functools import lru_cache
@@ -152,20 +153,27 @@ def select_versions(
         lower, upper, evidence = api_bounds(
             req.name, (used or {}).get(canonicalize_name(req.name), ())
         )
+        pinned, req.spec = req.spec, ""
+        if pinned:
+            # a pin elsewhere in the repository wins when the registry (if reachable) agrees
+            if versions:
+                chosen = choose_version(versions, as_of, python, None, None, pinned)
+            else:
+                pin_v = _version(pinned.lstrip("=<>!~ "))
+                chosen = VersionInfo(str(pin_v)) if pin_v and pinned.startswith("==") else None
+            if chosen is not None:
+                req.spec = spec_for(Version(chosen.version), past, upper, lower)
+                req.evidence.append(
+                    Evidence("pin-elsewhere", detail=f"{req.name}{pinned} found in the repository")
+                )
+                continue
         if not versions:
-            # offline: keep a pin found elsewhere, else the API bounds alone
-            if not req.spec and (lower or upper):
+            # offline: only what the code itself proves
+            if lower or upper:
                 parts = ([f">={lower}"] if lower else []) + ([f"<{upper}"] if upper else [])
                 req.spec = ",".join(parts)
                 req.evidence.extend(evidence)
             continue
-        pinned = req.spec
-        chosen = choose_version(versions, as_of, python, lower, upper, pinned) if pinned else None
-        if chosen is not None:
-            req.evidence.append(
-                Evidence("pin-elsewhere", detail=f"{pinned} is consistent with the registry")
-            )
-            continue  # an existing pin elsewhere in the repository wins when consistent
         chosen = choose_version(versions, as_of, python, lower, upper)
         if chosen is None:
             chosen = choose_version(versions, as_of, python, None, None)
@@ -213,7 +221,13 @@ def joint_check(
         return None
     uv = shutil.which("uv")
     if uv is None:
-        return None
+        try:
+            from uv import find_uv_bin
+
+            uv = find_uv_bin()
+        except (ImportError, FileNotFoundError):
+            ctx.info("joint resolve skipped: uv is not installed")
+            return None
 
     def lines(relax: bool) -> str:
         out = []
@@ -223,7 +237,9 @@ def joint_check(
         return "\n".join(out) + "\n"
 
     def resolve(text: str) -> tuple[bool, str]:
-        cmd = [uv, "pip", "compile", "-q", "--no-header", "-"]
+        # naming an interpreter spares uv a slow search of PATH (it is only used for builds;
+        # the target comes from --python-version)
+        cmd = [uv, "pip", "compile", "-q", "--no-header", "--python", sys.executable, "-"]
         if python:
             cmd += ["--python-version", python]
         if as_of is not None:
