@@ -151,6 +151,9 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
         ctx.error(str(exc))
         as_of = None
     state = _State(project, lay, ctx, as_of)
+    if state.online:  # warm the client's cache concurrently; the loop below asks one by one
+        names = sorted({c.name for c in todo if not c.internal})
+        ctx.registries.versions_many(Ecosystem.NPM, names)
     out: list[Requirement] = []
     follow_ups: list[Candidate] = []
     for c in todo:

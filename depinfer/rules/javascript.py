@@ -695,18 +695,9 @@ def _raw_package_json(project: Project, rel: str) -> dict[str, Any] | None:
 
 def _bin_from_registry(ctx: Context, exe: str) -> str | None:
     """An executable named like a package whose published `bin` provides it."""
-    if package_name(exe) != exe:
+    if package_name(exe) != exe or ctx.registries.client(Ecosystem.NPM) is None:
         return None
-    client = ctx.registries.client(Ecosystem.NPM)
-    if client is None:
-        return None
-    try:
-        meta = client.metadata(exe)
-    except Exception:  # noqa: BLE001 - any registry failure means "unknown"
-        return None
-    bin_ = meta.get("bin") if isinstance(meta, dict) else None
-    if isinstance(bin_, str):
-        return exe
-    if isinstance(bin_, dict) and exe in bin_:
+    bin_ = ctx.registries.metadata(Ecosystem.NPM, exe).get("bin")
+    if isinstance(bin_, str) or (isinstance(bin_, dict) and exe in bin_):
         return exe
     return None

@@ -1,0 +1,94 @@
+"""The JS/TS analyzer: which specifiers count, and how each use is marked."""
+
+from depinfer.analyzers.javascript import _embedded_scripts, parse_source
+
+
+def mods(src: str, grammar: str = "typescript") -> dict[str, dict]:
+    return {u["module"]: u for u in parse_source(src, grammar)}
+
+
+def test_esm_imports_exports_and_side_effect_imports():
+    found = mods("import a from 'a'\nimport 'side'\nexport * from 'b'\nexport { c } from 'c'\n")
+    assert set(found) == {"a", "side", "b", "c"}
+    assert found["side"]["line"] == 2
+
+
+def test_commonjs_require_resolve_and_dynamic_import():
+    found = mods(
+        "const x = require('x')\nrequire.resolve('y')\nawait import('z')\nrequire(`t`)\n",
+        "javascript",
+    )
+    assert set(found) == {"x", "y", "z", "t"}
+    assert all(found[m]["dynamic"] for m in "xyzt")
+
+
+def test_require_with_expression_or_substitution_is_ignored():
+    assert mods("require(name)\nrequire(`a-${b}`)\n", "javascript") == {}
+
+
+def test_strings_and_comments_that_look_like_imports_do_not_count():
+    src = "// require('c1')\n/* import 'c2' */\nconst s = \"require('c3')\"\n"
+    assert mods(src, "javascript") == {}
+
+
+def test_type_only_forms_are_marked():
+    found = mods(
+        "import type { A } from 'a'\n"
+        "import { type B } from 'b'\n"
+        "import { type C, d } from 'cd'\n"
+        "export type { E } from 'e'\n"
+        "type T = typeof import('t')\n"
+    )
+    assert found["a"]["type_only"] and found["b"]["type_only"] and found["e"]["type_only"]
+    assert found["t"]["type_only"]
+    assert not found["cd"]["type_only"]
+
+
+def test_typescript_import_equals_require():
+    assert "fs" in mods("import fs = require('fs')\n")
+
+
+def test_ambient_module_declarations_are_not_imports():
+    assert mods("declare module 'm' { import 'inside' }\n") == {}
+
+
+def test_triple_slash_reference_types():
+    found = mods('/// <reference types="node" />\nexport {}\n')
+    assert found["node"]["types_reference"] and found["node"]["type_only"]
+
+
+def test_jsx_is_reported_once_with_pragma_source():
+    uses = parse_source("const a = <div/>\nconst b = <><p/></>\n", "javascript")
+    jsx = [u for u in uses if u.get("jsx")]
+    assert len(jsx) == 1 and jsx[0]["module"] == ""
+    pragma = parse_source("/** @jsxImportSource preact */\nconst a = <div/>\n", "tsx")
+    assert [u["module"] for u in pragma if u.get("jsx")] == ["preact"]
+
+
+def test_loader_helpers_report_bare_package_names_as_heuristic():
+    found = mods(
+        "resolveBin('jest')\nimportFrom(cwd, '@scope/plugin')\nresolve(dir, 'payload-plugin')\n"
+        "resolveBin('./local.js')\n",
+        "javascript",
+    )
+    assert found["jest"]["heuristic"] and found["@scope/plugin"]["heuristic"]
+    assert "payload-plugin" not in found  # path.resolve is not a package loader
+    assert "./local.js" not in found
+
+
+def test_loads_inside_try_are_optional():
+    found = mods("try { require('opt') } catch {}\nrequire('req')\n", "javascript")
+    assert found["opt"]["optional"] and not found["req"]["optional"]
+
+
+def test_scoped_names_in_plain_strings_are_string_literals():
+    found = mods('addNamed(path, "useSignals", "@preact/signals-react/runtime")\n')
+    assert found["@preact/signals-react/runtime"]["string_literal"]
+
+
+def test_vue_and_svelte_script_blocks_keep_their_line_numbers():
+    vue = "<template><div/></template>\n\n<script setup lang=\"ts\">\nimport { ref } from 'vue'\n</script>\n"
+    blocks = _embedded_scripts(vue, ".vue")
+    assert blocks[0][1] == "typescript"
+    uses = parse_source(blocks[0][0], blocks[0][1], blocks[0][2])
+    assert uses[0]["module"] == "vue" and uses[0]["line"] == 4

@@ -1,0 +1,78 @@
+"""Specifier → package: names, builtins, internal references, sections by file role."""
+
+from pathlib import Path
+
+from depinfer.analyzers.javascript import analyze
+from depinfer.context import Options
+from depinfer.mapping.javascript import (
+    glob_regex,
+    is_builtin,
+    map_imports,
+    package_name,
+    parse_jsonc,
+)
+from depinfer.model import Section
+from depinfer.pipeline import make_context
+from depinfer.scan import scan
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "javascript"
+
+
+def candidates(name: str) -> dict[tuple[str, str], set[Section]]:
+    project = scan(FIXTURES / name)
+    ctx = make_context(Options(offline=True))
+    out: dict[tuple[str, str], set[Section]] = {}
+    for c in map_imports(project, analyze(project, ctx), ctx):
+        out.setdefault((c.manifest, c.name), set()).add(c.section)
+    return out
+
+
+def test_package_names_from_specifiers():
+    assert package_name("lodash/fp") == "lodash"
+    assert package_name("@scope/pkg/sub/path") == "@scope/pkg"
+    assert package_name("@scope") is None
+    assert package_name("npm:@x/y@2") == "@x/y"
+    assert package_name("$app/stores") is None
+
+
+def test_node_builtins_with_and_without_prefix():
+    assert is_builtin("fs") and is_builtin("fs/promises") and is_builtin("node:test")
+    assert is_builtin("node:sqlite")
+    assert not is_builtin("punycode/")  # the npm package of a builtin's name
+    assert not is_builtin("lodash")
+
+
+def test_jsonc_and_workspace_globs():
+    assert parse_jsonc('{"a": "//x", /* c */ "b": [1,],} // end') == {"a": "//x", "b": [1]}
+    assert glob_regex("packages/*").match("packages/a")
+    assert not glob_regex("packages/*").match("packages/a/b")
+    assert glob_regex("docs/**").match("docs/a/b")
+
+
+def test_cjs_fixture_sections_and_skips():
+    found = candidates("cjs")
+    names = {n for _, n in found}
+    assert {"lodash", "ajv", "debug", "supports-color", "chai"} <= names
+    assert not names & {"commented-out", "in-a-string", "only-in-build-output", "fs"}
+    assert found[("package.json", "lodash")] == {Section.RUNTIME}
+    assert found[("package.json", "chai")] == {Section.DEV}
+
+
+def test_ts_paths_base_url_and_package_imports_are_internal():
+    names = {n for _, n in candidates("esm-ts")}
+    assert {"zod", "type-fest", "chalk", "@scope/options"} <= names
+    assert not names & {"utils", "@/utils", "#lib", "augmented-module", "inside-ambient"}
+
+
+def test_workspace_members_are_internal_and_self_imports_skipped():
+    project = scan(FIXTURES / "monorepo")
+    ctx = make_context(Options(offline=True))
+    cands = map_imports(project, analyze(project, ctx), ctx)
+    core = [c for c in cands if c.name == "@acme/core"]
+    assert core and all(c.internal and c.manifest == "packages/app/package.json" for c in core)
+    assert core[0].path == "packages/core"
+
+
+def test_jsx_runtime_follows_tsconfig_jsx_import_source():
+    assert ("package.json", "preact") in candidates("jsx-preact")
+    assert ("package.json", "react") in candidates("jsx")

@@ -1,0 +1,55 @@
+"""End to end on the JS fixtures (offline): what would be written where."""
+
+import json
+import shutil
+from pathlib import Path
+
+from depinfer.context import Options
+from depinfer.model import Section
+from depinfer.pipeline import infer, make_context, write_edits
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "javascript"
+
+
+def run(root):
+    options = Options(offline=True)
+    ctx = make_context(options)
+    return infer(root, options, ctx=ctx), ctx
+
+
+def test_cjs_writes_runtime_and_dev_sections(tmp_path):
+    root = tmp_path / "cjs"
+    shutil.copytree(FIXTURES / "cjs", root)
+    result, ctx = run(root)
+    assert write_edits(root, result.edits, ctx) == ["package.json"]
+    doc = json.loads((root / "package.json").read_text())
+    assert list(doc["dependencies"]) == ["ajv", "debug", "lodash", "supports-color"]
+    assert set(doc["devDependencies"]) >= {"mocha", "chai", "eslint", "prettier", "rimraf"}
+    assert doc["devDependencies"]["mocha"] == "^10.0.0"  # untouched
+    assert "source-map-support" in doc["devDependencies"]  # .mocharc require
+
+
+def test_vue_and_svelte_components():
+    result, _ = run(FIXTURES / "vue")
+    assert {r.name for r in result.requirements} == {"vue", "axios", "svelte", "dayjs"}
+
+
+def test_unpublished_app_keeps_everything_in_dependencies():
+    result, _ = run(FIXTURES / "vue")  # private, no devDependencies section
+    assert all(r.section == Section.RUNTIME for r in result.requirements)
+
+
+def test_broken_manifest_is_reported_and_never_written():
+    result, _ = run(FIXTURES / "broken")
+    assert not result.edits
+    assert any(d.file == "package.json" and d.level == "error" for d in result.diagnostics)
+
+
+def test_workspace_member_gets_its_own_dependencies():
+    result, _ = run(FIXTURES / "monorepo")
+    by_manifest = {}
+    for r in result.requirements:
+        by_manifest.setdefault(r.manifest, set()).add(r.name)
+    assert by_manifest["packages/app/package.json"] == {"@acme/core", "express", "supertest"}
+    assert by_manifest["packages/core/package.json"] == {"nanoid"}
+    assert "package.json" not in by_manifest

@@ -1,0 +1,127 @@
+"""npm resolution against a fake registry: versions by date, types, peers, placement."""
+
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+
+from depinfer.context import Context, Options
+from depinfer.model import Ecosystem, Section
+from depinfer.pipeline import infer
+from depinfer.registries import Registries
+from depinfer.registries.base import VersionInfo
+from depinfer.resolvers.javascript import ships_types, types_package
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "javascript"
+
+
+def _d(y, m=1):
+    return datetime(y, m, 1, tzinfo=timezone.utc)
+
+
+def V(version, when, **kw):
+    return VersionInfo(version, when, prerelease="-" in version, **kw)
+
+
+PACKAGES = {
+    "express": [
+        V("4.18.2", _d(2022, 10)),
+        V("5.0.0", _d(2024, 9)),
+        V("5.1.0-beta.1", _d(2024, 10)),
+    ],
+    "nanoid": [V("3.3.7", _d(2023, 11), extra={"types": "index.d.ts"})],
+    "supertest": [V("6.3.3", _d(2022, 12))],
+    "@types/supertest": [V("2.0.12", _d(2022, 5))],
+    "@types/express": [V("4.17.21", _d(2023, 11))],
+    "react": [V("18.2.0", _d(2022, 6))],
+    "zod": [V("3.22.4", _d(2023, 10), extra={"exports": {".": {"types": "./index.d.ts"}}})],
+    "type-fest": [V("4.8.0", _d(2023, 11), extra={"types": "index.d.ts"})],
+    "chalk": [V("5.3.0", _d(2023, 6), extra={"exports": "./source/index.js"})],
+    "@types/chalk": [V("2.2.0", _d(2017, 1), deprecated=True)],  # a stub: chalk ships types
+    "@scope/options": [V("1.0.0", _d(2023, 1), extra={"types": "x.d.ts"})],
+    "@types-only/loader": [V("0.1.0", _d(2023, 1), deprecated=True)],
+    "@types/node": [V("20.10.0", _d(2023, 11))],
+    "vitest": [V("1.0.0", _d(2023, 12))],
+    "react-dom": [V("18.2.0", _d(2022, 6), extra={"peerDependencies": {"react": "^18.2.0"}})],
+    "tailwindcss": [V("3.4.0", _d(2023, 12))],
+}
+
+
+class FakeNpm:
+    ecosystem = Ecosystem.NPM
+
+    def exists(self, name):
+        return name in PACKAGES
+
+    def versions(self, name):
+        return PACKAGES.get(name, [])
+
+    def metadata(self, name, version=None):
+        return {}
+
+
+class FakeRegistries(Registries):
+    def client(self, ecosystem):
+        return FakeNpm() if ecosystem == Ecosystem.NPM else None
+
+
+def run(name: str, as_of: str | None = None):
+    options = Options(as_of=as_of)
+    ctx = Context(options=options, registries=FakeRegistries())
+    result = infer(FIXTURES / name, options, ctx=ctx)
+    return {(r.manifest, r.name): r for r in result.requirements}, ctx
+
+
+def test_newest_release_by_the_as_of_date_as_caret_range():
+    reqs, _ = run("monorepo", as_of="2023-12-31")
+    assert reqs[("packages/app/package.json", "express")].spec == "^4.18.2"
+    reqs, _ = run("monorepo")
+    assert reqs[("packages/app/package.json", "express")].spec == "^5.0.0"  # no pre-release
+
+
+def test_workspace_members_use_the_workspace_protocol_under_pnpm():
+    reqs, _ = run("monorepo")
+    core = reqs[("packages/app/package.json", "@acme/core")]
+    assert core.internal and core.spec == "workspace:*"
+
+
+def test_peers_declared_by_a_sibling_are_left_to_the_host_and_not_duplicated():
+    reqs, _ = run("monorepo")
+    assert ("packages/app/package.json", "react") not in reqs  # @acme/core's peer
+    assert ("packages/core/package.json", "react") not in reqs  # declared as its peer
+
+
+def test_names_the_registry_does_not_know_are_never_written():
+    reqs, ctx = run("esm-ts")
+    assert not [k for k in reqs if k[1] not in PACKAGES]
+
+
+def test_types_packages_only_when_the_chosen_version_ships_none():
+    assert ships_types({"types": "a.d.ts"}) and ships_types({"exports": {".": {"types": "x"}}})
+    assert not ships_types({"main": "index.js"})
+    assert types_package("@babel/core") == "@types/babel__core"
+    reqs, _ = run("esm-ts")
+    assert reqs[("package.json", "@types/express")].section == Section.DEV
+    assert ("package.json", "@types/chalk") not in reqs  # deprecated stub
+    assert ("package.json", "@types/zod") not in reqs  # zod ships its types
+    reqs, _ = run("monorepo")
+    assert ("packages/app/package.json", "@types/express") not in reqs  # no TS code there
+
+
+def test_apps_declare_the_peers_of_what_they_use(tmp_path):
+    (tmp_path / "package.json").write_text('{"name": "app", "private": true}')
+    (tmp_path / "main.js").write_text("import { render } from 'react-dom'\nrender()\n")
+    options = Options()
+    ctx = Context(options=options, registries=FakeRegistries())
+    reqs = {r.name: r for r in infer(tmp_path, options, ctx=ctx).requirements}
+    assert reqs["react"].section == Section.RUNTIME  # react-dom's peer
+    assert "peer of react-dom" in str(reqs["react"].evidence[0])
+
+
+@pytest.mark.parametrize("offline_spec", ["*"])
+def test_offline_versions_fall_back_to_star(offline_spec):
+    options = Options(offline=True)
+    ctx = Context(options=options, registries=Registries(offline=True))
+    result = infer(FIXTURES / "cjs", options, ctx=ctx)
+    lodash = next(r for r in result.requirements if r.name == "lodash")
+    assert lodash.spec == offline_spec and lodash.verified is None

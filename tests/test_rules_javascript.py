@@ -1,0 +1,111 @@
+"""Implicit tooling dependencies: scripts, config files, naming conventions."""
+
+from pathlib import Path
+
+from depinfer.analyzers.javascript import analyze
+from depinfer.context import Options
+from depinfer.mapping.javascript import map_imports
+from depinfer.model import Section
+from depinfer.pipeline import make_context
+from depinfer.rules.javascript import expand, infer, js_config_values, script_executables, tools
+from depinfer.scan import scan
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "javascript"
+
+
+def implied(name: str) -> dict[str, set[Section]]:
+    project = scan(FIXTURES / name)
+    ctx = make_context(Options(offline=True))
+    refs = analyze(project, ctx)
+    out: dict[str, set[Section]] = {}
+    for c in infer(project, refs, map_imports(project, refs, ctx), ctx):
+        out.setdefault(c.name, set()).add(c.section)
+    return out
+
+
+def test_every_tool_unit_names_its_documentation():
+    assert tools()
+    assert all(t.docs.startswith("https://") for t in tools())
+
+
+def test_babel_and_eslint_short_names():
+    assert expand("@babel/env", "babel-preset") == "@babel/preset-env"
+    assert expand("module-resolver", "babel-plugin") == "babel-plugin-module-resolver"
+    assert expand("@scope", "babel-preset") == "@scope/babel-preset"
+    assert expand("module:metro-react-native-babel-preset", "babel-preset") == (
+        "metro-react-native-babel-preset"
+    )
+    assert expand("airbnb", "eslint-config") == "eslint-config-airbnb"
+    assert expand("plugin:react/recommended", "eslint-config") == "eslint-plugin-react"
+    assert expand("plugin:@typescript-eslint/recommended", "eslint-config") == (
+        "@typescript-eslint/eslint-plugin"
+    )
+    assert expand("eslint:recommended", "eslint-config") is None
+    assert expand("@stylistic", "eslint-plugin") == "@stylistic/eslint-plugin"
+    assert expand("jsdom", "jest-environment") == "jest-environment-jsdom"
+    assert expand("node", "jest-environment") is None
+    assert expand("vite/client", "types") == "vite"
+    assert expand("jest", "types") == "@types/jest"
+
+
+def test_script_commands_to_executables_and_preloads():
+    exes, mods = script_executables(
+        "cross-env NODE_ENV=test jest --coverage && npx eslint . ; node -r dotenv/config x.js"
+    )
+    assert exes == ["cross-env", "jest", "eslint", "node"]
+    assert mods == ["dotenv/config"]
+    assert script_executables("npm run build && yarn test")[0] == []
+    assert script_executables("pnpm exec tsc -p .")[0] == ["tsc"]
+
+
+def test_js_config_values_read_literals_without_running_code():
+    text = (
+        "module.exports = { presets: [[require.resolve('@babel/preset-env'), "
+        "{ targets: { node: 'current' } }], 'x'], testEnvironment: pick(deps, 'jsdom', 'node') }"
+    )
+    found = js_config_values(text, ["presets", "testEnvironment"])
+    assert found["presets"] == [[["@babel/preset-env", {"targets": {"node": "current"}}], "x"]]
+    assert found["testEnvironment"] == [["jsdom", "node"]]
+
+
+def test_config_only_fixture():
+    found = implied("config-only")
+    expected_dev = {
+        "jest",
+        "ts-jest",
+        "jest-environment-jsdom",
+        "@testing-library/jest-dom",
+        "jest-svg-transformer",
+        "jest-junit",
+        "@babel/core",
+        "@babel/preset-env",
+        "@babel/preset-react",
+        "babel-plugin-module-resolver",
+        "eslint",
+        "eslint-config-airbnb",
+        "eslint-plugin-react",
+        "@typescript-eslint/eslint-plugin",
+        "@typescript-eslint/parser",
+        "eslint-config-prettier",
+        "eslint-plugin-import",
+        "@stylistic/eslint-plugin",
+        "tailwindcss",
+        "autoprefixer",
+        "prettier-plugin-tailwindcss",
+        "cross-env",
+        "@babel/cli",
+        "typescript",
+        "dotenv",
+        "tsx",
+    }
+    assert expected_dev <= set(found)
+    assert all(Section.DEV in found[n] for n in expected_dev)
+    assert "current" not in found and "default" not in found
+    assert "npm-run-all" not in found  # run-s comes from the declared npm-run-all2
+    assert found["@babel/runtime"] == {Section.RUNTIME}  # transform-runtime's companion
+    assert found["patch-package"] == {Section.RUNTIME}  # postinstall runs for users
+
+
+def test_stylesheet_imports_and_types_node():
+    assert "tailwindcss" in implied("jsx")
+    assert Section.DEV in implied("esm-ts")["@types/node"]
