@@ -999,6 +999,7 @@ IMPLIED_BY = {
     "Serilog.Extensions.Logging": ["Serilog.AspNetCore", "Serilog.Extensions.Hosting"],
     "Serilog.Extensions.Hosting": ["Serilog.AspNetCore"],
     "xunit.abstractions": ["xunit"],
+    "Microsoft.CodeAnalysis.Common": ["Microsoft.CodeAnalysis.CSharp"],
 }
 
 # Types that older targets (netstandard2.0, .NET Framework) only get from a package; the

@@ -16,8 +16,10 @@ from typing import Any
 
 from depinfer.model import Ecosystem, Manifest, Project, SourceFile
 
+# The last part of a project name that marks a test project (`Shop.UnitTests`, `X.Specs`).
 TEST_NAME = re.compile(
-    r"(?i)(\.|^)(unit|integration|functional|acceptance)?tests?$|\.specs?$|tests?\."
+    r"(?i)(^|[._-])(unit|integration|functional|acceptance|architecture|e2e|verification)?"
+    r"[._-]?(tests?|specs?)$"
 )
 
 

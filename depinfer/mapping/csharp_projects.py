@@ -57,6 +57,7 @@ def reference_graph(layout: list[CsProject], uses: dict[str, ProjectUse]) -> nx.
     symbols: dict[str, list[tuple[str, str]]] = defaultdict(list)  # name -> [(project, ns)]
     ns_owners: dict[str, set[str]] = defaultdict(set)
     own_symbols: dict[str, set[str]] = defaultdict(set)
+    extension_names: set[str] = set()
     for path, use in uses.items():
         linked = use.cs.linked
         for f in use.files:
@@ -68,6 +69,7 @@ def reference_graph(layout: list[CsProject], uses: dict[str, ProjectUse]) -> nx.
             for ns, name in f.extra.get("extensions", []):
                 symbols[name].append((path, ns))
                 own_symbols[path].add(name)
+                extension_names.add(name)
             for ns in f.extra.get("namespaces", []):
                 ns_owners[ns].add(path)
     weights: dict[tuple[str, str], float] = defaultdict(float)
@@ -95,7 +97,9 @@ def reference_graph(layout: list[CsProject], uses: dict[str, ProjectUse]) -> nx.
                     if ns in firm:
                         options.append((other, ns, _FIRM))
                     elif ns in enclosing:
-                        options.append((other, ns, _ENCLOSING))
+                        # an extension method's name is specific enough on its own
+                        w = _FIRM if ident in extension_names else _ENCLOSING
+                        options.append((other, ns, w))
                     elif ns == "":
                         options.append((other, ns, _GLOBAL))
                 if not options:
@@ -119,13 +123,23 @@ def reference_graph(layout: list[CsProject], uses: dict[str, ProjectUse]) -> nx.
                     if _aspire_name(uses[other].cs.name) == wanted:
                         add(path, other, _FIRM, f"Aspire resource {q}")
                 continue
-            for p in _prefixes(q)[1:]:
-                owners = ns_owners.get(p)
-                if owners:
-                    name = q[len(p) + 1 :].split(".", 1)[0]
+            # a qualified name is looked up from each enclosing namespace outwards
+            bases = {""}
+            for ns in use.namespaces:
+                bases.update(_prefixes(ns))
+            for base in sorted(bases, key=len, reverse=True):
+                full = f"{base}.{q}" if base else q
+                hit = False
+                for p in _prefixes(full)[1:]:
+                    owners = ns_owners.get(p, set()) - {path}
+                    name = full[len(p) + 1 :].split(".", 1)[0]
                     for other in owners:
                         if name in own_symbols[other]:
                             add(path, other, _FIRM, f"uses {p}.{name}")
+                            hit = True
+                    if owners:
+                        break
+                if hit:
                     break
     for (src, dst), w in weights.items():
         if w >= 1.0:
