@@ -245,3 +245,16 @@ def test_a_hung_instance_times_out_and_leaves_no_scratch(
     assert result["status"] == "error" and result["error"] == "timeout after 1s"
     assert result["id"] == "acme__web"
     assert list(tmp_path.iterdir()) == []
+
+
+def test_resume_reruns_when_the_settings_changed(
+    restoring: None, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    base = ["run", "--dataset", str(DATASET), "--trees", str(TREES), "--offline",
+            "--instance", "acme__web", "--out", str(tmp_path), "--timeout", "0"]  # fmt: skip
+    assert main(base) == 0
+    capsys.readouterr()
+    assert main([*base, "--names-only"]) == 0
+    assert "done before" not in capsys.readouterr().err
+    assert main([*base, "--names-only"]) == 0
+    assert "done before" in capsys.readouterr().err

@@ -228,7 +228,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     for n, inst in enumerate(instances, 1):
         label = f"[{n}/{len(instances)}] {inst.language}/{inst.id}"
         previous = None if args.force else load_result(out, inst)
-        if previous and previous.get("status") == "ok":
+        if previous and previous.get("status") == "ok" and same_settings(previous, options):
             if not args.quiet:
                 print(f"{label}: done before (use --force to re-run)", file=sys.stderr)
             continue
@@ -269,6 +269,19 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.plot is not None:
         print(plot(summary, Path(args.plot) if args.plot else out / "summary.png"))
     return EXIT_PARTIAL if failed else EXIT_OK
+
+
+def same_settings(previous: dict, options: object) -> bool:
+    """A finished result counts for resuming only if it ran with the settings asked for now."""
+    from depinfer.bench.peers import PEERS
+
+    wanted_peers = set(getattr(options, "peers", ()))
+    lang_peers = {p for p in wanted_peers if PEERS[p].language == previous.get("language")}
+    return (
+        previous.get("names_only") == getattr(options, "names_only", None)
+        and previous.get("offline") == getattr(options, "offline", None)
+        and lang_peers <= set(previous.get("peers") or {})
+    )
 
 
 def cmd_prepare(args: argparse.Namespace) -> int:
