@@ -280,10 +280,10 @@ def test_rendering_twice_adds_nothing_twice(fixture, rel, fmt):
         reqs = [req("Requests", manifest=rel)]
     else:
         reqs = [req("Requests", manifest=rel), req("zope.interface", spec=">=5", manifest=rel)]
-    if MODULES[fmt].read(text, rel)[1]["style"] == "tool-only":
+    data = MODULES[fmt].read(text, rel)[1]
+    if data["style"] == "tool-only" or data.get("dynamic_dependencies_files"):
+        # no runtime list in this file: a dependency group is what it can hold
         reqs = [req("ruff", section=Section.DEV, group="dependency-groups.dev")]
-    if fixture == "mf-setuptools-dynamic" and fmt == "pyproject":
-        pytest.skip("runtime dependencies live in the requirements file")
     once = render(fmt, text, rel, reqs)
     assert once != text
     again = [dataclasses.replace(reqs[0], name=reqs[0].name.upper())] + reqs
