@@ -139,3 +139,13 @@ def test_plot_writes_a_png(tmp_path: Path) -> None:
     summary = summarise([{**_result("a", 1, 0, 0), "language": "python"}])
     assert plot(summary, tmp_path / "p.png").startswith("plot written")
     assert (tmp_path / "p.png").read_bytes().startswith(b"\x89PNG")
+
+
+def test_dibench_single_dependency_file_spelling(tmp_path: Path) -> None:
+    path = tmp_path / "d.jsonl"
+    path.write_text(
+        '{"instance_id": "o_r", "language": "Python", "dependency_file": "requirements.txt",'
+        ' "metadata": {"repo_name": "o/r", "commit_sha": "abc"}, "patch": ""}\n'
+    )
+    (inst,) = load_dataset(path)
+    assert (inst.build_files, inst.commit, inst.language) == (["requirements.txt"], "abc", "python")

@@ -63,6 +63,8 @@ def instance_from_json(obj: dict[str, Any], line: int, source: str) -> Instance:
     ident = obj.get("id") or obj.get("instance_id")
     language = obj.get("language")
     build_files = obj.get("build_files")
+    if build_files is None and isinstance(obj.get("dependency_file"), str):
+        build_files = [obj["dependency_file"]]  # DI-Bench's earlier single-file spelling
     if not isinstance(ident, str) or not ident:
         raise DatasetError(f"{source}:{line}: no `id` or `instance_id`")
     if not isinstance(language, str) or not language:
@@ -75,7 +77,11 @@ def instance_from_json(obj: dict[str, Any], line: int, source: str) -> Instance:
         language=normalise_language(language),
         build_files=[b.replace("\\", "/") for b in build_files],
         repo=obj.get("repo") or meta.get("repo_name") or "",
-        commit=obj.get("commit") or meta.get("commit_hash") or meta.get("commit") or "",
+        commit=obj.get("commit")
+        or meta.get("commit_hash")
+        or meta.get("commit_sha")
+        or meta.get("commit")
+        or "",
         date=obj.get("date") or meta.get("commit_date") or meta.get("date"),
         patch=obj.get("patch") if isinstance(obj.get("patch"), str) else None,
         raw=obj,
