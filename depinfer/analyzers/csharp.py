@@ -134,6 +134,14 @@ def analyze_text(text: str, rel: str, kind: FileKind, project_path: str | None) 
                     attributes[short] = node.start_point[0] + 1
                 if "." in name:
                     qualified.setdefault(name, node.start_point[0] + 1)
+                # `[Command]` names CommandAttribute: the bare name is not a use of `Command`
+                identifiers.add(f"{short}Attribute")
+                args = node.child_by_field_name("arguments") or next(
+                    (c for c in node.children if c.type == "attribute_argument_list"), None
+                )
+                if args is not None:
+                    stack.append((args, ns))
+                continue
         elif t == "qualified_name":
             name = _name(node)
             if name:

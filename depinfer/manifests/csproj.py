@@ -53,6 +53,7 @@ def read(text: str, path: str) -> tuple[dict[str, list[str]], dict[str, Any]]:
         "private_assets": [],
         "global_package_references": [],
         "framework_references": [],
+        "internals_visible_to": [],
         "usings": [],
         "using_removes": [],
         "compile_include": [],
@@ -115,6 +116,8 @@ def _read_item(
     elif kind == "GlobalPackageReference" and include:
         data["global_package_references"].append(include)
         data["package_versions"].setdefault(include, item.get("Version") or "")
+    elif kind == "InternalsVisibleTo" and include:
+        data["internals_visible_to"].append(include)
     elif kind == "FrameworkReference" and include:
         data["framework_references"].append(include)
     elif kind == "Using":

@@ -46,7 +46,7 @@ class ProjectUse:
     def uses_marker(self, marker: str) -> bool:
         if "." in marker:
             return marker in self.pairs
-        return marker in self.identifiers
+        return marker in self.identifiers or marker in self.attributes
 
 
 def gather(

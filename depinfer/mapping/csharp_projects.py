@@ -58,14 +58,23 @@ def reference_graph(layout: list[CsProject], uses: dict[str, ProjectUse]) -> nx.
     ns_owners: dict[str, set[str]] = defaultdict(set)
     own_symbols: dict[str, set[str]] = defaultdict(set)
     extension_names: set[str] = set()
+    # internal types count only for the assemblies InternalsVisibleTo names
+    internal_symbols: dict[str, list[tuple[str, str]]] = defaultdict(list)
+    friends = {
+        path: {n.lower() for n in use.cs.manifest.data.get("internals_visible_to", [])}
+        for path, use in uses.items()
+    }
     for path, use in uses.items():
         linked = use.cs.linked
         for f in use.files:
             if f.file in linked:
                 continue
-            for ns, name, _public in f.extra.get("types", []):
-                symbols[name].append((path, ns))
+            for ns, name, public in f.extra.get("types", []):
                 own_symbols[path].add(name)
+                if public:
+                    symbols[name].append((path, ns))
+                else:
+                    internal_symbols[name].append((path, ns))
             for ns, name in f.extra.get("extensions", []):
                 symbols[name].append((path, ns))
                 own_symbols[path].add(name)
@@ -91,7 +100,11 @@ def reference_graph(layout: list[CsProject], uses: dict[str, ProjectUse]) -> nx.
                 if ident in own_symbols[path]:
                     continue
                 options = []
-                for other, ns in symbols.get(ident, ()):
+                me = use.cs.assembly_name.lower()
+                visible_internal = [
+                    (o, ns) for o, ns in internal_symbols.get(ident, ()) if me in friends.get(o, ())
+                ]
+                for other, ns in list(symbols.get(ident, ())) + visible_internal:
                     if other == path:
                         continue
                     if ns in firm:
