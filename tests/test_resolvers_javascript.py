@@ -125,3 +125,13 @@ def test_offline_versions_fall_back_to_star(offline_spec):
     result = infer(FIXTURES / "cjs", options, ctx=ctx)
     lodash = next(r for r in result.requirements if r.name == "lodash")
     assert lodash.spec == offline_spec and lodash.verified is None
+
+
+def test_engines_ranges_follow_npm_semantics():
+    from depinfer.resolvers.javascript import satisfies
+
+    node14 = (14, 999, 999)
+    assert satisfies(node14, "^12.17.0 || ^14.13 || >=16.0.0")
+    assert satisfies(node14, ">= 14.16") and satisfies(node14, "14 - 18")
+    assert not satisfies(node14, ">=16") and not satisfies(node14, "~14.2")
+    assert satisfies((0, 2, 5), "^0.2.3") and not satisfies((0, 3, 0), "^0.2.3")
