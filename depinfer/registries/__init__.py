@@ -70,6 +70,7 @@ class Registries:
         self._errors: dict[Ecosystem, str] = {}
         self.unverified: set[tuple[Ecosystem, str]] = set()
         self._lock = threading.RLock()
+        self._eco_locks: dict[Ecosystem, threading.Lock] = {}
         self._settings: Any = None
 
     # -- shared plumbing -------------------------------------------------------------------
@@ -108,7 +109,14 @@ class Registries:
         """The client for an ecosystem; None when offline or no endpoint can be found."""
         if self.offline:
             return None
+        known = self._clients.get(ecosystem)
+        if known is not None:
+            return known
+        # One lock per ecosystem: discovering npm's registry (which may start npm) must not
+        # hold up PyPI look-ups running meanwhile.
         with self._lock:
+            lock = self._eco_locks.setdefault(ecosystem, threading.Lock())
+        with lock:
             if ecosystem in self._unavailable:
                 return None
             if ecosystem not in self._clients:

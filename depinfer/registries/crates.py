@@ -3,7 +3,8 @@
 The index root has a `config.json` (`dl`: the download URL template, `api`: the web API);
 each crate has one file of JSON lines, one per published version, with `vers`, `yanked`,
 `features` (+ `features2`, schema v2), `rust_version`, `deps` and `cksum` (and `pubtime`
-where the registry records it). `download()` returns the `.crate` tarball of a version,
+where the registry records it). `versions()` carries features per version; a version's
+dependency list comes with `metadata(name, version)`. `download()` returns the `.crate` tarball of a version,
 checked against `cksum`, so the Rust analyzer can read its `cfg(feature)` gates.
 """
 
@@ -59,14 +60,16 @@ class CratesClient:
         return self._config.get("config", fetch)
 
     def entries(self, name: str) -> list[dict[str, Any]] | None:
-        """The crate's index lines (one per version); None when there is no such crate."""
+        """The crate's versions as VersionInfo fields, oldest first; None: no such crate."""
         if not crate_valid(name):
             return None
-        return self._files.get(name.lower(), lambda: self._fetch(name))
-
-    def _fetch(self, name: str) -> list[dict[str, Any]] | None:
-        self.config()  # cargo reads config.json first; it also fails fast on a wrong URL
         url = self.index.url + crate_index_path(name)
+        return self._files.get(
+            name.lower(), lambda: self.http.facts.get(f"crates|{url}", lambda: self._fetch(url))
+        )
+
+    def _fetch(self, url: str) -> list[dict[str, Any]] | None:
+        self.config()  # cargo reads config.json first; it also fails fast on a wrong URL
         response = self.http.get(url)
         if response is None:
             return None
@@ -80,7 +83,8 @@ class CratesClient:
                 raise self.http.reject(response, f"malformed index line in {url}") from None
             if not isinstance(entry, dict) or not isinstance(entry.get("vers"), str):
                 raise self.http.reject(response, f"unexpected index entry in {url}")
-            out.append(entry)
+            out.append(_fields(entry))
+        out.sort(key=lambda f: _version_key(f["version"]))
         return out or None
 
     # -- interface -------------------------------------------------------------------------
@@ -88,65 +92,49 @@ class CratesClient:
         return self.entries(name) is not None
 
     def versions(self, name: str) -> list[VersionInfo]:
-        out = []
-        for e in self.entries(name) or []:
-            out.append(
-                VersionInfo(
-                    version=e["vers"],
-                    published=parse_time(e.get("pubtime")),
-                    yanked=bool(e.get("yanked")),
-                    prerelease=_is_prerelease(e["vers"]),
-                    runtime=e.get("rust_version") or None,
-                    extra={
-                        "name": e.get("name"),
-                        "features": _features(e),
-                        "deps": list(e.get("deps") or []),
-                        "cksum": e.get("cksum"),
-                        "links": e.get("links"),
-                    },
-                )
-            )
-        return sorted(out, key=lambda v: _version_key(v.version))
+        return [VersionInfo(**{**f, "extra": dict(f["extra"])}) for f in self.entries(name) or []]
 
     def metadata(self, name: str, version: str | None = None) -> dict[str, Any]:
         entry = self._entry(name, version)
         if entry is None:
             return {}
+        extra = entry["extra"]
         return {
-            "name": entry.get("name") or name,
-            "version": entry["vers"],
-            "features": _features(entry),
-            "deps": list(entry.get("deps") or []),
-            "rust_version": entry.get("rust_version"),
-            "yanked": bool(entry.get("yanked")),
-            "cksum": entry.get("cksum"),
-            "links": entry.get("links"),
-            "published": parse_time(entry.get("pubtime")),
+            "name": extra.get("name") or name,
+            "version": entry["version"],
+            "features": dict(extra["features"]),
+            "deps": json.loads(extra["deps_json"]),
+            "rust_version": entry["runtime"],
+            "yanked": entry["yanked"],
+            "cksum": extra.get("cksum"),
+            "links": extra.get("links"),
+            "published": entry["published"],
             "download_url": self.download_url(entry),
         }
 
     def _entry(self, name: str, version: str | None) -> dict[str, Any] | None:
         entries = self.entries(name) or []
         if version is not None:
-            return next((e for e in entries if e["vers"] == version), None)
-        usable = [e for e in entries if not e.get("yanked")]
-        stable = [e for e in usable if not _is_prerelease(e["vers"])] or usable
-        return max(stable, key=lambda e: _version_key(e["vers"]), default=None)
+            return next((e for e in entries if e["version"] == version), None)
+        usable = [e for e in entries if not e["yanked"]]
+        stable = [e for e in usable if not e["prerelease"]] or usable
+        return stable[-1] if stable else None
 
     # -- source download -------------------------------------------------------------------
     def download_url(self, entry: dict[str, Any]) -> str:
-        """The `dl` template of config.json filled in for one index entry (cargo's rules)."""
+        """The `dl` template of config.json filled in for one version (cargo's rules)."""
         template = self.config()["dl"]
-        crate = entry.get("name") or ""
+        crate = entry["extra"].get("name") or ""
+        version = entry["version"]
         if not any(marker in template for marker in DL_MARKERS):
-            return f"{template.rstrip('/')}/{crate}/{entry['vers']}/download"
+            return f"{template.rstrip('/')}/{crate}/{version}/download"
         prefix = crate_prefix(crate)
         return (
             template.replace("{crate}", crate)
-            .replace("{version}", entry["vers"])
+            .replace("{version}", version)
             .replace("{prefix}", prefix)
             .replace("{lowerprefix}", prefix.lower())
-            .replace("{sha256-checksum}", entry.get("cksum") or "")
+            .replace("{sha256-checksum}", entry["extra"].get("cksum") or "")
         )
 
     def download(self, name: str, version: str) -> bytes | None:
@@ -158,11 +146,32 @@ class CratesClient:
         body = self.http.get_bytes(url, expire_after=NEVER_EXPIRE)
         if body is None:
             return None
-        cksum = entry.get("cksum")
+        cksum = entry["extra"].get("cksum")
         if cksum and hashlib.sha256(body).hexdigest() != cksum:
             self.http.forget(url)
             raise RegistryError(f"crates: checksum mismatch for {name} {version}")
         return body
+
+
+def _fields(e: dict[str, Any]) -> dict[str, Any]:
+    """VersionInfo fields of one index line."""
+    return {
+        "version": e["vers"],
+        "published": parse_time(e.get("pubtime")),
+        "yanked": bool(e.get("yanked")),
+        "deprecated": False,
+        "prerelease": _is_prerelease(e["vers"]),
+        "runtime": e.get("rust_version") or None,
+        "extra": {
+            "name": e.get("name"),
+            "features": _features(e),
+            # Kept as JSON text: one string instead of thousands of small dicts makes the
+            # stored facts load several times faster; metadata() decodes one version's.
+            "deps_json": json.dumps(e.get("deps") or [], separators=(",", ":")),
+            "cksum": e.get("cksum"),
+            "links": e.get("links"),
+        },
+    }
 
 
 def _features(entry: dict[str, Any]) -> dict[str, list[str]]:

@@ -72,7 +72,18 @@ class HttpSettings:
     pool_size: int = 16
     user_agent: str = ""  # empty: "depinfer/<installed version>"
     _backend: Any = field(default=None, repr=False)
+    _facts: Any = field(default=None, repr=False)
     _backend_lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def facts(self) -> Any:
+        """The store of reduced documents shared by every client (see facts.py)."""
+        with self._backend_lock:
+            if self._facts is None:
+                from depinfer.registries.facts import FactStore
+
+                path = self.cache_dir / "facts.sqlite" if self.cache_dir else None
+                self._facts = FactStore(path, self.expire_after.total_seconds(), self.refresh)
+            return self._facts
 
     def backend(self) -> Any:
         """One SQLite cache backend shared by every session (None when caching is off)."""
@@ -83,8 +94,13 @@ class HttpSettings:
                 from requests_cache import SQLiteCache
 
                 self.cache_dir.mkdir(parents=True, exist_ok=True)
+                # fast_save: no fsync per stored response. A cache may lose its last
+                # entries on power loss; it must not cost a disk flush per package.
                 self._backend = SQLiteCache(
-                    str(self.cache_dir / "http_cache.sqlite"), wal=True, busy_timeout=10_000
+                    str(self.cache_dir / "http_cache.sqlite"),
+                    wal=True,
+                    busy_timeout=10_000,
+                    fast_save=True,
                 )
             return self._backend
 
@@ -108,6 +124,7 @@ class RegistryHttp:
         self.last_error: str | None = None
         self._lock = threading.Lock()
         self.session = self._make_session(cached=True)
+        self.facts = settings.facts()
 
     # -- session -----------------------------------------------------------------------
     def _make_session(self, cached: bool) -> requests.Session:

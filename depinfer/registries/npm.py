@@ -51,7 +51,7 @@ class NpmClient:
         self.endpoints = endpoints
         self.http = http
         self._full: Memo[dict[str, Any] | None] = Memo()
-        self._abbreviated: Memo[dict[str, Any] | None] = Memo()
+        self._exists: Memo[bool] = Memo()
 
     def _url(self, name: str) -> str:
         scope = npm_scope(name)
@@ -67,66 +67,96 @@ class NpmClient:
             return None
         if not isinstance(doc, dict) or not isinstance(doc.get("versions"), dict):
             # An unpublished package keeps a stub document without versions.
-            if isinstance(doc, dict) and "time" in doc and "unpublished" in (doc["time"] or {}):
+            if isinstance(doc, dict) and "unpublished" in (doc.get("time") or {}):
                 return None
             raise RegistryError(f"npm: unexpected packument for {name}")
         return doc
 
-    def packument(self, name: str, full: bool = True) -> dict[str, Any] | None:
-        """The packument (None: no such package); `full=False` may return the abbreviated one."""
+    def packument(self, name: str) -> dict[str, Any] | None:
+        """The reduced full packument (None: no such package).
+
+        Shape: name, dist_tags, description, homepage, repository, and versions (VersionInfo
+        fields in publication order, `extra` holding VERSION_FIELDS).
+        """
         if not npm_valid(name):
             return None
-        if full:
-            return self._full.get(name, lambda: self._fetch(name, FULL))
-        if self._full.has(name):
-            return self._full.peek(name)
-        return self._abbreviated.get(name, lambda: self._fetch(name, ABBREVIATED))
+        url = self._url(name)
+
+        def fetch() -> dict[str, Any] | None:
+            doc = self._fetch(name, FULL)
+            return None if doc is None else _reduce(doc)
+
+        return self._full.get(name, lambda: self.http.facts.get(f"npm|{url}", fetch))
 
     # -- interface -------------------------------------------------------------------------
     def exists(self, name: str) -> bool | None:
-        return self.packument(name, full=False) is not None
+        """Answered from the abbreviated packument (or the full one when already known)."""
+        if not npm_valid(name):
+            return False
+        if self._full.has(name):
+            return self._full.peek(name) is not None
+        url = self._url(name)
+
+        def fetch() -> bool:
+            return self._fetch(name, ABBREVIATED) is not None
+
+        return self._exists.get(name, lambda: self.http.facts.get(f"npm-exists|{url}", fetch))
 
     def versions(self, name: str) -> list[VersionInfo]:
-        doc = self.packument(name, full=True)
+        doc = self.packument(name)
         if doc is None:
             return []
-        times = doc.get("time") if isinstance(doc.get("time"), dict) else {}
-        out = []
-        for version, vdoc in doc["versions"].items():
-            if not isinstance(vdoc, dict):
-                continue
-            engines = vdoc.get("engines")
-            node = engines.get("node") if isinstance(engines, dict) else None
-            out.append(
-                VersionInfo(
-                    version=version,
-                    published=parse_time(times.get(version)),
-                    deprecated=bool(vdoc.get("deprecated")),
-                    prerelease=_is_prerelease(version),
-                    runtime=node if isinstance(node, str) else None,
-                    extra={k: vdoc[k] for k in VERSION_FIELDS if k in vdoc},
-                )
-            )
-        return out
+        return [VersionInfo(**{**f, "extra": dict(f["extra"])}) for f in doc["versions"]]
 
     def metadata(self, name: str, version: str | None = None) -> dict[str, Any]:
-        doc = self.packument(name, full=True)
+        doc = self.packument(name)
         if doc is None:
             return {}
-        tags = doc.get("dist-tags") if isinstance(doc.get("dist-tags"), dict) else {}
-        version = version or tags.get("latest")
-        vdoc = doc["versions"].get(version) if version else None
-        if not isinstance(vdoc, dict):
+        version = version or doc["dist_tags"].get("latest")
+        fields = next((f for f in doc["versions"] if f["version"] == version), None)
+        if fields is None:
             return {}
-        meta: dict[str, Any] = {k: vdoc[k] for k in VERSION_FIELDS if k in vdoc}
+        meta: dict[str, Any] = dict(fields["extra"])
         meta.update(
-            name=doc.get("name") or name,
+            name=doc["name"] or name,
             version=version,
-            summary=vdoc.get("description") or doc.get("description") or "",
-            description=vdoc.get("description") or doc.get("description") or "",
-            dist_tags=dict(tags),
-            published=parse_time((doc.get("time") or {}).get(version)),
-            homepage=vdoc.get("homepage"),
-            repository=vdoc.get("repository"),
+            summary=doc["description"],
+            description=doc["description"],
+            dist_tags=dict(doc["dist_tags"]),
+            published=fields["published"],
+            deprecated=fields["extra"].get("deprecated"),
+            homepage=doc["homepage"],
+            repository=doc["repository"],
         )
         return meta
+
+
+def _reduce(doc: dict[str, Any]) -> dict[str, Any]:
+    times = doc.get("time") if isinstance(doc.get("time"), dict) else {}
+    tags = doc.get("dist-tags") if isinstance(doc.get("dist-tags"), dict) else {}
+    versions = []
+    for version, vdoc in doc["versions"].items():
+        if not isinstance(vdoc, dict):
+            continue
+        engines = vdoc.get("engines")
+        node = engines.get("node") if isinstance(engines, dict) else None
+        versions.append(
+            {
+                "version": version,
+                "published": parse_time(times.get(version)),
+                "yanked": False,
+                "deprecated": bool(vdoc.get("deprecated")),
+                "prerelease": _is_prerelease(version),
+                "runtime": node if isinstance(node, str) else None,
+                "extra": {k: vdoc[k] for k in VERSION_FIELDS if k in vdoc},
+            }
+        )
+    latest = doc["versions"].get(tags.get("latest")) or {}
+    return {
+        "name": doc.get("name"),
+        "dist_tags": dict(tags),
+        "description": latest.get("description") or doc.get("description") or "",
+        "homepage": latest.get("homepage") or doc.get("homepage"),
+        "repository": latest.get("repository") or doc.get("repository"),
+        "versions": versions,
+    }

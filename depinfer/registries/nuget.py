@@ -33,6 +33,20 @@ REGISTRATIONS = (
     "RegistrationsBaseUrl/3.0.0-beta",
     "RegistrationsBaseUrl",
 )
+# catalogEntry fields kept (the rest — authors, icons, licences — is not used)
+ENTRY_FIELDS = (
+    "id",
+    "version",
+    "listed",
+    "published",
+    "deprecation",
+    "dependencyGroups",
+    "summary",
+    "description",
+    "tags",
+    "projectUrl",
+    "vulnerabilities",
+)
 UNLISTED_YEAR = 1900  # the public NuGet gallery stamps unlisted versions as published in 1900
 
 
@@ -86,7 +100,17 @@ class NugetClient:
                 return source, [v for v in doc["versions"] if isinstance(v, str)]
             return None
 
-        return self._versions.get(lower, fetch)
+        where = " ".join(src.url for src in self.sources)
+
+        def stored() -> tuple[Endpoint, list[str]] | None:
+            found = self.http.facts.get(f"nuget-flat|{where}|{lower}", lambda: _plain(fetch()))
+            if found is None:
+                return None
+            url, versions = found
+            source = next((src for src in self.sources if src.url == url), self.sources[0])
+            return source, versions
+
+        return self._versions.get(lower, stored)
 
     def _registration_leaves(self, source: Endpoint, name: str) -> list[dict[str, Any]]:
         """catalogEntry of every version in the source's registration hive (may be [])."""
@@ -112,10 +136,13 @@ class NugetClient:
                 for leaf in items or []:
                     entry = leaf.get("catalogEntry") if isinstance(leaf, dict) else None
                     if isinstance(entry, dict) and isinstance(entry.get("version"), str):
-                        entries.append(entry)
+                        entries.append({k: entry[k] for k in ENTRY_FIELDS if k in entry})
             return entries
 
-        return self._leaves.get((source.url, lower), fetch)
+        return self._leaves.get(
+            (source.url, lower),
+            lambda: self.http.facts.get(f"nuget-reg|{source.url}|{lower}", fetch),
+        )
 
     # -- interface -------------------------------------------------------------------------
     def exists(self, name: str) -> bool | None:
@@ -162,6 +189,11 @@ class NugetClient:
             "dependency_groups": info.extra.get("dependency_groups", {}),
             "vulnerabilities": entry.get("vulnerabilities") or [],
         }
+
+
+def _plain(found: tuple[Endpoint, list[str]] | None) -> tuple[str, list[str]] | None:
+    """A flat-container answer in a storable form (source URL instead of the Endpoint)."""
+    return None if found is None else (found[0].url, found[1])
 
 
 def _dependency_groups(entry: dict[str, Any]) -> dict[str, list[dict[str, str]]]:

@@ -42,9 +42,6 @@ SIMPLE_ACCEPT = (
 _ANCHOR = re.compile(r"<a\s+([^>]*)>([^<]*)</a>", re.IGNORECASE)
 _ATTR = re.compile(r'([\w-]+)\s*=\s*"([^"]*)"')
 
-# A project document: ("json", index, JSON API doc) or ("simple", index, PEP 691 doc)
-Project = tuple[str, PypiIndex, dict[str, Any]]
-
 
 class PypiClient:
     ecosystem = Ecosystem.PYPI
@@ -52,24 +49,33 @@ class PypiClient:
     def __init__(self, indexes: list[PypiIndex], http: RegistryHttp) -> None:
         self.indexes = indexes
         self.http = http
-        self._projects: Memo[Project | None] = Memo()
+        self._projects: Memo[dict[str, Any] | None] = Memo()
         self._json_ok: dict[str, bool] = {i.url: True for i in indexes if i.json_verified}
+        self._where = " ".join(i.url for i in indexes)
 
     # -- documents -----------------------------------------------------------------------
-    def _project(self, name: str) -> Project | None:
+    def project(self, name: str) -> dict[str, Any] | None:
+        """The project's reduced facts (None: no index has it).
+
+        Shape: kind ("json"/"simple"), index, json_base, info (metadata of the latest
+        release, JSON API only), versions (VersionInfo fields, oldest first) and
+        metadata_urls (version -> a wheel's PEP 658 metadata file).
+        """
         if not pypi_valid(name):
             return None
         key = pypi_normalize(name)
-        return self._projects.get(key, lambda: self._fetch_project(key))
+        return self._projects.get(
+            key, lambda: self.http.facts.get(f"pypi|{self._where}|{key}", lambda: self._fetch(key))
+        )
 
-    def _fetch_project(self, key: str) -> Project | None:
+    def _fetch(self, key: str) -> dict[str, Any] | None:
         for index in self.indexes:
             json_ok = self._json_ok.get(index.url)
             if index.json_base and json_ok is not False:
                 doc = self.http.get_json(f"{index.json_base}/{key}/json")
                 if isinstance(doc, dict) and isinstance(doc.get("info"), dict):
                     self._json_ok[index.url] = True
-                    return ("json", index, doc)
+                    return _reduce_json(doc, index)
                 if doc is not None:
                     raise RegistryError(f"PyPI: unexpected JSON API answer for {key}")
                 if json_ok:
@@ -78,7 +84,7 @@ class PypiClient:
             if simple is not None:
                 if index.json_base:
                     self._json_ok[index.url] = False  # a simple-only index
-                return ("simple", index, simple)
+                return _reduce_simple(simple, index)
         return None
 
     def _fetch_simple(self, index: PypiIndex, key: str) -> dict[str, Any] | None:
@@ -99,62 +105,120 @@ class PypiClient:
 
     # -- interface -------------------------------------------------------------------------
     def exists(self, name: str) -> bool | None:
-        return self._project(name) is not None
+        return self.project(name) is not None
 
     def versions(self, name: str) -> list[VersionInfo]:
-        project = self._project(name)
+        project = self.project(name)
         if project is None:
             return []
-        kind, _, doc = project
-        infos = _json_versions(doc) if kind == "json" else _simple_versions(doc)
-        return sorted(infos, key=lambda v: Version(v.version))
+        return [VersionInfo(**{**f, "extra": dict(f["extra"])}) for f in project["versions"]]
 
     def metadata(self, name: str, version: str | None = None) -> dict[str, Any]:
-        project = self._project(name)
+        project = self.project(name)
         if project is None:
             return {}
-        kind, index, doc = project
-        if kind == "json":
-            info = doc["info"]
-            if version is not None and version != info.get("version"):
-                key = pypi_normalize(name)
-                one = self.http.get_json(f"{index.json_base}/{key}/{version}/json")
-                if isinstance(one, dict) and isinstance(one.get("info"), dict):
-                    return _info_metadata(one["info"])
-                # Some mirrors serve only the project document: read the PEP 658
-                # metadata file of one of the version's wheels instead.
-                files = (doc.get("releases") or {}).get(version) or []
-                return self._file_metadata(files, {"name": info.get("name"), "version": version})
-            return _info_metadata(info)
-        return self._simple_metadata(doc, version)
-
-    def _simple_metadata(self, doc: dict[str, Any], version: str | None) -> dict[str, Any]:
-        by_version = _files_by_version(doc)
-        if not by_version:
-            return {}
+        info = project.get("info")
+        if info and version in (None, info.get("version")):
+            return dict(info)
         if version is None:
-            usable = [v for v, files in by_version.items() if not all(_yanked(f) for f in files)]
-            finals = [v for v in usable if not Version(v).is_prerelease] or usable
+            usable = [v for v in project["versions"] if not v["yanked"]]
+            finals = [v for v in usable if not v["prerelease"]] or usable
             if not finals:
                 return {}
-            version = max(finals, key=Version)
-        files = by_version.get(_norm_version(version) or version, [])
-        return self._file_metadata(files, {"name": doc.get("name"), "version": version})
-
-    def _file_metadata(self, files: list[dict[str, Any]], meta: dict[str, Any]) -> dict[str, Any]:
-        """`meta` completed from the PEP 658 `.metadata` file of the first file that has one."""
-        for f in files:
-            has = (
-                f.get("core-metadata")
-                or f.get("dist-info-metadata")
-                or f.get("data-dist-info-metadata")
-            )
-            if has and isinstance(f.get("url"), str):
-                body = self.http.get_bytes(f"{f['url']}.metadata")
-                if body:
-                    meta.update(_core_metadata(body.decode("utf-8", "replace")))
-                    break
+            version = finals[-1]["version"]
+        meta: dict[str, Any] = {"name": project["name"], "version": version}
+        if project["kind"] == "json" and project.get("json_base"):
+            key = pypi_normalize(name)
+            one = self.http.get_json(f"{project['json_base']}/{key}/{version}/json")
+            if isinstance(one, dict) and isinstance(one.get("info"), dict):
+                return _info_metadata(one["info"])
+        # Simple-only indexes, and mirrors that serve only the project document: the
+        # PEP 658 metadata file of one of the version's wheels.
+        url = project["metadata_urls"].get(_norm_version(version) or version)
+        if url:
+            body = self.http.get_bytes(url)
+            if body:
+                meta.update(_core_metadata(body.decode("utf-8", "replace")))
         return meta
+
+
+def _has_metadata(f: dict[str, Any]) -> bool:
+    return bool(
+        f.get("core-metadata") or f.get("dist-info-metadata") or f.get("data-dist-info-metadata")
+    )
+
+
+def _summary(
+    version: str, files: list[dict[str, Any]], time_key: str, rp_key: str
+) -> dict[str, Any]:
+    """VersionInfo fields for one release from its files (either API's file records)."""
+    times = [t for t in (parse_time(f.get(time_key)) for f in files) if t]
+    runtime = next((f[rp_key] for f in files if f.get(rp_key)), None)
+    yanked = all(f.get("yanked") for f in files)
+    reason = next((f.get("yanked_reason") for f in files if f.get("yanked_reason")), None)
+    if yanked and reason is None:
+        reason = next((f["yanked"] for f in files if isinstance(f.get("yanked"), str)), None)
+    extra: dict[str, Any] = {"files": len(files)}
+    if yanked and reason:
+        extra["yanked_reason"] = reason.strip()
+    return {
+        "version": version,
+        "published": min(times) if times else None,
+        "yanked": yanked,
+        "deprecated": False,
+        "prerelease": Version(version).is_prerelease,
+        "runtime": runtime,
+        "extra": extra,
+    }
+
+
+def _metadata_url(files: list[dict[str, Any]]) -> str | None:
+    for f in files:
+        if _has_metadata(f) and isinstance(f.get("url"), str) and f["filename"].endswith(".whl"):
+            return f"{f['url']}.metadata"
+    return None
+
+
+def _reduce_json(doc: dict[str, Any], index: PypiIndex) -> dict[str, Any]:
+    versions = []
+    urls: dict[str, str] = {}
+    releases = doc.get("releases") if isinstance(doc.get("releases"), dict) else {}
+    for raw, files in releases.items():
+        if not files or not isinstance(files, list) or _norm_version(raw) is None:
+            continue  # a release without files cannot be installed
+        files = [f for f in files if isinstance(f, dict) and isinstance(f.get("filename"), str)]
+        versions.append(_summary(raw, files, "upload_time_iso_8601", "requires_python"))
+        url = _metadata_url(files)
+        if url:
+            urls[_norm_version(raw) or raw] = url
+    versions.sort(key=lambda v: Version(v["version"]))
+    return {
+        "kind": "json",
+        "index": index.url,
+        "json_base": index.json_base,
+        "name": doc["info"].get("name"),
+        "info": _info_metadata(doc["info"]),
+        "versions": versions,
+        "metadata_urls": urls,
+    }
+
+
+def _reduce_simple(doc: dict[str, Any], index: PypiIndex) -> dict[str, Any]:
+    by_version = _files_by_version(doc)
+    versions = [
+        _summary(v, files, "upload-time", "requires-python") for v, files in by_version.items()
+    ]
+    versions.sort(key=lambda v: Version(v["version"]))
+    urls = {v: u for v, files in by_version.items() if (u := _metadata_url(files))}
+    return {
+        "kind": "simple",
+        "index": index.url,
+        "json_base": None,
+        "name": doc.get("name"),
+        "info": None,
+        "versions": versions,
+        "metadata_urls": urls,
+    }
 
 
 # -- JSON API ----------------------------------------------------------------------------
@@ -172,32 +236,6 @@ def _info_metadata(info: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _json_versions(doc: dict[str, Any]) -> list[VersionInfo]:
-    out: list[VersionInfo] = []
-    releases = doc.get("releases") or {}
-    if not isinstance(releases, dict):
-        return out
-    for raw, files in releases.items():
-        if not files or not isinstance(files, list) or _norm_version(raw) is None:
-            continue  # a release without files cannot be installed
-        times = [t for t in (parse_time(f.get("upload_time_iso_8601")) for f in files) if t]
-        runtime = next((f["requires_python"] for f in files if f.get("requires_python")), None)
-        yanked = all(f.get("yanked") for f in files)
-        reason = next((f.get("yanked_reason") for f in files if f.get("yanked_reason")), None)
-        out.append(
-            VersionInfo(
-                version=raw,
-                published=min(times) if times else None,
-                yanked=yanked,
-                prerelease=Version(raw).is_prerelease,
-                runtime=runtime,
-                extra={"files": len(files), **({"yanked_reason": reason} if yanked else {})},
-            )
-        )
-    return out
-
-
-# -- simple API --------------------------------------------------------------------------
 def _norm_version(raw: str) -> str | None:
     try:
         return str(Version(raw))
@@ -216,10 +254,6 @@ def _file_version(filename: str) -> str | None:
     return None
 
 
-def _yanked(f: dict[str, Any]) -> bool:
-    return bool(f.get("yanked"))
-
-
 def _files_by_version(doc: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
     out: dict[str, list[dict[str, Any]]] = {}
     for f in doc.get("files") or []:
@@ -228,25 +262,6 @@ def _files_by_version(doc: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
         version = _file_version(f["filename"])
         if version is not None:
             out.setdefault(version, []).append(f)
-    return out
-
-
-def _simple_versions(doc: dict[str, Any]) -> list[VersionInfo]:
-    out = []
-    for version, files in _files_by_version(doc).items():
-        times = [t for t in (parse_time(f.get("upload-time")) for f in files) if t]
-        runtime = next((f["requires-python"] for f in files if f.get("requires-python")), None)
-        yanked = all(_yanked(f) for f in files)
-        out.append(
-            VersionInfo(
-                version=version,
-                published=min(times) if times else None,
-                yanked=yanked,
-                prerelease=Version(version).is_prerelease,
-                runtime=runtime,
-                extra={"files": len(files)},
-            )
-        )
     return out
 
 

@@ -66,14 +66,19 @@ def remembered(
     with _memo_lock:
         _memo[f"{key}|{stamp}"] = answer
     if store is not None and answer is not None:
-        data[key] = {"stamp": stamp, "value": answer, "at": time.time()}
-        try:
-            store.parent.mkdir(parents=True, exist_ok=True)
-            tmp = store.with_suffix(f".{os.getpid()}.tmp")
-            tmp.write_text(json.dumps(data, indent=1), encoding="utf-8")
-            tmp.replace(store)
-        except OSError:
-            pass
+        with _memo_lock:  # probes run in parallel threads: re-read, then add our key
+            try:
+                data = json.loads(store.read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                data = {}
+            data[key] = {"stamp": stamp, "value": answer, "at": time.time()}
+            try:
+                store.parent.mkdir(parents=True, exist_ok=True)
+                tmp = store.with_suffix(f".{os.getpid()}.{threading.get_ident()}.tmp")
+                tmp.write_text(json.dumps(data, indent=1), encoding="utf-8")
+                tmp.replace(store)
+            except OSError:
+                pass
     return answer
 
 
@@ -132,7 +137,7 @@ def npm_default_registry(store: Path | None = None, refresh: bool = False) -> st
 
 
 # -- cargo -----------------------------------------------------------------------------
-def _cargo_binary() -> Path | None:
+def _cargo_binary(store: Path | None = None, refresh: bool = False) -> Path | None:
     """The real cargo executable (through rustup's proxy when cargo is one)."""
     env = os.environ.get("CARGO")
     if env and Path(env).is_file():
@@ -141,17 +146,21 @@ def _cargo_binary() -> Path | None:
     if not cargo:
         return None
     real = Path(cargo).resolve()
-    if real.name.startswith("rustup"):
+    if not real.name.startswith("rustup"):
+        return real
+
+    def probe() -> str | None:
         try:
             out = subprocess.run(
                 ["rustup", "which", "cargo"], capture_output=True, text=True, timeout=20
             )
-            if out.returncode == 0 and out.stdout.strip():
-                return Path(out.stdout.strip())
         except (OSError, subprocess.SubprocessError):
             return None
-        return None
-    return real
+        return out.stdout.strip() if out.returncode == 0 and out.stdout.strip() else None
+
+    stamp = f"{_stamp(real)}|{os.environ.get('RUSTUP_TOOLCHAIN', '')}"
+    found = remembered("cargo-binary", stamp, probe, store, refresh)
+    return Path(found) if found and Path(found).is_file() else None
 
 
 def _scan_for(path: Path, pattern: re.Pattern[bytes]) -> str | None:
@@ -175,7 +184,7 @@ def cargo_default_index(store: Path | None = None, refresh: bool = False) -> str
     Stable cargo has no command that prints it, so it is read from the installed cargo
     binary, where it is a compiled-in constant. None when cargo is not installed.
     """
-    binary = _cargo_binary()
+    binary = _cargo_binary(store, refresh)
     if binary is None:
         return None
     return remembered(
