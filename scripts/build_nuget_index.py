@@ -103,11 +103,8 @@ xunit.assert | 60 | test | | 2.9.3
 xunit.runner.visualstudio | 95 | test | | 3.1.1
 xunit.extensibility.core | 50 | test | | 2.9.3
 xunit.analyzers | 60 | analyzer | | 1.23.0
-xunit.runner.console | 50 | test | | 2.9.3
 FluentAssertions.Analyzers | 40 | analyzer | | 0.34.1
 Moq.Analyzers | 25 | analyzer | | 0.3.1
-Microsoft.VisualStudio.Azure.Containers.Tools.Targets | 70 | build | | 1.22.1
-BuildBundlerMinifier | 50 | build | | 3.2.449
 Xunit.SkippableFact | 45 | test | Xunit[SkippableFact,SkippableTheory,Skip.If,Skip.IfNot] | 1.5.23
 Xunit.DependencyInjection | 40 | test | Xunit.DependencyInjection | 9.9.1
 Meziantou.Xunit.ParallelTestFramework | 30 | test | Meziantou.Xunit | 2.3.0
@@ -133,7 +130,6 @@ FakeItEasy | 75 | test | = | 8.3.0
 FluentAssertions | 95 | test | =;FluentAssertions.Execution;FluentAssertions.Extensions;FluentAssertions.Equivalency;FluentAssertions.Primitives;FluentAssertions.Specialized | 8.5.0
 FluentAssertions.Web | 35 | test | FluentAssertions.Web | 1.7.0
 AwesomeAssertions | 40 | test | =;AwesomeAssertions.Execution;AwesomeAssertions.Extensions;AwesomeAssertions.Equivalency;AwesomeAssertions.Primitives;AwesomeAssertions.Specialized | 9.1.0
-AwesomeAssertions.Analyzers | 20 | analyzer | | 9.0.8
 Shouldly | 80 | test | = | 4.3.0
 AutoFixture | 85 | test | =;AutoFixture.Kernel;AutoFixture.Dsl | 4.18.1
 AutoFixture.Xunit2 | 75 | test | AutoFixture.Xunit2 | 4.18.1
@@ -160,7 +156,6 @@ WireMock.Net | 65 | test | WireMock;WireMock.Server;WireMock.RequestBuilders;Wir
 RichardSzalay.MockHttp | 55 | test | RichardSzalay.MockHttp | 7.0.0
 NetArchTest.Rules | 45 | test | NetArchTest.Rules | 1.3.2
 TngTech.ArchUnitNET.xUnit | 35 | test | ArchUnitNET.xUnit;ArchUnitNET.Fluent;ArchUnitNET.Loader;ArchUnitNET.Domain | 0.11.4
-MartinCostello.SqlLocalDb | 25 | test | MartinCostello.SqlLocalDb | 3.4.0
 MartinCostello.Logging.XUnit | 35 | test | MartinCostello.Logging.XUnit;Microsoft.Extensions.Logging[AddXUnit] | 0.6.0
 Microsoft.Playwright | 60 | test | Microsoft.Playwright | 1.53.0
 Microsoft.Playwright.NUnit | 45 | test | Microsoft.Playwright.NUnit | 1.53.0
@@ -336,8 +331,6 @@ Nerdbank.GitVersioning | 60 | build | | 3.7.115
 GitVersion.MsBuild | 45 | build | | 6.3.0
 PolySharp | 55 | analyzer | | 1.15.0
 Polyfill | 40 | analyzer | | 8.7.2
-PolyShim | 20 | analyzer | | 1.15.0
-Zomp.SyncMethodGenerator | 15 | analyzer | Zomp.SyncMethodGenerator | 1.5.10
 JetBrains.Annotations | 80 | lib | JetBrains.Annotations | 2025.2.0
 Nullable | 40 | analyzer | | 1.3.1
 IsExternalInit | 35 | analyzer | | 1.0.3
@@ -466,12 +459,7 @@ Aspire.Hosting.PostgreSQL | 45 | lib | Aspire.Hosting[AddPostgres] | 9.3.1
 Aspire.Hosting.Redis | 45 | lib | Aspire.Hosting[AddRedis] | 9.3.1
 Aspire.Hosting.RabbitMQ | 35 | lib | Aspire.Hosting[AddRabbitMQ] | 9.3.1
 Aspire.Hosting.MongoDB | 30 | lib | Aspire.Hosting[AddMongoDB] | 9.3.1
-Aspire.Hosting.Azure.AppContainers | 30 | lib | Aspire.Hosting[AddAzureContainerAppEnvironment,PublishAsAzureContainerApp] | 9.3.1
-Aspire.Hosting.Azure.PostgreSQL | 30 | lib | Aspire.Hosting[AddAzurePostgresFlexibleServer] | 9.3.1
-Aspire.Hosting.Azure.Sql | 30 | lib | Aspire.Hosting[AddAzureSqlServer] | 9.3.1
 Aspire.Hosting.NodeJs | 30 | lib | Aspire.Hosting[AddNpmApp,AddNodeApp] | 9.3.1
-Aspire.Hosting.JavaScript | 25 | lib | Aspire.Hosting[AddJavaScriptApp,AddViteApp] | 13.0.0
-CommunityToolkit.Aspire.Hosting.SQLite | 20 | lib | Aspire.Hosting[AddSqlite] | 9.5.0
 Aspire.Hosting.Testing | 35 | test | Aspire.Hosting.Testing | 9.3.1
 Aspire.Microsoft.EntityFrameworkCore.SqlServer | 40 | lib | Microsoft.Extensions.Hosting[AddSqlServerDbContext,EnrichSqlServerDbContext] | 9.3.1
 Aspire.Npgsql.EntityFrameworkCore.PostgreSQL | 40 | lib | Microsoft.Extensions.Hosting[AddNpgsqlDbContext,EnrichNpgsqlDbContext] | 9.3.1
@@ -541,13 +529,8 @@ Pidgin | 30 | lib | Pidgin | 3.3.0
 Scriban | 50 | lib | Scriban;Scriban.Runtime | 6.2.1
 RazorLight | 40 | lib | RazorLight | 2.3.1
 Handlebars.Net | 45 | lib | HandlebarsDotNet | 2.1.6
-CommonMark.NET | 30 | lib | CommonMark | 0.15.1
-MarkdownSharp | 25 | lib | MarkdownSharp | 2.0.5
-Markdown | 15 | lib | HeyRed.MarkdownSharp | 2.0.0
-SharpFuzz | 20 | lib | SharpFuzz | 2.2.0
 Bullseye | 40 | lib | Bullseye;Bullseye.Targets | 6.0.0
 SimpleExec | 40 | lib | SimpleExec | 12.0.0
-Glob | 30 | lib | GlobExpressions | 1.1.9
 Cake.Frosting | 40 | lib | Cake.Frosting;Cake.Core;Cake.Common | 5.0.0
 Nuke.Common | 45 | lib | Nuke.Common;Nuke.Common.Tools.DotNet;Nuke.Common.IO;Nuke.Common.ProjectModel | 9.0.4
 CommunityToolkit.Mvvm | 70 | lib | CommunityToolkit.Mvvm.ComponentModel;CommunityToolkit.Mvvm.Input;CommunityToolkit.Mvvm.Messaging | 8.4.0
@@ -952,21 +935,17 @@ PLACEMENT = {
     "GitHubActionsTestLogger": "test",
     "JunitXml.TestLogger": "test",
     "NSubstitute.Analyzers.CSharp": "uses:NSubstitute",
-    "AwesomeAssertions.Analyzers": "uses:AwesomeAssertions",
     "FluentAssertions.Analyzers": "uses:FluentAssertions",
     "Moq.Analyzers": "uses:Moq",
     "Microsoft.EntityFrameworkCore.Design": "startup-ef",
     "Microsoft.EntityFrameworkCore.Tools": "startup-ef",
     "Microsoft.VisualStudio.Web.CodeGeneration.Design": "web",
     "Microsoft.Extensions.ApiDescription.Server": "web",
-    "Microsoft.VisualStudio.Azure.Containers.Tools.Targets": "file:Dockerfile",
     "Microsoft.Web.LibraryManager.Build": "file:libman.json",
-    "BuildBundlerMinifier": "file:bundleconfig.json",
     "Microsoft.TypeScript.MSBuild": "file:tsconfig.json",
     "Microsoft.AspNetCore.Components.WebAssembly.DevServer": "wasm",
     "PolySharp": "legacy-tfm",
     "Polyfill": "legacy-tfm",
-    "PolyShim": "legacy-tfm",
     "Microsoft.NETFramework.ReferenceAssemblies": "legacy-tfm",
     "SonarAnalyzer.CSharp": "all",
     "StyleCop.Analyzers": "all",
@@ -1000,6 +979,14 @@ IMPLIED_BY = {
     "Serilog.Extensions.Hosting": ["Serilog.AspNetCore"],
     "xunit.abstractions": ["xunit"],
     "Microsoft.CodeAnalysis.Common": ["Microsoft.CodeAnalysis.CSharp"],
+}
+
+# Id prefixes placed the same way when the exact id has no row above (Aspire docs: hosting
+# integrations belong to the AppHost project; analyzer companions `<Lib>.Analyzers` go
+# where <Lib> is used).
+PLACEMENT_PREFIX = {
+    "Aspire.Hosting.": "apphost",
+    "CommunityToolkit.Aspire.Hosting.": "apphost",
 }
 
 # Types that older targets (netstandard2.0, .NET Framework) only get from a package; the
@@ -1087,6 +1074,7 @@ def main() -> None:
         "coverage": COVERAGE,
         "test_loggers": TEST_LOGGERS,
         "placement": PLACEMENT,
+        "placement_prefix": PLACEMENT_PREFIX,
         "polyfill_types": POLYFILL_TYPES,
         "implied_by": IMPLIED_BY,
     }

@@ -105,6 +105,18 @@ def _pool_lookup(ns: str, pool: dict[str, str]) -> str | None:
     return None
 
 
+def _pool_variant(entries: list[nx.Entry], pool: dict[str, str]) -> str | None:
+    """A listed id that is a variant of an indexed one (`Tomlyn.Signed` for `Tomlyn`)."""
+    for e in sorted(entries, key=lambda e: -e.rank):
+        if e.markers:
+            continue
+        prefix = e.package.lower() + "."
+        variants = [p for p in pool if p.lower().startswith(prefix) and not nx.package_info(p)]
+        if len(variants) == 1:
+            return variants[0]
+    return None
+
+
 def choose(entries: list[nx.Entry], use: ProjectUse, pool: dict[str, str] | None) -> list[nx.Entry]:
     """Packages for one namespace: markers used, else the most popular unmarked one."""
     if pool is not None:
@@ -140,7 +152,7 @@ def namespace_candidates(
     out: list[Candidate] = []
     chosen = choose(entries, use, pool) if entries else []
     if pool is not None and not chosen:
-        hit = _pool_lookup(ns, pool)
+        hit = _pool_lookup(ns, pool) or _pool_variant(entries, pool)
         if hit:
             chosen = [nx.Entry(hit, 0, nx.kind_of(hit))]
     if ref.extra.get("kind") == "qualified" and prefix.count(".") < 1 and not pool:

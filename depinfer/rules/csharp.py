@@ -198,6 +198,17 @@ def placement_candidates(
                 (v for k, v in placement.items() if k.lower() == low), None
             )
             if rule is None:
+                rule = next(
+                    (
+                        v
+                        for k, v in conventions().get("placement_prefix", {}).items()
+                        if low.startswith(k.lower())
+                    ),
+                    None,
+                )
+            if rule is None and low.endswith(".analyzers"):
+                rule = f"uses:{pid[: -len('.Analyzers')]}"
+            if rule is None:
                 continue
             for cs in members:
                 if _placed(rule, cs, uses[cs.path], by_project, graph, uses, project):
@@ -230,6 +241,10 @@ def _placed(
             return False
         reach = [cs.path] + (list(nx.descendants(graph, cs.path)) if cs.path in graph else [])
         return any(_uses_ef(uses[p]) for p in reach if p in uses)
+    if kind == "apphost":
+        return sdk.startswith("Aspire.AppHost.Sdk") or any(
+            u.startswith("Aspire.Hosting") for u in use.usings
+        )
     if kind == "web":
         return nxi.is_web(cs)
     if kind == "wasm":
