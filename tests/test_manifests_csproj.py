@@ -162,3 +162,22 @@ def test_comments_do_not_count_as_groups():
     out = csproj.render(text, m, [_req("Polly", spec="8.6.1")])
     assert out.startswith(text.split("</Project>")[0])
     assert '<PackageReference Include="Polly" Version="8.6.1" />' in out
+
+
+def test_packages_only_some_frameworks_need_go_in_a_conditional_group():
+    text = "<Project>\n  <PropertyGroup />\n</Project>\n"
+    m = _manifest(text)
+    out = csproj.render(
+        text,
+        m,
+        [
+            _req("System.Memory", spec="4.6.3", extra={"tfms": ["netstandard2.0"]}),
+            _req("Polly", spec="8.6.1"),
+        ],
+    )
+    assert (
+        "  <ItemGroup Condition=\"'$(TargetFramework)' == 'netstandard2.0'\">\n"
+        '    <PackageReference Include="System.Memory" Version="4.6.3" />\n'
+        "  </ItemGroup>\n"
+    ) in out
+    assert out.index("Polly") < out.index("System.Memory")

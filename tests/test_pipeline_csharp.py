@@ -103,6 +103,12 @@ def test_multitarget_polyfills_and_tfm_aligned_versions():
         "System.Threading.Tasks.Extensions",
     }
     assert lib["System.Text.Json"] == "8.0.0"  # versions with .NET: the newest target is net8.0
+    tfms = {
+        r.name: r.extra.get("tfms")
+        for r in inference.requirements
+        if r.manifest == "src/Parsing/Parsing.csproj"
+    }
+    assert tfms["System.Memory"] == ["netstandard2.0"] and not tfms["Newtonsoft.Json"]
     tests = _names(inference, "tests/Parsing.Tests/Parsing.Tests.csproj")
     assert {"NUnit", "NUnit3TestAdapter", "Microsoft.NET.Test.Sdk", "coverlet.collector"} <= set(
         tests

@@ -198,6 +198,7 @@ def render(text: str, manifest: Manifest, requirements: list[Requirement]) -> st
     separator = "/" if re.search(r'ProjectReference\s+Include="[^"\\]*/', text) else "\\"
 
     packages: list[tuple[str, str]] = []
+    conditional: dict[str, list[tuple[str, str]]] = {}
     projects: list[str] = []
     versions: list[str] = []
     seen: set[str] = set()
@@ -222,6 +223,12 @@ def render(text: str, manifest: Manifest, requirements: list[Requirement]) -> st
             continue
         if key in declared.get(PACKAGE_REFERENCE, set()):
             continue
+        condition = _tfm_condition(req.extra.get("tfms") or [])
+        if condition:
+            conditional.setdefault(condition, []).append(
+                (req.name.lower(), _package_reference(req, unit, newline))
+            )
+            continue
         packages.append((req.name.lower(), _package_reference(req, unit, newline)))
 
     for kind, lines in (
@@ -231,7 +238,17 @@ def render(text: str, manifest: Manifest, requirements: list[Requirement]) -> st
     ):
         if lines:
             text = _add_items(text, kind, lines, unit, newline)
+    for condition, items in sorted(conditional.items()):
+        text = _add_items(
+            text, PACKAGE_REFERENCE, [line for _, line in sorted(items)], unit, newline, condition
+        )
     return text
+
+
+def _tfm_condition(tfms: list[str]) -> str:
+    """The MSBuild condition selecting these target frameworks ("" for all)."""
+    tfms = [t for t in tfms if t and t != "*"]
+    return " or ".join(f"'$(TargetFramework)' == '{t}'" for t in tfms)
 
 
 def _package_reference(req: Requirement, unit: str, newline: str) -> str:
@@ -247,11 +264,15 @@ def _package_reference(req: Requirement, unit: str, newline: str) -> str:
     return f'<PackageReference Include="{_attr(req.name)}"{version} />'
 
 
-def _add_items(text: str, kind: str, lines: list[str], unit: str, newline: str) -> str:
-    """Append to the first unconditional ItemGroup holding `kind`, else add a new group."""
+def _add_items(
+    text: str, kind: str, lines: list[str], unit: str, newline: str, condition: str = ""
+) -> str:
+    """Append to the first ItemGroup holding `kind` under the same condition (none by
+    default), else add a new group."""
     for _start, end, body in _groups(text):
         head = body[: body.find(">") + 1]
-        if "Condition=" in head or not re.search(rf"<{kind}\b", body):
+        m = re.search(r'Condition="([^"]*)"', head)
+        if (m.group(1).strip() if m else "") != condition or not re.search(rf"<{kind}\b", body):
             continue
         close = end - len("</ItemGroup>")
         insert_at = _line_start(text, close)
@@ -269,8 +290,9 @@ def _add_items(text: str, kind: str, lines: list[str], unit: str, newline: str) 
     close = list(_PROJECT_CLOSE.finditer(clean))
     if not close:
         raise ManifestError("no </Project> to add references before")
+    attr = f' Condition="{_attr(condition)}"' if condition else ""
     group = (
-        f"{unit}<ItemGroup>{newline}"
+        f"{unit}<ItemGroup{attr}>{newline}"
         + "".join(f"{unit * 2}{line}{newline}" for line in lines)
         + f"{unit}</ItemGroup>{newline}"
     )

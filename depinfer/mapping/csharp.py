@@ -161,6 +161,7 @@ def namespace_candidates(
         if nx.package_in_box(e.package, cs) or e.package.lower() in use.own_ids:
             continue
         c = _candidate(e.package, cs, ref, f"namespace {ns}", verified=True)
+        _condition(c, e.package, cs)
         if e.markers:
             c.extra["direct"] = True  # an entry point of this package is called here
         out.append(c)
@@ -190,6 +191,13 @@ def _candidate(
         verified=verified,
         extra={"kind": nx.kind_of(pid)},
     )
+
+
+def _condition(c: Candidate, pid: str, cs: CsProject) -> None:
+    """Mark a package only some target frameworks need (the others have it in the box)."""
+    missing = nx.missing_tfms(pid, cs)
+    if missing and "*" not in missing and set(missing) != set(cs.target_frameworks):
+        c.extra["tfms"] = missing
 
 
 def _online_guess(ns: str, cs: CsProject, ref: ImportRef, ctx: Context) -> Candidate | None:

@@ -115,9 +115,19 @@ def is_web(cs: CsProject) -> bool:
 
 def package_in_box(pid: str, cs: CsProject | None) -> bool:
     """True when every target framework of the project already has this package's API."""
+    return not missing_tfms(pid, cs)
+
+
+def missing_tfms(pid: str, cs: CsProject | None) -> list[str]:
+    """The project's target frameworks that need `pid` as a package ([] = none does).
+
+    A project without a known target framework needs every package that is not in the
+    box on all frameworks, so it gets ["*"] for those.
+    """
     data = inbox()
+    everywhere = (cs.target_frameworks if cs is not None else []) or ["*"]
     if cs is not None and pid in data["test_sdks"].get(cs.sdk.split("/", 1)[0], []):
-        return True
+        return []
     if cs is not None and is_web(cs):
         shared = data["aspnetcore_shared_except"]
         if pid not in shared and (
@@ -128,21 +138,21 @@ def package_in_box(pid: str, cs: CsProject | None) -> bool:
             if not namespaces or all(
                 _inbox_prefix(n, data["aspnetcore_shared"]) for n in namespaces
             ):
-                return True
+                return []
     since = data["since"].get(pid)
     if since is None:
-        return False
-    tfms = cs.target_frameworks if cs is not None else []
-    if not tfms:
-        return True
-    for tfm in tfms:
+        return everywhere
+    if everywhere == ["*"]:
+        return []
+    missing = []
+    for tfm in everywhere:
         family, version = tfm_major(tfm)
         if family == "netcore" and version >= since:
             continue
         if family == "netstandard" and version >= 2.1 and pid in data["netstandard21"]:
             continue
-        return False
-    return True
+        missing.append(tfm)
+    return missing
 
 
 def implicit_usings(cs: CsProject) -> list[str]:

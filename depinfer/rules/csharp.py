@@ -158,7 +158,11 @@ def polyfill_candidates(layout: list[CsProject], uses: dict[str, ProjectUse]) ->
                 continue
             hit = next((t for t in types if t in use.identifiers), None)
             if hit:
-                out.append(_candidate(pid, cs, "polyfill", f"{hit} on {cs.target_frameworks}"))
+                c = _candidate(pid, cs, "polyfill", f"{hit} on {cs.target_frameworks}")
+                missing = nxi.missing_tfms(pid, cs)
+                if missing and set(missing) != set(cs.target_frameworks):
+                    c.extra["tfms"] = missing
+                out.append(c)
     return out
 
 
