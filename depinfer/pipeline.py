@@ -58,6 +58,7 @@ def infer(
     options = options or Options()
     ctx = ctx or make_context(options)
     project = project or scan(root)
+    ctx.registries.use_project(project.root)
     result = Inference(project=project)
     ctx.diagnostics.extend(project.diagnostics)
     ctx.config = load_config(project.root, ctx.diagnostics)
@@ -72,13 +73,8 @@ def infer(
 
         result.requirements = arbitrate(project, result, ctx)
     result.edits = plan_edits(project, result.requirements, ctx)
-    unverified = sorted({name for _, name in ctx.registries.unverified})
-    if unverified and not options.offline:
-        ctx.warn(
-            "could not verify with the registry: "
-            + ", ".join(unverified[:20])
-            + (" …" if len(unverified) > 20 else "")
-        )
+    for message in ctx.registries.warnings:  # per registry: why, and which names
+        ctx.warn(message)
     result.diagnostics = _dedupe(ctx.diagnostics)
     return result
 

@@ -274,3 +274,17 @@ def test_broken_config_files_are_skipped(tmp_path):
     assert ep.nuget_sources(tmp_path, {}, tmp_path) == []
     assert ep.pypi_indexes(tmp_path, _env(tmp_path), tmp_path)[0].url == DEFAULT[0]
     assert ep.npm_endpoints(tmp_path, {}, tmp_path).registry is None
+
+
+def test_project_configuration_is_honoured_when_set_before_first_use(tmp_path, monkeypatch):
+    from depinfer.model import Ecosystem
+    from depinfer.registries import Registries
+
+    project = tmp_path / "proj"
+    project.mkdir()
+    (project / ".npmrc").write_text("registry=https://proj.example.test/\n")
+    monkeypatch.setenv("HOME", str(tmp_path))
+    reg = Registries(cache_dir=str(tmp_path / "c"))
+    assert reg.use_project(project) is True
+    assert reg.describe(Ecosystem.NPM).startswith("npm registry https://proj.example.test/")
+    assert reg.use_project(tmp_path) is False  # clients exist: too late to change

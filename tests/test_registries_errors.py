@@ -136,3 +136,17 @@ def test_many_lookups_run_concurrently(registries, registry_server):
     }
     got = registries.versions_many(CRATES, ["serde", "tokio", "nope-zz"])
     assert got["serde"] and got["tokio"] and got["nope-zz"] == []
+
+
+def test_an_unreachable_host_ends_lookups_at_once(tmp_path):
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    reg = Registries(
+        endpoints={PYPI: f"http://127.0.0.1:{port}/pypi"}, cache_dir=str(tmp_path), timeout=1
+    )
+    assert reg.exists(PYPI, "requests") is None
+    client = reg.client(PYPI)
+    assert client.http.offline  # no second connection attempt for the next names
+    assert reg.exists_many(PYPI, ["a", "b"]) == {"a": None, "b": None}
+    assert "connection failed" in reg.warnings[0] and "a, b, requests" in reg.warnings[0]

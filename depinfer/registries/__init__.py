@@ -73,6 +73,19 @@ class Registries:
         self._eco_locks: dict[Ecosystem, threading.Lock] = {}
         self._settings: Any = None
 
+    def use_project(self, root: str | Path) -> bool:
+        """Also honour registry configuration inside the analysed project (.npmrc,
+        NuGet.Config, uv.toml, .cargo/config.toml), as its own tools would.
+
+        Takes effect only before the first client is built (and when no project was given
+        at construction); returns whether it did.
+        """
+        with self._lock:
+            if self.project_root is not None or self._clients or self._unavailable:
+                return False
+            self.project_root = root
+            return True
+
     # -- shared plumbing -------------------------------------------------------------------
     def resolved_cache_dir(self) -> Path | None:
         """Where the HTTP cache lives: cache_dir, else DEPINFER_CACHE_DIR, else the user's."""

@@ -152,7 +152,7 @@ class RegistryHttp:
             session = requests.Session()
         retry = _CappedRetry(
             total=s.retries,
-            connect=s.retries,
+            connect=min(1, s.retries),  # a dead host is not worth several connect timeouts
             read=s.retries,
             status=s.retries,
             backoff_factor=s.backoff,
@@ -173,9 +173,10 @@ class RegistryHttp:
     def offline(self) -> bool:
         return self.failures >= self.settings.max_failures
 
-    def _fail(self, message: str) -> RegistryError:
+    def _fail(self, message: str, unreachable: bool = False) -> RegistryError:
+        """Count a failure; a host that cannot be reached at all ends the registry's run."""
         with self._lock:
-            self.failures += 1
+            self.failures = self.settings.max_failures if unreachable else self.failures + 1
             self.last_error = message
         return RegistryError(message)
 
@@ -204,7 +205,7 @@ class RegistryHttp:
         try:
             response = self.session.get(url, **kwargs)
         except requests.RequestException as exc:
-            raise self._fail(f"{self.label}: {_short(exc)} ({url})") from None
+            raise self._fail(f"{self.label}: {_short(exc)} ({url})", _unreachable(exc)) from None
         except (sqlite3.Error, OSError):
             # The cache itself broke (locked, corrupt, disk full): carry on without it.
             self.session = self._make_session(cached=False)
@@ -259,6 +260,20 @@ class RegistryHttp:
 
     def close(self) -> None:
         self.session.close()
+
+
+def _unreachable(exc: BaseException) -> bool:
+    """DNS failure, refused connection or connect timeout (after urllib3's retries).
+
+    Asking such a host again only repeats the wait, so it ends look-ups for the run at
+    once; read timeouts and dropped responses stay ordinary (counted) failures.
+    """
+    from urllib3.exceptions import ConnectTimeoutError, NewConnectionError
+
+    if isinstance(exc, requests.ConnectTimeout):
+        return True
+    reason = getattr(exc.args[0], "reason", None) if exc.args else None
+    return isinstance(reason, (NewConnectionError, ConnectTimeoutError))
 
 
 def _short(exc: BaseException) -> str:
