@@ -76,3 +76,19 @@ def test_workspace_members_are_internal_and_self_imports_skipped():
 def test_jsx_runtime_follows_tsconfig_jsx_import_source():
     assert ("package.json", "preact") in candidates("jsx-preact")
     assert ("package.json", "react") in candidates("jsx")
+
+
+def test_sections_by_role_relative_to_the_package():
+    from depinfer.mapping.javascript import file_section
+    from depinfer.model import Ecosystem, FileKind, Manifest
+
+    lib = Manifest("package.json", Ecosystem.NPM, "package_json", data={"files": ["dist"]})
+    assert file_section(lib, "src/a.js", FileKind.SOURCE) == Section.RUNTIME
+    assert file_section(lib, "src/scripts/build/run.js", FileKind.SCRIPT) == Section.RUNTIME
+    assert file_section(lib, "src/is.macro.js", FileKind.SOURCE) == Section.DEV
+    assert file_section(lib, "other/ssr/index.js", FileKind.SOURCE) == Section.DEV
+    assert file_section(lib, "jest.config.js", FileKind.CONFIG) == Section.DEV
+    assert file_section(lib, "src/config/jest.config.js", FileKind.CONFIG) == Section.RUNTIME
+    site = Manifest("docs/package.json", Ecosystem.NPM, "package_json", data={"private": True})
+    assert file_section(site, "docs/demos/a.tsx", FileKind.EXAMPLE, True) == Section.RUNTIME
+    assert file_section(site, "docs/next.config.js", FileKind.CONFIG, True) == Section.RUNTIME

@@ -429,6 +429,8 @@ def file_section(
         return Section.RUNTIME
     role = classify(inner)
     top = inner.split("/")[0] if "/" in inner else ""
+    if ".macro." in PurePosixPath(inner).name:
+        return Section.DEV  # babel-plugin-macros run these at compile time, never shipped
     if role == FileKind.SCRIPT and top in SHIPPED_DIRS:
         return Section.RUNTIME  # src/scripts/*: a CLI's commands, shipped with it
     if role == FileKind.CONFIG or kind == FileKind.CONFIG:

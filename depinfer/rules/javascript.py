@@ -422,6 +422,15 @@ def _config_section(lay: Layout, owner, rel: str) -> Section:
     return file_section(owner, rel, FileKind.CONFIG, owner.path in lay.unpublished)
 
 
+def _custom_type_roots(cfg: dict[str, Any] | None) -> bool:
+    """tsconfig `typeRoots` beyond node_modules/@types (then `types` are not just @types/x)."""
+    opts = cfg.get("compilerOptions") if isinstance(cfg, dict) else None
+    roots = opts.get("typeRoots") if isinstance(opts, dict) else None
+    return isinstance(roots, list) and any(
+        isinstance(r, str) and not r.rstrip("/").endswith("node_modules/@types") for r in roots
+    )
+
+
 def _repo_files(project: Project) -> list[str]:
     out = []
     for d, _, names in _walk(project.root):
@@ -493,7 +502,10 @@ def infer(
             for pkg in tool.implies:
                 out.append(_cand(pkg, owner.path, section, f"rule:{tool.name}", rel, tool.docs))
             cfg, text = _parse_config(project.abspath(rel), name)
+            custom_roots = _custom_type_roots(cfg)
             for pkg, detail in _from_config(tool, cfg, text):
+                if custom_roots and detail.startswith("types:") and pkg != "@types/node":
+                    continue  # `types` names may live under the extra typeRoots: ambiguous
                 out.append(_cand(pkg, owner.path, section, f"rule:{tool.name}", rel, detail))
 
     # package.json keys and scripts
