@@ -35,7 +35,7 @@ from depinfer.model import (
     Section,
 )
 from depinfer.resolvers.common import merge_candidates, parse_as_of, to_requirement
-from depinfer.resolvers.python_versions import joint_check, select_versions
+from depinfer.resolvers.python_versions import _PINNED, joint_check, select_versions, uv_compile
 
 _PIN = re.compile(
     r"(?:^|[\s'\"])(?:pip\s+install\s+[^\n]*?)?([A-Za-z0-9][A-Za-z0-9._-]*)(\[[^\]]*\])?\s*(==\s*[0-9][\w.*+!-]*)"
@@ -115,7 +115,7 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
         out.append(req)
     if ctx.options.versions:
         choose_specs(project, out, ctx, used)
-    return out
+    return expand_deploy_locks(project, out, ctx)
 
 
 def choose_specs(
@@ -130,6 +130,114 @@ def choose_specs(
         return
     select_versions(requirements, ctx, python, as_of, used)
     joint_check(requirements, ctx, python, as_of)
+
+
+_DOCKER_REQ = re.compile(r"(?:-r|--requirement)\s+(\S+\.txt)")
+_DOCKER_FROM = re.compile(r"^FROM\s+python:(3\.\d+)", re.M | re.I)
+
+
+def deploy_locks(project: Project) -> dict[str, str | None]:
+    """Requirements files that pin a deployment of the sibling pyproject/setup.cfg (the
+    pip-tools convention): a Dockerfile installs them with `-r`, or a `.in` file of the
+    same stem sits beside them. → {path: Python version the Dockerfile runs, or None}."""
+    locks: dict[str, str | None] = {}
+    req_files = {
+        m.path: m for m in project.manifests_of(Ecosystem.PYPI) if m.format == "requirements"
+    }
+    sources = {
+        m.directory
+        for m in project.manifests_of(Ecosystem.PYPI)
+        if m.format in ("pyproject", "setup_cfg", "setup_py") and m.data.get("style") != "tool-only"
+    }
+    for path, m in req_files.items():
+        if (
+            m.directory in sources
+            and path.endswith(".txt")
+            and (project.root / (path[:-4] + ".in")).exists()
+        ):
+            locks[path] = None
+    for docker in project.root.rglob("Dockerfile*"):
+        if any(part in ("node_modules", ".git") for part in docker.parts) or not docker.is_file():
+            continue
+        try:
+            text = docker.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        rel_dir = docker.parent.relative_to(project.root).as_posix()
+        rel_dir = "" if rel_dir == "." else rel_dir
+        py = _DOCKER_FROM.search(text)
+        for name in _DOCKER_REQ.findall(text):
+            path = str(PurePosixPath(rel_dir) / name) if rel_dir else name
+            path = path.lstrip("./") if path.startswith("./") else path
+            m = req_files.get(path)
+            if m is not None and m.directory in sources:
+                locks[path] = py.group(1) if py else None
+    return locks
+
+
+def expand_deploy_locks(
+    project: Project, requirements: list[Requirement], ctx: Context
+) -> list[Requirement]:
+    """A deploy lock gets the whole resolved set (dependencies included), pinned, as
+    `pip-compile`/`uv pip compile` would write it from the project's own requirements."""
+    if ctx.options.offline:
+        return requirements
+    locks = deploy_locks(project)
+    if not locks:
+        return requirements
+    try:
+        as_of = parse_as_of(ctx.options.as_of, project.last_commit_date)
+    except ValueError:
+        return requirements
+    out = [r for r in requirements if r.manifest not in locks]
+    for path, docker_python in locks.items():
+        folder = PurePosixPath(path).parent.as_posix()
+        folder = "" if folder == "." else folder
+        top = [r for r in requirements if r.manifest == path and r.section == Section.RUNTIME]
+        if not top:
+            continue
+        python = docker_python or target_python(project, ctx)
+        text = "".join(
+            r.name + r.spec + (f"; {r.markers}" if r.markers else "") + "\n" for r in top
+        )
+        ok, stdout, err = uv_compile(text, python, as_of)
+        pins = dict(_PINNED.findall(stdout)) if ok else {}
+        if not pins:
+            ctx.warn(
+                f"could not compile the deploy lock ({err.splitlines()[-1] if err else 'no output'}); "
+                "top-level requirements written instead",
+                path,
+            )
+            out.extend(top)
+            continue
+        by_name = {canonical(r.name): r for r in top}
+        for name, version in pins.items():
+            req = by_name.get(canonical(name))
+            if req is None:
+                req = Requirement(
+                    Ecosystem.PYPI,
+                    name,
+                    path,
+                    verified=True,
+                    evidence=[
+                        Evidence(
+                            "deploy-lock",
+                            detail=f"a dependency of the resolved set ({folder or '.'})",
+                        )
+                    ],
+                )
+            req.spec = f"=={version}" if ctx.options.versions else ""
+            req.evidence.append(
+                Evidence(
+                    "deploy-lock",
+                    path,
+                    None,
+                    f"pinned for Python {python}: {path} is installed by a Dockerfile "
+                    "or compiled from a .in file",
+                )
+            )
+            out.append(req)
+    return out
 
 
 def _req(c: Candidate, section: Section, group: str | None, optional: bool = False) -> Requirement:

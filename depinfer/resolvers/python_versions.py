@@ -202,23 +202,7 @@ def select_versions(
         )
 
 
-def joint_check(
-    requirements: list[Requirement],
-    ctx: Context,
-    python: str | None,
-    as_of: datetime | None,
-    timeout: int = 120,
-) -> str | None:
-    """Dry-run resolve the whole set with uv (or pip); relax upper bounds on conflict.
-
-    Returns a message when the set does not resolve even relaxed, else None."""
-    reqs = [
-        r
-        for r in requirements
-        if r.ecosystem == Ecosystem.PYPI and not r.internal and r.section.value == "runtime"
-    ]
-    if not reqs or ctx.options.offline:
-        return None
+def find_uv() -> str | None:
     uv = shutil.which("uv")
     if uv is None:
         try:
@@ -226,8 +210,58 @@ def joint_check(
 
             uv = find_uv_bin()
         except (ImportError, FileNotFoundError):
-            ctx.info("joint resolve skipped: uv is not installed")
             return None
+    return uv
+
+
+def uv_compile(
+    text: str, python: str | None, as_of: datetime | None, timeout: int = 120
+) -> tuple[bool, str, str]:
+    """(resolved, stdout, stderr) of a dry-run resolve; nothing is installed."""
+    uv = find_uv()
+    if uv is None:
+        return True, "", "joint resolve skipped: uv is not installed"
+    # naming an interpreter spares uv a slow search of PATH (it is only used for builds;
+    # the target comes from --python-version)
+    cmd = [
+        uv,
+        "pip",
+        "compile",
+        "-q",
+        "--no-header",
+        "--no-annotate",
+        "--python",
+        sys.executable,
+        "-",
+    ]
+    if python:
+        cmd += ["--python-version", python]
+    if as_of is not None:
+        cmd += ["--exclude-newer", as_of.strftime("%Y-%m-%dT%H:%M:%SZ")]
+    try:
+        proc = subprocess.run(cmd, input=text, capture_output=True, text=True, timeout=timeout)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return True, "", f"joint resolve skipped: {exc}"
+    return proc.returncode == 0, proc.stdout, proc.stderr.strip()
+
+
+_PINNED = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*)(?:\[[^\]]*\])?==([^\s;]+)", re.M)
+
+
+def joint_check(
+    requirements: list[Requirement], ctx: Context, python: str | None, as_of: datetime | None
+) -> dict[str, str]:
+    """Dry-run resolve the runtime set with uv; relax upper bounds on conflict.
+
+    Returns the resolved pins (name → version, dependencies included), empty when the
+    check could not run or the set does not resolve even relaxed (then a warning says so)."""
+    reqs = [
+        r
+        for r in requirements
+        if r.ecosystem == Ecosystem.PYPI and not r.internal and r.section.value == "runtime"
+    ]
+    if not reqs or ctx.options.offline:
+        return {}
 
     def lines(relax: bool) -> str:
         out = []
@@ -236,24 +270,10 @@ def joint_check(
             out.append(r.name + spec + (f"; {r.markers}" if r.markers else ""))
         return "\n".join(out) + "\n"
 
-    def resolve(text: str) -> tuple[bool, str]:
-        # naming an interpreter spares uv a slow search of PATH (it is only used for builds;
-        # the target comes from --python-version)
-        cmd = [uv, "pip", "compile", "-q", "--no-header", "--python", sys.executable, "-"]
-        if python:
-            cmd += ["--python-version", python]
-        if as_of is not None:
-            cmd += ["--exclude-newer", as_of.strftime("%Y-%m-%dT%H:%M:%SZ")]
-        try:
-            proc = subprocess.run(cmd, input=text, capture_output=True, text=True, timeout=timeout)
-        except (OSError, subprocess.TimeoutExpired) as exc:
-            return True, f"joint check skipped: {exc}"
-        return proc.returncode == 0, proc.stderr.strip()
-
-    ok, err = resolve(lines(False))
+    ok, out, err = uv_compile(lines(False), python, as_of)
     if ok:
-        return None
-    ok_relaxed, err2 = resolve(lines(True))
+        return {canonicalize_name(n): v for n, v in _PINNED.findall(out)}
+    ok_relaxed, out2, err2 = uv_compile(lines(True), python, as_of)
     first = err.splitlines()[-1] if err else "conflict"
     if ok_relaxed:
         for r in reqs:
@@ -264,7 +284,9 @@ def joint_check(
                 )
                 r.spec = relaxed
         ctx.warn(f"requirements did not resolve together ({first}); upper bounds relaxed")
-        return None
-    msg = f"requirements do not resolve together for Python {python}: {err2.splitlines()[-1] if err2 else first}"
-    ctx.warn(msg)
-    return msg
+        return {canonicalize_name(n): v for n, v in _PINNED.findall(out2)}
+    ctx.warn(
+        f"requirements do not resolve together for Python {python}: "
+        f"{err2.splitlines()[-1] if err2 else first}"
+    )
+    return {}

@@ -1,0 +1,72 @@
+from pathlib import Path
+
+from depinfer.context import Context, Options
+from depinfer.model import Ecosystem, Requirement, Section
+from depinfer.registries import Registries
+from depinfer.resolvers import python as py_resolver
+from depinfer.scan import scan
+
+
+def _app(tmp_path: Path, dockerfile: str | None, with_in: bool = False) -> Path:
+    (tmp_path / "pyproject.toml").write_text(
+        "[project]\nname = 'app'\nversion = '1'\ndependencies = []\n"
+    )
+    (tmp_path / "requirements.txt").write_text("")
+    if dockerfile is not None:
+        (tmp_path / "Dockerfile").write_text(dockerfile)
+    if with_in:
+        (tmp_path / "requirements.in").write_text("")
+    return tmp_path
+
+
+def _reqs():
+    return [
+        Requirement(Ecosystem.PYPI, "quart", "pyproject.toml", Section.RUNTIME, spec=">=0.20"),
+        Requirement(Ecosystem.PYPI, "quart", "requirements.txt", Section.RUNTIME, spec=">=0.20"),
+    ]
+
+
+def test_requirements_installed_by_a_dockerfile_is_a_deploy_lock(tmp_path):
+    root = _app(
+        tmp_path,
+        "FROM python:3.11-slim\nCOPY requirements.txt .\nRUN pip install -r requirements.txt\n",
+    )
+    assert py_resolver.deploy_locks(scan(root)) == {"requirements.txt": "3.11"}
+
+
+def test_requirements_beside_its_in_file_is_a_lock(tmp_path):
+    assert py_resolver.deploy_locks(scan(_app(tmp_path, None, with_in=True))) == {
+        "requirements.txt": None
+    }
+
+
+def test_plain_requirements_mirror_is_not_a_lock(tmp_path):
+    assert py_resolver.deploy_locks(scan(_app(tmp_path, None))) == {}
+
+
+def test_deploy_lock_gets_the_compiled_pinned_set(tmp_path, monkeypatch):
+    root = _app(tmp_path, "FROM python:3.12\nRUN pip install -r requirements.txt\n")
+    seen = {}
+
+    def fake_compile(text, python, as_of, timeout=120):
+        seen["python"], seen["text"] = python, text
+        return True, "quart==0.20.0\nwerkzeug==3.1.3\n", ""
+
+    monkeypatch.setattr(py_resolver, "uv_compile", fake_compile)
+    ctx = Context(Options(), Registries())
+    out = py_resolver.expand_deploy_locks(scan(root), _reqs(), ctx)
+    lock = sorted((r.name, r.spec) for r in out if r.manifest == "requirements.txt")
+    assert lock == [("quart", "==0.20.0"), ("werkzeug", "==3.1.3")]
+    assert [r.spec for r in out if r.manifest == "pyproject.toml"] == [">=0.20"]
+    assert seen == {"python": "3.12", "text": "quart>=0.20\n"}
+
+
+def test_offline_deploy_lock_keeps_top_level_names(tmp_path):
+    root = _app(tmp_path, "RUN pip install -r requirements.txt\n")
+    out = py_resolver.expand_deploy_locks(
+        scan(root), _reqs(), Context(Options(offline=True), Registries(offline=True))
+    )
+    assert [(r.manifest, r.name) for r in out] == [
+        ("pyproject.toml", "quart"),
+        ("requirements.txt", "quart"),
+    ]
