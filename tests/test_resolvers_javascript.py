@@ -135,3 +135,12 @@ def test_engines_ranges_follow_npm_semantics():
     assert satisfies(node14, ">= 14.16") and satisfies(node14, "14 - 18")
     assert not satisfies(node14, ">=16") and not satisfies(node14, "~14.2")
     assert satisfies((0, 2, 5), "^0.2.3") and not satisfies((0, 3, 0), "^0.2.3")
+
+
+def test_published_libraries_take_their_host_as_a_peer(tmp_path):
+    (tmp_path / "package.json").write_text('{"name": "eslint-plugin-x", "main": "index.js"}')
+    (tmp_path / "index.js").write_text("require('eslint')\nrequire('react')\nrequire('zod')\n")
+    options = Options(offline=True)
+    ctx = Context(options=options, registries=Registries(offline=True))
+    reqs = {r.name: r.section for r in infer(tmp_path, options, ctx=ctx).requirements}
+    assert reqs == {"eslint": Section.PEER, "react": Section.PEER, "zod": Section.RUNTIME}

@@ -461,6 +461,17 @@ def _matches(name: str, patterns: tuple[str, ...]) -> bool:
     return any(fnmatch.fnmatch(name, p) for p in patterns)
 
 
+def _export_targets(node: object) -> list[str]:
+    """File paths an `exports` map points at (all conditions)."""
+    if isinstance(node, str):
+        return [node] if node.startswith("./") else []
+    if isinstance(node, list):
+        return [t for n in node for t in _export_targets(n)]
+    if isinstance(node, dict):
+        return [t for n in node.values() for t in _export_targets(n)]
+    return []
+
+
 def _shipped(owner: Manifest, inner: str) -> bool:
     data = owner.data
     entries: list[str] = []
@@ -472,8 +483,10 @@ def _shipped(owner: Manifest, inner: str) -> bool:
         entries.append(bin_)
     elif isinstance(bin_, dict):
         entries.extend(v for v in bin_.values() if isinstance(v, str))
+    entries.extend(_export_targets(data.get("exports")))
     for e in entries:
-        if _norm(e) == inner:
+        target = _norm(e)
+        if target == inner or ("*" in target and glob_regex(target).match(inner)):
             return True
     files = data.get("files")
     if isinstance(files, list):

@@ -14,11 +14,13 @@
 
 from __future__ import annotations
 
+import fnmatch
 import json
 import os
 import re
 from collections import defaultdict
-from pathlib import PurePosixPath
+from functools import lru_cache
+from pathlib import Path, PurePosixPath
 
 from depinfer.context import Context
 from depinfer.mapping.javascript import Layout, ancestors, layout, owner_of
@@ -199,6 +201,8 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
                 ctx.info(f"'{c.name}' is a peer of a sibling package it uses; left to the host")
                 continue
         c.extra["type_only_all"] = (c.manifest, c.name) not in value_used
+        if c.section == Section.RUNTIME and is_host_peer(lay, owner, c.name):
+            c.section = Section.PEER
         todo.append(c)
 
     try:
@@ -234,6 +238,29 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
         replaced = {(r.manifest, r.extra["replaces"]) for r in c_types}
         out = [r for r in out if (r.manifest, r.name) not in replaced]
     return out
+
+
+@lru_cache(maxsize=1)
+def hosts() -> tuple[dict, ...]:
+    import tomllib
+
+    path = Path(__file__).resolve().parent.parent / "rules" / "data" / "javascript" / "hosts.toml"
+    return tuple(tomllib.loads(path.read_text(encoding="utf-8"))["host"])
+
+
+def is_host_peer(lay: Layout, owner: Manifest, name: str) -> bool:
+    """A published library declares the host it plugs into as a peer (hosts.toml)."""
+    own = owner.data.get("name")
+    if owner.path in lay.unpublished or not isinstance(own, str):
+        return False
+    for host in hosts():
+        if host["name"] != name:
+            continue
+        if host.get("any_library"):
+            return True
+        if any(fnmatch.fnmatch(own, p) for p in host.get("plugins", [])):
+            return True
+    return False
 
 
 def _internal_peers(lay: Layout, merged: list[Candidate]) -> dict[str, set[str]]:
