@@ -58,7 +58,7 @@ class Tool:
 def tools() -> tuple[Tool, ...]:
     out: list[Tool] = []
     for path in sorted(DATA.glob("*.toml")):
-        if path.name in ("bins.toml", "virtual_modules.toml", "companions.toml"):
+        if path.name in ("bins.toml", "virtual_modules.toml", "companions.toml", "hosts.toml"):
             continue
         doc = tomllib.loads(path.read_text(encoding="utf-8"))
         units = doc.get("units") or [doc]
