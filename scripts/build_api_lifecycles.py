@@ -8,6 +8,10 @@ attributes of the listed classes). Comparing consecutive versions gives, per dot
 the first version that has it ("added") and the first version that no longer has it
 ("removed"). Nothing is copied from the libraries: only which names exist.
 
+Dependencies of each old release are resolved as they were a month after it
+(uv --exclude-newer), so it imports as it did then; names hidden from dir() behind a
+module __getattr__ (deprecations) are found by probing every name any release lists.
+
 Usage: python scripts/build_api_lifecycles.py [--only DIST ...]   (needs uv and network)
 """
 
@@ -18,9 +22,11 @@ import glob
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
+from datetime import datetime, timedelta
 from pathlib import Path
 
 OUT = Path(__file__).parents[1] / "depinfer" / "resolvers" / "data" / "api_lifecycles.json"
@@ -91,22 +97,46 @@ LIBRARIES: dict[str, tuple[list[str], list[str]]] = {
     "markupsafe": (["markupsafe"], ["2.0.1", "2.1.0", "3.0.0"]),
 }
 
+# Names no release lists in dir() (served by a module __getattr__ while deprecated), probed
+# by name. Source: NumPy 1.20.0 release notes, "Using the aliases of builtin types like
+# np.int is deprecated"; NumPy 1.24.0 release notes, "expired deprecations".
+PROBE: dict[str, list[str]] = {
+    "numpy": [
+        f"numpy.{n}"
+        for n in ("float", "int", "bool", "object", "str", "long", "unicode", "complex")
+    ],
+}
+
 LISTER = r"""
-import importlib, json, sys
-out = []
-for spec in sys.argv[1:]:
+import importlib, json, sys, warnings
+warnings.simplefilter("ignore")
+probe = json.loads(sys.stdin.read() or "[]")
+out = set()
+for i, spec in enumerate(sys.argv[1:]):
     mod, _, cls = spec.partition(":")
     try:
         obj = importlib.import_module(mod)
         if cls:
             obj = getattr(obj, cls)
     except Exception:
+        if i == 0:
+            sys.exit(3)  # the library itself does not import on this Python
         continue
     prefix = mod + ("." + cls if cls else "")
-    out.extend(prefix + "." + n for n in dir(obj) if not n.startswith("_"))
+    out.update(prefix + "." + n for n in dir(obj) if not n.startswith("_"))
     if not cls:
-        out.append(mod)
-print(json.dumps(sorted(set(out))))
+        out.add(mod)
+    # names other releases list: present here too when reachable (module __getattr__
+    # keeps deprecated names out of dir(), e.g. numpy.float before its removal)
+    for name in probe:
+        head, _, attr = name.rpartition(".")
+        if head == prefix and attr and name not in out:
+            try:
+                getattr(obj, attr)
+                out.add(name)
+            except Exception:
+                pass
+print(json.dumps(sorted(out)))
 """
 
 
@@ -124,42 +154,67 @@ def pythons() -> list[str]:
     return list(dict.fromkeys(found))
 
 
-def names_of(dist: str, version: str, objects: list[str]) -> list[str] | None:
+def release_dates(dist: str) -> dict[str, datetime]:
+    """Upload dates per version from the configured index (depinfer's own PyPI client)."""
+    sys.path.insert(0, str(Path(__file__).parents[1]))
+    from depinfer.model import Ecosystem
+    from depinfer.registries import Registries
+
+    return {
+        v.version: v.published for v in Registries().versions(Ecosystem.PYPI, dist) if v.published
+    }
+
+
+def install(
+    dist: str, version: str, when: datetime | None, objects: list[str], workdir: Path
+) -> str | None:
+    """A venv with `dist==version` and its dependencies as they were a month after that
+    release (so an old release gets the dependencies it was made for)."""
     for py in pythons():
-        with tempfile.TemporaryDirectory() as tmp:
-            venv = Path(tmp) / "v"
-            if subprocess.run(
-                ["uv", "venv", "-q", "--python", py, str(venv)], capture_output=True
-            ).returncode:
-                continue
-            vpy = str(venv / "bin" / "python")
-            inst = subprocess.run(
-                [
-                    "uv",
-                    "pip",
-                    "install",
-                    "-q",
-                    "--python",
-                    vpy,
-                    "--only-binary",
-                    ":all:",
-                    f"{dist}=={version}",
-                ],
-                capture_output=True,
-                text=True,
-            )
-            if inst.returncode:
-                continue
-            out = subprocess.run(
-                [vpy, "-c", LISTER, *objects], capture_output=True, text=True, timeout=300
-            )
-            if out.returncode == 0:
-                print(f"  {dist} {version}: listed with {py}", file=sys.stderr)
-                return json.loads(out.stdout)
+        venv = workdir / f"{dist}-{version}"
+        shutil.rmtree(venv, ignore_errors=True)
+        if subprocess.run(
+            ["uv", "venv", "-q", "--python", py, str(venv)], capture_output=True
+        ).returncode:
+            continue
+        vpy = str(venv / "bin" / "python")
+        cmd = [
+            "uv",
+            "pip",
+            "install",
+            "-q",
+            "--python",
+            vpy,
+            "--only-binary",
+            ":all:",
+            f"{dist}=={version}",
+        ]
+        if when is not None:
+            cmd += ["--exclude-newer", (when + timedelta(days=30)).strftime("%Y-%m-%dT%H:%M:%SZ")]
+        if subprocess.run(cmd, capture_output=True, text=True).returncode:
+            continue
+        if subprocess.run(
+            [vpy, "-c", LISTER, objects[0]], input="[]", capture_output=True, text=True
+        ).returncode:
+            continue
+        print(f"  {dist} {version}: installed with {py}", file=sys.stderr)
+        return vpy
     print(
-        f"  {dist} {version}: could not be installed on any local Python; skipped", file=sys.stderr
+        f"  {dist} {version}: could not be installed and imported on any local Python; skipped",
+        file=sys.stderr,
     )
     return None
+
+
+def names_of(vpy: str, objects: list[str], probe: list[str]) -> list[str]:
+    out = subprocess.run(
+        [vpy, "-c", LISTER, *objects],
+        input=json.dumps(probe),
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    return json.loads(out.stdout) if out.returncode == 0 else []
 
 
 def main() -> int:
@@ -170,8 +225,13 @@ def main() -> int:
     for dist, (objects, versions) in LIBRARIES.items():
         if args.only and dist not in args.only:
             continue
-        listed = [(v, names_of(dist, v, objects)) for v in versions]
-        listed = [(v, set(n)) for v, n in listed if n]
+        dates = release_dates(dist)
+        with tempfile.TemporaryDirectory() as tmp:
+            envs = [(v, install(dist, v, dates.get(v), objects, Path(tmp))) for v in versions]
+            envs = [(v, py) for v, py in envs if py]
+            first = {v: set(names_of(py, objects, [])) for v, py in envs}
+            union = sorted(set().union(*first.values(), PROBE.get(dist, []))) if first else []
+            listed = [(v, first[v] | set(names_of(py, objects, union))) for v, py in envs]
         added: dict[str, str] = {}
         removed: dict[str, str] = {}
         for (_, prev), (ver, cur) in zip(listed, listed[1:], strict=False):

@@ -453,7 +453,7 @@ prometheus-net.AspNetCore | 60 | lib | Prometheus[UseHttpMetrics,MapMetrics,UseM
 prometheus-net | 65 | lib | Prometheus | 8.2.1
 Sentry.AspNetCore | 60 | lib | Sentry.AspNetCore;Microsoft.AspNetCore.Hosting[UseSentry] | 5.11.2
 Sentry | 65 | lib | Sentry | 5.11.2
-Aspire.Hosting.AppHost | 60 | lib | Aspire.Hosting;Aspire.Hosting.ApplicationModel;Projects | 9.3.1
+Aspire.Hosting.AppHost | 60 | lib | Aspire.Hosting[DistributedApplication];Aspire.Hosting.ApplicationModel;Projects | 9.3.1
 Aspire.Hosting.SqlServer | 45 | lib | Aspire.Hosting[AddSqlServer] | 9.3.1
 Aspire.Hosting.PostgreSQL | 45 | lib | Aspire.Hosting[AddPostgres] | 9.3.1
 Aspire.Hosting.Redis | 45 | lib | Aspire.Hosting[AddRedis] | 9.3.1
@@ -922,7 +922,8 @@ TEST_LOGGERS = {"GitHubActionsTestLogger": ["--logger GitHubActions", "logger:Gi
 #   all: every project (analyzers / build tools applied repository-wide);
 #   test / test:<framework>: test projects (of that framework);
 #   uses:<id>: projects that use package <id> (the analyzers for a library);
-#   startup-ef: startup projects (Web SDK or Exe) whose code uses EF Core (design-time tools);
+#   startup-ef: startup projects (Web SDK or Exe, not an Aspire AppHost) whose code uses
+#     EF Core, and projects holding EF Core migrations (design-time tools);
 #   web / wasm: Web SDK / Blazor WebAssembly SDK projects;
 #   file:<name>: projects whose folder holds that file;
 #   legacy-tfm: projects targeting netstandard2.0 or .NET Framework (polyfill generators).

@@ -217,6 +217,10 @@ class FileFacts:
 
 
 _MOD_TEXT = re.compile(rb"\bmod\s+(?:r#)?([A-Za-z_][A-Za-z0-9_]*)\s*[;{]")
+# `use crate::unix as sys;` inside `cfg_if! { .. }` is a token tree, not a use declaration
+_USE_ALIAS_TEXT = re.compile(
+    rb"\buse\s+(?:crate|self|super)\b[^;{}]*\bas\s+([A-Za-z_][A-Za-z0-9_]*)\s*;"
+)
 _MACRO_TEXT = re.compile(rb"\bmacro_rules!\s*([A-Za-z_][A-Za-z0-9_]*)")
 
 
@@ -278,6 +282,7 @@ def _collect_file_facts(rel: str, tree: Any, src: bytes) -> FileFacts:
     facts = FileFacts(rel, tree, src)
     facts.mods.update(m.decode() for m in _MOD_TEXT.findall(src))
     facts.types.update(m.decode() for m in _MACRO_TEXT.findall(src))
+    facts.mods.update(m.decode() for m in _USE_ALIAS_TEXT.findall(src))
     stack = [tree.root_node]
     while stack:
         node = stack.pop()

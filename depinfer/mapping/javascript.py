@@ -62,7 +62,7 @@ def app_runtime_configs() -> tuple[str, ...]:
     """Config file patterns a framework's server loads at run time (rules data, frameworks)."""
     import tomllib
 
-    data = tomllib.loads((DATA / "frameworks.toml").read_text(encoding="utf-8"))
+    data = tomllib.loads((DATA / "tools" / "frameworks.toml").read_text(encoding="utf-8"))
     return tuple(
         p for u in data.get("units", []) if u.get("app_runtime") for p in u["config_files"]
     )

@@ -230,7 +230,34 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
         unknown.setdefault(name, []).append(cand)
         out.append(cand)
     _name_from_registry(unknown, ctx)
-    return [c for c in out if c.verified is not False or ctx.options.keep_unverified]
+    kept = [c for c in out if c.verified is not False or ctx.options.keep_unverified]
+    return _condense(kept)
+
+
+MAX_EVIDENCE = 5
+
+
+def _condense(cands: list[Candidate]) -> list[Candidate]:
+    """One candidate per (manifest, name, section, cfg, optional): a crate used in 500 places
+    keeps a few places as evidence and every distinct path it uses (for feature gates)."""
+    out: dict[tuple[Any, ...], Candidate] = {}
+    for c in cands:
+        key = (c.manifest, c.name, c.section, c.markers, c.optional, c.internal)
+        have = out.get(key)
+        if have is None:
+            out[key] = c
+            c.extra["paths"] = list(dict.fromkeys(c.extra.get("paths", [])))
+            continue
+        if len(have.evidence) < MAX_EVIDENCE:
+            have.evidence.extend(e for e in c.evidence if e not in have.evidence)
+        paths = have.extra.setdefault("paths", [])
+        for p in c.extra.get("paths", []):
+            if p not in paths:
+                paths.append(p)
+        for g in c.extra.get("gates", []):
+            if g not in have.extra.setdefault("gates", []):
+                have.extra["gates"].append(g)
+    return list(out.values())
 
 
 def _member_version(info: CrateInfo) -> str | None:

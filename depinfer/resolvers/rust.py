@@ -118,6 +118,9 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
             c.section = Section.RUNTIME
         req = to_requirement(c)
         req.optional = c.optional and c.section == Section.RUNTIME
+        # features the manifest's own [features] switch on (`tokio/macros`) are not repeated
+        switched = _switched_features(info.manifest.data.get("features", {}), name)
+        req.features = [f for f in req.features if f not in switched]
         req.extra = {k: v for k, v in req.extra.items() if k in ("package", "default_features")}
         if c.internal:
             req.path = c.path
@@ -179,6 +182,16 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
             f"crate '{package}': no version could be checked (registry unreachable); not written",
             c.manifest,
         )
+    return out
+
+
+def _switched_features(features: dict[str, list[str]], name: str) -> set[str]:
+    out: set[str] = set()
+    for items in features.values():
+        for item in items:
+            key, sep, feat = item.partition("/")
+            if sep and code_name(key.rstrip("?")) == name:
+                out.add(feat)
     return out
 
 

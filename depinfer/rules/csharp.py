@@ -215,6 +215,8 @@ def placement_candidates(
             if rule is None:
                 continue
             for cs in members:
+                if nxi.package_in_box(pid, cs):
+                    continue  # e.g. MSTest.Sdk brings its analyzers itself
                 if _placed(rule, cs, uses[cs.path], by_project, graph, uses, project):
                     out.append(
                         _candidate(pid, cs, "placement", f"{rule} ({pid} is listed centrally)")
@@ -240,8 +242,12 @@ def _placed(
     if kind == "uses":
         return arg.lower() in by_project.get(cs.path, set())
     if kind == "startup-ef":
+        if cs.is_test or sdk.startswith("Aspire.AppHost.Sdk"):
+            return False
+        if "Migration" in use.attributes and _uses_ef(use):
+            return True  # the project holding the migrations
         startup = nxi.is_web(cs) or cs.properties.get("OutputType", "").lower() == "exe"
-        if not startup or cs.is_test:
+        if not startup:
             return False
         reach = [cs.path] + (list(nx.descendants(graph, cs.path)) if cs.path in graph else [])
         return any(_uses_ef(uses[p]) for p in reach if p in uses)

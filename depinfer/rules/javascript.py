@@ -57,9 +57,7 @@ class Tool:
 @lru_cache(maxsize=1)
 def tools() -> tuple[Tool, ...]:
     out: list[Tool] = []
-    for path in sorted(DATA.glob("*.toml")):
-        if path.name in ("bins.toml", "virtual_modules.toml", "companions.toml", "hosts.toml"):
-            continue
+    for path in sorted((DATA / "tools").glob("*.toml")):
         doc = tomllib.loads(path.read_text(encoding="utf-8"))
         units = doc.get("units") or [doc]
         for u in units:

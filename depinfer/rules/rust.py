@@ -22,7 +22,13 @@ from typing import Any
 from depinfer.context import Context
 from depinfer.mapping.rust import code_name, crates_of, feature_references
 from depinfer.model import Candidate, Ecosystem, Evidence, ImportRef, Project, Section
-from depinfer.rules.rust_gates import cargo_source_dir, features_for, read_gates
+from depinfer.rules.rust_gates import (
+    cargo_source_dir,
+    crate_features,
+    features_for,
+    minimal_features,
+    read_gates,
+)
 
 DATA = Path(__file__).resolve().parent / "data" / "rust"
 # Derives of the standard library: never a dependency.
@@ -181,9 +187,11 @@ def _add_features(c: Candidate, entry: dict[str, Any], ref: ImportRef) -> None:
     for f in entry["features"]:
         if f not in c.features:
             c.features.append(f)
-    ev = Evidence(f"rule:{entry['kind']}", ref.file, ref.line, f"{entry['name']}: {entry['why']}")
-    if ev not in c.evidence:
-        c.evidence.append(ev)
+    if len(c.evidence) >= 8 or any(e.rule == f"rule:{entry['kind']}" for e in c.evidence):
+        return
+    c.evidence.append(
+        Evidence(f"rule:{entry['kind']}", ref.file, ref.line, f"{entry['name']}: {entry['why']}")
+    )
 
 
 # ---------------------------------------------------------------- feature gates in sources
@@ -191,26 +199,28 @@ def _add_features(c: Candidate, entry: dict[str, Any], ref: ImportRef) -> None:
 
 def _source_gates(cands: list[Candidate], ctx: Context) -> None:
     snapshot = gate_snapshot()
-    cache: dict[str, dict[str, list[str]]] = {}
+    cache: dict[str, tuple[dict[str, list[str]], dict[str, list[str]]]] = {}
     for c in cands:
         paths = [p for p in c.extra.get("paths", []) if "::" in p]
         if not paths or c.internal:
             continue
         package = c.extra.get("package") or c.name
-        gates = cache.get(package)
-        if gates is None:
-            gates = {}
+        known = cache.get(package)
+        if known is None:
+            known = ({}, {})
             snap = snapshot.get(code_name(package)) or snapshot.get(package)
             src = cargo_source_dir(package)
             if src is not None:
-                gates = read_gates(str(src))
+                known = (read_gates(str(src)), crate_features(str(src)))
             elif snap:
-                gates = snap.get("gates", {})
-            cache[package] = gates
+                known = (snap.get("gates", {}), snap.get("features", {}))
+            cache[package] = known
+        gates, features = known
         if not gates:
             continue
         used = [p.split("::", 1)[1] for p in paths]
-        for f in features_for(gates, used):
+        needed = minimal_features(c.features + features_for(gates, used), features)
+        for f in needed:
             if f not in c.features:
-                c.features.append(f)
                 c.evidence.append(Evidence("source:cfg-feature", detail=f"{package} needs '{f}'"))
+        c.features = needed

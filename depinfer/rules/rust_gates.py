@@ -22,6 +22,8 @@ from typing import Any
 from depinfer.analyzers.rust import _cfg_tokens, _cfg_tree, _parser
 
 MAX_DEPTH = 4
+MAX_FILES = 120  # generated API crates (windows, objc2-*) have thousands; their gates are per item
+MAX_BYTES = 4_000_000
 
 
 def required_features(cfg_text: str) -> list[str] | None:
@@ -93,11 +95,15 @@ class _Reader:
         files = list((root / "src").rglob("*.rs"))
         self.gating, self.exporting = _gating_macros(files)
         self.paths: dict[str, list[list[str]]] = {}
+        self.files_read = 0
 
     def record(self, path: str, gates: list[str]) -> None:
         self.paths.setdefault(path, []).append(list(dict.fromkeys(gates)))
 
     def module(self, file: Path, prefix: str, gates: list[str], public: bool, depth: int) -> None:
+        self.files_read += 1
+        if self.files_read > MAX_FILES:
+            return
         try:
             src = file.read_bytes()
         except OSError:
@@ -238,6 +244,12 @@ def read_gates(crate_root: str) -> dict[str, list[str]]:
     lib = root / "src" / "lib.rs"
     if not lib.is_file():
         return {}
+    try:
+        total = sum(f.stat().st_size for f in (root / "src").rglob("*.rs"))
+    except OSError:
+        return {}
+    if total > MAX_BYTES:
+        return {}
     reader = _Reader(root)
     reader.module(lib, "", [], True, 0)
     out: dict[str, list[str]] = {}
@@ -276,3 +288,60 @@ def cargo_source_dir(name: str, version: str | None = None) -> Path | None:
             if best is None or key > best[0]:
                 best = (key, d)
     return best[1] if best else None
+
+
+def crate_features(crate_root: str) -> dict[str, list[str]]:
+    """The `[features]` table of a crate's own Cargo.toml, with optional dependencies added
+    as their implicit features (unless a `dep:` entry hides them)."""
+    import tomlkit
+
+    try:
+        doc = tomlkit.parse((Path(crate_root) / "Cargo.toml").read_text(encoding="utf-8")).unwrap()
+    except Exception:
+        return {}
+    features = {k: [str(x) for x in v] for k, v in (doc.get("features") or {}).items()}
+    hidden = {i[4:] for items in features.values() for i in items if i.startswith("dep:")}
+    for key, value in (doc.get("dependencies") or {}).items():
+        if isinstance(value, dict) and value.get("optional") and key not in hidden:
+            features.setdefault(key, [f"dep:{key}"])
+    return features
+
+
+def expand(features: dict[str, list[str]], names: list[str]) -> set[str]:
+    """Every feature `names` switch on, transitively (dependency features excluded)."""
+    seen: set[str] = set()
+    todo = list(names)
+    while todo:
+        f = todo.pop()
+        if f in seen or f not in features:
+            continue
+        seen.add(f)
+        todo.extend(i for i in features[f] if "/" not in i and not i.startswith("dep:"))
+    return seen
+
+
+def minimal_features(needed: list[str], features: dict[str, list[str]]) -> list[str]:
+    """What a user writes for `needed`: gates that name an optional dependency become the
+    feature that enables it (`serde_derive` → `derive`), features the crate turns on by
+    default are dropped, and so is any feature another chosen one already implies."""
+    if not features:
+        return list(needed)
+    default = expand(features, ["default"])
+    chosen: list[str] = []
+    for f in needed:
+        if f not in features or features[f] == [f"dep:{f}"]:
+            enabling = [
+                k for k, items in features.items() if k != f and (f"dep:{f}" in items or f in items)
+            ]
+            enabling.sort(key=lambda k: (k in default, len(features[k])))
+            if enabling:
+                f = enabling[0]
+        if f in default or f in chosen:
+            continue
+        chosen.append(f)
+    out = []
+    for f in chosen:
+        others = [o for o in chosen if o != f]
+        if f not in expand(features, others):
+            out.append(f)
+    return out
