@@ -1,6 +1,6 @@
 """Implicit JavaScript/TypeScript dependencies: tools named by scripts and config files.
 
-The knowledge is data (knip-style, one small TOML unit per tool under data/javascript/):
+The knowledge is data (knip-style, one small TOML unit per tool under data/javascript/tools/):
 which config files a tool reads, which packages their presence implies, which config keys
 name packages and by which naming convention. This module only applies those tables:
 - package.json `scripts` → executables → the packages whose `bin` provides them (bins.toml,
