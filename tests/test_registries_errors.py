@@ -150,3 +150,14 @@ def test_an_unreachable_host_ends_lookups_at_once(tmp_path):
     assert client.http.offline  # no second connection attempt for the next names
     assert reg.exists_many(PYPI, ["a", "b"]) == {"a": None, "b": None}
     assert "connection failed" in reg.warnings[0] and "a, b, requests" in reg.warnings[0]
+
+
+def test_only_failures_in_a_row_switch_a_registry_off(registry_server, tmp_path):
+    reg = registry_server.registries(None, retries=0, max_failures=2)  # no cache: always ask
+    registry_server.fail("/pypi/requests/json", 500)
+    for _ in range(3):  # each failure is followed by a good answer
+        assert reg.exists(PYPI, "requests") is None
+        assert reg.exists(PYPI, "pydantic") is True
+        reg.client(PYPI)._projects = type(reg.client(PYPI)._projects)()  # ask again
+    assert not reg.client(PYPI).http.offline
+    assert "HTTP 500" in reg.warnings[0] and "requests" in reg.warnings[0]

@@ -223,7 +223,7 @@ class Registries:
                 head = f"{LABELS[eco]}: {reason}; working from shipped data only"
             elif http is not None and http.offline:
                 head = (
-                    f"{LABELS[eco]}: {http.label} failed {http.failures} times "
+                    f"{LABELS[eco]}: {http.label} failed {http.total_failures} times "
                     f"(last: {http.last_error}); not asked again in this run"
                 )
             elif names:

@@ -120,7 +120,8 @@ class RegistryHttp:
     def __init__(self, label: str, settings: HttpSettings) -> None:
         self.label = label
         self.settings = settings
-        self.failures = 0
+        self.failures = 0  # in a row; `max_failures` of them end look-ups for the run
+        self.total_failures = 0
         self.last_error: str | None = None
         self._lock = threading.Lock()
         self.session = self._make_session(cached=True)
@@ -176,9 +177,17 @@ class RegistryHttp:
     def _fail(self, message: str, unreachable: bool = False) -> RegistryError:
         """Count a failure; a host that cannot be reached at all ends the registry's run."""
         with self._lock:
+            self.total_failures += 1
             self.failures = self.settings.max_failures if unreachable else self.failures + 1
             self.last_error = message
         return RegistryError(message)
+
+    def _succeed(self) -> None:
+        """An answer resets the count: only failures in a row switch a registry off."""
+        if self.failures and not self.offline:
+            with self._lock:
+                if not self.offline:
+                    self.failures = 0
 
     # -- requests ------------------------------------------------------------------------
     def get(
@@ -211,10 +220,12 @@ class RegistryHttp:
             self.session = self._make_session(cached=False)
             return self.get(url, accept, expire_after)
         if response.status_code in NOT_FOUND:
+            self._succeed()
             return None
         if response.status_code >= 400:
             self._forget(response)
             raise self._fail(f"{self.label}: HTTP {response.status_code} for {url}")
+        self._succeed()
         return response
 
     def get_json(self, url: str, accept: str | None = None) -> Any | None:
