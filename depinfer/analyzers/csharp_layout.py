@@ -32,6 +32,7 @@ class CsProject:
     directory: str
     name: str
     sdk: str = ""
+    extra_sdks: list[str] = field(default_factory=list)  # <Sdk Name="..."/> elements
     target_frameworks: list[str] = field(default_factory=list)
     implicit_usings: bool = False
     is_test: bool = False
@@ -47,6 +48,11 @@ class CsProject:
     files: list[SourceFile] = field(default_factory=list)
     linked: set[str] = field(default_factory=set)  # files compiled through Compile Include
     properties: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def sdk_names(self) -> list[str]:
+        """Every project SDK, without versions (`Aspire.AppHost.Sdk/9.0.0` → name)."""
+        return [s.split("/", 1)[0] for s in [self.sdk, *self.extra_sdks] if s]
 
     @property
     def assembly_name(self) -> str:
@@ -107,12 +113,13 @@ def build_layout(project: Project) -> list[CsProject]:
         props.update(m.data.get("properties", {}))
         cs.properties = props
         cs.sdk = m.data.get("sdk") or ""
+        cs.extra_sdks = [n for n in m.data.get("extra_sdks", []) if n != cs.sdk]
         tfms = props.get("TargetFrameworks") or props.get("TargetFramework") or ""
         cs.target_frameworks = [t.strip() for t in tfms.split(";") if t.strip()]
         cs.implicit_usings = props.get("ImplicitUsings", "").lower() in ("enable", "true")
         cs.is_test = (
             props.get("IsTestProject", "").lower() == "true"
-            or cs.sdk.startswith("MSTest.Sdk")
+            or any(s.startswith("MSTest.Sdk") for s in cs.sdk_names)
             or bool(TEST_NAME.search(name))
         )
         for ancestor in _ancestors(directory):

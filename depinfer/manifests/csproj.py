@@ -64,6 +64,7 @@ def read(text: str, path: str) -> tuple[dict[str, list[str]], dict[str, Any]]:
     for child in root:
         if _local(child.tag) == "Sdk" and child.get("Name"):
             data["sdk"] = data["sdk"] or child.get("Name")
+            data.setdefault("extra_sdks", []).append(child.get("Name"))
         if _local(child.tag) == "Import" and child.get("Project"):
             data["imports"].append(child.get("Project"))
     for group in root.iter():

@@ -132,7 +132,9 @@ def choose(entries: list[nx.Entry], use: ProjectUse, pool: dict[str, str] | None
             if default.package.endswith(".Abstractions")
             else None
         )
-        if not (base and any(m.package.startswith(base) for m in marked)):
+        # X.Abstractions is not listed beside X or X.* (a library that depends on it);
+        # an analyzer or source generator brings nothing at runtime, so it does not count
+        if not (base and any(m.package.startswith(base) and m.kind == "lib" for m in marked)):
             chosen.append(default)
     return chosen
 
@@ -158,7 +160,9 @@ def namespace_candidates(
     if ref.extra.get("kind") == "qualified" and prefix.count(".") < 1 and not pool:
         return [], True  # `Foo.Bar` in code may be a member access, not a namespace
     for e in chosen:
-        if nx.package_in_box(e.package, cs) or e.package.lower() in use.own_ids:
+        if e.package.lower() in use.own_ids:
+            continue
+        if nx.package_in_box(e.package, cs):
             continue
         c = _candidate(e.package, cs, ref, f"namespace {ns}", verified=True)
         _condition(c, e.package, cs)

@@ -126,7 +126,7 @@ def missing_tfms(pid: str, cs: CsProject | None) -> list[str]:
     """
     data = inbox()
     everywhere = (cs.target_frameworks if cs is not None else []) or ["*"]
-    if cs is not None and pid in data["test_sdks"].get(cs.sdk.split("/", 1)[0], []):
+    if cs is not None and any(pid in data["test_sdks"].get(n, []) for n in cs.sdk_names):
         return []
     if cs is not None and is_web(cs):
         shared = data["aspnetcore_shared_except"]
@@ -159,9 +159,9 @@ def implicit_usings(cs: CsProject) -> list[str]:
     if not cs.implicit_usings:
         return []
     data = inbox()["implicit_usings"]
-    sdk = cs.sdk.split("/", 1)[0]
     out = list(data["Microsoft.NET.Sdk"])
-    out.extend(data.get(sdk, []))
+    for sdk in cs.sdk_names:
+        out.extend(n for n in data.get(sdk, []) if n not in out)
     return out
 
 

@@ -124,8 +124,7 @@ def test_candidates(
         if not cs.is_test and not any(f.kind.value == "test" for f in cs.files):
             continue
         fw = fw or dominant_fw
-        sdk = cs.sdk.split("/", 1)[0]
-        if sdk in nxi.inbox()["test_sdks"]:
+        if any(n in nxi.inbox()["test_sdks"] for n in cs.sdk_names):
             continue  # MSTest.Sdk brings framework, adapter and test SDK itself
         if fw is not None:
             spec = conv["test_frameworks"][fw]
@@ -242,7 +241,7 @@ def _placed(
     if kind == "uses":
         return arg.lower() in by_project.get(cs.path, set())
     if kind == "startup-ef":
-        if cs.is_test or sdk.startswith("Aspire.AppHost.Sdk"):
+        if cs.is_test or "Aspire.AppHost.Sdk" in cs.sdk_names:
             return False
         if "Migration" in use.attributes and _uses_ef(use):
             return True  # the project holding the migrations
@@ -252,7 +251,7 @@ def _placed(
         reach = [cs.path] + (list(nx.descendants(graph, cs.path)) if cs.path in graph else [])
         return any(_uses_ef(uses[p]) for p in reach if p in uses)
     if kind == "apphost":
-        return sdk.startswith("Aspire.AppHost.Sdk") or any(
+        return "Aspire.AppHost.Sdk" in cs.sdk_names or any(
             u.startswith("Aspire.Hosting") for u in use.usings
         )
     if kind == "web":
