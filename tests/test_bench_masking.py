@@ -134,3 +134,14 @@ def test_broken_build_file_is_reported_not_masked(tmp_path: Path, rel: str, cont
 def test_missing_build_file_is_reported(tmp_path: Path) -> None:
     result = mask(tmp_path, "rust", ["Cargo.toml"])
     assert result.errors == ["Cargo.toml: build file not found"]
+
+
+def test_aliases_and_local_specs() -> None:
+    cargo = '[dependencies]\nschemars_0_8 = { package = "schemars", version = "0.8" }\n'
+    (dep,) = read_deps(cargo, "Cargo.toml")
+    assert (dep.name, dep.package) == ("schemars_0_8", "schemars")
+    pkg = '{"dependencies": {"a": "workspace:*", "b": "npm:@x/real@^1", "c": "^2"}}'
+    deps = {d.name: d for d in read_deps(pkg, "package.json")}
+    assert deps["a"].kind == "project"
+    assert deps["b"].package == "@x/real" and deps["b"].kind == "package"
+    assert deps["c"].kind == "package" and deps["c"].package == ""

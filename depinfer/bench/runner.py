@@ -163,7 +163,9 @@ def reader_disagreement(manifest: Any, deps: list[Dep]) -> str:
 def fake_check(ctx: Any, language: str, pred: dict[str, list[Dep]]) -> dict[str, Any]:
     """Ask the registry about every written external name (internal references excluded)."""
     ecosystem = LANGUAGE_ECOSYSTEM.get(language)
-    names = sorted({d.raw or d.name for deps in pred.values() for d in deps if d.kind == PACKAGE})
+    names = sorted(
+        {d.package or d.raw or d.name for deps in pred.values() for d in deps if d.kind == PACKAGE}
+    )
     answers: dict[str, bool | None] = {}
     if ecosystem is not None and names:
         try:
@@ -206,7 +208,7 @@ def invalid_versions(ctx: Any, language: str, pred: dict[str, list[Dep]]) -> lis
             except InvalidSpecifier:
                 bad.append(f"{d.raw} {d.version}")
                 continue
-            releases = ctx.registries.versions(ecosystem, d.raw)
+            releases = ctx.registries.versions(ecosystem, d.package or d.raw)
             if not releases:
                 continue  # unknown: offline, or the name itself is fake
             parsed = []

@@ -41,6 +41,9 @@ class Dep:
     version: str = ""  # the constraint as written ("" = none)
     features: tuple[str, ...] = ()  # Rust features / Python extras
     kind: str = PACKAGE
+    package: str = (
+        ""  # the registry's name when the key is an alias (Cargo `package =`, npm `npm:`)
+    )
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -55,6 +58,7 @@ class Dep:
             version=data.get("version", "") or "",
             features=tuple(data.get("features") or ()),
             kind=data.get("kind", PACKAGE),
+            package=data.get("package", ""),
         )
 
 
@@ -221,7 +225,8 @@ def cargo_deps(text: str) -> list[Dep]:
             features = tuple(sorted(str(f) for f in value.get("features", []) or []))
             if "path" in value:
                 kind = PROJECT
-        deps.append(Dep(normalise_name("rust", key), key, version.strip(), features, kind))
+        package = str(value.get("package", "")) if isinstance(value, dict) else ""
+        deps.append(Dep(normalise_name("rust", key), key, version.strip(), features, kind, package))
     return deps
 
 
@@ -238,10 +243,20 @@ def package_json_deps(text: str) -> list[Dep]:
     table = doc.get("dependencies")
     if not isinstance(table, dict):
         return []
-    return [
-        Dep(normalise_name("javascript", name), name, str(spec).strip() if spec else "")
-        for name, spec in table.items()
-    ]
+    return [npm_dep(name, str(spec).strip() if spec else "") for name, spec in table.items()]
+
+
+# Specs that point inside the repository (or at a local path) rather than at the registry.
+_NPM_LOCAL = ("workspace:", "file:", "link:", "portal:")
+
+
+def npm_dep(name: str, spec: str) -> Dep:
+    kind = PROJECT if spec.startswith(_NPM_LOCAL) else PACKAGE
+    package = ""
+    if spec.startswith("npm:"):  # "alias": "npm:real-name@^1"
+        target = spec[4:]
+        package = target.rsplit("@", 1)[0] if target.rfind("@") > 0 else target
+    return Dep(normalise_name("javascript", name), name, spec, (), kind, package)
 
 
 # ---------------------------------------------------------------- C#
