@@ -92,3 +92,23 @@ def test_sections_by_role_relative_to_the_package():
     site = Manifest("docs/package.json", Ecosystem.NPM, "package_json", data={"private": True})
     assert file_section(site, "docs/demos/a.tsx", FileKind.EXAMPLE, True) == Section.RUNTIME
     assert file_section(site, "docs/next.config.js", FileKind.CONFIG, True) == Section.RUNTIME
+
+
+def test_stories_dot_folders_and_config_folders_are_tooling():
+    from depinfer.mapping.javascript import file_section
+    from depinfer.model import Ecosystem, FileKind, Manifest
+
+    lib = Manifest("package.json", Ecosystem.NPM, "package_json", data={"main": "index.js"})
+    assert file_section(lib, "src/Button.stories.tsx", FileKind.SOURCE) == Section.DEV
+    assert file_section(lib, ".storybook/main.ts", FileKind.SOURCE) == Section.DEV
+    assert file_section(lib, "config/vitest.ts", FileKind.SOURCE) == Section.DEV
+
+
+def test_jest_module_name_mapper_and_bundler_aliases():
+    from depinfer.mapping.javascript import _bundler_aliases
+
+    text = (
+        "module.exports = { moduleNameMapper: { '^@app/(.*)$': '<rootDir>/src/$1', "
+        "'\\\\.(css)$': 'identity-obj-proxy' }, resolve: { alias: { '~': 'src', utils: 'u' } } }"
+    )
+    assert _bundler_aliases(text) == ["@app/", "~", "utils"]

@@ -39,6 +39,13 @@ BUILTINS_FILE = (
 
 # Folders whose content is the package's shipped code whatever their subfolders are called.
 SHIPPED_DIRS = {"src", "lib", "source", "app", "bin"}
+# Top-level folders of a package that hold its tooling, not its code (a published package
+# does not ship them unless `files`/`main`/`exports` say so).
+TOOLING_DIRS = {"config", "configs", "stories", "storybook", "e2e", "types-test", "test-d"}
+# Files that exist for the tooling (Storybook stories), wherever they are.
+TOOLING_FILE = re.compile(
+    r"\.(?:stories|story)\.[cm]?[jt]sx?$|\.(?:stories|story)\.(?:mdx|svelte|vue)$"
+)
 _NAME = re.compile(r"^(?:@[a-z0-9][\w.~-]*/)?[a-z0-9~][\w.~-]*$", re.I)
 
 
@@ -244,8 +251,25 @@ _ALIAS_KEYS = re.compile(
 _KEY = re.compile(r"""(?:^|[,{\s])['"]?(?P<key>[@~#$\w./-]+?)['"]?\s*:""")
 
 
-def _bundler_aliases(text: str) -> list[str]:
+_MAPPER = re.compile(r"moduleNameMapper\s*['\"]?\s*:\s*\{(?P<body>[^{}]*)\}", re.S)
+_MAPPER_KEY = re.compile(r"""['"](\^?)([^'"]+)['"]\s*:""")
+
+
+def _mapper_prefixes(text: str) -> list[str]:
+    """Jest `moduleNameMapper` keys are regexes: their literal start is an alias prefix."""
     out = []
+    for m in _MAPPER.finditer(text):
+        for k in _MAPPER_KEY.finditer(m.group("body")):
+            if not k.group(1):
+                continue  # unanchored patterns (\\.css$) map file types, not names
+            literal = re.split(r"[\\().*+?\[\]{}|$]", k.group(2), maxsplit=1)[0]
+            if literal:
+                out.append(literal)
+    return out
+
+
+def _bundler_aliases(text: str) -> list[str]:
+    out = _mapper_prefixes(text)
     for m in _ALIAS_KEYS.finditer(text):
         if m.group("find"):
             out.append(m.group("find"))
@@ -260,8 +284,10 @@ def _layout_files(root: Path) -> list[str]:
     found: list[str] = []
     for dirpath, _dirnames, filenames in _walk(root):
         for name in filenames:
-            if (name.startswith(("tsconfig", "jsconfig")) and name.endswith(".json")) or (
-                name == "pnpm-workspace.yaml"
+            if (
+                (name.startswith(("tsconfig", "jsconfig")) and name.endswith(".json"))
+                or name == "pnpm-workspace.yaml"
+                or name in (".babelrc", ".babelrc.json", "package.json")
             ):
                 found.append(f"{dirpath}/{name}" if dirpath else name)
     return found
@@ -315,6 +341,15 @@ def _build_layout(project: Project) -> Layout:
             style = "yarn"
         if (root / ".yarnrc.yml").exists() or re.match(r"yarn@[2-9]", pm):
             style = "yarn-berry"
+    lerna = root / "lerna.json"
+    if lerna.exists() and not globs:
+        try:
+            doc = json.loads(lerna.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            doc = None
+        if isinstance(doc, dict):
+            globs.extend(p for p in doc.get("packages", ["packages/*"]) if isinstance(p, str))
+            style = style or "npm"
     if "pnpm-workspace.yaml" in extra:
         try:
             doc = yaml.safe_load((root / "pnpm-workspace.yaml").read_text(encoding="utf-8"))
@@ -333,18 +368,27 @@ def _build_layout(project: Project) -> Layout:
         and not any(r.match(m.directory) or r.match(m.directory + "/") for r in exclude)
     }
     tsconfigs: dict[str, TsConfig] = {}
+    bundler: dict[str, list[str]] = {}
     for rel in extra:
+        name = PurePosixPath(rel).name
+        if name.startswith(".babelrc") or name == "package.json":
+            try:
+                text = (root / rel).read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                continue
+            d = str(PurePosixPath(rel).parent)
+            bundler.setdefault("" if d == "." else d, []).extend(_bundler_aliases(text))
+            continue
         if rel.endswith(".json"):
             cfg = _read_tsconfig(root, rel)
             if cfg is not None:
                 tsconfigs[rel] = cfg
     _merge_extends(root, tsconfigs)
-    bundler: dict[str, list[str]] = {}
     for f in project.files_of("javascript"):
         name = PurePosixPath(f.path).name
-        if re.match(r"(vite|vitest|webpack|rollup|nuxt|astro|svelte|babel)\.config\.", name) or (
-            name.startswith((".babelrc", "webpack."))
-        ):
+        if re.match(
+            r"(vite|vitest|webpack|rollup|nuxt|astro|svelte|babel|jest)\.config\.", name
+        ) or (name.startswith((".babelrc", "webpack."))):
             try:
                 text = project.abspath(f.path).read_text(encoding="utf-8", errors="replace")
             except OSError:
@@ -431,6 +475,12 @@ def file_section(
     top = inner.split("/")[0] if "/" in inner else ""
     if ".macro." in PurePosixPath(inner).name:
         return Section.DEV  # babel-plugin-macros run these at compile time, never shipped
+    if TOOLING_FILE.search(inner):
+        return Section.DEV  # Storybook stories
+    if not unpublished and (
+        top in TOOLING_DIRS or (top.startswith(".") and top not in (".", ".."))
+    ):
+        return Section.DEV  # .storybook/, .vitepress/, config/ of a published package
     if role == FileKind.SCRIPT and top in SHIPPED_DIRS:
         return Section.RUNTIME  # src/scripts/*: a CLI's commands, shipped with it
     if role == FileKind.CONFIG or kind == FileKind.CONFIG:
