@@ -42,6 +42,9 @@ class Peer:
     argv: Callable[[Path, bool], list[str]]  # (root, offline) -> arguments after the command
     parse: Callable[[str, Path], Found]
     cwd_is_root: bool = False
+    # A JSON report that parses is an answer whatever the exit code (depcheck exits 255
+    # whenever it found something, even only unused dependencies).
+    json_report: bool = False
 
     def available(self) -> bool:
         return shutil.which(self.executable) is not None
@@ -148,6 +151,7 @@ PEERS: dict[str, Peer] = {
         "depcheck",
         lambda root, off: [str(root), "--json"],
         _depcheck_parse,
+        json_report=True,
     ),
     "knip": Peer(
         "knip",
@@ -156,6 +160,7 @@ PEERS: dict[str, Peer] = {
         lambda root, off: ["--reporter", "json", "--include", "unlisted", "--no-progress"],
         _knip_parse,
         cwd_is_root=True,
+        json_report=True,
     ),
 }
 
@@ -224,7 +229,7 @@ def run_peer(
             "error": f"unreadable output ({exc}): {tail[0][:200]}",
             "wall_time": wall,
         }
-    if not found and proc.returncode != 0:
+    if not found and proc.returncode != 0 and not peer.json_report:
         tail = proc.stderr.strip().splitlines()[-1:] or [""]
         return {
             "status": "error",
