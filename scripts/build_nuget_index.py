@@ -1000,6 +1000,8 @@ POLYFILL_TYPES = {
         "ReadOnlyMemory",
         "MemoryMarshal",
         "MemoryExtensions",
+        "AsSpan",
+        "AsMemory",
     ],
     "System.Threading.Tasks.Extensions": ["ValueTask"],
     "Microsoft.Bcl.AsyncInterfaces": [

@@ -118,6 +118,18 @@ def package_in_box(pid: str, cs: CsProject | None) -> bool:
     return not missing_tfms(pid, cs)
 
 
+def _in_shared_framework(pid: str) -> bool:
+    """Whether the ASP.NET Core shared framework (Microsoft.AspNetCore.App) has this API."""
+    data = inbox()
+    if pid in data["aspnetcore_shared_except"] or not pid.startswith(
+        ("Microsoft.AspNetCore.", "Microsoft.Extensions.")
+    ):
+        return False
+    info = package_info(pid)
+    namespaces = [n["namespace"] for n in (info or {}).get("namespaces", [])]
+    return not namespaces or all(_inbox_prefix(n, data["aspnetcore_shared"]) for n in namespaces)
+
+
 def missing_tfms(pid: str, cs: CsProject | None) -> list[str]:
     """The project's target frameworks that need `pid` as a package ([] = none does).
 
@@ -128,17 +140,16 @@ def missing_tfms(pid: str, cs: CsProject | None) -> list[str]:
     everywhere = (cs.target_frameworks if cs is not None else []) or ["*"]
     if cs is not None and any(pid in data["test_sdks"].get(n, []) for n in cs.sdk_names):
         return []
-    if cs is not None and is_web(cs):
-        shared = data["aspnetcore_shared_except"]
-        if pid not in shared and (
-            pid.startswith("Microsoft.AspNetCore.") or pid.startswith("Microsoft.Extensions.")
-        ):
-            info = package_info(pid)
-            namespaces = [n["namespace"] for n in (info or {}).get("namespaces", [])]
-            if not namespaces or all(
-                _inbox_prefix(n, data["aspnetcore_shared"]) for n in namespaces
-            ):
-                return []
+    if cs is not None and _in_shared_framework(pid):
+        if is_web(cs):
+            return []
+        if "Microsoft.AspNetCore.App" in cs.manifest.data.get("framework_references", []):
+            # the FrameworkReference serves the .NET (Core) targets; older ones need packages
+            return (
+                [t for t in everywhere if tfm_major(t)[0] != "netcore"]
+                if everywhere != ["*"]
+                else []
+            )
     since = data["since"].get(pid)
     if since is None:
         return everywhere
