@@ -55,11 +55,12 @@ def test_test_project_conventions(shop):
         "xunit",
         "xunit.runner.visualstudio",
         "Microsoft.NET.Test.Sdk",
-        "coverlet.collector",
         "FluentAssertions",
         "NSubstitute",
     ):
         assert pid in tests
+    # tests/Directory.Build.props already references it for test projects
+    assert "coverlet.collector" not in tests
 
 
 def test_project_references_follow_type_use(shop):
@@ -171,3 +172,29 @@ def test_index_lookup_is_longest_prefix():
     assert prefix == "Serilog.Sinks.SystemConsole"
     assert [e.package for e in entries] == ["Serilog.Sinks.Console"]
     assert nx.lookup("Nothing.Known.Here") == ("", [])
+
+
+def test_unknown_namespace_is_checked_with_the_registry_when_online():
+    from depinfer.analyzers.csharp_layout import build_layout
+    from depinfer.context import Context
+    from depinfer.mapping.csharp import _online_guess
+    from depinfer.model import FileKind, ImportRef
+    from depinfer.scan import scan
+
+    class Registry(_FakeRegistries):
+        asked: list = []
+
+        def exists(self, ecosystem, name):
+            self.asked.append(name)
+            return name == "Acme.Widgets"
+
+    project = scan(FIXTURES / "multitarget")
+    cs = next(c for c in build_layout(project) if c.name == "Parsing")
+    ctx = Context(options=Options(), registries=Registry())
+    ref = ImportRef("Acme.Widgets.Layout", "a.cs", 1, "csharp", FileKind.SOURCE)
+    guess = _online_guess("Acme.Widgets.Layout", cs, ref, ctx)
+    assert guess is not None and guess.name == "Acme.Widgets" and guess.verified
+    assert Registry.asked == ["Acme.Widgets.Layout", "Acme.Widgets"]
+    # offline nothing is guessed
+    offline = Context(options=Options(offline=True), registries=_FakeRegistries())
+    assert _online_guess("Acme.Widgets.Layout", cs, ref, offline) is None

@@ -208,7 +208,8 @@ def _online_guess(ns: str, cs: CsProject, ref: ImportRef, ctx: Context) -> Candi
     """Check namespace prefixes (longest first) with the NuGet client; None offline."""
     if ns.split(".", 1)[0] in _GENERIC_ROOTS:
         return None
-    names = [p for p in nx.prefixes(ns) if p.count(".") >= 0][:4]
+    # whole-segment prefixes, longest first; a lone first segment only for a one-part name
+    names = [p for p in nx.prefixes(ns) if "." in p or p == ns][:4]
     for name in names:
         answer = ctx.registries.exists(Ecosystem.NUGET, name)
         if answer is None:
