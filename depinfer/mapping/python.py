@@ -225,7 +225,7 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
             if not needed_on(marker, target):
                 continue  # `if sys.version_info >= (3, 11): import tomllib` needs no backport
             emit(
-                bp.dist,
+                canonical(bp.dist),
                 ref,
                 Evidence(
                     "backport", ref.file, ref.line, f"{ref.module} on Python {target}: {bp.why}"
