@@ -49,6 +49,14 @@ TOOLING_FILE = re.compile(
 _NAME = re.compile(r"^(?:@[a-z0-9][\w.~-]*/)?[a-z0-9~][\w.~-]*$", re.I)
 
 
+def load_table(path: Path) -> dict:
+    """A TOML data table as plain Python (tomlkit: a declared dependency that also runs on
+    Python 3.10, where the standard library has no TOML reader)."""
+    import tomlkit
+
+    return tomlkit.parse(path.read_text(encoding="utf-8")).unwrap()
+
+
 @lru_cache(maxsize=1)
 def node_builtins() -> frozenset[str]:
     data = json.loads(BUILTINS_FILE.read_text(encoding="utf-8"))
@@ -58,18 +66,14 @@ def node_builtins() -> frozenset[str]:
 @lru_cache(maxsize=1)
 def virtual_prefixes() -> tuple[str, ...]:
     """Specifier prefixes that frameworks and bundlers resolve themselves (data table)."""
-    import tomllib
-
-    data = tomllib.loads((DATA / "virtual_modules.toml").read_text(encoding="utf-8"))
+    data = load_table(DATA / "virtual_modules.toml")
     return tuple(e["prefix"] for e in data["virtual"])
 
 
 @lru_cache(maxsize=1)
 def app_runtime_configs() -> tuple[str, ...]:
     """Config file patterns a framework's server loads at run time (rules data, frameworks)."""
-    import tomllib
-
-    data = tomllib.loads((DATA / "tools" / "frameworks.toml").read_text(encoding="utf-8"))
+    data = load_table(DATA / "tools" / "frameworks.toml")
     return tuple(
         p for u in data.get("units", []) if u.get("app_runtime") for p in u["config_files"]
     )

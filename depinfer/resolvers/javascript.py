@@ -23,7 +23,7 @@ from functools import lru_cache
 from pathlib import Path, PurePosixPath
 
 from depinfer.context import Context
-from depinfer.mapping.javascript import Layout, ancestors, layout, owner_of
+from depinfer.mapping.javascript import Layout, ancestors, layout, load_table, owner_of
 from depinfer.model import (
     Candidate,
     Ecosystem,
@@ -242,10 +242,8 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
 
 @lru_cache(maxsize=1)
 def hosts() -> tuple[dict, ...]:
-    import tomllib
-
     path = Path(__file__).resolve().parent.parent / "rules" / "data" / "javascript" / "hosts.toml"
-    return tuple(tomllib.loads(path.read_text(encoding="utf-8"))["host"])
+    return tuple(load_table(path)["host"])
 
 
 def is_host_peer(lay: Layout, owner: Manifest, name: str) -> bool:

@@ -21,7 +21,6 @@ from functools import lru_cache
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-import tomllib
 import yaml
 
 from depinfer.context import Context
@@ -31,6 +30,7 @@ from depinfer.mapping.javascript import (
     file_section,
     is_builtin,
     layout,
+    load_table,
     owner_of,
     package_name,
     parse_jsonc,
@@ -58,7 +58,7 @@ class Tool:
 def tools() -> tuple[Tool, ...]:
     out: list[Tool] = []
     for path in sorted((DATA / "tools").glob("*.toml")):
-        doc = tomllib.loads(path.read_text(encoding="utf-8"))
+        doc = load_table(path)
         units = doc.get("units") or [doc]
         for u in units:
             out.append(
@@ -78,7 +78,7 @@ def tools() -> tuple[Tool, ...]:
 
 @lru_cache(maxsize=1)
 def bins() -> tuple[dict[str, list[str]], frozenset[str]]:
-    doc = tomllib.loads((DATA / "bins.toml").read_text(encoding="utf-8"))
+    doc = load_table(DATA / "bins.toml")
     return dict(doc["bins"]), frozenset(doc["not_packages"]["names"])
 
 
@@ -656,7 +656,7 @@ def css_packages(project: Project, rel: str, text: str) -> list[tuple[str, int, 
 
 @lru_cache(maxsize=1)
 def companions() -> tuple[dict[str, str], ...]:
-    doc = tomllib.loads((DATA / "companions.toml").read_text(encoding="utf-8"))
+    doc = load_table(DATA / "companions.toml")
     return tuple(doc["companion"])
 
 
