@@ -258,3 +258,15 @@ def test_resume_reruns_when_the_settings_changed(
     assert "done before" not in capsys.readouterr().err
     assert main([*base, "--names-only"]) == 0
     assert "done before" in capsys.readouterr().err
+
+
+def test_jobs_run_instances_in_fresh_processes(tmp_path: Path) -> None:
+    code = main(
+        ["run", "--dataset", str(DATASET), "--trees", str(TREES), "--offline", "--names-only",
+         "--out", str(tmp_path), "--jobs", "2", "--lang", "python", "-q"]
+    )  # fmt: skip
+    assert code == 0
+    results = [json.loads(p.read_text()) for p in tmp_path.glob("python/*.json")]
+    assert sorted(r["id"] for r in results) == ["acme__pep621", "acme__poetry"]
+    assert all(r["status"] == "ok" for r in results)
+    assert main(["run", "--dataset", str(DATASET), "--trees", str(TREES), "--jobs", "0"]) == 2

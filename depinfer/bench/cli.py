@@ -81,6 +81,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     run.add_argument("--force", action="store_true", help="re-run instances that have a result")
     run.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        metavar="N",
+        help="instances run at the same time, each in its own process (default 1)",
+    )
+    run.add_argument(
         "--timeout",
         type=float,
         default=900,
@@ -198,6 +205,10 @@ def cmd_run(args: argparse.Namespace) -> int:
     trees = _check_trees(args.trees)
     if trees is None:
         return fail(f"--trees: not a directory: {args.trees}")
+    if args.jobs < 1:
+        return fail("--jobs: need at least 1")
+    if args.jobs > 1 and args.timeout <= 0:
+        return fail("--jobs needs a --timeout above 0 (instances run in child processes)")
     instances = _instances(args)
     if not instances:
         return fail("no instance matches the selection")
@@ -224,7 +235,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         keep=args.keep,
         peers=peers,
     )
-    failed = 0
+    todo: list[tuple[str, Instance]] = []
     for n, inst in enumerate(instances, 1):
         label = f"[{n}/{len(instances)}] {inst.language}/{inst.id}"
         previous = None if args.force else load_result(out, inst)
@@ -232,28 +243,42 @@ def cmd_run(args: argparse.Namespace) -> int:
             if not args.quiet:
                 print(f"{label}: done before (use --force to re-run)", file=sys.stderr)
             continue
+        todo.append((label, inst))
+
+    def one(inst: Instance) -> dict:
         try:
             premasked = gold_from_patch(inst, inst.tree(trees)) if inst.patch is not None else None
         except DatasetError as exc:
-            result = {
-                "id": inst.id,
-                "language": inst.language,
-                "status": "error",
-                "error": str(exc),
-            }
-        else:
-            result = run_isolated(inst, inst.tree(trees), options, premasked, timeout=args.timeout)
+            return {"id": inst.id, "language": inst.language, "status": "error", "error": str(exc)}
+        return run_isolated(
+            inst, inst.tree(trees), options, premasked, timeout=args.timeout, spawn=args.jobs > 1
+        )
+
+    def done(label: str, inst: Instance, result: dict) -> bool:
         save_result(out, inst, result, dibench=args.dibench)
         if result["status"] != "ok":
-            failed += 1
             print(f"{label}: error: {result.get('error')}", file=sys.stderr)
-        elif not args.quiet:
+            return False
+        if not args.quiet:
             m = result["metrics"]["name"]
             print(
                 f"{label}: F1 {100 * m['f1']:.1f} (P {100 * m['precision']:.1f} "
                 f"R {100 * m['recall']:.1f}) {result['wall_time']:.1f}s",
                 file=sys.stderr,
             )
+        return True
+
+    failed = 0
+    if args.jobs > 1:
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(max_workers=args.jobs) as pool:
+            futures = [(label, inst, pool.submit(one, inst)) for label, inst in todo]
+            for label, inst, future in futures:
+                failed += not done(label, inst, future.result())
+    else:
+        for label, inst in todo:
+            failed += not done(label, inst, one(inst))
     chosen = {i.id for i in instances}
     results = [r for r in load_results(out) if r["id"] in chosen]
     summary = write_summary(out, load_results(out))

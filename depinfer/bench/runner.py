@@ -416,18 +416,21 @@ def run_isolated(
     options: RunOptions,
     premasked_gold: dict[str, list[Dep]] | None = None,
     timeout: float = 0,
+    spawn: bool = False,
 ) -> dict[str, Any]:
     """`run_instance` in a child process with a time limit (0: in this process, no limit).
 
     A hung or crashing instance then costs one result marked "timeout"/"error", not the run;
     the scratch directory belongs to the parent, so it is removed even when the child is killed.
+    `spawn` starts a fresh interpreter instead of forking (needed when the caller runs threads).
     """
     if timeout <= 0:
         return run_instance(inst, tree, options, premasked_gold)
     import multiprocessing
     import shutil
 
-    ctx = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
+    # fork is quick, but unsafe from a parent running threads (--jobs): spawn there
+    ctx = multiprocessing.get_context("fork" if hasattr(os, "fork") and not spawn else "spawn")
     work = tempfile.mkdtemp(prefix=f"depinfer-bench-{inst.id[:40]}-")
     started = time.monotonic()
     parent, child = ctx.Pipe(duplex=False)
