@@ -92,3 +92,8 @@ def test_vue_and_svelte_script_blocks_keep_their_line_numbers():
     assert blocks[0][1] == "typescript"
     uses = parse_source(blocks[0][0], blocks[0][1], blocks[0][2])
     assert uses[0]["module"] == "vue" and uses[0]["line"] == 4
+
+
+def test_flow_annotated_javascript_is_read_again_with_the_tsx_grammar():
+    src = "// @flow\nimport type { A } from 'a'\nconst x: Array<string> = require('y')\n"
+    assert {u["module"] for u in parse_source(src, "javascript")} == {"a", "y"}

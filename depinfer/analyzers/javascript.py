@@ -206,7 +206,20 @@ def _node_text(node: Node) -> str:
 
 
 def parse_source(text: str, grammar: str, line_offset: int = 0) -> list[dict]:
-    """Raw uses in one script: dicts with module, line, type_only, dynamic, jsx."""
+    """Raw uses in one script: dicts with module, line, type_only, dynamic, jsx.
+
+    A .js file the JavaScript grammar cannot read cleanly (Flow or TypeScript-like type
+    annotations) is read again with the TSX grammar and the uses of both readings merged.
+    """
+    uses, has_error = _parse_uses(text, grammar, line_offset)
+    if has_error and grammar == "javascript":
+        seen = {(u["module"], u["line"]) for u in uses}
+        extra, _ = _parse_uses(text, "tsx", line_offset)
+        uses.extend(u for u in extra if (u["module"], u["line"]) not in seen)
+    return uses
+
+
+def _parse_uses(text: str, grammar: str, line_offset: int) -> tuple[list[dict], bool]:
     tree = Parser(_language(grammar)).parse(text.encode("utf-8"))
     query, jsx_query, scoped_query = _queries(grammar)
     uses: list[dict] = []
@@ -300,7 +313,7 @@ def parse_source(text: str, grammar: str, line_offset: int = 0) -> list[dict]:
                 }
             )
             break
-    return uses
+    return uses, tree.root_node.has_error
 
 
 def _embedded_scripts(text: str, ext: str) -> list[tuple[str, str, int]]:
