@@ -17,9 +17,8 @@ from dataclasses import asdict, dataclass
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
 
-import tomllib
-
 from depinfer.model import Candidate, Ecosystem, Manifest, Project, Section
+from depinfer.toml_compat import tomllib
 
 MESSAGES = {
     "DEP001": "'{name}' is imported but not declared in {manifest}",

@@ -16,9 +16,8 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import tomllib
-
 from depinfer.model import Candidate, Diagnostic
+from depinfer.toml_compat import tomllib
 
 
 @dataclass

@@ -16,10 +16,9 @@ import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import tomllib
-
 from depinfer.ci.workflow import TEST_COMMANDS, TestJob
 from depinfer.model import Ecosystem, Project
+from depinfer.toml_compat import tomllib
 
 TEST_EXTRAS = ("test", "tests", "testing", "dev", "develop", "all")
 # Runners that wrap a command in their own environment: (prefix words, flags taking a value).

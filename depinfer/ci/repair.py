@@ -14,8 +14,6 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-import tomllib
-
 from depinfer.ci import run_tests
 from depinfer.ci.runner import RunResult
 from depinfer.context import Context
@@ -28,6 +26,7 @@ from depinfer.model import (
     Inference,
     Section,
 )
+from depinfer.toml_compat import tomllib
 
 COPY_IGNORE = shutil.ignore_patterns(
     ".git", "node_modules", "target", ".venv", "__pycache__", ".tox"

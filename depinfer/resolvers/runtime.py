@@ -11,9 +11,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import tomllib
-
 from depinfer.model import Ecosystem, Project
+from depinfer.toml_compat import tomllib
 
 
 @dataclass
