@@ -270,3 +270,24 @@ def test_jobs_run_instances_in_fresh_processes(tmp_path: Path) -> None:
     assert sorted(r["id"] for r in results) == ["acme__pep621", "acme__poetry"]
     assert all(r["status"] == "ok" for r in results)
     assert main(["run", "--dataset", str(DATASET), "--trees", str(TREES), "--jobs", "0"]) == 2
+
+
+def test_instance_whose_build_files_are_all_missing_is_an_error(tmp_path: Path) -> None:
+    from depinfer.bench.dataset import Instance
+
+    (tmp_path / "x.py").write_text("import requests\n")
+    inst = Instance("o__r", "python", ["pyproject.toml"])
+    result = run_instance(inst, tmp_path, RunOptions(offline=True))
+    assert result["status"] == "error"
+    assert result["error"] == "no build file could be masked: pyproject.toml: build file not found"
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
+def test_git_diff_applies_to_files_without_a_final_newline(tmp_path: Path) -> None:
+    from depinfer.bench.runner import git_diff
+
+    (tmp_path / "a.txt").write_text("one\ntwo")
+    patch = git_diff({"a.txt": "one\ntwo"}, {"a.txt": "one\ntwo\nthree"})
+    (tmp_path / "p.diff").write_text(patch)
+    subprocess.run(["git", "apply", "p.diff"], cwd=tmp_path, check=True)
+    assert (tmp_path / "a.txt").read_text() == "one\ntwo\nthree"

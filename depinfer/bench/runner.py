@@ -45,6 +45,10 @@ MISMATCHED_VERSION = "mismatched version in test"  # right name, constraint diff
 UNPARSABLE = "unparsable build file"  # depinfer wrote a file its own reader rejects
 
 
+class MaskingFailed(Exception):
+    """None of the instance's build files could be masked: there is nothing to score."""
+
+
 @dataclass
 class RunOptions:
     offline: bool = False
@@ -312,6 +316,8 @@ def run_instance(
             masked = mask(root, inst.language, inst.build_files)
             gold = masked.gold
             result["mask"] = {"deleted": masked.deleted, "errors": masked.errors}
+            if inst.build_files and len(masked.errors) == len(inst.build_files):
+                raise MaskingFailed("; ".join(masked.errors))
         else:
             gold = premasked_gold
             result["mask"] = {"deleted": [], "errors": []}
@@ -361,6 +367,8 @@ def run_instance(
             ),
             patch=git_diff(masked_text, new_text),
         )
+    except MaskingFailed as exc:
+        result.update(status="error", error=f"no build file could be masked: {exc}")
     except Exception as exc:  # depinfer itself failed on this instance: record, go on
         result.update(
             status="error",
