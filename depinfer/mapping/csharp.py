@@ -99,9 +99,11 @@ def _pool_lookup(ns: str, pool: dict[str, str]) -> str | None:
     """The longest pool id that is the namespace or a prefix of it (segment-wise)."""
     lowered = {k.lower(): k for k in pool}
     for p in nx.prefixes(ns):
-        hit = lowered.get(p.lower())
-        if hit:
-            return hit
+        # ids often carry a ".NET" suffix their namespace lacks (CommonMark → CommonMark.NET)
+        for name in (p, f"{p}.net", f"{p}net"):
+            hit = lowered.get(name.lower())
+            if hit:
+                return hit
     return None
 
 
@@ -272,6 +274,13 @@ def _code_roots(uses: dict[str, ProjectUse]) -> set[str]:
 def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[Candidate]:
     layout, uses = gather(project, refs)
     internal = internal_namespaces(uses)
+    # ids the repository's manifests already reference (other projects, props files)
+    declared = {
+        pid: ""
+        for m in project.manifests_of(Ecosystem.NUGET)
+        for kind in ("PackageReference", "PackageVersion")
+        for pid in m.declared.get(kind, [])
+    }
     roots = _code_roots(uses)
     candidates: list[Candidate] = []
     for use in uses.values():
@@ -287,6 +296,14 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
                 unresolved[ns] = r
         candidates.extend(_marker_candidates(use, names))
         for ns, r in unresolved.items():
+            known = _pool_lookup(ns, declared)
+            if known:
+                candidates.append(
+                    _candidate(
+                        known, use.cs, r, f"namespace {ns}; the repository references it", True
+                    )
+                )
+                continue
             if use.cs.central:
                 ctx.info(
                     f"namespace {ns} matches no package in Directory.Packages.props "
