@@ -112,3 +112,21 @@ def test_offline_keeps_only_what_the_code_proves():
     ctx = Context(Options(offline=True), Registries(offline=True))
     pv.select_versions([req], ctx, "3.10", None, {"pydantic": {"pydantic.BaseSettings"}})
     assert req.spec == "<2.0"
+
+
+@pytest.mark.parametrize(
+    ("dist", "used", "lower", "upper"),
+    [
+        ("pydantic", {"pydantic.field_validator"}, "2.0", None),
+        ("pydantic", {"pydantic.BaseSettings"}, None, "2.0"),
+        ("pandas", {"pandas.DataFrame.append"}, None, "2.0.0"),
+        ("numpy", {"numpy.float"}, None, "1.24.0"),
+        ("sqlalchemy", {"sqlalchemy.orm.DeclarativeBase"}, "2.0.0", None),
+        ("werkzeug", {"werkzeug.urls.url_quote"}, None, "3.0.0"),
+    ],
+)
+def test_shipped_lifecycle_table_knows_the_famous_breaks(monkeypatch, dist, used, lower, upper):
+    monkeypatch.undo()  # the real table, not the fixture above
+    pv.lifecycles.cache_clear()
+    lo, up, _ = pv.api_bounds(dist, used)
+    assert (str(lo) if lo else None, str(up) if up else None) == (lower, upper)
