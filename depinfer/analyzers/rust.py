@@ -65,6 +65,7 @@ ITEM_NAMES = {
     "function_signature_item",
 }
 _CRATE_LIKE = re.compile(r"^[a-z_][a-z0-9_]*$")
+_SERDE_DERIVE = re.compile(rb"derive\([^)]*\b(Serialize|Deserialize)\b")
 # Attribute keys whose string value is a path (serde's field/container attributes, serde.rs
 # "Field attributes"/"Container attributes"; the same spelling is used by clap and others).
 STRING_PATH_KEYS = frozenset(
@@ -101,6 +102,7 @@ class Scope:
     target: str = "runtime"  # runtime | dev | build
     marker: str | None = None  # cfg(...) of target predicates only
     features: tuple[str, ...] = ()  # cfg(feature = "...") gates
+    serde_item: bool = False  # inside an item deriving Serialize/Deserialize
 
 
 @dataclass
@@ -283,6 +285,7 @@ def _collect_file_facts(rel: str, tree: Any, src: bytes) -> FileFacts:
     facts.mods.update(m.decode() for m in _MOD_TEXT.findall(src))
     facts.types.update(m.decode() for m in _MACRO_TEXT.findall(src))
     facts.mods.update(m.decode() for m in _USE_ALIAS_TEXT.findall(src))
+    glob_roots: set[str] = set()
     stack = [tree.root_node]
     while stack:
         node = stack.pop()
@@ -302,8 +305,8 @@ def _collect_file_facts(rel: str, tree: Any, src: bytes) -> FileFacts:
             if arg is not None:
                 for segs, alias, glob in _use_leaves(arg, src, []):
                     if glob:
-                        if segs and segs[0] in ("crate", "self", "super"):
-                            facts.local_globs = True
+                        if segs:
+                            glob_roots.add(segs[0])
                         continue
                     if not segs:
                         continue
@@ -325,6 +328,7 @@ def _collect_file_facts(rel: str, tree: Any, src: bytes) -> FileFacts:
                 if child.type in ("type_identifier", "type_parameter", "lifetime"):
                     facts.generics.add(_text(child, src).split(":")[0].strip())
         stack.extend(node.children)
+    facts.local_globs = any(r in ("crate", "self", "super") or r in facts.mods for r in glob_roots)
     return facts
 
 
@@ -339,11 +343,6 @@ class PackageNames:
     scope: set[str] = field(default_factory=set)  # types and imported names (glob imports)
 
 
-def _own_module(rel: str) -> str:
-    p = PurePosixPath(rel)
-    return p.parent.name if p.name == "mod.rs" else p.stem
-
-
 class _Walker:
     def __init__(
         self, facts: FileFacts, scope: Scope, pkg: PackageNames, edition: str = "2021"
@@ -351,9 +350,10 @@ class _Walker:
         self.f = facts
         self.src = facts.text
         self.refs: list[tuple[str, int, Scope, dict[str, Any]]] = []
-        # A module of the package is not in scope inside its own file (`mod config` may use
-        # the `config` crate), everywhere else a same-named path most likely means the module.
-        self.internal = set(facts.locals) | (pkg.mods - {_own_module(facts.rel)})
+        # Since edition 2018 a module is in scope only where it is declared or imported; a
+        # glob import of a local module (`use super::*`, `pub use generated::*`) may bring in
+        # any name the package declares (even the file's own module, declared in its parent).
+        self.internal = set(facts.locals)
         if facts.local_globs:
             self.internal |= pkg.scope
         self.defined = facts.mods | facts.types
@@ -538,6 +538,14 @@ class _Walker:
             child_scope = self.apply_attrs(pending, scope) if pending else scope
             for attr in pending:
                 self.attribute(attr, child_scope)
+            if (
+                pending
+                and t in ("struct_item", "enum_item")
+                and _SERDE_DERIVE.search(
+                    b" ".join(self.src[a.start_byte : a.end_byte] for a in pending)
+                )
+            ):
+                child_scope = replace(child_scope, serde_item=True)
             pending = []
             self.node(child, child_scope)
         for attr in pending:
@@ -546,6 +554,15 @@ class _Walker:
     def node(self, node: Any, scope: Scope) -> None:
         t = node.type
         src = self.src
+        if scope.serde_item and t == "type_identifier":
+            # `chrono::DateTime` imported with `use` and used as a field type of a serde item
+            full = self.f.uses.get(_text(node, src))
+            if full and "::" in full:
+                segs = full.split("::")
+                if segs[0] not in KEYWORDS and _CRATE_LIKE.match(segs[0]):
+                    self.refs.append(
+                        (segs[0], node.start_point[0] + 1, scope, {"how": "type-use", "path": full})
+                    )
         if t == "inner_attribute_item":
             return
         if t == "use_declaration":
@@ -807,6 +824,7 @@ def analyze(project: Project, ctx: Context) -> list[ImportRef]:
                         **extra,
                         "target": scope.target,
                         "features": list(scope.features),
+                        "serde_item": scope.serde_item,
                         "manifest": pkg.manifest.path,
                     },
                 )

@@ -278,6 +278,8 @@ def render(text: str, manifest: Manifest, requirements: list[Requirement]) -> st
 
 def _add_entry(table: Any, req: Requirement, subtables: bool, spaced: bool) -> None:
     fields = _value_fields(req)
+    if not fields:
+        fields = {"version": "*"}  # names-only runs: any version
     if list(fields) == ["version"]:
         table.add(req.name, fields["version"])
     elif subtables and len(fields) > 2:
@@ -286,8 +288,6 @@ def _add_entry(table: Any, req: Requirement, subtables: bool, spaced: bool) -> N
             sub.add(k, v)
         table.add(req.name, sub)
     else:
-        if not fields:
-            fields = {"version": "*"}
         snippet = f"{_toml_key(req.name)} = {_inline_text(fields, spaced)}\n"
         table.add(req.name, tomlkit.parse(snippet)[req.name])
 

@@ -25,7 +25,13 @@ import tomlkit
 from depinfer.context import Context
 from depinfer.mapping.rust import code_name, crates_of, workspace_entry
 from depinfer.model import Candidate, Ecosystem, Evidence, Project, Requirement, Section
-from depinfer.resolvers.common import merge_candidates, parse_as_of, pick_version, to_requirement
+from depinfer.resolvers.common import (
+    SECTION_RANK,
+    merge_candidates,
+    parse_as_of,
+    pick_version,
+    to_requirement,
+)
 
 
 def _vtuple(v: str) -> tuple[int, ...]:
@@ -82,8 +88,17 @@ def _declared(info: Any) -> dict[str, set[str]]:
 
 
 def _merge(cands: list[Candidate]) -> list[Candidate]:
+    """Build-script uses stay apart; otherwise the strongest section wins, and the features
+    of weaker uses (tests) are left to the table those uses already have."""
     build = [c for c in cands if c.section == Section.BUILD]
     rest = [c for c in cands if c.section != Section.BUILD]
+    best: dict[tuple[str, str], int] = {}
+    for c in rest:
+        k = (c.manifest, code_name(c.name))
+        best[k] = min(best.get(k, 99), SECTION_RANK[c.section])
+    for c in rest:
+        if SECTION_RANK[c.section] > best[(c.manifest, code_name(c.name))] and c.features:
+            c.features = []
     return merge_candidates(rest, key=code_name) + merge_candidates(build, key=code_name)
 
 

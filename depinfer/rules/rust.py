@@ -25,6 +25,7 @@ from depinfer.model import Candidate, Ecosystem, Evidence, ImportRef, Project, S
 from depinfer.rules.rust_gates import (
     cargo_source_dir,
     crate_features,
+    expand,
     features_for,
     minimal_features,
     read_gates,
@@ -63,7 +64,8 @@ def infer(
     out = list(candidates)
     out.extend(_from_features_tables(crates, out, ctx))
     _derives(refs, out, ctx)
-    _source_gates(out, ctx)
+    known = _source_gates(out, ctx)
+    _serde_integration(refs, out, known)
     return out
 
 
@@ -197,13 +199,15 @@ def _add_features(c: Candidate, entry: dict[str, Any], ref: ImportRef) -> None:
 # ---------------------------------------------------------------- feature gates in sources
 
 
-def _source_gates(cands: list[Candidate], ctx: Context) -> None:
+def _source_gates(
+    cands: list[Candidate], ctx: Context
+) -> dict[str, tuple[dict[str, list[str]], dict[str, list[str]]]]:
     snapshot = gate_snapshot()
     cache: dict[str, tuple[dict[str, list[str]], dict[str, list[str]]]] = {}
     for c in cands:
-        paths = [p for p in c.extra.get("paths", []) if "::" in p]
-        if not paths or c.internal:
+        if c.internal:
             continue
+        paths = [p for p in c.extra.get("paths", []) if "::" in p]
         package = c.extra.get("package") or c.name
         known = cache.get(package)
         if known is None:
@@ -216,7 +220,7 @@ def _source_gates(cands: list[Candidate], ctx: Context) -> None:
                 known = (snap.get("gates", {}), snap.get("features", {}))
             cache[package] = known
         gates, features = known
-        if not gates:
+        if not gates or not paths:
             continue
         used = [p.split("::", 1)[1] for p in paths]
         needed = minimal_features(c.features + features_for(gates, used), features)
@@ -224,3 +228,42 @@ def _source_gates(cands: list[Candidate], ctx: Context) -> None:
             if f not in c.features:
                 c.evidence.append(Evidence("source:cfg-feature", detail=f"{package} needs '{f}'"))
         c.features = needed
+    return cache
+
+
+# A crate's serde support sits behind one of these feature names (crate docs: "serde",
+# indexmap 1's "serde-1", older crates' "serde1"/"with-serde").
+SERDE_FEATURES = ("serde", "serde1", "serde-1", "with-serde")
+
+
+def _serde_integration(
+    refs: list[ImportRef],
+    cands: list[Candidate],
+    known: dict[str, tuple[dict[str, list[str]], dict[str, list[str]]]],
+) -> None:
+    """A type of crate X inside a `#[derive(Serialize/Deserialize)]` item needs X's serde
+    feature (when X has one that is not on by default)."""
+    used: dict[tuple[str, str], set[str]] = {}
+    for r in refs:
+        if r.extra.get("serde_item") and r.extra.get("how") in ("type-use", "path"):
+            used.setdefault((r.extra.get("manifest", ""), r.module), set()).add(r.file)
+    for c in cands:
+        if (
+            c.internal
+            or c.section != Section.RUNTIME
+            or not used.get((c.manifest, code_name(c.name)))
+        ):
+            continue
+        package = c.extra.get("package") or c.name
+        features = known.get(package, ({}, {}))[1]
+        default = expand(features, ["default"])
+        for f in SERDE_FEATURES:
+            if f in features and f not in default:
+                if f not in c.features:
+                    c.features.append(f)
+                    c.evidence.append(
+                        Evidence(
+                            "rule:serde-integration", detail=f"serde derives use {package} types"
+                        )
+                    )
+                break

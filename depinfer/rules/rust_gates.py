@@ -239,7 +239,9 @@ def _use_names(node: Any, src: bytes) -> list[str]:
 
 @lru_cache(maxsize=64)
 def read_gates(crate_root: str) -> dict[str, list[str]]:
-    """Public path → features it needs (the largest of its alternative definitions)."""
+    """Public path → features it needs. A name defined twice (the trait `serde::Serialize` and,
+    behind `derive`, the derive macro of the same name) needs only its least-gated definition;
+    derives and attribute macros get their features from the derive table instead."""
     root = Path(crate_root)
     lib = root / "src" / "lib.rs"
     if not lib.is_file():
@@ -254,7 +256,7 @@ def read_gates(crate_root: str) -> dict[str, list[str]]:
     reader.module(lib, "", [], True, 0)
     out: dict[str, list[str]] = {}
     for path, alternatives in reader.paths.items():
-        out[path] = max(alternatives, key=len)
+        out[path] = min(alternatives, key=len)
     return out
 
 

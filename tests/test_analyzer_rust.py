@@ -1,0 +1,97 @@
+"""Rust analyzer: which crate names the code uses, in which target and under which cfg."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from depinfer.analyzers.rust import analyze, parse_cfg
+from depinfer.context import Context, Options
+from depinfer.registries import Registries
+from depinfer.scan import scan
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "rust"
+
+
+def refs_of(name: str):
+    ctx = Context(Options(offline=True), Registries(offline=True))
+    return analyze(scan(FIXTURES / name), ctx), ctx
+
+
+@pytest.fixture(scope="module")
+def app():
+    refs, _ = refs_of("app")
+    return refs
+
+
+def crates(refs, **where):
+    out = set()
+    for r in refs:
+        if r.extra["how"] in ("derive", "attr") and "::" not in r.extra["path"]:
+            continue
+        if r.extra["how"] == "type-use":
+            continue
+        if all(r.extra.get(k) == v if k != "marker" else r.marker == v for k, v in where.items()):
+            out.add(r.module)
+    return out
+
+
+def test_use_trees_paths_macros_and_attributes_name_crates(app):
+    runtime = crates(app, target="runtime")
+    for name in ("anyhow", "clap", "serde", "tokio", "itertools", "log", "regex"):
+        assert name in runtime, name
+
+
+def test_string_paths_in_serde_attributes(app):
+    assert "humantime_serde" in crates(app, how="attr-string")
+
+
+def test_local_modules_aliases_and_std_helpers_are_not_crates(app):
+    names = crates(app)
+    assert "net" not in names and "re" not in names and "serde_support" not in names
+    # `serde_json::ok()` inside net/ names the local module net/serde_json.rs
+    assert not [r for r in app if r.module == "serde_json" and r.file == "src/net/mod.rs"]
+
+
+def test_build_script_and_dev_targets(app):
+    assert crates(app, target="build") == {"version_check"}
+    dev = crates(app, target="dev")
+    assert {"assert_cmd", "tempfile", "owo_colors", "pretty_assertions"} <= dev
+    assert "pretty_assertions" not in crates(app, target="runtime")
+
+
+def test_cfg_target_predicates_become_markers(app):
+    assert "nix" in crates(app, marker="cfg(unix)")
+    assert "winapi" in crates(app, marker="cfg(windows)")
+
+
+def test_cfg_feature_gates_are_recorded(app):
+    gated = [r for r in app if r.module == "serde_json"]
+    assert gated and all(r.extra["features"] == ["json"] and r.optional for r in gated)
+
+
+def test_derives_carry_their_imported_path(app):
+    derives = {r.module: r.extra.get("resolved") for r in app if r.extra["how"] == "derive"}
+    assert derives["Serialize"] == "serde::Serialize"
+    assert derives["Parser"] == "clap::Parser"
+
+
+def test_parse_cfg():
+    assert parse_cfg("test").test
+    assert parse_cfg("all(test, unix)").target == "cfg(unix)"
+    assert parse_cfg('target_os = "linux"').target == 'cfg(target_os = "linux")'
+    assert parse_cfg('feature = "a"').features == ("a",)
+    assert parse_cfg('not(feature = "a")').features == ()
+    assert parse_cfg('any(windows, feature = "x")').target is None
+
+
+def test_syntax_errors_and_binary_files_do_not_crash(tmp_path):
+    (tmp_path / "Cargo.toml").write_text('[package]\nname = "x"\nedition = "2021"\n')
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "lib.rs").write_text("use serde::{;\nfn main( { regex::Regex::new(")
+    (tmp_path / "src" / "bin.rs").write_bytes(b"\x00\x01binary")
+    ctx = Context(Options(offline=True), Registries(offline=True))
+    refs = analyze(scan(tmp_path), ctx)
+    assert "regex" in {r.module for r in refs}
+    assert any(d.file == "src/bin.rs" for d in ctx.diagnostics)
