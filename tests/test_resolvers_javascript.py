@@ -144,3 +144,28 @@ def test_published_libraries_take_their_host_as_a_peer(tmp_path):
     ctx = Context(options=options, registries=Registries(offline=True))
     reqs = {r.name: r.section for r in infer(tmp_path, options, ctx=ctx).requirements}
     assert reqs == {"eslint": Section.PEER, "react": Section.PEER, "zod": Section.RUNTIME}
+
+
+def test_required_packages_keep_the_last_commonjs_major(tmp_path):
+    from depinfer.resolvers.javascript import esm_only
+
+    assert esm_only({"type": "module", "exports": "./index.js"})
+    assert not esm_only({"type": "module", "exports": {"import": "./a.js", "require": "./a.cjs"}})
+    assert not esm_only({"main": "index.js"})
+    PACKAGES["esm-pkg"] = [
+        V("4.1.2", _d(2021, 6), extra={"main": "source/index.js"}),
+        V("5.3.0", _d(2023, 6), extra={"type": "module", "exports": "./source/index.js"}),
+    ]
+    try:
+        (tmp_path / "package.json").write_text('{"name": "cli", "main": "index.js"}')
+        (tmp_path / "index.js").write_text("const c = require('esm-pkg')\n")
+        (tmp_path / "mod.mjs").write_text("import c from 'esm-pkg'\n")
+        options = Options()
+        ctx = Context(options=options, registries=FakeRegistries())
+        reqs = {r.name: r.spec for r in infer(tmp_path, options, ctx=ctx).requirements}
+        assert reqs["esm-pkg"] == "^4.1.2"
+        (tmp_path / "index.js").unlink()
+        reqs = {r.name: r.spec for r in infer(tmp_path, options, ctx=ctx).requirements}
+        assert reqs["esm-pkg"] == "^5.3.0"
+    finally:
+        del PACKAGES["esm-pkg"]

@@ -254,6 +254,7 @@ def _parse_uses(text: str, grammar: str, line_offset: int) -> tuple[list[dict], 
             if fn in CALL_FUNCTIONS:
                 if arg.prev_named_sibling is not None:
                     continue  # require's module is its first argument
+                use["require"] = True
             elif HELPER_NAME.match(fn) and _bare_name(spec):
                 use["heuristic"] = True
             else:
@@ -362,7 +363,7 @@ def analyze_file(project: Project, file: SourceFile, ctx: Context) -> list[Impor
         for use in uses:
             extra = {
                 k: True
-                for k in ("jsx", "types_reference", "heuristic", "string_literal")
+                for k in ("jsx", "types_reference", "heuristic", "string_literal", "require")
                 if use.get(k)
             }
             refs.append(

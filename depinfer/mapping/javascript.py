@@ -658,6 +658,7 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
                 "type_only": ref.type_only,
                 "dynamic": ref.dynamic,
                 "heuristic": bool(ref.extra.get("heuristic") or ref.extra.get("string_literal")),
+                "require": bool(ref.extra.get("require")),
             },
         )
         if verdict == "internal" and target is not None:

@@ -189,6 +189,7 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
     manifests = {m.path: m for m in project.manifests}
     npm = [c for c in candidates if c.ecosystem == Ecosystem.NPM]
     value_used = {(c.manifest, c.name) for c in npm if not c.extra.get("type_only")}
+    required = {(c.manifest, c.name) for c in npm if c.extra.get("require")}
     merged = merge_candidates(npm)
     internal_peers = _internal_peers(lay, merged)
     todo: list[Candidate] = []
@@ -201,6 +202,7 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
                 ctx.info(f"'{c.name}' is a peer of a sibling package it uses; left to the host")
                 continue
         c.extra["type_only_all"] = (c.manifest, c.name) not in value_used
+        c.extra["required"] = (c.manifest, c.name) in required
         if c.section == Section.RUNTIME and is_host_peer(lay, owner, c.name):
             c.section = Section.PEER
         todo.append(c)
@@ -325,7 +327,11 @@ class _State:
             # a name read from a helper call or a plain string, and nothing confirms it
             ctx.info(f"'{c.name}' (from {c.evidence[0]}) could not be verified; not written")
             return None, None
-        chosen = self.chosen(owner, c.name) if self.online else None
+        chosen = (
+            self.chosen(owner, c.name, needs_cjs=bool(c.extra.get("required")))
+            if self.online
+            else None
+        )
         spec = ""
         if ctx.options.versions:
             if chosen is not None:
@@ -334,13 +340,25 @@ class _State:
                 spec = self.repo_versions.get(c.name.lower(), "*")
         return to_requirement(c, spec), chosen
 
-    def chosen(self, owner: Manifest, name: str):
+    def chosen(self, owner: Manifest, name: str, needs_cjs: bool = False):
+        """Newest fitting version; code that `require()`s the package gets the newest that
+        still offers CommonJS (an ESM-only major cannot be required on older Node)."""
         versions = self.ctx.registries.versions(Ecosystem.NPM, name)
         if not versions:
             return None
         engines = owner.data.get("engines")
         node = engines.get("node") if isinstance(engines, dict) else None
-        return pick_version(versions, self.as_of, _node_ok(node), sort_key=_semver_key)
+        node_ok = _node_ok(node)
+        if needs_cjs:
+            cjs = pick_version(
+                versions,
+                self.as_of,
+                lambda v: (node_ok is None or node_ok(v)) and not esm_only(v.extra),
+                sort_key=_semver_key,
+            )
+            if cjs is not None:
+                return cjs
+        return pick_version(versions, self.as_of, node_ok, sort_key=_semver_key)
 
     def follow_ups(self, c: Candidate, chosen) -> list[Candidate]:
         """@types/<pkg> for TypeScript code when the chosen version ships no types, and, in
@@ -393,6 +411,25 @@ def _follow(c: Candidate, name: str, section: Section, why: str, extra=None) -> 
         confidence=0.8,
         extra=dict(extra or {}),
     )
+
+
+def esm_only(extra: dict) -> bool:
+    """The version's package.json offers no CommonJS entry: `type: module` and no `require`
+    export condition or .cjs target."""
+    if extra.get("type") != "module":
+        return False
+    main = extra.get("main")
+    if isinstance(main, str) and main.endswith(".cjs") and "exports" not in extra:
+        return False
+
+    def walk(node) -> bool:
+        if isinstance(node, dict):
+            return any(k in ("require", "node-addons") or walk(v) for k, v in node.items())
+        if isinstance(node, list):
+            return any(walk(v) for v in node)
+        return isinstance(node, str) and node.endswith(".cjs")
+
+    return not walk(extra.get("exports"))
 
 
 def ships_types(extra: dict) -> bool:
