@@ -291,3 +291,18 @@ def test_git_diff_applies_to_files_without_a_final_newline(tmp_path: Path) -> No
     (tmp_path / "p.diff").write_text(patch)
     subprocess.run(["git", "apply", "p.diff"], cwd=tmp_path, check=True)
     assert (tmp_path / "a.txt").read_text() == "one\ntwo\nthree"
+
+
+def test_compatible_versions_share_a_published_release() -> None:
+    from types import SimpleNamespace
+
+    from depinfer.bench.runner import compatible_counts
+    from depinfer.bench.sections import Dep
+
+    ctx = SimpleNamespace(
+        registries=FakeRegistries({"serde": ["1.0.100", "1.0.200"], "rand": ["0.8.5", "0.9.0"]})
+    )
+    gold = {"Cargo.toml": [Dep("serde", "serde", "1.0.150"), Dep("rand", "rand", "0.8")]}
+    pred = {"Cargo.toml": [Dep("serde", "serde", "1"), Dep("rand", "rand", "0.9")]}
+    counts = compatible_counts(ctx, "rust", gold, pred)
+    assert (counts.tp, counts.fp, counts.fn) == (1, 1, 1)  # serde ^1 meets ^1.0.150; rand does not

@@ -4,7 +4,9 @@ Per instance, names are pooled over its build files as (build file, name) pairs 
 once each — DI-Bench's evaluator sums TP/FP/FN over build files of sets per file, which is
 the same thing. The dataset figure is the mean of per-instance scores (DI-Bench's averaging)
 and, next to it, the micro figure from the summed counts. Versions count only when the
-written constraint equals the gold one in canonical spelling (`exact` in DI-Bench).
+written constraint equals the gold one in canonical spelling (`exact` in DI-Bench);
+"compatible" (online runs) also counts a name whose constraint shares a published release
+with the gold one.
 """
 
 from __future__ import annotations
@@ -95,8 +97,10 @@ def aggregate(results: list[dict[str, Any]]) -> dict[str, Any]:
         "scored": len(done),
         "errors": sum(1 for r in results if r.get("status") == "error"),
     }
-    for label in ("name", "version"):
-        per = [r["metrics"][label] for r in done]
+    for label in ("name", "version", "compatible"):
+        per = [r["metrics"][label] for r in done if label in r["metrics"]]
+        if label == "compatible" and len(per) < len(done):
+            continue  # only when every instance could be judged (online, with versions)
         micro = Counts()
         for m in per:
             micro = micro + Counts(m["tp"], m["fp"], m["fn"])

@@ -89,7 +89,8 @@ def instance_table(results: list[dict[str, Any]]) -> str:
 def language_table(summary: dict[str, Any]) -> str:
     head = (
         f"{'language':<11} {'n':>3} {'err':>3} │ {'name P':>6} {'R':>5} {'F1':>5} {'µF1':>5} │ "
-        f"{'ver P':>5} {'R':>5} {'F1':>5} │ {'fake':>4} {'unver':>5} {'rate':>5} │ {'time':>7}"
+        f"{'ver P':>5} {'R':>5} {'F1':>5} {'cF1':>5} │ {'fake':>4} {'unver':>5} {'rate':>5} │ "
+        f"{'time':>7}"
     )
     lines = [head, "─" * len(head)]
     rows = list(summary["languages"].items())
@@ -101,9 +102,10 @@ def language_table(summary: dict[str, Any]) -> str:
             f"{lang:<11} {s['scored']:>3} {s['errors']:>3} │ {_pct(n['precision']):>6} "
             f"{_pct(n['recall'])} {_pct(n['f1'])} {_pct(n['micro']['f1'])} │ "
             + (
-                f"{'n/a':>5} {'n/a':>5} {'n/a':>5} │ "
+                f"{'n/a':>5} {'n/a':>5} {'n/a':>5} {'n/a':>5} │ "
                 if s.get("names_only")
-                else f"{_pct(v['precision'])} {_pct(v['recall'])} {_pct(v['f1'])} │ "
+                else f"{_pct(v['precision'])} {_pct(v['recall'])} {_pct(v['f1'])} "
+                f"{_pct(s['compatible']['f1']) if 'compatible' in s else '  n/a'} │ "
             )
             + f"{f['fake']:>4} {f['unverified']:>5} {_pct(f['rate'])} │ {s['wall_time']:>6.1f}s"
         )
@@ -116,6 +118,8 @@ def language_table(summary: dict[str, Any]) -> str:
         )
     lines.append(
         "P/R/F1: mean over instances (DI-Bench); µF1: micro over all (build file, name) pairs; "
+        "ver: name and constraint as gold (DI-Bench's exact); cF1: name, and a constraint sharing "
+        "a published release with gold's (online); "
         "fake: written names the registry does not know; unver: not checked (offline); "
         "time: whole instance (copy, mask, infer, registry checks, score)."
     )

@@ -24,7 +24,7 @@ from typing import Any
 from depinfer.bench.constraints import to_pep440
 from depinfer.bench.dataset import Instance
 from depinfer.bench.masking import copy_tree, mask
-from depinfer.bench.metrics import compare, per_file
+from depinfer.bench.metrics import Counts, compare, per_file
 from depinfer.bench.sections import (
     LANGUAGE_OF_FORMAT,
     PACKAGE,
@@ -246,6 +246,55 @@ def run_peers(
     return out
 
 
+def compatible_counts(
+    ctx: Any, language: str, gold: dict[str, list[Dep]], pred: dict[str, list[Dep]]
+) -> Counts:
+    """Name matches whose written constraint and gold constraint admit a common published
+    release — the versions-aware score that does not punish `>=2.32` against `>=2.31`.
+
+    Constraints that name no release (path, git, workspace) or packages the registry returns
+    no releases for count only when both sides are spelt the same.
+    """
+    from packaging.specifiers import InvalidSpecifier, SpecifierSet
+    from packaging.version import InvalidVersion, Version
+
+    ecosystem = LANGUAGE_ECOSYSTEM.get(language)
+    tp = 0
+    n_pred = sum(len({d.name for d in pred.get(p, [])}) for p in gold)
+    n_gold = sum(len({d.name for d in deps}) for deps in gold.values())
+    for path, deps in gold.items():
+        mine = {d.name: d for d in pred.get(path, [])}
+        for g in {d.name: d for d in deps}.values():
+            p = mine.get(g.name)
+            if p is None:
+                continue
+            if p.version == g.version:
+                tp += 1
+                continue
+            ga, pa = to_pep440(language, g.version), to_pep440(language, p.version)
+            releases = (
+                ctx.registries.versions(ecosystem, p.package or p.raw)
+                if ga is not None and pa is not None and ecosystem is not None
+                else []
+            )
+            try:
+                gs = [SpecifierSet(a) for a in ga or []]
+                ps = [SpecifierSet(a) for a in pa or []]
+            except InvalidSpecifier:
+                continue
+            for r in releases:
+                try:
+                    v = Version(r.version)
+                except InvalidVersion:
+                    continue
+                if any(s.contains(v, prereleases=True) for s in gs) and any(
+                    s.contains(v, prereleases=True) for s in ps
+                ):
+                    tp += 1
+                    break
+    return Counts(tp, n_pred - tp, n_gold - tp)
+
+
 def failure_categories(
     gold: dict[str, list[Dep]],
     pred: dict[str, list[Dep]],
@@ -345,6 +394,8 @@ def run_instance(
 
         pred, parse_errors, reader_notes = predicted(root, inst.build_files)
         counts = compare(gold, pred)
+        if not options.offline and not options.names_only:
+            counts["compatible"] = compatible_counts(ctx, inst.language, gold, pred)
         fake = fake_check(ctx, inst.language, pred)
         invalid = (
             invalid_versions(ctx, inst.language, pred)
