@@ -306,3 +306,10 @@ def test_compatible_versions_share_a_published_release() -> None:
     pred = {"Cargo.toml": [Dep("serde", "serde", "1"), Dep("rand", "rand", "0.9")]}
     counts = compatible_counts(ctx, "rust", gold, pred)
     assert (counts.tp, counts.fp, counts.fn) == (1, 1, 1)  # serde ^1 meets ^1.0.150; rand does not
+
+
+def test_depinfer_cli_dispatches_bench(capsys: pytest.CaptureFixture[str]) -> None:
+    from depinfer.cli import main as depinfer_main
+
+    assert depinfer_main(["bench", "report", "/nonexistent"]) == 2
+    assert "not a results directory" in capsys.readouterr().err

@@ -174,6 +174,10 @@ def plot(summary: dict[str, Any], path: Path) -> str:
         "name recall": [summary["languages"][lang]["name"]["recall"] for lang in langs],
         "fake rate": [summary["languages"][lang]["fake"]["rate"] for lang in langs],
     }
+    if all("compatible" in summary["languages"][lang] for lang in langs):
+        series["compatible-version F1"] = [
+            summary["languages"][lang]["compatible"]["f1"] for lang in langs
+        ]
     if all(summary["languages"][lang].get("names_only") for lang in langs):
         del series["version F1"]  # names-only runs write no versions to compare
     fig, ax = plt.subplots(figsize=(max(6, 2 * len(langs)), 4))
