@@ -170,6 +170,9 @@ def analyze_text(text: str, rel: str, kind: FileKind, project_path: str | None) 
         for c in reversed(node.children):
             stack.append((c, ns))
 
+    if any(c.type == "global_statement" for c in tree.root_node.children):
+        # top-level statements compile into a `Program` class in the global namespace
+        types.append(("", "Program", True))
     for name, line in qualified.items():
         ref(name, line, kind="qualified")
     for name, line in attributes.items():

@@ -81,6 +81,9 @@ def reference_graph(layout: list[CsProject], uses: dict[str, ProjectUse]) -> nx.
                 extension_names.add(name)
             for ns in f.extra.get("namespaces", []):
                 ns_owners[ns].add(path)
+    from depinfer.mapping.nuget_index import is_web
+
+    web = {path: is_web(use.cs) for path, use in uses.items()}
     weights: dict[tuple[str, str], float] = defaultdict(float)
     why: dict[tuple[str, str], str] = {}
 
@@ -96,7 +99,9 @@ def reference_graph(layout: list[CsProject], uses: dict[str, ProjectUse]) -> nx.
             for ns in f.extra.get("namespaces", []):
                 enclosing.update(_prefixes(ns))
             seen: set[tuple[str, str]] = set()
-            for ident in f.extra.get("identifiers", []):
+            idents = f.extra.get("identifiers", [])
+            host_factory = "WebApplicationFactory" in idents
+            for ident in idents:
                 if ident in own_symbols[path]:
                     continue
                 options = []
@@ -113,6 +118,11 @@ def reference_graph(layout: list[CsProject], uses: dict[str, ProjectUse]) -> nx.
                         # an extension method's name is specific enough on its own
                         w = _FIRM if ident in extension_names else _ENCLOSING
                         options.append((other, ns, w))
+                    elif ns == "" and ident == "Program":
+                        # WebApplicationFactory<Program>: the docs' way to test an ASP.NET
+                        # Core app; any other `Program` is some project's entry point
+                        if host_factory and web.get(other):
+                            options.append((other, ns, _FIRM))
                     elif ns == "":
                         options.append((other, ns, _GLOBAL))
                 if not options:

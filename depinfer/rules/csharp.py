@@ -291,12 +291,19 @@ REDUCE_PACKAGES = True
 
 
 def reduce_transitive(
-    candidates: list[Candidate], graph: nx.DiGraph, tests: set[str] = frozenset()
+    candidates: list[Candidate],
+    graph: nx.DiGraph,
+    tests: set[str] = frozenset(),
+    apphosts: set[str] = frozenset(),
 ) -> list[Candidate]:
-    """Drop what another referenced project already brings."""
+    """Drop what another referenced project already brings. An Aspire AppHost's
+    references are resources it launches, not code that flows on to its referrers."""
     if not nx.is_directed_acyclic_graph(graph):
         return candidates
-    reduced = nx.transitive_reduction(graph)
+    flowing = graph.copy()
+    flowing.remove_edges_from([(s, d) for s, d in graph.edges if s in apphosts])
+    reduced = nx.transitive_reduction(flowing)
+    reduced.add_edges_from((s, d) for s, d in graph.edges if s in apphosts)
     packages: dict[str, set[str]] = defaultdict(set)
     for c in candidates:
         if not c.internal and c.extra.get("kind", "lib") == "lib":
@@ -318,7 +325,7 @@ def reduce_transitive(
             and c.manifest in graph
         ):
             if any(
-                c.name.lower() in packages.get(d, ()) for d in nx.descendants(graph, c.manifest)
+                c.name.lower() in packages.get(d, ()) for d in nx.descendants(flowing, c.manifest)
             ):
                 continue
         out.append(c)
@@ -355,4 +362,5 @@ def infer(
     graph = _project_graph(candidates, layout)
     candidates = candidates + placement_candidates(layout, uses, candidates, graph, project)
     tests = {cs.path for cs in layout if cs.is_test}
-    return reduce_transitive(drop_implied(candidates), graph, tests)
+    apphosts = {cs.path for cs in layout if "Aspire.AppHost.Sdk" in cs.sdk_names}
+    return reduce_transitive(drop_implied(candidates), graph, tests, apphosts)
