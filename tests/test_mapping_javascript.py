@@ -105,7 +105,7 @@ def test_stories_dot_folders_and_config_folders_are_tooling():
 
 
 def test_jest_module_name_mapper_and_bundler_aliases():
-    from depinfer.mapping.javascript import _bundler_aliases
+    from depinfer.mapping.javascript_layout import _bundler_aliases
 
     text = (
         "module.exports = { moduleNameMapper: { '^@app/(.*)$': '<rootDir>/src/$1', "

@@ -1,0 +1,382 @@
+"""The shape of a JavaScript repository: which package.json owns which file, workspace
+members and their reference style, tsconfig/jsconfig paths and JSX settings, bundler aliases,
+and which packages are never published (apps, docs sites, fixture projects).
+
+Computed once per scanned project and shared by mapping, rules and resolver.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+import yaml
+
+from depinfer.mapping.javascript_names import package_name
+from depinfer.model import Ecosystem, FileKind, Manifest, Project
+from depinfer.scan import SKIP_DIRS, classify, nearest_directory
+
+
+def parse_jsonc(text: str) -> object:
+    """JSON with comments and trailing commas (tsconfig.json, jsconfig.json, .babelrc)."""
+    token = re.compile(r'"(?:\\.|[^"\\])*"|//[^\n]*|/\*.*?\*/', re.S)
+    text = token.sub(lambda m: m.group(0) if m.group(0).startswith('"') else "", text)
+    commas = re.compile(r'"(?:\\.|[^"\\])*"|,(\s*[}\]])', re.S)
+    text = commas.sub(lambda m: m.group(0) if m.group(0).startswith('"') else m.group(1), text)
+    return json.loads(text)
+
+
+def glob_regex(pattern: str) -> re.Pattern[str]:
+    """Workspace globs (`packages/*`, `docs/**`) as a regex over repository-relative dirs."""
+    pattern = pattern.strip().rstrip("/")
+    if pattern.startswith("./"):
+        pattern = pattern[2:]
+    out = ""
+    i = 0
+    while i < len(pattern):
+        if pattern.startswith("**/", i):
+            out += "(?:.*/)?"
+            i += 3
+        elif pattern.startswith("**", i):
+            out += ".*"
+            i += 2
+        elif pattern[i] == "*":
+            out += "[^/]*"
+            i += 1
+        else:
+            out += re.escape(pattern[i])
+            i += 1
+    return re.compile(f"^{out}$")
+
+
+@dataclass
+class TsConfig:
+    directory: str
+    aliases: list[str] = field(default_factory=list)  # "@/*" → prefix "@/", "pinia" exact
+    base_url: str | None = None  # repository-relative
+    jsx_import_source: str | None = None
+    jsx_classic: bool = False  # jsxFactory set: the factory must be imported explicitly
+    jsx: str | None = None
+    extends: list[str] = field(default_factory=list)
+    types: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Layout:
+    """What the mapping needs to know about a repository's packages, computed once."""
+
+    owners: dict[str, Manifest]  # directory → the package.json that owns code under it
+    by_name: dict[str, Manifest]  # package name → package.json in the repository
+    members: set[str]  # manifest paths that are workspace members
+    workspace_style: str | None  # "pnpm" | "yarn-berry" | "yarn" | "npm" | None
+    tsconfigs: dict[str, TsConfig]
+    bundler_aliases: dict[str, list[str]]  # directory → alias prefixes from bundler configs
+    files: set[str]
+    unpublished: set[str] = field(default_factory=set)  # manifest paths never published
+
+
+def ancestors(lay: Layout, manifest: Manifest) -> list[Manifest]:
+    """Package manifests in directories above this one (the repository root included)."""
+    here = PurePosixPath(manifest.directory)
+    return [
+        m
+        for d, m in lay.owners.items()
+        if m.path != manifest.path and (d == "" or PurePosixPath(d) in here.parents)
+    ]
+
+
+def _unpublished(lay: Layout, manifest: Manifest) -> bool:
+    """Never published: `private`, or a package.json inside another package's test, docs or
+    example folders (a fixture app, a docs site)."""
+    if manifest.data.get("private") is True:
+        return True
+    entry_keys = ("main", "module", "exports", "bin", "files", "types", "typings", "browser")
+    if not any(k in manifest.data for k in entry_keys) and not any(
+        f"{manifest.directory}/{n}".lstrip("/") in lay.files
+        for n in ("index.js", "index.mjs", "index.cjs", "index.ts")
+    ):
+        return True  # nothing a consumer could import: an application
+    for anc in ancestors(lay, manifest):
+        base = anc.directory
+        inner = manifest.directory[len(base) + 1 :] if base else manifest.directory
+        if classify(inner + "/_.js") not in (FileKind.SOURCE, FileKind.SCRIPT):
+            return True
+    return False
+
+
+def _read_tsconfig(root: Path, rel: str) -> TsConfig | None:
+    try:
+        doc = parse_jsonc((root / rel).read_text(encoding="utf-8-sig"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(doc, dict):
+        return None
+    directory = str(PurePosixPath(rel).parent)
+    directory = "" if directory == "." else directory
+    cfg = TsConfig(directory)
+    ext = doc.get("extends")
+    cfg.extends = [e for e in (ext if isinstance(ext, list) else [ext]) if isinstance(e, str)]
+    opts = doc.get("compilerOptions") or {}
+    if isinstance(opts, dict):
+        paths = opts.get("paths") or {}
+        if isinstance(paths, dict):
+            cfg.aliases = [k for k in paths if isinstance(k, str)]
+        base = opts.get("baseUrl")
+        if isinstance(base, str):
+            cfg.base_url = str(PurePosixPath(directory or ".") / base)
+        if isinstance(opts.get("jsxImportSource"), str):
+            cfg.jsx_import_source = opts["jsxImportSource"]
+        if isinstance(opts.get("jsxFactory"), str):
+            cfg.jsx_classic = True
+        if isinstance(opts.get("jsx"), str):
+            cfg.jsx = opts["jsx"]
+        if isinstance(opts.get("types"), list):
+            cfg.types = [t for t in opts["types"] if isinstance(t, str)]
+    return cfg
+
+
+def _merge_extends(root: Path, configs: dict[str, TsConfig]) -> None:
+    """Relative `extends` pass aliases, baseUrl and JSX settings down to the extending file."""
+    for cfg in configs.values():
+        for ext in cfg.extends:
+            if not ext.startswith("."):
+                continue
+            target = PurePosixPath(cfg.directory or ".") / ext
+            parent = configs.get(normalize_path(str(target))) or configs.get(
+                normalize_path(str(target) + ".json")
+            )
+            if parent is None:
+                continue
+            if not cfg.aliases:
+                cfg.aliases = list(parent.aliases)
+                cfg.base_url = cfg.base_url or parent.base_url
+            cfg.jsx_import_source = cfg.jsx_import_source or parent.jsx_import_source
+            cfg.jsx_classic = cfg.jsx_classic or parent.jsx_classic
+            cfg.jsx = cfg.jsx or parent.jsx
+
+
+def normalize_path(path: str) -> str:
+    parts: list[str] = []
+    for p in PurePosixPath(path).parts:
+        if p == "..":
+            if parts:
+                parts.pop()
+        elif p != ".":
+            parts.append(p)
+    return "/".join(parts)
+
+
+_ALIAS_KEYS = re.compile(
+    r"""alias\s*:\s*\{(?P<body>[^{}]*(?:\{[^{}]*\}[^{}]*)*)\}|find\s*:\s*['"](?P<find>[^'"]+)['"]""",
+    re.S,
+)
+_KEY = re.compile(r"""(?:^|[,{\s])['"]?(?P<key>[@~#$\w./-]+?)['"]?\s*:""")
+
+
+_MAPPER = re.compile(r"moduleNameMapper\s*['\"]?\s*:\s*\{(?P<body>[^{}]*)\}", re.S)
+_MAPPER_KEY = re.compile(r"""['"](\^?)([^'"]+)['"]\s*:""")
+
+
+def _mapper_prefixes(text: str) -> list[str]:
+    """Jest `moduleNameMapper` keys are regexes: their literal start is an alias prefix."""
+    out = []
+    for m in _MAPPER.finditer(text):
+        for k in _MAPPER_KEY.finditer(m.group("body")):
+            if not k.group(1):
+                continue  # unanchored patterns (\\.css$) map file types, not names
+            literal = re.split(r"[\\().*+?\[\]{}|$]", k.group(2), maxsplit=1)[0]
+            if literal:
+                out.append(literal)
+    return out
+
+
+def _bundler_aliases(text: str) -> list[str]:
+    out = _mapper_prefixes(text)
+    for m in _ALIAS_KEYS.finditer(text):
+        if m.group("find"):
+            out.append(m.group("find"))
+            continue
+        for k in _KEY.finditer(m.group("body")):
+            out.append(k.group("key"))
+    return out
+
+
+def _layout_files(root: Path) -> list[str]:
+    """tsconfig/jsconfig files and bundler configs (scan lists only source files)."""
+    found: list[str] = []
+    for dirpath, _dirnames, filenames in walk_repository(root):
+        for name in filenames:
+            if (
+                (name.startswith(("tsconfig", "jsconfig")) and name.endswith(".json"))
+                or name == "pnpm-workspace.yaml"
+                or name in (".babelrc", ".babelrc.json", "package.json")
+            ):
+                found.append(f"{dirpath}/{name}" if dirpath else name)
+    return found
+
+
+def walk_repository(root: Path):
+    import os
+
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = [d for d in dirnames if d not in SKIP_DIRS and not d.startswith(".")]
+        rel = Path(dirpath).relative_to(root).as_posix()
+        yield ("" if rel == "." else rel), dirnames, filenames
+
+
+_LAYOUTS: dict[int, tuple[Project, Layout]] = {}
+
+
+def layout(project: Project) -> Layout:
+    cached = _LAYOUTS.get(id(project))
+    if cached and cached[0] is project:
+        return cached[1]
+    result = _build_layout(project)
+    _LAYOUTS.clear()
+    _LAYOUTS[id(project)] = (project, result)
+    return result
+
+
+def _build_layout(project: Project) -> Layout:
+    root = project.root
+    manifests = [m for m in project.manifests_of(Ecosystem.NPM) if m.format == "package_json"]
+    good = [m for m in manifests if not m.parse_error]
+    owners: dict[str, Manifest] = {}
+    for m in good:
+        # A package.json without a name is a marker ({"type": "module"}), not a package.
+        if m.directory == "" or m.data.get("name") or m.declared:
+            owners[m.directory] = m
+    by_name: dict[str, Manifest] = {}
+    for m in good:
+        name = m.data.get("name")
+        if isinstance(name, str) and name and name not in by_name:
+            by_name[name] = m
+    extra = _layout_files(root)
+    globs: list[str] = []
+    style: str | None = None
+    root_manifest = next((m for m in good if m.directory == ""), None)
+    if root_manifest and root_manifest.data.get("workspaces"):
+        globs.extend(root_manifest.data["workspaces"])
+        style = "npm"
+        pm = str(root_manifest.data.get("packageManager", ""))
+        if (root / "yarn.lock").exists() or pm.startswith("yarn"):
+            style = "yarn"
+        if (root / ".yarnrc.yml").exists() or re.match(r"yarn@[2-9]", pm):
+            style = "yarn-berry"
+    lerna = root / "lerna.json"
+    if lerna.exists() and not globs:
+        try:
+            doc = json.loads(lerna.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            doc = None
+        if isinstance(doc, dict):
+            globs.extend(p for p in doc.get("packages", ["packages/*"]) if isinstance(p, str))
+            style = style or "npm"
+    if "pnpm-workspace.yaml" in extra:
+        try:
+            doc = yaml.safe_load((root / "pnpm-workspace.yaml").read_text(encoding="utf-8"))
+        except (OSError, yaml.YAMLError):
+            doc = None
+        if isinstance(doc, dict) and isinstance(doc.get("packages"), list):
+            globs.extend(p for p in doc["packages"] if isinstance(p, str))
+        style = "pnpm"
+    include = [glob_regex(g) for g in globs if not g.startswith("!")]
+    exclude = [glob_regex(g[1:]) for g in globs if g.startswith("!")]
+    members = {
+        m.path
+        for m in good
+        if m.directory
+        and any(r.match(m.directory) for r in include)
+        and not any(r.match(m.directory) or r.match(m.directory + "/") for r in exclude)
+    }
+    tsconfigs: dict[str, TsConfig] = {}
+    bundler: dict[str, list[str]] = {}
+    for rel in extra:
+        name = PurePosixPath(rel).name
+        if name.startswith(".babelrc") or name == "package.json":
+            try:
+                text = (root / rel).read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                continue
+            d = str(PurePosixPath(rel).parent)
+            bundler.setdefault("" if d == "." else d, []).extend(_bundler_aliases(text))
+            continue
+        if rel.endswith(".json"):
+            cfg = _read_tsconfig(root, rel)
+            if cfg is not None:
+                tsconfigs[rel] = cfg
+    _merge_extends(root, tsconfigs)
+    for f in project.files_of("javascript"):
+        name = PurePosixPath(f.path).name
+        if re.match(
+            r"(vite|vitest|webpack|rollup|nuxt|astro|svelte|babel|jest)\.config\.", name
+        ) or (name.startswith((".babelrc", "webpack."))):
+            try:
+                text = project.abspath(f.path).read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                continue
+            d = str(PurePosixPath(f.path).parent)
+            bundler.setdefault("" if d == "." else d, []).extend(_bundler_aliases(text))
+    result = Layout(
+        owners=owners,
+        by_name=by_name,
+        members=members,
+        workspace_style=style,
+        tsconfigs=tsconfigs,
+        bundler_aliases=bundler,
+        files={f.path for f in project.files},
+    )
+    result.unpublished = {m.path for m in owners.values() if _unpublished(result, m)}
+    return result
+
+
+def owner_of(lay: Layout, rel_file: str) -> Manifest | None:
+    d = nearest_directory(rel_file, set(lay.owners))
+    return lay.owners.get(d) if d is not None else None
+
+
+def tsconfigs_for(lay: Layout, rel_file: str) -> list[TsConfig]:
+    """tsconfig/jsconfig files whose directory contains the file, innermost first."""
+    parent = PurePosixPath(rel_file).parent
+    out = [
+        c
+        for c in lay.tsconfigs.values()
+        if c.directory == "" or PurePosixPath(c.directory) in (parent, *parent.parents)
+    ]
+    return sorted(out, key=lambda c: -len(c.directory))
+
+
+def _alias_match(spec: str, pattern: str) -> bool:
+    if "*" in pattern:
+        prefix = pattern.split("*", 1)[0]
+        return bool(prefix) and spec.startswith(prefix)
+    return spec == pattern or spec.startswith(pattern.rstrip("/") + "/")
+
+
+def is_alias(lay: Layout, rel_file: str, spec: str) -> bool:
+    """The specifier resolves through a path alias or baseUrl to repository files."""
+    for cfg in tsconfigs_for(lay, rel_file):
+        if any(_alias_match(spec, a) for a in cfg.aliases):
+            return True
+        if cfg.base_url is not None:
+            base = normalize_path(cfg.base_url)
+            first = spec.split("/")[0]
+            target = f"{base}/{first}" if base else first
+            if (
+                any(f == target or f.startswith(target + "/") for f in _candidates(lay, target))
+                and package_name(spec) not in lay.by_name
+            ):
+                return True
+    parent = PurePosixPath(rel_file).parent
+    for d, aliases in lay.bundler_aliases.items():
+        if d == "" or PurePosixPath(d) in (parent, *parent.parents):
+            if any(_alias_match(spec, a) for a in aliases if a and a not in (".", "/")):
+                return True
+    return False
+
+
+def _candidates(lay: Layout, target: str) -> list[str]:
+    stems = {target + ext for ext in (".js", ".ts", ".tsx", ".jsx", ".mjs", ".vue", ".json")}
+    return [f for f in lay.files if f in stems or f.startswith(target + "/")]

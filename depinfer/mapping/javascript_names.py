@@ -1,0 +1,71 @@
+"""What an npm module specifier names: a package, a Node builtin, or nothing at all.
+
+Also loads the shipped tables the JavaScript stages share (Node builtins, framework virtual
+modules, framework config files), read with tomlkit so Python 3.10 works too.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import lru_cache
+from pathlib import Path
+
+DATA = Path(__file__).resolve().parent.parent / "rules" / "data" / "javascript"
+BUILTINS_FILE = (
+    Path(__file__).resolve().parent.parent / "registries" / "data" / "node_builtins.json"
+)
+
+_NAME = re.compile(r"^(?:@[a-z0-9][\w.~-]*/)?[a-z0-9~][\w.~-]*$", re.I)
+
+
+def load_table(path: Path) -> dict:
+    """A TOML data table as plain Python (tomlkit: a declared dependency that also runs on
+    Python 3.10, where the standard library has no TOML reader)."""
+    import tomlkit
+
+    return tomlkit.parse(path.read_text(encoding="utf-8")).unwrap()
+
+
+@lru_cache(maxsize=1)
+def node_builtins() -> frozenset[str]:
+    data = json.loads(BUILTINS_FILE.read_text(encoding="utf-8"))
+    return frozenset(data["builtins"]) | frozenset(data.get("prefix_only", []))
+
+
+@lru_cache(maxsize=1)
+def virtual_prefixes() -> tuple[str, ...]:
+    """Specifier prefixes that frameworks and bundlers resolve themselves (data table)."""
+    data = load_table(DATA / "virtual_modules.toml")
+    return tuple(e["prefix"] for e in data["virtual"])
+
+
+@lru_cache(maxsize=1)
+def app_runtime_configs() -> tuple[str, ...]:
+    """Config file patterns a framework's server loads at run time (rules data, frameworks)."""
+    data = load_table(DATA / "tools" / "frameworks.toml")
+    return tuple(
+        p for u in data.get("units", []) if u.get("app_runtime") for p in u["config_files"]
+    )
+
+
+def is_builtin(spec: str) -> bool:
+    if spec.startswith("node:"):
+        return True
+    if spec.endswith("/"):
+        return False  # `punycode/` asks for the npm package of a builtin's name
+    return spec in node_builtins() or spec.split("/")[0] in node_builtins()
+
+
+def package_name(spec: str) -> str | None:
+    """npm package named by a bare specifier, or None when it cannot be a package."""
+    if spec.startswith("npm:"):
+        spec = spec[4:]
+        at = spec.find("@", 1)
+        if at > 0 and "/" not in spec[at:]:
+            spec = spec[:at]
+    parts = spec.split("/")
+    name = "/".join(parts[:2]) if spec.startswith("@") else parts[0]
+    if not name or not _NAME.match(name) or (spec.startswith("@") and len(parts) < 2):
+        return None
+    return name

@@ -1,0 +1,63 @@
+"""package.json script commands → the executables they run and the modules they preload.
+
+`cross-env A=1 jest --ci && npx eslint . ; node -r dotenv/config x.js` runs cross-env, jest,
+eslint and node, and preloads dotenv/config. Other scripts (`npm run x`, `yarn test`) and
+the shell's own commands name no package; which package provides an executable is the
+rules' bins table's business.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+
+_SPLIT = re.compile(r"\s*(?:&&|\|\||;|\|(?!\|)|&(?!&))\s*")
+_LOAD_FLAGS = {"-r", "--require", "--import", "--loader", "--experimental-loader"}
+_ENV = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+# Runners that execute the rest of their line as a command of its own.
+_COMMAND_RUNNERS = {"cross-env", "cross-env-shell", "dotenv", "env-cmd", "nodemon"}
+_WRAPPERS = {"npx", "pnpx", "bunx", "exec", "dlx", "--", "time", "nice"}
+
+
+def script_executables(command: str) -> tuple[list[str], list[str]]:
+    """(executables run, modules preloaded with -r/--require/--import/--loader)."""
+    exes: list[str] = []
+    modules: list[str] = []
+    for part in _SPLIT.split(command):
+        try:
+            words = shlex.split(part, posix=True)
+        except ValueError:
+            words = part.split()
+        i = 0
+        while i < len(words) and _ENV.match(words[i]):
+            i += 1  # FOO=bar env assignments
+        first = True
+        while i < len(words):
+            w = words[i]
+            if w in _LOAD_FLAGS and i + 1 < len(words):
+                modules.append(words[i + 1])
+                i += 2
+                continue
+            m = re.match(r"^--(?:require|import|loader|experimental-loader)=(.+)$", w)
+            if m:
+                modules.append(m.group(1))
+            if first:
+                if w in ("pnpm", "yarn", "npm", "bun") and i + 1 < len(words):
+                    nxt = words[i + 1]
+                    if nxt in ("exec", "dlx", "x"):
+                        i += 2
+                        continue
+                    break  # `npm run x`, `yarn test`: another script, not an executable
+                if w in _WRAPPERS or w.startswith("-"):
+                    i += 1
+                    continue
+                exes.append(w)
+                first = False
+                if w in _COMMAND_RUNNERS:
+                    i += 1
+                    while i < len(words) and (_ENV.match(words[i]) or words[i].startswith("-")):
+                        i += 1  # its own settings and flags
+                    first = True
+                    continue
+            i += 1
+    return exes, modules
