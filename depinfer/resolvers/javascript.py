@@ -33,6 +33,10 @@ from depinfer.model import (
     Section,
 )
 from depinfer.resolvers.common import merge_candidates, parse_as_of, pick_version, to_requirement
+from depinfer.resolvers.javascript_packages import esm_only, ships_types, types_package
+from depinfer.resolvers.javascript_semver import node_ok_for, satisfies, semver_key
+
+__all__ = ["esm_only", "resolve", "satisfies", "ships_types", "types_package"]
 
 _LOCK_VERSION = re.compile(r'^"?(@?[^@\s"]+)@[^:]*:\s*\n\s+version:?\s+"?([\w.+-]+)"?', re.M)
 
@@ -95,80 +99,6 @@ def _repo_versions(project: Project) -> dict[str, str]:
             for m in _LOCK_VERSION.finditer(text):
                 found.setdefault(m.group(1).lower(), "^" + m.group(2))
     return found
-
-
-def _node_ok(target: str | None):
-    """A version fits when its `engines.node` admits the oldest Node major the project
-    supports (its own `engines.node` floor), at that major's latest release."""
-    if not target:
-        return None
-    m = re.search(r"(\d+)", target)
-    if not m:
-        return None
-    probe = (int(m.group(1)), 999, 999)
-
-    def ok(v) -> bool:
-        return not v.runtime or satisfies(probe, v.runtime)
-
-    return ok
-
-
-def _parts(text: str) -> tuple[list[int | None], int]:
-    """'14.13' → ([14, 13, None], 2): the numbers given and how many there are."""
-    nums: list[int | None] = []
-    for piece in text.lstrip("v=").split("-")[0].split("+")[0].split(".")[:3]:
-        nums.append(int(piece) if piece.isdigit() else None)
-    given = len([n for n in nums if n is not None])
-    while len(nums) < 3:
-        nums.append(None)
-    return nums, given
-
-
-def _comparator(version: tuple[int, int, int], comp: str) -> bool:
-    m = re.match(r"^(\^|~>?|>=|<=|>|<|=)?\s*(.*)$", comp)
-    if not m:
-        return True
-    op, rest = m.group(1) or "", m.group(2)
-    if rest in ("", "*", "x", "X"):
-        return True
-    nums, given = _parts(rest)
-    low = tuple(n or 0 for n in nums)
-    if op in (">=", ">", "<=", "<"):
-        return {
-            ">=": version >= low,
-            ">": version > low,
-            "<=": version <= low,
-            "<": version < low,
-        }[op]
-    if op == "^":
-        first = next((i for i, n in enumerate(nums) if n), min(given, 2) if given else 0)
-        first = min(first, max(given - 1, 0))
-        high = list(low[: first + 1])
-        high[first] += 1
-        upper = tuple(high + [0] * (3 - len(high)))
-        return low <= version < upper
-    if op.startswith("~"):
-        idx = 1 if given >= 2 else 0
-        upper = tuple(list(low[:idx]) + [low[idx] + 1] + [0] * (2 - idx))
-        return low <= version < upper
-    # bare or `=`: a partial version is a range over what is left out (14 → 14.x.x)
-    if given == 0:
-        return True
-    idx = given - 1
-    upper = tuple(list(low[:idx]) + [low[idx] + 1] + [0] * (2 - idx))
-    return low <= version < upper if given < 3 else version == low
-
-
-def satisfies(version: tuple[int, int, int], spec: str) -> bool:
-    """npm range semantics, enough for `engines.node` (`>=14.16`, `^12.17 || >=14`, `14 - 18`)."""
-    for alt in spec.split("||"):
-        alt = re.sub(r"(>=|<=|>|<|=|\^|~)\s+", r"\1", alt.strip())
-        hyphen = re.match(r"^(\S+)\s+-\s+(\S+)$", alt)
-        if hyphen:
-            alt = f">={hyphen.group(1)} <={hyphen.group(2)}"
-        if all(_comparator(version, c) for c in alt.split()):
-            return True
-    return False
 
 
 def _internal_spec(lay: Layout, owner: Manifest, c: Candidate) -> str:
@@ -348,17 +278,17 @@ class _State:
             return None
         engines = owner.data.get("engines")
         node = engines.get("node") if isinstance(engines, dict) else None
-        node_ok = _node_ok(node)
+        node_ok = node_ok_for(node)
         if needs_cjs:
             cjs = pick_version(
                 versions,
                 self.as_of,
                 lambda v: (node_ok is None or node_ok(v)) and not esm_only(v.extra),
-                sort_key=_semver_key,
+                sort_key=semver_key,
             )
             if cjs is not None:
                 return cjs
-        return pick_version(versions, self.as_of, node_ok, sort_key=_semver_key)
+        return pick_version(versions, self.as_of, node_ok, sort_key=semver_key)
 
     def follow_ups(self, c: Candidate, chosen) -> list[Candidate]:
         """@types/<pkg> for TypeScript code when the chosen version ships no types, and, in
@@ -413,62 +343,7 @@ def _follow(c: Candidate, name: str, section: Section, why: str, extra=None) -> 
     )
 
 
-def esm_only(extra: dict) -> bool:
-    """The version's package.json offers no CommonJS entry: `type: module` and no `require`
-    export condition or .cjs target."""
-    if extra.get("type") != "module":
-        return False
-    main = extra.get("main")
-    if isinstance(main, str) and main.endswith(".cjs") and "exports" not in extra:
-        return False
-
-    def walk(node) -> bool:
-        if isinstance(node, dict):
-            return any(k in ("require", "node-addons") or walk(v) for k, v in node.items())
-        if isinstance(node, list):
-            return any(walk(v) for v in node)
-        return isinstance(node, str) and node.endswith(".cjs")
-
-    return not walk(extra.get("exports"))
-
-
-def ships_types(extra: dict) -> bool:
-    """The version's package.json declares types (`types`/`typings`, a `types` export
-    condition or .d.ts export)."""
-    if extra.get("types") or extra.get("typings"):
-        return True
-
-    def walk(node) -> bool:
-        if isinstance(node, dict):
-            return any(k == "types" or walk(v) for k, v in node.items())
-        if isinstance(node, list):
-            return any(walk(v) for v in node)
-        return isinstance(node, str) and node.endswith((".d.ts", ".d.mts", ".d.cts"))
-
-    return walk(extra.get("exports"))
-
-
-def types_package(name: str) -> str:
-    """DefinitelyTyped's name for a package's types: @types/x, @types/scope__x."""
-    if name.startswith("@"):
-        return "@types/" + name[1:].replace("/", "__")
-    return "@types/" + name
-
-
 def _known_tool_packages() -> set[str]:
     from depinfer.rules.javascript import bins
 
     return {p.lower() for pkgs in bins()[0].values() for p in pkgs}
-
-
-def _semver_key(version: str):
-    m = re.match(r"^v?(\d+)\.(\d+)\.(\d+)(?:-([0-9A-Za-z.-]+))?", version)
-    if not m:
-        return (0, 0, 0, 0, "")
-    return (
-        int(m.group(1)),
-        int(m.group(2)),
-        int(m.group(3)),
-        0 if m.group(4) else 1,
-        m.group(4) or "",
-    )
