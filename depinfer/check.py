@@ -12,12 +12,14 @@ from __future__ import annotations
 import argparse
 import fnmatch
 import json
+import re
 import sys
 from dataclasses import asdict, dataclass
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
 
-from depinfer.model import Candidate, Ecosystem, Manifest, Project, Section
+from depinfer.model import Candidate, Ecosystem, FileKind, Manifest, Project, Section
+from depinfer.scan import classify
 from depinfer.toml_compat import tomllib
 
 MESSAGES = {
@@ -51,18 +53,48 @@ class Finding:
 def normalise(ecosystem: Ecosystem, name: str) -> str:
     low = name.strip().lower()
     if ecosystem == Ecosystem.PYPI:
-        import re
-
         return re.sub(r"[-_.]+", "-", low)
     if ecosystem == Ecosystem.CRATES:
         return low.replace("-", "_")
     return low
 
 
-def _is_runtime_key(ecosystem: Ecosystem, key: str) -> bool:
+def _is_runtime_key(ecosystem: Ecosystem, key: str, manifest: Manifest | None = None) -> bool:
+    if (
+        manifest is not None
+        and manifest.format == "requirements"
+        and not _runtime_requirements(manifest)
+    ):
+        return False
     if ecosystem == Ecosystem.CRATES and key.startswith("target."):
         return not key.endswith("dev-dependencies")
     return key in RUNTIME_KEYS[ecosystem]
+
+
+_DEV_WORDS = re.compile(
+    r"(^|[-_./])(dev|devel|test|tests|testing|docs?|lint|ci|tox|typing|bench)([-_.]|$)", re.I
+)
+
+
+def _runtime_requirements(manifest: Manifest) -> bool:
+    """requirements-dev.txt, docs/requirements.txt, requirements/test.txt … are tooling."""
+    return classify(manifest.path) == FileKind.SOURCE and not _DEV_WORDS.search(manifest.path)
+
+
+def _uses_that_count(uses: list[Candidate], has_dev_group: bool) -> list[Candidate]:
+    """Imports the manifests are expected to cover: shipped code always; tests only when the
+    project keeps a test/dev group (else they live in tox/nox/CI config); never build
+    scripts, examples, docs or tooling scripts."""
+    out = []
+    for u in uses:
+        if u.section == Section.BUILD:
+            continue
+        if u.section == Section.DEV:
+            files = [e.file for e in u.evidence if e.file]
+            if not has_dev_group or not files or any(classify(f) != FileKind.TEST for f in files):
+                continue
+        out.append(u)
+    return out
 
 
 @lru_cache(maxsize=1)
@@ -120,10 +152,19 @@ def find_problems(project: Project, candidates: list[Candidate]) -> list[Finding
             for key, declared in m.declared.items():
                 if key.startswith(NOT_DEPENDENCY_KEYS):
                     continue
-                target = runtime if _is_runtime_key(eco, key) else dev
+                target = runtime if _is_runtime_key(eco, key, m) else dev
                 for n in declared:
                     target.setdefault(normalise(eco, n), m.path)
-        for norm, uses in sorted(names.items()):
+        has_dev_group = bool(dev) or any(
+            not _is_runtime_key(eco, k, m) and not k.startswith(NOT_DEPENDENCY_KEYS)
+            for m in _scope(project, manifest)
+            for k in m.declared
+        )
+        for norm, all_uses in sorted(names.items()):
+            # a runtime declaration used only by tests is misplaced whatever groups exist
+            uses = all_uses if norm in runtime else _uses_that_count(all_uses, has_dev_group)
+            if not uses:
+                continue
             first = uses[0]
             ev = next((e for e in first.evidence if e.file), None)
             file, line = (ev.file, ev.line or 1) if ev else (mpath, 1)
@@ -179,7 +220,7 @@ def find_problems(project: Project, candidates: list[Candidate]) -> list[Finding
         if m.parse_error:
             continue
         for key, declared in m.declared.items():
-            if not _is_runtime_key(m.ecosystem, key) or key == "workspace.dependencies":
+            if not _is_runtime_key(m.ecosystem, key, m) or key == "workspace.dependencies":
                 continue
             for name in declared:
                 norm = normalise(m.ecosystem, name)
@@ -206,7 +247,7 @@ def run_check(path: str, online: bool = False, languages: tuple[str, ...] = ()):
     options = Options(offline=not online, keep_unverified=True, versions=False, languages=languages)
     project = scan(path)
     ctx = make_context(options)
-    result = infer(path, options, ctx=ctx, project=project)
+    result = infer(path, options, ctx=ctx, project=project, edits=False)
     findings = [
         f
         for f in find_problems(project, result.candidates)

@@ -53,8 +53,10 @@ def infer(
     options: Options | None = None,
     ctx: Context | None = None,
     project: Project | None = None,
+    edits: bool = True,
 ) -> Inference:
-    """Run every stage up to the manifest edits (nothing is written here)."""
+    """Run every stage up to the manifest edits (nothing is written here; `edits=False`
+    stops before rendering them, for check mode)."""
     options = options or Options()
     ctx = ctx or make_context(options)
     project = project or scan(root)
@@ -72,7 +74,8 @@ def infer(
         from depinfer.hybrid import arbitrate
 
         result.requirements = arbitrate(project, result, ctx)
-    result.edits = plan_edits(project, result.requirements, ctx)
+    if edits:
+        result.edits = plan_edits(project, result.requirements, ctx)
     for message in ctx.registries.warnings:  # per registry: why, and which names
         ctx.warn(message)
     result.diagnostics = _dedupe(ctx.diagnostics)

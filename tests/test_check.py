@@ -11,14 +11,15 @@ def _project(tmp_path: Path, declared: dict[str, list[str]]) -> Project:
     return Project(root=tmp_path, manifests=[m])
 
 
-def _cand(name: str, section=Section.RUNTIME, optional=False) -> Candidate:
+def _cand(name: str, section=Section.RUNTIME, optional=False, file=None) -> Candidate:
+    file = file or ("tests/test_mod.py" if section == Section.DEV else "pkg/mod.py")
     return Candidate(
         Ecosystem.PYPI,
         name,
         "pyproject.toml",
         section=section,
         optional=optional,
-        evidence=[Evidence("import", "pkg/mod.py", 3)],
+        evidence=[Evidence("import", file, 3)],
     )
 
 
@@ -87,3 +88,36 @@ def test_broken_config_is_reported_not_raised(tmp_path):
     diags = []
     assert load_config(tmp_path, diags) == Config()
     assert diags and diags[0].file == "depinfer.toml"
+
+
+def test_examples_tools_and_build_scripts_are_not_held_to_the_manifest(tmp_path):
+    project = _project(tmp_path, {"dependencies": [], "optional-dependencies.test": ["pytest"]})
+    cands = [
+        _cand("click", Section.DEV, file="examples/demo.py"),
+        _cand("emoji", Section.DEV, file="tools/make.py"),
+        _cand("setuptools", Section.BUILD, file="setup.py"),
+        _cand("hypothesis", Section.DEV),
+    ]
+    assert codes(find_problems(project, cands)) == [("DEP001", "hypothesis")]
+
+
+def test_test_imports_are_not_required_when_the_project_keeps_no_dev_group(tmp_path):
+    assert (
+        find_problems(_project(tmp_path, {"dependencies": []}), [_cand("hypothesis", Section.DEV)])
+        == []
+    )
+
+
+def test_docs_requirements_file_is_not_a_runtime_manifest(tmp_path):
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "requirements.txt").write_text("sphinx\n")
+    project = _project(tmp_path, {"dependencies": []})
+    project.manifests.append(
+        Manifest(
+            "docs/requirements.txt",
+            Ecosystem.PYPI,
+            "requirements",
+            declared={"dependencies": ["sphinx"]},
+        )
+    )
+    assert find_problems(project, []) == []
