@@ -604,21 +604,14 @@ class _Walker:
                 if child.type == "token_tree":
                     self.token_tree(child, scope)
             return
-        if t in ("scoped_identifier", "scoped_type_identifier", "scoped_use_list"):
-            path = node.child_by_field_name("path")
-            if path is not None and path.type == "identifier":
-                name = node.child_by_field_name("name")
-                self.emit(
-                    _text(path, src),
-                    node,
-                    scope,
-                    "path",
-                    [_text(path, src)] + ([_text(name, src)] if name is not None else []),
-                )
-            elif path is None and t != "scoped_use_list":
-                name = node.child_by_field_name("name")
-                if name is not None:
-                    self.emit(_text(name, src), node, scope, "path", [_text(name, src)])
+        if t in ("scoped_identifier", "scoped_type_identifier") and not _is_path_of_parent(node):
+            # the outermost path node: `tokio::net::TcpListener::bind` as a whole, so the
+            # feature gates of every segment can be looked up
+            segs = _path_segments(node, src)
+            if segs and segs[0] == "::":
+                self.emit("::", node, scope, "path", segs)
+            elif segs and _CRATE_LIKE.match(segs[0]) and len(segs) > 1:
+                self.emit(segs[0], node, scope, "path", segs)
         if t in ("declaration_list", "block", "field_declaration_list", "source_file") or any(
             c.type == "attribute_item" for c in node.children
         ):
@@ -687,6 +680,15 @@ def _edition(pkg: Package) -> str:
     if edition == "workspace":
         return "2021"  # inherited from the workspace root, which is never older in practice
     return str(edition) if isinstance(edition, str | int) else "2015"
+
+
+def _is_path_of_parent(node: Any) -> bool:
+    parent = node.parent
+    return (
+        parent is not None
+        and parent.type in ("scoped_identifier", "scoped_type_identifier")
+        and parent.child_by_field_name("path") == node
+    )
 
 
 def _root_target(pkg: Package, rel: str) -> str | None:

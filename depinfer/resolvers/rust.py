@@ -23,7 +23,7 @@ from typing import Any
 import tomlkit
 
 from depinfer.context import Context
-from depinfer.mapping.rust import code_name, crates_of, workspace_entry
+from depinfer.mapping.rust import code_name, crates_of, feature_references, workspace_entry
 from depinfer.model import Candidate, Ecosystem, Evidence, Project, Requirement, Section
 from depinfer.resolvers.common import (
     SECTION_RANK,
@@ -32,6 +32,9 @@ from depinfer.resolvers.common import (
     pick_version,
     to_requirement,
 )
+
+# `chrono_0_4`, `hashbrown-0-14`, `indexmap_2`: a key naming a crate and its major version
+_VERSION_SUFFIX = re.compile(r"^([a-z][a-z0-9_-]*?)[-_]v?(\d+(?:[-_]\d+)*)$")
 
 
 def _vtuple(v: str) -> tuple[int, ...]:
@@ -156,7 +159,7 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
             req.evidence.append(Evidence("manifest", info.workspace_root.path, None, "workspace"))
             out.append(req)
             continue
-        _rename_from_guess(c, req, ctx)
+        _rename_from_guess(c, req, ctx, info)
         package = req.extra.get("package") or req.name
         if not ctx.options.versions:
             req.spec = ""
@@ -193,10 +196,12 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
             req.evidence.append(Evidence("repository:version", detail=known))
             out.append(req)
             continue
-        ctx.warn(
-            f"crate '{package}': no version could be checked (registry unreachable); not written",
-            c.manifest,
+        why = (
+            "no release fits the project's rust-version and as-of date"
+            if versions
+            else "no version could be checked (registry unreachable or crate unknown)"
         )
+        ctx.warn(f"crate '{package}': {why}; not written", c.manifest)
     return out
 
 
@@ -210,13 +215,22 @@ def _switched_features(features: dict[str, list[str]], name: str) -> set[str]:
     return out
 
 
-def _rename_from_guess(c: Candidate, req: Requirement, ctx: Context) -> None:
+def _rename_from_guess(c: Candidate, req: Requirement, ctx: Context, info: Any) -> None:
     """`chrono_0_4` named only in [features]: a rename of `chrono` when the registry lacks the key."""
     guess = c.extra.get("package_guess")
+    if not guess:
+        m = _VERSION_SUFFIX.match(req.name)
+        if m:
+            guess = m.group(1)
+            c.extra["version_guess"] = m.group(2).replace("_", ".").replace("-", ".")
     if not guess or req.extra.get("package"):
         return
-    if ctx.registries.exists(Ecosystem.CRATES, req.name):
+    known = ctx.registries.exists(Ecosystem.CRATES, req.name)
+    if known:
         return
+    named_by_features = req.name in feature_references(info.manifest.data.get("features", {}))
+    if known is None and not named_by_features:
+        return  # offline, and nothing but the spelling suggests a rename
     answer = ctx.registries.exists(Ecosystem.CRATES, guess)
     if answer is False:
         return

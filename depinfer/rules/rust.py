@@ -29,6 +29,7 @@ from depinfer.rules.rust_gates import (
     features_for,
     minimal_features,
     read_gates,
+    unpack_crate,
 )
 
 DATA = Path(__file__).resolve().parent / "data" / "rust"
@@ -64,7 +65,7 @@ def infer(
     out = list(candidates)
     out.extend(_from_features_tables(crates, out, ctx))
     _derives(refs, out, ctx)
-    known = _source_gates(out, ctx)
+    known = _source_gates(out, ctx, project)
     _serde_integration(refs, out, known)
     return out
 
@@ -199,11 +200,46 @@ def _add_features(c: Candidate, entry: dict[str, Any], ref: ImportRef) -> None:
 # ---------------------------------------------------------------- feature gates in sources
 
 
+def _registry_source(
+    package: str, project: Project, ctx: Context, workdir: list[Path]
+) -> Path | None:
+    """The source of the version the resolver will choose, from the registry's `.crate`."""
+    if ctx.options.offline or not hasattr(ctx.registries, "download_crate"):
+        return None
+    from depinfer.resolvers.common import parse_as_of, pick_version
+    from depinfer.resolvers.rust import _vtuple
+
+    versions = ctx.registries.versions(Ecosystem.CRATES, package)
+    try:
+        as_of = parse_as_of(ctx.options.as_of, project.last_commit_date)
+    except ValueError:
+        as_of = None
+    chosen = pick_version(versions, as_of=as_of, sort_key=_vtuple)
+    if chosen is None:
+        return None
+    features = chosen.extra.get("features") or {}
+    default = expand(features, ["default"])
+    if not [f for f in features if f not in default and f != "default"]:
+        return None  # nothing to switch on: no need to read the source
+    cached = cargo_source_dir(package, chosen.version)
+    if cached is not None:
+        return cached
+    data = ctx.registries.download_crate(package, chosen.version)
+    if not data:
+        return None
+    if not workdir:
+        import tempfile
+
+        workdir.append(Path(tempfile.mkdtemp(prefix="depinfer-crates-")))
+    return unpack_crate(data, workdir[0])
+
+
 def _source_gates(
-    cands: list[Candidate], ctx: Context
+    cands: list[Candidate], ctx: Context, project: Project | None = None
 ) -> dict[str, tuple[dict[str, list[str]], dict[str, list[str]]]]:
     snapshot = gate_snapshot()
     cache: dict[str, tuple[dict[str, list[str]], dict[str, list[str]]]] = {}
+    workdir: list[Path] = []
     for c in cands:
         if c.internal:
             continue
@@ -213,7 +249,10 @@ def _source_gates(
         if known is None:
             known = ({}, {})
             snap = snapshot.get(code_name(package)) or snapshot.get(package)
-            src = cargo_source_dir(package)
+            src = None
+            if paths and project is not None:
+                src = _registry_source(package, project, ctx, workdir)
+            src = src or cargo_source_dir(package)
             if src is not None:
                 known = (read_gates(str(src)), crate_features(str(src)))
             elif snap:
@@ -228,6 +267,10 @@ def _source_gates(
             if f not in c.features:
                 c.evidence.append(Evidence("source:cfg-feature", detail=f"{package} needs '{f}'"))
         c.features = needed
+    if workdir:
+        import shutil
+
+        shutil.rmtree(workdir[0], ignore_errors=True)
     return cache
 
 

@@ -347,3 +347,32 @@ def minimal_features(needed: list[str], features: dict[str, list[str]]) -> list[
         if f not in expand(features, others):
             out.append(f)
     return out
+
+
+def unpack_crate(data: bytes, dest: Path) -> Path | None:
+    """Unpack a `.crate` tarball's Cargo.toml and `.rs` files under `dest`; returns the crate
+    root. Members with absolute paths or `..` are skipped (a tarball is untrusted input)."""
+    import io
+    import tarfile
+
+    root: Path | None = None
+    try:
+        with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as tar:
+            for member in tar.getmembers():
+                name = member.name
+                parts = Path(name).parts
+                if not member.isfile() or name.startswith("/") or ".." in parts:
+                    continue
+                if not (name.endswith(".rs") or parts[-1] == "Cargo.toml"):
+                    continue
+                target = dest.joinpath(*parts)
+                target.parent.mkdir(parents=True, exist_ok=True)
+                fh = tar.extractfile(member)
+                if fh is None:
+                    continue
+                target.write_bytes(fh.read())
+                if len(parts) == 2 and parts[1] == "Cargo.toml":
+                    root = dest / parts[0]
+    except (tarfile.TarError, OSError, EOFError):
+        return None
+    return root

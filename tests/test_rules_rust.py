@@ -1,0 +1,96 @@
+"""Rust rules: feature gates read from a crate's source, derive table, [features] references."""
+
+from __future__ import annotations
+
+import io
+import tarfile
+from pathlib import Path
+
+from depinfer.mapping.rust import feature_references
+from depinfer.rules.rust import derive_table
+from depinfer.rules.rust_gates import (
+    crate_features,
+    features_for,
+    minimal_features,
+    read_gates,
+    required_features,
+    unpack_crate,
+)
+
+MINITOK = (
+    Path(__file__).resolve().parent.parent / "fixtures" / "rust" / "crate-src" / "minitok-0.1.0"
+)
+
+
+def test_gates_follow_cfg_attributes_and_gating_macros():
+    gates = read_gates(str(MINITOK))
+    assert gates["net"] == ["net"]  # inside cfg_net! { .. }
+    assert gates["net::TcpListener"] == ["net"]
+    assert gates["spawn"] == ["rt"]  # the not(rt) fallback is not a requirement
+    assert gates["main"] == ["macros", "rt-multi-thread"]
+    assert gates["sync::Mutex"] == ["rt"]
+
+
+def test_features_for_used_paths_then_minimal():
+    gates = read_gates(str(MINITOK))
+    features = crate_features(str(MINITOK))
+    needed = features_for(gates, ["net::TcpListener::bind", "main", "spawn"])
+    assert needed == ["net", "macros", "rt-multi-thread", "rt"]
+    # rt is on by default; rt-multi-thread implies it anyway
+    assert minimal_features(needed, features) == ["net", "macros", "rt-multi-thread"]
+
+
+def test_optional_dependency_gate_becomes_its_enabling_feature():
+    features = crate_features(str(MINITOK))
+    assert minimal_features(["minitok-macros"], features) == ["macros"]
+
+
+def test_required_features_of_cfg_expressions():
+    assert required_features('feature = "a"') == ["a"]
+    assert required_features('all(feature = "a", unix)') == ["a"]
+    assert required_features('any(feature = "a", feature = "b")') == ["a"]
+    assert required_features('not(feature = "a")') is None
+
+
+def test_derive_table_names_crate_and_feature():
+    table = derive_table()
+    serde = [e for e in table[("derive", "Serialize")] if e["crate"] == "serde"]
+    assert serde and serde[0]["features"] == ["derive"] and serde[0]["source"]
+    assert any(e["crate"] == "thiserror" for e in table[("derive", "Error")])
+    assert any(e["crate"] == "clap" for e in table[("helper", "arg")])
+
+
+def test_feature_references_name_optional_dependencies():
+    refs = feature_references(
+        {
+            "default": ["json"],
+            "json": ["dep:serde_json"],
+            "tls": ["reqwest?/rustls"],
+            "x": ["bytes/std"],
+            "old": ["chrono"],
+        }
+    )
+    assert refs["serde_json"]["optional"] and refs["reqwest"]["optional"]
+    assert refs["reqwest"]["features"] == ["rustls"]
+    assert not refs["bytes"]["optional"]
+    assert refs["chrono"]["optional"]  # an implicit feature of an optional dependency
+    assert "json" not in refs
+
+
+def test_unpack_crate_skips_unsafe_members(tmp_path):
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w:gz") as tar:
+        for name, data in [
+            ("c-0.1.0/Cargo.toml", b'[package]\nname = "c"\n'),
+            ("c-0.1.0/src/lib.rs", b"pub fn f() {}\n"),
+            ("../evil.rs", b"x"),
+            ("c-0.1.0/README.md", b"no"),
+        ]:
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+    root = unpack_crate(buf.getvalue(), tmp_path / "out")
+    assert root == tmp_path / "out" / "c-0.1.0"
+    assert (root / "src" / "lib.rs").is_file()
+    assert not (tmp_path / "evil.rs").exists() and not (root / "README.md").exists()
+    assert unpack_crate(b"not a tarball", tmp_path / "bad") is None

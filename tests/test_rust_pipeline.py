@@ -1,0 +1,207 @@
+"""Rust end to end: fixture crates and workspace → Cargo.toml edits, with a recorded registry.
+
+The registry is a fake provider over sparse-index lines recorded in fixtures/rust/registry
+(scripts/record_rust_registry_fixtures.py), so versions, yanks, rust_version and publish
+times are real data without any network.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+import tomlkit
+
+from depinfer.context import Context, Options
+from depinfer.model import Ecosystem
+from depinfer.pipeline import infer
+from depinfer.registries import Registries
+from depinfer.registries.base import VersionInfo
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "rust"
+# Crates the fake registry knows without version data (exists only).
+KNOWN_NAMES: set[str] = set()
+
+
+class RecordedRegistry(Registries):
+    """`Registries` answering from recorded sparse-index lines (no network, no cache)."""
+
+    def __init__(self) -> None:
+        super().__init__(use_cache=False)
+        self.index: dict[str, list[VersionInfo]] = {}
+        for f in (FIXTURES / "registry").glob("*.jsonl"):
+            infos = []
+            for line in f.read_text().splitlines():
+                e = json.loads(line)
+                published = e.get("pubtime")
+                infos.append(
+                    VersionInfo(
+                        version=e["vers"],
+                        published=datetime.fromisoformat(published.replace("Z", "+00:00"))
+                        if published
+                        else None,
+                        yanked=e.get("yanked", False),
+                        prerelease="-" in e["vers"],
+                        runtime=e.get("rust_version"),
+                        extra={"name": e["name"], "features": e.get("features", {})},
+                    )
+                )
+            self.index[f.stem] = infos
+
+    def _key(self, name: str) -> str | None:
+        for known in list(self.index) + sorted(KNOWN_NAMES):
+            if known.replace("-", "_") == name.replace("-", "_"):
+                return known
+        return None
+
+    def exists(self, ecosystem: Ecosystem, name: str) -> bool | None:
+        return self._key(name) == name
+
+    def exists_many(self, ecosystem: Ecosystem, names: list[str]) -> dict[str, bool | None]:
+        return {n: self.exists(ecosystem, n) for n in names}
+
+    def versions(self, ecosystem: Ecosystem, name: str) -> list[VersionInfo]:
+        return self.index.get(name, [])
+
+    def download_crate(self, name: str, version: str) -> bytes | None:
+        return None
+
+
+@pytest.fixture(autouse=True)
+def no_cargo_cache(tmp_path_factory, monkeypatch):
+    """Crate sources come from the shipped snapshot, not whatever this machine's cargo has."""
+    monkeypatch.setenv("CARGO_HOME", str(tmp_path_factory.mktemp("cargo-home")))
+
+
+def run(tmp_path: Path, fixture: str, **opts):
+    root = tmp_path / fixture
+    shutil.copytree(FIXTURES / fixture, root)
+    ctx = Context(Options(languages=("rust",), **opts), registries=RecordedRegistry())
+    result = infer(root, ctx.options, ctx=ctx)
+    edits = {e.path: tomlkit.parse(e.new_text) for e in result.edits}
+    return result, edits
+
+
+@pytest.fixture
+def app(tmp_path):
+    return run(tmp_path, "app")
+
+
+def test_runtime_dependencies_of_the_app(app):
+    _, edits = app
+    deps = edits["Cargo.toml"]["dependencies"]
+    assert set(deps) >= {
+        "anyhow",
+        "clap",
+        "serde",
+        "serde_json",
+        "tokio",
+        "regex",
+        "itertools",
+        "log",
+    }
+    assert "humantime-serde" in deps  # `#[serde(with = "humantime_serde")]`, dashed in the registry
+    assert "winapi" not in deps  # declared in the kept cfg(windows) table
+    assert "nix" in deps  # cfg(unix) use, and the manifest has no cfg(unix) table
+    assert "pretty_assertions" not in deps and "tempfile" not in deps
+
+
+def test_features_from_derives_and_sources(app):
+    _, edits = app
+    deps = edits["Cargo.toml"]["dependencies"]
+    assert list(deps["serde"]["features"]) == ["derive"]
+    assert list(deps["clap"]["features"]) == ["derive"]
+    tokio = list(deps["tokio"]["features"])
+    assert "macros" in tokio and "net" in tokio and "rt-multi-thread" in tokio
+
+
+def test_optional_dependencies_from_features_table(app):
+    _, edits = app
+    deps = edits["Cargo.toml"]["dependencies"]
+    assert (
+        deps["serde_json"]["optional"] is True
+    )  # dep:serde_json, used under cfg(feature = "json")
+    assert deps["reqwest"]["optional"] is True  # only `reqwest?/rustls-tls` names it
+    assert "anyhow" in deps and not isinstance(deps["anyhow"], dict)
+
+
+def test_dev_and_build_dependencies(app):
+    _, edits = app
+    doc = edits["Cargo.toml"]
+    assert {"assert_cmd", "owo-colors", "pretty_assertions"} <= set(doc["dev-dependencies"])
+    assert list(doc["build-dependencies"]) == ["version_check"]
+
+
+def test_versions_are_caret_shorthand_fitting_rust_version(app):
+    _, edits = app
+    deps = edits["Cargo.toml"]["dependencies"]
+    assert deps["anyhow"] == "1.0"
+    # serde's newest recorded releases need a newer rust than... the project's 1.70 allows them
+    assert deps["serde"]["version"].startswith("1.")
+    assert deps["itertools"].startswith("0.")  # 0.x keeps the patch: "0.14.0"
+    assert deps["itertools"].count(".") == 2
+
+
+def test_as_of_date_bounds_versions(tmp_path):
+    releases = RecordedRegistry().versions(Ecosystem.CRATES, "anyhow")
+    older, newer = sorted(releases, key=lambda v: v.published)[-3:-1]
+    as_of = older.published.isoformat()
+    _, edits = run(tmp_path, "app", as_of=as_of)
+    spec = edits["Cargo.toml"]["dependencies"]["anyhow"]
+    assert spec == ".".join(older.version.split(".")[:2])
+    assert newer.published > older.published
+
+
+def test_crates_without_a_fitting_version_are_reported_not_written(tmp_path):
+    root = tmp_path / "app"
+    shutil.copytree(FIXTURES / "app", root)
+    toml = root / "Cargo.toml"
+    toml.write_text(toml.read_text().replace('rust-version = "1.85"', 'rust-version = "1.30"'))
+    ctx = Context(Options(languages=("rust",)), registries=RecordedRegistry())
+    result = infer(root, ctx.options, ctx=ctx)
+    deps = tomlkit.parse(result.edits[0].new_text)["dependencies"]
+    assert "tokio" not in deps
+    assert any("'tokio'" in d.message and "rust-version" in d.message for d in result.diagnostics)
+
+
+def test_workspace_members_inherit_and_link(tmp_path):
+    result, edits = run(tmp_path, "workspace")
+    core = edits["crates/core/Cargo.toml"]["dependencies"]
+    cli = edits["crates/cli/Cargo.toml"]["dependencies"]
+    assert dict(core["serde"]) == {"workspace": True}  # derive already in the workspace entry
+    assert "thiserror" in core
+    assert dict(cli["anyhow"]) == {"workspace": True}
+    assert dict(cli["ws-core"]) == {"path": "../core", "version": "0.1.0"}
+    assert "ws-cli" not in core  # no cycle
+
+
+def test_renamed_dependency_from_features(tmp_path):
+    _, edits = run(tmp_path, "renamed")
+    entry = edits["Cargo.toml"]["dependencies"]["chrono_0_4"]
+    assert entry["package"] == "chrono"
+    assert entry["optional"] is True
+    assert entry["version"].startswith("0.4")
+
+
+def test_offline_uses_repository_versions_or_skips(tmp_path):
+    result, edits = run(tmp_path, "workspace", offline=True)
+    # workspace inheritance needs no version; nothing else is guessed
+    assert dict(edits["crates/cli/Cargo.toml"]["dependencies"]["anyhow"]) == {"workspace": True}
+
+
+def test_names_only_run_writes_star(tmp_path):
+    _, edits = run(tmp_path, "app", offline=True, versions=False)
+    assert edits["Cargo.toml"]["dependencies"]["anyhow"] == "*"
+
+
+def test_second_run_changes_nothing(tmp_path):
+    result, _ = run(tmp_path, "app")
+    root = tmp_path / "app"
+    for e in result.edits:
+        (root / e.path).write_text(e.new_text)
+    ctx = Context(Options(languages=("rust",)), registries=RecordedRegistry())
+    again = infer(root, ctx.options, ctx=ctx)
+    assert all(not e.changed for e in again.edits)
