@@ -171,6 +171,11 @@ def main(argv: list[str] | None = None) -> int:
         versions=not args.names_only,
         languages=tuple(args.lang or ()),
         llm=args.llm,
+        llm_url=args.llm_url,
+        llm_model=args.llm_model,
+        llm_cmd=args.llm_cmd,
+        llm_max_calls=args.llm_max_calls,
+        llm_key_env=args.llm_key_env,
     )
     try:
         project = scan(args.path)

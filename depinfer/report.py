@@ -116,6 +116,12 @@ def explain_report(result: Inference, name: str) -> str:
             lines.append(f"  because: {ev}")
         if req.alternatives:
             lines.append("  alternatives considered: " + ", ".join(req.alternatives))
+        llm = req.extra.get("llm")
+        if llm:
+            lines.append(
+                f"  decided by the LLM arbiter ({llm['model']}): {llm['choice']} over the "
+                f"rule-based {llm['rule_choice']}, among {', '.join(llm['alternatives'])}"
+            )
         if req.verified is None:
             lines.append("  registry: not verified (offline or unreachable)")
         elif req.verified:

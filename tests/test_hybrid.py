@@ -204,3 +204,32 @@ def test_local_command_answers(tmp_path):
         cache=None,
     )
     assert [r.name for r in arbitrate(result.project, result, ctx, client)] == ["jose"]
+
+
+def test_cli_records_the_models_decision_in_json_and_explain(
+    httpserver, tmp_path, monkeypatch, capsys
+):
+    from pathlib import Path
+
+    from depinfer.cli import main
+
+    monkeypatch.setenv("DEPINFER_CACHE_DIR", str(tmp_path / "cache"))
+    httpserver.expect_request("/v1/chat/completions").respond_with_handler(
+        _answer_with(lambda q: [o["name"] for o in q["options"]][1])
+    )
+    fixture = Path(__file__).parents[1] / "fixtures" / "python" / "hybrid-ambiguous"
+    args = [
+        str(fixture),
+        "--offline",
+        "--names-only",
+        "--llm",
+        "--llm-url",
+        httpserver.url_for("/v1"),
+    ]
+    assert main([*args, "--json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    chosen = {r["name"]: r["extra"].get("llm") for r in record["requirements"]}
+    assert chosen["opencv-python-headless"]["rule_choice"] == "opencv-python"
+    assert record["llm"]["questions"] == 2
+    assert main([*args, "--explain", "opencv-python-headless"]) == 0
+    assert "decided by the LLM arbiter" in capsys.readouterr().out
