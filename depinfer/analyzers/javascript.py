@@ -25,7 +25,7 @@ from pathlib import PurePosixPath
 from tree_sitter import Language, Node, Parser, Query, QueryCursor
 
 from depinfer.context import Context
-from depinfer.model import ImportRef, Project, SourceFile
+from depinfer.model import FileKind, ImportRef, Project, SourceFile
 from depinfer.scan import read_source
 
 LANGUAGE = "javascript"
@@ -337,12 +337,16 @@ def _embedded_scripts(text: str, ext: str) -> list[tuple[str, str, int]]:
     return out
 
 
-def analyze_file(project: Project, file: SourceFile, ctx: Context) -> list[ImportRef]:
+def analyze_file(
+    project: Project, file: SourceFile, ctx: Context, grammar: str | None = None
+) -> list[ImportRef]:
     text = read_source(project, file.path, ctx.diagnostics)
     if text is None:
         return []
     ext = PurePosixPath(file.path).suffix.lower()
-    if ext in EMBEDDED_EXTS:
+    if grammar is not None:
+        blocks = [(text, grammar, 0)]
+    elif ext in EMBEDDED_EXTS:
         blocks = _embedded_scripts(text, ext)
         if ext == ".vue":
             blocks.append(("", "", 0))  # marker: the file needs the Vue compiler
@@ -383,8 +387,42 @@ def analyze_file(project: Project, file: SourceFile, ctx: Context) -> list[Impor
     return refs
 
 
+def _bin_scripts(project: Project) -> list[tuple[SourceFile, str]]:
+    """Executables package.json `bin` names that scan did not list: extension-less scripts
+    (`bin/cli` with a `#!/usr/bin/env node` line) and files in a `bin/` folder, which scan
+    skips as build output. Returned with the grammar that reads them."""
+    known = {f.path for f in project.files}
+    out: list[tuple[SourceFile, str]] = []
+    for m in project.manifests:
+        if m.format != "package_json" or m.parse_error:
+            continue
+        bin_ = m.data.get("bin")
+        targets = [bin_] if isinstance(bin_, str) else list((bin_ or {}).values())
+        for target in targets:
+            if not isinstance(target, str):
+                continue
+            rel = str(PurePosixPath(str(PurePosixPath(m.directory or ".") / target)))
+            rel = rel.removeprefix("./")
+            if rel in known or ".." in PurePosixPath(rel).parts:
+                continue
+            grammar = GRAMMAR_BY_EXT.get(PurePosixPath(rel).suffix.lower())
+            try:
+                with open(project.abspath(rel), "rb") as fh:
+                    first = fh.readline(200)
+            except OSError:
+                continue
+            if grammar is None and first.startswith(b"#!") and b"node" in first:
+                grammar = "javascript"
+            if grammar is not None:
+                known.add(rel)
+                out.append((SourceFile(rel, LANGUAGE, FileKind.SOURCE), grammar))
+    return out
+
+
 def analyze(project: Project, ctx: Context) -> list[ImportRef]:
     refs: list[ImportRef] = []
     for file in project.files_of(LANGUAGE):
         refs.extend(analyze_file(project, file, ctx))
+    for file, grammar in _bin_scripts(project):
+        refs.extend(analyze_file(project, file, ctx, grammar=grammar))
     return refs
