@@ -21,7 +21,7 @@ MAX_SNIPPET_CHARS = 200
 class Option:
     name: str
     summary: str = ""
-    popularity: float | None = None
+    rank: int | None = None  # download rank where the index knows it (1 = most downloaded)
     latest: str | None = None  # newest version's publish date, when the registry told
 
 
@@ -62,11 +62,11 @@ def _snippets(ctx: Context, project, cand: Candidate) -> list[str]:
     return out
 
 
-def _option(ctx: Context, ecosystem, name: str, popularity: float | None) -> Option | None:
+def _option(ctx: Context, ecosystem, name: str, rank: int | None) -> Option | None:
     """An option only when the registry does not deny it (offline: shipped data stands)."""
     if ctx.registries.exists(ecosystem, name) is False:
         return None
-    opt = Option(name=name, popularity=popularity)
+    opt = Option(name=name, rank=rank)
     client = ctx.registries.client(ecosystem)
     if client is not None:
         try:
@@ -88,8 +88,8 @@ def build_questions(result: Inference, ctx: Context) -> list[Question]:
         names = [cand.name] + [a for a in cand.alternatives if a != cand.name]
         if kind == "package" and len(names) < 2:
             continue
-        pops = cand.extra.get("popularity", {})
-        options = [o for o in (_option(ctx, cand.ecosystem, n, pops.get(n)) for n in names) if o]
+        ranks = cand.extra.get("ranks") or {}
+        options = [o for o in (_option(ctx, cand.ecosystem, n, ranks.get(n)) for n in names) if o]
         if not options:
             continue
         subject = (cand.import_names or [cand.name])[0]
