@@ -169,6 +169,14 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
     if c_types := [r for r in out if r.extra.get("replaces")]:
         replaced = {(r.manifest, r.extra["replaces"]) for r in c_types}
         out = [r for r in out if (r.manifest, r.name) not in replaced]
+    unchecked = sorted({r.name for r in out if not r.internal and r.verified is None})
+    if unchecked and not state.online:
+        ctx.warn(
+            "npm registry not consulted (offline): names and versions unverified; versions "
+            "come from the repository's other manifests and lock files, else '*': "
+            + ", ".join(unchecked[:15])
+            + (" …" if len(unchecked) > 15 else "")
+        )
     return out
 
 
