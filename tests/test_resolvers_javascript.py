@@ -169,3 +169,19 @@ def test_required_packages_keep_the_last_commonjs_major(tmp_path):
         assert reqs["esm-pkg"] == "^5.3.0"
     finally:
         del PACKAGES["esm-pkg"]
+
+
+def test_versions_respect_the_peer_ranges_of_other_written_packages(tmp_path):
+    PACKAGES["ui-kit"] = [V("2.0.0", _d(2024, 1), extra={"peerDependencies": {"react": "^18"}})]
+    PACKAGES["react"] = [V("18.2.0", _d(2022, 6)), V("19.0.0", _d(2024, 12))]
+    try:
+        (tmp_path / "package.json").write_text('{"name": "app", "private": true}')
+        (tmp_path / "main.js").write_text("import 'ui-kit'\nimport React from 'react'\n")
+        options = Options()
+        ctx = Context(options=options, registries=FakeRegistries())
+        reqs = {r.name: r for r in infer(tmp_path, options, ctx=ctx).requirements}
+        assert reqs["react"].spec == "^18.2.0"
+        assert "peer range ^18 of ui-kit@2.0.0" in str(reqs["react"].evidence[-1])
+    finally:
+        del PACKAGES["ui-kit"]
+        PACKAGES["react"] = [V("18.2.0", _d(2022, 6))]

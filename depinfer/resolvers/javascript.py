@@ -27,6 +27,7 @@ from depinfer.mapping.javascript import Layout, ancestors, layout, load_table, o
 from depinfer.model import (
     Candidate,
     Ecosystem,
+    Evidence,
     Manifest,
     Project,
     Requirement,
@@ -169,6 +170,8 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
     if c_types := [r for r in out if r.extra.get("replaces")]:
         replaced = {(r.manifest, r.extra["replaces"]) for r in c_types}
         out = [r for r in out if (r.manifest, r.name) not in replaced]
+    if state.online and ctx.options.versions:
+        _align_peers(state, out)
     unchecked = sorted({r.name for r in out if not r.internal and r.verified is None})
     if unchecked and not state.online:
         ctx.warn(
@@ -178,6 +181,59 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
             + (" …" if len(unchecked) > 15 else "")
         )
     return out
+
+
+def _version_tuple(version: str) -> tuple[int, int, int] | None:
+    m = re.match(r"^v?(\d+)\.(\d+)\.(\d+)", version)
+    return (int(m.group(1)), int(m.group(2)), int(m.group(3))) if m else None
+
+
+def _align_peers(state: _State, out: list[Requirement]) -> None:
+    """Written packages whose peer ranges exclude another written package's chosen version
+    (a library still on `react@^18` next to the newest react 19): move that package back to
+    its newest release every such range admits, so `npm install` does not stop on ERESOLVE."""
+    by_key = {(r.manifest, r.name): r for r in out if not r.internal}
+    for _ in range(2):  # a downgrade can change nothing else's peers; two passes settle it
+        changed = False
+        for (manifest, name), chosen in list(state.picked.items()):
+            peers = chosen.extra.get("peerDependencies") or {}
+            meta = chosen.extra.get("peerDependenciesMeta") or {}
+            for peer, rng in peers.items() if isinstance(peers, dict) else []:
+                req = by_key.get((manifest, peer))
+                have = state.picked.get((manifest, peer))
+                if req is None or have is None or not isinstance(rng, str):
+                    continue
+                if isinstance(meta.get(peer), dict) and meta[peer].get("optional"):
+                    continue
+                vt = _version_tuple(have.version)
+                if vt is None or satisfies(vt, rng):
+                    continue
+                versions = state.ctx.registries.versions(Ecosystem.NPM, peer)
+                fits = [
+                    v
+                    for v in versions
+                    if (t := _version_tuple(v.version)) is not None
+                    and satisfies(t, rng)
+                    and all(
+                        satisfies(t, r2)
+                        for (m2, n2), c2 in state.picked.items()
+                        if m2 == manifest
+                        and isinstance(
+                            r2 := (c2.extra.get("peerDependencies") or {}).get(peer), str
+                        )
+                    )
+                ]
+                better = pick_version(fits, state.as_of, sort_key=semver_key)
+                if better is None:
+                    continue
+                state.picked[(manifest, peer)] = better
+                req.spec = f"^{better.version}"
+                req.evidence.append(
+                    Evidence("registry", None, None, f"peer range {rng} of {name}@{chosen.version}")
+                )
+                changed = True
+        if not changed:
+            return
 
 
 @lru_cache(maxsize=1)
@@ -236,15 +292,12 @@ class _State:
         # manifest → what the chosen versions of its packages depend on themselves
         self.dependencies_of: dict[str, set[str]] = defaultdict(set)
         self.ts_owners = {
-            m.path
-            for m in lay.owners.values()
-            if any(
-                f.endswith((".ts", ".tsx", ".mts", ".cts"))
-                and owner_of(lay, f) is not None
-                and owner_of(lay, f).path == m.path
-                for f in lay.files
-            )
+            owner.path
+            for f in lay.files
+            if f.endswith((".ts", ".tsx", ".mts", ".cts")) and (owner := owner_of(lay, f))
         }
+        # (manifest, name) → the version chosen for a written external package
+        self.picked: dict[tuple[str, str], object] = {}
 
     def requirement(self, c: Candidate):
         owner = self.manifests[c.manifest]
@@ -276,6 +329,8 @@ class _State:
                 spec = f"^{chosen.version}"
             else:
                 spec = self.repo_versions.get(c.name.lower(), "*")
+        if chosen is not None:
+            self.picked[(c.manifest, c.name)] = chosen
         return to_requirement(c, spec), chosen
 
     def chosen(self, owner: Manifest, name: str, needs_cjs: bool = False):
