@@ -28,6 +28,7 @@ from depinfer.analyzers.csharp_layout import CsProject, tfm_major
 from depinfer.context import Context
 from depinfer.mapping import nuget_index as nxi
 from depinfer.mapping.csharp import ProjectUse, gather
+from depinfer.mapping.csharp_projects import generator_of
 from depinfer.model import Candidate, Ecosystem, Evidence, ImportRef, Project, Section
 
 
@@ -115,8 +116,9 @@ def test_candidates(
     out: list[Candidate] = []
     for cs in layout:
         fw = frameworks.get(cs.path)
-        if not cs.files or (not cs.is_test and fw is None):
-            continue
+        generated = not cs.files and generator_of(cs, layout) is not None
+        if (not cs.files and not generated) or (not cs.is_test and fw is None):
+            continue  # no sources at all: a shell project, unless a generator writes them
         if not cs.is_test and any(
             u.startswith("Microsoft.CodeAnalysis") for u in uses[cs.path].usings
         ):
@@ -277,7 +279,7 @@ def _project_graph(candidates: list[Candidate], layout: list[CsProject]) -> nx.D
     graph.add_nodes_from(cs.path for cs in layout)
     for c in candidates:
         if c.internal and c.path:
-            graph.add_edge(c.manifest, c.path)
+            graph.add_edge(c.manifest, c.path, weight=c.extra.get("weight", 1.0))
     return graph
 
 
@@ -288,6 +290,9 @@ def _project_graph(candidates: list[Candidate], layout: list[CsProject]) -> nx.D
 # under test; so only test projects' ProjectReferences are reduced (packages always are).
 REDUCE_PROJECT_REFERENCES = "tests"
 REDUCE_PACKAGES = True
+# The evidence a reference needs to carry others (1.0 = any kept edge; raising it to
+# require several firm uses measured worse on the dev repositories).
+CARRIER_WEIGHT = 1.0
 
 
 def reduce_transitive(
@@ -302,8 +307,16 @@ def reduce_transitive(
         return candidates
     flowing = graph.copy()
     flowing.remove_edges_from([(s, d) for s, d in graph.edges if s in apphosts])
-    reduced = nx.transitive_reduction(flowing)
-    reduced.add_edges_from((s, d) for s, d in graph.edges if s in apphosts)
+
+    def implied(src: str, dst: str) -> bool:
+        """Another well-evidenced reference of `src` already brings `dst`."""
+        for mid in flowing.successors(src):
+            if mid == dst or flowing[src][mid].get("weight", 1.0) < CARRIER_WEIGHT:
+                continue
+            if dst in nx.descendants(flowing, mid):
+                return True
+        return False
+
     packages: dict[str, set[str]] = defaultdict(set)
     for c in candidates:
         if not c.internal and c.extra.get("kind", "lib") == "lib":
@@ -314,7 +327,7 @@ def reduce_transitive(
             reduce = REDUCE_PROJECT_REFERENCES is True or (
                 REDUCE_PROJECT_REFERENCES == "tests" and c.manifest in tests
             )
-            if reduce and not reduced.has_edge(c.manifest, c.path):
+            if reduce and c.manifest in flowing and implied(c.manifest, c.path):
                 continue
             out.append(c)
             continue
