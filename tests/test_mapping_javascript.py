@@ -112,3 +112,14 @@ def test_jest_module_name_mapper_and_bundler_aliases():
         "'\\\\.(css)$': 'identity-obj-proxy' }, resolve: { alias: { '~': 'src', utils: 'u' } } }"
     )
     assert _bundler_aliases(text) == ["@app/", "~", "utils"]
+
+
+def test_type_only_imports_of_specification_types_map_to_definitely_typed(tmp_path):
+    (tmp_path / "package.json").write_text('{"name": "x", "main": "a.ts"}')
+    (tmp_path / "a.ts").write_text(
+        "import type { Root } from 'hast'\nimport { visit } from 'unist'\n"
+    )
+    project = scan(tmp_path)
+    ctx = make_context(Options(offline=True))
+    found = {c.name: c.section for c in map_imports(project, analyze(project, ctx), ctx)}
+    assert found == {"@types/hast": Section.DEV, "unist": Section.RUNTIME}

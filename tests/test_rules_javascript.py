@@ -109,3 +109,8 @@ def test_config_only_fixture():
 def test_stylesheet_imports_and_types_node():
     assert "tailwindcss" in implied("jsx")
     assert Section.DEV in implied("esm-ts")["@types/node"]
+
+
+def test_preload_flags_only_for_commands_that_preload():
+    assert script_executables("conventional-changelog -i CHANGELOG.md -r 1")[1] == []
+    assert script_executables("mocha --require ts-node/register")[1] == ["ts-node/register"]

@@ -35,6 +35,7 @@ from depinfer.mapping.javascript_names import (
     load_table,
     node_builtins,
     package_name,
+    types_only_modules,
     virtual_prefixes,
 )
 from depinfer.model import (
@@ -252,6 +253,8 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
         if verdict == "skip" or name is None:
             continue
         section = file_section(owner, ref.file, ref.kind, owner.path in lay.unpublished)
+        if ref.type_only and verdict == "external" and name in types_only_modules():
+            name = f"@types/{name}"  # `import type { Root } from 'hast'`
         if name.startswith("@types/") and owner.path not in lay.unpublished:
             section = Section.DEV  # declarations are for the compiler, never run
         if ref.extra.get("string_literal") and (

@@ -49,6 +49,12 @@ def app_runtime_configs() -> tuple[str, ...]:
     )
 
 
+@lru_cache(maxsize=1)
+def types_only_modules() -> frozenset[str]:
+    """Names imported only for types whose declarations are @types/<name> (data table)."""
+    return frozenset(load_table(DATA / "types_only.toml")["names"])
+
+
 def is_builtin(spec: str) -> bool:
     if spec.startswith("node:"):
         return True

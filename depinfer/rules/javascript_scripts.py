@@ -14,6 +14,32 @@ import shlex
 _SPLIT = re.compile(r"\s*(?:&&|\|\||;|\|(?!\|)|&(?!&))\s*")
 _LOAD_FLAGS = {"-r", "--require", "--import", "--loader", "--experimental-loader"}
 _ENV = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+# Commands whose -r/--require/--import/--loader flags preload a module (elsewhere `-r` means
+# anything: `conventional-changelog -r 1`).
+PRELOAD_RUNNERS = {
+    "node",
+    "mocha",
+    "_mocha",
+    "ts-node",
+    "ts-node-esm",
+    "ts-node-dev",
+    "tsnd",
+    "tsx",
+    "esno",
+    "babel-node",
+    "nodemon",
+    "node-dev",
+    "tape",
+    "tap",
+    "ava",
+    "nyc",
+    "c8",
+    "electron",
+    "cucumber-js",
+    "ts-mocha",
+    "vite-node",
+    "borp",
+}
 # Runners that execute the rest of their line as a command of its own.
 _COMMAND_RUNNERS = {"cross-env", "cross-env-shell", "dotenv", "env-cmd", "nodemon"}
 _WRAPPERS = {"npx", "pnpx", "bunx", "exec", "dlx", "--", "time", "nice"}
@@ -32,14 +58,16 @@ def script_executables(command: str) -> tuple[list[str], list[str]]:
         while i < len(words) and _ENV.match(words[i]):
             i += 1  # FOO=bar env assignments
         first = True
+        current = ""
         while i < len(words):
             w = words[i]
-            if w in _LOAD_FLAGS and i + 1 < len(words):
+            preload = current in PRELOAD_RUNNERS
+            if w in _LOAD_FLAGS and i + 1 < len(words) and preload:
                 modules.append(words[i + 1])
                 i += 2
                 continue
             m = re.match(r"^--(?:require|import|loader|experimental-loader)=(.+)$", w)
-            if m:
+            if m and preload:
                 modules.append(m.group(1))
             if first:
                 if w in ("pnpm", "yarn", "npm", "bun") and i + 1 < len(words):
@@ -52,6 +80,7 @@ def script_executables(command: str) -> tuple[list[str], list[str]]:
                     i += 1
                     continue
                 exes.append(w)
+                current = w.rsplit("/", 1)[-1]
                 first = False
                 if w in _COMMAND_RUNNERS:
                     i += 1
