@@ -7,8 +7,10 @@ times are real data without any network.
 
 from __future__ import annotations
 
+import io
 import json
 import shutil
+import tarfile
 from datetime import datetime
 from pathlib import Path
 
@@ -205,3 +207,40 @@ def test_second_run_changes_nothing(tmp_path):
     ctx = Context(Options(languages=("rust",)), registries=RecordedRegistry())
     again = infer(root, ctx.options, ctx=ctx)
     assert all(not e.changed for e in again.edits)
+
+
+class OldApiRegistry(RecordedRegistry):
+    """Two releases of `oldapi`; the newer one dropped the function the code calls."""
+
+    def versions(self, ecosystem: Ecosystem, name: str) -> list[VersionInfo]:
+        if name != "oldapi":
+            return super().versions(ecosystem, name)
+        return [
+            VersionInfo(
+                "1.0.0", extra={"name": "oldapi", "features": {"default": ["std"], "std": []}}
+            ),
+            VersionInfo(
+                "2.0.0", extra={"name": "oldapi", "features": {"default": ["std"], "std": []}}
+            ),
+        ]
+
+    def exists(self, ecosystem: Ecosystem, name: str) -> bool | None:
+        return True if name == "oldapi" else super().exists(ecosystem, name)
+
+    def download_crate(self, name: str, version: str) -> bytes | None:
+        src = FIXTURES / "crate-src" / f"{name}-{version}"
+        if not src.is_dir():
+            return None
+        buf = io.BytesIO()
+        with tarfile.open(fileobj=buf, mode="w:gz") as tar:
+            tar.add(src, arcname=f"{name}-{version}")
+        return buf.getvalue()
+
+
+def test_api_the_code_uses_caps_the_version(tmp_path):
+    root = tmp_path / "apiuse"
+    shutil.copytree(FIXTURES / "apiuse", root)
+    ctx = Context(Options(languages=("rust",)), registries=OldApiRegistry())
+    result = infer(root, ctx.options, ctx=ctx)
+    deps = tomlkit.parse(result.edits[0].new_text)["dependencies"]
+    assert deps["oldapi"] == "1.0"  # 2.0 has no `serialize`; glob-lifted `Options` is in 1.0

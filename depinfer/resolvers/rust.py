@@ -42,6 +42,11 @@ def _vtuple(v: str) -> tuple[int, ...]:
     return tuple(int(x) for x in nums[:3]) + (0,) * (3 - min(3, len(nums)))
 
 
+def _compat(version: str) -> tuple[int, ...]:
+    v = _vtuple(version)
+    return (v[0],) if v[0] else (0, v[1])
+
+
 def caret(version: str) -> str:
     """1.0.228 → "1.0"; 0.4.41 → "0.4.41" (0.x minors are breaking, keep the patch floor)."""
     parts = _vtuple(version)
@@ -166,6 +171,10 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
             out.append(req)
             continue
         versions = ctx.registries.versions(Ecosystem.CRATES, package)
+        pin = c.extra.get("version_pin")
+        if pin:
+            group = _compat(pin)
+            versions = [v for v in versions if _compat(v.version) == group] or versions
         if c.extra.get("version_guess"):
             prefix = c.extra["version_guess"]
             versions = [v for v in versions if v.version.startswith(prefix + ".")] or versions

@@ -200,12 +200,23 @@ def _add_features(c: Candidate, entry: dict[str, Any], ref: ImportRef) -> None:
 # ---------------------------------------------------------------- feature gates in sources
 
 
+def compat_key(version: str) -> tuple[int, ...]:
+    """Cargo's compatibility group: the major, or `0.minor` for 0.x releases."""
+    from depinfer.resolvers.rust import _vtuple
+
+    v = _vtuple(version)
+    return (v[0],) if v[0] else (0, v[1])
+
+
 def _registry_source(
-    package: str, project: Project, ctx: Context, workdir: list[Path]
-) -> Path | None:
-    """The source of the version the resolver will choose, from the registry's `.crate`."""
+    package: str, used: list[str], project: Project, ctx: Context, workdir: list[Path]
+) -> tuple[Path | None, str | None]:
+    """Source of the release the resolver would choose, read from its `.crate`; when the
+    code uses top-level names that release lacks (`bincode::serialize` is gone in bincode 2),
+    the newest release of an older compatibility group that has them (up to two steps back).
+    Returns (source root, version to pin) — the version only when it differs from the newest."""
     if ctx.options.offline or not hasattr(ctx.registries, "download_crate"):
-        return None
+        return None, None
     from depinfer.resolvers.common import parse_as_of, pick_version
     from depinfer.resolvers.rust import _vtuple
 
@@ -214,24 +225,37 @@ def _registry_source(
         as_of = parse_as_of(ctx.options.as_of, project.last_commit_date)
     except ValueError:
         as_of = None
-    chosen = pick_version(versions, as_of=as_of, sort_key=_vtuple)
-    if chosen is None:
-        return None
-    features = chosen.extra.get("features") or {}
-    default = expand(features, ["default"])
-    if not [f for f in features if f not in default and f != "default"]:
-        return None  # nothing to switch on: no need to read the source
-    cached = cargo_source_dir(package, chosen.version)
-    if cached is not None:
-        return cached
-    data = ctx.registries.download_crate(package, chosen.version)
-    if not data:
-        return None
-    if not workdir:
-        import tempfile
+    current = pick_version(versions, as_of=as_of, sort_key=_vtuple)
+    tops = {u.split("::")[0] for u in used if u}
+    best: tuple[int, Path, str] | None = None
+    newest = current.version if current is not None else None
+    for _ in range(3):
+        if current is None:
+            break
+        src = cargo_source_dir(package, current.version)
+        if src is None:
+            data = ctx.registries.download_crate(package, current.version)
+            if not data:
+                break
+            if not workdir:
+                import tempfile
 
-        workdir.append(Path(tempfile.mkdtemp(prefix="depinfer-crates-")))
-    return unpack_crate(data, workdir[0])
+                workdir.append(Path(tempfile.mkdtemp(prefix="depinfer-crates-")))
+            src = unpack_crate(data, workdir[0])
+        if src is None:
+            break
+        public = {p.split("::")[0] for p in read_gates(str(src))}
+        cover = len(tops) if "*" in public else sum(1 for t in tops if t in public)
+        if best is None or cover > best[0]:
+            best = (cover, src, current.version)
+        if cover == len(tops):
+            break
+        group = compat_key(current.version)
+        older = [v for v in versions if compat_key(v.version) < group]
+        current = pick_version(older, as_of=as_of, sort_key=_vtuple)
+    if best is None:
+        return None, None
+    return best[1], (best[2] if best[2] != newest else None)
 
 
 def _source_gates(
@@ -240,6 +264,7 @@ def _source_gates(
     snapshot = gate_snapshot()
     cache: dict[str, tuple[dict[str, list[str]], dict[str, list[str]]]] = {}
     workdir: list[Path] = []
+    pins: dict[str, str] = {}
     for c in cands:
         if c.internal:
             continue
@@ -251,7 +276,10 @@ def _source_gates(
             snap = snapshot.get(code_name(package)) or snapshot.get(package)
             src = None
             if paths and project is not None:
-                src = _registry_source(package, project, ctx, workdir)
+                used = [p.split("::", 1)[1] for p in paths]
+                src, pin = _registry_source(package, used, project, ctx, workdir)
+                if pin is not None:
+                    pins[package] = pin
             src = src or cargo_source_dir(package)
             if src is not None:
                 known = (read_gates(str(src)), crate_features(str(src)))
@@ -259,6 +287,13 @@ def _source_gates(
                 known = (snap.get("gates", {}), snap.get("features", {}))
             cache[package] = known
         gates, features = known
+        if package in pins:
+            c.extra["version_pin"] = pins[package]
+            c.evidence.append(
+                Evidence(
+                    "source:api", detail=f"names the code uses exist in {package} {pins[package]}"
+                )
+            )
         if not gates or not paths:
             continue
         used = [p.split("::", 1)[1] for p in paths]

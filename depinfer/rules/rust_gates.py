@@ -191,7 +191,7 @@ class _Reader:
                 return
             name = _text(name_node, src)
             child_prefix = f"{prefix}{name}::"
-            vis = public and is_pub
+            vis = is_pub  # private modules too: `pub use features::*` lifts their items
             if vis:
                 self.record(prefix + name, gates)
             body = node.child_by_field_name("body")
@@ -206,7 +206,7 @@ class _Reader:
                     self.module(cand, child_prefix, gates, vis, depth + 1)
                     break
             return
-        if not (public and is_pub):
+        if not is_pub:
             return
         if t == "use_declaration":
             arg = node.child_by_field_name("argument")
@@ -224,6 +224,9 @@ def _use_names(node: Any, src: bytes) -> list[str]:
     if t == "use_as_clause":
         alias = node.child_by_field_name("alias")
         return [_text(alias, src)] if alias is not None else []
+    if t == "use_wildcard":
+        inner = node.named_children
+        return ["*" + (_text(inner[0], src) if inner else "")]  # glob re-export, resolved later
     if t in ("identifier",):
         return [_text(node, src)]
     if t == "scoped_identifier":
@@ -257,6 +260,31 @@ def read_gates(crate_root: str) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
     for path, alternatives in reader.paths.items():
         out[path] = min(alternatives, key=len)
+    return _resolve_globs(out)
+
+
+def _resolve_globs(paths: dict[str, list[str]]) -> dict[str, list[str]]:
+    """`pub use self::atomic::*` copies the local module's names up; a glob over another crate
+    (`pub use clap_builder::*`) stays as `*`: any name may come through it."""
+    out = {k: v for k, v in paths.items() if "*" not in k.rsplit("::", 1)[-1]}
+    for key, gates in paths.items():
+        prefix, _, last = key.rpartition("::")
+        if not last.startswith("*"):
+            continue
+        target = last[1:]
+        for lead in ("self::", "crate::"):
+            if target.startswith(lead):
+                target = target[len(lead) :]
+        if prefix and not key.startswith(("crate", "self")) and target.startswith("super::"):
+            target = prefix.rsplit("::", 1)[0] + "::" + target[len("super::") :]
+        base = f"{prefix}::" if prefix else ""
+        local = f"{target}::"
+        if target in paths or any(p.startswith(local) for p in paths):
+            for p, g in paths.items():
+                if p.startswith(local) and "*" not in p:
+                    out.setdefault(base + p[len(local) :], list(dict.fromkeys(gates + g)))
+        else:
+            out[base + "*"] = gates
     return out
 
 
