@@ -244,3 +244,22 @@ def test_api_the_code_uses_caps_the_version(tmp_path):
     result = infer(root, ctx.options, ctx=ctx)
     deps = tomlkit.parse(result.edits[0].new_text)["dependencies"]
     assert deps["oldapi"] == "1.0"  # 2.0 has no `serialize`; glob-lifted `Options` is in 1.0
+
+
+def test_member_cycles_are_broken(tmp_path):
+    root = tmp_path / "workspace"
+    shutil.copytree(FIXTURES / "workspace", root)
+    lib = root / "crates" / "core" / "src" / "lib.rs"
+    lib.write_text(
+        lib.read_text() + "\npub fn back() { let _ = ws_cli_marker(); }\nfn ws_cli_marker() {}\n"
+    )
+    # core now names the cli crate once (weaker than cli's use of core)
+    lib.write_text(lib.read_text() + "pub type Back = ws_cli::Marker;\n")
+    (root / "crates" / "cli" / "src" / "lib.rs").write_text("pub struct Marker;\n")
+    ctx = Context(Options(languages=("rust",)), registries=RecordedRegistry())
+    result = infer(root, ctx.options, ctx=ctx)
+    edits = {e.path: tomlkit.parse(e.new_text) for e in result.edits}
+    core = edits["crates/core/Cargo.toml"]["dependencies"]
+    cli = edits["crates/cli/Cargo.toml"]["dependencies"]
+    assert ("ws-cli" in core) != ("ws-core" in cli)
+    assert any("cycle" in d.message for d in result.diagnostics)

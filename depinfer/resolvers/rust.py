@@ -115,7 +115,7 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
     as_of = parse_as_of(ctx.options.as_of, project.last_commit_date)
     repo_versions: dict[str, str] | None = None
     out: list[Requirement] = []
-    for c in _merge(candidates):
+    for c in _break_cycles(_merge(candidates), crates, ctx):
         info = crates.get(c.manifest)
         if info is None:
             continue
@@ -212,6 +212,40 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
         )
         ctx.warn(f"crate '{package}': {why}; not written", c.manifest)
     return out
+
+
+def _break_cycles(cands: list[Candidate], crates: dict[str, Any], ctx: Context) -> list[Candidate]:
+    """Path dependencies between members form a graph (networkx); Cargo refuses cycles among
+    normal and build dependencies (dev-dependencies may point back). The edge with the least
+    evidence in each cycle is dropped and reported."""
+    import networkx as nx
+
+    by_name = {info.name: path for path, info in crates.items()}
+    graph = nx.DiGraph()
+    edges: dict[tuple[str, str], Candidate] = {}
+    for c in cands:
+        if not c.internal or c.section == Section.DEV:
+            continue
+        target = by_name.get(c.name)
+        if target is None or target == c.manifest:
+            continue
+        edges[(c.manifest, target)] = c
+        graph.add_edge(c.manifest, target, weight=len(c.evidence))
+    dropped: set[int] = set()
+    while True:
+        try:
+            cycle = nx.find_cycle(graph)
+        except nx.NetworkXNoCycle:
+            break
+        weakest = min(cycle, key=lambda e: graph.edges[e[0], e[1]]["weight"])
+        graph.remove_edge(weakest[0], weakest[1])
+        cand = edges[(weakest[0], weakest[1])]
+        dropped.add(id(cand))
+        ctx.warn(
+            f"'{cand.name}' would close a dependency cycle between workspace members; not added",
+            cand.manifest,
+        )
+    return [c for c in cands if id(c) not in dropped]
 
 
 def _switched_features(features: dict[str, list[str]], name: str) -> set[str]:
