@@ -255,7 +255,7 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
         section = file_section(owner, ref.file, ref.kind, owner.path in lay.unpublished)
         if ref.type_only and verdict == "external" and name in types_only_modules():
             name = f"@types/{name}"  # `import type { Root } from 'hast'`
-        if name.startswith("@types/") and owner.path not in lay.unpublished:
+        if name.startswith("@types/") and (ref.type_only or owner.path not in lay.unpublished):
             section = Section.DEV  # declarations are for the compiler, never run
         if ref.extra.get("string_literal") and (
             not (verdict == "internal" or _same_family(owner, name))
