@@ -185,3 +185,18 @@ def test_versions_respect_the_peer_ranges_of_other_written_packages(tmp_path):
     finally:
         del PACKAGES["ui-kit"]
         PACKAGES["react"] = [V("18.2.0", _d(2022, 6))]
+
+
+def test_a_tool_implied_by_its_config_comes_with_the_framework_that_depends_on_it(tmp_path):
+    PACKAGES["vitepress"] = [V("1.3.4", _d(2024, 9), extra={"dependencies": {"vite": "^5"}})]
+    PACKAGES["vite"] = [V("5.4.8", _d(2024, 9))]
+    try:
+        (tmp_path / "package.json").write_text('{"name": "site", "private": true}')
+        (tmp_path / "vite.config.js").write_text("export default {}\n")
+        (tmp_path / "theme.js").write_text("import DefaultTheme from 'vitepress/theme'\n")
+        options = Options()
+        ctx = Context(options=options, registries=FakeRegistries())
+        names = {r.name for r in infer(tmp_path, options, ctx=ctx).requirements}
+        assert names == {"vitepress"}
+    finally:
+        del PACKAGES["vitepress"], PACKAGES["vite"]

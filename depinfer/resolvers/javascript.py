@@ -121,6 +121,7 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
     npm = [c for c in candidates if c.ecosystem == Ecosystem.NPM]
     value_used = {(c.manifest, c.name) for c in npm if not c.extra.get("type_only")}
     required = {(c.manifest, c.name) for c in npm if c.extra.get("require")}
+    named = {(c.manifest, c.name) for c in npm if not c.extra.get("implied")}
     merged = merge_candidates(npm)
     internal_peers = _internal_peers(lay, merged)
     todo: list[Candidate] = []
@@ -134,6 +135,7 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
                 continue
         c.extra["type_only_all"] = (c.manifest, c.name) not in value_used
         c.extra["required"] = (c.manifest, c.name) in required
+        c.extra["implied_only"] = (c.manifest, c.name) not in named
         if c.section == Section.RUNTIME and is_host_peer(lay, owner, c.name):
             c.section = Section.PEER
         todo.append(c)
@@ -170,6 +172,13 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
     if c_types := [r for r in out if r.extra.get("replaces")]:
         replaced = {(r.manifest, r.extra["replaces"]) for r in c_types}
         out = [r for r in out if (r.manifest, r.name) not in replaced]
+    # A tool implied only by its config file's presence (vite.config → vite) comes with a
+    # framework the package already uses (vitepress, astro, nuxt depend on vite).
+    out = [
+        r
+        for r in out
+        if not (r.extra.get("implied_only") and r.name.lower() in state.dependencies_of[r.manifest])
+    ]
     if state.online and ctx.options.versions:
         _align_peers(state, out)
     unchecked = sorted({r.name for r in out if not r.internal and r.verified is None})

@@ -189,7 +189,9 @@ def infer(
                 continue
             section = _config_section(lay, owner, rel)
             for pkg in tool.implies:
-                out.append(_cand(pkg, owner.path, section, f"rule:{tool.name}", rel, tool.docs))
+                cand = _cand(pkg, owner.path, section, f"rule:{tool.name}", rel, tool.docs)
+                cand.extra["implied"] = True  # the config's presence, not a name in it
+                out.append(cand)
             cfg, text = parse_config(project.abspath(rel), name)
             custom_roots = _custom_type_roots(cfg)
             for pkg, detail in _from_config(tool, cfg, text):
@@ -208,9 +210,9 @@ def infer(
                 value = raw[key]
                 cfg = value if isinstance(value, dict) else {"__string__": value}
                 for pkg in tool.implies:
-                    out.append(
-                        _cand(pkg, owner.path, Section.DEV, f"rule:{tool.name}", owner.path, key)
-                    )
+                    cand = _cand(pkg, owner.path, Section.DEV, f"rule:{tool.name}", owner.path, key)
+                    cand.extra["implied"] = True
+                    out.append(cand)
                 for pkg, detail in _from_config(tool, cfg if isinstance(cfg, dict) else None, None):
                     out.append(
                         _cand(pkg, owner.path, Section.DEV, f"rule:{tool.name}", owner.path, detail)
