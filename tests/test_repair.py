@@ -42,3 +42,32 @@ def test_a_missing_module_beats_a_later_assertion():
         LOGS / "python-assertion.log"
     ).read_text()
     assert [a.kind for a in diagnose(log, "python")] == ["module"]
+
+
+def test_a_missing_module_becomes_a_written_requirement_where_the_import_failed(tmp_path):
+    from depinfer.ci.repair import _new_candidates
+    from depinfer.context import Context, Options
+    from depinfer.pipeline import _stage, plan_edits
+    from depinfer.registries import Registries
+    from depinfer.resolvers.common import merge_candidates
+    from depinfer.scan import scan
+
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("x = 1\n")
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_config.py").write_text("import pkg\n")
+    (tmp_path / "pyproject.toml").write_text(
+        '[project]\nname = "pkg"\nversion = "0"\ndependencies = []\n\n'
+        '[project.optional-dependencies]\ntest = ["pytest"]\n'
+    )
+    actions = diagnose((LOGS / "python-module-not-found-traceback.log").read_text(), "python")
+    assert [(a.kind, a.name, a.file) for a in actions] == [
+        ("module", "yaml", "tests/test_config.py")
+    ]
+    ctx = Context(Options(offline=True), Registries(offline=True))
+    project = scan(tmp_path)
+    cands = _new_candidates(project, "python", actions, ctx)
+    assert [(c.name, c.section.value) for c in cands] == [("pyyaml", "dev")]
+    reqs = _stage("resolvers", "python").resolve(project, merge_candidates(cands), ctx)
+    (edit,) = plan_edits(project, reqs, ctx)
+    assert 'test = ["pytest", "pyyaml"]' in edit.new_text

@@ -3,6 +3,7 @@ build a fresh environment from its (inferred) manifests, run it, parse per-test 
 
 from __future__ import annotations
 
+from difflib import SequenceMatcher
 from pathlib import Path
 
 from depinfer.ci.plan import Plan, make_plan
@@ -25,7 +26,32 @@ def plan_for(
     jobs = read_workflows(
         project.root, project.ci_files, diagnostics if diagnostics is not None else []
     )
-    return make_plan(project, language, jobs[0] if jobs else None, test_cmd, runtime)
+    return make_plan(project, language, pick_job(jobs, test_cmd), test_cmd, runtime)
+
+
+def pick_job(jobs: list[TestJob], test_cmd: str | None) -> TestJob | None:
+    """The best-scored test job; with a known test command, the job whose run line is most
+    like it (a workflow often has unit, integration and coverage jobs running the same tool)."""
+    if not jobs:
+        return None
+    if not test_cmd:
+        return jobs[0]
+
+    def likeness(job: TestJob) -> float:
+        lines = [ln.strip() for s in job.steps for ln in (s.run or "").splitlines()]
+        return max((SequenceMatcher(None, test_cmd, ln).ratio() for ln in lines), default=0.0)
+
+    return max(jobs, key=lambda j: (round(likeness(j), 2), j.score))
+
+
+def exclude_newer_env(language: str, as_of: str) -> dict[str, str]:
+    """The package managers' own "nothing newer than" settings (uv's exclude-newer, npm's
+    before); cargo has none, so Rust runs take what the requirements allow."""
+    if language == "python":
+        return {"UV_EXCLUDE_NEWER": as_of}
+    if language == "javascript":
+        return {"npm_config_before": as_of}
+    return {}
 
 
 def run_tests(
@@ -35,9 +61,15 @@ def run_tests(
     runtime: str | None = None,
     log_path: Path | None = None,
     step_timeout: int = 900,
+    as_of: str | None = None,
 ) -> RunResult:
-    """Run the repository's tests in `root` (a scratch copy the caller owns)."""
+    """Run the repository's tests in `root` (a scratch copy the caller owns).
+
+    `as_of` (an ISO date or timestamp) keeps the package managers to releases published by
+    then, so a snapshot of a repository is tested with the packages of its time."""
     plan = plan_for(root, language, test_cmd, runtime)
     if plan is None:
         return RunResult("not-run", log=f"no local runner for {language}")
+    if as_of:
+        plan.env.update(exclude_newer_env(language, as_of))
     return run_plan(plan, Path(root), log_path, step_timeout)

@@ -14,9 +14,13 @@ import re
 import shlex
 import shutil
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
-from depinfer.ci.workflow import TEST_COMMANDS, TestJob
+from packaging.specifiers import InvalidSpecifier, SpecifierSet
+
+from depinfer.bench.constraints import to_pep440
+from depinfer.ci.workflow import TEST_COMMANDS, Step, TestJob
 from depinfer.model import Ecosystem, Project
 from depinfer.toml_compat import tomllib
 
@@ -53,6 +57,7 @@ class Plan:
     test: list[str] = field(default_factory=list)
     env: dict[str, str] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    path_python: bool = False  # put the local interpreters on PATH (tools that pick their own)
 
 
 def unwrap(line: str) -> str:
@@ -83,14 +88,11 @@ def test_lines(job: TestJob | None) -> list[str]:
     return out
 
 
-def find_python(version: str | None) -> str | None:
-    """A local interpreter for `version` ("3.12"); the nearest one when that is missing."""
-    want = re.match(r"(\d+)\.(\d+)", version or "")
+def pyenv_pythons() -> dict[tuple[int, int], str]:
+    """Local CPython interpreters by (major, minor): pyenv's versions, then pythonX.Y on PATH."""
     found: dict[tuple[int, int], str] = {}
-    roots = [
-        os.environ.get("PYENV_ROOT", os.path.expanduser("~/.pyenv")) + "/versions/*/bin/python3"
-    ]
-    candidates = [p for r in roots for p in glob.glob(r)]
+    root = os.environ.get("PYENV_ROOT", os.path.expanduser("~/.pyenv"))
+    candidates = sorted(glob.glob(root + "/versions/*/bin/python3"))
     for minor in range(8, 16):
         exe = shutil.which(f"python3.{minor}")
         if exe:
@@ -99,16 +101,140 @@ def find_python(version: str | None) -> str | None:
         m = re.search(r"(?:versions/|python)(\d+)\.(\d+)", exe)
         if m and os.access(exe, os.X_OK):
             found.setdefault((int(m.group(1)), int(m.group(2))), exe)
+    return found
+
+
+def find_python(version: str | None, requires: str | None = None) -> str | None:
+    """A local interpreter for `version` ("3.12"); the nearest one when that is missing.
+
+    `requires` (the project's requires-python) rules out interpreters it excludes, so a job
+    asking for a Python this machine lacks falls back to one the project still supports."""
+    want = re.search(r"(\d+)\.(\d+)", version or "")
+    found = pyenv_pythons()
+    if requires:
+        try:
+            spec = SpecifierSet(requires)
+            allowed = {k: v for k, v in found.items() if spec.contains(f"{k[0]}.{k[1]}.0")}
+            found = allowed or found
+        except InvalidSpecifier:
+            pass
+    found = {k: v for k, v in found.items() if k >= (3, 0)} or found
     if not found:
         return shutil.which("python3")
     if want:
         key = (int(want.group(1)), int(want.group(2)))
         if key in found:
             return found[key]
-        newer = sorted(k for k in found if k >= key)
-        if newer:
-            return found[newer[0]]
+        nearest = min(found, key=lambda k: (abs(k[1] - key[1]) if k[0] == key[0] else 99, -k[1]))
+        return found[nearest]
     return found[max(found)]
+
+
+def _requires_python(root: Path) -> str | None:
+    try:
+        data = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError):
+        return None
+    req = data.get("project", {}).get("requires-python")
+    if isinstance(req, str):
+        return req
+    poetry = data.get("tool", {}).get("poetry", {}).get("dependencies", {}).get("python")
+    if isinstance(poetry, str):
+        alts = to_pep440("python", poetry)
+        return alts[0] if alts else None
+    return None
+
+
+# Python tooling a CI job installs for itself; the test environment gets it from us.
+TOOLING = {
+    "pip",
+    "setuptools",
+    "wheel",
+    "tox",
+    "tox-gh-actions",
+    "tox-uv",
+    "nox",
+    "build",
+    "twine",
+    "virtualenv",
+    "uv",
+    "poetry",
+    "pdm",
+    "hatch",
+    "setuptools-scm",
+    "setuptools_scm",
+    "flake8",
+    "ruff",
+    "black",
+    "mypy",
+    "pre-commit",
+}
+PIP_INSTALL = re.compile(r"^\s*(?:\S*python3?(?:\.\d+)?\s+-m\s+)?pip3?\s+install\s+(.*)$")
+
+
+def job_installs(job: TestJob | None) -> tuple[list[str], list[str], list[str]]:
+    """What the job's own run lines install: pip argument lists (translated to `uv pip`),
+    extras and dependency groups (`uv sync/run --extra/--group`, `poetry install --with`)."""
+    pip_args: list[str] = []
+    extras: list[str] = []
+    groups: list[str] = []
+    for step in job.steps if job else []:
+        for line in (step.run or "").splitlines():
+            line = line.strip()
+            m = PIP_INSTALL.match(line)
+            if m:
+                try:
+                    words = shlex.split(m.group(1))
+                except ValueError:
+                    continue
+                keep = [
+                    w
+                    for w in words
+                    if w.startswith("-") or _req_name(w) not in TOOLING or w.startswith(".")
+                ]
+                if any(not w.startswith("-") for w in keep) or "-r" in keep:
+                    pip_args.append(shlex.join(keep))
+                continue
+            try:
+                words = shlex.split(line)
+            except ValueError:
+                continue
+            if words[:2] in (["uv", "sync"], ["uv", "run"], ["poetry", "install"]):
+                for i, w in enumerate(words[:-1]):
+                    if w == "--extra":
+                        extras.append(words[i + 1])
+                    elif w in ("--group", "--with", "--only-group", "--only"):
+                        groups.extend(words[i + 1].split(","))
+    return pip_args, extras, groups
+
+
+def _req_name(word: str) -> str:
+    return re.split(r"[\[<>=!~;@ ]", word, maxsplit=1)[0].lower().replace("_", "-")
+
+
+def poetry_groups(root: Path, wanted: list[str]) -> list[str]:
+    """Requirements of Poetry's dev sections as PEP 508 strings: the legacy dev-dependencies
+    and every group `poetry install` installs (non-optional ones, plus those asked for)."""
+    try:
+        data = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError):
+        return []
+    poetry = data.get("tool", {}).get("poetry", {})
+    tables = [poetry.get("dev-dependencies") or {}]
+    for name, group in (poetry.get("group") or {}).items():
+        if isinstance(group, dict) and (not group.get("optional") or name in wanted):
+            tables.append(group.get("dependencies") or {})
+    out = []
+    for table in tables:
+        for name, spec in table.items():
+            if name.lower() == "python" or (isinstance(spec, dict) and "path" in spec):
+                continue
+            version = spec.get("version", "") if isinstance(spec, dict) else str(spec)
+            alts = to_pep440("python", version) if isinstance(version, str) else None
+            extras = spec.get("extras") if isinstance(spec, dict) else None
+            name_part = name + (f"[{','.join(extras)}]" if extras else "")
+            out.append(name_part + (alts[0] if alts else ""))
+    return out
 
 
 def python_plan(
@@ -118,96 +244,255 @@ def python_plan(
         runtime
         or (job.runtime("python-version") if job else None)
         or (job.matrix.get("python") if job else None)
+        or (job.matrix.get("python-version") if job else None)
     )
     plan = Plan("python", version)
-    exe = find_python(version)
-    plan.setup.append(["uv", "venv", "--quiet", "--seed", ".venv", "--python", exe or "python3"])
     root = project.root
+    exe = find_python(version, _requires_python(root))
+    m = re.search(r"python(\d+\.\d+)|versions/(\d+\.\d+)", exe or "")
+    plan.runtime = (m.group(1) or m.group(2)) if m else version
+    plan.setup.append(["uv", "venv", "--quiet", "--seed", ".venv", "--python", exe or "python3"])
+    pip_args, job_extras, job_groups = job_installs(job)
+    tests = [test_cmd] if test_cmd else test_lines(job)
+    for line in (test_lines(job) if job else []) + tests:
+        _, e, g = job_installs(TestJob("", "", [Step(run=line)], {}, {}))
+        job_extras += e
+        job_groups += g
     extras: list[str] = []
     groups: list[str] = []
-    for m in project.manifests_of(Ecosystem.PYPI):
-        if m.directory:
+    for man in project.manifests_of(Ecosystem.PYPI):
+        if man.directory:
             continue
-        for key in m.declared:
+        for key in man.declared:
             kind, _, name = key.partition(".")
-            if kind == "optional-dependencies" and name.lower() in TEST_EXTRAS:
+            if kind == "optional-dependencies" and (
+                name.lower() in TEST_EXTRAS or name in job_extras
+            ):
                 extras.append(name)
-            if kind in ("dependency-groups", "group") and name.lower() in TEST_EXTRAS + ("lint",):
+            if kind == "dependency-groups" and (name.lower() in TEST_EXTRAS or name in job_groups):
                 groups.append(name)
-    if any((root / f).exists() for f in ("pyproject.toml", "setup.py", "setup.cfg")):
+    installs_project = any(a.split()[0:1] and a.split()[-1].startswith(".") for a in pip_args)
+    if _is_installable(root):
         target = "." + (f"[{','.join(dict.fromkeys(extras))}]" if extras else "")
         plan.install.append(f"uv pip install -e {shlex.quote(target)}")
     for g in dict.fromkeys(groups):
         plan.install.append(f"uv pip install --group {shlex.quote(g)}")
-    for req in sorted(
+    dev = poetry_groups(root, job_groups)
+    if dev:
+        plan.install.append("uv pip install " + " ".join(shlex.quote(d) for d in dev))
+    reqs = sorted(
         glob.glob(str(root / "requirements*.txt")) + glob.glob(str(root / "requirements/*.txt"))
-    ):
-        plan.install.append(f"uv pip install -r {shlex.quote(os.path.relpath(req, root))}")
-    tests = [test_cmd] if test_cmd else test_lines(job)
+    )
+    for req in reqs:
+        rel = os.path.relpath(req, root)
+        if re.search(r"doc|lint|typ|mypy|release|publish|build", rel.lower()):
+            continue
+        plan.install.append(f"uv pip install -r {shlex.quote(rel)}")
+    for args in pip_args:
+        line = f"uv pip install {args}"
+        line = re.sub(r"(-r|--requirement)\s+", "-r ", line)
+        if line not in plan.install and not (installs_project and args.strip() in (".", "-e .")):
+            plan.install.append(line)
     plan.test = [_python_test(t, root, plan) for t in tests[:1]] or ["python -m pytest"]
     if any("pytest" in t for t in plan.test):
-        plan.install.append("uv pip install pytest")
+        plugins = pytest_plugins(root, plan.test[0])
+        plan.install.append(
+            "uv pip install pytest" + "".join(" " + shlex.quote(p) for p in plugins)
+        )
+        if plugins:
+            plan.notes.append("pytest plugins from the pytest config: " + ", ".join(plugins))
     plan.env["SETUPTOOLS_SCM_PRETEND_VERSION"] = "0.0.0"  # a tree without git metadata must build
+    plan.env.update(CI_ENV)
     plan.env.update({k: v for k, v in (job.env if job else {}).items() if not v.startswith("${{")})
     return plan
 
 
+def _is_installable(root: Path) -> bool:
+    """A project pip can install: setup.py/setup.cfg, or a pyproject.toml that declares a
+    project or a build system (one holding only tool settings is not a project)."""
+    if (root / "setup.py").exists() or (root / "setup.cfg").exists():
+        return True
+    try:
+        data = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError):
+        return False
+    return "project" in data or "build-system" in data or "poetry" in data.get("tool", {})
+
+
+# What a GitHub-hosted runner sets: scripts that branch on it take their CI path.
+CI_ENV = {"CI": "true", "GITHUB_ACTIONS": "true"}
+
+
+@lru_cache(maxsize=1)
+def _pytest_options() -> list[dict]:
+    path = Path(__file__).parent / "data" / "pytest_plugins.toml"
+    return tomllib.loads(path.read_text(encoding="utf-8"))["plugin"]
+
+
+def pytest_config(root: Path) -> tuple[str, dict[str, str]]:
+    """pytest's addopts and the other ini keys, from whichever file pytest reads
+    (pytest.ini, pyproject [tool.pytest.ini_options], tox.ini [pytest], setup.cfg [tool:pytest])."""
+    for name, section in (
+        ("pytest.ini", "pytest"),
+        ("pyproject.toml", None),
+        ("tox.ini", "pytest"),
+        ("setup.cfg", "tool:pytest"),
+    ):
+        path = root / name
+        if not path.exists():
+            continue
+        text = path.read_text(encoding="utf-8", errors="replace")
+        if section is None:
+            try:
+                opts = tomllib.loads(text).get("tool", {}).get("pytest", {})
+            except tomllib.TOMLDecodeError:
+                continue
+            opts = opts.get("ini_options", opts)
+            if not isinstance(opts, dict) or not opts:
+                continue
+            flat = {k: " ".join(v) if isinstance(v, list) else str(v) for k, v in opts.items()}
+            return flat.get("addopts", ""), flat
+        parser = configparser.ConfigParser(interpolation=None, strict=False)
+        try:
+            parser.read_string(text)
+        except configparser.Error:
+            continue
+        if parser.has_section(section):
+            flat = dict(parser[section])
+            return " ".join(flat.get("addopts", "").split()), flat
+    return "", {}
+
+
+def pytest_plugins(root: Path, command: str = "") -> list[str]:
+    """Plugins the pytest configuration and the test command cannot run without (options in
+    addopts or on the command line, ini keys)."""
+    addopts, ini = pytest_config(root)
+    words = addopts.split() + command.split()
+    out = []
+    for plugin in _pytest_options():
+        opts = plugin.get("options", [])
+        keys = plugin.get("ini", [])
+        hit = any(w == o or w.startswith(o + "=") for w in words for o in opts)
+        hit = hit or any(k in ini for k in keys)
+        hit = hit or any(
+            w == f"-p{plugin['entry']}" or (w == plugin["entry"] and i and words[i - 1] == "-p")
+            for i, w in enumerate(words)
+            if plugin.get("entry")
+        )
+        if hit:
+            out.append(plugin["package"])
+    return out
+
+
 def _python_test(line: str, root: Path, plan: Plan) -> str:
-    """tox/nox run their own environments from lock-free config; run their test commands
-    here instead so the packages come from the manifest we wrote."""
+    """tox runs its own environments; its test commands run here instead, so the packages
+    come from the manifest we wrote. nox runs itself (its sessions install from the same
+    manifest) with the interpreter we have instead of the one the session name asks for."""
     words = line.split()
-    if words and words[0] in ("tox", "nox"):
-        cmds, deps = _tox_commands(root)
-        if deps:
-            plan.install.append("uv pip install " + " ".join(shlex.quote(d) for d in deps))
+    if words and words[0] == "nox":
+        return _nox_line(words, plan)
+    if words and words[0] == "tox":
+        cmds = _tox_env(root, plan)
         if cmds:
-            plan.notes.append(f"{words[0]} replaced by its test commands")
+            plan.notes.append("tox replaced by its test commands")
             return " && ".join(cmds)
-        plan.notes.append(f"{words[0]} config not understood; running pytest")
+        plan.notes.append("tox config not understood; running pytest")
         return "python -m pytest"
-    if words and words[0] == "pytest":
-        return "python -m " + line
+    if words and words[0] in ("pytest", "py.test"):
+        return "python -m pytest" + line[len(words[0]) :]
     return line
 
 
-def _tox_commands(root: Path) -> tuple[list[str], list[str]]:
+def _nox_line(words: list[str], plan: Plan) -> str:
+    """`nox -s unit-3.14` → `nox -s unit --force-python 3.13 -db uv` (uv backend, our Python)."""
+    out = ["nox"]
+    i = 1
+    while i < len(words):
+        w = words[i]
+        if w in ("-s", "--session", "--sessions", "-e") and i + 1 < len(words):
+            out += ["-s", re.sub(r"-\d+(?:\.\d+)*$", "", words[i + 1])]
+            i += 2
+            continue
+        if w in ("-p", "--python", "-P", "--force-python") and i + 1 < len(words):
+            i += 2
+            continue
+        out.append(w)
+        i += 1
+    out += ["--force-python", plan.runtime or "3", "--default-venv-backend", "uv"]
+    plan.install.append("uv pip install nox")
+    plan.notes.append("nox sessions run with the local interpreter " + (plan.runtime or ""))
+    plan.path_python = True
+    return shlex.join(out)
+
+
+def _tox_text(root: Path) -> str | None:
     ini = root / "tox.ini"
-    text = None
     if ini.exists():
-        text = ini.read_text(encoding="utf-8", errors="replace")
-    else:
-        pp = root / "pyproject.toml"
-        if pp.exists():
-            try:
-                legacy = (
-                    tomllib.loads(pp.read_text(encoding="utf-8")).get("tool", {}).get("tox", {})
-                )
-            except tomllib.TOMLDecodeError:
-                legacy = {}
-            text = legacy.get("legacy_tox_ini")
+        return ini.read_text(encoding="utf-8", errors="replace")
+    pp = root / "pyproject.toml"
+    if pp.exists():
+        try:
+            legacy = tomllib.loads(pp.read_text(encoding="utf-8")).get("tool", {}).get("tox", {})
+        except tomllib.TOMLDecodeError:
+            return None
+        text = legacy.get("legacy_tox_ini")
+        return text if isinstance(text, str) else None
+    return None
+
+
+def _tox_env(root: Path, plan: Plan) -> list[str]:
+    """The [testenv] section translated for our environment: deps (factor-conditional lines
+    only for the Python we run), extras, setenv, changedir, and its test commands (linters
+    listed beside them are left out)."""
+    text = _tox_text(root)
     if not text:
-        return [], []
+        return []
     parser = configparser.ConfigParser(interpolation=None, strict=False)
     try:
         parser.read_string(text)
     except configparser.Error:
-        return [], []
+        return []
     if not parser.has_section("testenv"):
-        return [], []
+        return []
     sec = parser["testenv"]
+    pyfactor = "py" + (plan.runtime or "").replace(".", "")
 
     def lines(key: str) -> list[str]:
         out = []
         for ln in sec.get(key, "").splitlines():
-            ln = re.sub(r"\{posargs[^}]*\}", "", ln).strip()
-            ln = re.sub(r"^\S+:\s*", "", ln) if re.match(r"^[\w,-]+:\s", ln) else ln
+            ln = re.sub(r"\{posargs[^}]*\}", "", ln).replace("{toxinidir}", str(root)).strip()
+            factor = re.match(r"^([\w,.-]+):\s+(.*)$", ln)
+            if factor:
+                if pyfactor not in re.split(r"[,-]", factor.group(1)):
+                    continue
+                ln = factor.group(2)
             if ln and not ln.startswith("#") and "{" not in ln:
                 out.append(ln)
         return out
 
-    deps = [d for d in lines("deps") if not d.startswith(("-r", "-c", "-e"))]
-    cmds = ["python -m " + c if c.startswith("pytest") else c for c in lines("commands")]
-    return cmds, deps
+    deps = lines("deps")
+    plain = [d for d in deps if not d.startswith(("-r", "-c", "-e"))]
+    if plain:
+        plan.install.append("uv pip install " + " ".join(shlex.quote(d) for d in plain))
+    for d in deps:
+        if d.startswith(("-r", "-c", "-e")):
+            plan.install.append("uv pip install " + d)
+    extras = [e.strip() for e in re.split(r"[,\s]+", sec.get("extras", "")) if e.strip()]
+    if extras:
+        plan.install.append(f"uv pip install -e {shlex.quote('.[' + ','.join(extras) + ']')}")
+    for ln in lines("setenv"):
+        k, _, v = ln.partition("=")
+        if k.strip() and "{" not in v:
+            plan.env[k.strip()] = v.strip()
+    cmds = [
+        "python -m " + c if c.startswith("pytest") else c
+        for c in lines("commands")
+        if any(re.search(p, c) for p in TEST_COMMANDS) or c.startswith("python")
+    ]
+    changedir = sec.get("changedir", "").replace("{toxinidir}", str(root)).strip()
+    if cmds and changedir and "{" not in changedir:
+        cmds[0] = f"mkdir -p {shlex.quote(changedir)} && cd {shlex.quote(changedir)} && " + cmds[0]
+    return cmds
 
 
 def node_plan(

@@ -39,6 +39,12 @@ class Action:
     name: str | None
     why: str
     line: str  # the log line that matched
+    file: str | None = None  # the source file whose import failed, as the traceback names it
+
+
+# A traceback frame naming a Python file: pytest's short form `path.py:12: in <module>` or
+# the interpreter's `File "path.py", line 12`.
+_FRAME = re.compile(r'File "(?P<a>[^"]+\.py)", line \d+|(?P<b>[^\s:"]+\.py):\d+: in ')
 
 
 @dataclass
@@ -87,7 +93,9 @@ def diagnose(log: str, language: str) -> list[Action]:
                 if "\n" in log[m.end() :]
                 else None
             ]
-            actions.append(Action(pat["action"], name, pat["why"], line.strip()[:300]))
+            frames = list(_FRAME.finditer(log, max(0, m.start() - 4000), m.start()))
+            where = (frames[-1].group("a") or frames[-1].group("b")) if frames else None
+            actions.append(Action(pat["action"], name, pat["why"], line.strip()[:300], where))
     if any(a.kind != "stop" for a in actions):
         actions = [a for a in actions if a.kind != "stop"]
     return actions
@@ -101,14 +109,15 @@ def _new_candidates(project, language: str, actions: list[Action], ctx: Context)
     refs = [
         ImportRef(
             module=a.name,
-            file="<test log>",
+            file=where,
             line=0,
             language=language,
-            kind=FileKind.SOURCE,
+            kind=kind,
             extra={"repair": a.line},
         )
         for a in actions
         if a.kind == "module" and a.name
+        for where, kind in [_importing_file(project, a.file)]
     ]
     cands = mapper.map_imports(project, refs, ctx) if (mapper and refs) else []
     eco = LANGUAGE_ECOSYSTEM[language]
@@ -133,6 +142,20 @@ def _new_candidates(project, language: str, actions: list[Action], ctx: Context)
     return out
 
 
+def _importing_file(project, logged: str | None) -> tuple[str, FileKind]:
+    """The project file (and its role) whose import failed, from the traceback's path; an
+    import failing inside an installed package or with no frame counts as the root's runtime
+    code (the package is needed at run time either way)."""
+    kinds = {f.path: f.kind for f in project.files}
+    if logged:
+        path = logged.replace("\\", "/")
+        root = str(project.root).replace("\\", "/").rstrip("/") + "/"
+        rel = path[len(root) :] if path.startswith(root) else path.lstrip("./")
+        if rel in kinds:
+            return rel, kinds[rel]
+    return "__main__.py", FileKind.SOURCE
+
+
 def verify(
     root: Path,
     language: str,
@@ -144,7 +167,7 @@ def verify(
 ) -> tuple[VerifyResult, Inference]:
     """Infer, write into a scratch copy, run tests, repair; the user's tree is untouched."""
     from depinfer.pipeline import infer, plan_edits, run_language, write_edits
-    from depinfer.resolvers.common import merge_candidates
+    from depinfer.resolvers.common import merge_candidates, parse_as_of
     from depinfer.scan import scan
 
     start = time.monotonic()
@@ -153,6 +176,8 @@ def verify(
         scratch = Path(tmp) / "repo"
         shutil.copytree(root, scratch, ignore=COPY_IGNORE, symlinks=True)
         project = scan(scratch)
+        when = parse_as_of(ctx.options.as_of, scan(root).last_commit_date)
+        as_of = when.isoformat().replace("+00:00", "Z") if when else None
         result = infer(scratch, ctx.options, ctx=ctx, project=project)
         pristine = {e.path: e.old_text for e in result.edits}
         write_edits(scratch, result.edits, ctx)
@@ -164,6 +189,7 @@ def verify(
                 language,
                 test_cmd,
                 log_path=(log_dir / f"round{number}.log") if log_dir else None,
+                as_of=as_of,
             )
             rnd = Round(number, run.status, seconds=time.monotonic() - t0)
             out.rounds.append(rnd)

@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from depinfer.ci.plan import Plan
+from depinfer.ci.plan import Plan, pyenv_pythons
 
 STEP_TIMEOUT = 900  # seconds per install/test step
 
@@ -63,10 +63,14 @@ def parse_outcomes(output: str) -> dict[str, str]:
     return out
 
 
+# pytest reads these from the environment wherever it is started (directly, from a script, from
+# tox commands): a line per test outcome, and a module that fails to import does not hide the
+# outcomes of all the others (the exit code still says the run failed).
+PYTEST_REPORTS = "-rA --continue-on-collection-errors"
+
+
 def _with_reports(cmd: str) -> str:
     """Ask runners for per-test lines without changing what they run."""
-    if re.search(r"\bpytest\b", cmd) and "-rA" not in cmd:
-        return re.sub(r"\bpytest\b", "pytest -rA", cmd, count=1)
     if re.search(r"python -m unittest\b", cmd) and " -v" not in cmd:
         return cmd + " -v"
     return cmd
@@ -79,11 +83,16 @@ def run_plan(
     env = {**os.environ, **plan.env}
     env.pop("VIRTUAL_ENV", None)
     env.pop("PYTHONPATH", None)
+    if plan.language == "python":
+        env["PYTEST_ADDOPTS"] = (PYTEST_REPORTS + " " + env.get("PYTEST_ADDOPTS", "")).strip()
     venv = workdir / ".venv"
     if plan.language == "python":
         env["VIRTUAL_ENV"] = str(venv)
         env["PATH"] = f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}"
         env["UV_PYTHON"] = str(venv / "bin" / "python")
+    if plan.path_python:  # tools that look interpreters up by name (nox, tox) find ours
+        dirs = sorted({str(Path(exe).parent) for exe in pyenv_pythons().values()})
+        env["PATH"] = os.pathsep.join([env["PATH"], *dirs])
     log: list[str] = []
 
     def run(cmd: list[str] | str, label: str) -> int | None:
@@ -112,7 +121,7 @@ def run_plan(
         except OSError as exc:
             log.append(f"[cannot run: {exc}]")
             return 127
-        log.append(proc.stdout[-200000:])
+        log.append(proc.stdout[-2_000_000:])
         log.append(proc.stderr[-50000:])
         log.append(f"[exit {proc.returncode}]")
         return proc.returncode

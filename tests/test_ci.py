@@ -1,0 +1,212 @@
+from pathlib import Path
+
+from depinfer.ci import plan_for
+from depinfer.ci.plan import Plan, unwrap
+from depinfer.ci.runner import RunResult, parse_outcomes, run_plan
+from depinfer.ci.workflow import read_workflows
+
+WORKFLOW = """
+name: tests
+on: [push]
+jobs:
+  lint:
+    runs-on: ubuntu-latest
+    steps:
+      - run: ruff check .
+  test:
+    runs-on: ${{ matrix.os }}
+    strategy:
+      matrix:
+        os: [windows-latest, ubuntu-latest]
+        python-version: ["3.12", "3.11"]
+    steps:
+      - uses: actions/checkout@v4
+      - uses: actions/setup-python@v5
+        with:
+          python-version: ${{ matrix.python-version }}
+      - run: uv run --locked --group dev pytest -x tests
+"""
+
+
+def _repo(tmp_path: Path) -> Path:
+    (tmp_path / ".github" / "workflows").mkdir(parents=True)
+    (tmp_path / ".github" / "workflows" / "ci.yml").write_text(WORKFLOW)
+    (tmp_path / "pyproject.toml").write_text(
+        "[project]\nname='x'\nversion='0'\ndependencies=[]\n[project.optional-dependencies]\ntest=['pytest']\n"
+    )
+    return tmp_path
+
+
+def test_test_job_is_found_and_lint_job_ignored(tmp_path):
+    root = _repo(tmp_path)
+    jobs = read_workflows(root, [".github/workflows/ci.yml"], [])
+    assert [j.job for j in jobs] == ["test"]
+    assert jobs[0].runtime("python-version") == "3.12"
+    assert jobs[0].matrix["os"] == "ubuntu-latest"
+
+
+def test_python_plan_installs_from_manifest_and_unwraps_uv_run(tmp_path):
+    plan = plan_for(_repo(tmp_path), "python")
+    assert plan.runtime == "3.12"
+    assert "uv pip install -e '.[test]'" in plan.install
+    assert plan.test == ["python -m pytest -x tests"]
+
+
+def test_unwrap_strips_environment_wrappers():
+    assert unwrap("uv run --extra pil --group dev pytest") == "pytest"
+    assert unwrap("poetry run pytest -k fast") == "pytest -k fast"
+    assert unwrap("hatch run test:pytest") == "pytest"
+    assert unwrap("npm test") == "npm test"
+
+
+def test_broken_workflow_is_reported_not_raised(tmp_path):
+    (tmp_path / "bad.yml").write_text("jobs: [\n")
+    diags = []
+    assert read_workflows(tmp_path, ["bad.yml"], diags) == []
+    assert diags[0].file == "bad.yml"
+
+
+def test_outcomes_parsed_from_pytest_cargo_and_tap():
+    out = parse_outcomes(
+        "PASSED tests/test_a.py::test_one\nFAILED tests/test_a.py::test_two - assert\n"
+        "test parse::works ... ok\ntest parse::breaks ... FAILED\nok 1 - adds numbers\nnot ok 2 - subtracts\n"
+    )
+    assert out == {
+        "tests/test_a.py::test_one": "passed",
+        "tests/test_a.py::test_two": "failed",
+        "parse::works": "passed",
+        "parse::breaks": "failed",
+        "adds numbers": "passed",
+        "subtracts": "failed",
+    }
+
+
+def test_relative_verdict_compares_with_baseline():
+    gold = RunResult("failed", {"a": "passed", "b": "failed"})
+    assert RunResult("failed", {"a": "passed", "b": "failed"}).relative_pass(gold) is True
+    assert RunResult("failed", {"a": "failed"}).relative_pass(gold) is False
+    assert RunResult("failed").relative_pass(RunResult("failed")) is None
+
+
+def test_run_plan_stops_at_failed_install_and_logs(tmp_path):
+    plan = Plan("other", None, install=["echo installing", "exit 3"], test=["echo never"])
+    result = run_plan(plan, tmp_path, tmp_path / "log.txt")
+    assert result.status == "install-failed" and result.failed_step == "exit 3"
+    assert "never" not in (tmp_path / "log.txt").read_text()
+
+
+def test_run_plan_times_out_per_step(tmp_path):
+    result = run_plan(Plan("other", None, test=["sleep 5"]), tmp_path, step_timeout=1)
+    assert result.status == "timeout"
+
+
+def test_run_plan_passes_and_collects_outcomes(tmp_path):
+    plan = Plan("other", None, test=["printf 'ok 1 - works\\n'"])
+    result = run_plan(plan, tmp_path)
+    assert result.passed and result.outcomes == {"works": "passed"}
+
+
+def test_poetry_dev_sections_are_installed_with_pep440_bounds(tmp_path):
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.poetry]\nname = "x"\nversion = "0"\n\n[tool.poetry.dependencies]\npython = ">=3.8"\n\n'
+        '[tool.poetry.dev-dependencies]\npytest = "^7.0.0"\n\n'
+        '[tool.poetry.group.docs]\noptional = true\n[tool.poetry.group.docs.dependencies]\nsphinx = "*"\n\n'
+        '[tool.poetry.group.test.dependencies]\nattrs = { version = "~21.4", extras = ["tests"] }\n'
+    )
+    plan = plan_for(tmp_path, "python", "pytest tests")
+    assert "uv pip install 'pytest>=7.0.0,<8' 'attrs[tests]>=21.4,<21.5'" in plan.install
+    assert not any("sphinx" in line for line in plan.install)
+    assert plan.test == ["python -m pytest tests"]
+
+
+def test_pytest_plugins_come_from_addopts_ini_keys_and_the_command(tmp_path):
+    (tmp_path / "setup.cfg").write_text(
+        "[metadata]\nname = x\n\n[tool:pytest]\naddopts = -ra --cov=x --timeout 30\nasyncio_mode = auto\n"
+    )
+    plan = plan_for(tmp_path, "python", "pytest -n auto tests")
+    assert plan.install[-1] == (
+        "uv pip install pytest pytest-cov pytest-xdist pytest-timeout pytest-asyncio"
+    )
+
+
+def test_a_pyproject_with_only_tool_settings_is_not_installed(tmp_path):
+    (tmp_path / "pyproject.toml").write_text("[tool.pytest.ini_options]\naddopts = '-ra'\n")
+    (tmp_path / "requirements-dev.txt").write_text("pytest\n")
+    (tmp_path / "requirements-docs.txt").write_text("sphinx\n")
+    plan = plan_for(tmp_path, "python", "python -m pytest")
+    assert plan.install == ["uv pip install -r requirements-dev.txt", "uv pip install pytest"]
+
+
+def test_tox_env_translated_for_the_python_we_run(tmp_path):
+    (tmp_path / "setup.py").write_text("from setuptools import setup\nsetup(name='x')\n")
+    (tmp_path / "tox.ini").write_text(
+        "[tox]\nenvlist = py{310,311}-pandas{1,2}\n\n[testenv]\nchangedir = tmp\n"
+        "extras = test\nsetenv =\n    MPLBACKEND = Agg\ndeps =\n    -r requirements/tests.txt\n"
+        "    pandas1: pandas<2\n    py399: oldthing\n    flake8\ncommands =\n"
+        "    pytest {toxinidir}/tests {posargs}\n    flake8 x\n"
+    )
+    plan = plan_for(tmp_path, "python", "tox", runtime="3.11")
+    assert "uv pip install flake8" in plan.install
+    assert "uv pip install -r requirements/tests.txt" in plan.install
+    assert "uv pip install -e '.[test]'" in plan.install
+    assert not any("pandas" in line or "oldthing" in line for line in plan.install)
+    assert plan.env["MPLBACKEND"] == "Agg"
+    assert plan.test == [f"mkdir -p tmp && cd tmp && python -m pytest {tmp_path}/tests"]
+
+
+def test_nox_runs_the_session_with_a_local_interpreter(tmp_path):
+    (tmp_path / "noxfile.py").write_text("import nox\n")
+    plan = plan_for(tmp_path, "python", "nox -s unit-3.99", runtime="3.99")
+    assert plan.test[0].startswith("nox -s unit --force-python 3.")
+    assert plan.test[0].endswith("--default-venv-backend uv")
+    assert plan.path_python and "uv pip install nox" in plan.install
+
+
+def test_the_job_most_like_the_test_command_is_chosen(tmp_path):
+    wf = tmp_path / ".github" / "workflows"
+    wf.mkdir(parents=True)
+    (wf / "cov.yml").write_text(
+        "jobs:\n  coverage:\n    runs-on: ubuntu-latest\n    steps:\n      - run: nox -s cover\n"
+    )
+    (wf / "tests.yml").write_text(
+        "jobs:\n  unit:\n    runs-on: ubuntu-latest\n    strategy:\n      matrix:\n"
+        "        python-version: ['3.11']\n    steps:\n      - uses: actions/setup-python@v5\n"
+        "        with:\n          python-version: ${{ matrix.python-version }}\n"
+        "      - run: nox -s unit-${{ matrix.python-version }}\n"
+    )
+    (tmp_path / "noxfile.py").write_text("import nox\n")
+    plan = plan_for(tmp_path, "python", "nox -s unit-3.11")
+    assert plan.test[0].startswith("nox -s unit ")
+
+
+def test_find_python_respects_requires_python(monkeypatch):
+    from depinfer.ci import plan as plan_mod
+
+    monkeypatch.setattr(
+        plan_mod,
+        "pyenv_pythons",
+        lambda: {(3, 8): "/p/3.8/bin/python3", (3, 12): "/p/3.12/bin/python3"},
+    )
+    assert plan_mod.find_python("3.8", ">=3.10") == "/p/3.12/bin/python3"
+    assert plan_mod.find_python("3.14", None) == "/p/3.12/bin/python3"
+    assert plan_mod.find_python("3.8", None) == "/p/3.8/bin/python3"
+
+
+def test_job_install_lines_are_translated_without_tooling():
+    from depinfer.ci.plan import job_installs
+    from depinfer.ci.workflow import Step, TestJob
+
+    job = TestJob(
+        "ci.yml",
+        "test",
+        [
+            Step(run="python -m pip install --upgrade pip\npip install tox tox-gh-actions"),
+            Step(run="pip install -e .[test] 'numpy<2'"),
+            Step(run="uv sync --extra pil --group dev"),
+        ],
+        {},
+        {},
+    )
+    pip_args, extras, groups = job_installs(job)
+    assert pip_args == ["-e '.[test]' 'numpy<2'"]
+    assert extras == ["pil"] and groups == ["dev"]
