@@ -54,3 +54,10 @@ def test_workspace_member_gets_its_own_dependencies():
     assert by_manifest["packages/app/package.json"] == {"@acme/core", "express", "supertest"}
     assert by_manifest["packages/core/package.json"] == {"nanoid"}
     assert "package.json" not in by_manifest
+
+
+def test_component_files_need_their_framework_runtime(tmp_path):
+    (tmp_path / "package.json").write_text('{"name": "ui", "private": true}')
+    (tmp_path / "Only.vue").write_text("<template><p>static</p></template>\n")
+    result, _ = run(tmp_path)
+    assert {r.name for r in result.requirements} == {"vue"}

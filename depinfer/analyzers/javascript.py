@@ -43,6 +43,9 @@ GRAMMAR_BY_EXT = {
 }
 # Files that embed scripts in markup: their <script> blocks (and Astro frontmatter) are parsed.
 EMBEDDED_EXTS = {".vue", ".svelte", ".astro"}
+# ...and compile to modules that import their framework's runtime (vue, svelte/internal,
+# astro/runtime), so the framework is needed even when no <script> imports it.
+COMPONENT_RUNTIME = {".vue": "vue", ".svelte": "svelte", ".astro": "astro"}
 
 # Call targets whose first literal argument is a module specifier.
 CALL_FUNCTIONS = {"require"}
@@ -348,17 +351,25 @@ def analyze_file(
         blocks = [(text, grammar, 0)]
     elif ext in EMBEDDED_EXTS:
         blocks = _embedded_scripts(text, ext)
-        if ext == ".vue":
-            blocks.append(("", "", 0))  # marker: the file needs the Vue compiler
     else:
         grammar = GRAMMAR_BY_EXT.get(ext)
         if grammar is None:
             return []
         blocks = [(text, grammar, 0)]
     refs: list[ImportRef] = []
+    if ext in COMPONENT_RUNTIME:
+        # a component file compiles to code that imports its framework's runtime
+        refs.append(
+            ImportRef(
+                module=COMPONENT_RUNTIME[ext],
+                file=file.path,
+                line=1,
+                language=LANGUAGE,
+                kind=file.kind,
+                extra={"component": True},
+            )
+        )
     for script, grammar, offset in blocks:
-        if not grammar:
-            continue
         try:
             uses = parse_source(script, grammar, offset)
         except (ValueError, RuntimeError) as exc:  # a grammar failure, never a traceback
