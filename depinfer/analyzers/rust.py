@@ -447,7 +447,12 @@ class _Walker:
                 name,
                 line_node.start_point[0] + 1,
                 scope,
-                {"how": "attr", "path": name, "resolved": self.f.uses.get(name)},
+                {
+                    "how": "attr",
+                    "path": name,
+                    "resolved": self.f.uses.get(name),
+                    "keys": self._attr_keys(args),
+                },
             )
         )
         if args is not None:
@@ -492,6 +497,21 @@ class _Walker:
                 continue
             i += 1
         return out
+
+    def _attr_keys(self, tt: Any) -> list[str]:
+        """Top-level keys of `#[arg(long, env = "X", value_parser = ..)]` → long, env, value_parser."""
+        if tt is None:
+            return []
+        keys: list[str] = []
+        toks = tt.children
+        for i, tok in enumerate(toks):
+            if tok.type != "identifier":
+                continue
+            prev = toks[i - 1].type if i else None
+            nxt = toks[i + 1].type if i + 1 < len(toks) else None
+            if prev in ("(", ",") and nxt in ("=", ",", ")", "token_tree"):
+                keys.append(_text(tok, self.src))
+        return keys
 
     def string_paths(self, tt: Any, scope: Scope) -> None:
         """Paths written as strings in attribute arguments: `#[serde(with = "humantime_serde")]`."""

@@ -25,7 +25,9 @@ from depinfer.model import Candidate, Ecosystem, Evidence, ImportRef, Project, S
 from depinfer.rules.rust_gates import (
     cargo_source_dir,
     crate_features,
+    dependency_requirement,
     expand,
+    external_globs,
     features_for,
     minimal_features,
     read_gates,
@@ -66,6 +68,7 @@ def infer(
     out.extend(_from_features_tables(crates, out, ctx))
     _derives(refs, out, ctx)
     known = _source_gates(out, ctx, project)
+    _helper_keys(refs, out, known)
     _serde_integration(refs, out, known)
     return out
 
@@ -245,7 +248,8 @@ def _registry_source(
         if src is None:
             break
         public = {p.split("::")[0] for p in read_gates(str(src))}
-        cover = len(tops) if "*" in public else sum(1 for t in tops if t in public)
+        glob = any(p.startswith("*") for p in public)
+        cover = len(tops) if glob else sum(1 for t in tops if t in public)
         if best is None or cover > best[0]:
             best = (cover, src, current.version)
         if cover == len(tops):
@@ -256,6 +260,47 @@ def _registry_source(
     if best is None:
         return None, None
     return best[1], (best[2] if best[2] != newest else None)
+
+
+def _with_reexports(
+    src: Path,
+    gates: dict[str, list[str]],
+    features: dict[str, list[str]],
+    ctx: Context,
+    workdir: list[Path],
+) -> dict[str, list[str]]:
+    """Follow `pub use clap_builder::*`: the re-exported crate's gates, with its features
+    mapped back to the facade feature that switches them on (`clap_builder/cargo` → `cargo`)."""
+    merged = dict(gates)
+    for ext in external_globs(gates):
+        req = dependency_requirement(str(src), ext) or ""
+        exact = req.lstrip("=").strip() if req.strip().startswith("=") else None
+        ext_src = cargo_source_dir(ext, exact) if exact else None
+        if ext_src is None and exact and not ctx.options.offline:
+            data = ctx.registries.download_crate(ext, exact)
+            if data:
+                if not workdir:
+                    import tempfile
+
+                    workdir.append(Path(tempfile.mkdtemp(prefix="depinfer-crates-")))
+                ext_src = unpack_crate(data, workdir[0])
+        if ext_src is None:
+            continue
+        for path, needs in read_gates(str(ext_src)).items():
+            if path in merged or path.startswith("*"):
+                continue
+            mapped = []
+            for f in needs:
+                facade = [
+                    k
+                    for k, items in features.items()
+                    if any(i.replace("?/", "/") == f"{ext}/{f}" for i in items)
+                ]
+                if facade:
+                    mapped.append(sorted(facade, key=lambda k: len(features[k]))[0])
+            if len(mapped) == len(needs):
+                merged[path] = mapped
+    return merged
 
 
 def _source_gates(
@@ -283,6 +328,7 @@ def _source_gates(
             src = src or cargo_source_dir(package)
             if src is not None:
                 known = (read_gates(str(src)), crate_features(str(src)))
+                known = (_with_reexports(src, known[0], known[1], ctx, workdir), known[1])
             elif snap:
                 known = (snap.get("gates", {}), snap.get("features", {}))
             cache[package] = known
@@ -307,6 +353,41 @@ def _source_gates(
 
         shutil.rmtree(workdir[0], ignore_errors=True)
     return cache
+
+
+@lru_cache(maxsize=1)
+def helper_methods() -> dict[str, dict[str, list[str]]]:
+    path = DATA / "helper_methods.json"
+    return json.loads(path.read_text(encoding="utf-8")).get("crates", {}) if path.is_file() else {}
+
+
+def _helper_keys(
+    refs: list[ImportRef],
+    cands: list[Candidate],
+    known: dict[str, tuple[dict[str, list[str]], dict[str, list[str]]]],
+) -> None:
+    """`#[arg(env = "X")]` calls `Arg::env`, which clap compiles only with its `env` feature."""
+    table = helper_methods()
+    for c in cands:
+        helpers = table.get(c.extra.get("package") or c.name)
+        if not helpers or c.internal:
+            continue
+        gates, features = known.get(c.extra.get("package") or c.name, ({}, {}))
+        if not gates:
+            continue
+        needed: list[str] = []
+        for r in refs:
+            if r.extra.get("how") != "attr" or r.extra.get("manifest") != c.manifest:
+                continue
+            for ty in helpers.get(r.extra.get("path", ""), []):
+                for key in r.extra.get("keys", []):
+                    needed.extend(gates.get(f"{ty}::{key}", []))
+        if needed:
+            merged = minimal_features(c.features + needed, features)
+            for f in merged:
+                if f not in c.features:
+                    c.evidence.append(Evidence("source:helper-attribute", detail=f"needs '{f}'"))
+            c.features = merged
 
 
 # A crate's serde support sits behind one of these feature names (crate docs: "serde",

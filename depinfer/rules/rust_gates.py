@@ -95,6 +95,7 @@ class _Reader:
         files = list((root / "src").rglob("*.rs"))
         self.gating, self.exporting = _gating_macros(files)
         self.paths: dict[str, list[list[str]]] = {}
+        self.aliases: dict[str, str] = {}  # `pub type A = B;`, `pub use b::B as A;` → A: B
         self.files_read = 0
 
     def record(self, path: str, gates: list[str]) -> None:
@@ -180,6 +181,15 @@ class _Reader:
                         export_all=name in self.exporting,
                     )
             return
+        if t == "impl_item" and node.child_by_field_name("trait") is None:
+            # inherent methods, recorded as `Type::method` (clap's `Arg::env` needs `env`)
+            ty = node.child_by_field_name("type")
+            body = node.child_by_field_name("body")
+            if ty is not None and body is not None:
+                tname = re.sub(r"<.*", "", _text(ty, src)).split("::")[-1].strip()
+                if tname:
+                    self.items(body, src, file, f"{tname}::", gates, True, depth + 1)
+            return
         if t == "macro_definition":
             name = node.child_by_field_name("name")
             if exported and name is not None:
@@ -213,10 +223,32 @@ class _Reader:
             if arg is not None:
                 for local in _use_names(arg, src):
                     self.record(prefix + local, gates)
+                for clause in _descendants(arg, "use_as_clause"):
+                    path, alias = (
+                        clause.child_by_field_name("path"),
+                        clause.child_by_field_name("alias"),
+                    )
+                    if path is not None and alias is not None:
+                        self.aliases[_text(alias, src)] = _text(path, src).split("::")[-1]
             return
+        if t == "type_item":
+            name, ty = node.child_by_field_name("name"), node.child_by_field_name("type")
+            if name is not None and ty is not None:
+                target = re.sub(r"<.*", "", _text(ty, src)).split("::")[-1].strip()
+                self.aliases[_text(name, src)] = target
         name = node.child_by_field_name("name")
         if name is not None:
             self.record(prefix + _text(name, src), gates)
+
+
+def _descendants(node: Any, kind: str) -> list[Any]:
+    out, stack = [], [node]
+    while stack:
+        n = stack.pop()
+        if n.type == kind:
+            out.append(n)
+        stack.extend(n.children)
+    return out
 
 
 def _use_names(node: Any, src: bytes) -> list[str]:
@@ -260,6 +292,12 @@ def read_gates(crate_root: str) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
     for path, alternatives in reader.paths.items():
         out[path] = min(alternatives, key=len)
+    for alias, target in reader.aliases.items():
+        if alias == target:
+            continue
+        for path, g in list(out.items()):
+            if path.startswith(target + "::"):
+                out.setdefault(alias + path[len(target) :], g)
     return _resolve_globs(out)
 
 
@@ -284,8 +322,28 @@ def _resolve_globs(paths: dict[str, list[str]]) -> dict[str, list[str]]:
                 if p.startswith(local) and "*" not in p:
                     out.setdefault(base + p[len(local) :], list(dict.fromkeys(gates + g)))
         else:
-            out[base + "*"] = gates
+            out[base + "*" + target] = gates  # another crate's names, read on demand
     return out
+
+
+def external_globs(gates: dict[str, list[str]]) -> list[str]:
+    """Crates a crate re-exports whole at its root (`pub use clap_builder::*`)."""
+    return [k[1:].split("::")[0] for k in gates if k.startswith("*") and k[1:]]
+
+
+def dependency_requirement(crate_root: str, name: str) -> str | None:
+    """The version requirement a crate's Cargo.toml puts on one of its dependencies."""
+    import tomlkit
+
+    try:
+        doc = tomlkit.parse((Path(crate_root) / "Cargo.toml").read_text(encoding="utf-8")).unwrap()
+    except Exception:
+        return None
+    for key, value in (doc.get("dependencies") or {}).items():
+        package = value.get("package", key) if isinstance(value, dict) else key
+        if package.replace("-", "_") == name.replace("-", "_"):
+            return value if isinstance(value, str) else value.get("version")
+    return None
 
 
 def features_for(gates: dict[str, list[str]], used_paths: list[str]) -> list[str]:
