@@ -95,3 +95,8 @@ def test_syntax_errors_and_binary_files_do_not_crash(tmp_path):
     refs = analyze(scan(tmp_path), ctx)
     assert "regex" in {r.module for r in refs}
     assert any(d.file == "src/bin.rs" for d in ctx.diagnostics)
+
+
+def test_helper_attribute_keys_are_recorded(app):
+    keys = [r.extra.get("keys") for r in app if r.extra["how"] == "attr" and r.module == "arg"]
+    assert ["long"] in keys

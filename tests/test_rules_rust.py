@@ -94,3 +94,10 @@ def test_unpack_crate_skips_unsafe_members(tmp_path):
     assert (root / "src" / "lib.rs").is_file()
     assert not (tmp_path / "evil.rs").exists() and not (root / "README.md").exists()
     assert unpack_crate(b"not a tarball", tmp_path / "bad") is None
+
+
+def test_inherent_methods_and_type_aliases_carry_gates():
+    gates = read_gates(str(MINITOK))
+    assert gates["Builder::bind"] == ["net"]
+    assert gates["Builder::new"] == []
+    assert gates["Alias::bind"] == ["net"]  # `pub type Alias = Builder;`
