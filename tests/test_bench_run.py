@@ -313,3 +313,14 @@ def test_depinfer_cli_dispatches_bench(capsys: pytest.CaptureFixture[str]) -> No
 
     assert depinfer_main(["bench", "report", "/nonexistent"]) == 2
     assert "not a results directory" in capsys.readouterr().err
+
+
+def test_prepare_again_keeps_copies_and_the_whole_dataset(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["prepare", "--dataset", str(DATASET), "--trees", str(TREES), "--out", str(tmp_path)]
+    assert main(argv) == 0
+    first = (tmp_path / "dibench.jsonl").read_text()
+    assert main(argv) == 0
+    assert "kept the masked copy" in capsys.readouterr().out
+    assert (tmp_path / "dibench.jsonl").read_text() == first

@@ -339,7 +339,10 @@ def cmd_prepare(args: argparse.Namespace) -> int:
             continue
         if dest.exists():
             if not args.force:
-                print(f"{inst.id}: {dest} exists (use --force to replace)", file=sys.stderr)
+                print(f"{inst.id}: kept the masked copy at {dest} (--force replaces it)")
+                original = {rel: _text(src / rel) for rel in inst.build_files}
+                masked = {rel: _text(dest / rel) for rel in inst.build_files}
+                dibench_lines.append(dibench_instance(inst, git_diff(masked, original)))
                 continue
             shutil.rmtree(dest)
         copy_tree(src, dest)
