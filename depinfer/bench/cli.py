@@ -361,6 +361,9 @@ def cmd_prepare(args: argparse.Namespace) -> int:
         for line in dibench_lines:
             fh.write(json.dumps(line) + "\n")
     print(f"gold: {gold_path}; DI-Bench-format dataset: {out / 'dibench.jsonl'}")
+    print(
+        f"score the masked copies with: depinfer bench run --dataset {out / 'dibench.jsonl'} --trees {out}"
+    )
     return EXIT_PARTIAL if failed else EXIT_OK
 
 
