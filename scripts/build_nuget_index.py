@@ -25,7 +25,11 @@ package is only chosen for NS when one of the marker identifiers is used in the 
 
 Also writes depinfer/rules/data/csharp/conventions.json: test-framework conventions from
 the `dotnet new xunit|nunit|mstest` templates and each framework's docs, coverlet's docs
-for coverage collection, and each tool package's docs for where it belongs.
+for coverage collection, each tool package's docs for where it belongs, and the
+dependency lists on the packages' gallery pages (IMPLIED_BY, BROUGHT_BY).
+
+Not a source: the dev benchmark repositories (their manifests are the measurement's
+answers); rows seen only there were removed.
 
 Run: python scripts/build_nuget_index.py
 """
@@ -979,6 +983,7 @@ IMPLIED_BY = {
     "Serilog.Extensions.Logging": ["Serilog.AspNetCore", "Serilog.Extensions.Hosting"],
     "Serilog.Extensions.Hosting": ["Serilog.AspNetCore"],
     "xunit.abstractions": ["xunit"],
+    "Polly.Core": ["Polly"],
     "Microsoft.CodeAnalysis.Common": ["Microsoft.CodeAnalysis.CSharp"],
 }
 
@@ -988,6 +993,24 @@ IMPLIED_BY = {
 PLACEMENT_PREFIX = {
     "Aspire.Hosting.": "apphost",
     "CommunityToolkit.Aspire.Hosting.": "apphost",
+}
+
+# Dependencies listed packages bring (their gallery dependency lists): under central
+# package management such a package is not added to the list on its own.
+BROUGHT_BY = {
+    "MimeKit": ["MailKit"],
+    "FluentValidation": [
+        "FastEndpoints",
+        "FluentValidation.AspNetCore",
+        "FluentValidation.DependencyInjectionExtensions",
+    ],
+    "Docker.DotNet": ["Testcontainers"],
+    "Azure.Core": ["Azure.Identity", "Azure.Storage.Blobs", "Azure.Messaging.ServiceBus"],
+    "Castle.Core": ["Moq", "NSubstitute"],
+    "Serilog": ["Serilog.AspNetCore", "Serilog.Extensions.Hosting", "Serilog.Sinks.Console"],
+    "Newtonsoft.Json": ["Microsoft.AspNetCore.Mvc.NewtonsoftJson", "RestSharp"],
+    "MediatR.Contracts": ["MediatR"],
+    "Google.Protobuf": ["Grpc.AspNetCore"],
 }
 
 # Types that older targets (netstandard2.0, .NET Framework) only get from a package; the
@@ -1080,6 +1103,7 @@ def main() -> None:
         "placement_prefix": PLACEMENT_PREFIX,
         "polyfill_types": POLYFILL_TYPES,
         "implied_by": IMPLIED_BY,
+        "brought_by": BROUGHT_BY,
     }
     OUT.mkdir(parents=True, exist_ok=True)
     RULES_OUT.mkdir(parents=True, exist_ok=True)

@@ -33,6 +33,7 @@ def shop():
 def test_namespaces_map_to_the_central_packages(shop):
     assert _names(shop, "src/Shop.Core/Shop.Core.csproj") == [
         "Ardalis.GuardClauses",
+        "Polly",
         "StyleCop.Analyzers",
     ]
     # UseSqlite picks the provider; Microsoft.EntityFrameworkCore itself is not listed centrally
@@ -198,3 +199,12 @@ def test_unknown_namespace_is_checked_with_the_registry_when_online():
     # offline nothing is guessed
     offline = Context(options=Options(offline=True), registries=_FakeRegistries())
     assert _online_guess("Acme.Widgets.Layout", cs, ref, offline) is None
+
+
+def test_a_package_missing_from_central_versions_is_added_there(shop):
+    edits = {e.path: e for e in shop.edits}
+    props = edits["Directory.Packages.props"].new_text
+    assert '<PackageVersion Include="Polly" Version="8.6.1" />' in props
+    assert props.count("<PackageVersion ") == 13
+    core = edits["src/Shop.Core/Shop.Core.csproj"].new_text
+    assert '<PackageReference Include="Polly" />' in core

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from depinfer.analyzers.csharp_layout import CsProject, build_layout
 from depinfer.context import Context
@@ -107,6 +108,23 @@ def _pool_lookup(ns: str, pool: dict[str, str]) -> str | None:
     return None
 
 
+def _unlisted_ok(pid: str, pool: dict[str, str]) -> bool:
+    if pid.startswith(("Microsoft.", "System.", "Aspire.")):
+        return False
+    lowered = {p.lower() for p in pool}
+    if any(b.lower() in lowered for b in _brought_by().get(pid, [])):
+        return False  # a listed package depends on it
+    family = pid.split(".", 1)[0].lower()
+    return not any(p.split(".", 1)[0] == family for p in lowered)
+
+
+@lru_cache(maxsize=1)
+def _brought_by() -> dict[str, list[str]]:
+    from depinfer.rules.csharp import conventions
+
+    return conventions().get("brought_by", {})
+
+
 def _pool_variant(entries: list[nx.Entry], pool: dict[str, str]) -> str | None:
     """A listed id that is a variant of an indexed one (`Tomlyn.Signed` for `Tomlyn`)."""
     for e in sorted(entries, key=lambda e: -e.rank):
@@ -159,6 +177,11 @@ def namespace_candidates(
         hit = _pool_lookup(ns, pool) or _pool_variant(entries, pool)
         if hit:
             chosen = [nx.Entry(hit, 0, nx.kind_of(hit))]
+        elif entries:
+            # not listed centrally yet: the resolver adds its PackageVersion. Only for a
+            # third-party package whose family the list does not already cover (platform
+            # packages are usually in the box or brought by another listed one).
+            chosen = [e for e in choose(entries, use, None) if _unlisted_ok(e.package, pool)]
     if ref.extra.get("kind") == "qualified" and prefix.count(".") < 1 and not pool:
         return [], True  # `Foo.Bar` in code may be a member access, not a namespace
     for e in chosen:
