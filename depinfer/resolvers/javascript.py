@@ -36,6 +36,7 @@ from depinfer.model import (
 from depinfer.resolvers.common import merge_candidates, parse_as_of, pick_version, to_requirement
 from depinfer.resolvers.javascript_packages import esm_only, ships_types, types_package
 from depinfer.resolvers.javascript_semver import node_ok_for, satisfies, semver_key
+from depinfer.resolvers.runtime import node_runtime
 
 __all__ = ["esm_only", "resolve", "satisfies", "ships_types", "types_package"]
 
@@ -305,6 +306,7 @@ class _State:
             for f in lay.files
             if f.endswith((".ts", ".tsx", ".mts", ".cts")) and (owner := owner_of(lay, f))
         }
+        self._floors: dict[str, str | None] = {}
         # (manifest, name) → the version chosen for a written external package
         self.picked: dict[tuple[str, str], object] = {}
 
@@ -348,9 +350,7 @@ class _State:
         versions = self.ctx.registries.versions(Ecosystem.NPM, name)
         if not versions:
             return None
-        engines = owner.data.get("engines")
-        node = engines.get("node") if isinstance(engines, dict) else None
-        node_ok = node_ok_for(node)
+        node_ok = node_ok_for(self.node_floor(owner))
         if needs_cjs:
             cjs = pick_version(
                 versions,
@@ -361,6 +361,13 @@ class _State:
             if cjs is not None:
                 return cjs
         return pick_version(versions, self.as_of, node_ok, sort_key=semver_key)
+
+    def node_floor(self, owner: Manifest) -> str | None:
+        """Oldest Node the package supports: engines.node, .nvmrc/.node-version, CI matrix."""
+        if owner.path not in self._floors:
+            rt = node_runtime(self.project, owner.data)
+            self._floors[owner.path] = f">={rt.minimum}" if rt.minimum else None
+        return self._floors[owner.path]
 
     def follow_ups(self, c: Candidate, chosen) -> list[Candidate]:
         """@types/<pkg> for TypeScript code when the chosen version ships no types, and, in
