@@ -71,3 +71,53 @@ def test_a_missing_module_becomes_a_written_requirement_where_the_import_failed(
     reqs = _stage("resolvers", "python").resolve(project, merge_candidates(cands), ctx)
     (edit,) = plan_edits(project, reqs, ctx)
     assert 'test = ["pytest", "pyyaml"]' in edit.new_text
+
+
+class _Versions:
+    """Registry answers for the bound tests (offline)."""
+
+    def __init__(self, versions):
+        self._versions = versions
+
+    def versions(self, ecosystem, name):
+        from datetime import datetime, timezone
+
+        from depinfer.registries.base import VersionInfo
+
+        when = datetime(2024, 1, 1, tzinfo=timezone.utc)
+        return [VersionInfo(v, published=when) for v in self._versions.get(name, [])]
+
+    def exists(self, ecosystem, name):
+        return name in self._versions
+
+
+def _bound(tmp_path, log, versions, language="python", direction="auto"):
+    from depinfer.ci.repair import Action, _version_moves
+    from depinfer.context import Context, Options
+    from depinfer.model import Ecosystem, Requirement, Section
+    from depinfer.scan import scan
+
+    (tmp_path / "pkg").mkdir(exist_ok=True)
+    (tmp_path / "pkg" / "__init__.py").write_text("import pydantic\n")
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "pkg"\nversion = "0"\n')
+    ctx = Context(Options(offline=True), _Versions(versions))
+    eco = Ecosystem.PYPI if language == "python" else Ecosystem.NPM
+    reqs = [Requirement(eco, "pydantic", "pyproject.toml", Section.RUNTIME, spec=">=1.10,<2")]
+    action = Action("version", "pydantic", "why", "the line", "pkg/__init__.py", direction)
+    return _version_moves(scan(tmp_path), language, [action], log, tmp_path, reqs, ctx, None)
+
+
+def test_a_missing_name_moves_the_bound_to_the_next_published_major(tmp_path):
+    log = " + pydantic==1.10.13\n"
+    moves = _bound(tmp_path, log, {"pydantic": ["1.10.13", "2.0", "2.5.3"]})
+    assert moves["pydantic"][0] == ">=2.0"
+
+
+def test_a_missing_name_in_the_newest_major_moves_the_bound_down(tmp_path):
+    log = "Successfully installed pydantic-2.5.3 typing-extensions-4.9\n"
+    moves = _bound(tmp_path, log, {"pydantic": ["1.10.13", "2.0", "2.5.3"]})
+    assert moves["pydantic"][0] == "<2"
+    forced = _bound(
+        tmp_path, " + pydantic==1.10.13\n", {"pydantic": ["1.10.13", "2.0"]}, direction="down"
+    )
+    assert forced == {}  # nothing older than 1.x was published: no move

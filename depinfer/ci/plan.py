@@ -291,6 +291,8 @@ def python_plan(
     for args in pip_args:
         line = f"uv pip install {args}"
         line = re.sub(r"(-r|--requirement)\s+", "-r ", line)
+        if "--extra-index-url" in line:  # pip picks the best match across all its indexes
+            line += " --index-strategy unsafe-best-match"
         if line not in plan.install and not (installs_project and args.strip() in (".", "-e .")):
             plan.install.append(line)
     plan.test = [_python_test(t, root, plan) for t in tests[:1]] or ["python -m pytest"]

@@ -6,6 +6,7 @@ time; a failure that is not a dependency problem ends the loop.
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import tempfile
@@ -13,6 +14,8 @@ import time
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+
+from packaging.version import InvalidVersion, Version
 
 from depinfer.ci import run_tests
 from depinfer.ci.runner import RunResult
@@ -26,6 +29,7 @@ from depinfer.model import (
     Inference,
     Section,
 )
+from depinfer.resolvers.common import parse_as_of
 from depinfer.toml_compat import tomllib
 
 COPY_IGNORE = shutil.ignore_patterns(
@@ -40,6 +44,7 @@ class Action:
     why: str
     line: str  # the log line that matched
     file: str | None = None  # the source file whose import failed, as the traceback names it
+    direction: str = "auto"  # version actions: "down" when only an older major can help
 
 
 # A traceback frame naming a Python file: pytest's short form `path.py:12: in <module>` or
@@ -95,14 +100,24 @@ def diagnose(log: str, language: str) -> list[Action]:
             ]
             frames = list(_FRAME.finditer(log, max(0, m.start() - 4000), m.start()))
             where = (frames[-1].group("a") or frames[-1].group("b")) if frames else None
-            actions.append(Action(pat["action"], name, pat["why"], line.strip()[:300], where))
+            actions.append(
+                Action(
+                    pat["action"],
+                    name,
+                    pat["why"],
+                    line.strip()[:300],
+                    where,
+                    pat.get("direction", "auto"),
+                )
+            )
     if any(a.kind != "stop" for a in actions):
         actions = [a for a in actions if a.kind != "stop"]
     return actions
 
 
-def _new_candidates(project, language: str, actions: list[Action], ctx: Context) -> list[Candidate]:
-    """Map what the log names through the language's own mapping stage."""
+def _map_modules(project, language: str, actions: list[Action], ctx: Context) -> list[Candidate]:
+    """Module and version actions' names through the language's own mapping stage, as if
+    imported by the file whose import failed."""
     from depinfer.pipeline import _stage
 
     mapper = _stage("mapping", language)
@@ -116,10 +131,15 @@ def _new_candidates(project, language: str, actions: list[Action], ctx: Context)
             extra={"repair": a.line},
         )
         for a in actions
-        if a.kind == "module" and a.name
+        if a.kind in ("module", "version") and a.name
         for where, kind in [_importing_file(project, a.file)]
     ]
-    cands = mapper.map_imports(project, refs, ctx) if (mapper and refs) else []
+    return mapper.map_imports(project, refs, ctx) if (mapper and refs) else []
+
+
+def _new_candidates(project, language: str, actions: list[Action], ctx: Context) -> list[Candidate]:
+    """Map what the log names through the language's own mapping stage."""
+    cands = _map_modules(project, language, [a for a in actions if a.kind == "module"], ctx)
     eco = LANGUAGE_ECOSYSTEM[language]
     owner = next((m.path for m in project.manifests_of(eco) if not m.parse_error), None)
     for a in actions:
@@ -140,6 +160,91 @@ def _new_candidates(project, language: str, actions: list[Action], ctx: Context)
         c.evidence.append(Evidence("repair", detail="named by the failing test run"))
         out.append(c)
     return out
+
+
+def _norm(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def _release_key(version: str) -> tuple[int, ...] | None:
+    """The part of a version a breaking change moves: the major, or major.minor for 0.x."""
+    try:
+        release = Version(version).release
+    except InvalidVersion:
+        return None
+    return release[:1] if release[0] > 0 else release[:2]
+
+
+def installed_version(language: str, name: str, log: str, scratch: Path) -> str | None:
+    """The version the run installed: uv's `+ name==1.2.3` lines, pip's `Successfully
+    installed name-1.2.3`, or node_modules/<name>/package.json."""
+    if language == "javascript":
+        try:
+            data = json.loads((scratch / "node_modules" / name / "package.json").read_text())
+        except (OSError, ValueError):
+            return None
+        return data.get("version") if isinstance(data, dict) else None
+    found = None
+    for m in re.finditer(r"^\s*\+ ([\w.-]+)==(\S+)", log, re.M):
+        if _norm(m.group(1)) == _norm(name):
+            found = m.group(2)
+    for m in re.finditer(r"Successfully installed (.*)", log):
+        for item in m.group(1).split():
+            dist, _, version = item.rpartition("-")
+            if _norm(dist) == _norm(name):
+                found = version
+    return found
+
+
+def _version_moves(
+    project,
+    language: str,
+    actions: list[Action],
+    log: str,
+    scratch: Path,
+    requirements: list,
+    ctx: Context,
+    as_of: str | None,
+) -> dict[str, tuple[str, str]]:
+    """Bounds moved by version actions: the installed release lacks a name, so the next major
+    that has been published (as of the run's date) is required, or, when the installed one
+    is already the newest major (or the pattern says so), the majors before it."""
+    eco = LANGUAGE_ECOSYSTEM[language]
+    written = {_norm(r.name): r for r in requirements if r.ecosystem == eco}
+    moves: dict[str, tuple[str, str]] = {}
+    for a in actions:
+        if a.kind != "version" or not a.name:
+            continue
+        names = [a.name]
+        if language == "python":
+            names = [c.name for c in _map_modules(project, language, [a], ctx)] or names
+        name = next((n for n in names if _norm(n) in written), None)
+        if name is None:
+            continue
+        installed = installed_version(language, name, log, scratch)
+        key = _release_key(installed) if installed else None
+        if key is None:
+            continue
+        when = parse_as_of(as_of, None) if as_of else None
+        releases = []
+        for info in ctx.registries.versions(eco, name):
+            k = _release_key(info.version)
+            if k is None or info.prerelease or info.yanked:
+                continue
+            if when and info.published and info.published > when:
+                continue
+            releases.append((k, info.version))
+        newer = sorted(r for r in releases if r[0] > key)
+        older = [r for r in releases if r[0] < key]
+        cap = "<" + ".".join(map(str, key[:-1] + (key[-1],)))
+        if a.direction != "down" and newer:
+            spec, how = ">=" + newer[0][1], f"newer than {installed}"
+        elif older or not releases:
+            spec, how = cap, f"older than {installed}"
+        else:
+            continue
+        moves[_norm(name)] = (spec, f"{a.line} — {name} {installed} lacks it: {how} ({spec})")
+    return moves
 
 
 def _importing_file(project, logged: str | None) -> tuple[str, FileKind]:
@@ -167,7 +272,7 @@ def verify(
 ) -> tuple[VerifyResult, Inference]:
     """Infer, write into a scratch copy, run tests, repair; the user's tree is untouched."""
     from depinfer.pipeline import infer, plan_edits, run_language, write_edits
-    from depinfer.resolvers.common import merge_candidates, parse_as_of
+    from depinfer.resolvers.common import merge_candidates
     from depinfer.scan import scan
 
     start = time.monotonic()
@@ -182,6 +287,7 @@ def verify(
         pristine = {e.path: e.old_text for e in result.edits}
         write_edits(scratch, result.edits, ctx)
         extra: list[Candidate] = []
+        bounds: dict[str, tuple[str, str]] = {}  # package → (spec, why) moved by repair
         for number in range(1, max_rounds + 2):
             t0 = time.monotonic()
             run = run_tests(
@@ -213,13 +319,28 @@ def verify(
             new = _new_candidates(project, language, rnd.actions, ctx)
             have = {(c.manifest, c.name.lower()) for c in result.candidates + extra}
             new = [c for c in new if (c.manifest, c.name.lower()) not in have]
-            if not new:
+            moves = {
+                name: move
+                for name, move in _version_moves(
+                    project,
+                    language,
+                    rnd.actions,
+                    run.log,
+                    scratch,
+                    result.requirements,
+                    ctx,
+                    as_of,
+                ).items()
+                if bounds.get(name, ("",))[0] != move[0]
+            }
+            if not new and not moves:
                 out.stopped_because = "nothing new to add for: " + ", ".join(
                     f"{a.kind} {a.name}" for a in rnd.actions
                 )
                 break
-            rnd.added = [c.name for c in new]
+            rnd.added = [c.name for c in new] + [f"{n}{spec}" for n, (spec, _) in moves.items()]
             extra.extend(new)
+            bounds.update(moves)
             # restore pristine manifests, then resolve and write everything again
             for path, text in pristine.items():
                 (scratch / path).write_text(text, encoding="utf-8", newline="")
@@ -228,6 +349,11 @@ def verify(
             resolver = _stage("resolvers", language)
             _, cands, _ = run_language(project, language, ctx)
             reqs = resolver.resolve(project, merge_candidates(cands + extra), ctx)
+            for req in reqs:
+                move = bounds.get(_norm(req.name))
+                if move:
+                    req.spec = move[0]
+                    req.evidence.append(Evidence("repair", detail=move[1]))
             others = [r for r in result.requirements if LANGUAGE_ECOSYSTEM[language] != r.ecosystem]
             result.requirements = others + reqs
             result.candidates = cands + extra

@@ -39,7 +39,9 @@ class RunResult:
         return all(self.outcomes.get(t) == "passed" for t in good)
 
 
-_PYTEST = re.compile(r"^(PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS)\s+(\S+)", re.M)
+_PYTEST = re.compile(
+    r"^(PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS) (\S+)", re.M
+)  # one space: not a log record
 _CARGO = re.compile(r"^test (\S+) \.\.\. (ok|FAILED|ignored)", re.M)
 _TAP = re.compile(r"^\s*(not ok|ok) \d+ - (.+?)(?:\s+#.*)?$", re.M)
 _UNITTEST = re.compile(r"^(\w+) \(([\w.]+)\)[^\n]*? \.\.\. (ok|FAIL|ERROR|skipped)", re.M)
