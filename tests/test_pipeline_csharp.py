@@ -208,3 +208,14 @@ def test_a_package_missing_from_central_versions_is_added_there(shop):
     assert props.count("<PackageVersion ") == 13
     core = edits["src/Shop.Core/Shop.Core.csproj"].new_text
     assert '<PackageReference Include="Polly" />' in core
+
+
+def test_a_library_using_aspnetcore_gets_the_shared_framework_not_packages():
+    inference = infer(FIXTURES / "aspnetlib", Options(offline=True))
+    reqs = [r for r in inference.requirements if r.manifest == "src/Middleware/Middleware.csproj"]
+    assert [(r.name, bool(r.extra.get("framework_reference"))) for r in reqs] == [
+        ("Microsoft.AspNetCore.App", True)
+    ]
+    (edit,) = [e for e in inference.edits if e.path == "src/Middleware/Middleware.csproj"]
+    assert '<FrameworkReference Include="Microsoft.AspNetCore.App" />' in edit.new_text
+    assert "PackageReference" not in edit.new_text

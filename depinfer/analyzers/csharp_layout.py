@@ -47,6 +47,8 @@ class CsProject:
     using_removes: set[str] = field(default_factory=set)
     files: list[SourceFile] = field(default_factory=list)
     linked: set[str] = field(default_factory=set)  # files compiled through Compile Include
+    # set by mapping: the code uses ASP.NET Core but nothing references its shared framework
+    needs_aspnetcore_framework: bool = False
     properties: dict[str, str] = field(default_factory=dict)
 
     @property

@@ -200,6 +200,7 @@ def render(text: str, manifest: Manifest, requirements: list[Requirement]) -> st
 
     packages: list[tuple[str, str]] = []
     conditional: dict[str, list[tuple[str, str]]] = {}
+    frameworks: list[str] = []
     projects: list[str] = []
     versions: list[str] = []
     seen: set[str] = set()
@@ -215,6 +216,10 @@ def render(text: str, manifest: Manifest, requirements: list[Requirement]) -> st
         if key in seen:
             continue
         seen.add(key)
+        if req.extra.get("framework_reference"):
+            if req.name not in manifest.data.get("framework_references", []):
+                frameworks.append(f'<FrameworkReference Include="{_attr(req.name)}" />')
+            continue
         if manifest.format == "props" or req.extra.get("package_version"):
             if key in declared.get(PACKAGE_VERSION, set()):
                 continue
@@ -234,7 +239,7 @@ def render(text: str, manifest: Manifest, requirements: list[Requirement]) -> st
 
     for kind, lines in (
         (PACKAGE_VERSION, versions),
-        (PACKAGE_REFERENCE, [line for _, line in sorted(packages)]),
+        (PACKAGE_REFERENCE, frameworks + [line for _, line in sorted(packages)]),
         (PROJECT_REFERENCE, projects),
     ):
         if lines:

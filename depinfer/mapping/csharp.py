@@ -24,6 +24,8 @@ from depinfer.mapping import nuget_index as nx
 from depinfer.mapping.csharp_projects import project_references
 from depinfer.model import Candidate, Ecosystem, Evidence, ImportRef, Project, Section
 
+FRAMEWORK_REFERENCE = "Microsoft.AspNetCore.App"
+
 # First segments that are never package namespaces on their own (too generic to look up).
 _GENERIC_ROOTS = {"System", "Microsoft", "Windows", "Internal", "Common", "Shared"}
 
@@ -85,6 +87,9 @@ def gather(
     for use in uses.values():
         use.global_usings.update(nx.implicit_usings(use.cs))
         use.own_ids = own
+        declared = {n for n in use.namespaces}
+        used = {u for u in use.usings if u not in declared}
+        use.cs.needs_aspnetcore_framework = nx.needs_aspnetcore_framework(use.cs, used)
     return layout, uses
 
 
@@ -345,5 +350,11 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
                     + ("" if ctx.registries.offline else " or the registry"),
                     r.file,
                 )
+    for use in uses.values():
+        if use.cs.needs_aspnetcore_framework:
+            c = _candidate(FRAMEWORK_REFERENCE, use.cs, None, "uses ASP.NET Core", True)
+            c.extra["kind"] = "framework"
+            c.extra["framework_reference"] = True
+            candidates.append(c)
     candidates.extend(project_references(layout, uses, ctx))
     return candidates

@@ -105,12 +105,32 @@ def inbox_match(ns: str, cs: CsProject | None) -> str:
 
 def is_web(cs: CsProject) -> bool:
     sdk = cs.sdk.split("/", 1)[0]
-    if sdk in inbox()["web_sdks"]:
+    if sdk in inbox()["web_sdks"] or cs.needs_aspnetcore_framework:
         return True
     if "Microsoft.AspNetCore.App" not in cs.manifest.data.get("framework_references", []):
         return False
     # a FrameworkReference only serves the .NET (Core) targets of a multi-targeted project
     return all(tfm_major(t)[0] == "netcore" for t in cs.target_frameworks)
+
+
+def needs_aspnetcore_framework(cs: CsProject, namespaces: set[str]) -> bool:
+    """A .NET (Core)-only project whose code uses ASP.NET Core's shared framework without the
+    Web SDK or a FrameworkReference needs `<FrameworkReference Include="Microsoft.AspNetCore.App" />`
+    (the ASP.NET Core docs' way for class libraries)."""
+    if is_web(cs) or not cs.target_frameworks:
+        return False
+    if not all(tfm_major(t)[0] == "netcore" and tfm_major(t)[1] >= 3 for t in cs.target_frameworks):
+        return False
+    except_ = set(inbox()["aspnetcore_shared_except"])
+    shared = False
+    for ns in namespaces:
+        if not ns.startswith("Microsoft.AspNetCore."):
+            continue
+        _, entries = lookup(ns)
+        if entries and any(e.package in except_ for e in entries):
+            return False  # an ASP.NET Core package (Mvc.Testing, JwtBearer …) brings it
+        shared = True
+    return shared
 
 
 def package_in_box(pid: str, cs: CsProject | None) -> bool:

@@ -86,9 +86,9 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
     pool_adds: dict[str, dict[str, Requirement]] = {}
     for c in merge_candidates(candidates):
         cs = layout.get(c.manifest)
-        if c.internal:
+        if c.internal or c.extra.get("framework_reference"):
             req = to_requirement(c)
-            req.extra["kind"] = "project"
+            req.extra.setdefault("kind", "project")
             out.append(req)
             continue
         if cs is not None and c.name.lower() in cs.inherited_packages:
