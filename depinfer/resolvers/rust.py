@@ -140,6 +140,10 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
         if c.section == Section.OPTIONAL:
             c.section = Section.RUNTIME
         req = to_requirement(c)
+        # `dep:x` and `x?/f` in [features] are valid only for optional dependencies
+        named = feature_references(info.manifest.data.get("features", {})).get(req.name)
+        if named and named["optional"] and c.section == Section.RUNTIME:
+            c.optional = True
         req.optional = c.optional and c.section == Section.RUNTIME
         # features the manifest's own [features] switch on (`tokio/macros`) are not repeated
         switched = _switched_features(info.manifest.data.get("features", {}), name)

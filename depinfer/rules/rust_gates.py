@@ -160,12 +160,19 @@ class _Reader:
     ) -> None:
         t = node.type
         is_pub = any(c.type == "visibility_modifier" for c in node.children)
+        if t == "expression_statement" and node.named_children:
+            inner = node.named_children[0]
+            if inner.type == "macro_invocation":  # `crate_root!();` at item level
+                node, t = inner, inner.type
         if t == "macro_invocation":
             mac = node.child_by_field_name("macro")
             name = _text(mac, src) if mac is not None else ""
             need = self.gating.get(name, [])
             if need is None:
                 return
+            if name not in self.gating and name.split("::")[-1] != "compile_error":
+                # an item macro (`crate_root!()`) may define any public name
+                self.record(prefix + "*!", gates)
             for tt in node.children:
                 if tt.type == "token_tree":
                     inner = src[tt.start_byte + 1 : tt.end_byte - 1]
@@ -328,7 +335,7 @@ def _resolve_globs(paths: dict[str, list[str]]) -> dict[str, list[str]]:
 
 def external_globs(gates: dict[str, list[str]]) -> list[str]:
     """Crates a crate re-exports whole at its root (`pub use clap_builder::*`)."""
-    return [k[1:].split("::")[0] for k in gates if k.startswith("*") and k[1:]]
+    return [k[1:].split("::")[0] for k in gates if k.startswith("*") and k[1:] and k != "*!"]
 
 
 def dependency_requirement(crate_root: str, name: str) -> str | None:
