@@ -97,3 +97,11 @@ def test_vue_and_svelte_script_blocks_keep_their_line_numbers():
 def test_flow_annotated_javascript_is_read_again_with_the_tsx_grammar():
     src = "// @flow\nimport type { A } from 'a'\nconst x: Array<string> = require('y')\n"
     assert {u["module"] for u in parse_source(src, "javascript")} == {"a", "y"}
+
+
+def test_minified_and_bundled_files_are_recognised():
+    from depinfer.analyzers.javascript import looks_generated
+
+    assert looks_generated("var a=require('x');" * 500)
+    assert looks_generated("/******/ (function(modules) {\n" + "x\n" * 2000)
+    assert not looks_generated("const x = require('x')\n" * 500)

@@ -340,6 +340,21 @@ def _embedded_scripts(text: str, ext: str) -> list[tuple[str, str, int]]:
     return out
 
 
+_BUNDLE_MARKERS = ("__webpack_require__", "/******/", "//# sourceMappingURL=data:")
+
+
+def looks_generated(text: str) -> bool:
+    """Minified or bundled output (a committed dist file, a vendored library): its imports
+    are the bundle's own, not the project's. Told by very long lines or bundler markers."""
+    if len(text) < 2000:
+        return False
+    lines = text.count("\n") + 1
+    if len(text) / lines > 300:
+        return True
+    head = text[:4000]
+    return any(m in head for m in _BUNDLE_MARKERS[:2])
+
+
 def analyze_file(
     project: Project, file: SourceFile, ctx: Context, grammar: str | None = None
 ) -> list[ImportRef]:
@@ -347,6 +362,9 @@ def analyze_file(
     if text is None:
         return []
     ext = PurePosixPath(file.path).suffix.lower()
+    if looks_generated(text):
+        ctx.info("minified or bundled code, skipped", file.path)
+        return []
     if grammar is not None:
         blocks = [(text, grammar, 0)]
     elif ext in EMBEDDED_EXTS:
