@@ -101,7 +101,7 @@ NSwag.MSBuild | 45 | build | | 14.4.0
 Scalar.AspNetCore | 55 | lib | Scalar.AspNetCore | 2.5.6
 Microsoft.AspNetCore.OpenApi | 75 | lib | Microsoft.AspNetCore.OpenApi;Microsoft.Extensions.DependencyInjection[AddOpenApi];Microsoft.AspNetCore.Builder[MapOpenApi,WithOpenApi] | 9.0.7
 xunit | 95 | test | Xunit;Xunit.Sdk;Xunit.Abstractions | 2.9.3
-xunit.v3 | 60 | test | Xunit.v3 | 2.0.3
+xunit.v3 | 60 | test | Xunit.v3;Xunit | 2.0.3
 xunit.abstractions | 70 | test | Xunit.Abstractions | 2.0.3
 xunit.assert | 60 | test | | 2.9.3
 xunit.runner.visualstudio | 95 | test | | 3.1.1

@@ -45,6 +45,7 @@ class ProjectUse:
     file_usings: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
     global_usings: set[str] = field(default_factory=set)
     own_ids: set[str] = field(default_factory=set)  # ids this repository builds itself
+    repo_ids: set[str] = field(default_factory=set)  # ids its manifests already reference
 
     def uses_marker(self, marker: str) -> bool:
         if "." in marker:
@@ -84,9 +85,16 @@ def gather(
             for n in (cs.name, cs.assembly_name, cs.properties.get("PackageId", ""))
             if n and "$(" not in n
         )
+    repo_ids = {
+        pid.lower()
+        for m in project.manifests_of(Ecosystem.NUGET)
+        for kind in ("PackageReference", "PackageVersion")
+        for pid in m.declared.get(kind, [])
+    }
     for use in uses.values():
         use.global_usings.update(nx.implicit_usings(use.cs))
         use.own_ids = own
+        use.repo_ids = repo_ids
         declared = {n for n in use.namespaces}
         used = {u for u in use.usings if u not in declared}
         use.cs.needs_aspnetcore_framework = nx.needs_aspnetcore_framework(use.cs, used)
@@ -147,6 +155,11 @@ def choose(entries: list[nx.Entry], use: ProjectUse, pool: dict[str, str] | None
     if pool is not None:
         lowered = {k.lower() for k in pool}
         entries = [e for e in entries if e.package.lower() in lowered]
+    elif use.repo_ids:
+        # the repository already references one of the alternatives (xunit.v3 over xunit)
+        known = [e for e in entries if e.package.lower() in use.repo_ids]
+        if known and not any(e.markers for e in known):
+            entries = known + [e for e in entries if e.markers and e not in known]
     marked = [e for e in entries if e.markers and any(use.uses_marker(m) for m in e.markers)]
     unmarked = sorted((e for e in entries if not e.markers), key=lambda e: -e.rank)
     chosen = list(marked)
