@@ -200,3 +200,18 @@ def test_a_tool_implied_by_its_config_comes_with_the_framework_that_depends_on_i
         assert names == {"vitepress"}
     finally:
         del PACKAGES["vitepress"], PACKAGES["vite"]
+
+
+def test_npm_workspaces_reference_members_by_version(tmp_path):
+    (tmp_path / "package.json").write_text(
+        '{"name": "root", "private": true, "workspaces": ["packages/*"]}'
+    )
+    for name, body in (("a", "import 'b'\n"), ("b", "")):
+        d = tmp_path / "packages" / name
+        d.mkdir(parents=True)
+        (d / "package.json").write_text(f'{{"name": "{name}", "version": "2.3.4", "main": "i.js"}}')
+        (d / "i.js").write_text(body)
+    options = Options(offline=True)
+    ctx = Context(options=options, registries=Registries(offline=True))
+    reqs = {(r.manifest, r.name): r.spec for r in infer(tmp_path, options, ctx=ctx).requirements}
+    assert reqs == {("packages/a/package.json", "b"): "^2.3.4"}

@@ -70,7 +70,7 @@ class Layout:
     owners: dict[str, Manifest]  # directory → the package.json that owns code under it
     by_name: dict[str, Manifest]  # package name → package.json in the repository
     members: set[str]  # manifest paths that are workspace members
-    workspace_style: str | None  # "pnpm" | "yarn-berry" | "yarn" | "npm" | None
+    workspace_style: str | None  # "pnpm" | "yarn-berry" | "bun" | "yarn" | "npm" | None
     tsconfigs: dict[str, TsConfig]
     bundler_aliases: dict[str, list[str]]  # directory → alias prefixes from bundler configs
     files: set[str]
@@ -265,6 +265,8 @@ def _build_layout(project: Project) -> Layout:
             style = "yarn"
         if (root / ".yarnrc.yml").exists() or re.match(r"yarn@[2-9]", pm):
             style = "yarn-berry"
+        if (root / "bun.lockb").exists() or (root / "bun.lock").exists() or pm.startswith("bun"):
+            style = "bun"  # bun understands the workspace: protocol
     lerna = root / "lerna.json"
     if lerna.exists() and not globs:
         try:

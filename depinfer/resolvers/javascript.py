@@ -108,7 +108,7 @@ def _internal_spec(lay: Layout, owner: Manifest, c: Candidate) -> str:
     if target is None:
         return "*"
     if target.path in lay.members or (target.directory == "" and lay.workspace_style):
-        if lay.workspace_style in ("pnpm", "yarn-berry"):
+        if lay.workspace_style in ("pnpm", "yarn-berry", "bun"):
             return "workspace:*"
         version = target.data.get("version")
         return f"^{version}" if isinstance(version, str) and version else "*"
