@@ -3,6 +3,7 @@
     depinfer bench run --dataset dev-python.jsonl --trees TREES [--lang python] [--offline]
                        [--names-only] [--shard 1/4] [--out results/dev] [--instance ID]
                        [--force] [--dibench] [--plot]
+                       [--execute [--step-timeout SEC]]
     depinfer bench prepare --dataset D --trees TREES --out DIR
     depinfer bench report RESULTS_DIR [--plot PNG]
     depinfer bench merge DIR... [--out DIR]
@@ -38,6 +39,13 @@ examples:
   depinfer bench run --dataset dev-rust.jsonl --trees /data/repos --shard 2/4 --out results/dev
   depinfer bench merge results/part1 results/part2 --out results/all
   depinfer bench run --dataset dibench-regular-python.jsonl --trees .cache/repo-data --dibench
+  depinfer bench run --dataset dev-python.jsonl --trees /data/repos --execute --jobs 2
+
+--execute also runs each repository's CI test job (local runner, no Docker) three times in
+fresh copies: gold (as published), masked, inferred (masked + depinfer's manifests). An
+instance counts for executability when gold passes and masked fails (DI-Bench's curation);
+"abs": the inferred run passes; "rel": every test that passed with gold passes with inferred.
+Logs: <out>/<language>/<id>/{gold,masked,inferred}.log. C# runs only when dotnet is on PATH.
 """
 
 
@@ -85,7 +93,8 @@ def build_parser() -> argparse.ArgumentParser:
         type=int,
         default=1,
         metavar="N",
-        help="instances run at the same time, each in its own process (default 1)",
+        help="instances run at the same time, each in its own process (default 1; "
+        "at most 2 with --execute)",
     )
     run.add_argument(
         "--timeout",
@@ -105,6 +114,19 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="TOOLS",
         help="also run peer tools found on PATH on the same masked copies: "
         "all, or a comma list of pipreqs, pigar (Python), depcheck, knip (JavaScript)",
+    )
+    run.add_argument(
+        "--execute",
+        action="store_true",
+        help="also run the repository's test job with gold, masked and inferred manifests "
+        "(Python, JavaScript, Rust; C# when dotnet is on PATH) and report executability",
+    )
+    run.add_argument(
+        "--step-timeout",
+        type=int,
+        default=900,
+        metavar="SEC",
+        help="with --execute: time limit per install or test step (default 900)",
     )
     run.add_argument(
         "--keep", action="store_true", help="keep each scratch copy (path in the result)"
@@ -207,6 +229,11 @@ def cmd_run(args: argparse.Namespace) -> int:
         return fail(f"--trees: not a directory: {args.trees}")
     if args.jobs < 1:
         return fail("--jobs: need at least 1")
+    if args.execute and args.jobs > 2:
+        print("depinfer bench: --execute runs two instances at a time at most", file=sys.stderr)
+        args.jobs = 2
+    if args.step_timeout < 1:
+        return fail("--step-timeout: need at least 1 second")
     if args.jobs > 1 and args.timeout <= 0:
         return fail("--jobs needs a --timeout above 0 (instances run in child processes)")
     instances = _instances(args)
@@ -235,24 +262,55 @@ def cmd_run(args: argparse.Namespace) -> int:
         keep=args.keep,
         peers=peers,
     )
+    from depinfer.bench.execute import describe, execute_instance, finished
+
     todo: list[tuple[str, Instance]] = []
+    kept: dict[str, dict] = {}  # textual results reused by an executed run
     for n, inst in enumerate(instances, 1):
         label = f"[{n}/{len(instances)}] {inst.language}/{inst.id}"
         previous = None if args.force else load_result(out, inst)
         if previous and previous.get("status") == "ok" and same_settings(previous, options):
-            if not args.quiet:
-                print(f"{label}: done before (use --force to re-run)", file=sys.stderr)
-            continue
+            if not args.execute or finished(previous.get("execution")):
+                if not args.quiet:
+                    print(f"{label}: done before (use --force to re-run)", file=sys.stderr)
+                continue
+            if "written_text" in previous:
+                kept[inst.id] = previous
         todo.append((label, inst))
 
     def one(inst: Instance) -> dict:
-        try:
-            premasked = gold_from_patch(inst, inst.tree(trees)) if inst.patch is not None else None
-        except DatasetError as exc:
-            return {"id": inst.id, "language": inst.language, "status": "error", "error": str(exc)}
-        return run_isolated(
-            inst, inst.tree(trees), options, premasked, timeout=args.timeout, spawn=args.jobs > 1
-        )
+        result = kept.get(inst.id)
+        if result is None:
+            try:
+                premasked = (
+                    gold_from_patch(inst, inst.tree(trees)) if inst.patch is not None else None
+                )
+            except DatasetError as exc:
+                return {
+                    "id": inst.id,
+                    "language": inst.language,
+                    "status": "error",
+                    "error": str(exc),
+                }
+            result = run_isolated(
+                inst,
+                inst.tree(trees),
+                options,
+                premasked,
+                timeout=args.timeout,
+                spawn=args.jobs > 1,
+            )
+        if args.execute and result.get("status") == "ok":
+            result["execution"] = execute_instance(
+                inst,
+                inst.tree(trees),
+                result.get("written_text") or {},
+                out,
+                step_timeout=args.step_timeout,
+                as_of=result.get("as_of"),
+                keep=args.keep,
+            )
+        return result
 
     def done(label: str, inst: Instance, result: dict) -> bool:
         save_result(out, inst, result, dibench=args.dibench)
@@ -261,10 +319,16 @@ def cmd_run(args: argparse.Namespace) -> int:
             return False
         if not args.quiet:
             m = result["metrics"]["name"]
+            executed = (
+                "; " + describe(result["execution"])
+                if isinstance(result.get("execution"), dict)
+                else ""
+            )
             print(
                 f"{label}: F1 {100 * m['f1']:.1f} (P {100 * m['precision']:.1f} "
-                f"R {100 * m['recall']:.1f}) {result['wall_time']:.1f}s",
+                f"R {100 * m['recall']:.1f}) {result['wall_time']:.1f}s{executed}",
                 file=sys.stderr,
+                flush=True,
             )
         return True
 
@@ -273,8 +337,11 @@ def cmd_run(args: argparse.Namespace) -> int:
         from concurrent.futures import ThreadPoolExecutor
 
         with ThreadPoolExecutor(max_workers=args.jobs) as pool:
-            futures = [(label, inst, pool.submit(one, inst)) for label, inst in todo]
-            for label, inst, future in futures:
+            from concurrent.futures import as_completed
+
+            futures = {pool.submit(one, inst): (label, inst) for label, inst in todo}
+            for future in as_completed(futures):  # a progress line as each instance ends
+                label, inst = futures[future]
                 failed += not done(label, inst, future.result())
     else:
         for label, inst in todo:
@@ -400,6 +467,28 @@ def cmd_report(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _copy_logs(dirs: list[Path], result: dict, out: Path) -> None:
+    """An executed result's logs (<dir>/<language>/<id>/*.log) follow it into the merge,
+    taken from the part whose result file was chosen."""
+    import shutil
+
+    if not isinstance(result.get("execution"), dict):
+        return
+    for d in dirs:
+        src = d / result["language"] / result["id"]
+        if d.resolve() == out.resolve() or not src.is_dir():
+            continue
+        try:
+            same = (
+                json.loads((d / result["language"] / f"{result['id']}.json").read_text()) == result
+            )
+        except (OSError, ValueError):
+            same = False
+        if same:
+            shutil.copytree(src, out / result["language"] / result["id"], dirs_exist_ok=True)
+            return
+
+
 def cmd_merge(args: argparse.Namespace) -> int:
     from depinfer.bench.report import language_table, load_results, write_summary
 
@@ -416,6 +505,7 @@ def cmd_merge(args: argparse.Namespace) -> int:
             path = out / r["language"] / f"{r['id']}.json"
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(json.dumps(r, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+            _copy_logs(dirs, r, out)
         summary = write_summary(out, results)
         print(f"merged {len(results)} instance(s) into {out}")
     else:

@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from depinfer.bench.execute import aggregate_execution
 from depinfer.bench.metrics import aggregate, aggregate_peers
 
 
@@ -38,9 +39,17 @@ def summarise(results: list[dict[str, Any]]) -> dict[str, Any]:
     by_language: dict[str, list[dict[str, Any]]] = {}
     for r in results:
         by_language.setdefault(r.get("language", "?"), []).append(r)
+
+    def figures(rs: list[dict[str, Any]]) -> dict[str, Any]:
+        out = aggregate(rs)
+        executed = aggregate_execution(rs)
+        if executed is not None:
+            out["execution"] = executed
+        return out
+
     return {
-        "languages": {lang: aggregate(rs) for lang, rs in sorted(by_language.items())},
-        "all": aggregate(results),
+        "languages": {lang: figures(rs) for lang, rs in sorted(by_language.items())},
+        "all": figures(results),
         "peers": aggregate_peers(results),
         "instances": {
             r["id"]: {
@@ -57,10 +66,25 @@ def summarise(results: list[dict[str, Any]]) -> dict[str, Any]:
                     else {"error": r.get("error", "")}
                 ),
                 "wall_time": r.get("wall_time", 0.0),
+                **(
+                    {"execution": _execution_brief(r["execution"])}
+                    if isinstance(r.get("execution"), dict)
+                    else {}
+                ),
             }
             for r in results
         },
     }
+
+
+def _execution_brief(e: dict[str, Any]) -> dict[str, Any]:
+    """The verdicts of one instance's executed run, for summary.json."""
+    brief = {k: e.get(k) for k in ("status", "counted", "absolute", "relative_counted", "relative")}
+    if e.get("reason") or e.get("error"):
+        brief["reason"] = e.get("reason") or e.get("error")
+    brief["runs"] = {k: v.get("status") for k, v in (e.get("runs") or {}).items()}
+    brief["seconds"] = e.get("seconds", 0.0)
+    return brief
 
 
 def _pct(x: float) -> str:
@@ -68,9 +92,11 @@ def _pct(x: float) -> str:
 
 
 def instance_table(results: list[dict[str, Any]]) -> str:
+    executed = any(isinstance(r.get("execution"), dict) for r in results)
     head = (
         f"{'instance':<48} {'gold':>4} {'pred':>4} {'P':>5} {'R':>5} {'F1':>5} {'fake':>4} "
         f"{'infer':>7} {'total':>7}"
+        + ("  executed (gold/masked/inferred → verdict)" if executed else "")
     )
     lines = [head, "-" * len(head)]
     for r in results:
@@ -82,8 +108,45 @@ def instance_table(results: list[dict[str, Any]]) -> str:
             f"{r['id'][:48]:<48} {m['tp'] + m['fn']:>4} {m['tp'] + m['fp']:>4} "
             f"{_pct(m['precision'])} {_pct(m['recall'])} {_pct(m['f1'])} "
             f"{r['fake']['fake']:>4} {r.get('infer_time', 0.0):>6.1f}s {r.get('wall_time', 0.0):>6.1f}s"
+            + (
+                f"  {_execution_cell(r['execution'])}"
+                if isinstance(r.get("execution"), dict)
+                else ""
+            )
         )
     return "\n".join(lines) + "\n"
+
+
+def _execution_cell(e: dict[str, Any]) -> str:
+    if e.get("status") == "not-run":
+        return f"not run: {e.get('reason', '')}"[:70]
+    if e.get("status") != "ok":
+        return f"error: {e.get('error', '')}"[:70]
+    runs = e.get("runs") or {}
+    short = {"passed": "pass", "failed": "fail", "install-failed": "inst", "timeout": "time"}
+    states = "/".join(
+        short.get(runs.get(k, {}).get("status", "-"), "-") for k in ("gold", "masked", "inferred")
+    )
+    verdicts = []
+    if e.get("counted"):
+        verdicts.append("abs " + ("pass" if e.get("absolute") else "fail"))
+    if e.get("relative_counted"):
+        verdicts.append("rel " + ("pass" if e.get("relative") else "fail"))
+    return f"{states} → {', '.join(verdicts) or 'not counted'} {e.get('seconds', 0.0):.0f}s"
+
+
+def _ratio(k: int, n: int) -> str:
+    return f"{k}/{n}" if n else "-"
+
+
+def _execution_columns(s: dict[str, Any] | None) -> str:
+    if s is None:
+        return f" │ {'':>5} {'':>3} {'':>5} {'':>4} {'':>5} {'':>7}"
+    return (
+        f" │ {_ratio(s['ran'], s['instances']):>5} {s['counted']:>3} "
+        f"{_ratio(s['absolute_pass'], s['counted']):>5} {s['relative_counted']:>4} "
+        f"{_ratio(s['relative_pass'], s['relative_counted']):>5} {s['seconds']:>6.0f}s"
+    )
 
 
 def language_table(summary: dict[str, Any]) -> str:
@@ -92,10 +155,13 @@ def language_table(summary: dict[str, Any]) -> str:
         f"{'ver P':>5} {'R':>5} {'F1':>5} {'cF1':>5} │ {'fake':>4} {'unver':>5} {'rate':>5} │ "
         f"{'time':>7}"
     )
-    lines = [head, "─" * len(head)]
     rows = list(summary["languages"].items())
     if len(rows) > 1:
         rows.append(("all", summary["all"]))
+    executed = any("execution" in s for _, s in rows)
+    if executed:
+        head += f" │ {'ran':>5} {'cnt':>3} {'abs':>5} {'rcnt':>4} {'rel':>5} {'exec':>7}"
+    lines = [head, "─" * len(head)]
     for lang, s in rows:
         n, v, f = s["name"], s["version"], s["fake"]
         lines.append(
@@ -108,6 +174,7 @@ def language_table(summary: dict[str, Any]) -> str:
                 f"{_pct(s['compatible']['f1']) if 'compatible' in s else '  n/a'} │ "
             )
             + f"{f['fake']:>4} {f['unverified']:>5} {_pct(f['rate'])} │ {s['wall_time']:>6.1f}s"
+            + (_execution_columns(s.get("execution")) if executed else "")
         )
     cats = summary["all"].get("failure_categories") or {}
     if cats:
@@ -123,6 +190,13 @@ def language_table(summary: dict[str, Any]) -> str:
         "fake: written names the registry does not know; unver: not checked (offline); "
         "time: whole instance (copy, mask, infer, registry checks, score)."
     )
+    if executed:
+        lines.append(
+            "executed (--execute): ran: instances whose test job ran / all; cnt: counted (gold "
+            "passes, masked fails — DI-Bench's curation); abs: inferred passes / cnt; rcnt: masked "
+            "loses a test that passed with gold; rel: inferred keeps every gold-passing test / "
+            "rcnt; exec: time of the three runs."
+        )
     return "\n".join(lines) + "\n"
 
 
@@ -180,6 +254,11 @@ def plot(summary: dict[str, Any], path: Path) -> str:
         ]
     if all(summary["languages"][lang].get("names_only") for lang in langs):
         del series["version F1"]  # names-only runs write no versions to compare
+    executed = [summary["languages"][lang].get("execution") or {} for lang in langs]
+    if any(e.get("counted") for e in executed):
+        series["executed abs pass"] = [e.get("absolute_rate") or 0.0 for e in executed]
+    if any(e.get("relative_counted") for e in executed):
+        series["executed rel pass"] = [e.get("relative_rate") or 0.0 for e in executed]
     fig, ax = plt.subplots(figsize=(max(6, 2 * len(langs)), 4))
     width = 0.8 / len(series)
     for k, (label, values) in enumerate(series.items()):

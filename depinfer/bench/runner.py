@@ -102,6 +102,14 @@ def _read(root: Path, rel: str) -> str:
         return ""
 
 
+def _read_exact(root: Path, rel: str) -> str:
+    """A written file as written (a byte-order mark kept)."""
+    try:
+        return (root / rel).read_bytes().decode("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return ""
+
+
 def _as_of(options: RunOptions, inst: Instance) -> str | None:
     if options.as_of in (None, "instance"):
         return inst.date
@@ -387,6 +395,8 @@ def run_instance(
         written = write_edits(root, inference.edits, ctx)
         result["infer_time"] = round(time.monotonic() - infer_started, 3)
         result["written_files"] = written
+        # the texts themselves, so an executed run (bench/execute.py) can rebuild this tree
+        result["written_text"] = {rel: _read_exact(root, rel) for rel in written}
         result["other_files_written"] = sorted(set(written) - set(inst.build_files))
         result["diagnostics"] = [
             str(d) for d in ctx.diagnostics if d.level in ("error", "warning")

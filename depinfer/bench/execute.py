@@ -1,0 +1,252 @@
+"""Executed benchmark: does the repository's own test job pass with depinfer's manifests?
+
+Per instance the test job runs three times, each in a fresh scratch copy, through the local
+CI runner (`depinfer.ci.run_tests`): **gold** (the tree as published), **masked** (dependency
+sections removed as in the textual benchmark) and **inferred** (masked, then depinfer's
+written manifests put back — the texts the textual run recorded in `written_text`).
+
+Verdicts, as DI-Bench's curation defines them:
+- the instance *counts* for executability only when gold passes and masked fails (otherwise
+  the tests do not depend on the masked sections, or cannot run here at all);
+- *absolute*: the inferred run passes (exit code of every install and test step);
+- *relative*: every test that passed with gold passes with inferred (`RunResult.relative_pass`,
+  per-test outcomes parsed from the runners' output), which forgives failures that have
+  nothing to do with dependencies (network, services, root). An instance counts relatively
+  when masked loses at least one gold-passing test. Where no per-test outcome could be parsed
+  the whole run is the one test: relative falls back to the exit code.
+
+Logs go to `<out>/<language>/<id>/{gold,masked,inferred}.log`; the scratch copies are removed.
+"""
+
+from __future__ import annotations
+
+import inspect
+import shutil
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import depinfer.ci
+from depinfer.bench.dataset import Instance
+from depinfer.bench.masking import copy_tree, mask
+
+RUNS = ("gold", "masked", "inferred")
+STEP_TIMEOUT = 900
+NOT_RUN = "not-run"
+
+
+def log_dir(out: Path, inst: Instance) -> Path:
+    """<out>/<language>/<id>/ — the run logs sit next to the instance's <id>.json."""
+    return out / inst.language / inst.id
+
+
+def runner_missing(language: str) -> str | None:
+    """Why the language's tests cannot run on this machine (None: they can be tried)."""
+    if language == "csharp" and shutil.which("dotnet") is None:
+        return "no dotnet"
+    return None
+
+
+def relative(run: Any, gold: Any) -> bool | None:
+    """`run` keeps every test that passed with gold (None: gold gives no baseline).
+
+    Without parsed per-test outcomes the whole run is the one test, judged by its exit code."""
+    verdict = run.relative_pass(gold)
+    if verdict is None and gold.passed:
+        return bool(run.passed)
+    return verdict
+
+
+def verdict(gold: Any, masked: Any | None, inferred: Any | None) -> dict[str, Any]:
+    """The executability verdicts from the three RunResults (masked/inferred may be skipped:
+    None, when gold gives nothing to compare with)."""
+    counted = bool(gold.passed and masked is not None and not masked.passed)
+    rel_masked = relative(masked, gold) if masked is not None else None
+    rel_counted = rel_masked is False
+    return {
+        "counted": counted,
+        "absolute": bool(inferred.passed) if counted and inferred is not None else None,
+        "relative_counted": rel_counted,
+        "relative": (relative(inferred, gold) if rel_counted and inferred is not None else None),
+    }
+
+
+def summarise_run(result: Any, log: Path, out: Path) -> dict[str, Any]:
+    tally = {"passed": 0, "failed": 0, "skipped": 0}
+    for outcome in result.outcomes.values():
+        tally[outcome if outcome in tally else "failed"] += 1
+    return {
+        "status": result.status,
+        "passed": bool(result.passed),
+        "seconds": round(float(result.seconds), 1),
+        "failed_step": result.failed_step,
+        "tests": tally,
+        "log": log.relative_to(out).as_posix() if log.is_relative_to(out) else str(log),
+    }
+
+
+def lost_tests(run: Any, gold: Any, limit: int = 20) -> list[str]:
+    """Gold-passing tests that do not pass in `run` (the first few, for the report)."""
+    good = sorted(t for t, o in gold.outcomes.items() if o == "passed")
+    return [t for t in good if run.outcomes.get(t) != "passed"][:limit]
+
+
+def _call_runner(root: Path, inst: Instance, log: Path, step_timeout: int, as_of: str | None):
+    kwargs: dict[str, Any] = {
+        "test_cmd": inst.raw.get("test_cmd") or None,
+        "log_path": log,
+        "step_timeout": step_timeout,
+    }
+    try:  # the runner keeps package managers to releases of the snapshot's time when it can
+        if as_of and "as_of" in inspect.signature(depinfer.ci.run_tests).parameters:
+            kwargs["as_of"] = as_of
+    except (TypeError, ValueError):
+        pass
+    return depinfer.ci.run_tests(root, inst.language, **kwargs)
+
+
+def _prepare(kind: str, inst: Instance, tree: Path, root: Path, written: dict[str, str]) -> str:
+    """Lay out one scratch copy; returns an error message, or "" when ready."""
+    copy_tree(tree, root)
+    if kind == "gold":
+        return ""
+    masked = mask(root, inst.language, inst.build_files)
+    if inst.build_files and len(masked.errors) == len(inst.build_files):
+        return "no build file could be masked: " + "; ".join(masked.errors)
+    if kind == "inferred":
+        for rel, text in written.items():
+            target = root / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text, encoding="utf-8", newline="")
+    return ""
+
+
+def _first_line(text: str) -> str:
+    for line in (text or "").splitlines():
+        if line.strip():
+            return line.strip()[:200]
+    return "the CI runner found nothing to run"
+
+
+def execute_instance(
+    inst: Instance,
+    tree: Path,
+    written: dict[str, str],
+    out: Path,
+    step_timeout: int = STEP_TIMEOUT,
+    as_of: str | None = None,
+    keep: bool = False,
+) -> dict[str, Any]:
+    """Run gold, masked and inferred; returns the `execution` record of the instance result.
+
+    When gold neither passes nor has a passing test there is no baseline: masked and inferred
+    are not run (the instance counts neither way), which saves two installs.
+    """
+    started = time.monotonic()
+    record: dict[str, Any] = {"step_timeout": step_timeout}
+    missing = runner_missing(inst.language)
+    if missing:
+        record.update(status=NOT_RUN, reason=missing, counted=False, relative_counted=False)
+        return record
+    if inst.patch is not None:
+        record.update(
+            status=NOT_RUN,
+            reason="DI-Bench data is already masked; its own evaluator runs the tests",
+            counted=False,
+            relative_counted=False,
+        )
+        return record
+    logs = log_dir(out, inst)
+    logs.mkdir(parents=True, exist_ok=True)
+    results: dict[str, Any] = {}
+    runs: dict[str, Any] = {}
+    scratch = Path(tempfile.mkdtemp(prefix=f"depinfer-exec-{inst.id[:40]}-"))
+    try:
+        for kind in RUNS:
+            if kind != "gold" and relative(results["gold"], results["gold"]) is None:
+                runs[kind] = {"status": NOT_RUN, "reason": "gold gives no baseline"}
+                continue
+            root = scratch / kind / "repo"
+            problem = _prepare(kind, inst, tree, root, written)
+            log = logs / f"{kind}.log"
+            if problem:
+                log.write_text(problem + "\n", encoding="utf-8")
+                record.update(status="error", error=f"{kind}: {problem}")
+                break
+            results[kind] = _call_runner(root, inst, log, step_timeout, as_of)
+            runs[kind] = summarise_run(results[kind], log, out)
+            if kind == "gold" and results[kind].status == NOT_RUN:
+                # no test job found, or no local runner for it: nothing to judge
+                record.update(status=NOT_RUN, reason=_first_line(results[kind].log))
+                break
+            if not keep:
+                shutil.rmtree(scratch / kind, ignore_errors=True)
+        else:
+            record["status"] = "ok"
+    except Exception as exc:  # the runner failed on this instance: record, go on
+        record.update(status="error", error=f"{type(exc).__name__}: {exc}")
+    finally:
+        if keep:
+            record["scratch"] = str(scratch)
+        else:
+            shutil.rmtree(scratch, ignore_errors=True)
+    record["runs"] = runs
+    if record["status"] == "ok":
+        gold = results["gold"]
+        record.update(verdict(gold, results.get("masked"), results.get("inferred")))
+        if "inferred" in results:
+            record["lost_tests"] = lost_tests(results["inferred"], gold)
+    else:
+        record.setdefault("counted", False)
+        record.setdefault("relative_counted", False)
+    record["seconds"] = round(time.monotonic() - started, 1)
+    return record
+
+
+def finished(execution: dict[str, Any] | None) -> bool:
+    """A stored execution record that a resumed run keeps (errors are tried again)."""
+    return bool(execution) and execution.get("status") in ("ok", NOT_RUN)
+
+
+def aggregate_execution(results: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """Per-language executed figures over the results that carry an execution record."""
+    records = [r["execution"] for r in results if isinstance(r.get("execution"), dict)]
+    if not records:
+        return None
+    ran = [e for e in records if e.get("status") == "ok"]
+    counted = [e for e in ran if e.get("counted")]
+    rel_counted = [e for e in ran if e.get("relative_counted")]
+    abs_pass = sum(1 for e in counted if e.get("absolute"))
+    rel_pass = sum(1 for e in rel_counted if e.get("relative"))
+    return {
+        "instances": len(records),
+        "ran": len(ran),
+        "not_run": sum(1 for e in records if e.get("status") == NOT_RUN),
+        "errors": sum(1 for e in records if e.get("status") == "error"),
+        "gold_passed": sum(1 for e in ran if (e.get("runs") or {}).get("gold", {}).get("passed")),
+        "counted": len(counted),
+        "absolute_pass": abs_pass,
+        "absolute_rate": round(abs_pass / len(counted), 4) if counted else None,
+        "relative_counted": len(rel_counted),
+        "relative_pass": rel_pass,
+        "relative_rate": round(rel_pass / len(rel_counted), 4) if rel_counted else None,
+        "seconds": round(sum(e.get("seconds", 0.0) for e in records), 1),
+    }
+
+
+def describe(execution: dict[str, Any]) -> str:
+    """One phrase for the progress line."""
+    if execution.get("status") == NOT_RUN:
+        return f"not run: {execution.get('reason')}"
+    if execution.get("status") != "ok":
+        return f"exec error: {execution.get('error')}"
+    runs = execution.get("runs", {})
+    states = " ".join(f"{k} {runs.get(k, {}).get('status', '?')}" for k in RUNS)
+    verdicts = []
+    if execution.get("counted"):
+        verdicts.append("abs " + ("pass" if execution.get("absolute") else "FAIL"))
+    if execution.get("relative_counted"):
+        verdicts.append("rel " + ("pass" if execution.get("relative") else "FAIL"))
+    what = ", ".join(verdicts) if verdicts else "not counted"
+    return f"{states} → {what} ({execution.get('seconds', 0.0):.0f}s)"
