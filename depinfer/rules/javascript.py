@@ -173,12 +173,25 @@ def _from_config(tool: Tool, cfg: dict[str, Any] | None, text: str | None) -> li
 def infer(
     project: Project, refs: list[ImportRef], candidates: list[Candidate], ctx: Context
 ) -> list[Candidate]:
+    """The mapped candidates plus what tools, scripts, stylesheets and types imply."""
     lay = layout(project)
-    out = list(candidates)
     files = _repo_files(project)
-    bin_table, not_packages = bins()
+    out = list(candidates)
+    out.extend(_config_file_rules(project, lay, files))
+    for owner in lay.owners.values():
+        raw = _raw_package_json(project, owner.path)
+        if raw is not None:
+            out.extend(_package_json_rules(owner, raw))
+            out.extend(_script_rules(lay, owner, raw, ctx))
+    out.extend(_stylesheet_rules(project, lay, files))
+    out.extend(_companions(project, lay, out))
+    out.extend(_node_types_rule(lay, refs))
+    return out
 
-    # config files
+
+def _config_file_rules(project: Project, lay: Layout, files: list[str]) -> list[Candidate]:
+    """Config files: the tool their presence implies, and the packages their values name."""
+    out: list[Candidate] = []
     for rel in files:
         name = PurePosixPath(rel).name
         for tool in tools():
@@ -198,75 +211,72 @@ def infer(
                 if custom_roots and detail.startswith("types:") and pkg != "@types/node":
                     continue  # `types` names may live under the extra typeRoots: ambiguous
                 out.append(_cand(pkg, owner.path, section, f"rule:{tool.name}", rel, detail))
+    return out
 
-    # package.json keys and scripts
-    for owner in lay.owners.values():
-        raw = _raw_package_json(project, owner.path)
-        if raw is None:
+
+def _package_json_rules(owner, raw: dict[str, Any]) -> list[Candidate]:
+    """Tool configs kept in package.json itself (`jest`, `babel`, `eslintConfig`, …)."""
+    out: list[Candidate] = []
+    for tool in tools():
+        key = tool.package_json_key
+        if not key or key not in raw:
             continue
-        for tool in tools():
-            key = tool.package_json_key
-            if key and key in raw:
-                value = raw[key]
-                cfg = value if isinstance(value, dict) else {"__string__": value}
-                for pkg in tool.implies:
-                    cand = _cand(pkg, owner.path, Section.DEV, f"rule:{tool.name}", owner.path, key)
-                    cand.extra["implied"] = True
-                    out.append(cand)
-                for pkg, detail in _from_config(tool, cfg if isinstance(cfg, dict) else None, None):
-                    out.append(
-                        _cand(pkg, owner.path, Section.DEV, f"rule:{tool.name}", owner.path, detail)
-                    )
-        scripts = raw.get("scripts")
-        if not isinstance(scripts, dict):
+        value = raw[key]
+        cfg = value if isinstance(value, dict) else {"__string__": value}
+        for pkg in tool.implies:
+            cand = _cand(pkg, owner.path, Section.DEV, f"rule:{tool.name}", owner.path, key)
+            cand.extra["implied"] = True
+            out.append(cand)
+        for pkg, detail in _from_config(tool, cfg, None):
+            out.append(_cand(pkg, owner.path, Section.DEV, f"rule:{tool.name}", owner.path, detail))
+    return out
+
+
+def _script_rules(lay: Layout, owner, raw: dict[str, Any], ctx: Context) -> list[Candidate]:
+    """package.json scripts: executables → the packages providing them; preloaded modules.
+    Install-time scripts run on the user's machine, so what they need is a runtime dependency."""
+    scripts = raw.get("scripts")
+    if not isinstance(scripts, dict):
+        return []
+    bin_table, not_packages = bins()
+    declared = {n.lower() for names in owner.declared.values() for n in names}
+    root = lay.owners.get("")
+    if root is not None:
+        declared |= {n.lower() for names in root.declared.values() for n in names}
+    out: list[Candidate] = []
+    for script, command in scripts.items():
+        if not isinstance(command, str):
             continue
-        declared = {n.lower() for names in owner.declared.values() for n in names}
-        root = lay.owners.get("")
-        if root is not None:
-            declared |= {n.lower() for names in root.declared.values() for n in names}
-        for script, command in scripts.items():
-            if not isinstance(command, str):
+        section = Section.RUNTIME if script in RUNTIME_SCRIPTS else Section.DEV
+        exes, modules = script_executables(command)
+        for exe in exes:
+            exe_name = PurePosixPath(exe).name if exe.startswith("node_modules/.bin/") else exe
+            if "/" in exe_name or exe_name in not_packages:
                 continue
-            section = Section.RUNTIME if script in RUNTIME_SCRIPTS else Section.DEV
-            exes, modules = script_executables(command)
-            for exe in exes:
-                exe_name = PurePosixPath(exe).name if exe.startswith("node_modules/.bin/") else exe
-                if "/" in exe_name or exe_name in not_packages:
+            pkgs = bin_table.get(exe_name)
+            if pkgs:
+                if any(p.lower() in declared for p in pkgs):
+                    continue  # an alternative provider is declared (npm-run-all2 for run-s)
+                pkg = pkgs[0]
+            else:
+                pkg = _bin_from_registry(ctx, exe_name)
+                if pkg is None:
                     continue
-                pkgs = bin_table.get(exe_name)
-                if pkgs:
-                    if any(p.lower() in declared for p in pkgs):
-                        continue
-                    pkg = pkgs[0]
-                else:
-                    pkg = _bin_from_registry(ctx, exe_name)
-                    if pkg is None:
-                        continue
+            detail = f"scripts.{script}: {exe_name}"
+            out.append(_cand(pkg, owner.path, section, "rule:script-bin", owner.path, detail))
+        for mod in modules:
+            pkg = package_name(mod)
+            if pkg and not is_builtin(mod) and not mod.startswith("."):
+                detail = f"scripts.{script}: {mod}"
                 out.append(
-                    _cand(
-                        pkg,
-                        owner.path,
-                        section,
-                        "rule:script-bin",
-                        owner.path,
-                        f"scripts.{script}: {exe_name}",
-                    )
+                    _cand(pkg, owner.path, section, "rule:script-preload", owner.path, detail)
                 )
-            for mod in modules:
-                pkg = package_name(mod)
-                if pkg and not is_builtin(mod) and not mod.startswith("."):
-                    out.append(
-                        _cand(
-                            pkg,
-                            owner.path,
-                            section,
-                            "rule:script-preload",
-                            owner.path,
-                            f"scripts.{script}: {mod}",
-                        )
-                    )
+    return out
 
-    # stylesheets importing packages (tailwindcss, normalize.css, @fontsource/*)
+
+def _stylesheet_rules(project: Project, lay: Layout, files: list[str]) -> list[Candidate]:
+    """Stylesheets importing packages (tailwindcss, normalize.css, @fontsource/*)."""
+    out: list[Candidate] = []
     for rel in files:
         if not rel.endswith(CSS_EXTS):
             continue
@@ -282,33 +292,37 @@ def infer(
         section = file_section(owner, rel, FileKind.SOURCE, owner.path in lay.unpublished)
         for pkg, line, spec in css_packages(project, rel, text):
             out.append(_cand(pkg, owner.path, section, "rule:css-import", rel, spec, line))
+    return out
 
-    out.extend(_companions(project, lay, out))
 
-    # TypeScript code using Node builtins needs Node's type declarations.
+def _node_types_rule(lay: Layout, refs: list[ImportRef]) -> list[Candidate]:
+    """TypeScript code using Node builtins needs Node's type declarations (@types/node).
+
+    Types are never needed at run time; an unpublished package (an app, a fixture project)
+    keeps them with the code that needs them."""
+    out: list[Candidate] = []
     seen: set[str] = set()
     for ref in refs:
-        if ref.file.endswith(TS_EXTS) and not ref.extra.get("jsx") and is_builtin(ref.module):
-            owner = owner_of(lay, ref.file)
-            if owner is None or owner.path in seen:
-                continue
-            seen.add(owner.path)
-            # Types are never needed at run time; an unpublished package (an app, a fixture
-            # project) keeps them with the code that needs them.
-            section = Section.DEV
-            if owner.path in lay.unpublished:
-                section = file_section(owner, ref.file, ref.kind, True)
-            out.append(
-                _cand(
-                    "@types/node",
-                    owner.path,
-                    section,
-                    "rule:types-node",
-                    ref.file,
-                    ref.module,
-                    ref.line,
-                )
+        if not (ref.file.endswith(TS_EXTS) and not ref.extra.get("jsx") and is_builtin(ref.module)):
+            continue
+        owner = owner_of(lay, ref.file)
+        if owner is None or owner.path in seen:
+            continue
+        seen.add(owner.path)
+        section = Section.DEV
+        if owner.path in lay.unpublished:
+            section = file_section(owner, ref.file, ref.kind, True)
+        out.append(
+            _cand(
+                "@types/node",
+                owner.path,
+                section,
+                "rule:types-node",
+                ref.file,
+                ref.module,
+                ref.line,
             )
+        )
     return out
 
 
