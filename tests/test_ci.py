@@ -210,3 +210,37 @@ def test_job_install_lines_are_translated_without_tooling():
     pip_args, extras, groups = job_installs(job)
     assert pip_args == ["-e '.[test]' 'numpy<2'"]
     assert extras == ["pil"] and groups == ["dev"]
+
+
+def test_matrix_combinations_expand_like_github_and_the_newest_local_python_is_chosen(tmp_path):
+    from depinfer.ci.workflow import linux_combos
+
+    strategy = {
+        "matrix": {
+            "python": ["3.10", "3.11"],
+            "deps": ["latest"],
+            "os": ["ubuntu-latest", "windows-latest"],
+            "exclude": [{"python": "3.10", "os": "ubuntu-latest"}],
+            "include": [
+                {"python": "3.11", "extra": "yes"},
+                {"python": "3.10", "deps": "pinned", "os": "ubuntu-latest"},
+            ],
+        }
+    }
+    assert linux_combos(strategy) == [
+        {"python": "3.11", "deps": "latest", "os": "ubuntu-latest", "extra": "yes"},
+        {"python": "3.10", "deps": "pinned", "os": "ubuntu-latest"},
+    ]
+    wf = tmp_path / ".github" / "workflows"
+    wf.mkdir(parents=True)
+    (wf / "ci.yml").write_text(
+        "jobs:\n  test:\n    runs-on: ubuntu-latest\n    strategy:\n      matrix:\n"
+        "        include:\n          - {python-version: '3.8', torch: '1.10'}\n"
+        "          - {python-version: '3.12', torch: '2.5'}\n    steps:\n"
+        "      - uses: actions/setup-python@v5\n        with:\n"
+        "          python-version: ${{ matrix.python-version }}\n"
+        "      - run: pip install torch==${{ matrix.torch }}\n      - run: pytest\n"
+    )
+    plan = plan_for(tmp_path, "python")
+    if plan.runtime == "3.12":  # the machine has 3.12: its whole combination is used
+        assert "uv pip install torch==2.5" in plan.install

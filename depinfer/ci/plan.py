@@ -130,6 +130,28 @@ def find_python(version: str | None, requires: str | None = None) -> str | None:
     return found[max(found)]
 
 
+def newest_combo(job: TestJob, requires: str | None) -> TestJob:
+    """The job's matrix combination with the newest Python this machine has (and the project
+    allows): inferred requirements take current releases, which drop old interpreters first."""
+    key = job.runtime_key("python-version") or next(
+        (k for k in ("python-version", "python") if k in job.matrix), None
+    )
+    if not key or not job.combos:
+        return job
+    have = pyenv_pythons()
+    best = None
+    for combo in job.combos:
+        text = combo.get(key, "")
+        m = re.search(r"(\d+)\.(\d+)", text)
+        if not m or "pypy" in text or "dev" in text:
+            continue
+        ver = (int(m.group(1)), int(m.group(2)))
+        exe = have.get(ver)
+        if exe and find_python(text, requires) == exe and (best is None or ver > best[0]):
+            best = (ver, combo)
+    return job.with_matrix(best[1]) if best else job
+
+
 def _requires_python(root: Path) -> str | None:
     try:
         data = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
@@ -248,7 +270,16 @@ def python_plan(
     )
     plan = Plan("python", version)
     root = project.root
-    exe = find_python(version, _requires_python(root))
+    requires = _requires_python(root)
+    if not runtime and job:
+        job = newest_combo(job, requires)
+        version = (
+            job.runtime("python-version")
+            or job.matrix.get("python")
+            or job.matrix.get("python-version")
+            or version
+        )
+    exe = find_python(version, requires)
     m = re.search(r"python(\d+\.\d+)|versions/(\d+\.\d+)", exe or "")
     plan.runtime = (m.group(1) or m.group(2)) if m else version
     plan.setup.append(["uv", "venv", "--quiet", "--seed", ".venv", "--python", exe or "python3"])

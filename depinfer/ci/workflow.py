@@ -56,6 +56,24 @@ class TestJob:
     matrix: dict[str, str]  # one Linux matrix combination, values as strings
     env: dict[str, str]
     score: int = 0
+    combos: list[dict[str, str]] = field(default_factory=list)  # every Linux combination
+    raw: dict = field(default_factory=dict)  # the job as the workflow writes it
+
+    def runtime_key(self, key: str) -> str | None:
+        """The matrix key a runtime version comes from (`${{ matrix.python }}` → python)."""
+        for step in self.steps:
+            if step.uses and key in step.with_:
+                m = re.search(r"matrix\.([\w-]+)", step.with_[key])
+                return m.group(1) if m else None
+        return None
+
+    def with_matrix(self, combo: dict[str, str]) -> TestJob:
+        """The same job for another matrix combination."""
+        steps = job_steps(self.raw.get("steps") or [], combo)
+        env = {str(k): substitute(str(v), combo) for k, v in (self.raw.get("env") or {}).items()}
+        job = TestJob(self.workflow, self.job, steps, combo, env, self.score)
+        job.combos, job.raw = self.combos, self.raw
+        return job
 
     def runtime(self, key: str) -> str | None:
         """Version asked for a runtime (python-version / node-version / toolchain)."""
@@ -105,6 +123,58 @@ def _first_linux_combo(strategy: object) -> dict[str, str]:
     return combo
 
 
+def linux_combos(strategy: object, limit: int = 256) -> list[dict[str, str]]:
+    """Every matrix combination that runs on Linux, as GitHub Actions expands it: the product
+    of the lists, excludes removed, includes extending the combinations they match (or
+    added as their own)."""
+    matrix = strategy.get("matrix") if isinstance(strategy, dict) else None
+    if not isinstance(matrix, dict):
+        return []
+    base = {
+        str(k): [str(x) for x in (v if isinstance(v, list) else [v])]
+        for k, v in matrix.items()
+        if k not in ("include", "exclude") and not (isinstance(v, str) and "${{" in v)
+    }
+    combos: list[dict[str, str]] = [{}] if base else []
+    for k, values in base.items():
+        combos = [{**c, k: v} for c in combos for v in values][:limit]
+    for ex in matrix.get("exclude") or []:
+        if isinstance(ex, dict):
+            combos = [c for c in combos if any(c.get(str(k)) != str(v) for k, v in ex.items())]
+    for inc in matrix.get("include") or []:
+        if not isinstance(inc, dict):
+            continue
+        inc = {str(k): str(v) for k, v in inc.items()}
+        matched = False
+        for c in combos:
+            if all(c[k] == v for k, v in inc.items() if k in base):
+                matched = True
+                for k, v in inc.items():
+                    if k not in base:
+                        c[k] = v
+        if not matched:
+            combos.append(dict(inc))
+    return [c for c in combos if not any(re.search(r"windows|macos", v) for v in c.values())]
+
+
+def job_steps(raw_steps: list, matrix: dict[str, str]) -> list[Step]:
+    steps = []
+    for raw in raw_steps:
+        if not isinstance(raw, dict):
+            continue
+        steps.append(
+            Step(
+                name=str(raw.get("name", "")),
+                run=substitute(raw["run"], matrix) if "run" in raw else None,
+                uses=str(raw.get("uses")) if raw.get("uses") else None,
+                with_={str(k): str(v) for k, v in (raw.get("with") or {}).items()},
+                env={str(k): substitute(str(v), matrix) for k, v in (raw.get("env") or {}).items()},
+                working_directory=raw.get("working-directory"),
+            )
+        )
+    return steps
+
+
 def read_workflows(root: Path, ci_files: list[str], diagnostics: list[Diagnostic]) -> list[TestJob]:
     jobs: list[TestJob] = []
     for rel in ci_files:
@@ -118,26 +188,12 @@ def read_workflows(root: Path, ci_files: list[str], diagnostics: list[Diagnostic
         for name, job in data["jobs"].items():
             if not isinstance(job, dict) or not isinstance(job.get("steps"), list):
                 continue
-            matrix = _first_linux_combo(job.get("strategy"))
-            steps = []
-            for raw in job["steps"]:
-                if not isinstance(raw, dict):
-                    continue
-                steps.append(
-                    Step(
-                        name=str(raw.get("name", "")),
-                        run=substitute(raw["run"], matrix) if "run" in raw else None,
-                        uses=str(raw.get("uses")) if raw.get("uses") else None,
-                        with_={str(k): str(v) for k, v in (raw.get("with") or {}).items()},
-                        env={
-                            str(k): substitute(str(v), matrix)
-                            for k, v in (raw.get("env") or {}).items()
-                        },
-                        working_directory=raw.get("working-directory"),
-                    )
-                )
+            combos = linux_combos(job.get("strategy"))
+            matrix = combos[0] if combos else _first_linux_combo(job.get("strategy"))
+            steps = job_steps(job["steps"], matrix)
             env = {str(k): substitute(str(v), matrix) for k, v in (job.get("env") or {}).items()}
             tj = TestJob(rel, str(name), steps, matrix, env)
+            tj.combos, tj.raw = combos, job
             tj.score = _score(tj)
             if tj.score > 0:
                 jobs.append(tj)
