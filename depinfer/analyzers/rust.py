@@ -440,7 +440,20 @@ class _Walker:
             return
         if name in ("cfg", "cfg_attr", "doc", "allow", "warn", "deny", "forbid", "path"):
             if name == "cfg_attr" and args is not None:
-                self.token_tree(args, scope)
+                # `cfg_attr(feature = "x", doc = a::b!())`: what follows is used under the cfg
+                body = _text(args, self.src)[1:-1]
+                depth, cut = 0, len(body)
+                for i, ch in enumerate(body):
+                    depth += ch in "([{"
+                    depth -= ch in ")]}"
+                    if ch == "," and depth == 0:
+                        cut = i
+                        break
+                cfg = parse_cfg(body[:cut])
+                inner = replace(scope, features=scope.features + cfg.features)
+                if cfg.test:
+                    inner = replace(inner, target="dev")
+                self.token_tree(args, inner)
             return
         self.refs.append(
             (
@@ -545,6 +558,8 @@ class _Walker:
         scope = self.start
         inner = [c for c in root.children if c.type == "inner_attribute_item"]
         scope = self.apply_attrs(inner, scope)
+        for attr in inner:
+            self.attribute(attr, scope)
         self.block(root, scope)
         return self.refs
 
@@ -584,6 +599,8 @@ class _Walker:
                         (segs[0], node.start_point[0] + 1, scope, {"how": "type-use", "path": full})
                     )
         if t == "inner_attribute_item":
+            if node.parent is not None and node.parent.type != "source_file":
+                self.attribute(node, scope)  # file-level ones were read in walk()
             return
         if t == "use_declaration":
             arg = node.child_by_field_name("argument")
