@@ -194,14 +194,15 @@ def _name_key(name: str) -> str:
     return name.lower().replace("-", ".").replace("_", ".")
 
 
-def _test_subject(cs: CsProject, layout: list[CsProject]) -> CsProject | None:
-    """The project a test project's name says it tests: `A.B.Tests` → `A.B`, else `A`."""
+def _test_subject(cs: CsProject, layout: list[CsProject], exact: bool = False) -> CsProject | None:
+    """The project a test project's name says it tests: `A.B.Tests` → `A.B`, else (unless
+    `exact`) the longest shorter prefix, `A`."""
     base = _TEST_SUFFIX.sub("", cs.name)
     if not base or base == cs.name:
         return None
     by_name = {_name_key(o.name): o for o in layout if not o.is_test and o is not cs}
     parts = _name_key(base).split(".")
-    for i in range(len(parts), 0, -1):
+    for i in range(len(parts), 0 if not exact else len(parts) - 1, -1):
         hit = by_name.get(".".join(parts[:i]))
         if hit is not None:
             return hit
@@ -228,16 +229,21 @@ def project_references(
     _drop_test_targets(graph)
     _break_cycles(graph)
     by_path = {cs.path: cs for cs in layout}
+    alone = {
+        cs.path: not any(not graph.nodes[d].get("test") for d in graph.successors(cs.path))
+        for cs in layout
+    }
     for cs in layout:
         if not cs.files:
             generator = generator_of(cs, layout)
             if generator is not None:
                 graph.add_edge(cs.path, generator.path, weight=1.0, why="its source generator")
-        if cs.is_test and not any(
-            not graph.nodes[d].get("test") for d in graph.successors(cs.path)
-        ):
-            subject = _test_subject(cs, layout)
-            if subject is not None:
+        if cs.is_test:
+            # `X.Tests` tests `X`: the convention holds even when the tests only reach X's
+            # code through attributes or reflection; a shorter name prefix is only a guess
+            # for tests whose code names no other project
+            subject = _test_subject(cs, layout, exact=not alone[cs.path])
+            if subject is not None and subject.path not in nx.descendants(graph, cs.path):
                 graph.add_edge(cs.path, subject.path, weight=1.0, why="test project name")
     out: list[Candidate] = []
     for src, dst, data in graph.edges(data=True):
