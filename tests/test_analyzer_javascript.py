@@ -84,6 +84,9 @@ def test_loads_inside_try_are_optional():
 def test_scoped_names_in_plain_strings_are_string_literals():
     found = mods('addNamed(path, "useSignals", "@preact/signals-react/runtime")\n')
     assert found["@preact/signals-react/runtime"]["string_literal"]
+    assert found["@preact/signals-react/runtime"]["single_value"]
+    listed = mods('const KNOWN = new Set(["@scope/a", "@scope/b"])\n')
+    assert not listed["@scope/a"]["single_value"]  # one of a list of names to compare with
 
 
 def test_vue_and_svelte_script_blocks_keep_their_line_numbers():

@@ -284,6 +284,10 @@ def _parse_uses(text: str, grammar: str, line_offset: int) -> tuple[list[dict], 
         if (spec, line) in seen or _in_ambient_module(node):
             continue
         seen.add((spec, line))
+        # a value handed on (call argument, variable, property) rather than one entry of a
+        # list of names the code compares against (`new Set(["@scope/a", "@scope/b"])`)
+        string = node.parent
+        in_call = bool(string and string.parent and string.parent.type != "array")
         uses.append(
             {
                 "module": spec,
@@ -291,6 +295,7 @@ def _parse_uses(text: str, grammar: str, line_offset: int) -> tuple[list[dict], 
                 "type_only": False,
                 "dynamic": True,
                 "string_literal": True,
+                "single_value": in_call,
             }
         )
     for m in _TRIPLE_SLASH.finditer(text):
@@ -396,7 +401,14 @@ def analyze_file(
         for use in uses:
             extra = {
                 k: True
-                for k in ("jsx", "types_reference", "heuristic", "string_literal", "require")
+                for k in (
+                    "jsx",
+                    "types_reference",
+                    "heuristic",
+                    "string_literal",
+                    "single_value",
+                    "require",
+                )
                 if use.get(k)
             }
             refs.append(

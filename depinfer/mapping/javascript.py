@@ -258,7 +258,10 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
         if name.startswith("@types/") and (ref.type_only or owner.path not in lay.unpublished):
             section = Section.DEV  # declarations are for the compiler, never run
         if ref.extra.get("string_literal") and (
-            not (verdict == "internal" or _same_family(owner, name))
+            not (
+                (verdict == "internal" and ref.extra.get("single_value"))
+                or (verdict == "external" and _same_family(owner, name))
+            )
             or section != Section.RUNTIME
             or owner.path in lay.unpublished
         ):
