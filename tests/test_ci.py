@@ -81,6 +81,19 @@ def test_outcomes_parsed_from_pytest_cargo_and_tap():
     }
 
 
+def test_outcomes_parsed_from_spec_reporters_and_not_from_log_records():
+    out = parse_outcomes(
+        "  parser\n    ✔ reads flags (12ms)\n    ✕ rejects junk (3 ms)\n✖ node test (1.5ms)\n"
+        "ERROR    app:app.py:962 Exception on / [GET]\nERROR tests/test_x.py\n"
+    )
+    assert out == {
+        "reads flags": "passed",
+        "rejects junk": "failed",
+        "node test": "failed",
+        "tests/test_x.py": "failed",
+    }
+
+
 def test_relative_verdict_compares_with_baseline():
     gold = RunResult("failed", {"a": "passed", "b": "failed"})
     assert RunResult("failed", {"a": "passed", "b": "failed"}).relative_pass(gold) is True

@@ -121,3 +121,20 @@ def test_a_missing_name_in_the_newest_major_moves_the_bound_down(tmp_path):
         tmp_path, " + pydantic==1.10.13\n", {"pydantic": ["1.10.13", "2.0"]}, direction="down"
     )
     assert forced == {}  # nothing older than 1.x was published: no move
+
+
+def test_a_python_without_wheels_moves_the_bound_below_the_named_release(tmp_path):
+    from depinfer.ci.repair import _version_moves
+    from depinfer.context import Context, Options
+    from depinfer.model import Ecosystem, Requirement, Section
+    from depinfer.scan import scan
+
+    (actions) = diagnose((LOGS / "python-uv-no-wheels.log").read_text(), "python")
+    assert [(a.kind, a.name, a.installed, a.direction) for a in actions] == [
+        ("version", "torch", "2.7.1", "down")
+    ]
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "pkg"\nversion = "0"\n')
+    ctx = Context(Options(offline=True), _Versions({"torch": ["1.13.1", "2.0.0", "2.7.1"]}))
+    reqs = [Requirement(Ecosystem.PYPI, "torch", "pyproject.toml", Section.RUNTIME, spec=">=2.5")]
+    moves = _version_moves(scan(tmp_path), "python", actions, "", tmp_path, reqs, ctx, None)
+    assert moves["torch"][0] == "<2"

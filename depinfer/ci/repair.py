@@ -45,6 +45,7 @@ class Action:
     line: str  # the log line that matched
     file: str | None = None  # the source file whose import failed, as the traceback names it
     direction: str = "auto"  # version actions: "down" when only an older major can help
+    installed: str | None = None  # version actions: the release the log names, if it does
 
 
 # A traceback frame naming a Python file: pytest's short form `path.py:12: in <module>` or
@@ -108,6 +109,7 @@ def diagnose(log: str, language: str) -> list[Action]:
                     line.strip()[:300],
                     where,
                     pat.get("direction", "auto"),
+                    groups.get("installed"),
                 )
             )
     if any(a.kind != "stop" for a in actions):
@@ -221,7 +223,7 @@ def _version_moves(
         name = next((n for n in names if _norm(n) in written), None)
         if name is None:
             continue
-        installed = installed_version(language, name, log, scratch)
+        installed = a.installed or installed_version(language, name, log, scratch)
         key = _release_key(installed) if installed else None
         if key is None:
             continue

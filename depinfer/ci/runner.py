@@ -44,6 +44,8 @@ _PYTEST = re.compile(
 )  # one space: not a log record
 _CARGO = re.compile(r"^test (\S+) \.\.\. (ok|FAILED|ignored)", re.M)
 _TAP = re.compile(r"^\s*(not ok|ok) \d+ - (.+?)(?:\s+#.*)?$", re.M)
+# Spec-style reporters (mocha, jest, vitest, node --test): a check or a cross before the name.
+_MARKED = re.compile(r"^\s*([✓✔√]|[✕✗✖×])\s+(.+?)(?:\s+\(\d+(?:\.\d+)?\s*m?s\))?\s*$", re.M)
 _UNITTEST = re.compile(r"^(\w+) \(([\w.]+)\)[^\n]*? \.\.\. (ok|FAIL|ERROR|skipped)", re.M)
 
 
@@ -60,6 +62,8 @@ def parse_outcomes(output: str) -> dict[str, str]:
         out[test] = {"ok": "passed", "ignored": "skipped"}.get(status, "failed")
     for status, test in _TAP.findall(output):
         out.setdefault(test, "passed" if status == "ok" else "failed")
+    for mark, test in _MARKED.findall(output):
+        out.setdefault(test, "passed" if mark in "✓✔√" else "failed")
     for name, cls, status in _UNITTEST.findall(output):
         out[f"{cls}.{name}"] = {"ok": "passed", "skipped": "skipped"}.get(status, "failed")
     return out
