@@ -195,7 +195,7 @@ def namespace_candidates(
         hit = _pool_lookup(ns, pool) or _pool_variant(entries, pool)
         if hit:
             chosen = [nx.Entry(hit, 0, nx.kind_of(hit))]
-        elif entries:
+        elif entries and ref.extra.get("kind") == "using":
             # not listed centrally yet: the resolver adds its PackageVersion. Only for a
             # third-party package whose family the list does not already cover (platform
             # packages are usually in the box or brought by another listed one).
