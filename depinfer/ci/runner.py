@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import subprocess
 import time
 from dataclasses import dataclass, field
@@ -82,6 +83,14 @@ def _with_reports(cmd: str) -> str:
     return cmd
 
 
+def _kill_tree(proc: subprocess.Popen) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        proc.kill()
+    proc.wait()
+
+
 def run_plan(
     plan: Plan, workdir: Path, log_path: Path | None = None, step_timeout: int = STEP_TIMEOUT
 ) -> RunResult:
@@ -104,29 +113,35 @@ def run_plan(
     def run(cmd: list[str] | str, label: str) -> int | None:
         log.append(f"$ {cmd if isinstance(cmd, str) else ' '.join(cmd)}")
         try:
-            proc = subprocess.run(
+            # a session of its own: on timeout the whole tree goes (test workers, servers)
+            proc = subprocess.Popen(
                 cmd,
                 cwd=workdir,
                 env=env,
                 shell=isinstance(cmd, str),
-                capture_output=True,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
                 text=True,
-                timeout=step_timeout,
+                errors="replace",
                 stdin=subprocess.DEVNULL,
                 executable="/bin/bash" if isinstance(cmd, str) else None,
+                start_new_session=True,
             )
-        except subprocess.TimeoutExpired as exc:
-            log.append(f"[timeout after {step_timeout}s]")
-            out = (
-                exc.stdout.decode(errors="replace")
-                if isinstance(exc.stdout, bytes)
-                else (exc.stdout or "")
-            )
-            log.append(out[-20000:])
-            return None
         except OSError as exc:
             log.append(f"[cannot run: {exc}]")
             return 127
+        try:
+            stdout, stderr = proc.communicate(timeout=step_timeout)
+        except subprocess.TimeoutExpired:
+            _kill_tree(proc)
+            stdout, stderr = proc.communicate()
+            log.append(f"[timeout after {step_timeout}s]")
+            log.append((stdout or "")[-2_000_000:])
+            log.append((stderr or "")[-50000:])
+            return None
+        finally:
+            _kill_tree(proc)  # whatever the step left running in its session goes too
+        proc = subprocess.CompletedProcess(cmd, proc.returncode, stdout, stderr)
         log.append(proc.stdout[-2_000_000:])
         log.append(proc.stderr[-50000:])
         log.append(f"[exit {proc.returncode}]")
