@@ -1011,7 +1011,6 @@ BROUGHT_BY = {
         "Azure.Messaging.ServiceBus",
         "Microsoft.Data.SqlClient",
         "Microsoft.EntityFrameworkCore.SqlServer",
-        "Testcontainers.MsSql",
     ],
     "Castle.Core": ["Moq", "NSubstitute"],
     "Serilog": ["Serilog.AspNetCore", "Serilog.Extensions.Hosting", "Serilog.Sinks.Console"],
