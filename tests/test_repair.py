@@ -21,6 +21,7 @@ def test_every_pattern_has_a_fixture_log_that_it_matches():
         ("python-unrecognized-cov.log", "python", ("package", "pytest-cov")),
         ("python-mocker.log", "python", ("package", "pytest-mock")),
         ("python-cannot-import-name.log", "python", ("version", "pydantic")),
+        ("python-module-attribute.log", "python", ("version", "numpy")),
         ("node-cannot-find-module.log", "javascript", ("module", "lodash")),
         ("node-require-esm.log", "javascript", ("version", "chalk")),
         ("rust-unresolved.log", "rust", ("module", "serde_json")),
