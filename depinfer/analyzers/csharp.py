@@ -13,6 +13,7 @@ Every ref carries `extra["project"]`, the .csproj that compiles the file.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 from depinfer.analyzers.csharp_layout import CsProject, build_layout
@@ -39,12 +40,19 @@ def _parser():
     return Parser(Language(tree_sitter_c_sharp.language()))
 
 
+_DOTTED = re.compile(rb"[A-Za-z_@][A-Za-z0-9_]*(?:\.[A-Za-z_@][A-Za-z0-9_]*)*")
+
+
 def _name(node) -> str:
     """Dotted text of a name node without generic arguments or whitespace."""
     if node is None:
         return ""
     if node.type == "identifier":
         return node.text.decode("utf-8", "replace")
+    if node.type in ("qualified_name", "member_access_expression"):
+        raw = node.text
+        if _DOTTED.fullmatch(raw):  # the common case, without walking the children
+            return raw.decode("utf-8", "replace").replace("@", "")
     if node.type == "generic_name":
         for c in node.children:
             if c.type == "identifier":
