@@ -336,6 +336,9 @@ def python_plan(
             plan.notes.append("pytest plugins from the pytest config: " + ", ".join(plugins))
     plan.env["SETUPTOOLS_SCM_PRETEND_VERSION"] = "0.0.0"  # a tree without git metadata must build
     plan.env.update(CI_ENV)
+    # PyTorch-ecosystem wheels for the accelerator this machine has (CPU builds without a
+    # GPU) instead of the multi-gigabyte CUDA default; uv chooses the index itself.
+    plan.env.setdefault("UV_TORCH_BACKEND", "auto")
     plan.env.update({k: v for k, v in (job.env if job else {}).items() if not v.startswith("${{")})
     return plan
 
