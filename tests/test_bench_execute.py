@@ -303,3 +303,16 @@ def test_help_mentions_execute(capsys: pytest.CaptureFixture[str]) -> None:
         main(["run", "--help"])
     text = capsys.readouterr().out
     assert "--execute" in text and "--step-timeout" in text
+
+
+def test_report_plot_draws_the_executed_rates(
+    fake_ci: FakeCI, inferencer: dict, dataset: Path, tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:  # fmt: skip
+    pytest.importorskip("matplotlib")
+    out = tmp_path / "res"
+    assert run_cli(dataset, out, "--instance", "acme__web") == 0
+    png = tmp_path / "plot.png"
+    assert main(["report", str(out), "--plot", str(png)]) == 0
+    assert png.stat().st_size > 0
+    assert "rcnt" in capsys.readouterr().out

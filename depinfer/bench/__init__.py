@@ -9,6 +9,9 @@ micro, fake names by registry check, DI-Bench's failure categories decided from 
 Peer tools can run on the same copies (peers.py). Results are one JSON file per instance, so
 runs resume, shard (`--shard i/n`) and merge by instance id (report.py). dibench.py reads
 DI-Bench's own dataset format and writes predictions where its evaluator looks for them.
+With `--execute`, execute.py also runs each repository's CI test job through the local CI
+runner (depinfer.ci) with gold, masked and inferred manifests and judges executability as
+DI-Bench's curation does (gold passes, masked fails), absolutely and relative to gold's tests.
 
 Command line: `depinfer bench run|prepare|report|merge` (cli.py, `depinfer bench --help`).
 """
