@@ -257,3 +257,10 @@ def test_matrix_combinations_expand_like_github_and_the_newest_local_python_is_c
     plan = plan_for(tmp_path, "python")
     if plan.runtime == "3.12":  # the machine has 3.12: its whole combination is used
         assert "uv pip install torch==2.5" in plan.install
+
+
+def test_a_failing_install_line_from_the_job_is_not_fatal(tmp_path):
+    plan = Plan("other", None, install=["exit 4", "echo ok"], test=["echo tested"])
+    plan.best_effort.add("exit 4")
+    result = run_plan(plan, tmp_path)
+    assert result.passed and "continuing" in result.log

@@ -57,6 +57,9 @@ class Plan:
     test: list[str] = field(default_factory=list)
     env: dict[str, str] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    # install lines taken from the job beside the manifest's: a failure is logged, not fatal
+    # (they may name indexes or pins this machine cannot reach)
+    best_effort: set[str] = field(default_factory=set)
     path_python: bool = False  # put the local interpreters on PATH (tools that pick their own)
 
 
@@ -326,6 +329,7 @@ def python_plan(
             line += " --index-strategy unsafe-best-match"
         if line not in plan.install and not (installs_project and args.strip() in (".", "-e .")):
             plan.install.append(line)
+            plan.best_effort.add(line)
     plan.test = [_python_test(t, root, plan) for t in tests[:1]] or ["python -m pytest"]
     if any("pytest" in t for t in plan.test):
         plugins = pytest_plugins(root, plan.test[0])
@@ -336,9 +340,6 @@ def python_plan(
             plan.notes.append("pytest plugins from the pytest config: " + ", ".join(plugins))
     plan.env["SETUPTOOLS_SCM_PRETEND_VERSION"] = "0.0.0"  # a tree without git metadata must build
     plan.env.update(CI_ENV)
-    # PyTorch-ecosystem wheels for the accelerator this machine has (CPU builds without a
-    # GPU) instead of the multi-gigabyte CUDA default; uv chooses the index itself.
-    plan.env.setdefault("UV_TORCH_BACKEND", "auto")
     plan.env.update({k: v for k, v in (job.env if job else {}).items() if not v.startswith("${{")})
     return plan
 
