@@ -368,6 +368,8 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
             c = _candidate(FRAMEWORK_REFERENCE, use.cs, None, "uses ASP.NET Core", True)
             c.extra["kind"] = "framework"
             c.extra["framework_reference"] = True
+            # part of the SDK, not a registry package: never looked up or checked as one
+            c.internal = True
             candidates.append(c)
     candidates.extend(project_references(layout, uses, ctx))
     return candidates
