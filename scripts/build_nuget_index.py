@@ -970,6 +970,12 @@ PLACEMENT = {
 # A package another chosen package already depends on is not listed beside it
 # (each provider's dependency list on its gallery page).
 IMPLIED_BY = {
+    "Microsoft.EntityFrameworkCore.Relational": [
+        "Microsoft.EntityFrameworkCore.SqlServer",
+        "Microsoft.EntityFrameworkCore.Sqlite",
+        "Npgsql.EntityFrameworkCore.PostgreSQL",
+        "Pomelo.EntityFrameworkCore.MySql",
+    ],
     "Microsoft.Extensions.Logging.Abstractions": ["Microsoft.Extensions.Logging"],
     "Microsoft.Extensions.DependencyInjection.Abstractions": [
         "Microsoft.Extensions.DependencyInjection"
