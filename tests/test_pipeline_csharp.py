@@ -219,3 +219,16 @@ def test_a_library_using_aspnetcore_gets_the_shared_framework_not_packages():
     (edit,) = [e for e in inference.edits if e.path == "src/Middleware/Middleware.csproj"]
     assert '<FrameworkReference Include="Microsoft.AspNetCore.App" />' in edit.new_text
     assert "PackageReference" not in edit.new_text
+
+
+def test_a_broken_project_file_is_reported_and_never_written(tmp_path):
+    (tmp_path / "App").mkdir()
+    (tmp_path / "App" / "App.csproj").write_text("<Project Sdk='Microsoft.NET.Sdk'><ItemGroup>")
+    (tmp_path / "App" / "Program.cs").write_text("using Newtonsoft.Json;\nclass P {}\n")
+    (tmp_path / "Lib").mkdir()
+    (tmp_path / "Lib" / "Lib.csproj").write_text('<Project Sdk="Microsoft.NET.Sdk" />\n')
+    (tmp_path / "Lib" / "Bad.cs").write_bytes(b"using Polly;\nclass \x00\xff {")
+    inference = infer(tmp_path, Options(offline=True))
+    assert any(d.file == "App/App.csproj" for d in inference.diagnostics)
+    assert all(e.path != "App/App.csproj" for e in inference.edits)
+    assert any(d.file == "Lib/Bad.cs" for d in inference.diagnostics)
