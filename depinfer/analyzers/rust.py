@@ -35,6 +35,9 @@ PRIMITIVES = frozenset(
     "bool char str u8 u16 u32 u64 u128 usize i8 i16 i32 i64 i128 isize f32 f64 f16 f128".split()
 )
 KEYWORDS = frozenset({"crate", "self", "super", "Self"})
+# `#[test]`, `#[bench]` and test-harness attributes (`#[tokio::test]`, `#[rstest]`) mark
+# functions compiled only by `cargo test`/`cargo bench`.
+TEST_ATTRIBUTES = frozenset({"test", "bench", "rstest", "test_case", "traced_test", "serial"})
 # Macros whose token trees are code for another crate (generated code), not this crate's uses.
 QUOTING_MACROS = frozenset({"quote", "quote_spanned", "parse_quote", "parse_quote_spanned"})
 TARGET_PREDICATES = frozenset(
@@ -385,7 +388,14 @@ class _Walker:
             if a is None or a.type != "attribute":
                 continue
             head = a.named_children[0] if a.named_children else None
-            if head is None or _text(head, self.src) != "cfg":
+            if head is None:
+                continue
+            head_text = _text(head, self.src)
+            if head_text.split("::")[-1] in TEST_ATTRIBUTES and scope.target == "runtime":
+                # `#[test] fn ..` outside a cfg(test) module is compiled only for tests
+                scope = replace(scope, target="dev")
+                continue
+            if head_text != "cfg":
                 continue
             args = a.child_by_field_name("arguments")
             if args is None:
@@ -645,8 +655,14 @@ class _Walker:
             # the outermost path node: `tokio::net::TcpListener::bind` as a whole, so the
             # feature gates of every segment can be looked up
             segs = _path_segments(node, src)
+            imported = self.f.uses.get(segs[0]) if segs else None
             if segs and segs[0] == "::":
                 self.emit("::", node, scope, "path", segs)
+            elif imported and "::" in imported and imported.split("::")[0] not in KEYWORDS:
+                # `use uuid::Uuid; Uuid::new_v4()` → uuid::Uuid::new_v4 (its gates count)
+                full = imported.split("::") + segs[1:]
+                if _CRATE_LIKE.match(full[0]):
+                    self.emit(full[0], node, scope, "via-use", full)
             elif segs and _CRATE_LIKE.match(segs[0]) and len(segs) > 1:
                 self.emit(segs[0], node, scope, "path", segs)
         if t in ("declaration_list", "block", "field_declaration_list", "source_file") or any(

@@ -25,7 +25,17 @@ from depinfer.model import Candidate, Ecosystem, Evidence, ImportRef, Manifest, 
 
 STD_DATA = Path(__file__).resolve().parent.parent / "registries" / "data" / "rust_std.json"
 SECTION_OF_TARGET = {"runtime": Section.RUNTIME, "dev": Section.DEV, "build": Section.BUILD}
-CODE_HOWS = {"use", "extern", "path", "macro", "attr", "derive", "rooted", "attr-string"}
+CODE_HOWS = {
+    "use",
+    "extern",
+    "path",
+    "macro",
+    "attr",
+    "derive",
+    "rooted",
+    "attr-string",
+    "via-use",  # `Uuid::new_v4` after `use uuid::Uuid`: same crate, fuller path for gates
+}
 
 
 @lru_cache(maxsize=1)
@@ -90,9 +100,9 @@ def workspace_root_of(project: Project, manifest: Manifest) -> Manifest | None:
         ws = root.data["workspace"]
         if _members_match(d, ws.get("exclude", []), manifest.directory):
             return None
-        if _members_match(d, ws.get("members", []), manifest.directory):
-            return root
-        return None
+        # listed members, and path dependencies inside the workspace directory, which Cargo
+        # makes members too (a package there that is neither fails to build)
+        return root
     return None
 
 

@@ -311,11 +311,18 @@ def _source_gates(
     workdir: list[Path] = []
     pins: dict[str, str] = {}
     for c in cands:
-        if c.internal:
-            continue
         paths = [p for p in c.extra.get("paths", []) if "::" in p]
         package = c.extra.get("package") or c.name
         known = cache.get(package)
+        if known is None and c.internal:
+            # a sibling crate: its own source in the repository says which features it gates
+            known = ({}, {})
+            if project is not None and c.path is not None:
+                base = Path(c.manifest).parent / c.path
+                root = project.root / base
+                if (root / "Cargo.toml").is_file():
+                    known = (read_gates(str(root.resolve())), crate_features(str(root)))
+            cache[package] = known
         if known is None:
             known = ({}, {})
             snap = snapshot.get(code_name(package)) or snapshot.get(package)
