@@ -122,4 +122,29 @@ def test_type_only_imports_of_specification_types_map_to_definitely_typed(tmp_pa
     project = scan(tmp_path)
     ctx = make_context(Options(offline=True))
     found = {c.name: c.section for c in map_imports(project, analyze(project, ctx), ctx)}
+    # a published library's shipped types reach its users: they need the declarations too
+    assert found == {"@types/hast": Section.RUNTIME, "unist": Section.RUNTIME}
+    (tmp_path / "package.json").write_text('{"name": "site", "private": true}')
+    project = scan(tmp_path)
+    found = {c.name: c.section for c in map_imports(project, analyze(project, ctx), ctx)}
     assert found == {"@types/hast": Section.DEV, "unist": Section.RUNTIME}
+
+
+def test_jsdoc_type_imports_in_javascript():
+    from depinfer.analyzers.javascript import parse_source
+
+    src = "/**\n * @import {Nodes} from 'hast'\n * @param {import('unified').P} p\n */\n"
+    uses = parse_source(src, "javascript")
+    assert [(u["module"], u["type_only"]) for u in uses] == [("hast", True), ("unified", True)]
+
+
+def test_jsdoc_types_count_only_where_typescript_checks_the_javascript(tmp_path):
+    (tmp_path / "package.json").write_text('{"name": "x", "main": "index.js"}')
+    (tmp_path / "index.js").write_text("/** @type {import('@jest/types').Config} */\n")
+    ctx = make_context(Options(offline=True))
+    project = scan(tmp_path)
+    assert map_imports(project, analyze(project, ctx), ctx) == []
+    (tmp_path / "tsconfig.json").write_text('{"compilerOptions": {"checkJs": true}}')
+    project = scan(tmp_path)
+    names = {c.name for c in map_imports(project, analyze(project, ctx), ctx)}
+    assert names == {"@jest/types"}

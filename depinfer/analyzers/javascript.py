@@ -99,6 +99,13 @@ _JSX_QUERY = """
 (jsx_self_closing_element) @jsx
 """
 
+# JSDoc type imports in JS files checked by TypeScript: `@import {X} from 'y'` (TS 5.5) and
+# `{import('y').X}` in @type/@typedef/@param tags. Type-only uses of the package.
+_JSDOC_IMPORT = re.compile(
+    r"""@import\s+(?:\{[^}]*\}|\*\s+as\s+\w+|\w+)\s+from\s+['"]([^'"]+)['"]"""
+    r"""|@(?:type|typedef|param|arg|argument|returns?|template|callback|property|prop|satisfies)"""
+    r"""\s*\{[^}\n]*?import\(\s*['"]([^'"]+)['"]\s*\)"""
+)
 _TRIPLE_SLASH = re.compile(r"^\s*///\s*<reference\s+types\s*=\s*[\"']([^\"']+)[\"']", re.M)
 _JSX_PRAGMA = re.compile(r"@jsxImportSource\s+(\S+)")
 _SCRIPT_BLOCK = re.compile(r"<script\b([^>]*)>(.*?)</script\s*>", re.S | re.I)
@@ -298,6 +305,22 @@ def _parse_uses(text: str, grammar: str, line_offset: int) -> tuple[list[dict], 
                 "single_value": in_call,
             }
         )
+    if grammar == "javascript" and "@" in text:
+        for m in _JSDOC_IMPORT.finditer(text):
+            spec = m.group(1) or m.group(2)
+            line = text.count("\n", 0, m.start()) + 1 + line_offset
+            if (spec, line) not in seen:
+                seen.add((spec, line))
+                uses.append(
+                    {
+                        "module": spec,
+                        "line": line,
+                        "type_only": True,
+                        "dynamic": False,
+                        # counts only where TypeScript checks this JS (see the mapping)
+                        "jsdoc": "@ts-check" not in text,
+                    }
+                )
     for m in _TRIPLE_SLASH.finditer(text):
         uses.append(
             {
@@ -408,6 +431,7 @@ def analyze_file(
                     "string_literal",
                     "single_value",
                     "require",
+                    "jsdoc",
                 )
                 if use.get(k)
             }

@@ -249,14 +249,22 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
         owner = owner_of(lay, ref.file)
         if owner is None:
             continue
+        if ref.extra.get("jsdoc") and not any(c.checks_js for c in tsconfigs_for(lay, ref.file)):
+            continue  # JSDoc types in JS that TypeScript never compiles name nothing needed
         verdict, name, target = classify_spec(lay, ref, owner)
         if verdict == "skip" or name is None:
             continue
         section = file_section(owner, ref.file, ref.kind, owner.path in lay.unpublished)
         if ref.type_only and verdict == "external" and name in types_only_modules():
             name = f"@types/{name}"  # `import type { Root } from 'hast'`
-        if name.startswith("@types/") and (ref.type_only or owner.path not in lay.unpublished):
-            section = Section.DEV  # declarations are for the compiler, never run
+        if name.startswith("@types/"):
+            # Declarations are for the compiler, never run: dev — except that a published
+            # library's shipped types (`import type` in its source) reach its users, who
+            # then need those declarations too (got → type-fest, react-markdown → @types/hast).
+            published = owner.path not in lay.unpublished
+            if not (published and ref.type_only and section == Section.RUNTIME):
+                if ref.type_only or published:
+                    section = Section.DEV
         if ref.extra.get("string_literal") and (
             not (
                 (verdict == "internal" and ref.extra.get("single_value"))

@@ -61,6 +61,7 @@ class TsConfig:
     jsx: str | None = None
     extends: list[str] = field(default_factory=list)
     types: list[str] = field(default_factory=list)
+    checks_js: bool = False  # allowJs/checkJs: JSDoc types in .js files are compiled
 
 
 @dataclass
@@ -132,6 +133,7 @@ def _read_tsconfig(root: Path, rel: str) -> TsConfig | None:
             cfg.jsx_classic = True
         if isinstance(opts.get("jsx"), str):
             cfg.jsx = opts["jsx"]
+        cfg.checks_js = opts.get("checkJs") is True or opts.get("allowJs") is True
         if isinstance(opts.get("types"), list):
             cfg.types = [t for t in opts["types"] if isinstance(t, str)]
     return cfg
@@ -155,6 +157,7 @@ def _merge_extends(root: Path, configs: dict[str, TsConfig]) -> None:
             cfg.jsx_import_source = cfg.jsx_import_source or parent.jsx_import_source
             cfg.jsx_classic = cfg.jsx_classic or parent.jsx_classic
             cfg.jsx = cfg.jsx or parent.jsx
+            cfg.checks_js = cfg.checks_js or parent.checks_js
 
 
 def normalize_path(path: str) -> str:

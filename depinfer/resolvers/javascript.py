@@ -382,8 +382,14 @@ class _State:
             dt = types_package(c.name)
             dt_version = self.chosen(owner, dt)
             if dt_version is not None:
-                section = Section.DEV  # types are for the compiler, never needed at run time
-                extra = {"replaces": c.name} if c.extra.get("type_only_all") else {}
+                # types are for the compiler: dev, unless the package was only ever imported
+                # for types by a published library's shipped code (its users need them)
+                section = Section.DEV
+                extra = {}
+                if c.extra.get("type_only_all"):
+                    extra = {"replaces": c.name}
+                    if owner.path not in self.lay.unpublished and c.section == Section.RUNTIME:
+                        section = Section.RUNTIME
                 out.append(
                     _follow(c, dt, section, f"{c.name}@{chosen.version} ships no types", extra)
                 )
