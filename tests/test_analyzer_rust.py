@@ -59,6 +59,13 @@ def test_build_script_and_dev_targets(app):
     dev = crates(app, target="dev")
     assert {"assert_cmd", "tempfile", "owo_colors", "pretty_assertions"} <= dev
     assert "pretty_assertions" not in crates(app, target="runtime")
+    # a #[test] function outside any cfg(test) module is test code too
+    assert "similar_asserts" in dev and "similar_asserts" not in crates(app, target="runtime")
+
+
+def test_paths_through_imported_types_keep_the_crate_path(app):
+    paths = {r.extra["path"] for r in app if r.extra["how"] == "via-use"}
+    assert "chrono::Utc::now" in paths
 
 
 def test_cfg_target_predicates_become_markers(app):

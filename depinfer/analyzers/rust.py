@@ -561,7 +561,22 @@ class _Walker:
 
     def token_tree(self, tt: Any, scope: Scope) -> None:
         for path in self._token_paths(tt):
-            self.emit(path[0], tt, scope, "macro", path)
+            self.path_ref(path, tt, scope, "macro")
+
+    def path_ref(self, segs: list[str], node: Any, scope: Scope, how: str) -> None:
+        """A path `a::b::c`; one starting with a `use`-imported type is followed through it."""
+        if not segs:
+            return
+        imported = self.f.uses.get(segs[0])
+        if segs[0] == "::":
+            self.emit("::", node, scope, how, segs)
+        elif imported and "::" in imported and imported.split("::")[0] not in KEYWORDS:
+            # `use uuid::Uuid; Uuid::new_v4()` → uuid::Uuid::new_v4 (its gates count)
+            full = imported.split("::") + segs[1:]
+            if _CRATE_LIKE.match(full[0]):
+                self.emit(full[0], node, scope, "via-use", full)
+        elif _CRATE_LIKE.match(segs[0]) and len(segs) > 1:
+            self.emit(segs[0], node, scope, how, segs)
 
     def walk(self) -> list[tuple[str, int, Scope, dict[str, Any]]]:
         root = self.f.tree.root_node
@@ -654,17 +669,7 @@ class _Walker:
         if t in ("scoped_identifier", "scoped_type_identifier") and not _is_path_of_parent(node):
             # the outermost path node: `tokio::net::TcpListener::bind` as a whole, so the
             # feature gates of every segment can be looked up
-            segs = _path_segments(node, src)
-            imported = self.f.uses.get(segs[0]) if segs else None
-            if segs and segs[0] == "::":
-                self.emit("::", node, scope, "path", segs)
-            elif imported and "::" in imported and imported.split("::")[0] not in KEYWORDS:
-                # `use uuid::Uuid; Uuid::new_v4()` → uuid::Uuid::new_v4 (its gates count)
-                full = imported.split("::") + segs[1:]
-                if _CRATE_LIKE.match(full[0]):
-                    self.emit(full[0], node, scope, "via-use", full)
-            elif segs and _CRATE_LIKE.match(segs[0]) and len(segs) > 1:
-                self.emit(segs[0], node, scope, "path", segs)
+            self.path_ref(_path_segments(node, src), node, scope, "path")
         if t in ("declaration_list", "block", "field_declaration_list", "source_file") or any(
             c.type == "attribute_item" for c in node.children
         ):
