@@ -263,3 +263,14 @@ def test_member_cycles_are_broken(tmp_path):
     cli = edits["crates/cli/Cargo.toml"]["dependencies"]
     assert ("ws-cli" in core) != ("ws-core" in cli)
     assert any("cycle" in d.message for d in result.diagnostics)
+
+
+def test_runtime_use_of_a_dev_dependency_reuses_its_version(tmp_path):
+    root = tmp_path / "app"
+    shutil.copytree(FIXTURES / "app", root)
+    main = root / "src" / "main.rs"
+    main.write_text(main.read_text() + "\npub fn scratch() { let _ = tempfile::tempdir(); }\n")
+    ctx = Context(Options(languages=("rust",)), registries=RecordedRegistry())
+    result = infer(root, ctx.options, ctx=ctx)
+    deps = tomlkit.parse(result.edits[0].new_text)["dependencies"]
+    assert deps["tempfile"] == "3"  # as [dev-dependencies] has it: one copy of the crate

@@ -174,6 +174,14 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
             req.spec = ""
             out.append(req)
             continue
+        same = _declared_version(info, package)
+        if same:
+            # the manifest already names this crate in another table (dev-, build-, target):
+            # one version of it per package avoids two copies (`multiple candidates for rlib`)
+            req.spec = same
+            req.evidence.append(Evidence("manifest:version", info.manifest.path, None, same))
+            out.append(req)
+            continue
         versions = ctx.registries.versions(Ecosystem.CRATES, package)
         pin = c.extra.get("version_pin")
         if pin:
@@ -250,6 +258,16 @@ def _break_cycles(cands: list[Candidate], crates: dict[str, Any], ctx: Context) 
             cand.manifest,
         )
     return [c for c in cands if id(c) not in dropped]
+
+
+def _declared_version(info: Any, package: str) -> str | None:
+    for table, deps in info.manifest.data.get("deps", {}).items():
+        if table == "workspace.dependencies":
+            continue
+        for entry in deps.values():
+            if code_name(entry.get("package") or "") == code_name(package) and entry.get("version"):
+                return entry["version"]
+    return None
 
 
 def _switched_features(features: dict[str, list[str]], name: str) -> set[str]:
