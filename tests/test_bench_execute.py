@@ -316,3 +316,19 @@ def test_report_plot_draws_the_executed_rates(
     assert main(["report", str(out), "--plot", str(png)]) == 0
     assert png.stat().st_size > 0
     assert "rcnt" in capsys.readouterr().out
+
+
+def test_exec_as_of_follows_the_inference_date_or_is_switched_off(
+    fake_ci: FakeCI, inferencer: dict, dataset: Path, tmp_path: Path
+) -> None:
+    from depinfer.bench.cli import exec_as_of
+
+    assert exec_as_of("same", "2024-05-01T10:00:00+00:00") == "2024-05-01T10:00:00+00:00"
+    assert exec_as_of("same", "now") is None
+    assert exec_as_of("none", "2024-05-01") is None
+    assert exec_as_of("2023-01-02", "2024-05-01") == "2023-01-02"
+    assert (
+        run_cli(dataset, tmp_path / "res", "--instance", "acme__web", "--exec-as-of", "none") == 0
+    )
+    assert {c["as_of"] for c in fake_ci.calls} == {None}
+    assert run_cli(dataset, tmp_path / "r2", "--exec-as-of", "yesterday") == 2

@@ -122,6 +122,13 @@ def build_parser() -> argparse.ArgumentParser:
         "(Python, JavaScript, Rust; C# when dotnet is on PATH) and report executability",
     )
     run.add_argument(
+        "--exec-as-of",
+        default="same",
+        metavar="WHEN",
+        help="with --execute: the package managers install nothing newer than this — same "
+        "(as --as-of, default), none, or YYYY-MM-DD",
+    )
+    run.add_argument(
         "--step-timeout",
         type=int,
         default=900,
@@ -232,6 +239,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.execute and args.jobs > 2:
         print("depinfer bench: --execute runs two instances at a time at most", file=sys.stderr)
         args.jobs = 2
+    if args.exec_as_of not in ("same", "none") and exec_as_of(args.exec_as_of, None) is None:
+        return fail(f"--exec-as-of: expected same, none or YYYY-MM-DD, got {args.exec_as_of!r}")
     if args.step_timeout < 1:
         return fail("--step-timeout: need at least 1 second")
     if args.jobs > 1 and args.timeout <= 0:
@@ -307,7 +316,7 @@ def cmd_run(args: argparse.Namespace) -> int:
                 result.get("written_text") or {},
                 out,
                 step_timeout=args.step_timeout,
-                as_of=result.get("as_of"),
+                as_of=exec_as_of(args.exec_as_of, result.get("as_of")),
                 keep=args.keep,
             )
         return result
@@ -361,6 +370,18 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.plot is not None:
         print(plot(summary, Path(args.plot) if args.plot else out / "summary.png"))
     return EXIT_PARTIAL if failed else EXIT_OK
+
+
+def exec_as_of(choice: str, inference_as_of: str | None) -> str | None:
+    """The date the test runs install as of: the inference's (a date, not "now"), none, or
+    the one given. A registry whose publication times do not fit the snapshot (a gold run
+    that cannot install) is run with `none`."""
+    import re
+
+    value = inference_as_of if choice == "same" else None if choice == "none" else choice
+    if value and re.match(r"\d{4}-\d{2}-\d{2}", value):
+        return value
+    return None
 
 
 def same_settings(previous: dict, options: object) -> bool:

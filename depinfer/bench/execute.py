@@ -144,7 +144,7 @@ def execute_instance(
     are not run (the instance counts neither way), which saves two installs.
     """
     started = time.monotonic()
-    record: dict[str, Any] = {"step_timeout": step_timeout}
+    record: dict[str, Any] = {"step_timeout": step_timeout, "as_of": as_of}
     missing = runner_missing(inst.language)
     if missing:
         record.update(status=NOT_RUN, reason=missing, counted=False, relative_counted=False)
