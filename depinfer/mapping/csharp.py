@@ -324,11 +324,14 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
     }
     roots = _code_roots(uses)
     candidates: list[Candidate] = []
+    own_types = {t[1] for use in uses.values() for f in use.files for t in f.extra.get("types", [])}
     for use in uses.values():
         unresolved: dict[str, ImportRef] = {}
         names: dict[str, ImportRef] = dict(use.usings)
         for q, r in use.qualified.items():
-            if q.split(".", 1)[0] in roots and q not in names:
+            first = q.split(".", 1)[0]
+            # `Markdown.ToHtml(…)` on a type of this repository is a member access
+            if first in roots and first not in own_types and q not in names:
                 names[q] = r
         for ns, r in names.items():
             found, resolved = namespace_candidates(ns, r, use, internal, ctx)

@@ -9,8 +9,11 @@ Applied in order, each from the data in rules/data/csharp/conventions.json:
 3. tool packages the repository lists in Directory.Packages.props that no project uses
    yet, placed by the table (analyzers everywhere, EF design tools in startup projects …);
 4. what flows through ProjectReferences is not repeated: a library package another
-   referenced project already brings, and a ProjectReference implied by another
-   (transitive reduction of the project graph).
+   referenced project already brings (unless the project calls its entry points itself),
+   and, in test projects, a ProjectReference another reference already implies (test
+   projects name the project under test; application projects name every layer they
+   use). An Aspire AppHost's references are resources and do not flow on.
+Centrally listed packages that no project ends up referencing are reported.
 Under central package management a convention package the repository does not list in
 Directory.Packages.props is not added (the repository chose not to use it).
 """
@@ -376,4 +379,24 @@ def infer(
     candidates = candidates + placement_candidates(layout, uses, candidates, graph, project)
     tests = {cs.path for cs in layout if cs.is_test}
     apphosts = {cs.path for cs in layout if "Aspire.AppHost.Sdk" in cs.sdk_names}
-    return reduce_transitive(drop_implied(candidates), graph, tests, apphosts)
+    result = reduce_transitive(drop_implied(candidates), graph, tests, apphosts)
+    _report_unplaced(project, layout, result, ctx)
+    return result
+
+
+def _report_unplaced(
+    project: Project, layout: list[CsProject], candidates: list[Candidate], ctx: Context
+) -> None:
+    """Centrally listed packages no project was found to need: say so, add nothing."""
+    placed = {c.name.lower() for c in candidates if not c.internal}
+    for m in project.manifests_of(Ecosystem.NUGET):
+        if m.format == "csproj":
+            placed.update(p.lower() for p in m.declared.get("PackageReference", []))
+    for props in {cs.packages_props.path: cs for cs in layout if cs.packages_props}.values():
+        inherited = set().union(*(cs.inherited_packages for cs in layout))
+        missing = sorted(p for p in props.pool if p.lower() not in placed | inherited)
+        if missing:
+            ctx.info(
+                "listed centrally, but no project's code shows a use: " + ", ".join(missing),
+                props.packages_props.path,
+            )
