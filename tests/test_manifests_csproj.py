@@ -181,3 +181,19 @@ def test_packages_only_some_frameworks_need_go_in_a_conditional_group():
         "  </ItemGroup>\n"
     ) in out
     assert out.index("Polly") < out.index("System.Memory")
+
+
+def test_groups_inside_targets_are_not_the_projects_own():
+    text = (
+        "<Project>\n  <PropertyGroup />\n"
+        '  <Target Name="X">\n    <ItemGroup>\n      <PackageReference Include="A" />\n'
+        "    </ItemGroup>\n  </Target>\n</Project>\n"
+    )
+    m = _manifest(text)
+    out = csproj.render(text, m, [_req("Polly", spec="8.6.1")])
+    assert out == (
+        "<Project>\n  <PropertyGroup />\n\n  <ItemGroup>\n"
+        '    <PackageReference Include="Polly" Version="8.6.1" />\n  </ItemGroup>\n'
+        '  <Target Name="X">\n    <ItemGroup>\n      <PackageReference Include="A" />\n'
+        "    </ItemGroup>\n  </Target>\n</Project>\n"
+    )

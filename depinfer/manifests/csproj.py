@@ -157,12 +157,25 @@ def _blank_comments(text: str) -> str:
     return _COMMENT.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
 
 
+_NESTING = re.compile(r"<(Target|Choose)\b[^>]*?(?<!/)>.*?</\1\s*>", re.S)
+
+
+def _nested_spans(clean: str) -> list[tuple[int, int]]:
+    """Spans of Target/Choose elements: groups inside them are not the project's own."""
+    return [(m.start(), m.end()) for m in _NESTING.finditer(clean)]
+
+
+def _inside(pos: int, spans: list[tuple[int, int]]) -> bool:
+    return any(a <= pos < b for a, b in spans)
+
+
 def _groups(text: str) -> list[tuple[int, int, str]]:
     """(start, end, body) of each top-level ItemGroup, comments ignored."""
     clean = _blank_comments(text)
+    nested = _nested_spans(clean)
     out = []
     for m in re.finditer(r"<ItemGroup\b[^>]*?(/?)>", clean):
-        if m.group(1):
+        if m.group(1) or _inside(m.start(), nested):
             continue
         close = clean.find("</ItemGroup>", m.end())
         if close < 0:
@@ -292,7 +305,8 @@ def _add_items(
         return text[:insert_at] + addition + text[insert_at:]
 
     clean = _blank_comments(text)
-    ends = list(_ELEMENT_END.finditer(clean))
+    nested = _nested_spans(clean)
+    ends = [m for m in _ELEMENT_END.finditer(clean) if not _inside(m.start(), nested)]
     close = list(_PROJECT_CLOSE.finditer(clean))
     if not close:
         raise ManifestError("no </Project> to add references before")
