@@ -264,3 +264,13 @@ def test_a_failing_install_line_from_the_job_is_not_fatal(tmp_path):
     plan.best_effort.add("exit 4")
     result = run_plan(plan, tmp_path)
     assert result.passed and "continuing" in result.log
+
+
+def test_pnpm_runs_at_the_version_package_json_pins(tmp_path):
+    (tmp_path / "package.json").write_text(
+        '{"name": "x", "packageManager": "pnpm@9.1.0+sha512.abc", "scripts": {"test": "vitest"}}'
+    )
+    plan = plan_for(tmp_path, "javascript", "pnpm build && pnpm test")
+    assert plan.install == ["npx --yes pnpm@9.1.0 install --no-frozen-lockfile"]
+    assert plan.test == ["npx --yes pnpm@9.1.0 build && npx --yes pnpm@9.1.0 test"]
+    assert plan.env["npm_config_manage_package_manager_versions"] == "false"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import configparser
 import glob
+import json
 import os
 import re
 import shlex
@@ -532,22 +533,41 @@ def _tox_env(root: Path, plan: Plan) -> list[str]:
     return cmds
 
 
+def _package_manager(root: Path) -> tuple[str, str] | None:
+    """package.json's `packageManager` ("pnpm@10.33.0+sha512…") as (tool, version)."""
+    try:
+        data = json.loads((root / "package.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    field_ = data.get("packageManager") if isinstance(data, dict) else None
+    m = re.match(r"^(npm|pnpm|yarn)@([\w.-]+)", field_ or "")
+    return (m.group(1), m.group(2)) if m else None
+
+
 def node_plan(
     project: Project, job: TestJob | None, test_cmd: str | None, runtime: str | None
 ) -> Plan:
     plan = Plan("javascript", runtime or (job.runtime("node-version") if job else None))
     root = project.root
-    uses_pnpm = (root / "pnpm-workspace.yaml").exists() or any(
-        "pnpm" in (s.run or "") or "pnpm" in (s.uses or "") for s in (job.steps if job else [])
+    declared = _package_manager(root)
+    uses_pnpm = (
+        (root / "pnpm-workspace.yaml").exists()
+        or (declared is not None and declared[0] == "pnpm")
+        or any(
+            "pnpm" in (s.run or "") or "pnpm" in (s.uses or "") for s in (job.steps if job else [])
+        )
     )
+    # the version the project pins (packageManager), run as is: no self-switching
+    pnpm = "npx --yes pnpm@" + (declared[1] if declared and declared[0] == "pnpm" else "latest")
     if uses_pnpm:
-        plan.install.append("npx --yes pnpm@latest install --no-frozen-lockfile")
+        plan.install.append(f"{pnpm} install --no-frozen-lockfile")
+        plan.env["npm_config_manage_package_manager_versions"] = "false"
     else:
         plan.install.append("npm install --no-audit --no-fund")
     tests = [test_cmd] if test_cmd else test_lines(job)
     cmd = tests[0] if tests else "npm test"
-    if uses_pnpm and cmd.startswith("pnpm"):
-        cmd = "npx --yes pnpm@latest" + cmd[len("pnpm") :]
+    if uses_pnpm:
+        cmd = re.sub(r"(^|&&\s*|;\s*)pnpm\b", lambda m: m.group(1) + pnpm, cmd)
     plan.test = [cmd]
     plan.env["CI"] = "true"
     return plan
