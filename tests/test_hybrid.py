@@ -233,3 +233,24 @@ def test_cli_records_the_models_decision_in_json_and_explain(
     assert record["llm"]["questions"] == 2
     assert main([*args, "--explain", "opencv-python-headless"]) == 0
     assert "decided by the LLM arbiter" in capsys.readouterr().out
+
+
+def test_an_optional_import_left_out_becomes_an_include_question(httpserver, tmp_path):
+    httpserver.expect_request("/v1/chat/completions").respond_with_handler(
+        _answer_with(lambda q: q["options"][0]["name"] if q["kind"] == "include" else "none")
+    )
+    ctx = _ctx(httpserver.url_for("/v1"))
+    (tmp_path / "app.py").write_text(
+        "try:\n    import ujson\nexcept ImportError:\n    ujson = None\n"
+    )
+    cand = Candidate(
+        Ecosystem.PYPI,
+        "ujson",
+        "pyproject.toml",
+        optional=True,
+        evidence=[Evidence("import", "app.py", 2)],
+    )
+    result = Inference(project=Project(root=tmp_path), requirements=[], candidates=[cand])
+    reqs = arbitrate(result.project, result, ctx, _client(ctx, tmp_path))
+    assert [(r.name, r.section.value, r.optional) for r in reqs] == [("ujson", "runtime", False)]
+    assert reqs[0].extra["llm"]["rule_choice"] == "none"

@@ -15,7 +15,7 @@ from pathlib import Path
 from depinfer.context import Context
 from depinfer.hybrid.client import AnswerCache, LLMClient, LLMError
 from depinfer.hybrid.questions import Question, build_questions
-from depinfer.model import Evidence, Inference, Project, Requirement
+from depinfer.model import Evidence, Inference, Project, Requirement, Section
 from depinfer.resolvers.common import to_requirement
 
 SYSTEM = (
@@ -151,7 +151,9 @@ def apply_answers(
             # an undecided candidate (e.g. an optional import) the model says belongs
             if q.candidate is None:
                 continue
-            out.append(to_requirement(q.candidate))
+            added = to_requirement(q.candidate)
+            added.section, added.optional, added.group = Section.RUNTIME, False, None
+            out.append(added)
             idx = len(out) - 1
         req = out[idx]
         req.alternatives = sorted((names - {choice}) | {req.name} - {choice})

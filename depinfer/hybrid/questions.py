@@ -77,14 +77,47 @@ def _option(ctx: Context, ecosystem, name: str, rank: int | None) -> Option | No
     return opt
 
 
+def _declared(project) -> set[tuple[str, str]]:
+    from depinfer.check import normalise
+
+    return {
+        (m.directory, normalise(m.ecosystem, n))
+        for m in project.manifests
+        for names in m.declared.values()
+        for n in names
+    }
+
+
+def _undecided_optional(
+    cand: Candidate, written: set[tuple[str, str]], declared: set[tuple[str, str]]
+) -> bool:
+    from depinfer.check import normalise
+
+    if not cand.optional or (cand.manifest, cand.name) in written:
+        return False
+    folder = cand.manifest.rpartition("/")[0]
+    return (folder, normalise(cand.ecosystem, cand.name)) not in declared
+
+
 def build_questions(result: Inference, ctx: Context) -> list[Question]:
     project = result.project
     questions: list[Question] = []
     written = {(r.manifest, r.name) for r in result.requirements}
+    declared = _declared(project)
+    asked: set[tuple[str, str, str]] = set()
     for cand in result.candidates:
-        if not cand.ambiguous or cand.internal:
+        if cand.internal:
             continue
-        kind = cand.extra.get("question", "package")
+        if cand.ambiguous:
+            kind = cand.extra.get("question", "package")
+        elif _undecided_optional(cand, written, declared):
+            # an optional (guarded) import the rules left out: the model may say it belongs
+            kind = "include"
+        else:
+            continue
+        if (kind, cand.manifest, cand.name) in asked:
+            continue
+        asked.add((kind, cand.manifest, cand.name))
         names = [cand.name] + [a for a in cand.alternatives if a != cand.name]
         if kind == "package" and len(names) < 2:
             continue
