@@ -1,6 +1,6 @@
 """Demonstrate hybrid mode against a local fake OpenAI-compatible endpoint.
 
-The fake model always picks the *second* listed option (so every decision it makes is
+The fake model always picks the *last* listed option (so every decision it makes is
 visible as a change), except that it answers one question with a name outside the
 candidates, which depinfer must discard. Prints the hybrid part of the decision record.
 Usage: python scripts/demo_hybrid.py [PATH]   (default: fixtures/python/hybrid-ambiguous)
@@ -29,7 +29,7 @@ class FakeModel(BaseHTTPRequestHandler):
             choice = (
                 "an-invented-package"
                 if i == len(questions) - 1 and len(questions) > 1
-                else names[1]
+                else names[-1]  # the last option: a visible change for "package" questions
             )
             answers.append({"id": q["id"], "choice": choice})
         reply = {"choices": [{"message": {"content": json.dumps({"answers": answers})}}]}
