@@ -139,3 +139,10 @@ def test_a_python_without_wheels_moves_the_bound_below_the_named_release(tmp_pat
     reqs = [Requirement(Ecosystem.PYPI, "torch", "pyproject.toml", Section.RUNTIME, spec=">=2.5")]
     moves = _version_moves(scan(tmp_path), "python", actions, "", tmp_path, reqs, ctx, None)
     assert moves["torch"][0] == "<2"
+
+
+def test_the_failing_file_is_read_from_rustc_and_node_locations():
+    rust = diagnose((LOGS / "rust-unresolved.log").read_text(), "rust")
+    node = diagnose((LOGS / "node-cannot-find-module.log").read_text(), "javascript")
+    assert rust[0].file == "src/main.rs"
+    assert node[0].file == "/tmp/x/src/index.js"

@@ -80,6 +80,24 @@ def patterns() -> list[dict]:
     return tomllib.loads(path.read_text(encoding="utf-8"))["pattern"]
 
 
+# Where the compiler or runtime says the failing use is, after the message: rustc's
+# ` --> src/main.rs:1:5`, Node's `Require stack:\n- /abs/src/index.js` and ESM's
+# `imported from /abs/src/index.js`.
+_AFTER = re.compile(
+    r"(?:-->\s+|Require stack:\s*\n-\s+|imported from\s+)(?P<f>[^\s:'\"]+\.(?:rs|[cm]?[jt]sx?))"
+)
+
+
+def _failing_file(log: str, start: int, end: int) -> str | None:
+    """The source file the failure points at: the location printed just after the message
+    (rustc, Node), else the innermost traceback frame before it (Python)."""
+    after = _AFTER.search(log, end, end + 400)
+    if after:
+        return after.group("f")
+    frames = list(_FRAME.finditer(log, max(0, start - 4000), start))
+    return (frames[-1].group("a") or frames[-1].group("b")) if frames else None
+
+
 def diagnose(log: str, language: str) -> list[Action]:
     """Repair actions named by a failed run's log, most specific first, deduplicated."""
     actions: list[Action] = []
@@ -99,8 +117,7 @@ def diagnose(log: str, language: str) -> list[Action]:
                 if "\n" in log[m.end() :]
                 else None
             ]
-            frames = list(_FRAME.finditer(log, max(0, m.start() - 4000), m.start()))
-            where = (frames[-1].group("a") or frames[-1].group("b")) if frames else None
+            where = _failing_file(log, m.start(), m.end())
             actions.append(
                 Action(
                     pat["action"],
@@ -134,7 +151,7 @@ def _map_modules(project, language: str, actions: list[Action], ctx: Context) ->
         )
         for a in actions
         if a.kind in ("module", "version") and a.name
-        for where, kind in [_importing_file(project, a.file)]
+        for where, kind in [_importing_file(project, a.file, language)]
     ]
     return mapper.map_imports(project, refs, ctx) if (mapper and refs) else []
 
@@ -249,7 +266,7 @@ def _version_moves(
     return moves
 
 
-def _importing_file(project, logged: str | None) -> tuple[str, FileKind]:
+def _importing_file(project, logged: str | None, language: str) -> tuple[str, FileKind]:
     """The project file (and its role) whose import failed, from the traceback's path; an
     import failing inside an installed package or with no frame counts as the root's runtime
     code (the package is needed at run time either way)."""
@@ -260,7 +277,8 @@ def _importing_file(project, logged: str | None) -> tuple[str, FileKind]:
         rel = path[len(root) :] if path.startswith(root) else path.lstrip("./")
         if rel in kinds:
             return rel, kinds[rel]
-    return "__main__.py", FileKind.SOURCE
+    fallback = {"rust": "src/lib.rs", "javascript": "index.js"}.get(language, "__main__.py")
+    return fallback, FileKind.SOURCE
 
 
 def verify(
