@@ -45,12 +45,12 @@ def pick_job(jobs: list[TestJob], test_cmd: str | None) -> TestJob | None:
 
 
 def exclude_newer_env(language: str, as_of: str) -> dict[str, str]:
-    """The package managers' own "nothing newer than" settings (uv's exclude-newer, npm's
-    before); cargo has none, so Rust runs take what the requirements allow."""
+    """The package managers' own "nothing newer than" setting: uv's exclude-newer. npm's
+    `before` is not used: it fails outright (ETARGET) when the registry serves a package
+    without publish times, which mirrors do; cargo has none. Those runs take what the
+    requirements allow."""
     if language == "python":
         return {"UV_EXCLUDE_NEWER": as_of}
-    if language == "javascript":
-        return {"npm_config_before": as_of}
     return {}
 
 
