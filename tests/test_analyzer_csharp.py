@@ -107,3 +107,27 @@ def test_target_framework_monikers():
     assert tfm_major("net472") == ("netfx", 4.72)
     assert tfm_major("netcoreapp3.1") == ("netcore", 3.1)
     assert tfm_major("net6") == ("netcore", 6.0)
+
+
+def test_razor_files_give_usings_names_and_their_component(tmp_path):
+    (tmp_path / "Ui" / "Pages").mkdir(parents=True)
+    (tmp_path / "Ui" / "Ui.csproj").write_text(
+        '<Project Sdk="Microsoft.NET.Sdk.Razor"><PropertyGroup>'
+        "<TargetFramework>net8.0</TargetFramework></PropertyGroup></Project>"
+    )
+    (tmp_path / "Ui" / "_Imports.razor").write_text("@using MudBlazor\n@using Ui.Shared\n")
+    (tmp_path / "Ui" / "Pages" / "Counter.razor").write_text(
+        '@page "/counter"\n<MudButton OnClick="Go">Go</MudButton>\n@code { void Go() {} }\n'
+    )
+    from depinfer.analyzers.csharp import analyze
+    from depinfer.context import Options
+    from depinfer.pipeline import make_context
+
+    refs = analyze(scan(tmp_path), make_context(Options(offline=True)))
+    usings = {r.module: r.extra["global"] for r in refs if r.extra.get("kind") == "using"}
+    assert usings == {"MudBlazor": True, "Ui.Shared": True}
+    (counter,) = [
+        r for r in refs if r.extra.get("kind") == "file" and r.file.endswith("Counter.razor")
+    ]
+    assert counter.extra["types"] == [["Ui.Pages", "Counter", True]]
+    assert "MudButton" in counter.extra["identifiers"]

@@ -200,6 +200,70 @@ def analyze_text(text: str, rel: str, kind: FileKind, project_path: str | None) 
     return refs
 
 
+_RAZOR_USING = re.compile(r"^\s*@using\s+(?:static\s+)?(?:\w+\s*=\s*)?([A-Za-z_][\w.]*)", re.M)
+_RAZOR_NAMESPACE = re.compile(r"^\s*@namespace\s+([A-Za-z_][\w.]*)", re.M)
+_RAZOR_NAME = re.compile(r"\b[A-Z][A-Za-z0-9_]*\b")
+
+
+def analyze_razor(text: str, rel: str, kind: FileKind, cs: CsProject) -> list[ImportRef]:
+    """Razor components and views: `@using` lines (in `_Imports.razor` they apply to the
+    folder, taken here as the project), the names they use, and the component class a
+    `.razor` file declares (named after the file, in its `@namespace` or folder namespace).
+    The C# inside `@code` blocks is read for names only."""
+    refs: list[ImportRef] = []
+    for m in _RAZOR_USING.finditer(text):
+        line = text.count("\n", 0, m.start()) + 1
+        refs.append(
+            ImportRef(
+                m.group(1),
+                rel,
+                line,
+                "csharp",
+                kind,
+                extra={
+                    "kind": "using",
+                    "global": rel.endswith("_Imports.razor"),
+                    "static": False,
+                    "project": cs.path,
+                },
+            )
+        )
+    types = []
+    namespaces = []
+    if rel.endswith(".razor") and not rel.endswith("_Imports.razor"):
+        m = _RAZOR_NAMESPACE.search(text)
+        if m:
+            ns = m.group(1)
+        else:
+            folder = rel[len(cs.directory) + 1 :] if cs.directory else rel
+            parts = [p for p in folder.split("/")[:-1] if p.isidentifier()]
+            ns = ".".join([cs.root_namespace, *parts]) if cs.root_namespace else ""
+        stem = rel.rsplit("/", 1)[-1].split(".", 1)[0]
+        if stem.isidentifier():
+            types.append([ns, stem, True])
+            if ns:
+                namespaces.append(ns)
+    refs.append(
+        ImportRef(
+            "",
+            rel,
+            0,
+            "csharp",
+            kind,
+            extra={
+                "kind": "file",
+                "identifiers": sorted(set(_RAZOR_NAME.findall(text))),
+                "pairs": [],
+                "namespaces": namespaces,
+                "types": types,
+                "extensions": [],
+                "project": cs.path,
+            },
+        )
+    )
+    return refs
+
+
 def _using(node, ref) -> None:
     is_global = any(c.type == "global" for c in node.children)
     is_static = any(c.type == "static" for c in node.children)
@@ -230,7 +294,10 @@ def analyze(project: Project, ctx: Context) -> list[ImportRef]:
             text = read_source(project, f.path, ctx.diagnostics)
             if text is None:
                 continue
-            file_refs = analyze_text(text, f.path, f.kind, cs.path)
+            if f.path.endswith((".razor", ".cshtml")):
+                file_refs = analyze_razor(text, f.path, f.kind, cs)
+            else:
+                file_refs = analyze_text(text, f.path, f.kind, cs.path)
             for r in file_refs:
                 if r.extra.get("kind") == "syntax_error":
                     ctx.info("C# syntax errors; analysed what could be parsed", f.path)

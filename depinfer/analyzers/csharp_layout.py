@@ -187,7 +187,7 @@ def _assign_files(project: Project, projects: list[CsProject]) -> None:
     by_dir: dict[str, list[CsProject]] = {}
     for cs in projects:
         by_dir.setdefault(cs.directory, []).append(cs)
-    cs_files = [f for f in project.files if f.path.endswith(".cs")]
+    cs_files = [f for f in project.files if f.path.endswith((".cs", ".razor", ".cshtml"))]
     for f in cs_files:
         for ancestor in _ancestors(_dir(f.path)):
             owners = by_dir.get(ancestor)
