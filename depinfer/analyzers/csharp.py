@@ -8,7 +8,8 @@ What it records, each as an ImportRef whose `extra["kind"]` says which:
 - "file": one summary per file: identifiers used, `A.B` member pairs, namespaces and
   types it declares. Mapping and rules use these to tell split packages apart
   (`UseSqlite` → the Sqlite provider) and to find which project's types another uses.
-Every ref carries `extra["project"]`, the .csproj that compiles the file.
+Every ref carries `extra["project"]`, the .csproj that compiles the file. Razor files
+(.razor, .cshtml) give their `@using` lines, the names they use and their component class.
 """
 
 from __future__ import annotations
