@@ -85,12 +85,14 @@ def test_outcomes_parsed_from_spec_reporters_and_not_from_log_records():
     out = parse_outcomes(
         "  parser\n    ✔ reads flags (12ms)\n    ✕ rejects junk (3 ms)\n✖ node test (1.5ms)\n"
         "ERROR    app:app.py:962 Exception on / [GET]\nERROR tests/test_x.py\n"
+        " \x1b[32m✓\x1b[39m tests/cli.test.ts \x1b[2m (11 tests)\x1b[22m 145ms\n"
     )
     assert out == {
         "reads flags": "passed",
         "rejects junk": "failed",
         "node test": "failed",
         "tests/test_x.py": "failed",
+        "tests/cli.test.ts": "passed",
     }
 
 

@@ -569,7 +569,8 @@ def node_plan(
     if uses_pnpm:
         cmd = re.sub(r"(^|&&\s*|;\s*)pnpm\b", lambda m: m.group(1) + pnpm, cmd)
     plan.test = [cmd]
-    plan.env["CI"] = "true"
+    plan.env.update(CI_ENV)
+    plan.env.update({"NO_COLOR": "1", "FORCE_COLOR": "0"})  # plain reporter lines to parse
     return plan
 
 

@@ -50,7 +50,11 @@ _MARKED = re.compile(r"^\s*([✓✔√]|[✕✗✖×])\s+(.+?)(?:\s+\(\d+(?:\.\d
 _UNITTEST = re.compile(r"^(\w+) \(([\w.]+)\)[^\n]*? \.\.\. (ok|FAIL|ERROR|skipped)", re.M)
 
 
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+
+
 def parse_outcomes(output: str) -> dict[str, str]:
+    output = _ANSI.sub("", output)  # colour codes would hide the marks and names
     out: dict[str, str] = {}
     for status, test in _PYTEST.findall(output):
         out[test] = {
@@ -64,6 +68,8 @@ def parse_outcomes(output: str) -> dict[str, str]:
     for status, test in _TAP.findall(output):
         out.setdefault(test, "passed" if status == "ok" else "failed")
     for mark, test in _MARKED.findall(output):
+        # vitest's per-file lines carry a count and a duration: the file is the test id
+        test = re.sub(r"\s+\(\d+ tests?[^)]*\).*$|\s+\d+(?:\.\d+)?\s*m?s$", "", test)
         out.setdefault(test, "passed" if mark in "✓✔√" else "failed")
     for name, cls, status in _UNITTEST.findall(output):
         out[f"{cls}.{name}"] = {"ok": "passed", "skipped": "skipped"}.get(status, "failed")
