@@ -256,6 +256,20 @@ def _verify(args: argparse.Namespace, project, ctx):
             "passed": outcome.passed,
             "rounds": len(outcome.rounds),
             "stopped_because": outcome.stopped_because,
+            # the decision record: what each run showed and what the next one changed, why
+            "runs": [
+                {
+                    "number": rnd.number,
+                    "status": rnd.status,
+                    "seconds": round(rnd.seconds, 1),
+                    "added": rnd.added,
+                    "actions": [
+                        {"kind": a.kind, "name": a.name, "why": a.why, "line": a.line}
+                        for a in rnd.actions
+                    ],
+                }
+                for rnd in outcome.rounds
+            ],
         },
     }
     return result
