@@ -146,3 +146,36 @@ def test_the_failing_file_is_read_from_rustc_and_node_locations():
     node = diagnose((LOGS / "node-cannot-find-module.log").read_text(), "javascript")
     assert rust[0].file == "src/main.rs"
     assert node[0].file == "/tmp/x/src/index.js"
+
+
+def test_verify_loop_adds_what_the_log_names_and_runs_again(tmp_path, monkeypatch):
+    import depinfer.ci.repair as repair
+    from depinfer.ci.runner import RunResult
+    from depinfer.context import Context, Options
+    from depinfer.registries import Registries
+
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("x = 1\n")
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_config.py").write_text("import pkg\n")
+    (tmp_path / "pyproject.toml").write_text(
+        '[project]\nname = "pkg"\nversion = "0"\ndependencies = []\n\n'
+        '[project.optional-dependencies]\ntest = ["pytest"]\n'
+    )
+    failing = (LOGS / "python-module-not-found-traceback.log").read_text()
+    seen = []
+
+    def fake_run(root, language, test_cmd=None, log_path=None, as_of=None, **kw):
+        text = (root / "pyproject.toml").read_text()
+        seen.append(text)
+        if "pyyaml" in text:
+            return RunResult("passed")
+        return RunResult("failed", log=failing.replace("/tmp/scratch/repo", str(root)))
+
+    monkeypatch.setattr(repair, "run_tests", fake_run)
+    ctx = Context(Options(offline=True, versions=False), Registries(offline=True))
+    outcome, result = repair.verify(tmp_path, "python", ctx, test_cmd="pytest", max_rounds=2)
+    assert outcome.passed and [r.status for r in outcome.rounds] == ["failed", "passed"]
+    assert outcome.rounds[0].added == ["pyyaml"]
+    assert "pyyaml" not in (tmp_path / "pyproject.toml").read_text()  # the user's tree untouched
+    assert any("pyyaml" in e.new_text for e in result.edits)
