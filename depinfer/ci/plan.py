@@ -580,6 +580,8 @@ def rust_plan(
     plan = Plan("rust", runtime)
     tests = [test_cmd] if test_cmd else test_lines(job)
     plan.test = [tests[0] if tests else "cargo test"]
+    plan.env.update(CI_ENV)
+    plan.env["CARGO_TERM_COLOR"] = "never"
     return plan
 
 
