@@ -179,6 +179,21 @@ def _instances(args: argparse.Namespace) -> list[Instance]:
     return chosen
 
 
+def _terminate_as_interrupt() -> object:
+    """A scheduler's SIGTERM (`timeout`, a cluster's time limit) ends the run like Ctrl-C:
+    scratch copies are removed, running test commands killed, finished results kept."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return None
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    return signal.signal(signal.SIGTERM, interrupt)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -187,7 +202,14 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_USAGE
     try:
         if args.command == "run":
-            return cmd_run(args)
+            previous = _terminate_as_interrupt()
+            try:
+                return cmd_run(args)
+            finally:
+                if previous is not None:
+                    import signal
+
+                    signal.signal(signal.SIGTERM, previous)
         if args.command == "prepare":
             return cmd_prepare(args)
         if args.command == "report":
