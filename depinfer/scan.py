@@ -247,7 +247,12 @@ def scan(root: str | os.PathLike[str]) -> Project:
                 continue
             if d.endswith(".egg-info") or (full / "pyvenv.cfg").exists():
                 continue
-            if d in OUTPUT_DIRS and not _holds_manifest(full) and not _in_source_dir(rel_dir):
+            if (
+                d in OUTPUT_DIRS
+                and not _holds_manifest(full)
+                and not _in_source_dir(rel_dir)
+                and not (d == "bin" and _holds_scripts(full))
+            ):
                 continue
             keep.append(d)
         dirnames[:] = keep
@@ -298,6 +303,20 @@ def scan(root: str | os.PathLike[str]) -> Project:
         project.manifests.append(manifest)
     project.last_commit_date = _git_head_date(root_path)
     return project
+
+
+def _holds_scripts(directory: Path) -> bool:
+    """A `bin/` of executable scripts (Node CLIs, Python tools), not .NET build output
+    (`bin/Debug`, `bin/Release`, assemblies)."""
+    try:
+        entries = list(os.scandir(directory))
+    except OSError:
+        return False
+    if any(
+        e.name in ("Debug", "Release") or e.name.endswith((".dll", ".exe", ".pdb")) for e in entries
+    ):
+        return False
+    return any(e.is_file() and os.path.splitext(e.name)[1].lower() in EXTENSIONS for e in entries)
 
 
 def _in_source_dir(rel_dir: str) -> bool:

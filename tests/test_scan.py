@@ -48,3 +48,12 @@ def test_scan_survives_symlink_loops_and_skips_node_modules(tmp_path: Path):
     (tmp_path / "node_modules" / "x" / "index.js").write_text("")
     project = scan(tmp_path)
     assert [f.path for f in project.files] == ["pkg/mod.py"]
+
+
+def test_bin_of_scripts_is_read_but_dotnet_build_output_is_not(tmp_path: Path):
+    (tmp_path / "bin").mkdir()
+    (tmp_path / "bin" / "cli.js").write_text("require('yargs')\n")
+    (tmp_path / "App" / "bin" / "Debug").mkdir(parents=True)
+    (tmp_path / "App" / "bin" / "Debug" / "x.cs").write_text("")
+    (tmp_path / "App" / "bin" / "gen.cs").write_text("")
+    assert [f.path for f in scan(tmp_path).files] == ["bin/cli.js"]
