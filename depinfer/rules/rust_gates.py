@@ -299,12 +299,16 @@ def read_gates(crate_root: str) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
     for path, alternatives in reader.paths.items():
         out[path] = min(alternatives, key=len)
+    by_head: dict[str, list[str]] = {}
+    for path in out:
+        head, sep, _ = path.partition("::")
+        if sep:
+            by_head.setdefault(head, []).append(path)
     for alias, target in reader.aliases.items():
         if alias == target:
             continue
-        for path, g in list(out.items()):
-            if path.startswith(target + "::"):
-                out.setdefault(alias + path[len(target) :], g)
+        for path in by_head.get(target, []):
+            out.setdefault(alias + path[len(target) :], out[path])
     return _resolve_globs(out)
 
 
