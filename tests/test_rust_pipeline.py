@@ -274,3 +274,15 @@ def test_runtime_use_of_a_dev_dependency_reuses_its_version(tmp_path):
     result = infer(root, ctx.options, ctx=ctx)
     deps = tomlkit.parse(result.edits[0].new_text)["dependencies"]
     assert deps["tempfile"] == "3"  # as [dev-dependencies] has it: one copy of the crate
+
+
+def test_broken_manifest_is_reported_and_left_alone(tmp_path):
+    root = tmp_path / "workspace"
+    shutil.copytree(FIXTURES / "workspace", root)
+    broken = root / "crates" / "core" / "Cargo.toml"
+    broken.write_text('[package\nname = "ws-core"\n')
+    ctx = Context(Options(languages=("rust",)), registries=RecordedRegistry())
+    result = infer(root, ctx.options, ctx=ctx)
+    assert "crates/core/Cargo.toml" not in {e.path for e in result.edits}
+    assert any(d.file == "crates/core/Cargo.toml" for d in result.diagnostics)
+    assert "crates/cli/Cargo.toml" in {e.path for e in result.edits}
