@@ -112,3 +112,19 @@ def test_unknown_import_offline_is_reported_not_written(tmp_path):
     result = infer(tmp_path, Options(offline=True, versions=False))
     assert result.requirements == []
     assert any("zzqq_not_a_known_module" in d.message for d in result.diagnostics)
+
+
+def test_target_python_falls_back_to_ci_matrix_when_requires_python_is_missing(tmp_path):
+    from depinfer.context import Context, Options
+    from depinfer.mapping.python import target_python
+    from depinfer.registries import Registries
+    from depinfer.scan import scan
+
+    (tmp_path / "setup.py").write_text("from setuptools import setup\nsetup(name='x')\n")
+    wf = tmp_path / ".github" / "workflows"
+    wf.mkdir(parents=True)
+    (wf / "ci.yml").write_text(
+        "jobs:\n  t:\n    strategy:\n      matrix:\n        python-version: ['3.12', '3.9']\n"
+    )
+    ctx = Context(Options(offline=True), Registries(offline=True))
+    assert target_python(scan(tmp_path), ctx) == "3.9"

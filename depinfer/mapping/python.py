@@ -62,7 +62,13 @@ def target_python(project: Project, ctx: Context) -> str:
         v = target_from_requires_python((m.data or {}).get("requires_python"))
         if v:
             found.append(v)
-    return min(found, key=minor) if found else DEFAULT_TARGET
+    if found:
+        return min(found, key=minor)
+    # no requires-python: classifiers, the CI matrix, .python-version, runtime.txt, Dockerfile
+    from depinfer.resolvers.runtime import python_runtime
+
+    detected = python_runtime(project).minimum
+    return ".".join(detected.split(".")[:2]) if detected else DEFAULT_TARGET
 
 
 # Folders that hold copies of other projects' code inside the package (seaborn/external,
