@@ -1,7 +1,7 @@
 """Keep the suite offline and deterministic.
 
 - Every test run gets its own empty depinfer cache, so a warm user cache can neither hide
-  a network access nor change an answer.
+  a network access nor change an answer; uv (the joint resolve) runs with UV_OFFLINE.
 - Outside tests marked `live`, in-process network connections are refused except to
   loopback (pytest-httpserver serves the recorded registry responses there). Subprocesses
   (the pre-commit test's own pip) are not affected.
@@ -18,13 +18,19 @@ import pytest
 
 @pytest.fixture(autouse=True, scope="session")
 def _private_cache(tmp_path_factory):
-    previous = os.environ.get("DEPINFER_CACHE_DIR")
-    os.environ["DEPINFER_CACHE_DIR"] = str(tmp_path_factory.mktemp("depinfer-cache"))
+    # uv, run by the joint resolve, must not reach an index from the suite either
+    values = {
+        "DEPINFER_CACHE_DIR": str(tmp_path_factory.mktemp("depinfer-cache")),
+        "UV_OFFLINE": "1",
+    }
+    previous = {k: os.environ.get(k) for k in values}
+    os.environ.update(values)
     yield
-    if previous is None:
-        os.environ.pop("DEPINFER_CACHE_DIR", None)
-    else:
-        os.environ["DEPINFER_CACHE_DIR"] = previous
+    for key, value in previous.items():
+        if value is None:
+            os.environ.pop(key, None)
+        else:
+            os.environ[key] = value
 
 
 def _loopback(address) -> bool:

@@ -35,7 +35,13 @@ from depinfer.model import (
     Section,
 )
 from depinfer.resolvers.common import merge_candidates, parse_as_of, to_requirement
-from depinfer.resolvers.python_versions import _PINNED, joint_check, select_versions, uv_compile
+from depinfer.resolvers.python_versions import (
+    _PINNED,
+    index_args,
+    joint_check,
+    select_versions,
+    uv_compile,
+)
 
 _PIN = re.compile(
     r"(?:^|[\s'\"])(?:pip\s+install\s+[^\n]*?)?([A-Za-z0-9][A-Za-z0-9._-]*)(\[[^\]]*\])?\s*(==\s*[0-9][\w.*+!-]*)"
@@ -200,7 +206,7 @@ def expand_deploy_locks(
         text = "".join(
             r.name + r.spec + (f"; {r.markers}" if r.markers else "") + "\n" for r in top
         )
-        ok, stdout, err = uv_compile(text, python, as_of)
+        ok, stdout, err = uv_compile(text, python, as_of, extra=index_args(ctx))
         pins = dict(_PINNED.findall(stdout)) if ok else {}
         if not pins:
             ctx.warn(

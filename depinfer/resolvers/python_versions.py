@@ -214,8 +214,23 @@ def find_uv() -> str | None:
     return uv
 
 
+def index_args(ctx: Context) -> list[str]:
+    """uv follows the user's own index configuration, as the registry clients do; an
+    endpoint injected into depinfer (tests, benchmark mirrors) is passed on explicitly."""
+    injected = ctx.registries.endpoints.get(Ecosystem.PYPI)
+    if not injected:
+        return []
+    from depinfer.registries.endpoints import pypi_index_from_url
+
+    return ["--no-config", "--index-url", pypi_index_from_url(injected).url]
+
+
 def uv_compile(
-    text: str, python: str | None, as_of: datetime | None, timeout: int = 120
+    text: str,
+    python: str | None,
+    as_of: datetime | None,
+    timeout: int = 120,
+    extra: list[str] | None = None,
 ) -> tuple[bool, str, str]:
     """(resolved, stdout, stderr) of a dry-run resolve; nothing is installed."""
     uv = find_uv()
@@ -232,6 +247,7 @@ def uv_compile(
         "--no-annotate",
         "--python",
         sys.executable,
+        *(extra or []),
         "-",
     ]
     if python:
@@ -270,10 +286,11 @@ def joint_check(
             out.append(r.name + spec + (f"; {r.markers}" if r.markers else ""))
         return "\n".join(out) + "\n"
 
-    ok, out, err = uv_compile(lines(False), python, as_of)
+    args = index_args(ctx)
+    ok, out, err = uv_compile(lines(False), python, as_of, extra=args)
     if ok:
         return {canonicalize_name(n): v for n, v in _PINNED.findall(out)}
-    ok_relaxed, out2, err2 = uv_compile(lines(True), python, as_of)
+    ok_relaxed, out2, err2 = uv_compile(lines(True), python, as_of, extra=args)
     first = err.splitlines()[-1] if err else "conflict"
     if ok_relaxed:
         for r in reqs:
