@@ -101,3 +101,7 @@ def test_inherent_methods_and_type_aliases_carry_gates():
     assert gates["Builder::bind"] == ["net"]
     assert gates["Builder::new"] == []
     assert gates["Alias::bind"] == ["net"]  # `pub type Alias = Builder;`
+
+
+def test_custom_cfgs_set_by_the_build_script_map_to_features():
+    assert read_gates(str(MINITOK))["turbo"] == ["net"]

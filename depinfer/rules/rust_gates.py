@@ -26,7 +26,30 @@ MAX_FILES = 120  # generated API crates (windows, objc2-*) have thousands; their
 MAX_BYTES = 4_000_000
 
 
-def required_features(cfg_text: str) -> list[str] | None:
+def build_cfg_features(root: Path) -> dict[str, str]:
+    """Custom cfgs a build script sets for a feature: proc-macro2's build.rs prints
+    `cargo:rustc-cfg=span_locations` under `if cfg!(feature = "span-locations")`."""
+    try:
+        lines = (root / "build.rs").read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return {}
+    out: dict[str, str] = {}
+    for i, line in enumerate(lines):
+        m = re.search(r"rustc-cfg=([A-Za-z_][A-Za-z0-9_]*)", line)
+        if not m or "check-cfg" in line:
+            continue
+        for back in range(i, max(-1, i - 6), -1):
+            f = re.search(r'feature\s*=\s*"([^"]+)"', lines[back]) or re.search(
+                r"CARGO_FEATURE_([A-Z0-9_]+)", lines[back]
+            )
+            if f:
+                name = f.group(1)
+                out[m.group(1)] = name.lower().replace("_", "-") if name.isupper() else name
+                break
+    return out
+
+
+def required_features(cfg_text: str, custom: dict[str, str] | None = None) -> list[str] | None:
     """Features a `cfg(..)` body needs; None when it can only be false-able by a negation
     (`not(feature = ..)`), which means "this item is the fallback, not the feature's"."""
     tree, _ = _cfg_tree(_cfg_tokens(cfg_text))
@@ -37,7 +60,7 @@ def required_features(cfg_text: str) -> list[str] | None:
         if t[0] == "kv":
             return [t[2]] if t[1] == "feature" else []
         if t[0] == "id":
-            return []
+            return [custom[t[1]]] if custom and t[1] in custom else []
         if t[1] == "not":
             inner = [need(a) for a in t[2]]
             return None if any(x for x in inner) else []
@@ -64,7 +87,9 @@ def _text(node: Any, src: bytes) -> str:
     return src[node.start_byte : node.end_byte].decode("utf-8", "replace")
 
 
-def _gating_macros(files: list[Path]) -> tuple[dict[str, list[str] | None], set[str]]:
+def _gating_macros(
+    files: list[Path], custom: dict[str, str] | None = None
+) -> tuple[dict[str, list[str] | None], set[str]]:
     """`macro_rules! cfg_x { .. #[cfg(feature = "x")] $item .. }` → {"cfg_x": ["x"]}, and the
     wrapper macros that put `#[macro_export]` on the item they are given."""
     out: dict[str, list[str] | None] = {}
@@ -84,7 +109,7 @@ def _gating_macros(files: list[Path]) -> tuple[dict[str, list[str] | None], set[
             cfgs = re.findall(r"#\[cfg\((.*?)\)\]\s*(?:#\[cfg_attr|\$)", body, re.DOTALL)
             if not cfgs:
                 continue
-            out[m.group(1)] = required_features(cfgs[0])
+            out[m.group(1)] = required_features(cfgs[0], custom)
     return out, exporting
 
 
@@ -93,7 +118,8 @@ class _Reader:
         self.root = root
         self.parser = _parser()
         files = list((root / "src").rglob("*.rs"))
-        self.gating, self.exporting = _gating_macros(files)
+        self.custom = build_cfg_features(root)
+        self.gating, self.exporting = _gating_macros(files, self.custom)
         self.paths: dict[str, list[list[str]]] = {}
         self.aliases: dict[str, str] = {}  # `pub type A = B;`, `pub use b::B as A;` → A: B
         self.files_read = 0
@@ -135,7 +161,7 @@ class _Reader:
                 text = _text(a, src)
                 m = re.match(r"#\[\s*cfg\((.*)\)\s*\]$", text, re.DOTALL)
                 if m:
-                    need = required_features(m.group(1))
+                    need = required_features(m.group(1), self.custom)
                     if need is None:
                         negated = True
                     else:
