@@ -197,3 +197,15 @@ def test_groups_inside_targets_are_not_the_projects_own():
         '  <Target Name="X">\n    <ItemGroup>\n      <PackageReference Include="A" />\n'
         "    </ItemGroup>\n  </Target>\n</Project>\n"
     )
+
+
+def test_read_notes_items_taken_from_another_projects_build_output():
+    text = (
+        '<Project Sdk="Microsoft.NET.Sdk"><ItemGroup>'
+        '<EmbeddedResource Include="..\\Tool\\bin\\$(Configuration)\\net35\\Tool.exe" />'
+        '<None Include="../favicon.png" Pack="true" />'
+        '<Content Include="$(OutDir)/bin/x.dll" />'
+        "</ItemGroup></Project>"
+    )
+    _, data = csproj.read(text, "Lib/Lib.csproj")
+    assert data["output_items"] == ["..\\Tool\\bin\\$(Configuration)\\net35\\Tool.exe"]

@@ -232,3 +232,47 @@ def test_a_broken_project_file_is_reported_and_never_written(tmp_path):
     assert any(d.file == "App/App.csproj" for d in inference.diagnostics)
     assert all(e.path != "App/App.csproj" for e in inference.edits)
     assert any(d.file == "Lib/Bad.cs" for d in inference.diagnostics)
+
+
+@pytest.fixture(scope="module")
+def layers():
+    return infer(FIXTURES / "layers", Options(offline=True))
+
+
+def test_a_transitive_project_is_repeated_only_when_used_more_than_its_carrier(layers):
+    # Web uses Application's types more than Domain's: Domain flows through Application
+    assert _projects(layers, "src/Layers.Web/Layers.Web.csproj") == [
+        "src/Layers.Application/Layers.Application.csproj"
+    ]
+    # Worker is written against Domain and only calls one Application service: both listed
+    assert _projects(layers, "src/Layers.Worker/Layers.Worker.csproj") == [
+        "src/Layers.Application/Layers.Application.csproj",
+        "src/Layers.Domain/Layers.Domain.csproj",
+    ]
+
+
+def test_a_pascal_case_test_project_names_only_the_project_under_test(layers):
+    manifest = "tests/Layers.WebIntegrationTests/Layers.WebIntegrationTests.csproj"
+    assert _projects(layers, manifest) == ["src/Layers.Web/Layers.Web.csproj"]
+    assert "Microsoft.NET.Test.Sdk" in _names(layers, manifest)
+
+
+def test_target_frameworks_rule_out_references_and_embedded_outputs_add_them(layers):
+    # a net35 tool cannot reference net8.0 libraries, whatever names it shares with them
+    assert _projects(layers, "tools/Layers.Signal/Layers.Signal.csproj") == []
+    # the library embeds the tool's build output, so it references it for build order
+    assert "tools/Layers.Signal/Layers.Signal.csproj" in _projects(
+        layers, "src/Layers.Application/Layers.Application.csproj"
+    )
+
+
+def test_target_framework_compatibility_table():
+    from depinfer.mapping.csharp_projects import can_reference
+
+    assert can_reference(["net8.0"], ["netstandard2.0"])
+    assert can_reference(["net472"], ["netstandard2.0", "net8.0"])
+    assert not can_reference(["net35"], ["netstandard2.0"])
+    assert not can_reference(["netstandard2.0"], ["net8.0"])
+    assert not can_reference(["net6.0", "net48"], ["net6.0"])
+    assert can_reference(["net8.0"], ["net6.0"]) and not can_reference(["net6.0"], ["net8.0"])
+    assert can_reference([], ["net8.0"])

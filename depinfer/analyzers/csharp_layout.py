@@ -21,6 +21,8 @@ TEST_NAME = re.compile(
     r"(?i)(^|[._-])(unit|integration|functional|acceptance|architecture|e2e|verification)?"
     r"[._-]?(tests?|specs?)$"
 )
+# The same in PascalCase without a separator (`PublicApiIntegrationTests`, `CoreSpecs`).
+TEST_NAME_PASCAL = re.compile(r"[a-z0-9](Tests?|Specs)$")
 
 
 @dataclass
@@ -123,6 +125,7 @@ def build_layout(project: Project) -> list[CsProject]:
             props.get("IsTestProject", "").lower() == "true"
             or any(s.startswith("MSTest.Sdk") for s in cs.sdk_names)
             or bool(TEST_NAME.search(name))
+            or bool(TEST_NAME_PASCAL.search(name))
         )
         for ancestor in _ancestors(directory):
             if ancestor in package_props:

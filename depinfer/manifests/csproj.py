@@ -58,6 +58,7 @@ def read(text: str, path: str) -> tuple[dict[str, list[str]], dict[str, Any]]:
         "using_removes": [],
         "compile_include": [],
         "compile_remove": [],
+        "output_items": [],  # items taken from another project's bin/ (its build output)
         "imports": [],
         "conditional_references": [],
     }
@@ -136,6 +137,10 @@ def _read_item(
             data["compile_include"].extend(p for p in include.split(";") if p)
         if item.get("Remove"):
             data["compile_remove"].extend(p for p in item.get("Remove", "").split(";") if p)
+    elif kind in ("EmbeddedResource", "None", "Content"):
+        for p in (include or "").split(";"):
+            if "$(" not in p.split("bin", 1)[0] and ("/bin/" in p or "\\bin\\" in p):
+                data["output_items"].append(p)
 
 
 def _child_text(item: ET.Element, name: str) -> str:

@@ -10,12 +10,14 @@ and a test project with no edge is given the project its name says it tests.
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections import defaultdict
 from typing import TYPE_CHECKING
 
 import networkx as nx
 
+from depinfer.analyzers.csharp_layout import tfm_major
 from depinfer.context import Context
 from depinfer.model import Candidate, Ecosystem, Evidence, Section
 
@@ -164,10 +166,53 @@ def reference_graph(layout: list[CsProject], uses: dict[str, ProjectUse]) -> nx.
                         break
                 if hit:
                     break
+    tfms = {cs.path: cs.target_frameworks for cs in layout}
     for (src, dst), w in weights.items():
-        if w >= 1.0:
+        if w >= 1.0 and can_reference(tfms.get(src, []), tfms.get(dst, [])):
             graph.add_edge(src, dst, weight=w, why=why[(src, dst)])
+    for cs in layout:
+        for other in _embedded_outputs(cs, layout):
+            if not graph.has_edge(cs.path, other.path):
+                graph.add_edge(cs.path, other.path, weight=1.0, why="embeds its build output")
     return graph
+
+
+def _tfm_serves(src: str, dst: str) -> bool:
+    """Whether a project targeting `src` can consume a build for `dst` (the .NET docs'
+    compatibility table: .NET Standard 2.0 needs .NET Framework 4.6.1+ or .NET Core 2.0+)."""
+    sf, sv = tfm_major(src)
+    df, dv = tfm_major(dst)
+    if "unknown" in (sf, df):
+        return True
+    if df == "netstandard":
+        if sf == "netstandard":
+            return sv >= dv
+        if sf == "netcore":
+            return True
+        return sv >= 4.61 if dv >= 1.5 else sv >= 4.5 if dv <= 2.0 else False
+    if df == sf:
+        return sv >= dv
+    return False  # .NET Framework and .NET (Core) builds do not mix
+
+
+def can_reference(src_tfms: list[str], dst_tfms: list[str]) -> bool:
+    """Every target of the referencing project finds a compatible target in the other
+    (NuGet's nearest-framework rule); unknown targets never rule a reference out."""
+    if not src_tfms or not dst_tfms:
+        return True
+    return all(any(_tfm_serves(s, d) for d in dst_tfms) for s in src_tfms)
+
+
+def _embedded_outputs(cs: CsProject, layout: list[CsProject]) -> list[CsProject]:
+    """Projects whose build output (`../Other/bin/...`) this project's items include: the
+    build order needs a ProjectReference (an executable embedded as a resource)."""
+    out = []
+    for item in cs.manifest.data.get("output_items", []):
+        target = posixpath.normpath(posixpath.join(cs.directory, item.replace("\\", "/")))
+        for other in layout:
+            if other is not cs and other.directory and target.startswith(other.directory + "/bin/"):
+                out.append(other)
+    return out
 
 
 def _aspire_name(name: str) -> str:

@@ -288,9 +288,11 @@ def _project_graph(candidates: list[Candidate], layout: list[CsProject]) -> nx.D
 
 # A package whose own entry point the project calls (`UseSqlServer`) is kept even when a
 # referenced project brings it: projects list what they call.
-# Measured on the dev repositories: application projects name the projects they use even
-# when another reference already brings them, while test projects name only the project
-# under test; so only test projects' ProjectReferences are reduced (packages always are).
+# Measured on the dev repositories: test projects name only the project under test, while
+# application projects name a project another reference already brings when they use it
+# more than the reference that brings it (the layer they are written against), and leave
+# it to flow when they use it less (a domain model reached through the use-case layer).
+# "tests": test projects reduce fully, others by that comparison; True: all reduce fully.
 REDUCE_PROJECT_REFERENCES = "tests"
 REDUCE_PACKAGES = True
 # The evidence a reference needs to carry others (1.0 = any kept edge; raising it to
@@ -311,10 +313,13 @@ def reduce_transitive(
     flowing = graph.copy()
     flowing.remove_edges_from([(s, d) for s, d in graph.edges if s in apphosts])
 
-    def implied(src: str, dst: str) -> bool:
-        """Another well-evidenced reference of `src` already brings `dst`."""
+    def implied(src: str, dst: str, stronger: bool = False) -> bool:
+        """Another well-evidenced reference of `src` already brings `dst` (with `stronger`:
+        one that `src` uses more than it uses `dst` itself)."""
+        own = flowing[src][dst].get("weight", 1.0) if flowing.has_edge(src, dst) else 0.0
         for mid in flowing.successors(src):
-            if mid == dst or flowing[src][mid].get("weight", 1.0) < CARRIER_WEIGHT:
+            w = flowing[src][mid].get("weight", 1.0)
+            if mid == dst or w < CARRIER_WEIGHT or (stronger and w <= own):
                 continue
             if dst in nx.descendants(flowing, mid):
                 return True
@@ -327,10 +332,8 @@ def reduce_transitive(
     out = []
     for c in candidates:
         if c.internal:
-            reduce = REDUCE_PROJECT_REFERENCES is True or (
-                REDUCE_PROJECT_REFERENCES == "tests" and c.manifest in tests
-            )
-            if reduce and c.manifest in flowing and implied(c.manifest, c.path):
+            full = REDUCE_PROJECT_REFERENCES is True or c.manifest in tests
+            if c.manifest in flowing and implied(c.manifest, c.path, stronger=not full):
                 continue
             out.append(c)
             continue
