@@ -77,9 +77,10 @@ def parse_outcomes(output: str) -> dict[str, str]:
 
 
 # pytest reads these from the environment wherever it is started (directly, from a script, from
-# tox commands): a line per test outcome, and a module that fails to import does not hide the
-# outcomes of all the others (the exit code still says the run failed).
-PYTEST_REPORTS = "-rA --continue-on-collection-errors"
+# tox commands): a line per test outcome. A module that cannot be imported still interrupts
+# the session, as it does in CI: its error names the missing package at once, where running
+# the rest first can hang on tests that need it and hide the error behind a timeout.
+PYTEST_REPORTS = "-rA"
 
 
 def _with_reports(cmd: str) -> str:
