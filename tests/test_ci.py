@@ -276,3 +276,8 @@ def test_pnpm_runs_at_the_version_package_json_pins(tmp_path):
     assert plan.install == ["npx --yes pnpm@9.1.0 install --no-frozen-lockfile"]
     assert plan.test == ["npx --yes pnpm@9.1.0 build && npx --yes pnpm@9.1.0 test"]
     assert plan.env["npm_config_manage_package_manager_versions"] == "false"
+
+
+def test_outcome_ids_are_relative_to_the_tree_that_ran():
+    out = parse_outcomes("✔ /tmp/a/repo/test/x.test.js (3ms)\n", "/tmp/a/repo")
+    assert out == {"test/x.test.js": "passed"}

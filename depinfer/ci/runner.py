@@ -53,8 +53,13 @@ _UNITTEST = re.compile(r"^(\w+) \(([\w.]+)\)[^\n]*? \.\.\. (ok|FAIL|ERROR|skippe
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 
-def parse_outcomes(output: str) -> dict[str, str]:
+def parse_outcomes(output: str, root: Path | str | None = None) -> dict[str, str]:
+    """Test id → passed/failed/skipped. Ids are made relative to `root` (the tree the run
+    used) so runs in different scratch copies compare."""
     output = _ANSI.sub("", output)  # colour codes would hide the marks and names
+    if root:
+        for prefix in {str(root), str(Path(root).resolve())}:
+            output = output.replace(prefix.rstrip("/") + "/", "")
     out: dict[str, str] = {}
     for status, test in _PYTEST.findall(output):
         out[test] = {
@@ -178,7 +183,7 @@ def run_plan(
                     result.failed_step = line
                     break
     result.log = "\n".join(log)
-    result.outcomes = parse_outcomes(result.log)
+    result.outcomes = parse_outcomes(result.log, workdir)
     result.seconds = time.monotonic() - start
     if log_path is not None:
         log_path.parent.mkdir(parents=True, exist_ok=True)
