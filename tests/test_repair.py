@@ -179,3 +179,14 @@ def test_verify_loop_adds_what_the_log_names_and_runs_again(tmp_path, monkeypatc
     assert outcome.rounds[0].added == ["pyyaml"]
     assert "pyyaml" not in (tmp_path / "pyproject.toml").read_text()  # the user's tree untouched
     assert any("pyyaml" in e.new_text for e in result.edits)
+
+
+def test_scratch_copies_drop_installed_dependencies_but_keep_fixture_node_modules(tmp_path):
+    from depinfer.ci.repair import COPY_IGNORE
+
+    assert COPY_IGNORE(str(tmp_path), ["package.json", "node_modules", ".git", "src"]) == {
+        "node_modules",
+        ".git",
+    }
+    assert COPY_IGNORE(str(tmp_path / "test" / "fixtures"), ["node_modules", "a.js"]) == set()
+    assert COPY_IGNORE(str(tmp_path), ["Cargo.toml", "target"]) == {"target"}

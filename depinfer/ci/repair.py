@@ -32,9 +32,16 @@ from depinfer.model import (
 from depinfer.resolvers.common import parse_as_of
 from depinfer.toml_compat import tomllib
 
-COPY_IGNORE = shutil.ignore_patterns(
-    ".git", "node_modules", "target", ".venv", "__pycache__", ".tox"
-)
+def COPY_IGNORE(directory: str, names: list[str]) -> set[str]:
+    """What a fresh environment must not inherit: VCS data, caches, virtual environments,
+    and installed dependencies — `node_modules` / `target` beside the manifest that filled
+    them. A `node_modules` elsewhere (test fixtures) is part of the sources and is kept."""
+    out = {n for n in names if n in (".git", ".venv", "__pycache__", ".tox", ".nox")}
+    if "node_modules" in names and "package.json" in names:
+        out.add("node_modules")
+    if "target" in names and "Cargo.toml" in names:
+        out.add("target")
+    return out
 
 
 @dataclass
