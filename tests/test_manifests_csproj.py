@@ -209,3 +209,13 @@ def test_read_notes_items_taken_from_another_projects_build_output():
     )
     _, data = csproj.read(text, "Lib/Lib.csproj")
     assert data["output_items"] == ["..\\Tool\\bin\\$(Configuration)\\net35\\Tool.exe"]
+
+
+def test_read_item_definition_defaults_for_package_references():
+    text = (
+        "<Project><ItemDefinitionGroup><PackageReference>"
+        "<PrivateAssets>Compile</PrivateAssets>"
+        "</PackageReference></ItemDefinitionGroup></Project>"
+    )
+    _, data = csproj.read(text, "Directory.Packages.props")
+    assert data["package_private_assets_default"] == "Compile"

@@ -276,3 +276,29 @@ def test_target_framework_compatibility_table():
     assert not can_reference(["net6.0", "net48"], ["net6.0"])
     assert can_reference(["net8.0"], ["net6.0"]) and not can_reference(["net6.0"], ["net8.0"])
     assert can_reference([], ["net8.0"])
+
+
+def test_private_compile_assets_make_each_project_list_the_packages_it_uses(tmp_path):
+    found = infer(FIXTURES / "privatecompile", Options(offline=True))
+    assert _names(found, "src/Scan.App/Scan.App.csproj") == ["Newtonsoft.Json"]
+    # without the ItemDefinitionGroup the package flows from Scan.Core and is not repeated
+    root = tmp_path / "flowing"
+    shutil.copytree(FIXTURES / "privatecompile", root)
+    props = root / "Directory.Packages.props"
+    text = props.read_text()
+    start, end = text.index("<ItemDefinitionGroup>"), text.index("</ItemDefinitionGroup>")
+    props.write_text(text[:start] + text[end + len("</ItemDefinitionGroup>") :])
+    flowing = infer(root, Options(offline=True))
+    assert _names(flowing, "src/Scan.App/Scan.App.csproj") == []
+
+
+def test_central_ids_found_from_namespaces_that_spell_them_differently():
+    found = infer(FIXTURES / "privatecompile", Options(offline=True))
+    # PackageUrl → packageurl-dotnet, EnumsNET → Enums.NET,
+    # Microsoft.Build.Logging.StructuredLogger → MSBuild.StructuredLogger
+    assert _names(found, "src/Scan.Core/Scan.Core.csproj") == [
+        "Enums.NET",
+        "MSBuild.StructuredLogger",
+        "Newtonsoft.Json",
+        "packageurl-dotnet",
+    ]

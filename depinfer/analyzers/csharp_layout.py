@@ -52,6 +52,10 @@ class CsProject:
     # set by mapping: the code uses ASP.NET Core but nothing references its shared framework
     needs_aspnetcore_framework: bool = False
     properties: dict[str, str] = field(default_factory=dict)
+    # False when an ItemDefinitionGroup makes PackageReferences' compile assets private
+    # (`<PrivateAssets>compile</PrivateAssets>` or `all`): the packages of this project do
+    # not reach the projects referencing it, so those list every package they use
+    packages_flow: bool = True
 
     @property
     def sdk_names(self) -> list[str]:
@@ -141,6 +145,9 @@ def build_layout(project: Project) -> list[CsProject]:
         for pm in cs.props + ([cs.packages_props] if cs.packages_props else []):
             for pid in pm.data.get("global_package_references", []):
                 cs.inherited_packages.add(pid.lower())
+        cs.packages_flow = _packages_flow(
+            [m, *cs.props, *([cs.packages_props] if cs.packages_props else [])]
+        )
         for pm in cs.props:
             for pid in _applicable_refs(pm, cs.is_test):
                 cs.inherited_packages.add(pid.lower())
@@ -151,6 +158,17 @@ def build_layout(project: Project) -> list[CsProject]:
         projects.append(cs)
     _assign_files(project, projects)
     return projects
+
+
+def _packages_flow(files: list[Manifest]) -> bool:
+    """The nearest PackageReference default PrivateAssets (project file first) says
+    whether compile assets flow on: `compile` or `all` keep them private."""
+    for pm in files:
+        private = pm.data.get("package_private_assets_default")
+        if private:
+            parts = {p.strip().lower() for p in private.split(";")}
+            return not parts & {"compile", "all"}
+    return True
 
 
 def _props_chain(directory: str, build_props: dict[str, Manifest]) -> list[Manifest]:

@@ -79,6 +79,14 @@ def read(text: str, path: str) -> tuple[dict[str, list[str]], dict[str, Any]]:
             group_cond = group.get("Condition")
             for item in group:
                 _read_item(item, group_cond, declared, data)
+        elif tag == "ItemDefinitionGroup":
+            # defaults for every item of a kind: `<PackageReference><PrivateAssets>` here
+            # decides whether packages flow on to the projects that reference this one
+            for item in group:
+                if _local(item.tag) == PACKAGE_REFERENCE:
+                    private = item.get("PrivateAssets") or _child_text(item, "PrivateAssets")
+                    if private:
+                        data["package_private_assets_default"] = private
 
     frameworks = props.get("TargetFrameworks") or props.get("TargetFramework") or ""
     data["target_frameworks"] = [f.strip() for f in frameworks.split(";") if f.strip()]

@@ -109,15 +109,46 @@ def internal_namespaces(uses: dict[str, ProjectUse]) -> set[str]:
     return out
 
 
+@lru_cache(maxsize=1)
+def _index_segments() -> frozenset[str]:
+    """Every namespace segment the shipped index knows: too common to name one id."""
+    return frozenset(seg for ns in nx.by_namespace() for seg in ns.split("."))
+
+
+def _squash(name: str) -> str:
+    return "".join(ch for ch in name.lower() if ch.isalnum())
+
+
 def _pool_lookup(ns: str, pool: dict[str, str]) -> str | None:
-    """The longest pool id that is the namespace or a prefix of it (segment-wise)."""
+    """The pool id a namespace names: the longest id that is the namespace or a prefix of
+    it (segment-wise), allowing the suffixes ids carry and namespaces lack (CommonMark →
+    CommonMark.NET, PackageUrl → packageurl-dotnet) and dots the namespace leaves out
+    (EnumsNET → Enums.NET); else the one id that extends the namespace (`Foo` →
+    `Foo.Core`), or the one id whose last segment is the namespace's own last segment
+    (`Microsoft.Build.Logging.StructuredLogger` → `MSBuild.StructuredLogger`)."""
     lowered = {k.lower(): k for k in pool}
+    squashed: dict[str, list[str]] = defaultdict(list)
+    for k in pool:
+        squashed[_squash(k)].append(k)
     for p in nx.prefixes(ns):
-        # ids often carry a ".NET" suffix their namespace lacks (CommonMark → CommonMark.NET)
-        for name in (p, f"{p}.net", f"{p}net"):
+        for name in (p, f"{p}.net", f"{p}net", f"{p}-dotnet", f"{p}.dotnet"):
             hit = lowered.get(name.lower())
             if hit:
                 return hit
+        for name in (p, f"{p}net", f"{p}dotnet"):
+            hits = squashed.get(_squash(name), [])
+            if len(hits) == 1 and p.split(".", 1)[0] not in _GENERIC_ROOTS:
+                return hits[0]
+    if ns.split(".", 1)[0] in _GENERIC_ROOTS and "." not in ns:
+        return None
+    longer = [k for k in pool if k.lower().startswith(ns.lower() + ".")]
+    if len(longer) == 1 and ns.split(".", 1)[0] not in _GENERIC_ROOTS:
+        return longer[0]
+    last = ns.rsplit(".", 1)[-1].lower()
+    if "." in ns and len(last) >= 8 and last not in _index_segments():
+        tails = [k for k in pool if "." in k and k.rsplit(".", 1)[-1].lower() == last]
+        if len(tails) == 1:
+            return tails[0]
     return None
 
 

@@ -305,9 +305,12 @@ def reduce_transitive(
     graph: nx.DiGraph,
     tests: set[str] = frozenset(),
     apphosts: set[str] = frozenset(),
+    private_packages: set[str] = frozenset(),
 ) -> list[Candidate]:
     """Drop what another referenced project already brings. An Aspire AppHost's
-    references are resources it launches, not code that flows on to its referrers."""
+    references are resources it launches, not code that flows on to its referrers; the
+    packages of a project in `private_packages` (PrivateAssets compile by default) do not
+    flow on either."""
     if not nx.is_directed_acyclic_graph(graph):
         return candidates
     flowing = graph.copy()
@@ -344,7 +347,9 @@ def reduce_transitive(
             and c.manifest in graph
         ):
             if any(
-                c.name.lower() in packages.get(d, ()) for d in nx.descendants(flowing, c.manifest)
+                c.name.lower() in packages.get(d, ())
+                for d in nx.descendants(flowing, c.manifest)
+                if d not in private_packages
             ):
                 continue
         out.append(c)
@@ -382,7 +387,8 @@ def infer(
     candidates = candidates + placement_candidates(layout, uses, candidates, graph, project)
     tests = {cs.path for cs in layout if cs.is_test}
     apphosts = {cs.path for cs in layout if "Aspire.AppHost.Sdk" in cs.sdk_names}
-    result = reduce_transitive(drop_implied(candidates), graph, tests, apphosts)
+    private = {cs.path for cs in layout if not cs.packages_flow}
+    result = reduce_transitive(drop_implied(candidates), graph, tests, apphosts, private)
     _report_unplaced(project, layout, result, ctx)
     return result
 
