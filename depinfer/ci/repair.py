@@ -32,6 +32,7 @@ from depinfer.model import (
 from depinfer.resolvers.common import parse_as_of
 from depinfer.toml_compat import tomllib
 
+
 def COPY_IGNORE(directory: str, names: list[str]) -> set[str]:
     """What a fresh environment must not inherit: VCS data, caches, virtual environments,
     and installed dependencies — `node_modules` / `target` beside the manifest that filled
