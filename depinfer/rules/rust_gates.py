@@ -390,6 +390,9 @@ def features_for(gates: dict[str, list[str]], used_paths: list[str]) -> list[str
     for path in used_paths:
         segs = [s for s in path.split("::") if s]
         for i in range(1, len(segs) + 1):
+            prefix = "::".join(segs[: i - 1])
+            if gates.get((prefix + "::" if prefix else "") + "*!") is not None:
+                continue  # an item macro there may define this name ungated (serde's traits)
             for f in gates.get("::".join(segs[:i]), []):
                 if f not in out:
                     out.append(f)
