@@ -281,3 +281,10 @@ def test_pnpm_runs_at_the_version_package_json_pins(tmp_path):
 def test_outcome_ids_are_relative_to_the_tree_that_ran():
     out = parse_outcomes("✔ /tmp/a/repo/test/x.test.js (3ms)\n", "/tmp/a/repo")
     assert out == {"test/x.test.js": "passed"}
+
+
+def test_every_run_starts_from_an_empty_environment(tmp_path):
+    (tmp_path / "setup.py").write_text("from setuptools import setup\nsetup(name='x')\n")
+    (tmp_path / "package.json").write_text('{"name": "x"}')
+    assert "--clear" in plan_for(tmp_path, "python", "pytest").setup[0]
+    assert plan_for(tmp_path, "javascript", "npm test").setup == [["rm", "-rf", "node_modules"]]

@@ -286,7 +286,10 @@ def python_plan(
     exe = find_python(version, requires)
     m = re.search(r"python(\d+\.\d+)|versions/(\d+\.\d+)", exe or "")
     plan.runtime = (m.group(1) or m.group(2)) if m else version
-    plan.setup.append(["uv", "venv", "--quiet", "--seed", ".venv", "--python", exe or "python3"])
+    # --clear: each run (each repair round) starts from an empty environment
+    plan.setup.append(
+        ["uv", "venv", "--quiet", "--clear", "--seed", ".venv", "--python", exe or "python3"]
+    )
     pip_args, job_extras, job_groups = job_installs(job)
     tests = [test_cmd] if test_cmd else test_lines(job)
     for line in (test_lines(job) if job else []) + tests:
@@ -559,6 +562,8 @@ def node_plan(
     )
     # the version the project pins (packageManager), run as is: no self-switching
     pnpm = "npx --yes pnpm@" + (declared[1] if declared and declared[0] == "pnpm" else "latest")
+    # a fresh tree each run (each repair round): nothing left over from the last install
+    plan.setup.append(["rm", "-rf", "node_modules"])
     if uses_pnpm:
         plan.install.append(f"{pnpm} install --no-frozen-lockfile")
         plan.env["npm_config_manage_package_manager_versions"] = "false"
