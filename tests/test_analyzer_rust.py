@@ -107,3 +107,8 @@ def test_syntax_errors_and_binary_files_do_not_crash(tmp_path):
 def test_helper_attribute_keys_are_recorded(app):
     keys = [r.extra.get("keys") for r in app if r.extra["how"] == "attr" and r.module == "arg"]
     assert ["long"] in keys
+
+
+def test_derives_inside_cfg_attr_are_gated(app):
+    refs = [r for r in app if r.extra["how"] == "derive" and r.extra["path"] == "serde::Serialize"]
+    assert refs and refs[0].extra["features"] == ["json"]

@@ -431,22 +431,7 @@ class _Walker:
             return
         name = _text(head, self.src)
         if name == "derive" and args is not None:
-            for path in self._token_paths(args, keep_single=True):
-                if len(path) == 1:
-                    self.refs.append(
-                        (
-                            path[0],
-                            line_node.start_point[0] + 1,
-                            scope,
-                            {
-                                "how": "derive",
-                                "path": path[0],
-                                "resolved": self.f.uses.get(path[0]),
-                            },
-                        )
-                    )
-                else:
-                    self.emit(path[0], line_node, scope, "derive", path)
+            self.derives(args, line_node, scope)
             return
         if name in ("cfg", "cfg_attr", "doc", "allow", "warn", "deny", "forbid", "path"):
             if name == "cfg_attr" and args is not None:
@@ -463,6 +448,12 @@ class _Walker:
                 inner = replace(scope, features=scope.features + cfg.features)
                 if cfg.test:
                     inner = replace(inner, target="dev")
+                toks = args.children
+                for i, tok in enumerate(toks[:-1]):
+                    # `cfg_attr(feature = "serde", derive(serde::Serialize))`
+                    if tok.type == "identifier" and _text(tok, self.src) == "derive":
+                        if toks[i + 1].type == "token_tree":
+                            self.derives(toks[i + 1], line_node, inner)
                 self.token_tree(args, inner)
             return
         self.refs.append(
@@ -520,6 +511,15 @@ class _Walker:
                 continue
             i += 1
         return out
+
+    def derives(self, args: Any, line_node: Any, scope: Scope) -> None:
+        """`derive(A, b::C)`: bare names go to the derive table, paths name their crate."""
+        for path in self._token_paths(args, keep_single=True):
+            if len(path) == 1:
+                extra = {"how": "derive", "path": path[0], "resolved": self.f.uses.get(path[0])}
+                self.refs.append((path[0], line_node.start_point[0] + 1, scope, extra))
+            else:
+                self.emit(path[0], line_node, scope, "derive", path)
 
     def _attr_keys(self, tt: Any) -> list[str]:
         """Top-level keys of `#[arg(long, env = "X", value_parser = ..)]` → long, env, value_parser."""
