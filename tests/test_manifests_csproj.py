@@ -219,3 +219,21 @@ def test_read_item_definition_defaults_for_package_references():
     )
     _, data = csproj.read(text, "Directory.Packages.props")
     assert data["package_private_assets_default"] == "Compile"
+
+
+def test_read_tells_old_format_projects_and_their_dll_references():
+    old = (
+        '<Project ToolsVersion="4.0" xmlns="http://schemas.microsoft.com/developer/msbuild/2003">'
+        "<ItemGroup>"
+        '<Reference Include="nunit.framework, Version=2.5.0.9122, Culture=neutral">'
+        "<HintPath>..\\lib\\nunit.framework.dll</HintPath></Reference>"
+        '<Reference Include="System" />'
+        "</ItemGroup></Project>"
+    )
+    _, data = csproj.read(old, "A/A.csproj")
+    assert data["sdk_style"] is False
+    assert data["hinted_references"] == ["nunit.framework"]
+    _, data = csproj.read('<Project Sdk="Microsoft.NET.Sdk" />', "B/B.csproj")
+    assert data["sdk_style"] is True
+    _, data = csproj.read('<Project><Import Project="Sdk.props" Sdk="X" /></Project>', "C.csproj")
+    assert data["sdk_style"] is True

@@ -302,3 +302,44 @@ def test_central_ids_found_from_namespaces_that_spell_them_differently():
         "Newtonsoft.Json",
         "packageurl-dotnet",
     ]
+
+
+def test_an_old_format_project_keeps_its_assembly_references_and_target():
+    found = infer(FIXTURES / "legacy", Options(offline=True))
+    manifest = "Legacy.Specs/Legacy.Specs.csproj"
+    # nunit.framework.dll comes from a HintPath: no NUnit package, no test SDK or adapter
+    assert _names(found, manifest) == []
+    # TargetFrameworkVersion v4.0 is net40, which cannot use a netstandard2.0 project,
+    # even though the test project's name says it tests it
+    assert _projects(found, manifest) == []
+
+
+def test_a_test_project_referenced_for_its_fixtures_does_not_carry_the_subject():
+    import networkx
+
+    from depinfer.model import Candidate, Ecosystem
+    from depinfer.rules.csharp import reduce_transitive
+
+    def ref(src, dst, weight):
+        return Candidate(
+            ecosystem=Ecosystem.NUGET,
+            name=dst,
+            manifest=src,
+            internal=True,
+            path=dst,
+            extra={"weight": weight},
+        )
+
+    cands = [ref("It", "Unit", 3.0), ref("It", "Infra", 6.0), ref("Unit", "Web", 10.0)]
+    cands.append(ref("Web", "Infra", 20.0))
+    graph = networkx.DiGraph()
+    for c in cands:
+        graph.add_edge(c.manifest, c.path, weight=c.extra["weight"])
+    kept = reduce_transitive(cands, graph, tests={"It", "Unit"})
+    # Infra reaches It through the Unit test project only: It still names it
+    assert sorted((c.manifest, c.path) for c in kept) == [
+        ("It", "Infra"),
+        ("It", "Unit"),
+        ("Unit", "Web"),
+        ("Web", "Infra"),
+    ]

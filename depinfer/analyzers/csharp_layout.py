@@ -123,6 +123,9 @@ def build_layout(project: Project) -> list[CsProject]:
         cs.sdk = m.data.get("sdk") or ""
         cs.extra_sdks = [n for n in m.data.get("extra_sdks", []) if n != cs.sdk]
         tfms = props.get("TargetFrameworks") or props.get("TargetFramework") or ""
+        legacy = re.fullmatch(r"v(\d)\.(\d)(?:\.(\d))?", props.get("TargetFrameworkVersion", ""))
+        if not tfms and legacy:
+            tfms = "net" + "".join(g for g in legacy.groups() if g)  # old format: v4.7.2
         cs.target_frameworks = [t.strip() for t in tfms.split(";") if t.strip()]
         cs.implicit_usings = props.get("ImplicitUsings", "").lower() in ("enable", "true")
         cs.is_test = (

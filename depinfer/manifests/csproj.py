@@ -62,6 +62,11 @@ def read(text: str, path: str) -> tuple[dict[str, list[str]], dict[str, Any]]:
         "imports": [],
         "conditional_references": [],
     }
+    # SDK-style: `<Project Sdk=…>`, an `<Sdk>` element or an `<Import Sdk=…>`; the older
+    # format (ToolsVersion, packages.config, `<Reference HintPath>`) restores nothing itself
+    data["sdk_style"] = bool(root.get("Sdk")) or any(
+        _local(c.tag) == "Sdk" or (_local(c.tag) == "Import" and c.get("Sdk")) for c in root
+    )
     for child in root:
         if _local(child.tag) == "Sdk" and child.get("Name"):
             data["sdk"] = data["sdk"] or child.get("Name")
@@ -145,6 +150,9 @@ def _read_item(
             data["compile_include"].extend(p for p in include.split(";") if p)
         if item.get("Remove"):
             data["compile_remove"].extend(p for p in item.get("Remove", "").split(";") if p)
+    elif kind == "Reference" and include and _child_text(item, "HintPath"):
+        # an assembly taken from a file in the repository (old format, vendored DLLs)
+        data.setdefault("hinted_references", []).append(include.split(",", 1)[0].strip())
     elif kind in ("EmbeddedResource", "None", "Content"):
         for p in (include or "").split(";"):
             if "$(" not in p.split("bin", 1)[0] and ("/bin/" in p or "\\bin\\" in p):

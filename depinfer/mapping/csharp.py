@@ -218,6 +218,8 @@ def namespace_candidates(
     inbox_prefix = nx.inbox_match(ns, cs)
     if ns in internal and not prefix:
         return [], True
+    if _hinted(ns, cs):
+        return [], True  # the project references a DLL file that provides it
     if inbox_prefix and len(inbox_prefix) >= len(prefix):
         return [], True
     out: list[Candidate] = []
@@ -248,6 +250,17 @@ def namespace_candidates(
     if ns in internal:
         return [], True
     return [], False
+
+
+def _hinted(ns: str, cs: CsProject) -> bool:
+    """A `<Reference>` with a HintPath whose assembly name is the namespace or a prefix of
+    it (`nunit.framework.dll` for NUnit.Framework)."""
+    low = ns.lower()
+    for name in cs.manifest.data.get("hinted_references", []):
+        n = name.lower()
+        if low == n or low.startswith(n + "."):
+            return True
+    return False
 
 
 def _candidate(

@@ -288,7 +288,11 @@ def project_references(
             # code through attributes or reflection; a shorter name prefix is only a guess
             # for tests whose code names no other project
             subject = _test_subject(cs, layout, exact=not alone[cs.path])
-            if subject is not None and subject.path not in nx.descendants(graph, cs.path):
+            if (
+                subject is not None
+                and subject.path not in nx.descendants(graph, cs.path)
+                and can_reference(cs.target_frameworks, subject.target_frameworks)
+            ):
                 graph.add_edge(cs.path, subject.path, weight=1.0, why="test project name")
     out: list[Candidate] = []
     for src, dst, data in graph.edges(data=True):

@@ -131,6 +131,8 @@ def test_candidates(
         fw = fw or dominant_fw
         if any(n in nxi.inbox()["test_sdks"] for n in cs.sdk_names):
             continue  # MSTest.Sdk brings framework, adapter and test SDK itself
+        if cs.path.endswith(".csproj") and cs.manifest.data.get("sdk_style") is False:
+            continue  # an old-format project references its test framework as assemblies
         if fw is not None:
             spec = conv["test_frameworks"][fw]
             for pid in spec["packages"]:
@@ -324,6 +326,8 @@ def reduce_transitive(
             w = flowing[src][mid].get("weight", 1.0)
             if mid == dst or w < CARRIER_WEIGHT or (stronger and w <= own):
                 continue
+            if src in tests and mid in tests:
+                continue  # another test project is referenced for its fixtures, not its subject
             if dst in nx.descendants(flowing, mid):
                 return True
         return False
