@@ -190,3 +190,33 @@ def test_scratch_copies_drop_installed_dependencies_but_keep_fixture_node_module
     }
     assert COPY_IGNORE(str(tmp_path / "test" / "fixtures"), ["node_modules", "a.js"]) == set()
     assert COPY_IGNORE(str(tmp_path), ["Cargo.toml", "target"]) == {"target"}
+
+
+def test_verify_writes_a_needed_test_import_as_a_dependency_when_no_dev_section_exists(
+    tmp_path, monkeypatch
+):
+    import depinfer.ci.repair as repair
+    from depinfer.ci.runner import RunResult
+    from depinfer.context import Context, Options
+    from depinfer.registries import Registries
+
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("x = 1\n")
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_config.py").write_text("import pkg\nimport yaml\n")
+    (tmp_path / "pyproject.toml").write_text(
+        '[project]\nname = "pkg"\nversion = "0"\ndependencies = []\n'
+    )
+    failing = (LOGS / "python-module-not-found-traceback.log").read_text()
+
+    def fake_run(root, language, test_cmd=None, log_path=None, as_of=None, **kw):
+        if "pyyaml" in (root / "pyproject.toml").read_text():
+            return RunResult("passed")
+        return RunResult("failed", log=failing.replace("/tmp/scratch/repo", str(root)))
+
+    monkeypatch.setattr(repair, "run_tests", fake_run)
+    ctx = Context(Options(offline=True, versions=False), Registries(offline=True))
+    outcome, result = repair.verify(tmp_path, "python", ctx, test_cmd="pytest", max_rounds=2)
+    assert outcome.passed and outcome.rounds[0].added == ["pyyaml"]
+    (edit,) = result.edits
+    assert 'dependencies = ["pyyaml"]' in edit.new_text or '"pyyaml",' in edit.new_text

@@ -345,8 +345,11 @@ def verify(
                 out.stopped_because = "not a dependency problem: " + rnd.actions[0].why
                 break
             new = _new_candidates(project, language, rnd.actions, ctx)
-            have = {(c.manifest, c.name.lower()) for c in result.candidates + extra}
-            new = [c for c in new if (c.manifest, c.name.lower()) not in have]
+            # new: not written (a candidate inference kept out, e.g. optional or with no
+            # section to hold it, counts as new: the run shows it is needed) nor added before
+            have = {(r.manifest, _norm(r.name)) for r in result.requirements if not r.optional}
+            have |= {(c.manifest, _norm(c.name)) for c in extra}
+            new = [c for c in new if (c.manifest, _norm(c.name)) not in have]
             moves = {
                 name: move
                 for name, move in _version_moves(
@@ -377,6 +380,23 @@ def verify(
             resolver = _stage("resolvers", language)
             _, cands, _ = run_language(project, language, ctx)
             reqs = resolver.resolve(project, merge_candidates(cands + extra), ctx)
+            written = {(r.manifest, _norm(r.name)) for r in reqs}
+            homeless = [
+                c
+                for c in extra
+                if c.section != Section.RUNTIME and (c.manifest, _norm(c.name)) not in written
+            ]
+            for c in homeless:  # the manifest has no test/dev section to hold it
+                c.section = Section.RUNTIME
+                c.evidence.append(
+                    Evidence(
+                        "repair",
+                        detail="the test run needs it and the manifest has no test/dev "
+                        "section: written as a dependency",
+                    )
+                )
+            if homeless:
+                reqs = resolver.resolve(project, merge_candidates(cands + extra), ctx)
             for req in reqs:
                 move = bounds.get(_norm(req.name))
                 if move:
