@@ -220,3 +220,8 @@ def test_verify_writes_a_needed_test_import_as_a_dependency_when_no_dev_section_
     assert outcome.passed and outcome.rounds[0].added == ["pyyaml"]
     (edit,) = result.edits
     assert 'dependencies = ["pyyaml"]' in edit.new_text or '"pyyaml",' in edit.new_text
+
+
+@pytest.mark.parametrize("log", ["python-network.log", "python-system-tool.log"])
+def test_network_and_system_tools_are_not_dependency_problems(log):
+    assert {a.kind for a in diagnose((LOGS / log).read_text(), "python")} == {"stop"}
