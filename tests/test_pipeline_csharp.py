@@ -343,3 +343,10 @@ def test_a_test_project_referenced_for_its_fixtures_does_not_carry_the_subject()
         ("Unit", "Web"),
         ("Web", "Infra"),
     ]
+
+
+def test_an_ambiguous_type_name_goes_to_the_strongest_reading(layers):
+    # Layers.Samples declares its own OrderLine in the enclosing `Layers` namespace;
+    # the files importing Layers.Domain mean Layers.Domain's
+    samples = "src/Layers.Samples/Layers.Samples.csproj"
+    assert not any(r.internal and r.path == samples for r in layers.requirements)

@@ -131,10 +131,16 @@ def reference_graph(layout: list[CsProject], uses: dict[str, ProjectUse]) -> nx.
                     continue
                 # the same name in several projects: the nearest in the tree is meant
                 best = max(_common_depth(path, o[0]) for o in options)
-                for other, ns, w in options:
-                    if _common_depth(path, other) == best and (other, ident) not in seen:
+                nearest = [o for o in options if _common_depth(path, o[0]) == best]
+                # still several: the name is ambiguous, the strongest reading takes it
+                # (a `using` over an enclosing namespace), shared when they tie
+                top = max(w for _, _, w in nearest)
+                nearest = [o for o in nearest if o[2] == top]
+                for other, ns, w in nearest:
+                    if (other, ident) not in seen:
                         seen.add((other, ident))
-                        add(path, other, w, f"uses {ns}.{ident}" if ns else f"uses {ident}")
+                        share = w / len({o[0] for o in nearest})
+                        add(path, other, share, f"uses {ns}.{ident}" if ns else f"uses {ident}")
         for ns in use.usings:
             owners = ns_owners.get(ns, set()) - {path}
             if owners and ns not in use.namespaces and len(owners) == 1:
