@@ -350,3 +350,21 @@ def test_an_ambiguous_type_name_goes_to_the_strongest_reading(layers):
     # the files importing Layers.Domain mean Layers.Domain's
     samples = "src/Layers.Samples/Layers.Samples.csproj"
     assert not any(r.internal and r.path == samples for r in layers.requirements)
+
+
+def test_disabled_transitive_project_references_are_all_listed(tmp_path):
+    root = tmp_path / "layers"
+    shutil.copytree(FIXTURES / "layers", root)
+    web = root / "src/Layers.Web/Layers.Web.csproj"
+    web.write_text(
+        web.read_text().replace(
+            "<ImplicitUsings>",
+            "<DisableTransitiveProjectReferences>true</DisableTransitiveProjectReferences>\n"
+            "    <ImplicitUsings>",
+        )
+    )
+    found = infer(root, Options(offline=True))
+    assert _projects(found, "src/Layers.Web/Layers.Web.csproj") == [
+        "src/Layers.Application/Layers.Application.csproj",
+        "src/Layers.Domain/Layers.Domain.csproj",
+    ]

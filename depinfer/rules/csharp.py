@@ -308,11 +308,13 @@ def reduce_transitive(
     tests: set[str] = frozenset(),
     apphosts: set[str] = frozenset(),
     private_packages: set[str] = frozenset(),
+    own_references: set[str] = frozenset(),
 ) -> list[Candidate]:
     """Drop what another referenced project already brings. An Aspire AppHost's
     references are resources it launches, not code that flows on to its referrers; the
     packages of a project in `private_packages` (PrivateAssets compile by default) do not
-    flow on either."""
+    flow on either. A project in `own_references` (DisableTransitiveProjectReferences)
+    gets nothing through its references: it names every project it uses."""
     if not nx.is_directed_acyclic_graph(graph):
         return candidates
     flowing = graph.copy()
@@ -340,7 +342,11 @@ def reduce_transitive(
     for c in candidates:
         if c.internal:
             full = REDUCE_PROJECT_REFERENCES is True or c.manifest in tests
-            if c.manifest in flowing and implied(c.manifest, c.path, stronger=not full):
+            if (
+                c.manifest in flowing
+                and c.manifest not in own_references
+                and implied(c.manifest, c.path, stronger=not full)
+            ):
                 continue
             out.append(c)
             continue
@@ -392,7 +398,12 @@ def infer(
     tests = {cs.path for cs in layout if cs.is_test}
     apphosts = {cs.path for cs in layout if "Aspire.AppHost.Sdk" in cs.sdk_names}
     private = {cs.path for cs in layout if not cs.packages_flow}
-    result = reduce_transitive(drop_implied(candidates), graph, tests, apphosts, private)
+    own_refs = {
+        cs.path
+        for cs in layout
+        if cs.properties.get("DisableTransitiveProjectReferences", "").lower() == "true"
+    }
+    result = reduce_transitive(drop_implied(candidates), graph, tests, apphosts, private, own_refs)
     _report_unplaced(project, layout, result, ctx)
     return result
 
