@@ -274,6 +274,7 @@ def test_target_framework_compatibility_table():
     assert not can_reference(["net35"], ["netstandard2.0"])
     assert not can_reference(["netstandard2.0"], ["net8.0"])
     assert not can_reference(["net6.0", "net48"], ["net6.0"])
+    assert can_reference(["net8.0"], ["net472"]) and not can_reference(["net472"], ["net8.0"])
     assert can_reference(["net8.0"], ["net6.0"]) and not can_reference(["net6.0"], ["net8.0"])
     assert can_reference([], ["net8.0"])
 

@@ -198,7 +198,9 @@ def _tfm_serves(src: str, dst: str) -> bool:
         return sv >= 4.61 if dv >= 1.5 else sv >= 4.5 if dv <= 2.0 else False
     if df == sf:
         return sv >= dv
-    return False  # .NET Framework and .NET (Core) builds do not mix
+    # .NET (Core) may still use a .NET Framework build (the compatibility shim, warning
+    # NU1702); the other way round never works
+    return sf == "netcore" and df == "netfx"
 
 
 def can_reference(src_tfms: list[str], dst_tfms: list[str]) -> bool:
