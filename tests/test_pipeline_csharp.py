@@ -369,3 +369,13 @@ def test_disabled_transitive_project_references_are_all_listed(tmp_path):
         "src/Layers.Application/Layers.Application.csproj",
         "src/Layers.Domain/Layers.Domain.csproj",
     ]
+
+
+def test_a_sample_of_the_repositorys_own_package_does_not_list_its_dependencies():
+    found = infer(FIXTURES / "ownpackage", Options(offline=True))
+    # UseSerilog is Serilog.Extensions.Hosting's entry point too, but the referenced
+    # project builds Serilog.AspNetCore, which depends on it
+    assert _names(found, "samples/Sample/Sample.csproj") == ["Serilog"]
+    assert _projects(found, "samples/Sample/Sample.csproj") == [
+        "src/Serilog.AspNetCore/Serilog.AspNetCore.csproj"
+    ]

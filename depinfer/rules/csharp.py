@@ -367,11 +367,13 @@ def reduce_transitive(
 
 
 def drop_implied(candidates: list[Candidate]) -> list[Candidate]:
-    """A package another chosen package of the same project depends on is not repeated."""
+    """A package another chosen package of the same project depends on is not repeated;
+    a referenced project of this repository that builds that other package counts too
+    (a sample of `Serilog.AspNetCore` does not list what the package depends on)."""
     implied = {k.lower(): {v.lower() for v in vs} for k, vs in conventions()["implied_by"].items()}
     names: dict[str, set[str]] = defaultdict(set)
     for c in candidates:
-        if not c.internal:
+        if not c.internal or (c.path and c.extra.get("kind") != "framework"):
             names[c.manifest].add(c.name.lower())
     return [
         c
