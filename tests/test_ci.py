@@ -288,3 +288,12 @@ def test_every_run_starts_from_an_empty_environment(tmp_path):
     (tmp_path / "package.json").write_text('{"name": "x"}')
     assert "--clear" in plan_for(tmp_path, "python", "pytest").setup[0]
     assert plan_for(tmp_path, "javascript", "npm test").setup == [["rm", "-rf", "node_modules"]]
+
+
+def test_cargo_runs_every_test_binary():
+    from depinfer.ci.runner import _with_reports
+
+    assert _with_reports("cargo test --workspace -- --test-threads 1") == (
+        "cargo test --no-fail-fast --workspace -- --test-threads 1"
+    )
+    assert _with_reports("cargo test --no-fail-fast") == "cargo test --no-fail-fast"

@@ -90,6 +90,10 @@ PYTEST_REPORTS = "-rA"
 
 def _with_reports(cmd: str) -> str:
     """Ask runners for per-test lines without changing what they run."""
+    if re.search(r"\bcargo test\b", cmd) and "--no-fail-fast" not in cmd:
+        # every test binary runs (not only those before the first failure): the same tests,
+        # all of their outcomes
+        return re.sub(r"\bcargo test\b", "cargo test --no-fail-fast", cmd, count=1)
     if re.search(r"python -m unittest\b", cmd) and " -v" not in cmd:
         return cmd + " -v"
     return cmd
