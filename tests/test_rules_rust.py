@@ -105,3 +105,31 @@ def test_inherent_methods_and_type_aliases_carry_gates():
 
 def test_custom_cfgs_set_by_the_build_script_map_to_features():
     assert read_gates(str(MINITOK))["turbo"] == ["net"]
+
+
+def test_gated_methods_called_on_values_switch_features_on():
+    from depinfer.model import Candidate, Ecosystem, ImportRef
+    from depinfer.rules.rust import _method_gates
+
+    gates = read_gates(str(MINITOK))
+    known = {"minitok": (gates, crate_features(str(MINITOK)))}
+    common = {"manifest": "Cargo.toml", "target": "runtime"}
+    refs = [
+        ImportRef(
+            "minitok",
+            "src/a.rs",
+            1,
+            "rust",
+            extra={"how": "use", "path": "minitok::Builder", **common},
+        ),
+        ImportRef(
+            "",
+            "src/a.rs",
+            1,
+            "rust",
+            extra={"how": "methods", "methods": ["listen_all", "new"], **common},
+        ),
+    ]
+    cand = Candidate(Ecosystem.CRATES, "minitok", "Cargo.toml")
+    _method_gates(refs, [cand], known)
+    assert cand.features == ["net"]

@@ -363,6 +363,7 @@ class _Walker:
         # Edition 2015: `use` paths start at the crate root, so a crate module is not a crate.
         self.use_internal = pkg.mods if edition == "2015" else set()
         self.start = scope
+        self.methods: set[str] = set()
 
     def emit(self, name: str, node: Any, scope: Scope, how: str, path: list[str]) -> None:
         if name == "::" and len(path) > 1:
@@ -586,6 +587,11 @@ class _Walker:
         for attr in inner:
             self.attribute(attr, scope)
         self.block(root, scope)
+        if self.methods:
+            # method names called in this file: a crate's gated methods (similar's
+            # `TextDiff::iter_inline_changes` needs `inline`) are called on values, not paths
+            extra = {"how": "methods", "path": "", "methods": sorted(self.methods)}
+            self.refs.append(("", 1, scope, extra))
         return self.refs
 
     def block(self, node: Any, scope: Scope) -> None:
@@ -648,6 +654,12 @@ class _Walker:
             elif body is not None:
                 self.block(body, scope)
             return
+        if t == "call_expression":
+            fn = node.child_by_field_name("function")
+            if fn is not None and fn.type == "field_expression":
+                field_node = fn.child_by_field_name("field")
+                if field_node is not None:
+                    self.methods.add(_text(field_node, src))
         if t == "macro_definition":
             return  # `macro_rules!` bodies name `$crate` paths and fragments, not uses
         if t == "macro_invocation":

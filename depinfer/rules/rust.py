@@ -69,6 +69,7 @@ def infer(
     _derives(refs, out, ctx)
     known = _source_gates(out, ctx, project)
     _helper_keys(refs, out, known)
+    _method_gates(refs, out, known)
     _serde_integration(refs, out, known)
     return out
 
@@ -360,6 +361,53 @@ def _source_gates(
 
         shutil.rmtree(workdir[0], ignore_errors=True)
     return cache
+
+
+def _method_gates(
+    refs: list[ImportRef],
+    cands: list[Candidate],
+    known: dict[str, tuple[dict[str, list[str]], dict[str, list[str]]]],
+) -> None:
+    """A method called in a file that uses crate X, which X defines only behind a feature
+    (`TextDiff::iter_inline_changes` → similar's `inline`), switches that feature on.
+    Short names are skipped: `.parse()` or `.start()` are called on many types."""
+    methods: dict[str, set[str]] = {}
+    users: dict[tuple[str, str], set[str]] = {}
+    for r in refs:
+        how = r.extra.get("how")
+        if how == "methods":
+            methods.setdefault(r.file, set()).update(r.extra.get("methods", []))
+        elif how in ("use", "path", "via-use", "macro") and r.extra.get("target") == "runtime":
+            users.setdefault((r.extra.get("manifest", ""), r.module), set()).add(r.file)
+    for c in cands:
+        if c.section != Section.RUNTIME:
+            continue
+        package = c.extra.get("package") or c.name
+        gates, features = known.get(package, ({}, {}))
+        if not gates:
+            continue
+        gated: dict[str, list[list[str]]] = {}
+        for path, needs in gates.items():
+            head, _, method = path.rpartition("::")
+            if head and method and method[:1].islower():
+                gated.setdefault(method, []).append(needs)
+        called: set[str] = set()
+        for f in users.get((c.manifest, code_name(c.name)), set()):
+            called |= methods.get(f, set())
+        needed: list[str] = []
+        for m in called:
+            alternatives = gated.get(m)
+            if not alternatives or len(m) < 8 or "_" not in m:
+                continue
+            if any(not a for a in alternatives):
+                continue  # some type has it ungated
+            needed.extend(min(alternatives, key=len))
+        if needed:
+            merged = minimal_features(c.features + needed, features)
+            for f in merged:
+                if f not in c.features:
+                    c.evidence.append(Evidence("source:method-gate", detail=f"needs '{f}'"))
+            c.features = merged
 
 
 @lru_cache(maxsize=1)
