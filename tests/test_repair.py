@@ -124,21 +124,20 @@ def test_a_missing_name_in_the_newest_major_moves_the_bound_down(tmp_path):
     assert forced == {}  # nothing older than 1.x was published: no move
 
 
-def test_a_python_without_wheels_moves_the_bound_below_the_named_release(tmp_path):
-    from depinfer.ci.repair import _version_moves
-    from depinfer.context import Context, Options
-    from depinfer.model import Ecosystem, Requirement, Section
-    from depinfer.scan import scan
+def test_no_wheels_for_this_python_runs_the_tests_on_the_next_older_one(tmp_path, monkeypatch):
+    from depinfer.ci import plan as plan_mod
+    from depinfer.ci.repair import _older_runtime
 
-    (actions) = diagnose((LOGS / "python-uv-no-wheels.log").read_text(), "python")
-    assert [(a.kind, a.name, a.installed, a.direction) for a in actions] == [
-        ("version", "torch", "2.7.1", "down")
-    ]
-    (tmp_path / "pyproject.toml").write_text('[project]\nname = "pkg"\nversion = "0"\n')
-    ctx = Context(Options(offline=True), _Versions({"torch": ["1.13.1", "2.0.0", "2.7.1"]}))
-    reqs = [Requirement(Ecosystem.PYPI, "torch", "pyproject.toml", Section.RUNTIME, spec=">=2.5")]
-    moves = _version_moves(scan(tmp_path), "python", actions, "", tmp_path, reqs, ctx, None)
-    assert moves["torch"][0] == "<2"
+    actions = diagnose((LOGS / "python-uv-no-wheels.log").read_text(), "python")
+    assert [(a.kind, a.name) for a in actions] == [("runtime", "torch")]
+    monkeypatch.setattr(
+        plan_mod,
+        "pyenv_pythons",
+        lambda: {(3, 7): "/p/3.7/python3", (3, 8): "/p/3.8/python3", (3, 9): "/p/3.9/python3"},
+    )
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\nrequires-python = ">=3.8"\n')
+    assert _older_runtime(tmp_path, "python", None, actions, "3.9") == "3.8"
+    assert _older_runtime(tmp_path, "python", None, actions, "3.8") is None
 
 
 def test_the_failing_file_is_read_from_rustc_and_node_locations():

@@ -47,7 +47,7 @@ def COPY_IGNORE(directory: str, names: list[str]) -> set[str]:
 
 @dataclass
 class Action:
-    kind: str  # module | package | version | derive | stop
+    kind: str  # module | package | version | runtime | derive | stop
     name: str | None
     why: str
     line: str  # the log line that matched
@@ -274,6 +274,30 @@ def _version_moves(
     return moves
 
 
+def _older_runtime(
+    scratch: Path, language: str, test_cmd: str | None, actions: list[Action], now: str | None
+) -> str | None:
+    """The next older local Python the project allows, when a runtime action says the one
+    the tests ran on has no build of a package."""
+    if language != "python":
+        return None
+    ran = [m.group("v") for a in actions if a.kind == "runtime" for m in [_CPY.search(a.line)] if m]
+    if not ran:
+        return None
+    from depinfer.ci.plan import _requires_python, find_python, pyenv_pythons
+
+    current = tuple(int(x) for x in (now or ran[0]).split(".")[:2])
+    requires = _requires_python(scratch)
+    for key in sorted(pyenv_pythons(), reverse=True):
+        text = f"{key[0]}.{key[1]}"
+        if key < current and find_python(text, requires) == pyenv_pythons()[key]:
+            return text
+    return None
+
+
+_CPY = re.compile(r"CPython (?P<v>\d+\.\d+)")
+
+
 def _importing_file(project, logged: str | None, language: str) -> tuple[str, FileKind]:
     """The project file (and its role) whose import failed, from the traceback's path; an
     import failing inside an installed package or with no frame counts as the root's runtime
@@ -316,6 +340,7 @@ def verify(
         write_edits(scratch, result.edits, ctx)
         extra: list[Candidate] = []
         bounds: dict[str, tuple[str, str]] = {}  # package → (spec, why) moved by repair
+        runtime: str | None = None  # an older interpreter a runtime action asked for
         for number in range(1, max_rounds + 2):
             t0 = time.monotonic()
             run = run_tests(
@@ -324,6 +349,7 @@ def verify(
                 test_cmd,
                 log_path=(log_dir / f"round{number}.log") if log_dir else None,
                 as_of=as_of,
+                runtime=runtime,
             )
             rnd = Round(number, run.status, seconds=time.monotonic() - t0)
             out.rounds.append(rnd)
@@ -350,6 +376,10 @@ def verify(
             have = {(r.manifest, _norm(r.name)) for r in result.requirements if not r.optional}
             have |= {(c.manifest, _norm(c.name)) for c in extra}
             new = [c for c in new if (c.manifest, _norm(c.name)) not in have]
+            older = _older_runtime(scratch, language, test_cmd, rnd.actions, runtime)
+            if older:
+                runtime = older
+                rnd.added.append(f"python {older}")
             moves = {
                 name: move
                 for name, move in _version_moves(
@@ -364,12 +394,12 @@ def verify(
                 ).items()
                 if bounds.get(name, ("",))[0] != move[0]
             }
-            if not new and not moves:
+            if not new and not moves and not older:
                 out.stopped_because = "nothing new to add for: " + ", ".join(
                     f"{a.kind} {a.name}" for a in rnd.actions
                 )
                 break
-            rnd.added = [c.name for c in new] + [f"{n}{spec}" for n, (spec, _) in moves.items()]
+            rnd.added += [c.name for c in new] + [f"{n}{spec}" for n, (spec, _) in moves.items()]
             extra.extend(new)
             bounds.update(moves)
             # restore pristine manifests, then resolve and write everything again
