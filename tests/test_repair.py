@@ -22,6 +22,7 @@ def test_every_pattern_has_a_fixture_log_that_it_matches():
         ("python-mocker.log", "python", ("package", "pytest-mock")),
         ("python-cannot-import-name.log", "python", ("version", "pydantic")),
         ("python-module-attribute.log", "python", ("version", "numpy")),
+        ("python-uv-build-failed.log", "python", ("version", "llvmlite")),
         ("node-cannot-find-module.log", "javascript", ("module", "lodash")),
         ("node-require-esm.log", "javascript", ("version", "chalk")),
         ("rust-unresolved.log", "rust", ("module", "serde_json")),
