@@ -29,6 +29,7 @@ from depinfer.model import (
     Candidate,
     Ecosystem,
     Evidence,
+    FileKind,
     Manifest,
     Project,
     Requirement,
@@ -42,6 +43,7 @@ from depinfer.resolvers.python_versions import (
     select_versions,
     uv_compile,
 )
+from depinfer.scan import classify
 
 _PIN = re.compile(
     r"(?:^|[\s'\"])(?:pip\s+install\s+[^\n]*?)?([A-Za-z0-9][A-Za-z0-9._-]*)(\[[^\]]*\])?\s*(==\s*[0-9][\w.*+!-]*)"
@@ -351,9 +353,17 @@ def _dev_group(manifests: list[Manifest], c: Candidate) -> tuple[str, str | None
 def pinned_elsewhere(
     project: Project, manifests: dict[str, Manifest]
 ) -> dict[str, tuple[str, str]]:
-    """`name==version` pins in requirements files, docs and CI install lines → (file, spec)."""
+    """`name==version` pins in requirements files and CI install lines → (file, spec).
+
+    Examples, docs and benchmarks are separate little projects pinned for their own
+    needs (an example app pinning an old Werkzeug), so their pins are not evidence."""
     pins: dict[str, tuple[str, str]] = {}
-    paths = [m.path for m in manifests.values() if m.format == "requirements"]
+    foreign = {FileKind.EXAMPLE, FileKind.DOCS, FileKind.BENCH}
+    paths = [
+        m.path
+        for m in manifests.values()
+        if m.format == "requirements" and classify(m.path) not in foreign
+    ]
     paths += list(project.ci_files)
     for rel in paths:
         try:
