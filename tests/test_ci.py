@@ -297,3 +297,18 @@ def test_cargo_runs_every_test_binary():
         "cargo test --no-fail-fast --workspace -- --test-threads 1"
     )
     assert _with_reports("cargo test --no-fail-fast") == "cargo test --no-fail-fast"
+
+
+def test_rust_plan_runs_on_stable_when_the_pinned_toolchain_is_missing(tmp_path, monkeypatch):
+    from depinfer.ci import plan as plan_mod
+    from depinfer.scan import scan
+
+    (tmp_path / "Cargo.toml").write_text("[package]\nname = 'x'\nversion = '0.1.0'\n")
+    (tmp_path / "rust-toolchain.toml").write_text('[toolchain]\nchannel = "1.60.0"\n')
+    monkeypatch.setattr(plan_mod, "_toolchain_installed", lambda channel: channel != "1.60.0")
+    plan = plan_mod.rust_plan(scan(tmp_path), None, "cargo test", None)
+    assert plan.env["RUSTUP_TOOLCHAIN"] == "stable"
+    (tmp_path / "rust-toolchain.toml").write_text('[toolchain]\nchannel = "1.95.0"\n')
+    assert (
+        "RUSTUP_TOOLCHAIN" not in plan_mod.rust_plan(scan(tmp_path), None, "cargo test", None).env
+    )

@@ -14,6 +14,7 @@ import os
 import re
 import shlex
 import shutil
+import subprocess
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -587,7 +588,37 @@ def rust_plan(
     plan.test = [tests[0] if tests else "cargo test"]
     plan.env.update(CI_ENV)
     plan.env["CARGO_TERM_COLOR"] = "never"
+    pinned = _pinned_toolchain(project.root)
+    if pinned and not _toolchain_installed(pinned):
+        # toolchains cannot be downloaded everywhere; the installed default is the best try
+        plan.env["RUSTUP_TOOLCHAIN"] = "stable"
+        plan.notes.append(f"rust-toolchain pins {pinned}, which is not installed: ran on stable")
     return plan
+
+
+def _pinned_toolchain(root: Path) -> str | None:
+    for name in ("rust-toolchain.toml", "rust-toolchain"):
+        path = root / name
+        if not path.is_file():
+            continue
+        text = path.read_text(encoding="utf-8", errors="replace")
+        m = re.search(r'channel\s*=\s*"([^"]+)"', text) or re.match(r"\s*([\w.-]+)\s*$", text)
+        return m.group(1) if m else None
+    return None
+
+
+def _toolchain_installed(channel: str) -> bool:
+    try:
+        out = subprocess.run(
+            ["rustup", "toolchain", "list"], capture_output=True, text=True, timeout=30
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return True  # no rustup: nothing to switch
+    return any(
+        line.split()[0].startswith(channel + "-") or line.split()[0] == channel
+        for line in out.stdout.splitlines()
+        if line.strip()
+    )
 
 
 PLANNERS = {"python": python_plan, "javascript": node_plan, "rust": rust_plan}
