@@ -19,6 +19,7 @@ from functools import lru_cache
 from pathlib import Path, PurePosixPath
 
 from depinfer.model import Candidate, Ecosystem, FileKind, Manifest, Project, Section
+from depinfer.registries.names import comparable
 from depinfer.scan import classify
 from depinfer.toml_compat import tomllib
 
@@ -51,12 +52,7 @@ class Finding:
 
 
 def normalise(ecosystem: Ecosystem, name: str) -> str:
-    low = name.strip().lower()
-    if ecosystem == Ecosystem.PYPI:
-        return re.sub(r"[-_.]+", "-", low)
-    if ecosystem == Ecosystem.CRATES:
-        return low.replace("-", "_")
-    return low
+    return comparable(ecosystem.value, name)
 
 
 def _is_runtime_key(ecosystem: Ecosystem, key: str, manifest: Manifest | None = None) -> bool:

@@ -484,16 +484,26 @@ def _text(path: Path) -> str:
         return ""
 
 
-def cmd_report(args: argparse.Namespace) -> int:
-    from depinfer.bench.report import instance_table, language_table, load_results, plot, summarise
+def _results_of(dirs: list[Path]) -> list | int:
+    """The instance results under the given directories, or the exit code of a failure."""
+    from depinfer.bench.report import load_results
 
-    dirs = [Path(d) for d in args.results]
     for d in dirs:
         if not d.is_dir():
             return fail(f"not a results directory: {d}")
     results = load_results(*dirs)
     if not results:
         return fail("no instance results found under " + ", ".join(map(str, dirs)))
+    return results
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from depinfer.bench.report import instance_table, language_table, plot, summarise
+
+    dirs = [Path(d) for d in args.results]
+    results = _results_of(dirs)
+    if isinstance(results, int):
+        return results
     summary = summarise(results)
     if args.json:
         sys.stdout.write(json.dumps(summary, indent=2) + "\n")
@@ -533,15 +543,12 @@ def _copy_logs(dirs: list[Path], result: dict, out: Path) -> None:
 
 
 def cmd_merge(args: argparse.Namespace) -> int:
-    from depinfer.bench.report import language_table, load_results, write_summary
+    from depinfer.bench.report import language_table, write_summary
 
     dirs = [Path(d) for d in args.results]
-    for d in dirs:
-        if not d.is_dir():
-            return fail(f"not a results directory: {d}")
-    results = load_results(*dirs)
-    if not results:
-        return fail("no instance results found under " + ", ".join(map(str, dirs)))
+    results = _results_of(dirs)
+    if isinstance(results, int):
+        return results
     if args.out:
         out = Path(args.out)
         for r in results:

@@ -24,6 +24,9 @@ from packaging.requirements import InvalidRequirement
 from packaging.requirements import Requirement as Pep508
 from tomlkit.exceptions import TOMLKitError
 
+from depinfer.model import LANGUAGE_ECOSYSTEM
+from depinfer.registries.names import comparable
+
 PACKAGE = "package"
 PROJECT = "project"  # an internal reference (C# ProjectReference, Cargo path dependency)
 
@@ -74,12 +77,7 @@ class FileDeps:
 
 
 def normalise_name(language: str, name: str) -> str:
-    name = name.strip()
-    if language == "python":
-        return re.sub(r"[-_.]+", "-", name).lower()
-    if language == "rust":
-        return name.lower().replace("-", "_")
-    return name.lower()
+    return comparable(LANGUAGE_ECOSYSTEM[language].value, name)
 
 
 def normalise_version(language: str, version: str) -> str:

@@ -12,10 +12,11 @@ top-level names are something else — the ranking proves it exists.
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+
+from depinfer.registries.names import pypi_normalize
 
 _DATA = Path(__file__).resolve().parent.parent / "registries/data/pypi_modules.json"
 UNRANKED = 10**6
@@ -28,7 +29,7 @@ CLOSE_RATIO = 3
 
 def canonical(name: str) -> str:
     """PEP 503 normalised distribution name."""
-    return re.sub(r"[-_.]+", "-", name).lower()
+    return pypi_normalize(name)
 
 
 @dataclass

@@ -27,6 +27,18 @@ def pypi_normalize(name: str) -> str:
     return _PEP503.sub("-", name).lower()
 
 
+def comparable(ecosystem: str, name: str) -> str:
+    """The form in which two spellings of one package compare equal (and how DI-Bench
+    compares them): PyPI per PEP 503; crates lower-case with `-` as `_`; npm and NuGet
+    lower-case. `ecosystem` is an Ecosystem value ("pypi", "npm", "crates", "nuget")."""
+    low = name.strip().lower()
+    if ecosystem == "pypi":
+        return _PEP503.sub("-", low)
+    if ecosystem == "crates":
+        return low.replace("-", "_")
+    return low
+
+
 def pypi_valid(name: str) -> bool:
     return bool(_PYPI_VALID.match(name))
 
