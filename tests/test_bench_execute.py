@@ -122,7 +122,7 @@ class FakeCI:
         )  # fmt: skip
         self.calls.append(
             {"id": inst.id, "cmd": test_cmd, "timeout": step_timeout, "as_of": as_of,
-             "log": log_path}
+             "log": log_path, "root": str(root)}
         )  # fmt: skip
         if self.fail_with is not None:
             raise self.fail_with
@@ -202,6 +202,8 @@ def test_execute_end_to_end_verdicts_logs_table_and_json(
     assert {c["timeout"] for c in fake_ci.calls} == {42}
     assert all(c["cmd"].endswith(c["id"]) for c in fake_ci.calls)
     assert all(c["as_of"] == "2024-05-01T10:00:00+00:00" for c in fake_ci.calls)
+    # the scratch path names no run: tests that print their path must not read "inferred"
+    assert not any(k in c["root"] for c in fake_ci.calls for k in ("gold", "masked", "inferr"))
     for inst_id, lang in [("acme__pep621", "python"), ("acme__web", "javascript")]:
         for kind in ("gold", "masked", "inferred"):
             assert (out / lang / inst_id / f"{kind}.log").is_file()
@@ -332,3 +334,52 @@ def test_exec_as_of_follows_the_inference_date_or_is_switched_off(
     )
     assert {c["as_of"] for c in fake_ci.calls} == {None}
     assert run_cli(dataset, tmp_path / "r2", "--exec-as-of", "yesterday") == 2
+
+
+def test_verify_stage_repairs_counted_failures_and_is_added_to_a_finished_run(
+    fake_ci: FakeCI, inferencer: dict, dataset: Path, tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:  # fmt: skip
+    import depinfer.ci.repair
+    from depinfer.ci.repair import Round, VerifyResult
+
+    out = tmp_path / "res"
+    both = ("--instance", "acme__pep621", "--instance", "acme__poetry")
+    assert run_cli(dataset, out, *both) == 0
+    calls: list[dict] = []
+
+    def fake_verify(root, language, ctx, test_cmd=None, max_rounds=3, log_dir=None,
+                    first_run=None, step_timeout=900, as_of=None):  # fmt: skip
+        calls.append({"first": first_run, "rounds": max_rounds, "as_of": as_of, "cmd": test_cmd})
+        rounds = [Round(1, first_run.status), Round(2, "passed", added=["tomli"])]
+        final = RunResult("passed", outcomes={"t::a": "passed"})
+        return VerifyResult(language, rounds, final, "tests pass"), Inference(project=None)
+
+    monkeypatch.setattr(depinfer.ci.repair, "verify", fake_verify)
+    before = len(fake_ci.calls)
+    capsys.readouterr()
+    assert run_cli(dataset, out, *both, "--verify", "--rounds", "2") == 0
+    # the finished gold/masked/inferred runs are not repeated; only the failing one is repaired,
+    # starting from its inferred run read back from the log
+    assert len(fake_ci.calls) == before
+    assert len(calls) == 1 and calls[0]["rounds"] == 2 and calls[0]["cmd"].endswith("poetry")
+    assert calls[0]["first"].status == "failed" and calls[0]["first"].outcomes == {"t::a": "failed"}
+    poetry = json.loads((out / "python" / "acme__poetry.json").read_text())["execution"]
+    v = poetry["verified"]
+    assert (v["rounds"], v["added"], v["absolute"], v["relative"]) == (2, ["tomli"], True, True)
+    pep = json.loads((out / "python" / "acme__pep621.json").read_text())["execution"]["verified"]
+    assert (pep["rounds"], pep["absolute"]) == (1, True)  # inferred passed: nothing to repair
+    summary = json.loads((out / "summary.json").read_text())
+    agg = summary["languages"]["python"]["execution"]["verify"]
+    assert (agg["absolute_pass"], agg["absolute_of"], agg["mean_rounds"]) == (2, 2, 1.5)
+    text = capsys.readouterr()
+    assert "verify abs" in text.out and "verify pass in 2 round(s)" in text.err
+    # done: a further --verify run has nothing left to do
+    assert run_cli(dataset, out, *both, "--verify") == 0
+    assert len(calls) == 1
+
+
+def test_verify_needs_execute(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code = main(["run", "--dataset", str(FIXTURES / "tiny.jsonl"), "--trees", str(TREES),
+                 "--out", str(tmp_path), "--verify"])  # fmt: skip
+    assert code == 2 and "--verify needs --execute" in capsys.readouterr().err

@@ -128,3 +128,11 @@ def test_target_python_falls_back_to_ci_matrix_when_requires_python_is_missing(t
     )
     ctx = Context(Options(offline=True), Registries(offline=True))
     assert target_python(scan(tmp_path), ctx) == "3.9"
+
+
+def test_test_fixture_apps_and_modules_written_by_tests_are_not_dependencies():
+    result = infer(FIXTURES / "map-test-fixture-apps", Options(offline=True, versions=False))
+    names = {r.name: r.section for r in result.requirements}
+    assert names == {"pyyaml": Section.RUNTIME, "pytest": Section.DEV}
+    unknown = [d.message for d in result.diagnostics if "no distribution" in d.message]
+    assert not unknown

@@ -136,6 +136,19 @@ def build_parser() -> argparse.ArgumentParser:
         help="with --execute: time limit per install or test step (default 900)",
     )
     run.add_argument(
+        "--verify",
+        action="store_true",
+        help="with --execute: also run depinfer's verify-and-repair loop on each counted "
+        "instance whose inferred run fails, and report its verdicts beside the plain ones",
+    )
+    run.add_argument(
+        "--rounds",
+        type=int,
+        default=3,
+        metavar="N",
+        help="with --verify: repair rounds at most (default 3)",
+    )
+    run.add_argument(
         "--keep", action="store_true", help="keep each scratch copy (path in the result)"
     )
     run.add_argument(
@@ -244,6 +257,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         load_results,
         peers_table,
         plot,
+        verify_table,
         write_summary,
     )
     from depinfer.bench.runner import (
@@ -265,6 +279,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         return fail(f"--exec-as-of: expected same, none or YYYY-MM-DD, got {args.exec_as_of!r}")
     if args.step_timeout < 1:
         return fail("--step-timeout: need at least 1 second")
+    if args.verify and not args.execute:
+        return fail("--verify needs --execute (it repairs from the executed runs)")
     if args.jobs > 1 and args.timeout <= 0:
         return fail("--jobs needs a --timeout above 0 (instances run in child processes)")
     instances = _instances(args)
@@ -293,7 +309,13 @@ def cmd_run(args: argparse.Namespace) -> int:
         keep=args.keep,
         peers=peers,
     )
-    from depinfer.bench.execute import describe, execute_instance, finished
+    from depinfer.bench.execute import (
+        describe,
+        execute_instance,
+        finished,
+        needs_verify,
+        verify_instance,
+    )
 
     todo: list[tuple[str, Instance]] = []
     kept: dict[str, dict] = {}  # textual results reused by an executed run
@@ -301,7 +323,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         label = f"[{n}/{len(instances)}] {inst.language}/{inst.id}"
         previous = None if args.force else load_result(out, inst)
         if previous and previous.get("status") == "ok" and same_settings(previous, options):
-            if not args.execute or finished(previous.get("execution")):
+            if not args.execute or finished(previous.get("execution"), args.verify):
                 if not args.quiet:
                     print(f"{label}: done before (use --force to re-run)", file=sys.stderr)
                 continue
@@ -331,15 +353,27 @@ def cmd_run(args: argparse.Namespace) -> int:
                 timeout=args.timeout,
                 spawn=args.jobs > 1,
             )
-        if args.execute and result.get("status") == "ok":
+        run_as_of = exec_as_of(args.exec_as_of, result.get("as_of"))
+        if args.execute and result.get("status") == "ok" and not finished(result.get("execution")):
             result["execution"] = execute_instance(
                 inst,
                 inst.tree(trees),
                 result.get("written_text") or {},
                 out,
                 step_timeout=args.step_timeout,
-                as_of=exec_as_of(args.exec_as_of, result.get("as_of")),
+                as_of=run_as_of,
                 keep=args.keep,
+            )
+        if args.verify and needs_verify(result.get("execution") or {}):
+            result["execution"]["verified"] = verify_instance(
+                inst,
+                inst.tree(trees),
+                result["execution"],
+                out,
+                lambda: verify_context(result, options),
+                step_timeout=args.step_timeout,
+                as_of=run_as_of,
+                rounds=args.rounds,
             )
         return result
 
@@ -386,12 +420,29 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     current = summarise(results)
     sys.stdout.write(language_table(current))
+    if verify_table(current):
+        sys.stdout.write("\n" + verify_table(current))
     if current["peers"]:
         sys.stdout.write("\n" + peers_table(current))
     print(f"results: {out}/<language>/<id>.json, summary: {out}/summary.json")
     if args.plot is not None:
         print(plot(summary, Path(args.plot) if args.plot else out / "summary.png"))
     return EXIT_PARTIAL if failed else EXIT_OK
+
+
+def verify_context(result: dict, options: object):
+    """The inference context of the textual run that produced `result` (same settings), for
+    the verify stage's own inference and repair."""
+    from depinfer.context import Options
+    from depinfer.pipeline import make_context
+
+    opts = Options(
+        offline=bool(result.get("offline")),
+        as_of=result.get("as_of"),
+        versions=not result.get("names_only"),
+        languages=(result["language"],),
+    )
+    return make_context(opts)
 
 
 def exec_as_of(choice: str, inference_as_of: str | None) -> str | None:
@@ -498,7 +549,13 @@ def _results_of(dirs: list[Path]) -> list | int:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    from depinfer.bench.report import instance_table, language_table, plot, summarise
+    from depinfer.bench.report import (
+        instance_table,
+        language_table,
+        plot,
+        summarise,
+        verify_table,
+    )
 
     dirs = [Path(d) for d in args.results]
     results = _results_of(dirs)
@@ -511,6 +568,8 @@ def cmd_report(args: argparse.Namespace) -> int:
         if args.instances:
             sys.stdout.write(instance_table(results) + "\n")
         sys.stdout.write(language_table(summary))
+        if verify_table(summary):
+            sys.stdout.write("\n" + verify_table(summary))
         if summary["peers"]:
             from depinfer.bench.report import peers_table
 

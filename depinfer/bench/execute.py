@@ -16,11 +16,20 @@ Verdicts, as DI-Bench's curation defines them:
   the whole run is the one test: relative falls back to the exit code.
 
 Logs go to `<out>/<language>/<id>/{gold,masked,inferred}.log`; the scratch copies are removed.
+
+With `--verify` a fourth stage asks what depinfer's verify mode (`depinfer PATH --verify`,
+`depinfer.ci.repair.verify`) makes of the counted instances: the masked tree is inferred, run
+and repaired for a few rounds, and its final run gets the same verdicts. Round 1 is the
+inferred run above (same manifests, same runner), so it is reused rather than run again; an
+instance whose inferred run passes needs no repair and ends there. The stage reads the gold
+and inferred runs back from their logs, so it can be added to a finished executed run.
+Logs: `<out>/<language>/<id>/verify/round<N>.log`.
 """
 
 from __future__ import annotations
 
 import inspect
+import re
 import shutil
 import tempfile
 import time
@@ -161,13 +170,15 @@ def execute_instance(
     logs.mkdir(parents=True, exist_ok=True)
     results: dict[str, Any] = {}
     runs: dict[str, Any] = {}
-    scratch = Path(tempfile.mkdtemp(prefix=f"depinfer-exec-{inst.id[:40]}-"))
+    scratch = Path(tempfile.mkdtemp(prefix="depinfer-exec-"))
     try:
         for kind in RUNS:
             if kind != "gold" and relative(results["gold"], results["gold"]) is None:
                 runs[kind] = {"status": NOT_RUN, "reason": "gold gives no baseline"}
                 continue
-            root = scratch / kind / "repo"
+            # a neutral folder name: tests that print their own path and then look for
+            # words in the output ("red" in "inferred") must not see the harness
+            root = scratch / str(RUNS.index(kind) + 1) / "repo"
             problem = _prepare(kind, inst, tree, root, written)
             log = logs / f"{kind}.log"
             if problem:
@@ -181,7 +192,7 @@ def execute_instance(
                 record.update(status=NOT_RUN, reason=_first_line(results[kind].log))
                 break
             if not keep:
-                shutil.rmtree(scratch / kind, ignore_errors=True)
+                shutil.rmtree(root.parent, ignore_errors=True)
         else:
             record["status"] = "ok"
     except Exception as exc:  # the runner failed on this instance: record, go on
@@ -204,9 +215,104 @@ def execute_instance(
     return record
 
 
-def finished(execution: dict[str, Any] | None) -> bool:
-    """A stored execution record that a resumed run keeps (errors are tried again)."""
-    return bool(execution) and execution.get("status") in ("ok", NOT_RUN)
+def finished(execution: dict[str, Any] | None, verify: bool = False) -> bool:
+    """A stored execution record that a resumed run keeps (errors are tried again); with
+    `verify`, one whose verify stage is done or not needed."""
+    if not execution or execution.get("status") not in ("ok", NOT_RUN):
+        return False
+    return not verify or not needs_verify(execution)
+
+
+def needs_verify(execution: dict[str, Any]) -> bool:
+    """The verify stage is owed: the instance counts (absolutely or relatively), no verify
+    record yet."""
+    return (
+        execution.get("status") == "ok"
+        and bool(execution.get("counted") or execution.get("relative_counted"))
+        and (execution.get("verified") or {}).get("status") not in ("ok", NOT_RUN)
+    )
+
+
+# the scratch root a run used, as its log prints it: /tmp/depinfer-exec-XXXX/<kind>/repo/
+_SCRATCH = re.compile(r"(?:/private)?/[^\s'\"]*?depinfer-exec-[^/\s]*/[^/\s]+/repo/")
+
+
+def run_from_log(out: Path, summary: dict[str, Any]) -> Any:
+    """A RunResult rebuilt from a stored run summary and its log (outcomes parsed again,
+    scratch paths removed so ids compare across runs)."""
+    from depinfer.ci.runner import RunResult, parse_outcomes
+
+    path = out / summary["log"] if not Path(summary["log"]).is_absolute() else Path(summary["log"])
+    text = path.read_text(encoding="utf-8", errors="replace") if path.is_file() else ""
+    text = _SCRATCH.sub("", text)
+    return RunResult(
+        summary.get("status", "failed"),
+        outcomes=parse_outcomes(text),
+        log=text,
+        seconds=float(summary.get("seconds", 0.0)),
+        failed_step=summary.get("failed_step"),
+    )
+
+
+def verify_instance(
+    inst: Instance,
+    tree: Path,
+    execution: dict[str, Any],
+    out: Path,
+    make_ctx: Any,
+    step_timeout: int = STEP_TIMEOUT,
+    as_of: str | None = None,
+    rounds: int = 3,
+) -> dict[str, Any]:
+    """The verify stage for one executed instance; returns its `verified` record.
+
+    `make_ctx()` gives the inference context the textual run used (same options)."""
+    from depinfer.ci.repair import verify
+
+    started = time.monotonic()
+    runs = execution.get("runs") or {}
+    if not needs_verify({**execution, "verified": None}) or "inferred" not in runs:
+        return {"status": NOT_RUN, "reason": "the instance does not count"}
+    gold = run_from_log(out, runs["gold"])
+    inferred = run_from_log(out, runs["inferred"])
+    record: dict[str, Any] = {"status": "ok"}
+    if inferred.passed:
+        record.update(rounds=1, added=[], stopped_because="tests pass", final=runs["inferred"])
+        final = inferred
+    else:
+        scratch = Path(tempfile.mkdtemp(prefix="depinfer-exec-"))
+        try:
+            root = scratch / "4" / "repo"
+            problem = _prepare("masked", inst, tree, root, {})
+            if problem:
+                return {"status": "error", "error": problem}
+            outcome, _ = verify(
+                root,
+                inst.language,
+                make_ctx(),
+                test_cmd=inst.raw.get("test_cmd") or None,
+                max_rounds=rounds,
+                log_dir=log_dir(out, inst) / "verify",
+                first_run=inferred,
+                step_timeout=step_timeout,
+                as_of=as_of,
+            )
+        except Exception as exc:  # the loop failed on this instance: record, go on
+            return {"status": "error", "error": f"{type(exc).__name__}: {exc}"}
+        finally:
+            shutil.rmtree(scratch, ignore_errors=True)
+        final = outcome.final or inferred
+        record.update(
+            rounds=len(outcome.rounds),
+            added=[a for rnd in outcome.rounds for a in rnd.added],
+            stopped_because=outcome.stopped_because,
+            final={"status": final.status, "passed": bool(final.passed),
+                   "seconds": round(float(final.seconds), 1)},
+        )  # fmt: skip
+    record["absolute"] = bool(final.passed) if execution.get("counted") else None
+    record["relative"] = relative(final, gold) if execution.get("relative_counted") else None
+    record["seconds"] = round(time.monotonic() - started, 1)
+    return record
 
 
 def aggregate_execution(results: list[dict[str, Any]]) -> dict[str, Any] | None:
@@ -219,6 +325,20 @@ def aggregate_execution(results: list[dict[str, Any]]) -> dict[str, Any] | None:
     rel_counted = [e for e in ran if e.get("relative_counted")]
     abs_pass = sum(1 for e in counted if e.get("absolute"))
     rel_pass = sum(1 for e in rel_counted if e.get("relative"))
+    verified = [e["verified"] for e in ran if (e.get("verified") or {}).get("status") == "ok"]
+    extra: dict[str, Any] = {}
+    if verified:
+        v_abs = [v for v in verified if v.get("absolute") is not None]
+        v_rel = [v for v in verified if v.get("relative") is not None]
+        extra["verify"] = {
+            "instances": len(verified),
+            "absolute_pass": sum(1 for v in v_abs if v["absolute"]),
+            "absolute_of": len(v_abs),
+            "relative_pass": sum(1 for v in v_rel if v["relative"]),
+            "relative_of": len(v_rel),
+            "mean_rounds": round(sum(v.get("rounds", 1) for v in verified) / len(verified), 2),
+            "seconds": round(sum(v.get("seconds", 0.0) for v in verified), 1),
+        }
     return {
         "instances": len(records),
         "ran": len(ran),
@@ -232,6 +352,7 @@ def aggregate_execution(results: list[dict[str, Any]]) -> dict[str, Any] | None:
         "relative_pass": rel_pass,
         "relative_rate": round(rel_pass / len(rel_counted), 4) if rel_counted else None,
         "seconds": round(sum(e.get("seconds", 0.0) for e in records), 1),
+        **extra,
     }
 
 
@@ -249,4 +370,10 @@ def describe(execution: dict[str, Any]) -> str:
     if execution.get("relative_counted"):
         verdicts.append("rel " + ("pass" if execution.get("relative") else "FAIL"))
     what = ", ".join(verdicts) if verdicts else "not counted"
+    v = execution.get("verified") or {}
+    if v.get("status") == "ok":
+        ok = v.get("absolute") if v.get("absolute") is not None else v.get("relative")
+        what += f"; verify {'pass' if ok else 'FAIL'} in {v.get('rounds')} round(s)"
+    elif v.get("status") == "error":
+        what += f"; verify error: {v.get('error')}"
     return f"{states} → {what} ({execution.get('seconds', 0.0):.0f}s)"

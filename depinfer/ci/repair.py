@@ -321,8 +321,15 @@ def verify(
     max_rounds: int = 3,
     time_budget: float = 1800,
     log_dir: Path | None = None,
+    first_run: RunResult | None = None,
+    step_timeout: int = 900,
+    as_of: str | None = None,
 ) -> tuple[VerifyResult, Inference]:
-    """Infer, write into a scratch copy, run tests, repair; the user's tree is untouched."""
+    """Infer, write into a scratch copy, run tests, repair; the user's tree is untouched.
+
+    `first_run`: the test run of exactly these inferred manifests, done already by the
+    caller (the benchmark's inferred run) — round 1 reuses it. `as_of` overrides the
+    package managers' cut-off date (default: the inference's as-of date)."""
     from depinfer.pipeline import infer, plan_edits, run_language, write_edits
     from depinfer.resolvers.common import merge_candidates
     from depinfer.scan import scan
@@ -333,8 +340,9 @@ def verify(
         scratch = Path(tmp) / "repo"
         shutil.copytree(root, scratch, ignore=COPY_IGNORE, symlinks=True)
         project = scan(scratch)
-        when = parse_as_of(ctx.options.as_of, scan(root).last_commit_date)
-        as_of = when.isoformat().replace("+00:00", "Z") if when else None
+        if as_of is None:
+            when = parse_as_of(ctx.options.as_of, scan(root).last_commit_date)
+            as_of = when.isoformat().replace("+00:00", "Z") if when else None
         result = infer(scratch, ctx.options, ctx=ctx, project=project)
         pristine = {e.path: e.old_text for e in result.edits}
         write_edits(scratch, result.edits, ctx)
@@ -343,14 +351,18 @@ def verify(
         runtime: str | None = None  # an older interpreter a runtime action asked for
         for number in range(1, max_rounds + 2):
             t0 = time.monotonic()
-            run = run_tests(
-                scratch,
-                language,
-                test_cmd,
-                log_path=(log_dir / f"round{number}.log") if log_dir else None,
-                as_of=as_of,
-                runtime=runtime,
-            )
+            if number == 1 and first_run is not None:
+                run = first_run
+            else:
+                run = run_tests(
+                    scratch,
+                    language,
+                    test_cmd,
+                    log_path=(log_dir / f"round{number}.log") if log_dir else None,
+                    as_of=as_of,
+                    runtime=runtime,
+                    step_timeout=step_timeout,
+                )
             rnd = Round(number, run.status, seconds=time.monotonic() - t0)
             out.rounds.append(rnd)
             out.final = run

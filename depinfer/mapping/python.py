@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 from collections import defaultdict
 from pathlib import Path
@@ -117,9 +118,23 @@ class _Lines:
         line = lines[ref.line - 1]
         return line[:1] in (" ", "\t") and bool(line.strip())
 
+    def made_by_test(self, ref: ImportRef) -> bool:
+        """A test that writes a module and then imports it (`(tmp_path / "site_app.py")
+        .write_text(…)`, `project / "namespace" / pkg`): the name is built at run time,
+        not installed. Judged from the test file naming it as a path part."""
+        if ref.kind != FileKind.TEST or not self.indented(ref):
+            return False
+        root = re.escape(ref.module.split(".")[0])
+        text = "\n".join(self.cache.get(ref.file, ()))
+        path_part = (
+            rf"(?:/\s*|(?:joinpath|mkdir|makedirs|touch)\(\s*|join\([^)]*,\s*)"
+            rf"[\"']{root}(?:\.py)?[\"']"
+            rf"|[\"'](?:[^\"'\n]*/)?{root}(?:\.py|/__init__\.py)[\"']"
+        )
+        return re.search(path_part, text) is not None
 
-def _mark_lazy_and_vendored(refs: list[ImportRef], project: Project) -> None:
-    lines = _Lines(project)
+
+def _mark_lazy_and_vendored(refs: list[ImportRef], project: Project, lines: _Lines) -> None:
     for ref in refs:
         parts = ref.file.split("/")[:-1]
         if any(p.lower() in VENDORED_DIRS for p in parts):
@@ -175,7 +190,8 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
     layout = ManifestLayout(project)
     target = target_python(project, ctx)
     env = project_environment(project)
-    _mark_lazy_and_vendored(refs, project)
+    lines = _Lines(project)
+    _mark_lazy_and_vendored(refs, project, lines)
     out: list[Candidate] = []
     unknown: dict[str, list[ImportRef]] = defaultdict(list)
 
@@ -220,7 +236,7 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
         if ref.extra.get("pip_install"):
             unknown[canonical(ref.module)].append(ref)
             continue
-        if internal.is_internal(ref.module, ref.file, ref.names):
+        if internal.is_internal(ref.module, ref.file, ref.names) or lines.made_by_test(ref):
             continue
         fallback_for = [m for m in ref.extra.get("fallback_for") or [] if isinstance(m, str)]
         if is_stdlib(ref.module, target) or ever_stdlib(ref.module):

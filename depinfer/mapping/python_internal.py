@@ -7,6 +7,9 @@ the places Python would search when the project runs:
 - the importing file's own folder (scripts run as `python scripts/x.py`, test helper
   modules next to the tests) and the first folder above it that is not a package (pytest's
   rootdir-relative insertion for `conftest.py` and test packages).
+- for a file inside a test tree (`tests/`, `test/`, `testing/`), any folder of that tree: test
+  suites put their fixture applications on `sys.path` at run time (`tests/apps/cliapp/`
+  imported as `cliapp`), which no static search path shows.
 Namespace packages (folders without `__init__.py`) are followed segment by segment: the
 repository's `google/cloud/sql/` makes `google.cloud.sql` local, while `google.auth` still
 comes from PyPI because the repository's `google/` has no `auth`.
@@ -48,6 +51,20 @@ class InternalModules:
                 names.add(name.replace("-", "_").replace(".", "_").lower())
         self.roots = sorted(roots)
         self.project_names = names
+        # top-level name → folders (inside test trees) that hold it as a module or package
+        self.fixture_homes: dict[str, list[str]] = {}
+        for path in self.files:
+            p = PurePosixPath(path)
+            folder = "" if str(p.parent) == "." else str(p.parent)
+            if _test_root(folder) is None:
+                continue
+            if p.name in ("__init__.py", "__init__.pyi"):
+                if folder in self.init_dirs and "/" in folder:
+                    home, name = folder.rsplit("/", 1)
+                    if home not in self.init_dirs:
+                        self.fixture_homes.setdefault(name, []).append(home)
+            elif folder not in self.init_dirs:
+                self.fixture_homes.setdefault(p.name.split(".")[0], []).append(folder)
 
     def _resolves(self, base: str, parts: list[str]) -> bool:
         """Does dotted `parts` name something under folder `base`?"""
@@ -99,12 +116,29 @@ class InternalModules:
                 # a namespace folder: the imported names must be local too
                 if any(self._resolves(base, d) for d in deeper):
                     return True
+        tree = _test_root(str(PurePosixPath(file).parent))
+        if tree is not None:
+            for home in self.fixture_homes.get(parts[0], ()):
+                if (home == tree or home.startswith(tree + "/")) and self._resolves(home, parts):
+                    return True
         return False
 
     def _namespace_only(self, base: str, parts: list[str]) -> bool:
         path = _join(base, "/".join(parts))
         is_module = any(path + s in self.files for s in _MODULE_SUFFIXES)
         return not is_module and path not in self.init_dirs and path in self.dirs
+
+
+_TEST_DIRS = frozenset({"test", "tests", "testing"})
+
+
+def _test_root(folder: str) -> str | None:
+    """The outermost test folder (`tests`, `test`, `testing`) on `folder`'s path, if any."""
+    parts = folder.split("/") if folder not in ("", ".") else []
+    for i, part in enumerate(parts):
+        if part.lower() in _TEST_DIRS:
+            return "/".join(parts[: i + 1])
+    return None
 
 
 def _join(a: str, b: str) -> str:
