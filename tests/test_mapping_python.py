@@ -136,3 +136,25 @@ def test_test_fixture_apps_and_modules_written_by_tests_are_not_dependencies():
     assert names == {"pyyaml": Section.RUNTIME, "pytest": Section.DEV}
     unknown = [d.message for d in result.diagnostics if "no distribution" in d.message]
     assert not unknown
+
+
+def test_notebook_imports_stay_out_of_the_dev_group_but_fill_an_examples_group(tmp_path):
+    import shutil
+
+    repo = tmp_path / "nb"
+    shutil.copytree(FIXTURES / "an-notebooks", repo)
+    (repo / "pyproject.toml").write_text(
+        '[project]\nname = "nbdemo"\nversion = "0.1.0"\ndependencies = []\n\n'
+        '[project.optional-dependencies]\ndev = ["pytest"]\n'
+    )
+    result = infer(repo, Options(offline=True, versions=False))
+    assert [r.name for r in result.requirements] == []
+    assert any("notebooks/examples only" in d.message for d in result.diagnostics)
+    (repo / "pyproject.toml").write_text(
+        '[project]\nname = "nbdemo"\nversion = "0.1.0"\ndependencies = []\n\n'
+        '[project.optional-dependencies]\ndev = ["pytest"]\nnotebooks = []\n'
+    )
+    result = infer(repo, Options(offline=True, versions=False))
+    groups = {r.group for r in result.requirements}
+    assert {"pandas", "numpy", "matplotlib"} <= {r.name for r in result.requirements}
+    assert groups == {"optional-dependencies.notebooks"}

@@ -77,6 +77,10 @@ def target_python(project: Project, ctx: Context) -> str:
 VENDORED_DIRS = {"external", "externals", "extern", "_external", "_extern", "_vendored", "vendored"}
 
 
+def _is_notebook(ref: ImportRef) -> bool:
+    return ref.language == "notebook" or ref.file.endswith(".ipynb")
+
+
 def section_of(ref: ImportRef) -> Section:
     """Where an import's distribution belongs, from the file's role and the import's guards.
 
@@ -87,7 +91,7 @@ def section_of(ref: ImportRef) -> Section:
     """
     if ref.kind == FileKind.BUILD:
         return Section.BUILD
-    if ref.kind != FileKind.SOURCE or ref.language == "notebook" or ref.file.endswith(".ipynb"):
+    if ref.kind != FileKind.SOURCE or _is_notebook(ref):
         return Section.DEV
     if ref.type_only:
         return Section.DEV
@@ -206,7 +210,8 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
             "api": api_names(ref),
             "lazy": bool(ref.extra.get("lazy")),
             "folder": folder.directory,
-            "kinds": [ref.kind.value],
+            # notebooks are demonstrations, whatever folder they sit in
+            "kinds": ["notebook" if _is_notebook(ref) else ref.kind.value],
             "type_only": ref.type_only,
             **kw.pop("extra", {}),
         }

@@ -27,6 +27,9 @@ _DEV_REQ = re.compile(r"(dev|test|tests|testing|lint|docs?|ci|tox|check|style|ty
 TEST_GROUPS = ("test", "tests", "testing", "dev", "develop", "development")
 DOCS_GROUPS = ("docs", "doc", "documentation", "dev")
 DEV_GROUPS = ("dev", "develop", "development", "test", "tests", "testing")
+# demonstrations (notebooks, examples, benchmarks) go only where the project keeps theirs
+DEMO_GROUPS = ("examples", "example", "notebooks", "notebook", "demo", "demos", "tutorials")
+DEMO_KINDS = frozenset({"notebook", "example", "bench"})
 _ENV_LINE = re.compile(r"^\s*(-e|--editable)?\s*\.(\[|\s|$|/)", re.M)
 
 

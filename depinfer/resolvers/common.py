@@ -39,6 +39,7 @@ def merge_candidates(
                     "features": list(c.features),
                     "import_names": list(c.import_names),
                     "alternatives": list(c.alternatives),
+                    "extra": dict(c.extra),
                 }
             )
             continue
@@ -55,6 +56,9 @@ def merge_candidates(
         have.spec = have.spec or c.spec
         if have.verified is None:
             have.verified = c.verified
+        if c.extra.get("kinds"):  # the file roles it is used from: all of them count
+            kinds = list(have.extra.get("kinds") or [])
+            have.extra["kinds"] = kinds + [k for k in c.extra["kinds"] if k not in kinds]
     return list(merged.values())
 
 

@@ -24,7 +24,13 @@ from pathlib import PurePosixPath
 from depinfer.context import Context
 from depinfer.mapping.python import target_python
 from depinfer.mapping.python_index import canonical
-from depinfer.mapping.python_manifests import DEV_GROUPS, DOCS_GROUPS, TEST_GROUPS
+from depinfer.mapping.python_manifests import (
+    DEMO_GROUPS,
+    DEMO_KINDS,
+    DEV_GROUPS,
+    DOCS_GROUPS,
+    TEST_GROUPS,
+)
 from depinfer.model import (
     Candidate,
     Ecosystem,
@@ -102,8 +108,12 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
                 continue
             target = _dev_group(siblings, c)
             if target is None:
+                kinds = set(c.extra.get("kinds") or [])
                 ctx.info(
-                    f"{c.name}: used by tests/docs/tooling only and the project has no "
+                    f"{c.name}: used by notebooks/examples only and the project has no "
+                    "group for them; not written"
+                    if kinds and kinds <= DEMO_KINDS
+                    else f"{c.name}: used by tests/docs/tooling only and the project has no "
                     "test/dev group to hold it; not written",
                     _first_file(c),
                 )
@@ -326,6 +336,9 @@ def _dev_group(manifests: list[Manifest], c: Candidate) -> tuple[str, str | None
     kinds = set(c.extra.get("kinds") or [])
     if kinds and kinds <= {"docs"}:
         wanted = DOCS_GROUPS
+    elif kinds and kinds <= DEMO_KINDS:
+        # a notebook's tensorflow in the dev extra breaks the project's own CI install
+        wanted = DEMO_GROUPS
     elif "test" in kinds:
         wanted = TEST_GROUPS
     else:
@@ -341,7 +354,7 @@ def _dev_group(manifests: list[Manifest], c: Candidate) -> tuple[str, str | None
                 groups.setdefault("dev", (m.path, "dev-dependencies"))
         elif m.format == "requirements":
             stem = PurePosixPath(m.path).name.lower()
-            for w in ("test", "tests", "testing", "dev", "docs", "doc"):
+            for w in ("test", "tests", "testing", "dev", "docs", "doc", *DEMO_GROUPS):
                 if re.search(rf"(^|[-_./]){w}([-_.]|$)", stem):
                     groups.setdefault(w, (m.path, None))
     for w in wanted:
