@@ -149,3 +149,59 @@ def test_dibench_single_dependency_file_spelling(tmp_path: Path) -> None:
     )
     (inst,) = load_dataset(path)
     assert (inst.build_files, inst.commit, inst.language) == (["requirements.txt"], "abc", "python")
+
+
+def test_features_scored_on_dependencies_both_sides_name() -> None:
+    from depinfer.bench.metrics import compare_features
+
+    gold = {
+        "Cargo.toml": [
+            Dep("tokio", features=("macros", "rt-multi-thread")),
+            Dep("serde", features=("derive",)),
+            Dep("anyhow"),
+            Dep("clap", features=("derive",)),  # not predicted: not scored here
+        ]
+    }
+    pred = {
+        "Cargo.toml": [
+            Dep("tokio", features=("macros", "rt", "rt-multi-thread")),  # raw: rt is extra
+            Dep("serde", features=("derive",)),
+            Dep("anyhow", features=("std",)),
+        ]
+    }
+    f = compare_features(gold, pred)
+    assert (f["matched"], f["exact"]) == (3, 1)
+    assert (f["declared"], f["declared_exact"]) == (2, 1)
+    assert (f["counts"]["tp"], f["counts"]["fp"], f["counts"]["fn"]) == (3, 2, 0)
+    assert ["Cargo.toml", "anyhow", [], ["std"]] in f["mismatches"]
+
+
+def test_features_aggregate_only_where_languages_have_them() -> None:
+    from depinfer.bench.report import language_table, summarise
+
+    def result(ident: str, language: str, gold: list[Dep], pred: list[Dep]) -> dict:
+        r = _result(ident, 1, 0, 0)
+        r["language"] = language
+        r["gold"] = {"m": [d.to_json() for d in gold]}
+        r["pred"] = {"m": [d.to_json() for d in pred]}
+        return r
+
+    results = [
+        result("r1", "rust", [Dep("serde", features=("derive",))], [Dep("serde")]),
+        result("r2", "rust", [Dep("log")], [Dep("log")]),
+        result("c1", "csharp", [Dep("newtonsoft.json")], [Dep("newtonsoft.json")]),
+    ]
+    summary = summarise(results)
+    rust = summary["languages"]["rust"]["features"]
+    assert (rust["matched"], rust["exact"], rust["declared"], rust["declared_exact"]) == (
+        2,
+        1,
+        1,
+        0,
+    )
+    assert rust["recall"] == 0.0 and rust["fn"] == 1
+    assert "features" not in summary["languages"]["csharp"]
+    assert summary["instances"]["r1"]["features_exact"] == "0/1"
+    assert "features_exact" not in summary["instances"]["c1"]
+    table = language_table(summary)
+    assert "rust features: exact 1/2 matched deps" in table and "csharp features" not in table

@@ -7,6 +7,14 @@ and, next to it, the micro figure from the summed counts. Versions count only wh
 written constraint equals the gold one in canonical spelling (`exact` in DI-Bench);
 "compatible" (online runs) also counts a name whose constraint shares a published release
 with the gold one.
+
+Features (Rust features; Python extras where a language has them) are scored on the
+dependencies both sides name in the same build file: how many carry exactly gold's feature
+set, and feature precision / recall over those matched dependencies. Sets are compared raw,
+as written: a feature that another listed feature (or the crate's defaults) implies still
+counts as extra or missing, so `["rt", "rt-multi-thread"]` against `["rt-multi-thread"]` is
+not an exact match even though Cargo builds the same thing. `default-features` is not part
+of the set.
 """
 
 from __future__ import annotations
@@ -83,6 +91,82 @@ def per_file(gold: dict[str, list[Dep]], pred: dict[str, list[Dep]]) -> dict[str
     return out
 
 
+def compare_features(gold: dict[str, list[Dep]], pred: dict[str, list[Dep]]) -> dict[str, Any]:
+    """Feature sets of the dependencies present in both gold and prediction (same build file).
+
+    `matched`: such dependencies; `exact`: those whose feature sets are equal; `declared` /
+    `declared_exact`: the same over dependencies whose gold entry names features (the figure
+    that matters for a build); `counts`: feature tp/fp/fn pooled over matched dependencies;
+    `mismatches`: (build file, name, gold features, predicted features) for reading.
+    """
+    matched = exact = declared = declared_exact = 0
+    counts = Counts()
+    mismatches = []
+    for path, deps in gold.items():
+        mine = {d.name: d for d in pred.get(path, [])}
+        for g in deps:
+            p = mine.get(g.name)
+            if p is None:
+                continue
+            gf, pf = set(g.features), set(p.features)
+            matched += 1
+            same = gf == pf
+            exact += same
+            if gf:
+                declared += 1
+                declared_exact += same
+            counts = counts + Counts(len(gf & pf), len(pf - gf), len(gf - pf))
+            if not same:
+                mismatches.append([path, g.name, sorted(gf), sorted(pf)])
+    return {
+        "matched": matched,
+        "exact": exact,
+        "declared": declared,
+        "declared_exact": declared_exact,
+        "counts": counts.to_json(),
+        "mismatches": mismatches,
+    }
+
+
+def _features_summary(per: list[dict[str, Any]]) -> dict[str, Any]:
+    """Pooled feature figures over instances (micro: dependencies and features summed)."""
+    total = {k: sum(f[k] for f in per) for k in ("matched", "exact", "declared", "declared_exact")}
+    counts = Counts()
+    for f in per:
+        c = f["counts"]
+        counts = counts + Counts(c["tp"], c["fp"], c["fn"])
+    return {
+        **total,
+        "exact_rate": round(total["exact"] / total["matched"], 4) if total["matched"] else 0.0,
+        "declared_exact_rate": (
+            round(total["declared_exact"] / total["declared"], 4) if total["declared"] else 0.0
+        ),
+        **{k: v for k, v in counts.to_json().items()},
+    }
+
+
+# Languages whose dependencies carry features in the manifest (Cargo features); elsewhere an
+# instance is scored only when its gold names some (Python extras), C# has none.
+FEATURE_LANGUAGES = frozenset({"rust"})
+
+
+def scores_features(language: str, gold: dict[str, list[Dep]]) -> bool:
+    return language in FEATURE_LANGUAGES or any(d.features for ds in gold.values() for d in ds)
+
+
+def features_of(result: dict[str, Any]) -> dict[str, Any] | None:
+    """An instance's feature comparison: stored by the run, or computed from its gold and
+    prediction (results written before the figure existed); None where features are not
+    scored (see `scores_features`)."""
+    if isinstance(result.get("features"), dict):
+        return result["features"]
+    gold = {p: [Dep.from_json(d) for d in ds] for p, ds in (result.get("gold") or {}).items()}
+    if not scores_features(result.get("language", ""), gold):
+        return None
+    pred = {p: [Dep.from_json(d) for d in ds] for p, ds in (result.get("pred") or {}).items()}
+    return compare_features(gold, pred)
+
+
 def mean(values: list[float]) -> float:
     return sum(values) / len(values) if values else 0.0
 
@@ -110,6 +194,9 @@ def aggregate(results: list[dict[str, Any]]) -> dict[str, Any]:
             "f1": round(mean([m["f1"] for m in per]), 4),
             "micro": micro.to_json(),
         }
+    features = [f for f in (features_of(r) for r in done) if f is not None]
+    if features:
+        summary["features"] = _features_summary(features)
     written = sum(r["fake"]["written"] for r in done)
     fake = sum(r["fake"]["fake"] for r in done)
     unverified = sum(r["fake"]["unverified"] for r in done)

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from depinfer.bench.execute import aggregate_execution
-from depinfer.bench.metrics import aggregate, aggregate_peers
+from depinfer.bench.metrics import aggregate, aggregate_peers, features_of
 
 
 def load_results(*dirs: Path) -> list[dict[str, Any]]:
@@ -60,6 +60,7 @@ def summarise(results: list[dict[str, Any]]) -> dict[str, Any]:
                         "name_f1": r["metrics"]["name"]["f1"],
                         "version_f1": r["metrics"]["version"]["f1"],
                         "fake": r["fake"]["fake"],
+                        **_features_brief(r),
                         "failure_categories": r.get("failure_categories", []),
                     }
                     if r.get("status") == "ok"
@@ -75,6 +76,13 @@ def summarise(results: list[dict[str, Any]]) -> dict[str, Any]:
             for r in results
         },
     }
+
+
+def _features_brief(r: dict[str, Any]) -> dict[str, Any]:
+    f = features_of(r)
+    if f is None:
+        return {}
+    return {"features_exact": f"{f['exact']}/{f['matched']}", "features_f1": f["counts"]["f1"]}
 
 
 def _execution_brief(e: dict[str, Any]) -> dict[str, Any]:
@@ -176,6 +184,7 @@ def language_table(summary: dict[str, Any]) -> str:
             + f"{f['fake']:>4} {f['unverified']:>5} {_pct(f['rate'])} │ {s['wall_time']:>6.1f}s"
             + (_execution_columns(s.get("execution")) if executed else "")
         )
+    lines.extend(_features_lines(rows))
     cats = summary["all"].get("failure_categories") or {}
     if cats:
         lines.append("")
@@ -198,6 +207,23 @@ def language_table(summary: dict[str, Any]) -> str:
             "rcnt; exec: time of the three runs."
         )
     return "\n".join(lines) + "\n"
+
+
+def _features_lines(rows: list[tuple[str, dict[str, Any]]]) -> list[str]:
+    """One line per language whose dependencies carry features (metrics.compare_features)."""
+    out = []
+    for lang, s in rows:
+        f = s.get("features")
+        if not f or lang == "all":
+            continue
+        out.append(
+            f"{lang} features: exact {_ratio(f['exact'], f['matched'])} matched deps "
+            f"({_pct(f['exact_rate']).strip()}%), {_ratio(f['declared_exact'], f['declared'])} "
+            f"where gold names features ({_pct(f['declared_exact_rate']).strip()}%); feature "
+            f"P {_pct(f['precision']).strip()} R {_pct(f['recall']).strip()} "
+            f"F1 {_pct(f['f1']).strip()} (raw sets, implied features not folded)"
+        )
+    return out
 
 
 def verify_table(summary: dict[str, Any]) -> str:

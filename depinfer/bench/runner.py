@@ -24,7 +24,7 @@ from typing import Any
 from depinfer.bench.constraints import to_pep440
 from depinfer.bench.dataset import Instance
 from depinfer.bench.masking import copy_tree, mask
-from depinfer.bench.metrics import Counts, compare, per_file
+from depinfer.bench.metrics import Counts, compare, compare_features, per_file, scores_features
 from depinfer.bench.sections import (
     LANGUAGE_OF_FORMAT,
     PACKAGE,
@@ -419,6 +419,11 @@ def run_instance(
             pred={p: [d.to_json() for d in deps] for p, deps in pred.items()},
             files=per_file(gold, pred),
             metrics={k: c.to_json() for k, c in counts.items()},
+            **(
+                {"features": compare_features(gold, pred)}
+                if scores_features(inst.language, gold)
+                else {}
+            ),
             fake=fake,
             invalid_versions=invalid,
             parse_errors=parse_errors,
