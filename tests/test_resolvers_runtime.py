@@ -30,6 +30,19 @@ def test_python_runtime_prefers_requires_python_over_ci(tmp_path):
     assert rt.minimum == "3.9" and "requires-python" in rt.sources[0]
 
 
+def test_requires_python_bounds_classifiers_from_below(tmp_path):
+    data = {
+        "requires_python": ">=3.8, !=3.9.0",
+        "classifiers": ["3.6", "3.7", "3.8", "3.12"],
+    }
+    m = Manifest("pyproject.toml", Ecosystem.PYPI, "pyproject", data=data)
+    rt = python_runtime(_project(tmp_path, [m]))
+    assert (rt.minimum, rt.maximum) == ("3.8", "3.12")
+    # classifiers alone decide when requires-python is absent
+    m = Manifest("setup.py", Ecosystem.PYPI, "setup_py", data={"classifiers": ["3.7", "3.9"]})
+    assert python_runtime(_project(tmp_path, [m])).minimum == "3.7"
+
+
 def test_python_runtime_from_ci_matrix_then_python_version_file(tmp_path):
     wf = ".github/workflows/t.yml"
     files = {

@@ -38,7 +38,6 @@ from depinfer.mapping.python_stdlib import (
     minor,
     needed_on,
     since,
-    target_from_requires_python,
 )
 from depinfer.model import (
     Candidate,
@@ -55,20 +54,11 @@ _NOT_DISTRIBUTIONS = {"__main__", "__future__", "__builtin__", "builtins"}
 
 
 def target_python(project: Project, ctx: Context) -> str:
-    """The oldest Python the project supports: --python, else the lowest requires-python."""
-    if ctx.options.python:
-        return ctx.options.python
-    found: list[str] = []
-    for m in project.manifests_of(Ecosystem.PYPI):
-        v = target_from_requires_python((m.data or {}).get("requires_python"))
-        if v:
-            found.append(v)
-    if found:
-        return min(found, key=minor)
-    # no requires-python: classifiers, the CI matrix, .python-version, runtime.txt, Dockerfile
+    """The oldest Python the project supports (resolvers.runtime.python_runtime: --python,
+    requires-python, then classifiers, CI matrix, .python-version, runtime.txt, Dockerfile)."""
     from depinfer.resolvers.runtime import python_runtime
 
-    detected = python_runtime(project).minimum
+    detected = python_runtime(project, ctx.options.python).minimum
     return ".".join(detected.split(".")[:2]) if detected else DEFAULT_TARGET
 
 

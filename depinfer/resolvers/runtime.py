@@ -89,20 +89,32 @@ def lower_bound_of_specifier(spec: str) -> str | None:
 
 
 def python_runtime(project: Project, override: str | None = None) -> Runtime:
+    """The Python versions the project supports. `requires-python` is the authority: the
+    oldest minor it allows is the minimum (classifiers then only widen the newest seen);
+    without it, classifiers, the CI matrix, `.python-version`, `runtime.txt`, a Dockerfile."""
+    from depinfer.mapping.python_stdlib import target_from_requires_python
+
     rt = Runtime("python")
     if override:
         _add(rt, [override], "--python")
         return rt
+    declared: list[str] = []
+    classified: list[tuple[list[str], str]] = []
     for m in project.manifests_of(Ecosystem.PYPI):
         req = m.data.get("requires_python")
         if isinstance(req, str):
-            lo = lower_bound_of_specifier(req)
+            lo = target_from_requires_python(req)
             if lo:
-                _add(rt, [".".join(lo.split(".")[:2])], f"{m.path}: requires-python {req}")
+                declared.append(lo)
+                _add(rt, [lo], f"{m.path}: requires-python {req}")
         classes = m.data.get("classifiers") or []
         vers = [c for c in classes if re.match(r"^\d+\.\d+$", str(c))]
         if vers:
-            _add(rt, vers, f"{m.path}: classifiers")
+            classified.append((vers, f"{m.path}: classifiers"))
+    for vers, source in classified:
+        if declared:  # requires-python bounds from below; classifiers add newer versions
+            vers = [v for v in vers if _vkey(v) >= _vkey(min(declared, key=_vkey))]
+        _add(rt, vers, source)
     if rt.minimum is None:
         vals = [
             v.replace("pypy-", "").rstrip("t")
