@@ -383,3 +383,20 @@ def test_verify_needs_execute(capsys: pytest.CaptureFixture[str], tmp_path: Path
     code = main(["run", "--dataset", str(FIXTURES / "tiny.jsonl"), "--trees", str(TREES),
                  "--out", str(tmp_path), "--verify"])  # fmt: skip
     assert code == 2 and "--verify needs --execute" in capsys.readouterr().err
+
+
+def test_reuse_runs_takes_gold_and_masked_from_an_earlier_run(
+    fake_ci: FakeCI, inferencer: dict, dataset: Path, tmp_path: Path
+) -> None:
+    first, second = tmp_path / "versions", tmp_path / "names"
+    assert run_cli(dataset, first) == 0
+    before = len(fake_ci.calls)
+    assert run_cli(dataset, second, "--reuse-runs", str(first)) == 0
+    # only the inferred manifests ran again
+    assert len(fake_ci.calls) - before == 4
+    e = json.loads((second / "python" / "acme__pep621.json").read_text())["execution"]
+    assert e["counted"] and e["absolute"] is True
+    assert e["runs"]["gold"]["reused_from"] == str(first)
+    assert (second / "python" / "acme__pep621" / "gold.log").is_file()
+    poetry = json.loads((second / "python" / "acme__poetry.json").read_text())["execution"]
+    assert poetry["counted"] and poetry["absolute"] is False and poetry["lost_tests"] == ["t::a"]

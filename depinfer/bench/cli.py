@@ -136,6 +136,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="with --execute: time limit per install or test step (default 900)",
     )
     run.add_argument(
+        "--reuse-runs",
+        metavar="DIR",
+        help="with --execute: take the gold and masked runs from an earlier executed run's "
+        "results in DIR (same instances and package-manager date) and run only the inferred "
+        "manifests — to compare inference settings such as --names-only",
+    )
+    run.add_argument(
         "--verify",
         action="store_true",
         help="with --execute: also run depinfer's verify-and-repair loop on each counted "
@@ -279,6 +286,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         return fail(f"--exec-as-of: expected same, none or YYYY-MM-DD, got {args.exec_as_of!r}")
     if args.step_timeout < 1:
         return fail("--step-timeout: need at least 1 second")
+    if args.reuse_runs and not (args.execute and Path(args.reuse_runs).is_dir()):
+        return fail("--reuse-runs needs --execute and a results directory")
     if args.verify and not args.execute:
         return fail("--verify needs --execute (it repairs from the executed runs)")
     if args.jobs > 1 and args.timeout <= 0:
@@ -363,6 +372,7 @@ def cmd_run(args: argparse.Namespace) -> int:
                 step_timeout=args.step_timeout,
                 as_of=run_as_of,
                 keep=args.keep,
+                baseline=Path(args.reuse_runs) if args.reuse_runs else None,
             )
         if args.verify and needs_verify(result.get("execution") or {}):
             result["execution"]["verified"] = verify_instance(

@@ -16,6 +16,8 @@ Verdicts, as DI-Bench's curation defines them:
   the whole run is the one test: relative falls back to the exit code.
 
 Logs go to `<out>/<language>/<id>/{gold,masked,inferred}.log`; the scratch copies are removed.
+`--reuse-runs DIR` takes gold and masked from an earlier executed run (they do not depend on
+depinfer's settings), so comparing settings (`--names-only` against versions) costs one run.
 
 With `--verify` a fourth stage asks what depinfer's verify mode (`depinfer PATH --verify`,
 `depinfer.ci.repair.verify`) makes of the counted instances: the masked tree is inferred, run
@@ -29,6 +31,7 @@ Logs: `<out>/<language>/<id>/verify/round<N>.log`.
 from __future__ import annotations
 
 import inspect
+import json
 import re
 import shutil
 import tempfile
@@ -138,6 +141,43 @@ def _first_line(text: str) -> str:
     return "the CI runner found nothing to run"
 
 
+def reused_runs(baseline: Path | None, inst: Instance, out: Path, as_of: str | None) -> dict:
+    """Gold and masked runs of an earlier executed run in `baseline` (same instance, same
+    package-manager cut-off), logs copied next to this run's: kind → (summary, RunResult).
+    Empty when the earlier run cannot stand in (missing, failed, other date, log gone)."""
+    if baseline is None:
+        return {}
+    try:
+        prev = json.loads((baseline / inst.language / f"{inst.id}.json").read_text())
+    except (OSError, ValueError):
+        return {}
+    execution = prev.get("execution") if isinstance(prev, dict) else None
+    if not isinstance(execution, dict) or execution.get("status") != "ok":
+        return {}
+    if execution.get("as_of") != as_of:
+        return {}
+    found: dict[str, tuple[dict, Any]] = {}
+    for kind in ("gold", "masked"):
+        summary = (execution.get("runs") or {}).get(kind)
+        if not isinstance(summary, dict):
+            return {}
+        if summary.get("status") == NOT_RUN:
+            if kind == "gold":
+                return {}
+            found[kind] = ({**summary, "reused_from": str(baseline)}, None)
+            continue
+        src = baseline / summary.get("log", "")
+        if not src.is_file():
+            return {}
+        dst = log_dir(out, inst) / f"{kind}.log"
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        if src.resolve() != dst.resolve():
+            shutil.copyfile(src, dst)
+        new = {**summary, "log": dst.relative_to(out).as_posix(), "reused_from": str(baseline)}
+        found[kind] = (new, run_from_log(out, new))
+    return found
+
+
 def execute_instance(
     inst: Instance,
     tree: Path,
@@ -146,6 +186,7 @@ def execute_instance(
     step_timeout: int = STEP_TIMEOUT,
     as_of: str | None = None,
     keep: bool = False,
+    baseline: Path | None = None,
 ) -> dict[str, Any]:
     """Run gold, masked and inferred; returns the `execution` record of the instance result.
 
@@ -171,8 +212,14 @@ def execute_instance(
     results: dict[str, Any] = {}
     runs: dict[str, Any] = {}
     scratch = Path(tempfile.mkdtemp(prefix="depinfer-exec-"))
+    reused = reused_runs(baseline, inst, out, as_of)
     try:
         for kind in RUNS:
+            if kind in reused:  # the same tree as the earlier run's: its result stands
+                runs[kind], result = reused[kind]
+                if result is not None:
+                    results[kind] = result
+                continue
             if kind != "gold" and relative(results["gold"], results["gold"]) is None:
                 runs[kind] = {"status": NOT_RUN, "reason": "gold gives no baseline"}
                 continue
