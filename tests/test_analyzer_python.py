@@ -548,3 +548,47 @@ def test_no_fixture_produces_internal_errors():
     for fixture in sorted(FIXTURES.glob("an-*")):
         _, ctx = run_fixture(fixture.name)
         assert not any("could not analyse" in d.message for d in ctx.diagnostics), fixture
+
+
+def test_lazy_import_in_a_function_whose_callers_catch_import_error_is_optional():
+    refs = refs_of(
+        """
+        class Clusterer:
+            def _linkage_fast(self):
+                import fastcluster
+                return fastcluster.linkage(self.data)
+
+            def _linkage_plain(self):
+                from scipy.cluster import hierarchy
+                return hierarchy.linkage(self.data)
+
+            @property
+            def linkage(self):
+                try:
+                    return self._linkage_fast()
+                except ImportError:
+                    pass
+                return self._linkage_plain()
+
+
+        def plot(data):
+            import matplotlib.pyplot as plt  # called unguarded below: required
+            return plt.plot(data)
+
+
+        def safe_plot(data):
+            try:
+                return plot(data)
+            except ImportError:
+                return None
+
+
+        def show(data):
+            return plot(data)
+        """
+    )
+    found = by_module(refs)
+    assert found["fastcluster"].optional
+    assert found["fastcluster"].extra["guarded_by_caller"] == "_linkage_fast"
+    assert not found["scipy.cluster"].optional
+    assert not found["matplotlib.pyplot"].optional

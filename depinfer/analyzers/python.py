@@ -114,6 +114,8 @@ class _File:
     fallbacks: list[tuple[int, tuple[int, int]]] = field(default_factory=list)  # (ref, try)
     units: list[tuple[Tree, bytes, int | None]] = field(default_factory=list)
     catches: dict[int, tuple[bool, bool]] = field(default_factory=dict)
+    # ref index → name of the function whose body imports it (unguarded lazy imports)
+    lazy_in: dict[int, str] = field(default_factory=dict)
     syntax_error: bool = False
     python2: bool = False
 
@@ -259,6 +261,46 @@ def _read_unit(state: _File, text: str, cell: int | None) -> None:
     if any(word in src for word in _DYNAMIC_WORDS):
         for match in _DYNAMIC_CALL.finditer(src):
             _dynamic_import(state, root, match, flags, cell)
+    _guarded_by_callers(state, root, src, flags)
+    state.lazy_in.clear()  # byte offsets and names are per unit
+
+
+def _enclosing_function(node: Node) -> str | None:
+    parent = node.parent
+    while parent is not None:
+        if parent.type == "function_definition":
+            name = parent.child_by_field_name("name")
+            return _text(name) or None
+        parent = parent.parent
+    return None
+
+
+def _guarded_by_callers(state: _File, root: Node, src: bytes, flags: dict[str, Guard]) -> None:
+    """A function whose body imports a module, called only inside `try: … except
+    ImportError` in this file, makes that import optional: seaborn's
+    `_calculate_linkage_fastcluster()` imports fastcluster and its one caller falls back to
+    scipy when the import fails."""
+    by_function: dict[str, list[int]] = {}
+    for index, function in state.lazy_in.items():
+        by_function.setdefault(function, []).append(index)
+    for function, indexes in by_function.items():
+        calls = [
+            m.start(1)
+            for m in re.finditer(rb"(?<![\w])(" + re.escape(function.encode()) + rb")\s*\(", src)
+            if not re.search(rb"\bdef\s+$", src[max(0, m.start(1) - 8) : m.start(1)])
+        ]
+        if not calls:
+            continue
+        guarded = True
+        for pos in calls:
+            node = root.descendant_for_byte_range(pos, pos)
+            if node is None or not _where(state, node, flags).optional:
+                guarded = False
+                break
+        if guarded:
+            for index in indexes:
+                state.refs[index].optional = True
+                state.refs[index].extra["guarded_by_caller"] = function
 
 
 def _word_positions(src: bytes, word: bytes) -> list[int]:
@@ -354,6 +396,10 @@ def _add(
     )
     index = len(state.refs)
     state.refs.append(ref)
+    if not optional:
+        function = _enclosing_function(node)
+        if function:
+            state.lazy_in[index] = function
     key = cell or 0
     for body in where.try_bodies:
         state.body_modules.setdefault((key, body), []).append(module)
