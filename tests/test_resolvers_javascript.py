@@ -187,6 +187,31 @@ def test_versions_respect_the_peer_ranges_of_other_written_packages(tmp_path):
         PACKAGES["react"] = [V("18.2.0", _d(2022, 6))]
 
 
+def test_optional_peer_ranges_bind_once_the_peer_is_written(tmp_path):
+    # npm checks an optional peer when the package is installed: ERESOLVE otherwise
+    PACKAGES["lint-config"] = [
+        V(
+            "20.0.0",
+            _d(2024, 1),
+            extra={
+                "peerDependencies": {"react": "^18.0.0"},
+                "peerDependenciesMeta": {"react": {"optional": True}},
+            },
+        )
+    ]
+    PACKAGES["react"] = [V("18.2.0", _d(2022, 6)), V("19.0.0", _d(2024, 12))]
+    try:
+        (tmp_path / "package.json").write_text('{"name": "app", "private": true}')
+        (tmp_path / "main.js").write_text("import 'lint-config'\nimport React from 'react'\n")
+        options = Options()
+        ctx = Context(options=options, registries=FakeRegistries())
+        reqs = {r.name: r for r in infer(tmp_path, options, ctx=ctx).requirements}
+        assert reqs["react"].spec == "^18.2.0"
+    finally:
+        del PACKAGES["lint-config"]
+        PACKAGES["react"] = [V("18.2.0", _d(2022, 6))]
+
+
 def test_a_tool_implied_by_its_config_comes_with_the_framework_that_depends_on_it(tmp_path):
     PACKAGES["vitepress"] = [V("1.3.4", _d(2024, 9), extra={"dependencies": {"vite": "^5"}})]
     PACKAGES["vite"] = [V("5.4.8", _d(2024, 9))]

@@ -207,14 +207,13 @@ def _align_peers(state: _State, out: list[Requirement]) -> None:
         changed = False
         for (manifest, name), chosen in list(state.picked.items()):
             peers = chosen.extra.get("peerDependencies") or {}
-            meta = chosen.extra.get("peerDependenciesMeta") or {}
             for peer, rng in peers.items() if isinstance(peers, dict) else []:
                 req = by_key.get((manifest, peer))
                 have = state.picked.get((manifest, peer))
                 if req is None or have is None or not isinstance(rng, str):
                     continue
-                if isinstance(meta.get(peer), dict) and meta[peer].get("optional"):
-                    continue
+                # an optional peer binds too once the package is installed (npm's ERESOLVE:
+                # eslint-config-x's peerOptional typescript@^4 against a written typescript 5)
                 vt = _version_tuple(have.version)
                 if vt is None or satisfies(vt, rng):
                     continue
