@@ -12,12 +12,24 @@ Dependencies of each old release are resolved as they were a month after it
 (uv --exclude-newer), so it imports as it did then; names hidden from dir() behind a
 module __getattr__ (deprecations) are found by probing every name any release lists.
 
-Usage: python scripts/build_api_lifecycles.py [--only DIST ...]   (needs uv and network)
+Libraries too large or too old to install on a local Python (TensorFlow: 1.15 needs
+Python <=3.7) are read from their wheels instead, without importing them: each listed
+release's wheel is fetched with `pip download --no-deps --only-binary=:all:` (from the
+index pip is configured with) into a temporary directory, and the generated API packages
+it carries (`tensorflow_core/_api/v1/...` in 1.15, `tensorflow/_api/v2/...` in 2.x) are
+parsed with `ast`: every public name a module's `__init__.py` binds (imports, assignments,
+`setattr(_current_module, ...)`, minus `del`) is a public name of that module. A name that
+leads to a package outside the wheel (tf.estimator, tf.keras from 2.6 on) is listed, but
+its contents are unknown for that release, so nothing is claimed about them. Wheels are
+deleted as soon as they are read.
+
+Usage: python scripts/build_api_lifecycles.py [--only DIST ...]   (needs uv, pip and network)
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
 import glob
 import json
 import os
@@ -26,6 +38,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import zipfile
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -106,6 +119,55 @@ PROBE: dict[str, list[str]] = {
         for n in ("float", "int", "bool", "object", "str", "long", "unicode", "complex")
     ],
 }
+
+# dist: (distributions to fetch, first that has a wheel wins; package directories a module
+# name may live in, in order; objects to list; versions oldest first). Read from wheels.
+# TensorFlow: 1.15 is the last 1.x (tf.Session, tf.placeholder, tf.contrib at the top
+# level); 2.0 drops them (tf.compat.v1 keeps them); 2.16 moves tf.keras to Keras 3 and drops
+# tf.estimator. 1.15 and 2.0 ship the code as `tensorflow_core` behind a `tensorflow` shim.
+WHEELS: dict[str, tuple[list[str], dict[str, list[str]], list[str], list[str]]] = {
+    "tensorflow": (
+        ["tensorflow-cpu", "tensorflow"],
+        {"tensorflow": ["tensorflow_core", "tensorflow"]},
+        [
+            "tensorflow",
+            "tensorflow.compat.v1",
+            "tensorflow.app",
+            "tensorflow.config",
+            "tensorflow.data",
+            "tensorflow.distribute",
+            "tensorflow.experimental",
+            "tensorflow.gfile",
+            "tensorflow.image",
+            "tensorflow.initializers",
+            "tensorflow.io",
+            "tensorflow.io.gfile",
+            "tensorflow.keras",
+            "tensorflow.layers",
+            "tensorflow.logging",
+            "tensorflow.losses",
+            "tensorflow.math",
+            "tensorflow.metrics",
+            "tensorflow.nn",
+            "tensorflow.random",
+            "tensorflow.saved_model",
+            "tensorflow.summary",
+            "tensorflow.train",
+        ],
+        ["1.15.5", "2.0.0", "2.4.0", "2.8.0", "2.12.0", "2.15.0", "2.16.1", "2.21.0"],
+    ),
+}
+
+# wheel tags tried when fetching (the API packages are the same on every platform)
+WHEEL_PYTHONS = ["3.10", "3.7", "3.8", "3.11", "3.12"]
+WHEEL_PLATFORMS = [
+    "manylinux2010_x86_64",
+    "manylinux2014_x86_64",
+    "manylinux_2_17_x86_64",
+    "manylinux_2_27_x86_64",
+    "manylinux_2_28_x86_64",
+]
+
 
 LISTER = r"""
 import importlib, json, sys, warnings
@@ -217,6 +279,205 @@ def names_of(vpy: str, objects: list[str], probe: list[str]) -> list[str]:
     return json.loads(out.stdout) if out.returncode == 0 else []
 
 
+def fetch_wheel(dists: list[str], version: str, dest: Path) -> Path | None:
+    """The first wheel of `version` any of `dists` publishes for a tried Python tag."""
+    for dist in dists:
+        for py in WHEEL_PYTHONS:
+            cmd = [sys.executable, "-m", "pip", "download", "-q", "--no-deps"]
+            cmd += ["--only-binary", ":all:", "--python-version", py, "-d", str(dest)]
+            for platform in WHEEL_PLATFORMS:
+                cmd += ["--platform", platform]
+            if subprocess.run([*cmd, f"{dist}=={version}"], capture_output=True).returncode:
+                continue
+            found = sorted(dest.glob("*.whl"))
+            if found:
+                print(f"  {dist} {version}: wheel {found[0].name}", file=sys.stderr)
+                return found[0]
+    print(f"  {dists[0]} {version}: no wheel could be fetched; skipped", file=sys.stderr)
+    return None
+
+
+def module_bindings(source: str, package: str = "") -> dict[str, str | None]:
+    """Names a module's top level binds, in order: name → the module or object it was
+    imported from (None for assignments; `_current_module.a = ...` binds "a" too).
+    `package` resolves relative imports (`from . _api.v2 import math` in TF 2.0)."""
+    bound: dict[str, str | None] = {}
+
+    def target(node: ast.expr) -> str | None:
+        parts: list[str] = []
+        while isinstance(node, ast.Attribute):
+            parts.append(node.attr)
+            node = node.value
+        if isinstance(node, ast.Name):
+            if not parts:
+                return node.id
+            if node.id == "_current_module" and len(parts) == 1:
+                return parts[0]
+        return None
+
+    def walk(body: list[ast.stmt]) -> None:
+        for node in body:
+            if isinstance(node, ast.ImportFrom):
+                if node.module == "__future__":
+                    continue
+                source_module = node.module or ""
+                if node.level:
+                    parts = package.split(".")[: len(package.split(".")) - node.level + 1]
+                    source_module = ".".join(p for p in [*parts, source_module] if p)
+                for alias in node.names:
+                    if alias.name != "*" and source_module:
+                        bound[alias.asname or alias.name] = f"{source_module}.{alias.name}"
+            elif isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.asname:
+                        bound[alias.asname] = alias.name
+                    else:
+                        head = alias.name.split(".")[0]
+                        bound[head] = head
+            elif isinstance(node, ast.Assign | ast.AnnAssign):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                for t in targets:
+                    for item in t.elts if isinstance(t, ast.Tuple) else [t]:
+                        name = target(item)
+                        if name:
+                            bound[name] = None
+            elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                bound[node.name] = None
+            elif isinstance(node, ast.Delete):
+                for t in node.targets:
+                    if isinstance(t, ast.Name):
+                        bound.pop(t.id, None)
+            elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
+                call = node.value
+                if (
+                    isinstance(call.func, ast.Name)
+                    and call.func.id == "setattr"
+                    and len(call.args) == 3
+                    and isinstance(call.args[0], ast.Name)
+                    and call.args[0].id == "_current_module"
+                    and isinstance(call.args[1], ast.Constant)
+                    and isinstance(call.args[1].value, str)
+                ):
+                    value = call.args[2]
+                    origin = bound.get(value.id) if isinstance(value, ast.Name) else None
+                    bound[call.args[1].value] = origin
+            elif isinstance(node, ast.If | ast.With | ast.For | ast.While):
+                walk(node.body)
+                walk(getattr(node, "orelse", []))
+            elif isinstance(node, ast.Try):
+                walk(node.body)
+                for handler in node.handlers:
+                    walk(handler.body)
+                walk(node.orelse)
+                walk(node.finalbody)
+
+    walk(ast.parse(source).body)
+    return bound
+
+
+def wheel_listing(
+    wheel: Path, roots: dict[str, list[str]], objects: list[str]
+) -> dict[str, set[str] | None]:
+    """Public dotted names per object, read from the wheel's generated API packages;
+    None when the object lives in another distribution (its contents are unknown here)."""
+    with zipfile.ZipFile(wheel) as zf:
+        members = set(zf.namelist())
+        parsed: dict[str, dict[str, str | None]] = {}
+
+        def module_file(dotted: str) -> str | None:
+            head, _, rest = dotted.partition(".")
+            for root in roots.get(head, [head]):
+                base = "/".join([root, *rest.split(".")]) if rest else root
+                for candidate in (f"{base}/__init__.py", f"{base}.py"):
+                    if candidate in members:
+                        return candidate
+            return None
+
+        def bindings(path: str) -> dict[str, str | None]:
+            if path not in parsed:
+                text = zf.read(path).decode("utf-8", errors="replace")
+                package = path.removesuffix("/__init__.py").removesuffix(".py")
+                if not path.endswith("/__init__.py"):
+                    package = package.rpartition("/")[0]
+                found = module_bindings(text, package.replace("/", "."))
+                parsed[path] = {
+                    n: o
+                    for n, o in found.items()
+                    if not any(p.startswith("_") for p in n.split("."))
+                }
+            return parsed[path]
+
+        out: dict[str, set[str] | None] = {}
+        for obj in objects:
+            head, *parts = obj.split(".")
+            path = module_file(head)
+            names: set[str] | None = set()
+            for part in parts:
+                if path is None:
+                    names = None  # an ancestor lives elsewhere
+                    break
+                where = bindings(path)
+                if part not in where:
+                    break  # absent in this release
+                origin = where[part]
+                path = module_file(origin) if origin else None
+                if path is None:
+                    names = None
+                    break
+            else:
+                if path is None:
+                    names = None
+                else:
+                    names = {obj} | {f"{obj}.{n}" for n in bindings(path)}
+            out[obj] = names
+    return out
+
+
+def wheel_versions(dist: str) -> list[tuple[str, set[str]]]:
+    """(version, public names) per listed release of a library read from its wheels.
+
+    An object a release delegates to another distribution (unknown there) takes its names
+    from the next listed release that ships it itself, else from the last one before: TF
+    2.0-2.15 hand tf.summary to TensorBoard and 2.16 ships the same API itself, so 1.x's
+    tf.summary.FileWriter is gone from 2.0, not from 2.16."""
+    dists, roots, objects, versions = WHEELS[dist]
+    per_version: list[tuple[str, dict[str, set[str] | None]]] = []
+    for version in versions:
+        with tempfile.TemporaryDirectory() as tmp:
+            wheel = fetch_wheel(dists, version, Path(tmp))
+            if wheel is None:
+                continue
+            per_version.append((version, wheel_listing(wheel, roots, objects)))
+    for obj in objects:
+        known = [i for i, (_, listing) in enumerate(per_version) if listing[obj] is not None]
+        for i, (_, listing) in enumerate(per_version):
+            if listing[obj] is None and known:
+                nearest = min((k for k in known if k > i), default=max(known))
+                listing[obj] = per_version[nearest][1][obj]
+    listed = []
+    for version, listing in per_version:
+        names = set().union(*(n for n in listing.values() if n is not None))
+        print(f"  {dist} {version}: {len(names)} names", file=sys.stderr)
+        listed.append((version, names))
+    return listed
+
+
+def lifecycle(listed: list[tuple[str, set[str]]]) -> tuple[dict[str, str], dict[str, str]]:
+    """(added, removed): per name, the first listed version having it / no longer having it."""
+    added: dict[str, str] = {}
+    removed: dict[str, str] = {}
+    seen: set[str] = set(listed[0][1]) if listed else set()
+    for (_, prev), (ver, cur) in zip(listed, listed[1:], strict=False):
+        for name in cur - prev:
+            if name not in seen:
+                added.setdefault(name, ver)
+            removed.pop(name, None)  # came back: an earlier release had it too, no bound
+        for name in prev - cur:
+            removed.setdefault(name, ver)
+        seen |= cur
+    return added, removed
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--only", nargs="*")
@@ -232,20 +493,26 @@ def main() -> int:
             first = {v: set(names_of(py, objects, [])) for v, py in envs}
             union = sorted(set().union(*first.values(), PROBE.get(dist, []))) if first else []
             listed = [(v, first[v] | set(names_of(py, objects, union))) for v, py in envs]
-        added: dict[str, str] = {}
-        removed: dict[str, str] = {}
-        for (_, prev), (ver, cur) in zip(listed, listed[1:], strict=False):
-            for name in cur - prev:
-                added.setdefault(name, ver)
-                removed.pop(name, None)  # came back
-            for name in prev - cur:
-                removed.setdefault(name, ver)
+        added, removed = lifecycle(listed)
         data[dist] = {
             "objects": objects,
             "versions": [v for v, _ in listed],
             "added": dict(sorted(added.items())),
             "removed": dict(sorted(removed.items())),
             "source": "public names listed from each release installed from the package index",
+        }
+    for dist, (_, _, objects, _) in WHEELS.items():
+        if args.only and dist not in args.only:
+            continue
+        wheel_listed = wheel_versions(dist)
+        added, removed = lifecycle(wheel_listed)
+        data[dist] = {
+            "objects": objects,
+            "versions": [v for v, _ in wheel_listed],
+            "added": dict(sorted(added.items())),
+            "removed": dict(sorted(removed.items())),
+            "source": "public names read from the generated API packages of each release's "
+            "wheel from the package index",
         }
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text(json.dumps(data, indent=0, sort_keys=True) + "\n")

@@ -1,4 +1,5 @@
 from datetime import datetime, timezone
+from pathlib import Path
 
 import pytest
 from packaging.version import Version
@@ -130,3 +131,100 @@ def test_shipped_lifecycle_table_knows_the_famous_breaks(monkeypatch, dist, used
     pv.lifecycles.cache_clear()
     lo, up, _ = pv.api_bounds(dist, used)
     assert (str(lo) if lo else None, str(up) if up else None) == (lower, upper)
+
+
+def test_a_removed_module_takes_everything_under_it(monkeypatch):
+    monkeypatch.setattr(
+        pv, "lifecycles", lambda: {"lib": {"added": {}, "removed": {"lib.contrib": "2.0"}}}
+    )
+    lo, up, ev = pv.api_bounds("lib", {"lib.contrib.slim.fully_connected"})
+    assert (lo, up) == (None, Version("2.0")) and "lib.contrib gone" in ev[0].detail
+    assert pv.api_bounds("lib", {"lib.contributors"})[1] is None  # a prefix of a name is not one
+
+
+@pytest.mark.parametrize(
+    ("used", "lower", "upper"),
+    [
+        ({"tensorflow.Session"}, None, "2.0.0"),
+        ({"tensorflow.placeholder", "tensorflow.get_variable"}, None, "2.0.0"),
+        ({"tensorflow.contrib", "tensorflow.contrib.slim.fully_connected"}, None, "2.0.0"),
+        ({"tensorflow.train.AdamOptimizer"}, None, "2.0.0"),
+        ({"tensorflow.compat.v1.Session", "tensorflow.compat.v1.placeholder"}, None, None),
+        ({"tensorflow.function", "tensorflow.keras.layers.Dense"}, None, None),
+        ({"tensorflow.summary.create_file_writer"}, "2.0.0", None),
+        ({"tensorflow.estimator.Estimator"}, None, "2.16.1"),
+    ],
+)
+def test_shipped_table_knows_tensorflow_1_to_2(monkeypatch, used, lower, upper):
+    monkeypatch.undo()
+    pv.lifecycles.cache_clear()
+    lo, up, _ = pv.api_bounds("tensorflow", used)
+    assert (str(lo) if lo else None, str(up) if up else None) == (lower, upper)
+
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "python"
+
+
+def _offline_spec(fixture: str, dist: str) -> str:
+    from depinfer.pipeline import infer
+
+    opts = Options(offline=True)
+    result = infer(FIXTURES / fixture, opts, ctx=Context(opts, Registries(offline=True)))
+    (req,) = [r for r in result.requirements if r.name == dist]
+    return req.spec
+
+
+@pytest.mark.parametrize(
+    ("fixture", "spec"),
+    [
+        ("res-api-bounds-tf1", "<2.0.0"),  # tf.Session, tf.placeholder, tf.contrib
+        ("res-api-bounds-tf2", ">=2.0.0"),  # tf.summary.create_file_writer; no cap
+        ("res-api-bounds-tf-compat", ""),  # tf.compat.v1 exists in 1.15 and every 2.x
+    ],
+)
+def test_tensorflow_code_gets_the_bounds_its_api_proves(monkeypatch, fixture, spec):
+    monkeypatch.undo()
+    pv.lifecycles.cache_clear()
+    assert _offline_spec(fixture, "tensorflow") == spec
+
+
+def _lifecycle_script():
+    import importlib.util
+
+    path = Path(__file__).resolve().parents[1] / "scripts" / "build_api_lifecycles.py"
+    spec = importlib.util.spec_from_file_location("build_api_lifecycles", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_wheel_reader_lists_what_a_generated_api_module_binds():
+    script = _lifecycle_script()
+    source = """
+import sys as _sys
+from . _api.v1 import nn
+from tensorflow.python.ops.array_ops import placeholder
+from tensorflow.python.util.lazy_loader import LazyLoader
+contrib = LazyLoader("contrib", globals(), "tensorflow.contrib")
+del LazyLoader
+try:
+    from tensorboard.summary._tf import summary
+    setattr(_current_module, "summary", summary)
+except ImportError:
+    pass
+_current_module.app.flags = flags
+"""
+    bound = script.module_bindings(source, "tensorflow_core")
+    assert bound["nn"] == "tensorflow_core._api.v1.nn"
+    assert bound["placeholder"] == "tensorflow.python.ops.array_ops.placeholder"
+    assert "contrib" in bound and bound["contrib"] is None and "LazyLoader" not in bound
+    assert bound["summary"] == "tensorboard.summary._tf.summary"
+    assert "app.flags" not in bound
+
+
+def test_lifecycle_claims_no_bound_for_a_name_that_comes_back():
+    script = _lifecycle_script()
+    added, removed = script.lifecycle(
+        [("1", {"a", "b"}), ("2", {"a"}), ("3", {"a", "b", "c"}), ("4", {"b", "c"})]
+    )
+    assert added == {"c": "3"} and removed == {"a": "4"}

@@ -54,8 +54,10 @@ def api_bounds(
             if lower is None or v > lower:
                 lower = v
                 evidence.append(Evidence("api-lifecycle", detail=f"{name} first in {dist} {v}"))
-        if name in table["removed"]:
-            v = Version(table["removed"][name])
+        gone = _removed_at(table["removed"], name)
+        if gone is not None:
+            v = Version(table["removed"][gone])
+            name = gone
             if upper is None or v < upper:
                 upper = v
                 evidence.append(Evidence("api-lifecycle", detail=f"{name} gone in {dist} {v}"))
@@ -63,6 +65,17 @@ def api_bounds(
         # contradictory usage (e.g. code supporting both majors): the newer API wins
         upper = None
     return lower, upper, evidence
+
+
+def _removed_at(removed: dict[str, str], name: str) -> str | None:
+    """The name, or the nearest enclosing name, the table says was removed: whatever lives
+    under a removed module is gone with it (`tensorflow.contrib.slim` with tf.contrib)."""
+    parts = name.split(".")
+    for end in range(len(parts), 1, -1):
+        candidate = ".".join(parts[:end])
+        if candidate in removed:
+            return candidate
+    return None
 
 
 def _version(v: str) -> Version | None:
