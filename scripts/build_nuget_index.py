@@ -765,6 +765,34 @@ ASPNETCORE_SHARED_EXCEPT = [
     "Microsoft.Extensions.Resilience",
 ]
 
+# Packages whose own package declares `<FrameworkReference Include="Microsoft.AspNetCore.App" />`
+# on .NET (Core) targets (the `frameworkReferences` group of their published nuspec, shown
+# on each gallery page; the ASP.NET Core docs' "use ASP.NET Core APIs in a class library"):
+# a project referencing one of them compiles against the whole ASP.NET Core shared
+# framework, so Microsoft.AspNetCore.* / Microsoft.Extensions.* namespaces are in its box.
+ASPNETCORE_FRAMEWORK_PACKAGES = [
+    "Microsoft.AspNetCore.Mvc.Testing",
+    "Microsoft.AspNetCore.TestHost",
+    "Microsoft.AspNetCore.Authentication.JwtBearer",
+    "Microsoft.AspNetCore.Authentication.OpenIdConnect",
+    "Microsoft.AspNetCore.Authentication.Google",
+    "Microsoft.AspNetCore.Authentication.MicrosoftAccount",
+    "Microsoft.AspNetCore.Authentication.Certificate",
+    "Microsoft.AspNetCore.Authentication.Negotiate",
+    "Microsoft.AspNetCore.Mvc.NewtonsoftJson",
+    "Microsoft.AspNetCore.Mvc.Razor.RuntimeCompilation",
+    "Microsoft.AspNetCore.SpaServices.Extensions",
+    "Microsoft.AspNetCore.Identity.UI",
+    "Microsoft.AspNetCore.Diagnostics.EntityFrameworkCore",
+    "Microsoft.AspNetCore.OpenApi",
+    "Microsoft.AspNetCore.Components.WebAssembly.Server",
+    "Microsoft.AspNetCore.HeaderPropagation",
+    "Microsoft.AspNetCore.Grpc.JsonTranscoding",
+    "Grpc.AspNetCore",
+    "Grpc.AspNetCore.Server",
+    "Serilog.AspNetCore",
+]
+
 # Implicit usings each project SDK adds when ImplicitUsings is enabled (SDK docs).
 IMPLICIT_USINGS = {
     "Microsoft.NET.Sdk": [
@@ -1100,6 +1128,7 @@ def main() -> None:
         "netstandard21": INBOX_NETSTANDARD21,
         "aspnetcore_shared": ASPNETCORE_SHARED,
         "aspnetcore_shared_except": ASPNETCORE_SHARED_EXCEPT,
+        "aspnetcore_framework_packages": ASPNETCORE_FRAMEWORK_PACKAGES,
         "implicit_usings": IMPLICIT_USINGS,
         "web_sdks": WEB_SDKS,
         "test_sdks": TEST_SDKS,

@@ -379,3 +379,26 @@ def test_a_sample_of_the_repositorys_own_package_does_not_list_its_dependencies(
     assert _projects(found, "samples/Sample/Sample.csproj") == [
         "src/Serilog.AspNetCore/Serilog.AspNetCore.csproj"
     ]
+
+
+@pytest.fixture(scope="module")
+def sharedframework():
+    return infer(FIXTURES / "sharedframework", Options(offline=True))
+
+
+def test_a_library_using_aspnetcore_gets_the_framework_reference_not_extension_packages(
+    sharedframework,
+):
+    # `using Microsoft.AspNetCore.Builder` alone does not mean Swashbuckle (its index row is
+    # marked by UseSwagger), so the library needs the shared framework, which holds logging
+    reqs = [r for r in sharedframework.requirements if r.manifest == "src/Defaults/Defaults.csproj"]
+    assert [(r.name, bool(r.extra.get("framework_reference"))) for r in reqs] == [
+        ("Microsoft.AspNetCore.App", True)
+    ]
+
+
+def test_a_package_carrying_the_framework_reference_puts_aspnetcore_in_the_box(sharedframework):
+    names = _names(sharedframework, "tests/Api.Tests/Api.Tests.csproj")
+    assert "Microsoft.AspNetCore.Mvc.Testing" in names
+    assert not any(n.startswith("Microsoft.Extensions.Hosting") for n in names)
+    assert "Microsoft.AspNetCore.Hosting.Abstractions" not in names

@@ -51,6 +51,9 @@ class CsProject:
     linked: set[str] = field(default_factory=set)  # files compiled through Compile Include
     # set by mapping: the code uses ASP.NET Core but nothing references its shared framework
     needs_aspnetcore_framework: bool = False
+    # set by mapping: a package the code uses (Mvc.Testing, JwtBearer …) declares the
+    # ASP.NET Core FrameworkReference itself, so the shared framework is in this project's box
+    aspnetcore_via_package: bool = False
     properties: dict[str, str] = field(default_factory=dict)
     # False when an ItemDefinitionGroup makes PackageReferences' compile assets private
     # (`<PrivateAssets>compile</PrivateAssets>` or `all`): the packages of this project do

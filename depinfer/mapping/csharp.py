@@ -97,7 +97,11 @@ def gather(
         use.repo_ids = repo_ids
         declared = {n for n in use.namespaces}
         used = {u for u in use.usings if u not in declared}
-        use.cs.needs_aspnetcore_framework = nx.needs_aspnetcore_framework(use.cs, used)
+        carrier = nx.framework_package(used)
+        use.cs.aspnetcore_via_package = carrier is not None
+        use.cs.needs_aspnetcore_framework = carrier is None and nx.needs_aspnetcore_framework(
+            use.cs, used, use.uses_marker
+        )
     return layout, uses
 
 

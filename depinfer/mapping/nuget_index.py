@@ -8,6 +8,7 @@ matches the `Serilog.Sinks.SystemConsole` row before the `Serilog` one.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -96,7 +97,7 @@ def inbox_match(ns: str, cs: CsProject | None) -> str:
     """The longest in-box namespace prefix of `ns` for this project (all its TFMs)."""
     data = inbox()
     best = _inbox_prefix(ns, data["always"])
-    if cs is not None and is_web(cs):
+    if cs is not None and has_shared_framework(cs):
         web = _inbox_prefix(ns, data["aspnetcore_shared"])
         if len(web) > len(best):
             best = web
@@ -113,13 +114,48 @@ def is_web(cs: CsProject) -> bool:
     return all(tfm_major(t)[0] == "netcore" for t in cs.target_frameworks)
 
 
-def needs_aspnetcore_framework(cs: CsProject, namespaces: set[str]) -> bool:
+def has_shared_framework(cs: CsProject) -> bool:
+    """The ASP.NET Core shared framework is referenced: Web SDK, FrameworkReference (written
+    or needed), or a package that declares the FrameworkReference itself."""
+    return is_web(cs) or (cs.aspnetcore_via_package and _modern_only(cs))
+
+
+def _modern_only(cs: CsProject) -> bool:
+    return bool(cs.target_frameworks) and all(
+        tfm_major(t)[0] == "netcore" and tfm_major(t)[1] >= 3 for t in cs.target_frameworks
+    )
+
+
+def _active(entries: list[Entry], uses_marker: Callable[[str], bool] | None) -> list[Entry]:
+    """The entries a project can be using: unmarked ones, and marked ones whose markers
+    it uses (every entry when markers are not known)."""
+    if uses_marker is None:
+        return entries
+    return [e for e in entries if not e.markers or any(uses_marker(m) for m in e.markers)]
+
+
+def framework_package(namespaces: set[str]) -> str | None:
+    """A package the code uses that declares the ASP.NET Core FrameworkReference itself:
+    one whose own namespace is imported (an entry point shared by several packages, such
+    as `AddSerilog`, does not say which one is referenced)."""
+    carriers = set(inbox().get("aspnetcore_framework_packages", []))
+    for ns in sorted(namespaces):
+        _, entries = lookup(ns)
+        for e in entries:
+            if e.package in carriers and not e.markers:
+                return e.package
+    return None
+
+
+def needs_aspnetcore_framework(
+    cs: CsProject, namespaces: set[str], uses_marker: Callable[[str], bool] | None = None
+) -> bool:
     """A .NET (Core)-only project whose code uses ASP.NET Core's shared framework without the
     Web SDK or a FrameworkReference needs `<FrameworkReference Include="Microsoft.AspNetCore.App" />`
-    (the ASP.NET Core docs' way for class libraries)."""
-    if is_web(cs) or not cs.target_frameworks:
-        return False
-    if not all(tfm_major(t)[0] == "netcore" and tfm_major(t)[1] >= 3 for t in cs.target_frameworks):
+    (the ASP.NET Core docs' way for class libraries). A package marked in the index only by
+    its entry points (`UseSwagger` under Microsoft.AspNetCore.Builder) counts only when the
+    code calls them."""
+    if is_web(cs) or not _modern_only(cs):
         return False
     except_ = set(inbox()["aspnetcore_shared_except"])
     shared = False
@@ -127,7 +163,7 @@ def needs_aspnetcore_framework(cs: CsProject, namespaces: set[str]) -> bool:
         if not ns.startswith("Microsoft.AspNetCore."):
             continue
         _, entries = lookup(ns)
-        if entries and any(e.package in except_ for e in entries):
+        if entries and any(e.package in except_ for e in _active(entries, uses_marker)):
             return False  # an ASP.NET Core package (Mvc.Testing, JwtBearer …) brings it
         shared = True
     return shared
@@ -161,7 +197,7 @@ def missing_tfms(pid: str, cs: CsProject | None) -> list[str]:
     if cs is not None and any(pid in data["test_sdks"].get(n, []) for n in cs.sdk_names):
         return []
     if cs is not None and _in_shared_framework(pid):
-        if is_web(cs):
+        if has_shared_framework(cs):
             return []
         if "Microsoft.AspNetCore.App" in cs.manifest.data.get("framework_references", []):
             # the FrameworkReference serves the .NET (Core) targets; older ones need packages

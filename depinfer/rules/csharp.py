@@ -252,7 +252,7 @@ def _placed(
             return False
         if "Migration" in use.attributes and _uses_ef(use):
             return True  # the project holding the migrations
-        startup = nxi.is_web(cs) or cs.properties.get("OutputType", "").lower() == "exe"
+        startup = _web_app(cs) or cs.properties.get("OutputType", "").lower() == "exe"
         if not startup:
             return False
         reach = [cs.path] + (list(nx.descendants(graph, cs.path)) if cs.path in graph else [])
@@ -262,7 +262,7 @@ def _placed(
             u.startswith("Aspire.Hosting") for u in use.usings
         )
     if kind == "web":
-        return nxi.is_web(cs)
+        return _web_app(cs)
     if kind == "wasm":
         return sdk == "Microsoft.NET.Sdk.BlazorWebAssembly"
     if kind == "file":
@@ -274,9 +274,17 @@ def _placed(
             not cs.is_test
             and cs.properties.get("IsPackable", "").lower() != "false"
             and cs.properties.get("OutputType", "").lower() != "exe"
-            and not nxi.is_web(cs)
+            and not _web_app(cs)
         )
     return False
+
+
+def _web_app(cs: CsProject) -> bool:
+    """An ASP.NET Core application (Web SDK, or a FrameworkReference on an executable),
+    not a class library that only compiles against the shared framework."""
+    if cs.sdk.split("/", 1)[0] in nxi.inbox()["web_sdks"]:
+        return True
+    return nxi.is_web(cs) and cs.properties.get("OutputType", "").lower() == "exe"
 
 
 def _project_graph(candidates: list[Candidate], layout: list[CsProject]) -> nx.DiGraph:
