@@ -18,10 +18,12 @@ release's wheel is fetched with `pip download --no-deps --only-binary=:all:` (fr
 index pip is configured with) into a temporary directory, and the generated API packages
 it carries (`tensorflow_core/_api/v1/...` in 1.15, `tensorflow/_api/v2/...` in 2.x) are
 parsed with `ast`: every public name a module's `__init__.py` binds (imports, assignments,
-`setattr(_current_module, ...)`, minus `del`) is a public name of that module. A name that
-leads to a package outside the wheel (tf.estimator, tf.keras from 2.6 on) is listed, but
-its contents are unknown for that release, so nothing is claimed about them. Wheels are
-deleted as soon as they are read.
+`setattr(_current_module, ...)`, minus `del`) is a public name of that module. A module a
+release hands to another distribution is read from that distribution's wheel when declared
+a delegate (tf.keras from 2.6 on: the `keras` release TensorFlow's Requires-Dist allows,
+newest by a month after the TensorFlow release); otherwise (tf.estimator, tf.summary in
+2.0-2.15) its name is listed but its contents are not, so nothing is claimed about them for
+that release. Wheels are deleted as soon as they are read.
 
 Usage: python scripts/build_api_lifecycles.py [--only DIST ...]   (needs uv, pip and network)
 """
@@ -39,8 +41,11 @@ import subprocess
 import sys
 import tempfile
 import zipfile
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
+
+from packaging.version import Version
 
 OUT = Path(__file__).parents[1] / "depinfer" / "resolvers" / "data" / "api_lifecycles.json"
 
@@ -120,16 +125,31 @@ PROBE: dict[str, list[str]] = {
     ],
 }
 
-# dist: (distributions to fetch, first that has a wheel wins; package directories a module
-# name may live in, in order; objects to list; versions oldest first). Read from wheels.
+
+@dataclass(frozen=True)
+class WheelLibrary:
+    """A library read from its wheels rather than imported."""
+
+    dists: list[str]  # distributions to fetch, the first that has a wheel wins
+    objects: list[str]  # modules to list, by their public dotted names
+    versions: list[str]  # oldest first
+    # public top-level name -> package directories it may live in, in order
+    roots: dict[str, list[str]] = field(default_factory=dict)
+    # public name -> (distribution a release hands it to, {its major: modules serving it,
+    # first present wins}); that distribution's version is the newest the release's
+    # Requires-Dist allows, published by a month after the release
+    delegates: dict[str, tuple[str, dict[int, list[str]]]] = field(default_factory=dict)
+
+
 # TensorFlow: 1.15 is the last 1.x (tf.Session, tf.placeholder, tf.contrib at the top
 # level); 2.0 drops them (tf.compat.v1 keeps them); 2.16 moves tf.keras to Keras 3 and drops
 # tf.estimator. 1.15 and 2.0 ship the code as `tensorflow_core` behind a `tensorflow` shim.
-WHEELS: dict[str, tuple[list[str], dict[str, list[str]], list[str], list[str]]] = {
-    "tensorflow": (
-        ["tensorflow-cpu", "tensorflow"],
-        {"tensorflow": ["tensorflow_core", "tensorflow"]},
-        [
+# From 2.6 tf.keras is the `keras` distribution: keras.api._v2.keras for Keras 2 and
+# keras._tf_keras.keras for Keras 3 (the modules tensorflow/__init__.py loads it from).
+WHEELS: dict[str, WheelLibrary] = {
+    "tensorflow": WheelLibrary(
+        dists=["tensorflow-cpu", "tensorflow"],
+        objects=[
             "tensorflow",
             "tensorflow.compat.v1",
             "tensorflow.app",
@@ -142,7 +162,6 @@ WHEELS: dict[str, tuple[list[str], dict[str, list[str]], list[str], list[str]]] 
             "tensorflow.initializers",
             "tensorflow.io",
             "tensorflow.io.gfile",
-            "tensorflow.keras",
             "tensorflow.layers",
             "tensorflow.logging",
             "tensorflow.losses",
@@ -153,8 +172,40 @@ WHEELS: dict[str, tuple[list[str], dict[str, list[str]], list[str], list[str]]] 
             "tensorflow.saved_model",
             "tensorflow.summary",
             "tensorflow.train",
+            "tensorflow.keras",
+            "tensorflow.keras.activations",
+            "tensorflow.keras.applications",
+            "tensorflow.keras.backend",
+            "tensorflow.keras.callbacks",
+            "tensorflow.keras.datasets",
+            "tensorflow.keras.initializers",
+            "tensorflow.keras.layers",
+            "tensorflow.keras.layers.experimental",
+            "tensorflow.keras.layers.experimental.preprocessing",
+            "tensorflow.keras.losses",
+            "tensorflow.keras.metrics",
+            "tensorflow.keras.models",
+            "tensorflow.keras.optimizers",
+            "tensorflow.keras.optimizers.legacy",
+            "tensorflow.keras.optimizers.schedules",
+            "tensorflow.keras.preprocessing",
+            "tensorflow.keras.preprocessing.image",
+            "tensorflow.keras.preprocessing.sequence",
+            "tensorflow.keras.preprocessing.text",
+            "tensorflow.keras.regularizers",
+            "tensorflow.keras.utils",
         ],
-        ["1.15.5", "2.0.0", "2.4.0", "2.8.0", "2.12.0", "2.15.0", "2.16.1", "2.21.0"],
+        versions=["1.15.5", "2.0.0", "2.4.0", "2.8.0", "2.12.0", "2.15.0", "2.16.1", "2.21.0"],
+        roots={"tensorflow": ["tensorflow_core", "tensorflow"]},
+        delegates={
+            "tensorflow.keras": (
+                "keras",
+                {
+                    2: ["keras.api._v2.keras"],
+                    3: ["keras._tf_keras.keras", "keras.api._tf_keras.keras"],
+                },
+            )
+        },
     ),
 }
 
@@ -376,12 +427,22 @@ def module_bindings(source: str, package: str = "") -> dict[str, str | None]:
 
 
 def wheel_listing(
-    wheel: Path, roots: dict[str, list[str]], objects: list[str]
+    wheels: list[Path],
+    objects: list[str],
+    roots: dict[str, list[str]] | None = None,
+    mounts: dict[str, str] | None = None,
 ) -> dict[str, set[str] | None]:
-    """Public dotted names per object, read from the wheel's generated API packages;
-    None when the object lives in another distribution (its contents are unknown here)."""
-    with zipfile.ZipFile(wheel) as zf:
-        members = set(zf.namelist())
+    """Public dotted names per object, read from the wheels' generated API packages; None
+    when the object lives in a distribution not given (its contents are unknown here).
+    `mounts` serves a public name from another module (tensorflow.keras from keras's)."""
+    roots = roots or {}
+    mounts = mounts or {}
+    files: dict[str, zipfile.ZipFile] = {}
+    opened = [zipfile.ZipFile(w) for w in wheels]
+    try:
+        for zf in opened:
+            for member in zf.namelist():
+                files.setdefault(member, zf)
         parsed: dict[str, dict[str, str | None]] = {}
 
         def module_file(dotted: str) -> str | None:
@@ -389,13 +450,13 @@ def wheel_listing(
             for root in roots.get(head, [head]):
                 base = "/".join([root, *rest.split(".")]) if rest else root
                 for candidate in (f"{base}/__init__.py", f"{base}.py"):
-                    if candidate in members:
+                    if candidate in files:
                         return candidate
             return None
 
         def bindings(path: str) -> dict[str, str | None]:
             if path not in parsed:
-                text = zf.read(path).decode("utf-8", errors="replace")
+                text = files[path].read(path).decode("utf-8", errors="replace")
                 package = path.removesuffix("/__init__.py").removesuffix(".py")
                 if not path.endswith("/__init__.py"):
                     package = package.rpartition("/")[0]
@@ -409,8 +470,15 @@ def wheel_listing(
 
         out: dict[str, set[str] | None] = {}
         for obj in objects:
-            head, *parts = obj.split(".")
-            path = module_file(head)
+            mount = max(
+                (m for m in mounts if obj == m or obj.startswith(m + ".")), key=len, default=None
+            )
+            if mount is not None:
+                path = module_file(mounts[mount])
+                parts = obj[len(mount) :].split(".")[1:]
+            else:
+                head, *parts = obj.split(".")
+                path = module_file(head)
             names: set[str] | None = set()
             for part in parts:
                 if path is None:
@@ -430,25 +498,89 @@ def wheel_listing(
                 else:
                     names = {obj} | {f"{obj}.{n}" for n in bindings(path)}
             out[obj] = names
+    finally:
+        for zf in opened:
+            zf.close()
     return out
+
+
+def delegate_wheel(
+    wheel: Path, dist: str, released: datetime | None, dest: Path
+) -> tuple[Path, Version] | None:
+    """The wheel of `dist` a release hands part of its API to: the newest version its
+    Requires-Dist allows that was published by a month after the release."""
+    from packaging.requirements import InvalidRequirement, Requirement
+    from packaging.utils import canonicalize_name
+
+    with zipfile.ZipFile(wheel) as zf:
+        meta = next((n for n in zf.namelist() if n.endswith(".dist-info/METADATA")), None)
+        text = zf.read(meta).decode("utf-8", errors="replace") if meta else ""
+    spec = None
+    for line in text.splitlines():
+        if line.startswith("Requires-Dist:"):
+            try:
+                req = Requirement(line.partition(":")[2].strip())
+            except InvalidRequirement:
+                continue
+            if canonicalize_name(req.name) == canonicalize_name(dist) and not req.marker:
+                spec = req.specifier
+    if spec is None:
+        return None
+    cutoff = released + timedelta(days=30) if released else None
+    fits = sorted(
+        (Version(v), when)
+        for v, when in release_dates(dist).items()
+        if spec.contains(v) and (cutoff is None or when <= cutoff) and not Version(v).is_prerelease
+    )
+    if not fits:
+        return None
+    version = fits[-1][0]
+    dest.mkdir(parents=True, exist_ok=True)
+    found = fetch_wheel([dist], str(version), dest)
+    return (found, version) if found else None
 
 
 def wheel_versions(dist: str) -> list[tuple[str, set[str]]]:
     """(version, public names) per listed release of a library read from its wheels.
 
-    An object a release delegates to another distribution (unknown there) takes its names
-    from the next listed release that ships it itself, else from the last one before: TF
-    2.0-2.15 hand tf.summary to TensorBoard and 2.16 ships the same API itself, so 1.x's
-    tf.summary.FileWriter is gone from 2.0, not from 2.16."""
-    dists, roots, objects, versions = WHEELS[dist]
+    An object a release hands to another distribution is read from that distribution's
+    wheel when the library declares it a delegate (tf.keras from 2.6 on). Otherwise it is
+    unknown there and takes its names from the next listed release that ships it itself,
+    else from the last one before: TF 2.0-2.15 hand tf.summary to TensorBoard and 2.16 ships
+    the same API itself, so 1.x's tf.summary.FileWriter is gone from 2.0, not from 2.16."""
+    lib = WHEELS[dist]
+    dates = release_dates(lib.dists[-1])
     per_version: list[tuple[str, dict[str, set[str] | None]]] = []
-    for version in versions:
+    for version in lib.versions:
         with tempfile.TemporaryDirectory() as tmp:
-            wheel = fetch_wheel(dists, version, Path(tmp))
+            wheel = fetch_wheel(lib.dists, version, Path(tmp))
             if wheel is None:
                 continue
-            per_version.append((version, wheel_listing(wheel, roots, objects)))
-    for obj in objects:
+            listing = wheel_listing([wheel], lib.objects, lib.roots)
+            for prefix, (other, modules) in lib.delegates.items():
+                under = [o for o in lib.objects if o == prefix or o.startswith(prefix + ".")]
+                if not under or listing.get(prefix, set()) is not None:
+                    continue
+                got = delegate_wheel(wheel, other, dates.get(version), Path(tmp) / other)
+                if got is None:
+                    continue
+                other_wheel, other_version = got
+                with zipfile.ZipFile(other_wheel) as zf:
+                    members = set(zf.namelist())
+                mount = next(
+                    (
+                        m
+                        for m in modules.get(other_version.major, [])
+                        if f"{m.replace('.', '/')}/__init__.py" in members
+                    ),
+                    None,
+                )
+                if mount is None:
+                    continue
+                print(f"  {dist} {version}: {prefix} from {other} {other_version}", file=sys.stderr)
+                listing.update(wheel_listing([other_wheel], under, mounts={prefix: mount}))
+            per_version.append((version, listing))
+    for obj in lib.objects:
         known = [i for i, (_, listing) in enumerate(per_version) if listing[obj] is not None]
         for i, (_, listing) in enumerate(per_version):
             if listing[obj] is None and known:
@@ -501,13 +633,13 @@ def main() -> int:
             "removed": dict(sorted(removed.items())),
             "source": "public names listed from each release installed from the package index",
         }
-    for dist, (_, _, objects, _) in WHEELS.items():
+    for dist, lib in WHEELS.items():
         if args.only and dist not in args.only:
             continue
         wheel_listed = wheel_versions(dist)
         added, removed = lifecycle(wheel_listed)
         data[dist] = {
-            "objects": objects,
+            "objects": lib.objects,
             "versions": [v for v, _ in wheel_listed],
             "added": dict(sorted(added.items())),
             "removed": dict(sorted(removed.items())),

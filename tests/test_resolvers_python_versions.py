@@ -1,3 +1,4 @@
+import sys
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -153,6 +154,10 @@ def test_a_removed_module_takes_everything_under_it(monkeypatch):
         ({"tensorflow.function", "tensorflow.keras.layers.Dense"}, None, None),
         ({"tensorflow.summary.create_file_writer"}, "2.0.0", None),
         ({"tensorflow.estimator.Estimator"}, None, "2.16.1"),
+        # tf.keras is Keras 3 from 2.16 (read from the keras release TF 2.16 requires)
+        ({"tensorflow.keras.layers.experimental.preprocessing.Rescaling"}, "2.4.0", "2.16.1"),
+        ({"tensorflow.keras.layers.Dense", "tensorflow.keras.Sequential"}, None, None),
+        ({"tensorflow.keras.ops"}, "2.16.1", None),
     ],
 )
 def test_shipped_table_knows_tensorflow_1_to_2(monkeypatch, used, lower, upper):
@@ -188,18 +193,19 @@ def test_tensorflow_code_gets_the_bounds_its_api_proves(monkeypatch, fixture, sp
     assert _offline_spec(fixture, "tensorflow") == spec
 
 
-def _lifecycle_script():
+def _lifecycle_script(monkeypatch):
     import importlib.util
 
     path = Path(__file__).resolve().parents[1] / "scripts" / "build_api_lifecycles.py"
     spec = importlib.util.spec_from_file_location("build_api_lifecycles", path)
     module = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, spec.name, module)  # dataclasses look it up there
     spec.loader.exec_module(module)
     return module
 
 
-def test_wheel_reader_lists_what_a_generated_api_module_binds():
-    script = _lifecycle_script()
+def test_wheel_reader_lists_what_a_generated_api_module_binds(monkeypatch):
+    script = _lifecycle_script(monkeypatch)
     source = """
 import sys as _sys
 from . _api.v1 import nn
@@ -222,9 +228,38 @@ _current_module.app.flags = flags
     assert "app.flags" not in bound
 
 
-def test_lifecycle_claims_no_bound_for_a_name_that_comes_back():
-    script = _lifecycle_script()
+def test_lifecycle_claims_no_bound_for_a_name_that_comes_back(monkeypatch):
+    script = _lifecycle_script(monkeypatch)
     added, removed = script.lifecycle(
         [("1", {"a", "b"}), ("2", {"a"}), ("3", {"a", "b", "c"}), ("4", {"b", "c"})]
     )
     assert added == {"c": "3"} and removed == {"a": "4"}
+
+
+def test_wheel_listing_follows_generated_packages_and_delegates(monkeypatch, tmp_path):
+    import zipfile
+
+    script = _lifecycle_script(monkeypatch)
+    tf_wheel, keras_wheel = tmp_path / "tf.whl", tmp_path / "keras.whl"
+    with zipfile.ZipFile(tf_wheel, "w") as zf:
+        zf.writestr("tensorflow/__init__.py", "from tensorflow_core import *\n")
+        zf.writestr(
+            "tensorflow_core/__init__.py",
+            "from ._api.v1 import nn\nkeras = _LazyLoader('keras', globals(), 'keras.api')\n",
+        )
+        zf.writestr("tensorflow_core/_api/v1/nn/__init__.py", "from x.ops import relu\n")
+    with zipfile.ZipFile(keras_wheel, "w") as zf:
+        zf.writestr("keras/api/_v2/keras/__init__.py", "from keras.api._v2.keras import layers\n")
+        zf.writestr("keras/api/_v2/keras/layers/__init__.py", "from keras.src import Dense\n")
+    objects = ["tensorflow", "tensorflow.nn", "tensorflow.keras", "tensorflow.keras.layers"]
+    roots = {"tensorflow": ["tensorflow_core", "tensorflow"]}
+    own = script.wheel_listing([tf_wheel], objects, roots)
+    assert own["tensorflow.nn"] == {"tensorflow.nn", "tensorflow.nn.relu"}
+    assert "tensorflow.keras" in own["tensorflow"] and own["tensorflow.keras"] is None
+    mounted = script.wheel_listing(
+        [keras_wheel], objects[2:], mounts={"tensorflow.keras": "keras.api._v2.keras"}
+    )
+    assert mounted["tensorflow.keras.layers"] == {
+        "tensorflow.keras.layers",
+        "tensorflow.keras.layers.Dense",
+    }
