@@ -976,6 +976,8 @@ PLACEMENT = {
     "Microsoft.Extensions.ApiDescription.Server": "web",
     "Microsoft.Web.LibraryManager.Build": "file:libman.json",
     "Microsoft.TypeScript.MSBuild": "file:tsconfig.json",
+    # NsDepCop's docs: the analyzer reads config.nsdepcop from the project's folder
+    "NsDepCop": "file:config.nsdepcop",
     "Microsoft.AspNetCore.Components.WebAssembly.DevServer": "wasm",
     "PolySharp": "legacy-tfm",
     "Polyfill": "legacy-tfm",
@@ -1016,6 +1018,15 @@ IMPLIED_BY = {
     "MongoDB.Bson": ["MongoDB.Driver"],
     "Serilog.Extensions.Logging": ["Serilog.AspNetCore", "Serilog.Extensions.Hosting"],
     "Serilog.Extensions.Hosting": ["Serilog.AspNetCore"],
+    # Serilog.AspNetCore's README: the package includes the console, file and debug sinks,
+    # configuration reading and the compact formatter (its nuspec's dependency group)
+    "Serilog.Sinks.Console": ["Serilog.AspNetCore"],
+    "Serilog.Sinks.File": ["Serilog.AspNetCore"],
+    "Serilog.Sinks.Debug": ["Serilog.AspNetCore"],
+    "Serilog.Settings.Configuration": ["Serilog.AspNetCore"],
+    "Serilog.Formatting.Compact": ["Serilog.AspNetCore"],
+    # Aspire.Hosting.Testing depends on Aspire.Hosting.AppHost (its gallery page)
+    "Aspire.Hosting.AppHost": ["Aspire.Hosting.Testing"],
     "xunit.abstractions": ["xunit"],
     "Polly.Core": ["Polly"],
     "Microsoft.CodeAnalysis.Common": ["Microsoft.CodeAnalysis.CSharp"],

@@ -44,7 +44,12 @@ def test_namespaces_map_to_the_central_packages(shop):
 
 def test_web_sdk_has_aspnetcore_in_the_box_and_sinks_come_from_their_entry_points(shop):
     web = _names(shop, "src/Shop.Web/Shop.Web.csproj")
+    # Serilog.AspNetCore brings the console sink, but the repository lists the sink
+    # centrally and no other project would take it, so it stays where WriteTo.Console is
     assert "Serilog.AspNetCore" in web and "Serilog.Sinks.Console" in web
+    # an analyzer placed by the file it reads
+    assert "NsDepCop" in web
+    assert "NsDepCop" not in _names(shop, "src/Shop.Core/Shop.Core.csproj")
     assert not any(n.startswith("Microsoft.AspNetCore") for n in web)
     # design-time EF tools go to the startup project whose references use EF Core
     assert "Microsoft.EntityFrameworkCore.Design" in web
@@ -205,7 +210,7 @@ def test_a_package_missing_from_central_versions_is_added_there(shop):
     edits = {e.path: e for e in shop.edits}
     props = edits["Directory.Packages.props"].new_text
     assert '<PackageVersion Include="Polly" Version="8.6.1" />' in props
-    assert props.count("<PackageVersion ") == 13
+    assert props.count("<PackageVersion ") == 14
     core = edits["src/Shop.Core/Shop.Core.csproj"].new_text
     assert '<PackageReference Include="Polly" />' in core
 
@@ -402,3 +407,12 @@ def test_a_package_carrying_the_framework_reference_puts_aspnetcore_in_the_box(s
     assert "Microsoft.AspNetCore.Mvc.Testing" in names
     assert not any(n.startswith("Microsoft.Extensions.Hosting") for n in names)
     assert "Microsoft.AspNetCore.Hosting.Abstractions" not in names
+
+
+def test_packages_a_chosen_package_depends_on_are_not_repeated():
+    inference = infer(FIXTURES / "impliedpackages", Options(offline=True))
+    app = _names(inference, "src/App/App.csproj")
+    assert "Serilog.AspNetCore" in app
+    assert "Serilog.Sinks.Console" not in app and "Serilog.Settings.Configuration" not in app
+    tests = _names(inference, "tests/App.Tests/App.Tests.csproj")
+    assert "Aspire.Hosting.Testing" in tests and "Aspire.Hosting.AppHost" not in tests

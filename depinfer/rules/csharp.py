@@ -374,20 +374,38 @@ def reduce_transitive(
     return out
 
 
-def drop_implied(candidates: list[Candidate]) -> list[Candidate]:
+def drop_implied(
+    candidates: list[Candidate], pools: dict[str, set[str]] | None = None
+) -> list[Candidate]:
     """A package another chosen package of the same project depends on is not repeated;
     a referenced project of this repository that builds that other package counts too
-    (a sample of `Serilog.AspNetCore` does not list what the package depends on)."""
+    (a sample of `Serilog.AspNetCore` does not list what the package depends on).
+    Under central package management (`pools`: project → lower-case listed ids) a listed
+    package that no project would reference otherwise, implied in one project only, is
+    kept there: the repository listed it because a project references it."""
     implied = {k.lower(): {v.lower() for v in vs} for k, vs in conventions()["implied_by"].items()}
     names: dict[str, set[str]] = defaultdict(set)
     for c in candidates:
         if not c.internal or (c.path and c.extra.get("kind") != "framework"):
             names[c.manifest].add(c.name.lower())
-    return [
-        c
+    dropped = [
+        not c.internal and bool(implied.get(c.name.lower(), set()) & names[c.manifest])
         for c in candidates
-        if c.internal or not (implied.get(c.name.lower(), set()) & names[c.manifest])
     ]
+    kept_names = {
+        c.name.lower() for c, d in zip(candidates, dropped, strict=True) if not d and not c.internal
+    }
+    places: dict[str, set[str]] = defaultdict(set)
+    for c, d in zip(candidates, dropped, strict=True):
+        if d:
+            places[c.name.lower()].add(c.manifest)
+    pools = pools or {}
+
+    def listed_for_here(c: Candidate) -> bool:
+        low = c.name.lower()
+        return low in pools.get(c.manifest, ()) and low not in kept_names and len(places[low]) == 1
+
+    return [c for c, d in zip(candidates, dropped, strict=True) if not d or listed_for_here(c)]
 
 
 def infer(
@@ -413,7 +431,10 @@ def infer(
         for cs in layout
         if cs.properties.get("DisableTransitiveProjectReferences", "").lower() == "true"
     }
-    result = reduce_transitive(drop_implied(candidates), graph, tests, apphosts, private, own_refs)
+    pools = {cs.path: {k.lower() for k in cs.pool} for cs in layout if cs.central}
+    result = reduce_transitive(
+        drop_implied(candidates, pools), graph, tests, apphosts, private, own_refs
+    )
     _report_unplaced(project, layout, result, ctx)
     return result
 
