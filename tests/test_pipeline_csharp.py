@@ -416,3 +416,8 @@ def test_packages_a_chosen_package_depends_on_are_not_repeated():
     assert "Serilog.Sinks.Console" not in app and "Serilog.Settings.Configuration" not in app
     tests = _names(inference, "tests/App.Tests/App.Tests.csproj")
     assert "Aspire.Hosting.Testing" in tests and "Aspire.Hosting.AppHost" not in tests
+
+
+def test_fully_qualified_names_spell_out_centrally_listed_ids():
+    inference = infer(FIXTURES / "qualifiednames", Options(offline=True))
+    assert _names(inference, "bench/Bench/Bench.csproj") == ["MedallionShell", "ProcessX"]

@@ -156,6 +156,29 @@ def _pool_lookup(ns: str, pool: dict[str, str]) -> str | None:
     return None
 
 
+def _qualified_pool_id(name: str, pool: dict[str, str]) -> str | None:
+    """The centrally listed id a fully-qualified name in code spells out when its first
+    segment is no namespace the index knows: the id with its dots dropped
+    (`Medallion.Shell.Command.Run` → MedallionShell), or a one-segment id that is a type
+    segment of the name (`Cysharp.Diagnostics.ProcessX.Get…` → ProcessX)."""
+    parts = name.split(".")
+    if len(parts) < 2 or parts[0] in _GENERIC_ROOTS:
+        return None
+    squashed: dict[str, list[str]] = defaultdict(list)
+    for k in pool:
+        squashed[_squash(k)].append(k)
+    for i in range(len(parts), 1, -1):
+        hits = squashed.get(_squash("".join(parts[:i])), [])
+        if len(hits) == 1:
+            return hits[0]
+    singles = {k.lower(): k for k in pool if "." not in k and "-" not in k and len(k) >= 6}
+    for seg in parts[1:]:
+        hit = singles.get(seg.lower())
+        if hit and seg.lower() not in _index_segments():
+            return hit
+    return None
+
+
 def _unlisted_ok(pid: str, pool: dict[str, str]) -> bool:
     if pid.startswith(("Microsoft.", "System.", "Aspire.")):
         return False
@@ -376,11 +399,21 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
     for use in uses.values():
         unresolved: dict[str, ImportRef] = {}
         names: dict[str, ImportRef] = dict(use.usings)
+        listed: dict[str, ImportRef] = {}
         for q, r in use.qualified.items():
             first = q.split(".", 1)[0]
             # `Markdown.ToHtml(…)` on a type of this repository is a member access
             if first in roots and first not in own_types and q not in names:
                 names[q] = r
+            elif use.cs.central and first not in own_types and first not in internal:
+                hit = _qualified_pool_id(q, use.cs.pool)
+                if hit and hit not in listed:
+                    listed[hit] = r
+        for pid, r in listed.items():
+            if pid.lower() not in use.own_ids and not nx.package_in_box(pid, use.cs):
+                candidates.append(
+                    _candidate(pid, use.cs, r, f"fully qualified {r.module} names {pid}", True)
+                )
         for ns, r in names.items():
             found, resolved = namespace_candidates(ns, r, use, internal, ctx)
             candidates.extend(found)
