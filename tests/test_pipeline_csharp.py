@@ -414,6 +414,9 @@ def test_packages_a_chosen_package_depends_on_are_not_repeated():
     app = _names(inference, "src/App/App.csproj")
     assert "Serilog.AspNetCore" in app
     assert "Serilog.Sinks.Console" not in app and "Serilog.Settings.Configuration" not in app
+    # appsettings.json names a sink and an enricher; a commented-out sink is not read
+    assert "Serilog.Sinks.Seq" in app and "Serilog.Enrichers.Thread" in app
+    assert "Serilog.Sinks.ApplicationInsights" not in app
     tests = _names(inference, "tests/App.Tests/App.Tests.csproj")
     assert "Aspire.Hosting.Testing" in tests and "Aspire.Hosting.AppHost" not in tests
 

@@ -5,7 +5,8 @@ Applied in order, each from the data in rules/data/csharp/conventions.json:
    dominant one) + its adapter, Microsoft.NET.Test.Sdk, coverlet when CI collects coverage,
    test loggers CI names;
 2. polyfill packages for older targets (netstandard2.0, .NET Framework) whose code uses a
-   type they lack (`Span<T>` → System.Memory);
+   type they lack (`Span<T>` → System.Memory); packages appsettings files name (Serilog
+   sinks and enrichers, rules/csharp_config.py);
 3. tool packages the repository lists in Directory.Packages.props that no project uses
    yet, placed by the table (analyzers everywhere, EF design tools in startup projects …);
 4. what flows through ProjectReferences is not repeated: a library package another
@@ -33,6 +34,7 @@ from depinfer.mapping import nuget_index as nxi
 from depinfer.mapping.csharp import ProjectUse, gather
 from depinfer.mapping.csharp_projects import generator_of
 from depinfer.model import Candidate, Ecosystem, Evidence, ImportRef, Project, Section
+from depinfer.rules.csharp_config import serilog_packages
 
 
 @lru_cache(maxsize=1)
@@ -169,6 +171,18 @@ def polyfill_candidates(layout: list[CsProject], uses: dict[str, ProjectUse]) ->
                 if missing and set(missing) != set(cs.target_frameworks):
                     c.extra["tfms"] = missing
                 out.append(c)
+    return out
+
+
+def config_candidates(layout: list[CsProject], project: Project) -> list[Candidate]:
+    """Packages the project's configuration files name (Serilog sinks in appsettings)."""
+    out = []
+    for cs in layout:
+        if not cs.files:
+            continue
+        for pid, where in serilog_packages(cs, project).items():
+            if not nxi.package_in_box(pid, cs):
+                out.append(_candidate(pid, cs, "settings", where))
     return out
 
 
@@ -413,7 +427,11 @@ def infer(
 ) -> list[Candidate]:
     layout, uses = gather(project, refs)
     by_path = {cs.path: cs for cs in layout}
-    added = test_candidates(layout, uses, project) + polyfill_candidates(layout, uses)
+    added = (
+        test_candidates(layout, uses, project)
+        + polyfill_candidates(layout, uses)
+        + config_candidates(layout, project)
+    )
     kept = []
     for c in added:
         cs = by_path.get(c.manifest)
