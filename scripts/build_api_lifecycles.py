@@ -18,12 +18,14 @@ release's wheel is fetched with `pip download --no-deps --only-binary=:all:` (fr
 index pip is configured with) into a temporary directory, and the generated API packages
 it carries (`tensorflow_core/_api/v1/...` in 1.15, `tensorflow/_api/v2/...` in 2.x) are
 parsed with `ast`: every public name a module's `__init__.py` binds (imports, assignments,
-`setattr(_current_module, ...)`, minus `del`) is a public name of that module. A module a
-release hands to another distribution is read from that distribution's wheel when declared
-a delegate (tf.keras from 2.6 on: the `keras` release TensorFlow's Requires-Dist allows,
-newest by a month after the TensorFlow release); otherwise (tf.estimator, tf.summary in
-2.0-2.15) its name is listed but its contents are not, so nothing is claimed about them for
-that release. Wheels are deleted as soon as they are read.
+`setattr(_current_module, ...)`, minus `del`) is a public name of that module. Package
+directories the `__init__.py` does not bind are internals, not public names (TF 2.0 still
+ships an empty `tensorflow_core/contrib/`). A module a release hands to another
+distribution is read from that distribution's wheel when declared a delegate (tf.keras
+from 2.6 on: the newest `keras` release TensorFlow's Requires-Dist allows, what installing
+that TensorFlow brings today); otherwise (tf.estimator, tf.summary in 2.0-2.15) its name is
+listed but its contents are not, so nothing is claimed about them for that release.
+Wheels are deleted as soon as they are read.
 
 Usage: python scripts/build_api_lifecycles.py [--only DIST ...]   (needs uv, pip and network)
 """
@@ -137,7 +139,7 @@ class WheelLibrary:
     roots: dict[str, list[str]] = field(default_factory=dict)
     # public name -> (distribution a release hands it to, {its major: modules serving it,
     # first present wins}); that distribution's version is the newest the release's
-    # Requires-Dist allows, published by a month after the release
+    # Requires-Dist allows
     delegates: dict[str, tuple[str, dict[int, list[str]]]] = field(default_factory=dict)
 
 
@@ -504,11 +506,11 @@ def wheel_listing(
     return out
 
 
-def delegate_wheel(
-    wheel: Path, dist: str, released: datetime | None, dest: Path
-) -> tuple[Path, Version] | None:
+def delegate_wheel(wheel: Path, dist: str, dest: Path) -> tuple[Path, Version] | None:
     """The wheel of `dist` a release hands part of its API to: the newest version its
-    Requires-Dist allows that was published by a month after the release."""
+    Requires-Dist allows, which is what installing that release today brings (TF 2.16
+    allows any Keras 3; Keras 3.3 dropped tf.keras.losses.mean_squared_error that 3.1 had,
+    so the name is gone for whoever installs TF 2.16 now)."""
     from packaging.requirements import InvalidRequirement, Requirement
     from packaging.utils import canonicalize_name
 
@@ -526,15 +528,12 @@ def delegate_wheel(
                 spec = req.specifier
     if spec is None:
         return None
-    cutoff = released + timedelta(days=30) if released else None
     fits = sorted(
-        (Version(v), when)
-        for v, when in release_dates(dist).items()
-        if spec.contains(v) and (cutoff is None or when <= cutoff) and not Version(v).is_prerelease
+        Version(v) for v in release_dates(dist) if spec.contains(v) and not Version(v).is_prerelease
     )
     if not fits:
         return None
-    version = fits[-1][0]
+    version = fits[-1]
     dest.mkdir(parents=True, exist_ok=True)
     found = fetch_wheel([dist], str(version), dest)
     return (found, version) if found else None
@@ -549,7 +548,6 @@ def wheel_versions(dist: str) -> list[tuple[str, set[str]]]:
     else from the last one before: TF 2.0-2.15 hand tf.summary to TensorBoard and 2.16 ships
     the same API itself, so 1.x's tf.summary.FileWriter is gone from 2.0, not from 2.16."""
     lib = WHEELS[dist]
-    dates = release_dates(lib.dists[-1])
     per_version: list[tuple[str, dict[str, set[str] | None]]] = []
     for version in lib.versions:
         with tempfile.TemporaryDirectory() as tmp:
@@ -561,7 +559,7 @@ def wheel_versions(dist: str) -> list[tuple[str, set[str]]]:
                 under = [o for o in lib.objects if o == prefix or o.startswith(prefix + ".")]
                 if not under or listing.get(prefix, set()) is not None:
                     continue
-                got = delegate_wheel(wheel, other, dates.get(version), Path(tmp) / other)
+                got = delegate_wheel(wheel, other, Path(tmp) / other)
                 if got is None:
                     continue
                 other_wheel, other_version = got
