@@ -424,3 +424,10 @@ def test_packages_a_chosen_package_depends_on_are_not_repeated():
 def test_fully_qualified_names_spell_out_centrally_listed_ids():
     inference = infer(FIXTURES / "qualifiednames", Options(offline=True))
     assert _names(inference, "bench/Bench/Bench.csproj") == ["MedallionShell", "ProcessX"]
+
+
+def test_aspire_testing_projects_reference_their_apphost():
+    inference = infer(FIXTURES / "aspiretests", Options(offline=True))
+    manifest = "tests/Shop.AspireTests/Shop.AspireTests.csproj"
+    assert _projects(inference, manifest) == ["src/Shop.AppHost/Shop.AppHost.csproj"]
+    assert "Aspire.Hosting.Testing" in _names(inference, manifest)

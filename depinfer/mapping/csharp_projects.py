@@ -262,6 +262,46 @@ def _test_subject(cs: CsProject, layout: list[CsProject], exact: bool = False) -
     return None
 
 
+def _is_apphost(cs: CsProject) -> bool:
+    return "Aspire.AppHost.Sdk" in cs.sdk_names or (
+        cs.properties.get("IsAspireHost", "").lower() == "true"
+    )
+
+
+def _tested_apphost(
+    cs: CsProject, use: ProjectUse, layout: list[CsProject], graph: nx.DiGraph
+) -> CsProject | None:
+    """Aspire.Hosting.Testing starts an AppHost: its docs have the test project reference
+    the AppHost project. A test project using it with no AppHost among its references gets
+    the nearest one in the tree (none when two are equally near)."""
+    if not any(
+        u == "Aspire.Hosting.Testing" or u.startswith("Aspire.Hosting.Testing.")
+        for u in list(use.usings) + list(use.global_usings)
+    ):
+        return None
+    hosts = [o for o in layout if o is not cs and _is_apphost(o)]
+    reached = nx.descendants(graph, cs.path) if cs.path in graph else set()
+    if not hosts or any(h.path in reached for h in hosts):
+        return None
+    best = max(_common_depth(cs.path, h.path) for h in hosts)
+    nearest = [h for h in hosts if _common_depth(cs.path, h.path) == best]
+    if len(nearest) > 1:  # equally near: the one sharing most of the test project's name
+        shared = {h.path: _common_name(cs.name, h.name) for h in nearest}
+        top = max(shared.values())
+        nearest = [h for h in nearest if shared[h.path] == top and top > 0]
+    return nearest[0] if len(nearest) == 1 else None
+
+
+def _common_name(a: str, b: str) -> int:
+    """How many leading dotted segments two project names share."""
+    n = 0
+    for x, y in zip(a.lower().split("."), b.lower().split("."), strict=False):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
 _GENERATOR_SUFFIXES = (".generator", ".generators", ".sourcegenerator", ".sourcegenerators")
 
 
@@ -302,6 +342,9 @@ def project_references(
                 and can_reference(cs.target_frameworks, subject.target_frameworks)
             ):
                 graph.add_edge(cs.path, subject.path, weight=1.0, why="test project name")
+            host = _tested_apphost(cs, uses[cs.path], layout, graph)
+            if host is not None:
+                graph.add_edge(cs.path, host.path, weight=1.0, why="Aspire.Hosting.Testing")
     out: list[Candidate] = []
     for src, dst, data in graph.edges(data=True):
         target = by_path[dst]
