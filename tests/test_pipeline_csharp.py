@@ -431,3 +431,9 @@ def test_aspire_testing_projects_reference_their_apphost():
     manifest = "tests/Shop.AspireTests/Shop.AspireTests.csproj"
     assert _projects(inference, manifest) == ["src/Shop.AppHost/Shop.AppHost.csproj"]
     assert "Aspire.Hosting.Testing" in _names(inference, manifest)
+
+
+def test_a_testing_platform_runner_project_needs_no_vstest_sdk():
+    inference = infer(FIXTURES / "nunitrunner", Options(offline=True))
+    names = _names(inference, "tests/Parser.Tests/Parser.Tests.csproj")
+    assert names == ["NUnit", "NUnit3TestAdapter"]

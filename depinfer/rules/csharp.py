@@ -148,11 +148,24 @@ def test_candidates(
             for pid in spec["analyzers"]:
                 if pid.lower() in preferred:
                     out.append(_candidate(pid, cs, "test-analyzer", fw))
-        out.append(_candidate(conv["test_sdk"], cs, "test-sdk", "dotnet test needs the test SDK"))
+        if not _testing_platform_runner(cs):
+            out.append(
+                _candidate(conv["test_sdk"], cs, "test-sdk", "dotnet test needs the test SDK")
+            )
         for pid, signs in list(conv["coverage"].items()) + list(conv["test_loggers"].items()):
             if any(s.lower() in ci.lower() for s in signs) or pid.lower() in preferred:
                 out.append(_candidate(pid, cs, "ci", "CI collects coverage / uses the logger"))
     return out
+
+
+# Properties that make the test project its own Microsoft.Testing.Platform executable (the
+# .NET docs' "NUnit runner" and "MSTest runner" pages): the VSTest host package
+# Microsoft.NET.Test.Sdk is then not what runs the tests.
+TESTING_PLATFORM_RUNNERS = ("EnableNUnitRunner", "EnableMSTestRunner")
+
+
+def _testing_platform_runner(cs: CsProject) -> bool:
+    return any(cs.properties.get(p, "").lower() == "true" for p in TESTING_PLATFORM_RUNNERS)
 
 
 def polyfill_candidates(layout: list[CsProject], uses: dict[str, ProjectUse]) -> list[Candidate]:
