@@ -237,3 +237,16 @@ def test_read_tells_old_format_projects_and_their_dll_references():
     assert data["sdk_style"] is True
     _, data = csproj.read('<Project><Import Project="Sdk.props" Sdk="X" /></Project>', "C.csproj")
     assert data["sdk_style"] is True
+
+
+def test_read_properties_pointing_into_another_projects_build_output():
+    text = """<Project Sdk="Microsoft.NET.Sdk">
+  <PropertyGroup>
+    <TargetFramework>net8.0</TargetFramework>
+    <GenTool>$(MSBuildProjectDirectory)\\..\\Gen\\bin\\$(Configuration)\\$(TargetFramework)\\Gen.dll</GenTool>
+    <OutputPath>$(SolutionDir)bin\\</OutputPath>
+  </PropertyGroup>
+</Project>
+"""
+    _, data = csproj.read(text, "src/Tests/Tests.csproj")
+    assert data["output_items"] == ["..\\Gen\\bin\\$(Configuration)\\$(TargetFramework)\\Gen.dll"]

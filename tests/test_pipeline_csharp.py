@@ -437,3 +437,8 @@ def test_a_testing_platform_runner_project_needs_no_vstest_sdk():
     inference = infer(FIXTURES / "nunitrunner", Options(offline=True))
     names = _names(inference, "tests/Parser.Tests/Parser.Tests.csproj")
     assert names == ["NUnit", "NUnit3TestAdapter"]
+
+
+def test_a_property_running_another_projects_build_output_references_it():
+    inference = infer(FIXTURES / "buildoutput", Options(offline=True))
+    assert _projects(inference, "src/Lib.Tests/Lib.Tests.csproj") == ["src/Gen/Gen.csproj"]

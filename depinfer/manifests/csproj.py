@@ -80,6 +80,7 @@ def read(text: str, path: str) -> tuple[dict[str, list[str]], dict[str, Any]]:
                 name = _local(prop.tag)
                 if name and (name not in props or not prop.get("Condition")):
                     props[name] = _text(prop)
+                _output_path(_text(prop), data)
         elif tag == "ItemGroup":
             group_cond = group.get("Condition")
             for item in group:
@@ -157,6 +158,22 @@ def _read_item(
         for p in (include or "").split(";"):
             if "$(" not in p.split("bin", 1)[0] and ("/bin/" in p or "\\bin\\" in p):
                 data["output_items"].append(p)
+
+
+# A property pointing into another project's build output (`<SpecExecutable>
+# $(MSBuildProjectDirectory)\..\Gen\bin\…\Gen.dll`) runs or reads that output: only
+# these directory properties may prefix the path, so it stays relative to the project.
+_PROJECT_DIR_PROPS = ("$(MSBuildProjectDirectory)", "$(MSBuildThisFileDirectory)")
+
+
+def _output_path(value: str, data: dict) -> None:
+    for prefix in _PROJECT_DIR_PROPS:
+        if value.startswith(prefix):
+            value = value[len(prefix) :].lstrip("\\/")
+            break
+    head = value.replace("\\", "/").split("/bin/", 1)[0]
+    if "/bin/" in value.replace("\\", "/") and "$(" not in head and ";" not in head:
+        data["output_items"].append(value)
 
 
 def _child_text(item: ET.Element, name: str) -> str:
