@@ -170,6 +170,7 @@ WHEELS: dict[str, WheelLibrary] = {
             "tensorflow.math",
             "tensorflow.metrics",
             "tensorflow.nn",
+            "tensorflow.optimizers",
             "tensorflow.random",
             "tensorflow.saved_model",
             "tensorflow.summary",
@@ -200,13 +201,22 @@ WHEELS: dict[str, WheelLibrary] = {
         versions=["1.15.5", "2.0.0", "2.4.0", "2.8.0", "2.12.0", "2.15.0", "2.16.1", "2.21.0"],
         roots={"tensorflow": ["tensorflow_core", "tensorflow"]},
         delegates={
-            "tensorflow.keras": (
+            f"tensorflow.{sub}": (
                 "keras",
                 {
-                    2: ["keras.api._v2.keras"],
-                    3: ["keras._tf_keras.keras", "keras.api._tf_keras.keras"],
+                    2: [f"keras.api._v2.keras{tail}"],
+                    3: [f"keras._tf_keras.keras{tail}", f"keras.api._tf_keras.keras{tail}"],
                 },
             )
+            # tf.keras, and the tf.losses/metrics/initializers/optimizers aliases of its
+            # parts that TensorFlow 2 loads from Keras
+            for sub, tail in [
+                ("keras", ""),
+                ("losses", ".losses"),
+                ("metrics", ".metrics"),
+                ("initializers", ".initializers"),
+                ("optimizers", ".optimizers"),
+            ]
         },
     ),
 }
@@ -368,6 +378,16 @@ def module_bindings(source: str, package: str = "") -> dict[str, str | None]:
                 return parts[0]
         return None
 
+    def alias_of(node: ast.expr) -> str | None:
+        """`losses = keras.losses` (TF 2.0): the module keras was imported from + .losses."""
+        parts: list[str] = []
+        while isinstance(node, ast.Attribute):
+            parts.append(node.attr)
+            node = node.value
+        if parts and isinstance(node, ast.Name) and bound.get(node.id):
+            return ".".join([bound[node.id] or "", *reversed(parts)])
+        return None
+
     def walk(body: list[ast.stmt]) -> None:
         for node in body:
             if isinstance(node, ast.ImportFrom):
@@ -389,11 +409,12 @@ def module_bindings(source: str, package: str = "") -> dict[str, str | None]:
                         bound[head] = head
             elif isinstance(node, ast.Assign | ast.AnnAssign):
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                value = alias_of(node.value) if node.value is not None else None
                 for t in targets:
                     for item in t.elts if isinstance(t, ast.Tuple) else [t]:
                         name = target(item)
                         if name:
-                            bound[name] = None
+                            bound[name] = value
             elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
                 bound[node.name] = None
             elif isinstance(node, ast.Delete):
@@ -413,7 +434,7 @@ def module_bindings(source: str, package: str = "") -> dict[str, str | None]:
                 ):
                     value = call.args[2]
                     origin = bound.get(value.id) if isinstance(value, ast.Name) else None
-                    bound[call.args[1].value] = origin
+                    bound[call.args[1].value] = origin or alias_of(value)
             elif isinstance(node, ast.If | ast.With | ast.For | ast.While):
                 walk(node.body)
                 walk(getattr(node, "orelse", []))
@@ -555,11 +576,14 @@ def wheel_versions(dist: str) -> list[tuple[str, set[str]]]:
             if wheel is None:
                 continue
             listing = wheel_listing([wheel], lib.objects, lib.roots)
+            fetched: dict[str, tuple[Path, Version] | None] = {}
             for prefix, (other, modules) in lib.delegates.items():
                 under = [o for o in lib.objects if o == prefix or o.startswith(prefix + ".")]
                 if not under or listing.get(prefix, set()) is not None:
                     continue
-                got = delegate_wheel(wheel, other, Path(tmp) / other)
+                if other not in fetched:
+                    fetched[other] = delegate_wheel(wheel, other, Path(tmp) / other)
+                got = fetched[other]
                 if got is None:
                     continue
                 other_wheel, other_version = got

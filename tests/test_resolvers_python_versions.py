@@ -158,6 +158,9 @@ def test_a_removed_module_takes_everything_under_it(monkeypatch):
         ({"tensorflow.keras.layers.experimental.preprocessing.Rescaling"}, "2.4.0", "2.16.1"),
         ({"tensorflow.keras.layers.Dense", "tensorflow.keras.Sequential"}, None, None),
         ({"tensorflow.keras.ops"}, "2.16.1", None),
+        # 1.x tf.losses functions; 2.x tf.losses/tf.optimizers are Keras's
+        ({"tensorflow.losses.sparse_softmax_cross_entropy"}, None, "2.0.0"),
+        ({"tensorflow.optimizers.Adam", "tensorflow.losses.MeanSquaredError"}, "2.0.0", None),
     ],
 )
 def test_shipped_table_knows_tensorflow_1_to_2(monkeypatch, used, lower, upper):
@@ -219,6 +222,8 @@ try:
 except ImportError:
     pass
 _current_module.app.flags = flags
+from .python.keras.api._v2 import keras
+losses = keras.losses
 """
     bound = script.module_bindings(source, "tensorflow_core")
     assert bound["nn"] == "tensorflow_core._api.v1.nn"
@@ -226,6 +231,7 @@ _current_module.app.flags = flags
     assert "contrib" in bound and bound["contrib"] is None and "LazyLoader" not in bound
     assert bound["summary"] == "tensorboard.summary._tf.summary"
     assert "app.flags" not in bound
+    assert bound["losses"] == "tensorflow_core.python.keras.api._v2.keras.losses"
 
 
 def test_lifecycle_claims_no_bound_for_a_name_that_comes_back(monkeypatch):
