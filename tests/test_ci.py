@@ -287,7 +287,15 @@ def test_every_run_starts_from_an_empty_environment(tmp_path):
     (tmp_path / "setup.py").write_text("from setuptools import setup\nsetup(name='x')\n")
     (tmp_path / "package.json").write_text('{"name": "x"}')
     assert "--clear" in plan_for(tmp_path, "python", "pytest").setup[0]
-    assert plan_for(tmp_path, "javascript", "npm test").setup == [["rm", "-rf", "node_modules"]]
+    assert plan_for(tmp_path, "javascript", "npm test").setup[0] == ["rm", "-rf", "node_modules"]
+
+
+def test_a_node_tree_without_git_metadata_gets_a_repository_for_its_hook_installers(tmp_path):
+    (tmp_path / "package.json").write_text('{"name": "x", "scripts": {"prepare": "husky"}}')
+    plan = plan_for(tmp_path, "javascript", "npm test")
+    assert ["git", "init", "-q"] in plan.setup and plan.env["HUSKY"] == "0"
+    (tmp_path / ".git").mkdir()
+    assert ["git", "init", "-q"] not in plan_for(tmp_path, "javascript", "npm test").setup
 
 
 def test_cargo_runs_every_test_binary():
@@ -312,3 +320,14 @@ def test_rust_plan_runs_on_stable_when_the_pinned_toolchain_is_missing(tmp_path,
     assert (
         "RUSTUP_TOOLCHAIN" not in plan_mod.rust_plan(scan(tmp_path), None, "cargo test", None).env
     )
+
+
+def test_npm_installs_keep_to_the_snapshot_date_and_fall_back_without_publish_times():
+    from depinfer.ci import with_npm_before
+
+    line = with_npm_before("npm install --no-audit --no-fund", "2024-05-01T10:00:00+00:00")
+    assert line == (
+        "npm install --no-audit --no-fund --before=2024-05-01 || npm install --no-audit --no-fund"
+    )
+    assert with_npm_before("npx --yes pnpm@9 install", "2024-05-01") == "npx --yes pnpm@9 install"
+    assert with_npm_before("npm ci && npm run build", "2024-05-01") == "npm ci && npm run build"

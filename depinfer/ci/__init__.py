@@ -3,6 +3,7 @@ build a fresh environment from its (inferred) manifests, run it, parse per-test 
 
 from __future__ import annotations
 
+import re
 from difflib import SequenceMatcher
 from pathlib import Path
 
@@ -45,13 +46,25 @@ def pick_job(jobs: list[TestJob], test_cmd: str | None) -> TestJob | None:
 
 
 def exclude_newer_env(language: str, as_of: str) -> dict[str, str]:
-    """The package managers' own "nothing newer than" setting: uv's exclude-newer. npm's
-    `before` is not used: it fails outright (ETARGET) when the registry serves a package
-    without publish times, which mirrors do; cargo has none. Those runs take what the
-    requirements allow."""
+    """The package managers' own "nothing newer than" setting: uv's exclude-newer (npm's is
+    a flag: `with_npm_before`; cargo has none, its runs take what the requirements allow)."""
     if language == "python":
         return {"UV_EXCLUDE_NEWER": as_of}
     return {}
+
+
+_NPM_INSTALL = re.compile(r"^npm (?:install|i|ci)\b(?!.*--before)")
+
+
+def with_npm_before(line: str, as_of: str) -> str:
+    """`npm install` limited to releases published by `as_of` (npm's `--before`), so a
+    snapshot's unlocked tooling (linters whose newer rules fail the job) is the one of its
+    time; when the registry serves no publish times (some mirrors: ETARGET), the plain
+    install runs instead."""
+    if not _NPM_INSTALL.match(line.strip()) or "&&" in line or "||" in line:
+        return line
+    day = as_of[:10]
+    return f"{line} --before={day} || {line}"
 
 
 def run_tests(
@@ -72,4 +85,6 @@ def run_tests(
         return RunResult("not-run", log=f"no local runner for {language}")
     if as_of:
         plan.env.update(exclude_newer_env(language, as_of))
+        if language == "javascript":
+            plan.install = [with_npm_before(line, as_of) for line in plan.install]
     return run_plan(plan, Path(root), log_path, step_timeout)

@@ -565,6 +565,11 @@ def node_plan(
     pnpm = "npx --yes pnpm@" + (declared[1] if declared and declared[0] == "pnpm" else "latest")
     # a fresh tree each run (each repair round): nothing left over from the last install
     plan.setup.append(["rm", "-rf", "node_modules"])
+    if not (root / ".git").exists():
+        # a tree without git metadata must still install: `prepare` scripts run git hooks
+        # installers (husky install, simple-git-hooks) that stop outside a repository
+        plan.setup.append(["git", "init", "-q"])
+        plan.env["HUSKY"] = "0"
     if uses_pnpm:
         plan.install.append(f"{pnpm} install --no-frozen-lockfile")
         plan.env["npm_config_manage_package_manager_versions"] = "false"
