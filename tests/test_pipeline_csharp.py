@@ -442,3 +442,8 @@ def test_a_testing_platform_runner_project_needs_no_vstest_sdk():
 def test_a_property_running_another_projects_build_output_references_it():
     inference = infer(FIXTURES / "buildoutput", Options(offline=True))
     assert _projects(inference, "src/Lib.Tests/Lib.Tests.csproj") == ["src/Gen/Gen.csproj"]
+
+
+def test_a_centrally_listed_package_of_the_box_is_referenced_where_its_namespace_is():
+    inference = infer(FIXTURES / "listedinbox", Options(offline=True))
+    assert _names(inference, "src/Api/Api.csproj") == ["System.Text.Json"]

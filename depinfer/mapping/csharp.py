@@ -247,6 +247,13 @@ def namespace_candidates(
         return [], True
     if _hinted(ns, cs):
         return [], True  # the project references a DLL file that provides it
+    if pool is not None:
+        listed = _listed_platform_id(ns, pool)
+        if listed and (inbox_prefix or nx.package_in_box(listed, cs)):
+            # the repository lists the package although the framework has the API: its
+            # projects that import the namespace reference the package
+            c = _candidate(listed, cs, ref, f"namespace {ns}; listed centrally", verified=True)
+            return [c], True
     if inbox_prefix and len(inbox_prefix) >= len(prefix):
         return [], True
     out: list[Candidate] = []
@@ -277,6 +284,17 @@ def namespace_candidates(
     if ns in internal:
         return [], True
     return [], False
+
+
+def _listed_platform_id(ns: str, pool: dict[str, str]) -> str | None:
+    """A centrally listed System.* id that is the namespace or a prefix of it (two segments
+    at least). Microsoft.* ids are left out: their namespaces are shared by whole families
+    (Microsoft.Extensions.Logging is also the Abstractions package's namespace)."""
+    lowered = {k.lower(): k for k in pool if k.startswith("System.")}
+    for p in nx.prefixes(ns):
+        if "." in p and p.lower() in lowered:
+            return lowered[p.lower()]
+    return None
 
 
 def _hinted(ns: str, cs: CsProject) -> bool:
