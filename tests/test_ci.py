@@ -273,8 +273,13 @@ def test_pnpm_runs_at_the_version_package_json_pins(tmp_path):
         '{"name": "x", "packageManager": "pnpm@9.1.0+sha512.abc", "scripts": {"test": "vitest"}}'
     )
     plan = plan_for(tmp_path, "javascript", "pnpm build && pnpm test")
-    assert plan.install == ["npx --yes pnpm@9.1.0 install --no-frozen-lockfile"]
-    assert plan.test == ["npx --yes pnpm@9.1.0 build && npx --yes pnpm@9.1.0 test"]
+    # installed once into a tool folder outside the tree (npx inside it reads "workspaces")
+    tools = plan.setup[-1][plan.setup[-1].index("--prefix") + 1]
+    assert tools.endswith("pnpm@9.1.0") and not tools.startswith(str(tmp_path))
+    assert plan.setup[-1][-1] == "pnpm@9.1.0"
+    pnpm = f"{tools}/node_modules/.bin/pnpm"
+    assert plan.install == [f"{pnpm} install --no-frozen-lockfile"]
+    assert plan.test == [f"{pnpm} build && {pnpm} test"]
     assert plan.env["npm_config_manage_package_manager_versions"] == "false"
 
 

@@ -24,6 +24,7 @@ from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from depinfer.bench.constraints import to_pep440
 from depinfer.ci.workflow import TEST_COMMANDS, Step, TestJob
 from depinfer.model import Ecosystem, Project
+from depinfer.registries.http import default_cache_dir
 from depinfer.toml_compat import tomllib
 
 TEST_EXTRAS = ("test", "tests", "testing", "dev", "develop", "all")
@@ -561,8 +562,12 @@ def node_plan(
             "pnpm" in (s.run or "") or "pnpm" in (s.uses or "") for s in (job.steps if job else [])
         )
     )
-    # the version the project pins (packageManager), run as is: no self-switching
-    pnpm = "npx --yes pnpm@" + (declared[1] if declared and declared[0] == "pnpm" else "latest")
+    # the version the project pins (packageManager), run as is: no self-switching. Installed
+    # into a tool folder outside the tree: `npx` run inside it reads the root package.json's
+    # "workspaces" and stops on duplicate member names that pnpm itself accepts
+    version = declared[1] if declared and declared[0] == "pnpm" else "latest"
+    tools = default_cache_dir() / "tools" / f"pnpm@{version}"
+    pnpm = shlex.quote(str(tools / "node_modules" / ".bin" / "pnpm"))
     # a fresh tree each run (each repair round): nothing left over from the last install
     plan.setup.append(["rm", "-rf", "node_modules"])
     if not (root / ".git").exists():
@@ -571,6 +576,9 @@ def node_plan(
         plan.setup.append(["git", "init", "-q"])
         plan.env["HUSKY"] = "0"
     if uses_pnpm:
+        plan.setup.append(
+            ["npm", "install", "--prefix", str(tools), "--no-audit", "--no-fund", f"pnpm@{version}"]
+        )
         plan.install.append(f"{pnpm} install --no-frozen-lockfile")
         plan.env["npm_config_manage_package_manager_versions"] = "false"
     else:
