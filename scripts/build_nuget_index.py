@@ -75,8 +75,8 @@ AutoMapper.Extensions.Microsoft.DependencyInjection | 70 | lib | Microsoft.Exten
 Mapster | 65 | lib | =;Mapster.Utils | 7.4.0
 Mapster.DependencyInjection | 45 | lib | MapsterMapper;Mapster.DependencyInjection | 1.0.1
 Riok.Mapperly | 55 | lib | Riok.Mapperly.Abstractions | 4.2.1
-MediatR | 92 | lib | =;MediatR.Pipeline;MediatR.NotificationPublishers | 12.5.0
-MediatR.Contracts | 50 | lib | MediatR[IRequest,INotification] | 2.0.1
+MediatR | 92 | lib | MediatR[IMediator,ISender,IPublisher,IRequestHandler,INotificationHandler,IPipelineBehavior,IStreamRequestHandler,IStreamPipelineBehavior,RequestHandlerDelegate,AddMediatR,IRequestPreProcessor,IRequestPostProcessor,IRequestExceptionHandler,IRequestExceptionAction];MediatR.Pipeline;MediatR.NotificationPublishers | 12.5.0
+MediatR.Contracts | 50 | lib | MediatR[IRequest,INotification,IBaseRequest,IStreamRequest,Unit] | 2.0.1
 MediatR.Extensions.Microsoft.DependencyInjection | 60 | lib | MediatR.Extensions.Microsoft.DependencyInjection | 11.1.0
 Mediator.Abstractions | 45 | lib | Mediator | 3.0.1
 Mediator.SourceGenerator | 45 | analyzer | Mediator[AddMediator] | 3.0.1
@@ -213,7 +213,7 @@ Microsoft.EntityFrameworkCore.Tools | 90 | build | | 9.0.7
 EFCore.BulkExtensions | 60 | lib | EFCore.BulkExtensions | 9.0.1
 EFCore.NamingConventions | 50 | lib | Microsoft.EntityFrameworkCore[UseSnakeCaseNamingConvention,UseLowerCaseNamingConvention] | 9.0.0
 EntityFramework | 85 | lib | System.Data.Entity;System.Data.Entity.Infrastructure;System.Data.Entity.ModelConfiguration;System.Data.Entity.Migrations | 6.5.1
-Microsoft.AspNetCore.Identity.EntityFrameworkCore | 85 | lib | Microsoft.AspNetCore.Identity.EntityFrameworkCore;Microsoft.AspNetCore.Identity[IdentityDbContext,IdentityUser,IdentityRole] | 9.0.7
+Microsoft.AspNetCore.Identity.EntityFrameworkCore | 85 | lib | Microsoft.AspNetCore.Identity.EntityFrameworkCore;Microsoft.AspNetCore.Identity[IdentityDbContext,IdentityUser,IdentityRole,AddEntityFrameworkStores];Microsoft.Extensions.DependencyInjection[AddEntityFrameworkStores] | 9.0.7
 Microsoft.AspNetCore.Identity.UI | 75 | lib | Microsoft.AspNetCore.Identity.UI;Microsoft.AspNetCore.Identity.UI.Services;Microsoft.Extensions.DependencyInjection[AddDefaultIdentity,AddDefaultUI] | 9.0.7
 Microsoft.AspNetCore.Diagnostics.EntityFrameworkCore | 70 | lib | Microsoft.AspNetCore.Builder[UseMigrationsEndPoint];Microsoft.Extensions.DependencyInjection[AddDatabaseDeveloperPageExceptionFilter] | 9.0.7
 Microsoft.Extensions.Diagnostics.HealthChecks.EntityFrameworkCore | 60 | lib | Microsoft.Extensions.DependencyInjection[AddDbContextCheck] | 9.0.7

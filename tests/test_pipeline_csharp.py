@@ -447,3 +447,11 @@ def test_a_property_running_another_projects_build_output_references_it():
 def test_a_centrally_listed_package_of_the_box_is_referenced_where_its_namespace_is():
     inference = infer(FIXTURES / "listedinbox", Options(offline=True))
     assert _names(inference, "src/Api/Api.csproj") == ["System.Text.Json"]
+
+
+def test_a_split_package_is_chosen_by_the_types_used():
+    inference = infer(FIXTURES / "splitpackages", Options(offline=True))
+    assert _names(inference, "src/Domain/Domain.csproj") == ["MediatR.Contracts"]
+    assert _names(inference, "src/Application/Application.csproj") == ["MediatR"]
+    # a type name is not an entry point call: the package flows from Application
+    assert _names(inference, "src/Web/Web.csproj") == []

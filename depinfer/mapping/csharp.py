@@ -208,8 +208,12 @@ def _pool_variant(entries: list[nx.Entry], pool: dict[str, str]) -> str | None:
     return None
 
 
-def choose(entries: list[nx.Entry], use: ProjectUse, pool: dict[str, str] | None) -> list[nx.Entry]:
-    """Packages for one namespace: markers used, else the most popular unmarked one."""
+def choose(
+    entries: list[nx.Entry], use: ProjectUse, pool: dict[str, str] | None, prefix: str = ""
+) -> list[nx.Entry]:
+    """Packages for one namespace: markers used, else the most popular unmarked one; when
+    every package of the namespace is marked (MediatR's handlers vs MediatR.Contracts'
+    requests) and no marker is used, the package named like the namespace."""
     if pool is not None:
         lowered = {k.lower() for k in pool}
         entries = [e for e in entries if e.package.lower() in lowered]
@@ -232,6 +236,8 @@ def choose(entries: list[nx.Entry], use: ProjectUse, pool: dict[str, str] | None
         # an analyzer or source generator brings nothing at runtime, so it does not count
         if not (base and any(m.package.startswith(base) and m.kind == "lib" for m in marked)):
             chosen.append(default)
+    elif not chosen and prefix:
+        chosen = [e for e in entries if e.package.lower() == prefix.lower()][:1]
     return chosen
 
 
@@ -257,7 +263,7 @@ def namespace_candidates(
     if inbox_prefix and len(inbox_prefix) >= len(prefix):
         return [], True
     out: list[Candidate] = []
-    chosen = choose(entries, use, pool) if entries else []
+    chosen = choose(entries, use, pool, prefix) if entries else []
     if pool is not None and not chosen:
         hit = _pool_lookup(ns, pool) or _pool_variant(entries, pool)
         if hit:
@@ -276,7 +282,7 @@ def namespace_candidates(
             continue
         c = _candidate(e.package, cs, ref, f"namespace {ns}", verified=True)
         _condition(c, e.package, cs)
-        if e.markers:
+        if any(_strong_marker(m) and use.uses_marker(m) for m in e.markers):
             c.extra["direct"] = True  # an entry point of this package is called here
         out.append(c)
     if chosen or entries:
