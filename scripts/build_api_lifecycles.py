@@ -25,6 +25,9 @@ distribution is read from that distribution's wheel when declared a delegate (tf
 from 2.6 on: the newest `keras` release TensorFlow's Requires-Dist allows, what installing
 that TensorFlow brings today); otherwise (tf.estimator, tf.summary in 2.0-2.15) its name is
 listed but its contents are not, so nothing is claimed about them for that release.
+Where the library asks for it, the modules each wheel installs are compared too, and the
+outermost module that stops being importable is recorded as removed (tf.examples.tutorials
+in 2.0, tensorflow.python.keras.engine.network in 2.4), unless a public name covers it then.
 Wheels are deleted as soon as they are read.
 
 Usage: python scripts/build_api_lifecycles.py [--only DIST ...]   (needs uv, pip and network)
@@ -141,6 +144,9 @@ class WheelLibrary:
     # first present wins}); that distribution's version is the newest the release's
     # Requires-Dist allows
     delegates: dict[str, tuple[str, dict[int, list[str]]]] = field(default_factory=dict)
+    # also record where importable modules disappear (`from tensorflow.examples.tutorials
+    # .mnist import input_data` works in 1.x only), see module_removals
+    modules: bool = False
 
 
 # TensorFlow: 1.15 is the last 1.x (tf.Session, tf.placeholder, tf.contrib at the top
@@ -200,6 +206,7 @@ WHEELS: dict[str, WheelLibrary] = {
         ],
         versions=["1.15.5", "2.0.0", "2.4.0", "2.8.0", "2.12.0", "2.15.0", "2.16.1", "2.21.0"],
         roots={"tensorflow": ["tensorflow_core", "tensorflow"]},
+        modules=True,
         delegates={
             f"tensorflow.{sub}": (
                 "keras",
@@ -560,7 +567,61 @@ def delegate_wheel(wheel: Path, dist: str, dest: Path) -> tuple[Path, Version] |
     return (found, version) if found else None
 
 
-def wheel_versions(dist: str) -> list[tuple[str, set[str]]]:
+def wheel_modules(wheel: Path, roots: dict[str, list[str]]) -> set[str]:
+    """Dotted names of the modules and packages a wheel installs under the library's
+    public top-level names (Python files and extension modules; private parts skipped)."""
+    public = {d: top for top, dirs in roots.items() for d in dirs}
+    with zipfile.ZipFile(wheel) as zf:
+        members = zf.namelist()
+    core = {d for d in public if d not in public.values() and f"{d}/__init__.py" in members}
+    out: set[str] = set()
+    for member in members:
+        parts = member.split("/")
+        top = parts[0]
+        if top not in public or (core and top not in core):
+            continue  # 1.15/2.0: `tensorflow/` is only a shim over `tensorflow_core/`
+        name = parts[-1]
+        if name.endswith(".py"):
+            stem = name[:-3]
+        elif name.endswith(".so"):
+            stem = name.split(".")[0]
+        else:
+            continue
+        dotted = [public.get(top, top), *parts[1:-1]]
+        if stem != "__init__":
+            dotted.append(stem)
+        if not any(p.startswith("_") or not p.isidentifier() for p in dotted[1:]):
+            out.add(".".join(dotted))
+    return out
+
+
+def module_removals(
+    modules: list[tuple[str, set[str]]],
+    listed: list[tuple[str, set[str]]],
+    removed: dict[str, str],
+) -> dict[str, str]:
+    """Outermost modules that stop being importable, with the release they go in. A module
+    under a name that is public API in that release is left out (tf.keras's own package
+    went away in 2.8 when tf.keras became the keras distribution's, yet
+    `tensorflow.keras.layers` still imports), and so is one whose enclosing name is already
+    recorded as removed by then."""
+    public = dict(listed)
+    _, gone = lifecycle(modules)
+    out: dict[str, str] = {}
+    for name in sorted(gone, key=lambda n: n.count(".")):
+        version = gone[name]
+        parts = name.split(".")
+        prefixes = [".".join(parts[:end]) for end in range(2, len(parts) + 1)]
+        if any(p in public.get(version, set()) for p in prefixes):
+            continue
+        earlier = [p for p in prefixes if p in out or p in removed]
+        if any(Version((out | removed)[p]) <= Version(version) for p in earlier):
+            continue
+        out[name] = version
+    return out
+
+
+def wheel_versions(dist: str) -> tuple[list[tuple[str, set[str]]], list[tuple[str, set[str]]]]:
     """(version, public names) per listed release of a library read from its wheels.
 
     An object a release hands to another distribution is read from that distribution's
@@ -570,14 +631,17 @@ def wheel_versions(dist: str) -> list[tuple[str, set[str]]]:
     the same API itself, so 1.x's tf.summary.FileWriter is gone from 2.0, not from 2.16."""
     lib = WHEELS[dist]
     per_version: list[tuple[str, dict[str, set[str] | None]]] = []
+    modules: list[tuple[str, set[str]]] = []
     for version in lib.versions:
         with tempfile.TemporaryDirectory() as tmp:
             wheel = fetch_wheel(lib.dists, version, Path(tmp))
             if wheel is None:
                 continue
+            if lib.modules:
+                modules.append((version, wheel_modules(wheel, lib.roots)))
             listing = wheel_listing([wheel], lib.objects, lib.roots)
             fetched: dict[str, tuple[Path, Version] | None] = {}
-            for prefix, (other, modules) in lib.delegates.items():
+            for prefix, (other, serving) in lib.delegates.items():
                 under = [o for o in lib.objects if o == prefix or o.startswith(prefix + ".")]
                 if not under or listing.get(prefix, set()) is not None:
                     continue
@@ -592,7 +656,7 @@ def wheel_versions(dist: str) -> list[tuple[str, set[str]]]:
                 mount = next(
                     (
                         m
-                        for m in modules.get(other_version.major, [])
+                        for m in serving.get(other_version.major, [])
                         if f"{m.replace('.', '/')}/__init__.py" in members
                     ),
                     None,
@@ -613,7 +677,7 @@ def wheel_versions(dist: str) -> list[tuple[str, set[str]]]:
         names = set().union(*(n for n in listing.values() if n is not None))
         print(f"  {dist} {version}: {len(names)} names", file=sys.stderr)
         listed.append((version, names))
-    return listed
+    return listed, modules
 
 
 def lifecycle(listed: list[tuple[str, set[str]]]) -> tuple[dict[str, str], dict[str, str]]:
@@ -658,8 +722,9 @@ def main() -> int:
     for dist, lib in WHEELS.items():
         if args.only and dist not in args.only:
             continue
-        wheel_listed = wheel_versions(dist)
+        wheel_listed, modules = wheel_versions(dist)
         added, removed = lifecycle(wheel_listed)
+        removed |= module_removals(modules, wheel_listed, removed)
         data[dist] = {
             "objects": lib.objects,
             "versions": [v for v, _ in wheel_listed],

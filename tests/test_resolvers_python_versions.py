@@ -158,6 +158,9 @@ def test_a_removed_module_takes_everything_under_it(monkeypatch):
         ({"tensorflow.keras.layers.experimental.preprocessing.Rescaling"}, "2.4.0", "2.16.1"),
         ({"tensorflow.keras.layers.Dense", "tensorflow.keras.Sequential"}, None, None),
         ({"tensorflow.keras.ops"}, "2.16.1", None),
+        # modules that stop being importable
+        ({"tensorflow.examples.tutorials.mnist.input_data"}, None, "2.0.0"),
+        ({"tensorflow.python.keras.engine.network.Network"}, None, "2.4.0"),
         # 1.x tf.losses functions; 2.x tf.losses/tf.optimizers are Keras's
         ({"tensorflow.losses.sparse_softmax_cross_entropy"}, None, "2.0.0"),
         ({"tensorflow.optimizers.Adam", "tensorflow.losses.MeanSquaredError"}, "2.0.0", None),
@@ -269,3 +272,29 @@ def test_wheel_listing_follows_generated_packages_and_delegates(monkeypatch, tmp
         "tensorflow.keras.layers",
         "tensorflow.keras.layers.Dense",
     }
+
+
+def test_module_removals_keep_modules_that_are_still_public(monkeypatch, tmp_path):
+    import zipfile
+
+    script = _lifecycle_script(monkeypatch)
+    old, new = tmp_path / "old.whl", tmp_path / "new.whl"
+    with zipfile.ZipFile(old, "w") as zf:
+        zf.writestr("tensorflow/__init__.py", "")
+        zf.writestr("tensorflow_core/__init__.py", "")
+        for module in [
+            "examples/__init__.py",
+            "examples/tutorials/__init__.py",
+            "examples/tutorials/mnist/input_data.py",
+            "keras/__init__.py",
+        ]:
+            zf.writestr(f"tensorflow_core/{module}", "")
+        zf.writestr("tensorflow_core/python/_pywrap.so", "")
+    with zipfile.ZipFile(new, "w") as zf:
+        zf.writestr("tensorflow/__init__.py", "")
+    roots = {"tensorflow": ["tensorflow_core", "tensorflow"]}
+    modules = [("1", script.wheel_modules(old, roots)), ("2", script.wheel_modules(new, roots))]
+    assert "tensorflow.examples.tutorials.mnist.input_data" in modules[0][1]
+    assert not any("_pywrap" in m for m in modules[0][1])
+    public = [("1", {"tensorflow", "tensorflow.keras"}), ("2", {"tensorflow", "tensorflow.keras"})]
+    assert script.module_removals(modules, public, {}) == {"tensorflow.examples": "2"}

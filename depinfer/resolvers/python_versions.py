@@ -68,14 +68,12 @@ def api_bounds(
 
 
 def _removed_at(removed: dict[str, str], name: str) -> str | None:
-    """The name, or the nearest enclosing name, the table says was removed: whatever lives
+    """The name, or the enclosing name, the table says was removed first: whatever lives
     under a removed module is gone with it (`tensorflow.contrib.slim` with tf.contrib)."""
     parts = name.split(".")
-    for end in range(len(parts), 1, -1):
-        candidate = ".".join(parts[:end])
-        if candidate in removed:
-            return candidate
-    return None
+    found = [".".join(parts[:end]) for end in range(2, len(parts) + 1)]
+    found = [c for c in found if c in removed]
+    return min(found, key=lambda c: Version(removed[c])) if found else None
 
 
 def _version(v: str) -> Version | None:
