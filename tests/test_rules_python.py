@@ -1,4 +1,5 @@
-"""Python implicit-dependency rules (data/python/implicit.json)."""
+"""Python implicit-dependency rules (data/python/implicit.json) and the pytest plugins
+tests use without importing them (python_pytest.py over ci/data/pytest_plugins.toml)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ from pathlib import Path
 from depinfer.context import Options
 from depinfer.pipeline import infer
 from depinfer.rules.python import rules
+from depinfer.rules.python_pytest import Found, Plugin, choose, scan_python
+from depinfer.rules.python_pytest import table as plugin_table
 
 
 def _write(root: Path, files: dict[str, str]) -> Path:
@@ -77,3 +80,145 @@ def test_google_auth_requests_transport_needs_requests(tmp_path):
 def test_no_rule_fires_on_plain_code(tmp_path):
     _write(tmp_path, {**BASE, "p/x.py": "import os\n"})
     assert _placed(tmp_path) == set()
+
+
+# --- pytest plugins: markers, fixtures, pytest_plugins, -p, ini keys (python_pytest.py) ---
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "python"
+
+
+def _plugin(package: str, **kw: object) -> Plugin:
+    fields = {
+        "entry": "",
+        "markers": frozenset(),
+        "fixtures": frozenset(),
+        "ini": frozenset(),
+        "modules": (),
+        "imports": (),
+        "requires": (),
+    }
+    fields.update(kw)
+    return Plugin(package=package, **fields)  # type: ignore[arg-type]
+
+
+def _found(src: str, rel: str = "tests/test_x.py") -> Found:
+    found = Found()
+    scan_python(rel, src, True, found)
+    return found
+
+
+def test_fixture_repository_gets_the_plugins_its_markers_and_fixtures_need():
+    placed = _placed(FIXTURES / "rules-pytest-plugins")
+    assert ("anyio", "optional-dependencies.test") in placed
+    assert ("pytest-mock", "optional-dependencies.test") in placed
+    names = {name for name, _ in placed}
+    # benchmark/httpserver/anyio_backend are defined in conftest.py; snapshot is parametrized
+    assert not names & {"pytest-benchmark", "pytest-httpserver", "pytest-localserver"}
+    assert not names & {"syrupy", "pytest-snapshot"}
+
+
+def test_anyio_marker_needs_anyio_even_when_the_code_never_imports_it(tmp_path):
+    src = "import pytest\n\npytestmark = pytest.mark.anyio\n\nasync def test_a():\n    pass\n"
+    _write(tmp_path, {**BASE, "tests/test_x.py": src})
+    assert ("anyio", "optional-dependencies.test") in _placed(tmp_path)
+
+
+def test_pytest_plugins_entries_and_ini_keys_name_their_plugin(tmp_path):
+    conftest = 'pytest_plugins = ["pytest_asyncio", "tests.helpers"]\n'
+    config = "[pytest]\naddopts = -p xdist -p no:cacheprovider\ntimeout = 30\n"
+    _write(tmp_path, {**BASE, "tests/conftest.py": conftest, "pytest.ini": config})
+    placed = {name for name, _ in _placed(tmp_path)}
+    assert {"pytest-asyncio", "pytest-xdist", "pytest-timeout"} <= placed
+
+
+def test_usefixtures_and_getfixturevalue_are_fixture_uses():
+    src = (
+        "import pytest\n\n@pytest.mark.usefixtures('mocker')\ndef test_a(request):\n"
+        "    request.getfixturevalue('httpx_mock')\n"
+    )
+    uses = {(u.kind, u.name) for u in _found(src).uses}
+    assert {("fixture", "mocker"), ("fixture", "httpx_mock")} <= uses
+    assert ("fixture", "request") not in uses
+
+
+def test_parametrized_given_and_defaulted_parameters_are_not_fixtures():
+    src = (
+        "import pytest\nfrom hypothesis import given, strategies as st\n\n"
+        "@pytest.mark.parametrize('snapshot, other', [(1, 2)])\n"
+        "def test_a(snapshot, other, mocker):\n    pass\n\n"
+        "@given(st.integers(), freezer=st.none())\n"
+        "def test_b(benchmark, freezer, value):\n    pass\n\n"
+        "def test_c(self, page=None, *args, **kw):\n    pass\n\n"
+        "def helper(client):\n    pass\n"
+    )
+    found = _found(src)
+    fixtures = {u.name for u in found.uses if u.kind == "fixture"}
+    assert fixtures == {"snapshot", "other", "mocker", "benchmark"}
+    assert {"snapshot", "other"} <= found.parametrized
+
+
+def test_fixtures_and_markers_the_repository_defines_are_its_own():
+    src = (
+        "import pytest\n\n@pytest.fixture(name='mocker')\ndef _m():\n    pass\n\n"
+        "def pytest_configure(config):\n"
+        "    config.addinivalue_line('markers', 'anyio: run on anyio')\n\n"
+        "@pytest.mark.anyio\ndef test_a(mocker):\n    pass\n"
+    )
+    table = (
+        _plugin("pytest-mock", fixtures=frozenset({"mocker"})),
+        _plugin("anyio", markers=frozenset({"anyio"})),
+    )
+    assert choose(_found(src), [], "", table) == []
+
+
+def test_a_name_two_plugins_provide_is_left_out_unless_the_repository_shows_one():
+    table = (
+        _plugin("pytest-freezer", fixtures=frozenset({"freezer"}), imports=("pytest_freezer",)),
+        _plugin("pytest-freezegun", fixtures=frozenset({"freezer"}), imports=("pytest_freezegun",)),
+    )
+    found = _found("def test_a(freezer):\n    pass\n")
+    (choice,) = choose(found, [], "", table)
+    assert len(choice.plugins) == 2  # ambiguous: reported, not written
+    (choice,) = choose(found, [], "pip install pytest-freezegun\n", table)
+    assert [p.package for p in choice.plugins] == ["pytest-freezegun"]
+
+
+def test_a_name_only_one_plugin_provides_settles_its_other_shared_names():
+    table = (
+        _plugin("pytest-recording", markers=frozenset({"vcr", "block_network"})),
+        _plugin("pytest-vcr", markers=frozenset({"vcr"})),
+    )
+    src = "import pytest\n\n@pytest.mark.vcr\n@pytest.mark.block_network\ndef test_a():\n    pass\n"
+    chosen = {c.plugins[0].package for c in choose(_found(src), [], "", table)}
+    assert chosen == {"pytest-recording"}
+
+
+def test_a_plugin_another_chosen_plugin_depends_on_is_not_listed_twice():
+    table = (
+        _plugin("pytest-datadir", fixtures=frozenset({"datadir"})),
+        _plugin(
+            "pytest-regressions",
+            fixtures=frozenset({"data_regression"}),
+            requires=("pytest-datadir", "pyyaml"),
+        ),
+    )
+    src = "def test_a(datadir, data_regression):\n    pass\n"
+    chosen = {c.plugins[0].package for c in choose(_found(src), [], "", table)}
+    assert chosen == {"pytest-regressions"}
+
+
+def test_the_plugin_table_lists_markers_and_fixtures_but_not_pytests_own():
+    plugins = {p.package: p for p in plugin_table()}
+    assert "anyio" in plugins["anyio"].markers
+    assert "mocker" in plugins["pytest-mock"].fixtures
+    own = {"tmp_path", "monkeypatch", "capsys", "request", "parametrize", "skipif"}
+    assert not any(own & (p.fixtures | p.markers) for p in plugins.values())
+
+
+def test_an_ambiguous_fixture_is_reported_and_not_written(tmp_path):
+    src = "def test_a(freezer):\n    pass\n"
+    _write(tmp_path, {**BASE, "tests/test_x.py": src})
+    result = infer(tmp_path, Options(offline=True, versions=False))
+    names = {r.name for r in result.requirements}
+    assert not names & {"pytest-freezer", "pytest-freezegun"}
+    assert any("ambiguous" in d.message and "freezer" in d.message for d in result.diagnostics)

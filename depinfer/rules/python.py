@@ -4,12 +4,16 @@ The knowledge is the table in `data/python/implicit.json` (each rule with a one-
 and its documentation link); this module only applies it. Two kinds of trigger:
 - `imports`: a module prefix imported somewhere (`google.auth.transport.requests` needs
   requests installed);
-- `text`: a regular expression over a family of files — test files (`mocker` fixture →
-  pytest-mock), pytest configuration and CI workflows (`--cov` → pytest-cov), Python sources
+- `text`: a regular expression over a family of files — pytest configuration and CI
+  workflows (`--cov` → pytest-cov), Python sources
   (`df.to_parquet(` with pandas imported → pyarrow; SQLAlchemy URLs → the driver), and
   server files (Procfile, Dockerfile, gunicorn.conf.py → gunicorn / uvicorn).
 The section is the rule's (`dev` for test tooling, `runtime` for servers) or, for `file`,
 follows the triggering file's role like an import would.
+pytest plugins the tests use without importing them (`@pytest.mark.anyio`, a `mocker`
+parameter, `pytest_plugins = [...]`, `-p NAME`, `asyncio_mode = auto`) are not in that
+table: python_pytest.py finds the uses and the generated plugin table
+(depinfer/ci/data/pytest_plugins.toml) names the plugin.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ import fnmatch
 import json
 import os
 import re
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -33,6 +38,7 @@ from depinfer.model import (
     Project,
     Section,
 )
+from depinfer.rules import python_pytest
 
 DATA = Path(__file__).resolve().parent / "data" / "python" / "implicit.json"
 MAX_BYTES = 1_000_000
@@ -40,6 +46,8 @@ SERVER_FILES = ("Procfile", "Dockerfile", "Dockerfile.*", "*.dockerfile", "gunic
                 "gunicorn_conf.py", "app.yaml", "startup.sh", "entrypoint.sh", "fly.toml",
                 "render.yaml", "azure.yaml")  # fmt: skip
 PYTEST_CONFIG = ("pytest.ini", "tox.ini", "setup.cfg", "pyproject.toml", "noxfile.py")
+COMMAND_FILES = ("tox.ini", "noxfile.py", "Makefile", "justfile", "hatch.toml")
+REQUIREMENT_FILES = ("*requirements*.txt", "*requirements*.in", "pipfile", "environment*.yml")
 
 
 @lru_cache(maxsize=1)
@@ -94,7 +102,70 @@ def infer(
         if not hits:
             continue
         _emit(rule, hits, layout, out, ctx)
+    _pytest_plugins(project, refs, families, text_of, layout, out, ctx)
     return out
+
+
+def _pytest_plugins(
+    project: Project,
+    refs: list[ImportRef],
+    families: dict[str, list[tuple[str, FileKind]]],
+    text_of: Callable[[str], str | None],
+    layout: ManifestLayout,
+    out: list[Candidate],
+    ctx: Context,
+) -> None:
+    """Plugins the tests use through markers, fixtures, `pytest_plugins`, `-p` and ini keys
+    (python_pytest.py finds the uses; the generated plugin table names the plugin)."""
+    found = python_pytest.Found()
+    for rel, kind in families["python"]:
+        text = text_of(rel)
+        if text:
+            python_pytest.scan_python(rel, text, python_pytest.is_test_file(rel, kind), found)
+    shown: list[str] = []
+    for rel, _ in families["pytest-config"]:
+        text = text_of(rel) or ""
+        python_pytest.scan_config(rel, text, found)
+        shown.append(text)
+    for rel, _ in families["ci"] + families["commands"]:
+        text = text_of(rel) or ""
+        python_pytest.scan_commands(rel, text, found)
+        shown.append(text)
+    shown += [text_of(rel) or "" for rel, _ in families["requirements"]]
+    uses_pytest = (
+        any(r.module.split(".")[0] == "pytest" for r in refs)
+        or any(PurePosixPath(rel).name == "conftest.py" for rel, _ in families["python"])
+        or any(u.kind == "ini" for u in found.uses)
+        or any("pytest" in text for text in shown)
+    )
+    if not uses_pytest:
+        return
+    done: set[tuple[str, str]] = set()
+    for choice in python_pytest.choose(found, refs, "\n".join(shown)):
+        use = choice.use
+        if len(choice.plugins) > 1:
+            names = ", ".join(p.package for p in choice.plugins)
+            ctx.info(
+                f"pytest {use.kind} `{use.name}` is provided by several plugins ({names}); "
+                "none is written (ambiguous)",
+                use.file,
+            )
+            continue
+        plugin = choice.plugins[0].package
+        folder = layout.folder_of(use.file)
+        key = (plugin, folder.directory if folder else "")
+        if key in done:
+            continue
+        done.add(key)
+        rule = {
+            "id": f"pytest-plugin:{plugin}",
+            "dist": plugin,
+            "section": "dev",
+            "why": python_pytest.detail(choice),
+            "source": f"{python_pytest.TABLE_NAME}, from the plugins' own pytest --markers/"
+            "--fixtures/--help",
+        }
+        _emit(rule, [(use.file, use.line, FileKind.TEST)], layout, out, ctx)
 
 
 def _emit(
@@ -151,6 +222,8 @@ def _file_families(project: Project) -> dict[str, list[tuple[str, FileKind]]]:
         "pytest-config": [],
         "server": [],
         "config": [],
+        "commands": [],
+        "requirements": [],
     }
     for f in project.files:
         if f.language != "python":
@@ -169,6 +242,10 @@ def _file_families(project: Project) -> dict[str, list[tuple[str, FileKind]]]:
         name = PurePosixPath(rel).name
         if name in PYTEST_CONFIG:
             fam["pytest-config"].append((rel, FileKind.CONFIG))
+        if name in COMMAND_FILES:
+            fam["commands"].append((rel, FileKind.CONFIG))
+        if any(fnmatch.fnmatch(name.lower(), p) for p in REQUIREMENT_FILES):
+            fam["requirements"].append((rel, FileKind.CONFIG))
         if any(fnmatch.fnmatch(name, p) for p in SERVER_FILES) and not name.endswith(".py"):
             fam["server"].append((rel, FileKind.SOURCE))
         if name.endswith((".env", ".ini", ".cfg", ".toml", ".yaml", ".yml")) or name == ".env":
