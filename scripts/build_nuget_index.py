@@ -465,6 +465,11 @@ Aspire.Hosting.RabbitMQ | 35 | lib | Aspire.Hosting[AddRabbitMQ] | 9.3.1
 Aspire.Hosting.MongoDB | 30 | lib | Aspire.Hosting[AddMongoDB] | 9.3.1
 Aspire.Hosting.NodeJs | 30 | lib | Aspire.Hosting[AddNpmApp,AddNodeApp] | 9.3.1
 Aspire.Hosting.Testing | 35 | test | Aspire.Hosting.Testing | 9.3.1
+Aspire.Hosting.JavaScript | 30 | lib | Aspire.Hosting[AddJavaScriptApp,AddViteApp] | 13.0.0
+Aspire.Hosting.Azure.AppContainers | 30 | lib | Aspire.Hosting[AddAzureContainerAppEnvironment] | 9.3.1
+Aspire.Hosting.Azure.PostgreSQL | 30 | lib | Aspire.Hosting[AddAzurePostgresFlexibleServer] | 9.3.1
+Aspire.Hosting.Azure.Sql | 30 | lib | Aspire.Hosting[AddAzureSqlServer] | 9.3.1
+CommunityToolkit.Aspire.Hosting.SQLite | 25 | lib | Aspire.Hosting[AddSqlite] | 9.4.0
 Aspire.Microsoft.EntityFrameworkCore.SqlServer | 40 | lib | Microsoft.Extensions.Hosting[AddSqlServerDbContext,EnrichSqlServerDbContext] | 9.3.1
 Aspire.Npgsql.EntityFrameworkCore.PostgreSQL | 40 | lib | Microsoft.Extensions.Hosting[AddNpgsqlDbContext,EnrichNpgsqlDbContext] | 9.3.1
 Aspire.Npgsql | 35 | lib | Microsoft.Extensions.Hosting[AddNpgsqlDataSource] | 9.3.1
@@ -1062,6 +1067,10 @@ BROUGHT_BY = {
     "Newtonsoft.Json": ["Microsoft.AspNetCore.Mvc.NewtonsoftJson", "RestSharp"],
     "MediatR.Contracts": ["MediatR"],
     "Google.Protobuf": ["Grpc.AspNetCore"],
+    # Aspire's Azure hosting integrations build on the container ones (their gallery pages)
+    "Aspire.Hosting.PostgreSQL": ["Aspire.Hosting.Azure.PostgreSQL"],
+    "Aspire.Hosting.SqlServer": ["Aspire.Hosting.Azure.Sql"],
+    "Aspire.Hosting.Redis": ["Aspire.Hosting.Azure.Redis"],
 }
 
 # Types that older targets (netstandard2.0, .NET Framework) only get from a package; the

@@ -455,3 +455,16 @@ def test_a_split_package_is_chosen_by_the_types_used():
     assert _names(inference, "src/Application/Application.csproj") == ["MediatR"]
     # a type name is not an entry point call: the package flows from Application
     assert _names(inference, "src/Web/Web.csproj") == []
+
+
+def test_aspire_integrations_go_to_the_apphosts_calling_them():
+    inference = infer(FIXTURES / "aspirecentral", Options(offline=True))
+    assert _names(inference, "src/AppHost/AppHost.csproj") == [
+        "Aspire.Hosting.AppHost",
+        "Aspire.Hosting.Azure.PostgreSQL",
+        "Aspire.Hosting.JavaScript",
+    ]
+    assert _names(inference, "tests/TestAppHost/TestAppHost.csproj") == [
+        "Aspire.Hosting.AppHost",
+        "Aspire.Hosting.Azure.PostgreSQL",
+    ]

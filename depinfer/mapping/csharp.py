@@ -208,6 +208,18 @@ def _pool_variant(entries: list[nx.Entry], pool: dict[str, str]) -> str | None:
     return None
 
 
+def _listed_carrier(e: nx.Entry, listed: dict[str, str]) -> nx.Entry:
+    """Under central package management, a package the repository does not list, when
+    exactly one listed package depends on it, is reached through that one (the Azure
+    PostgreSQL hosting integration for `AddPostgres`)."""
+    if e.package.lower() in listed:
+        return e
+    carriers = [listed[b.lower()] for b in _brought_by().get(e.package, []) if b.lower() in listed]
+    if len(carriers) != 1:
+        return e
+    return nx.Entry(carriers[0], e.rank, nx.kind_of(carriers[0]), e.markers)
+
+
 def choose(
     entries: list[nx.Entry], use: ProjectUse, pool: dict[str, str] | None, prefix: str = ""
 ) -> list[nx.Entry]:
@@ -215,7 +227,8 @@ def choose(
     every package of the namespace is marked (MediatR's handlers vs MediatR.Contracts'
     requests) and no marker is used, the package named like the namespace."""
     if pool is not None:
-        lowered = {k.lower() for k in pool}
+        lowered = {k.lower(): k for k in pool}
+        entries = [_listed_carrier(e, lowered) for e in entries]
         entries = [e for e in entries if e.package.lower() in lowered]
     elif use.repo_ids:
         # the repository already references one of the alternatives (xunit.v3 over xunit)
