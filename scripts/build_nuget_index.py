@@ -1018,7 +1018,6 @@ IMPLIED_BY = {
     "Microsoft.Extensions.Configuration.Abstractions": ["Microsoft.Extensions.Configuration"],
     "Microsoft.Extensions.Hosting.Abstractions": ["Microsoft.Extensions.Hosting"],
     "MediatR.Contracts": ["MediatR"],
-    "Mediator.Abstractions": ["Mediator.SourceGenerator"],
     "Azure.Core": ["Azure.Identity", "Azure.Storage.Blobs", "Azure.Messaging.ServiceBus"],
     "MongoDB.Bson": ["MongoDB.Driver"],
     "Serilog.Extensions.Logging": ["Serilog.AspNetCore", "Serilog.Extensions.Hosting"],

@@ -468,3 +468,9 @@ def test_aspire_integrations_go_to_the_apphosts_calling_them():
         "Aspire.Hosting.AppHost",
         "Aspire.Hosting.Azure.PostgreSQL",
     ]
+
+
+def test_a_source_generator_does_not_stand_in_for_its_abstractions():
+    inference = infer(FIXTURES / "splitpackages", Options(offline=True))
+    names = _names(inference, "src/Worker/Worker.csproj")
+    assert "Mediator.SourceGenerator" in names and "Mediator.Abstractions" in names
