@@ -149,11 +149,14 @@ def test_parametrized_given_and_defaulted_parameters_are_not_fixtures():
         "@given(st.integers(), freezer=st.none())\n"
         "def test_b(benchmark, freezer, value):\n    pass\n\n"
         "def test_c(self, page=None, *args, **kw):\n    pass\n\n"
-        "def helper(client):\n    pass\n"
+        "def helper(client):\n    pass\n\n"
+        "class Helper:\n    def test_d(self, page):\n        pass\n\n"
+        "class TestE:\n    def test_e(self, db):\n        def test_inner(browser):\n"
+        "            pass\n"
     )
     found = _found(src)
     fixtures = {u.name for u in found.uses if u.kind == "fixture"}
-    assert fixtures == {"snapshot", "other", "mocker", "benchmark"}
+    assert fixtures == {"snapshot", "other", "mocker", "benchmark", "db"}
     assert {"snapshot", "other"} <= found.parametrized
 
 

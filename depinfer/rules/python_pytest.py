@@ -323,7 +323,7 @@ def _function(node: Node, rel: str, uses_wanted: bool, found: Found) -> None:
             for key, value in _keywords(deco):
                 if key == "name":
                     found.fixtures.update(_strings(value))
-    if not uses_wanted or not (fixture or name.startswith("test")):
+    if not uses_wanted or not (fixture or (name.startswith("test") and _collected(node))):
         return
     params = _params(node.child_by_field_name("parameters"))
     supplied: set[str] = set()
@@ -338,6 +338,20 @@ def _function(node: Node, rel: str, uses_wanted: bool, found: Found) -> None:
     for param in params:
         if param not in supplied and param not in NOT_FIXTURES:
             found.uses.append(Use("fixture", param, rel, _line(node)))
+
+
+def _collected(node: Node) -> bool:
+    """pytest collects `test*` functions at module level and in `Test*` classes, not
+    functions nested in other functions or in helper classes."""
+    parent = node.parent
+    while parent is not None:
+        if parent.type == "function_definition":
+            return False
+        if parent.type == "class_definition":
+            if not _text(parent.child_by_field_name("name")).startswith("Test"):
+                return False
+        parent = parent.parent
+    return True
 
 
 def _call(node: Node, rel: str, uses_wanted: bool, found: Found) -> None:
