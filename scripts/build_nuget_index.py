@@ -489,7 +489,7 @@ Ardalis.SmartEnum | 55 | lib | Ardalis.SmartEnum | 8.2.0
 Ardalis.SharedKernel | 35 | lib | Ardalis.SharedKernel | 3.0.0
 Ardalis.ApiEndpoints | 45 | lib | Ardalis.ApiEndpoints | 4.1.0
 Ardalis.ListStartupServices | 35 | lib | Ardalis.ListStartupServices | 1.1.4
-Vogen | 45 | analyzer | Vogen[ValueObject,Instance] | 7.0.4
+Vogen | 45 | analyzer | Vogen[ValueObject] | 7.0.4
 OneOf | 60 | lib | OneOf;OneOf.Types | 3.0.271
 ErrorOr | 55 | lib | ErrorOr | 2.0.1
 FluentResults | 55 | lib | FluentResults | 4.0.0

@@ -474,3 +474,13 @@ def test_a_source_generator_does_not_stand_in_for_its_abstractions():
     inference = infer(FIXTURES / "splitpackages", Options(offline=True))
     names = _names(inference, "src/Worker/Worker.csproj")
     assert "Mediator.SourceGenerator" in names and "Mediator.Abstractions" in names
+
+
+def test_serilog_sinks_configured_inside_other_sinks_are_found():
+    inference = infer(FIXTURES / "serilogsinks", Options(offline=True))
+    assert _names(inference, "src/Cli/Cli.csproj") == [
+        "Serilog",
+        "Serilog.Sinks.Async",
+        "Serilog.Sinks.File",
+        "Serilog.Sinks.Map",
+    ]

@@ -49,8 +49,24 @@ class ProjectUse:
 
     def uses_marker(self, marker: str) -> bool:
         if "." in marker:
-            return marker in self.pairs
+            if marker in self.pairs:
+                return True
+            return marker.startswith("WriteTo.") and self._sink_in_lambda(marker[8:])
         return marker in self.identifiers or marker in self.attributes
+
+    def _sink_in_lambda(self, sink: str) -> bool:
+        """Serilog sinks wrapped by another sink are configured on the lambda's parameter
+        (`WriteTo.Async(a => a.File(…))`, `WriteTo.Map(…, (v, wt) => wt.File(…))`): in a
+        project that configures sinks, `<short lower-case parameter>.<Sink>` counts."""
+        if not any(p.startswith("WriteTo.") for p in self.pairs):
+            return False
+        return any(
+            p.endswith("." + sink) and _lambda_parameter(p[: -len(sink) - 1]) for p in self.pairs
+        )
+
+
+def _lambda_parameter(name: str) -> bool:
+    return 0 < len(name) <= 3 and name.isalpha() and name.islower()
 
 
 def gather(
@@ -394,6 +410,11 @@ def _marker_candidates(use: ProjectUse, names: dict[str, ImportRef]) -> list[Can
                 out.append(c)
     if pool:
         for pid in pool:
+            if _serilog_sink_called(pid, use) and not nx.package_in_box(pid, cs):
+                c = _candidate(pid, cs, anchor, f"configures the {pid} sink", True)
+                c.extra["direct"] = True
+                out.append(c)
+                continue
             info = nx.package_info(pid)
             for entry in (info or {}).get("namespaces", []):
                 hit = next(
@@ -410,6 +431,18 @@ def _marker_candidates(use: ProjectUse, names: dict[str, ImportRef]) -> list[Can
                     out.append(c)
                     break
     return out
+
+
+def _serilog_sink_called(pid: str, use: ProjectUse) -> bool:
+    """Serilog's sink packages are named after their configuration method
+    (Serilog.Sinks.Map → `WriteTo.Map`), so a listed sink the index does not know is
+    still recognised by its call."""
+    parts = pid.split(".")
+    if len(parts) != 3 or parts[0].lower() != "serilog" or parts[1].lower() != "sinks":
+        return False
+    if nx.package_info(pid):
+        return False  # the index's own markers decide
+    return use.uses_marker(f"WriteTo.{parts[2]}")
 
 
 def _code_roots(uses: dict[str, ProjectUse]) -> set[str]:
