@@ -114,3 +114,16 @@ def test_stylesheet_imports_and_types_node():
 def test_preload_flags_only_for_commands_that_preload():
     assert script_executables("conventional-changelog -i CHANGELOG.md -r 1")[1] == []
     assert script_executables("mocha --require ts-node/register")[1] == ["ts-node/register"]
+
+
+def test_build_settings_that_make_the_output_import_helpers_are_dependencies():
+    found = implied("build-helpers")
+    assert found["@babel/runtime"] == {Section.RUNTIME}  # rollup babelHelpers: 'runtime'
+    assert found["tslib"] == {Section.RUNTIME}  # tsconfig importHelpers
+    assert found["rollup"] == {Section.DEV} and found["@rollup/plugin-babel"] == {Section.DEV}
+    # a tsconfig template with the option commented out implies nothing
+    project = scan(FIXTURES / "build-helpers")
+    ctx = make_context(Options(offline=True))
+    refs = analyze(project, ctx)
+    tslib = [c.manifest for c in infer(project, refs, [], ctx) if c.name == "tslib"]
+    assert tslib == ["package.json"]

@@ -58,6 +58,9 @@ class Tool:
     keys: dict[str, str] = field(default_factory=dict)
     skip_values: set[str] = field(default_factory=set)
     string_config: str | None = None  # a config that is just a string names a package
+    # settings whose value makes the *output* import a package: {pattern, package, section,
+    # why, docs} (rollup's `babelHelpers: 'runtime'` → @babel/runtime in dependencies)
+    settings: list[dict[str, str]] = field(default_factory=list)
 
 
 @lru_cache(maxsize=1)
@@ -77,6 +80,7 @@ def tools() -> tuple[Tool, ...]:
                     keys=dict(u.get("keys", {})),
                     skip_values=set(u.get("skip_values", [])),
                     string_config=u.get("string_config"),
+                    settings=list(u.get("settings", [])),
                 )
             )
     return tuple(out)
@@ -206,11 +210,44 @@ def _config_file_rules(project: Project, lay: Layout, files: list[str]) -> list[
                 cand.extra["implied"] = True  # the config's presence, not a name in it
                 out.append(cand)
             cfg, text = parse_config(project.abspath(rel), name)
+            out.extend(_settings_rules(project, lay, owner, tool, rel))
             custom_roots = _custom_type_roots(cfg)
             for pkg, detail in _from_config(tool, cfg, text):
                 if custom_roots and detail.startswith("types:") and pkg != "@types/node":
                     continue  # `types` names may live under the extra typeRoots: ambiguous
                 out.append(_cand(pkg, owner.path, section, f"rule:{tool.name}", rel, detail))
+    return out
+
+
+def _settings_rules(project: Project, lay: Layout, owner, tool: Tool, rel: str) -> list[Candidate]:
+    """A setting in the config whose value makes the built output import a package: that
+    package is needed where the output runs — `dependencies` of a shipped package."""
+    if not tool.settings:
+        return []
+    try:
+        text = project.abspath(rel).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return []
+    # commented-out settings (tsconfig templates list every option behind `//`) do not count;
+    # blanked rather than removed so line numbers stay
+    text = re.sub(r"/\*.*?\*/", lambda m: re.sub(r"[^\n]", " ", m.group(0)), text, flags=re.S)
+    text = re.sub(r"(?m)^(\s*)//.*$", r"\1", text)
+    out: list[Candidate] = []
+    for setting in tool.settings:
+        m = re.search(setting["pattern"], text)
+        if m is None:
+            continue
+        section = (
+            Section.RUNTIME
+            if setting.get("section") == "runtime"
+            else _config_section(lay, owner, rel)
+        )
+        line = text.count("\n", 0, m.start()) + 1
+        cand = _cand(setting["package"], owner.path, section, f"rule:{tool.name}", rel, m.group(0))
+        cand.evidence = [
+            Evidence(f"rule:{tool.name}", rel, line, f"{m.group(0)}: {setting.get('why', '')}")
+        ]
+        out.append(cand)
     return out
 
 
