@@ -264,7 +264,7 @@ Duende.IdentityServer | 55 | lib | Duende.IdentityServer;Duende.IdentityServer.M
 OpenIddict.AspNetCore | 45 | lib | OpenIddict.Abstractions;OpenIddict.Server.AspNetCore;OpenIddict.Validation.AspNetCore | 6.4.0
 BCrypt.Net-Next | 65 | lib | BCrypt.Net | 4.0.3
 Microsoft.Extensions.DependencyInjection.Abstractions | 95 | lib | Microsoft.Extensions.DependencyInjection;Microsoft.Extensions.DependencyInjection.Extensions | 9.0.7
-Microsoft.Extensions.DependencyInjection | 92 | lib | Microsoft.Extensions.DependencyInjection[ServiceCollection,BuildServiceProvider,ServiceProviderOptions,DefaultServiceProviderFactory,ActivatorUtilities] | 9.0.7
+Microsoft.Extensions.DependencyInjection | 92 | lib | Microsoft.Extensions.DependencyInjection[ServiceCollection,BuildServiceProvider,ServiceProviderOptions,DefaultServiceProviderFactory] | 9.0.7
 Microsoft.Extensions.Logging.Abstractions | 95 | lib | Microsoft.Extensions.Logging;Microsoft.Extensions.Logging.Abstractions | 9.0.7
 Microsoft.Extensions.Logging | 92 | lib | Microsoft.Extensions.Logging[LoggerFactory,AddLogging,SetMinimumLevel,ClearProviders,AddFilter] | 9.0.7
 Microsoft.Extensions.Logging.Console | 85 | lib | Microsoft.Extensions.Logging.Console;Microsoft.Extensions.Logging[AddConsole,AddSimpleConsole,AddJsonConsole,AddSystemdConsole] | 9.0.7
