@@ -336,3 +336,19 @@ def test_npm_installs_keep_to_the_snapshot_date_and_fall_back_without_publish_ti
     )
     assert with_npm_before("npx --yes pnpm@9 install", "2024-05-01") == "npx --yes pnpm@9 install"
     assert with_npm_before("npm ci && npm run build", "2024-05-01") == "npm ci && npm run build"
+
+
+def test_rust_plan_ignores_a_rust_version_newer_than_the_installed_rustc(tmp_path, monkeypatch):
+    from depinfer.ci import plan as plan_mod
+    from depinfer.ci.runner import _with_reports
+
+    (tmp_path / "Cargo.toml").write_text(
+        "[package]\nname = 'x'\nversion = '0.1.0'\nrust-version = '1.96'\n"
+    )
+    monkeypatch.setattr(plan_mod, "_rustc_version", lambda toolchain=None: "1.95.0")
+    plan = plan_for(tmp_path, "rust", "cargo test --workspace")
+    assert plan.test == ["cargo test --ignore-rust-version --workspace"]
+    assert _with_reports(plan.test[0]).startswith("cargo test --no-fail-fast")
+    assert "--ignore-rust-version" in _with_reports(plan.test[0])
+    monkeypatch.setattr(plan_mod, "_rustc_version", lambda toolchain=None: "1.96.1")
+    assert plan_for(tmp_path, "rust", "cargo test --workspace").test == ["cargo test --workspace"]

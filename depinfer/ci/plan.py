@@ -606,7 +606,34 @@ def rust_plan(
         # toolchains cannot be downloaded everywhere; the installed default is the best try
         plan.env["RUSTUP_TOOLCHAIN"] = "stable"
         plan.notes.append(f"rust-toolchain pins {pinned}, which is not installed: ran on stable")
+    from depinfer.resolvers.runtime import rust_runtime
+
+    wanted = rust_runtime(project).maximum
+    have = _rustc_version(plan.env.get("RUSTUP_TOOLCHAIN"))
+    if wanted and have and _release(wanted) > _release(have):
+        # toolchains cannot be downloaded everywhere: the installed one tries the code anyway
+        plan.test = [_CARGO_SUB.sub(r"\g<0> --ignore-rust-version", line) for line in plan.test]
+        plan.notes.append(f"rust-version {wanted} is newer than the installed rustc {have}")
     return plan
+
+
+_CARGO_SUB = re.compile(r"\bcargo(?:\s+\+\S+)?\s+(?:test|build|check|run|bench)\b")
+
+
+def _release(version: str) -> tuple[int, ...]:
+    return tuple(int(x) for x in re.findall(r"\d+", version)[:3])
+
+
+def _rustc_version(toolchain: str | None = None) -> str | None:
+    env = {**os.environ, **({"RUSTUP_TOOLCHAIN": toolchain} if toolchain else {})}
+    try:
+        out = subprocess.run(
+            ["rustc", "--version"], capture_output=True, text=True, timeout=30, env=env
+        ).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    m = re.search(r"rustc (\d+\.\d+(?:\.\d+)?)", out)
+    return m.group(1) if m else None
 
 
 def _pinned_toolchain(root: Path) -> str | None:
