@@ -131,6 +131,12 @@ def test_pytest_plugins_entries_and_ini_keys_name_their_plugin(tmp_path):
     assert {"pytest-asyncio", "pytest-xdist", "pytest-timeout"} <= placed
 
 
+def test_an_uppercase_ini_key_in_setup_cfg_names_its_plugin(tmp_path):
+    config = "[metadata]\nname = p\n\n[tool:pytest]\nDJANGO_SETTINGS_MODULE = p.settings\n"
+    _write(tmp_path, {**BASE, "setup.cfg": config, "tests/test_x.py": "def test_a():\n    pass\n"})
+    assert "pytest-django" in {name for name, _ in _placed(tmp_path)}
+
+
 def test_usefixtures_and_getfixturevalue_are_fixture_uses():
     src = (
         "import pytest\n\n@pytest.mark.usefixtures('mocker')\ndef test_a(request):\n"

@@ -130,8 +130,8 @@ def providers(kind: str, name: str, plugins: tuple[Plugin, ...]) -> list[Plugin]
         return [p for p in plugins if name in p.markers]
     if kind == "fixture":
         return [p for p in plugins if name in p.fixtures]
-    if kind == "ini":
-        return [p for p in plugins if name in p.ini]
+    if kind == "ini":  # configparser lowercases keys (DJANGO_SETTINGS_MODULE)
+        return [p for p in plugins if name.lower() in {k.lower() for k in p.ini}]
     return [p for p in plugins if p.loads_as(name)]
 
 
