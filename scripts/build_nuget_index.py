@@ -171,7 +171,7 @@ SpecFlow.NUnit | 40 | test | TechTalk.SpecFlow | 3.9.74
 Selenium.WebDriver | 70 | test | OpenQA.Selenium;OpenQA.Selenium.Chrome;OpenQA.Selenium.Firefox;OpenQA.Selenium.Support.UI | 4.34.0
 Microsoft.AspNetCore.Mvc.Testing | 85 | test | Microsoft.AspNetCore.Mvc.Testing | 9.0.7
 Microsoft.AspNetCore.TestHost | 75 | test | Microsoft.AspNetCore.TestHost | 9.0.7
-Microsoft.EntityFrameworkCore.InMemory | 85 | lib | Microsoft.EntityFrameworkCore[UseInMemoryDatabase] | 9.0.7
+Microsoft.EntityFrameworkCore.InMemory | 85 | lib | Microsoft.EntityFrameworkCore[UseInMemoryDatabase,IsInMemory] | 9.0.7
 Microsoft.Extensions.TimeProvider.Testing | 40 | test | Microsoft.Extensions.Time.Testing | 9.7.0
 Microsoft.Extensions.Diagnostics.Testing | 35 | test | Microsoft.Extensions.Logging.Testing[FakeLogger,FakeLogCollector] | 9.7.0
 Microsoft.Reactive.Testing | 35 | test | Microsoft.Reactive.Testing | 6.0.1
@@ -204,8 +204,8 @@ Oracle.ManagedDataAccess.Core | 60 | lib | Oracle.ManagedDataAccess.Client | 23.
 Microsoft.EntityFrameworkCore | 95 | lib | =;Microsoft.EntityFrameworkCore.ChangeTracking;Microsoft.EntityFrameworkCore.Storage;Microsoft.EntityFrameworkCore.Infrastructure;Microsoft.EntityFrameworkCore.Metadata;Microsoft.EntityFrameworkCore.Metadata.Builders;Microsoft.EntityFrameworkCore.Diagnostics;Microsoft.EntityFrameworkCore.Query;Microsoft.EntityFrameworkCore.ValueGeneration;Microsoft.EntityFrameworkCore.Storage.ValueConversion;Microsoft.EntityFrameworkCore.Migrations | 9.0.7
 Microsoft.EntityFrameworkCore.Abstractions | 50 | lib | Microsoft.EntityFrameworkCore[IndexAttribute,PrimaryKeyAttribute,OwnedAttribute] | 9.0.7
 Microsoft.EntityFrameworkCore.Relational | 85 | lib | Microsoft.EntityFrameworkCore.Migrations.Operations;Microsoft.EntityFrameworkCore[ExecuteSqlRaw,ExecuteSqlInterpolated,FromSqlRaw,FromSqlInterpolated,ToTable,HasColumnType,HasColumnName,GetDbConnection,SqlQuery,HasDefaultValueSql,HasComputedColumnSql,GetConnectionString,HasSchema,HasDefaultSchema] | 9.0.7
-Microsoft.EntityFrameworkCore.SqlServer | 92 | lib | Microsoft.EntityFrameworkCore.SqlServer;Microsoft.EntityFrameworkCore[UseSqlServer,IsClustered,EnableRetryOnFailure] | 9.0.7
-Microsoft.EntityFrameworkCore.Sqlite | 85 | lib | Microsoft.EntityFrameworkCore.Sqlite;Microsoft.EntityFrameworkCore[UseSqlite] | 9.0.7
+Microsoft.EntityFrameworkCore.SqlServer | 92 | lib | Microsoft.EntityFrameworkCore.SqlServer;Microsoft.EntityFrameworkCore[UseSqlServer,IsClustered,EnableRetryOnFailure,IsSqlServer] | 9.0.7
+Microsoft.EntityFrameworkCore.Sqlite | 85 | lib | Microsoft.EntityFrameworkCore.Sqlite;Microsoft.EntityFrameworkCore[UseSqlite,IsSqlite] | 9.0.7
 Microsoft.EntityFrameworkCore.Cosmos | 55 | lib | Microsoft.EntityFrameworkCore.Cosmos;Microsoft.EntityFrameworkCore[UseCosmos,ToContainer,HasPartitionKey] | 9.0.7
 Microsoft.EntityFrameworkCore.Proxies | 55 | lib | Microsoft.EntityFrameworkCore.Proxies;Microsoft.EntityFrameworkCore[UseLazyLoadingProxies] | 9.0.7
 Microsoft.EntityFrameworkCore.Design | 92 | build | Microsoft.EntityFrameworkCore.Design | 9.0.7
