@@ -133,3 +133,71 @@ def test_gated_methods_called_on_values_switch_features_on():
     cand = Candidate(Ecosystem.CRATES, "minitok", "Cargo.toml")
     _method_gates(refs, [cand], known)
     assert cand.features == ["net"]
+
+
+def test_gates_of_a_macro_that_takes_its_condition_from_the_invocation():
+    gates = read_gates(str(MINITOK))
+    assert gates["Resolver"] == ["net", "rt"]  # feature! { #![all(..)] pub struct Resolver; }
+
+
+def test_restricted_visibility_items_are_not_api():
+    gates = read_gates(str(MINITOK))
+    assert "Buf" not in gates and "Buf::copy_from_bufs" not in gates
+
+
+def test_inherent_method_reached_through_a_module_path():
+    gates = read_gates(str(MINITOK))
+    # `runtime::Builder::new_multi_thread` in tokio: impl methods are read as `Builder::…`
+    assert features_for(gates, ["runtime::Builder::bind"]) == ["net"]
+
+
+def test_private_feature_becomes_the_public_one_that_enables_it():
+    features = crate_features(str(MINITOK))
+    gates = read_gates(str(MINITOK))
+    needed = features_for(gates, ["Builder::use_native_tls"])
+    assert needed == ["__tls"]
+    assert minimal_features(needed, features) == ["tls"]
+
+
+def _method_refs(methods: list[str], target: str = "runtime") -> list:
+    from depinfer.model import ImportRef
+
+    common = {"manifest": "Cargo.toml", "target": target}
+    return [
+        ImportRef(
+            "minitok", "src/a.rs", 1, "rust", extra={"how": "use", "path": "minitok::B", **common}
+        ),
+        ImportRef(
+            "", "src/a.rs", 1, "rust", extra={"how": "methods", "methods": methods, **common}
+        ),
+    ]
+
+
+def test_method_names_std_defines_or_opt_in_features_switch_nothing_on():
+    from depinfer.model import Candidate, Ecosystem
+    from depinfer.rules.rust import _method_gates, std_methods
+
+    assert "is_empty" in std_methods() and "json" not in std_methods()
+    known = {"minitok": (read_gates(str(MINITOK)), crate_features(str(MINITOK)))}
+    cand = Candidate(Ecosystem.CRATES, "minitok", "Cargo.toml")
+    _method_gates(_method_refs(["experimental_hook", "new", "is_empty"]), [cand], known)
+    assert cand.features == []  # unstable-ext is asked for by name only
+    _method_gates(_method_refs(["use_native_tls"]), [cand], known)
+    assert cand.features == []  # a private (`__`) feature is not reached from a name alone
+
+
+def test_test_attribute_features_go_to_the_dev_candidate():
+    from depinfer.model import Candidate, Ecosystem, ImportRef, Section
+    from depinfer.rules.rust import _derives
+
+    runtime = Candidate(Ecosystem.CRATES, "tokio", "Cargo.toml")
+    dev = Candidate(Ecosystem.CRATES, "tokio", "Cargo.toml", section=Section.DEV)
+    ref = ImportRef(
+        "tokio",
+        "src/lib.rs",
+        9,
+        "rust",
+        extra={"how": "attr", "path": "tokio::test", "manifest": "Cargo.toml", "target": "dev"},
+    )
+    _derives([ref], [runtime, dev], None)  # type: ignore[arg-type]
+    assert runtime.features == [] and "macros" in dev.features

@@ -286,3 +286,24 @@ def test_broken_manifest_is_reported_and_left_alone(tmp_path):
     assert "crates/core/Cargo.toml" not in {e.path for e in result.edits}
     assert any(d.file == "crates/core/Cargo.toml" for d in result.diagnostics)
     assert "crates/cli/Cargo.toml" in {e.path for e in result.edits}
+
+
+def test_test_only_features_ride_on_dependencies_without_a_dev_entry(tmp_path):
+    _, edits = run(tmp_path, "shared-serde")
+    deps = edits["Cargo.toml"]["dependencies"]
+    tokio = list(deps["tokio"]["features"])
+    assert "sync" in tokio and "macros" in tokio  # #[tokio::test] builds against this entry
+    assert sorted(deps["serde"]["features"]) == ["derive", "rc"]  # Arc<str> field
+
+
+def test_test_only_features_stay_in_the_dev_entry_the_manifest_has(tmp_path):
+    root = tmp_path / "src"
+    shutil.copytree(FIXTURES / "shared-serde", root)
+    toml = root / "Cargo.toml"
+    toml.write_text(
+        toml.read_text() + '\n[dev-dependencies]\ntokio = { version = "1", features = ["full"] }\n'
+    )
+    ctx = Context(Options(languages=("rust",)), registries=RecordedRegistry())
+    result = infer(root, ctx.options, ctx=ctx)
+    deps = tomlkit.parse(result.edits[0].new_text)["dependencies"]
+    assert "macros" not in list(deps["tokio"]["features"])

@@ -68,6 +68,9 @@ ITEM_NAMES = {
     "function_signature_item",
 }
 _CRATE_LIKE = re.compile(r"^[a-z_][a-z0-9_]*$")
+# std's shared pointers: serde implements its traits for them only behind its `rc` feature, so
+# a field of this type in a serde item is reported (`how: serde-std-type`) for the rules.
+SHARED_POINTERS = frozenset({"Rc", "Arc"})
 _SERDE_DERIVE = re.compile(rb"derive\([^)]*\b(Serialize|Deserialize)\b")
 # Attribute keys whose string value is a path (serde's field/container attributes, serde.rs
 # "Field attributes"/"Container attributes"; the same spelling is used by clap and others).
@@ -623,6 +626,11 @@ class _Walker:
         if scope.serde_item and t == "type_identifier":
             # `chrono::DateTime` imported with `use` and used as a field type of a serde item
             full = self.f.uses.get(_text(node, src))
+            if _text(node, src) in SHARED_POINTERS and (
+                full is None or full.split("::")[0] in ("std", "alloc", "core")
+            ):
+                extra = {"how": "serde-std-type", "path": _text(node, src)}
+                self.refs.append(("", node.start_point[0] + 1, scope, extra))
             if full and "::" in full:
                 segs = full.split("::")
                 if segs[0] not in KEYWORDS and _CRATE_LIKE.match(segs[0]):

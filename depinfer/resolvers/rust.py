@@ -95,9 +95,24 @@ def _declared(info: Any) -> dict[str, set[str]]:
     return {table: {code_name(k) for k in entries} for table, entries in deps.items()}
 
 
-def _merge(cands: list[Candidate]) -> list[Candidate]:
+def _declared_for(info: Any, section: Section, name: str) -> bool:
+    """Whether the manifest's kept table for `section` (dev-dependencies, plain or per target)
+    already names the crate."""
+    base = {Section.DEV: "dev-dependencies", Section.BUILD: "build-dependencies"}.get(
+        section, "dependencies"
+    )
+    return any(
+        name in names
+        for table, names in _declared(info).items()
+        if table == base or (table.startswith("target.") and table.endswith("." + base))
+    )
+
+
+def _merge(cands: list[Candidate], crates: dict[str, Any] | None = None) -> list[Candidate]:
     """Build-script uses stay apart; otherwise the strongest section wins, and the features
-    of weaker uses (tests) are left to the table those uses already have."""
+    of weaker uses (tests) are left to the table those uses already have. When that table does
+    not name the crate, the tests use the `[dependencies]` entry, which then carries their
+    features too (`#[tokio::test]` needs tokio's `macros` there)."""
     build = [c for c in cands if c.section == Section.BUILD]
     rest = [c for c in cands if c.section != Section.BUILD]
     best: dict[tuple[str, str], int] = {}
@@ -106,7 +121,9 @@ def _merge(cands: list[Candidate]) -> list[Candidate]:
         best[k] = min(best.get(k, 99), SECTION_RANK[c.section])
     for c in rest:
         if SECTION_RANK[c.section] > best[(c.manifest, code_name(c.name))] and c.features:
-            c.features = []
+            info = (crates or {}).get(c.manifest)
+            if info is None or _declared_for(info, c.section, code_name(c.name)):
+                c.features = []
     return merge_candidates(rest, key=code_name) + merge_candidates(build, key=code_name)
 
 
@@ -115,7 +132,7 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
     as_of = parse_as_of(ctx.options.as_of, project.last_commit_date)
     repo_versions: dict[str, str] | None = None
     out: list[Requirement] = []
-    for c in _break_cycles(_merge(candidates), crates, ctx):
+    for c in _break_cycles(_merge(candidates, crates), crates, ctx):
         info = crates.get(c.manifest)
         if info is None:
             continue

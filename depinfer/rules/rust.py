@@ -71,6 +71,7 @@ def infer(
     _helper_keys(refs, out, known)
     _method_gates(refs, out, known)
     _serde_integration(refs, out, known)
+    _serde_std_impls(refs, out, known)
     return out
 
 
@@ -148,21 +149,21 @@ def _derives(refs: list[ImportRef], cands: list[Candidate], ctx: Context) -> Non
         if crate is not None:
             for e in entries:
                 if code_name(e["crate"]) == crate and e["features"]:
-                    for c in have.get(crate, []):
+                    for c in _same_target(have.get(crate, []), ref):
                         _add_features(c, e, ref)
             continue
         if how == "attr":
             # a bare attribute only confirms a crate already named elsewhere
             entries = entries + table.get(("helper", name), [])
             for e in entries:
-                for c in have.get(code_name(e["crate"]), []):
+                for c in _same_target(have.get(code_name(e["crate"]), []), ref):
                     _add_features(c, e, ref)
             continue
         # an unimported derive (glob import, `#[macro_use] extern crate`): the table decides
         present = [e for e in entries if code_name(e["crate"]) in have]
         if present:
             for e in present:
-                for c in have.get(code_name(e["crate"]), []):
+                for c in _same_target(have.get(code_name(e["crate"]), []), ref):
                     _add_features(c, e, ref)
             continue
         providers = {e["crate"] for e in entries}
@@ -188,6 +189,22 @@ def _derives(refs: list[ImportRef], cands: list[Candidate], ctx: Context) -> Non
             added[key] = cand
             cands.append(cand)
         _add_features(cand, e, ref)
+
+
+_TARGET_SECTIONS = {
+    "runtime": (Section.RUNTIME, Section.OPTIONAL),
+    "dev": (Section.DEV,),
+    "build": (Section.BUILD,),
+}
+
+
+def _same_target(cands: list[Candidate], ref: ImportRef) -> list[Candidate]:
+    """The candidates of the target the use sits in: `#[tokio::test]` in a `#[cfg(test)]`
+    module needs `macros` in the dev-dependency, not in `[dependencies]`, which a library
+    would otherwise carry for its tests alone. All of them when none is of that target."""
+    sections = _TARGET_SECTIONS.get(ref.extra.get("target", "runtime"), ())
+    same = [c for c in cands if c.section in sections]
+    return same or cands
 
 
 def _add_features(c: Candidate, entry: dict[str, Any], ref: ImportRef) -> None:
@@ -369,8 +386,11 @@ def _method_gates(
     known: dict[str, tuple[dict[str, list[str]], dict[str, list[str]]]],
 ) -> None:
     """A method called in a file that uses crate X, which X defines only behind a feature
-    (`TextDiff::iter_inline_changes` → similar's `inline`), switches that feature on.
-    Short names are skipped: `.parse()` or `.start()` are called on many types."""
+    (`TextDiff::iter_inline_changes` → similar's `inline`, `RequestBuilder::json` → reqwest's
+    `json`), switches that feature on. Names the standard library also defines (`.parse()`,
+    `.is_empty()`: data/rust/std_methods.json) and very short ones say nothing of the type
+    called, so they are skipped."""
+    std = std_methods()
     methods: dict[str, set[str]] = {}
     users: dict[tuple[str, str], set[str]] = {}
     for r in refs:
@@ -389,7 +409,8 @@ def _method_gates(
         gated: dict[str, list[list[str]]] = {}
         for path, needs in gates.items():
             head, _, method = path.rpartition("::")
-            if head and method and method[:1].islower():
+            # methods only (`TextDiff::iter_inline_changes`), not module functions
+            if head.rpartition("::")[2][:1].isupper() and method[:1].islower():
                 gated.setdefault(method, []).append(needs)
         called: set[str] = set()
         for f in users.get((c.manifest, code_name(c.name)), set()):
@@ -397,17 +418,39 @@ def _method_gates(
         needed: list[str] = []
         for m in called:
             alternatives = gated.get(m)
-            if not alternatives or len(m) < 8 or "_" not in m:
+            if not alternatives or len(m) < 4 or m in std:
                 continue
             if any(not a for a in alternatives):
                 continue  # some type has it ungated
-            needed.extend(min(alternatives, key=len))
+            enabled = expand(features, c.features + ["default"]) | set(c.features)
+            if any(set(a) <= enabled for a in alternatives):
+                continue  # a type already switched on has it (`Xxh3::update` beside `Xxh32`'s)
+            best = min(alternatives, key=len)
+            if any(_opt_in_only(f) for f in best):
+                continue  # a name alone never switches on an unstable or private feature
+            needed.extend(best)
         if needed:
             merged = minimal_features(c.features + needed, features)
             for f in merged:
                 if f not in c.features:
                     c.evidence.append(Evidence("source:method-gate", detail=f"needs '{f}'"))
             c.features = merged
+
+
+def _opt_in_only(feature: str) -> bool:
+    """Features a crate offers only to those who ask by name: `unstable-*` / `*_unstable`
+    (log's `kv_unstable`, clap's `unstable-ext`) and `_private` ones (reqwest's
+    `__native-tls`, switched on through a public feature)."""
+    return "unstable" in feature or feature.startswith("_")
+
+
+@lru_cache(maxsize=1)
+def std_methods() -> frozenset[str]:
+    """Method names of std/core/alloc types (scripts/build_rust_std_methods.py)."""
+    path = DATA / "std_methods.json"
+    if not path.is_file():
+        return frozenset()
+    return frozenset(json.loads(path.read_text(encoding="utf-8")).get("methods", []))
 
 
 @lru_cache(maxsize=1)
@@ -436,7 +479,9 @@ def _helper_keys(
                 continue
             for ty in helpers.get(r.extra.get("path", ""), []):
                 for key in r.extra.get("keys", []):
-                    needed.extend(gates.get(f"{ty}::{key}", []))
+                    gate = gates.get(f"{ty}::{key}", [])
+                    if not any(_opt_in_only(f) for f in gate):
+                        needed.extend(gate)
         if needed:
             merged = minimal_features(c.features + needed, features)
             for f in merged:
@@ -481,3 +526,41 @@ def _serde_integration(
                         )
                     )
                 break
+
+
+# serde implements Serialize/Deserialize for std's shared pointers only with its `rc` feature
+# (serde docs, "Feature flags": "rc — Opt into impls for Rc<T> and Arc<T>").
+SERDE_STD_IMPLS = {"Rc": "rc", "Arc": "rc"}
+
+
+def _serde_std_impls(
+    refs: list[ImportRef],
+    cands: list[Candidate],
+    known: dict[str, tuple[dict[str, list[str]], dict[str, list[str]]]],
+) -> None:
+    """A `#[derive(Serialize)]` item with an `Arc<T>` field does not build without serde's
+    `rc` feature."""
+    serde = {
+        (c.manifest, c.section): c
+        for c in cands
+        if code_name(c.extra.get("package") or c.name) == "serde" and not c.internal
+    }
+    for r in refs:
+        feature = SERDE_STD_IMPLS.get(r.extra.get("path", ""))
+        if r.extra.get("how") != "serde-std-type" or feature is None:
+            continue
+        mine = [c for (m, _), c in serde.items() if m == r.extra.get("manifest")]
+        for c in _same_target(mine, r):
+            features = known.get(c.extra.get("package") or c.name, ({}, {}))[1]
+            if features and feature not in features:
+                continue  # a serde without that feature (renamed or very old)
+            if feature not in c.features:
+                c.features.append(feature)
+                c.evidence.append(
+                    Evidence(
+                        "rule:serde-std-impl",
+                        r.file,
+                        r.line,
+                        f"serde item field {r.extra['path']}<..>",
+                    )
+                )

@@ -22,7 +22,10 @@ from typing import Any
 from depinfer.analyzers.rust import _cfg_tokens, _cfg_tree, _parser
 
 MAX_DEPTH = 4
-MAX_FILES = 120  # generated API crates (windows, objc2-*) have thousands; their gates are per item
+# generated API crates (windows, objc2-*) have thousands of files; their gates are per item.
+# tokio has ~380: its runtime builder (`Builder::new_multi_thread` needs `rt-multi-thread`) sits
+# deep enough that a lower limit stops before it.
+MAX_FILES = 600
 MAX_BYTES = 4_000_000
 
 
@@ -87,11 +90,20 @@ def _text(node: Any, src: bytes) -> str:
     return src[node.start_byte : node.end_byte].decode("utf-8", "replace")
 
 
+# A gating macro whose condition comes from its invocation (tracing-subscriber's
+# `feature! { #![all(feature = "env-filter", feature = "std")] pub use filter::EnvFilter; }`,
+# defined as `#![$meta:meta] $($item:item)*` → `#[cfg($meta)] $item`).
+FROM_INVOCATION = "$meta"
+_INNER_CFG = re.compile(r"^\s*#!\[(.*?)\]\s*(?=\S)", re.DOTALL)
+
+
 def _gating_macros(
     files: list[Path], custom: dict[str, str] | None = None
 ) -> tuple[dict[str, list[str] | None], set[str]]:
     """`macro_rules! cfg_x { .. #[cfg(feature = "x")] $item .. }` → {"cfg_x": ["x"]}, and the
-    wrapper macros that put `#[macro_export]` on the item they are given."""
+    wrapper macros that put `#[macro_export]` on the item they are given. A macro that puts
+    `#[cfg($m)]` on its items, `$m` being an inner attribute of the invocation, is listed
+    with [FROM_INVOCATION]: each invocation says its own condition."""
     out: dict[str, list[str] | None] = {}
     exporting: set[str] = set()
     pattern = re.compile(r"macro_rules!\s+(\w+)\s*\{")
@@ -109,6 +121,10 @@ def _gating_macros(
             cfgs = re.findall(r"#\[cfg\((.*?)\)\]\s*(?:#\[cfg_attr|\$)", body, re.DOTALL)
             if not cfgs:
                 continue
+            meta = re.fullmatch(r"\s*\$(\w+)\s*", cfgs[0])
+            if meta and re.search(r"#!\[\s*\$" + meta.group(1) + r"\s*:\s*meta\s*\]", body):
+                out[m.group(1)] = [FROM_INVOCATION]
+                continue
             out[m.group(1)] = required_features(cfgs[0], custom)
     return out, exporting
 
@@ -123,6 +139,7 @@ class _Reader:
         self.paths: dict[str, list[list[str]]] = {}
         self.aliases: dict[str, str] = {}  # `pub type A = B;`, `pub use b::B as A;` → A: B
         self.files_read = 0
+        self.impl_types: set[str] = set()  # types whose inherent methods were read
 
     def record(self, path: str, gates: list[str]) -> None:
         self.paths.setdefault(path, []).append(list(dict.fromkeys(gates)))
@@ -185,7 +202,13 @@ class _Reader:
         exported: bool,
     ) -> None:
         t = node.type
-        is_pub = any(c.type == "visibility_modifier" for c in node.children)
+        # only plain `pub`: `pub(crate)` / `pub(super)` items are not the crate's API (tokio's
+        # private `Buf::copy_from` is gated by `io-std` and must not be mistaken for a method
+        # the user calls)
+        is_pub = any(
+            c.type == "visibility_modifier" and _text(c, src).strip() == "pub"
+            for c in node.children
+        )
         if t == "expression_statement" and node.named_children:
             inner = node.named_children[0]
             if inner.type == "macro_invocation":  # `crate_root!();` at item level
@@ -202,6 +225,14 @@ class _Reader:
             for tt in node.children:
                 if tt.type == "token_tree":
                     inner = src[tt.start_byte + 1 : tt.end_byte - 1]
+                    if need == [FROM_INVOCATION]:
+                        text = inner.decode("utf-8", "replace")
+                        m = _INNER_CFG.match(text)
+                        cond = required_features(m.group(1), self.custom) if m else []
+                        if cond is None:
+                            return  # `not(feature = ..)`: the fallback, not the feature's
+                        need = cond
+                        inner = inner[len(text[: m.end()].encode()) :] if m else inner
                     sub = self.parser.parse(inner)
                     self.items(
                         sub.root_node,
@@ -221,6 +252,7 @@ class _Reader:
             if ty is not None and body is not None:
                 tname = re.sub(r"<.*", "", _text(ty, src)).split("::")[-1].strip()
                 if tname:
+                    self.impl_types.add(tname)
                     self.items(body, src, file, f"{tname}::", gates, True, depth + 1)
             return
         if t == "macro_definition":
@@ -323,7 +355,12 @@ def read_gates(crate_root: str) -> dict[str, list[str]]:
     reader = _Reader(root)
     reader.module(lib, "", [], True, 0)
     out: dict[str, list[str]] = {}
+    # methods of a type that is nowhere public (`pub(crate) struct Buf`) are not the API
+    public = {p.rsplit("::", 1)[-1] for p in reader.paths} | set(reader.aliases)
     for path, alternatives in reader.paths.items():
+        head = path.split("::", 1)[0]
+        if "::" in path and head in reader.impl_types and head not in public:
+            continue
         out[path] = min(alternatives, key=len)
     by_head: dict[str, list[str]] = {}
     for path in out:
@@ -389,6 +426,12 @@ def features_for(gates: dict[str, list[str]], used_paths: list[str]) -> list[str
     out: list[str] = []
     for path in used_paths:
         segs = [s for s in path.split("::") if s]
+        # `runtime::Builder::new_multi_thread`: inherent methods are read as `Builder::…`
+        for i in range(len(segs) - 1):
+            if segs[i][:1].isupper() and segs[i + 1][:1].islower():
+                for f in gates.get(f"{segs[i]}::{segs[i + 1]}", []):
+                    if f not in out:
+                        out.append(f)
         for i in range(1, len(segs) + 1):
             prefix = "::".join(segs[: i - 1])
             if gates.get((prefix + "::" if prefix else "") + "*!") is not None:
@@ -457,6 +500,12 @@ def minimal_features(needed: list[str], features: dict[str, list[str]]) -> list[
     default = expand(features, ["default"])
     chosen: list[str] = []
     for f in needed:
+        if f.startswith("_") and f in features and f not in default:
+            # `__native-tls` is private by convention: the public feature that switches it on
+            public = [k for k in features if not k.startswith("_") and f in expand(features, [k])]
+            public.sort(key=lambda k: (k not in default, len(expand(features, [k])), k))
+            if public:
+                f = public[0]
         if f not in features or features[f] == [f"dep:{f}"]:
             enabling = [
                 k for k, items in features.items() if k != f and (f"dep:{f}" in items or f in items)
