@@ -1012,9 +1012,6 @@ IMPLIED_BY = {
         "Pomelo.EntityFrameworkCore.MySql",
     ],
     "Microsoft.Extensions.Logging.Abstractions": ["Microsoft.Extensions.Logging"],
-    "Microsoft.Extensions.DependencyInjection.Abstractions": [
-        "Microsoft.Extensions.DependencyInjection"
-    ],
     "Microsoft.Extensions.Configuration.Abstractions": ["Microsoft.Extensions.Configuration"],
     "Microsoft.Extensions.Hosting.Abstractions": ["Microsoft.Extensions.Hosting"],
     "MediatR.Contracts": ["MediatR"],
@@ -1029,6 +1026,14 @@ IMPLIED_BY = {
     "Serilog.Sinks.Debug": ["Serilog.AspNetCore"],
     "Serilog.Settings.Configuration": ["Serilog.AspNetCore"],
     "Serilog.Formatting.Compact": ["Serilog.AspNetCore"],
+    # ASP.NET Core 2.x packages (.NET Framework / .NET Standard targets): the abstractions
+    # depend on the feature interfaces (their nuspec dependency groups)
+    "Microsoft.AspNetCore.Http.Features": ["Microsoft.AspNetCore.Http.Abstractions"],
+    # Serilog.Extensions.Hosting's dependency group
+    "Microsoft.Extensions.DependencyInjection.Abstractions": [
+        "Microsoft.Extensions.DependencyInjection",
+        "Serilog.Extensions.Hosting",
+    ],
     # Aspire.Hosting.Testing depends on Aspire.Hosting.AppHost (its gallery page)
     "Aspire.Hosting.AppHost": ["Aspire.Hosting.Testing"],
     "xunit.abstractions": ["xunit"],

@@ -484,3 +484,12 @@ def test_serilog_sinks_configured_inside_other_sinks_are_found():
         "Serilog.Sinks.File",
         "Serilog.Sinks.Map",
     ]
+
+
+def test_dependencies_of_chosen_packages_on_older_targets_are_not_repeated():
+    inference = infer(FIXTURES / "impliedpackages", Options(offline=True))
+    names = _names(inference, "src/Logging/Logging.csproj")
+    assert "Microsoft.AspNetCore.Http.Abstractions" in names
+    assert "Serilog.Extensions.Hosting" in names
+    assert "Microsoft.AspNetCore.Http.Features" not in names
+    assert "Microsoft.Extensions.DependencyInjection.Abstractions" not in names
