@@ -963,7 +963,8 @@ TEST_LOGGERS = {"GitHubActionsTestLogger": ["--logger GitHubActions", "logger:Gi
 #     EF Core, and projects holding EF Core migrations (design-time tools);
 #   web / wasm: Web SDK / Blazor WebAssembly SDK projects;
 #   file:<name>: projects whose folder holds that file;
-#   legacy-tfm: projects targeting netstandard2.0 or .NET Framework (polyfill generators).
+#   legacy-tfm: projects targeting netstandard2.0 or .NET Framework (polyfill generators);
+#   code: nowhere by convention (overrides a prefix rule; the code's own use decides).
 PLACEMENT = {
     "xunit.analyzers": "test:xunit",
     "NUnit.Analyzers": "test:nunit",
@@ -981,6 +982,9 @@ PLACEMENT = {
     "Microsoft.Extensions.ApiDescription.Server": "web",
     "Microsoft.Web.LibraryManager.Build": "file:libman.json",
     "Microsoft.TypeScript.MSBuild": "file:tsconfig.json",
+    # the testing library is no hosting integration: only code that starts an AppHost
+    # (DistributedApplicationTestingBuilder) shows where it goes
+    "Aspire.Hosting.Testing": "code",
     # NsDepCop's docs: the analyzer reads config.nsdepcop from the project's folder
     "NsDepCop": "file:config.nsdepcop",
     "Microsoft.AspNetCore.Components.WebAssembly.DevServer": "wasm",

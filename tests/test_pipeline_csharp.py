@@ -493,3 +493,10 @@ def test_dependencies_of_chosen_packages_on_older_targets_are_not_repeated():
     assert "Serilog.Extensions.Hosting" in names
     assert "Microsoft.AspNetCore.Http.Features" not in names
     assert "Microsoft.Extensions.DependencyInjection.Abstractions" not in names
+
+
+def test_each_central_package_list_places_its_tools_in_its_own_projects():
+    inference = infer(FIXTURES / "twosolutions", Options(offline=True))
+    for sol in ("app", "sample"):
+        names = _names(inference, f"{sol}/src/Web/Web.csproj")
+        assert "Microsoft.EntityFrameworkCore.Design" in names, sol

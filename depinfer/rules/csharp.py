@@ -212,14 +212,13 @@ def placement_candidates(
 ) -> list[Candidate]:
     """Pool packages no project references yet, placed by the conventions table."""
     placement = conventions()["placement"]
-    assigned = {c.name.lower() for c in candidates if not c.internal}
-    for m in project.manifests_of(Ecosystem.NUGET):
-        if m.format == "csproj":
-            assigned.update(pid.lower() for pid in m.declared.get("PackageReference", []))
     by_project: dict[str, set[str]] = defaultdict(set)
     for c in candidates:
         if not c.internal:
             by_project[c.manifest].add(c.name.lower())
+    for m in project.manifests_of(Ecosystem.NUGET):
+        if m.format == "csproj":
+            by_project[m.path].update(pid.lower() for pid in m.declared.get("PackageReference", []))
     out: list[Candidate] = []
     pools: dict[str, list[CsProject]] = defaultdict(list)
     for cs in layout:
@@ -227,6 +226,9 @@ def placement_candidates(
             pools[cs.packages_props.path].append(cs)
     for members in pools.values():
         pool = members[0].pool
+        # each Directory.Packages.props is its own solution: what one solution's projects
+        # reference says nothing about another's
+        assigned = set().union(*(by_project.get(cs.path, set()) for cs in members))
         for pid in pool:
             low = pid.lower()
             if low in assigned or any(low in cs.inherited_packages for cs in members):
@@ -270,6 +272,8 @@ def _placed(
     sdk = cs.sdk.split("/", 1)[0]
     if kind == "all":
         return True
+    if kind == "code":
+        return False
     if kind == "test":
         return cs.is_test and (not arg or detect_framework(use) in (arg, None))
     if kind == "uses":
