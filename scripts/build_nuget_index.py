@@ -335,6 +335,7 @@ Nerdbank.GitVersioning | 60 | build | | 3.7.115
 GitVersion.MsBuild | 45 | build | | 6.3.0
 PolySharp | 55 | analyzer | | 1.15.0
 Polyfill | 40 | analyzer | | 8.7.2
+PolyShim | 30 | analyzer | | 2.6.1
 JetBrains.Annotations | 80 | lib | JetBrains.Annotations | 2025.2.0
 Nullable | 40 | analyzer | | 1.3.1
 IsExternalInit | 35 | analyzer | | 1.0.3
@@ -990,6 +991,7 @@ PLACEMENT = {
     "Microsoft.AspNetCore.Components.WebAssembly.DevServer": "wasm",
     "PolySharp": "legacy-tfm",
     "Polyfill": "legacy-tfm",
+    "PolyShim": "legacy-tfm",
     "Microsoft.NETFramework.ReferenceAssemblies": "legacy-tfm",
     "SonarAnalyzer.CSharp": "all",
     "StyleCop.Analyzers": "all",

@@ -500,3 +500,10 @@ def test_each_central_package_list_places_its_tools_in_its_own_projects():
     for sol in ("app", "sample"):
         names = _names(inference, f"{sol}/src/Web/Web.csproj")
         assert "Microsoft.EntityFrameworkCore.Design" in names, sol
+
+
+def test_source_only_polyfills_go_to_every_older_target_project():
+    inference = infer(FIXTURES / "sourcepolyfills", Options(offline=True))
+    assert _names(inference, "src/Lib/Lib.csproj") == ["PolyShim"]
+    assert _names(inference, "src/Legacy/Legacy.csproj") == ["PolyShim"]
+    assert _names(inference, "src/App/App.csproj") == []
