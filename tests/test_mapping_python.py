@@ -158,3 +158,20 @@ def test_notebook_imports_stay_out_of_the_dev_group_but_fill_an_examples_group(t
     groups = {r.group for r in result.requirements}
     assert {"pandas", "numpy", "matplotlib"} <= {r.name for r in result.requirements}
     assert groups == {"optional-dependencies.notebooks"}
+
+
+def test_a_requirements_file_installing_the_project_itself_is_its_dev_environment(tmp_path):
+    (tmp_path / "pyproject.toml").write_text(
+        '[project]\nname = "webkit"\nversion = "1.0"\ndependencies = []\n'
+    )
+    (tmp_path / "requirements.txt").write_text("-e .[cli]\n\n# tests\npytest==8.4.1\n")
+    (tmp_path / "webkit").mkdir()
+    (tmp_path / "webkit" / "__init__.py").write_text("import yaml\n")
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_x.py").write_text("import pytest\nimport six\n")
+    result = infer(tmp_path, Options(offline=True, versions=False))
+    placed = {r.name: (r.manifest, r.section) for r in result.requirements}
+    assert placed == {
+        "pyyaml": ("pyproject.toml", Section.RUNTIME),
+        "six": ("requirements.txt", Section.DEV),
+    }

@@ -56,6 +56,34 @@ def _logical_lines(text: str) -> list[tuple[int, int, str]]:
     return out
 
 
+def _local_dir(target: str, base: str) -> str | None:
+    """The folder a local install line points at (`-e .[test]`, `./`, `file:..`), relative
+    to the repository; None for anything else."""
+    target = re.sub(r"\[.*\]$", "", target.split("#", 1)[0].strip())
+    if target.startswith("file:"):
+        target = target[5:]
+    if not target.startswith((".", "/")) or target.endswith((".whl", ".tar.gz", ".zip")):
+        return None
+    rel = posixpath.normpath(posixpath.join(base, target))
+    return "" if rel == "." else rel
+
+
+def local_installs(text: str, path: str) -> list[str]:
+    """Folders the file installs from the repository itself (`-e .` beside a pyproject):
+    such a file sets up a working environment for the project — its dev requirements."""
+    base = posixpath.dirname(path)
+    out = []
+    for _, _, raw in _logical_lines(text):
+        line = _COMMENT.sub("", raw).strip()
+        editable = _EDITABLE.match(line)
+        target = editable.group(2) if editable else line
+        if editable or not line.startswith("-"):
+            folder = _local_dir(target, base)
+            if folder is not None:
+                out.append(folder)
+    return out
+
+
 def _parse(text: str, path: str) -> tuple[list[_Entry], list[str], list[str]]:
     if "\x00" in text:
         raise ManifestError("binary file, not a requirements file")
@@ -104,6 +132,7 @@ def read(text: str, path: str) -> tuple[dict[str, list[str]], dict]:
         "requires_python": None,
         "includes": includes,
         "constraints": constraints,
+        "local_installs": local_installs(text, path),
     }
     return declared, data
 

@@ -357,10 +357,21 @@ def _dev_group(manifests: list[Manifest], c: Candidate) -> tuple[str, str | None
             for w in ("test", "tests", "testing", "dev", "docs", "doc", *DEMO_GROUPS):
                 if re.search(rf"(^|[-_./]){w}([-_.]|$)", stem):
                     groups.setdefault(w, (m.path, None))
+            if _installs_a_sibling_project(m, manifests):
+                # `-e .` beside pyproject.toml: the file builds the project's working
+                # environment (httpx's requirements.txt), whatever its name
+                groups.setdefault("dev", (m.path, None))
     for w in wanted:
         if w in groups:
             return groups[w]
     return None
+
+
+def _installs_a_sibling_project(m: Manifest, manifests: list[Manifest]) -> bool:
+    folders = set((m.data or {}).get("local_installs") or [])
+    return any(
+        other.directory in folders and other.format != "requirements" for other in manifests
+    )
 
 
 def pinned_elsewhere(
