@@ -507,3 +507,11 @@ def test_source_only_polyfills_go_to_every_older_target_project():
     assert _names(inference, "src/Lib/Lib.csproj") == ["PolyShim"]
     assert _names(inference, "src/Legacy/Legacy.csproj") == ["PolyShim"]
     assert _names(inference, "src/App/App.csproj") == []
+
+
+def test_a_listed_id_closer_to_the_namespace_than_the_index_row_wins():
+    inference = infer(FIXTURES / "qualifiednames", Options(offline=True))
+    assert _names(inference, "tools/Screens/Screens.csproj") == [
+        "Spectre.Console",
+        "Spectre.Console.Testing",
+    ]

@@ -293,6 +293,12 @@ def namespace_candidates(
         return [], True
     out: list[Candidate] = []
     chosen = choose(entries, use, pool, prefix) if entries else []
+    if pool is not None:
+        # a listed id that names the namespace more closely than the index row matched
+        # (Spectre.Console.Testing beside the Spectre.Console row) is that package
+        closer = _listed_prefix(ns, pool, len(prefix))
+        if closer:
+            chosen = [nx.Entry(closer, 0, nx.kind_of(closer))]
     if pool is not None and not chosen:
         hit = _pool_lookup(ns, pool) or _pool_variant(entries, pool)
         if hit:
@@ -319,6 +325,18 @@ def namespace_candidates(
     if ns in internal:
         return [], True
     return [], False
+
+
+def _listed_prefix(ns: str, pool: dict[str, str], longer_than: int) -> str | None:
+    """The longest listed id that is the namespace or a whole-segment prefix of it and is
+    longer than `longer_than` characters."""
+    lowered = {k.lower(): k for k in pool}
+    for p in nx.prefixes(ns):
+        if len(p) <= longer_than or "." not in p:
+            return None
+        if p.lower() in lowered:
+            return lowered[p.lower()]
+    return None
 
 
 def _listed_platform_id(ns: str, pool: dict[str, str]) -> str | None:
