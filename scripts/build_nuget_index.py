@@ -1035,6 +1035,8 @@ IMPLIED_BY = {
     # ASP.NET Core 2.x packages (.NET Framework / .NET Standard targets): the abstractions
     # depend on the feature interfaces (their nuspec dependency groups)
     "Microsoft.AspNetCore.Http.Features": ["Microsoft.AspNetCore.Http.Abstractions"],
+    # Newtonsoft.Json.Schema's dependency group
+    "Newtonsoft.Json": ["Newtonsoft.Json.Schema"],
     # Serilog.Extensions.Hosting's dependency group
     "Microsoft.Extensions.DependencyInjection.Abstractions": [
         "Microsoft.Extensions.DependencyInjection",
