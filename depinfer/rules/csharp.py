@@ -406,14 +406,15 @@ def reduce_transitive(
 
 
 def drop_implied(
-    candidates: list[Candidate], pools: dict[str, set[str]] | None = None
+    candidates: list[Candidate], pools: dict[str, tuple[str, set[str]]] | None = None
 ) -> list[Candidate]:
     """A package another chosen package of the same project depends on is not repeated;
     a referenced project of this repository that builds that other package counts too
     (a sample of `Serilog.AspNetCore` does not list what the package depends on).
-    Under central package management (`pools`: project → lower-case listed ids) a listed
-    package that no project would reference otherwise, implied in one project only, is
-    kept there: the repository listed it because a project references it."""
+    Under central package management (`pools`: project → (its Directory.Packages.props,
+    lower-case listed ids)) a listed package that no project of that list would reference
+    otherwise, implied in one of its projects only, is kept there: the repository listed
+    it because a project references it."""
     implied = {k.lower(): {v.lower() for v in vs} for k, vs in conventions()["implied_by"].items()}
     names: dict[str, set[str]] = defaultdict(set)
     for c in candidates:
@@ -423,18 +424,22 @@ def drop_implied(
         not c.internal and bool(implied.get(c.name.lower(), set()) & names[c.manifest])
         for c in candidates
     ]
+    pools = pools or {}
+    solution = {m: props for m, (props, _) in pools.items()}
     kept_names = {
-        c.name.lower() for c, d in zip(candidates, dropped, strict=True) if not d and not c.internal
+        (solution.get(c.manifest), c.name.lower())
+        for c, d in zip(candidates, dropped, strict=True)
+        if not d and not c.internal
     }
-    places: dict[str, set[str]] = defaultdict(set)
+    places: dict[tuple[str | None, str], set[str]] = defaultdict(set)
     for c, d in zip(candidates, dropped, strict=True):
         if d:
-            places[c.name.lower()].add(c.manifest)
-    pools = pools or {}
+            places[(solution.get(c.manifest), c.name.lower())].add(c.manifest)
 
     def listed_for_here(c: Candidate) -> bool:
-        low = c.name.lower()
-        return low in pools.get(c.manifest, ()) and low not in kept_names and len(places[low]) == 1
+        key = (solution.get(c.manifest), c.name.lower())
+        listed = pools.get(c.manifest, ("", set()))[1]
+        return key[1] in listed and key not in kept_names and len(places[key]) == 1
 
     return [c for c, d in zip(candidates, dropped, strict=True) if not d or listed_for_here(c)]
 
@@ -466,7 +471,11 @@ def infer(
         for cs in layout
         if cs.properties.get("DisableTransitiveProjectReferences", "").lower() == "true"
     }
-    pools = {cs.path: {k.lower() for k in cs.pool} for cs in layout if cs.central}
+    pools = {
+        cs.path: (cs.packages_props.path, {k.lower() for k in cs.pool})
+        for cs in layout
+        if cs.central and cs.packages_props is not None
+    }
     result = reduce_transitive(
         drop_implied(candidates, pools), graph, tests, apphosts, private, own_refs
     )
