@@ -116,8 +116,8 @@ def test_features_from_derives_and_sources(app):
     deps = edits["Cargo.toml"]["dependencies"]
     assert list(deps["serde"]["features"]) == ["derive"]
     assert list(deps["clap"]["features"]) == ["derive"]
-    tokio = list(deps["tokio"]["features"])
-    assert "macros" in tokio and "net" in tokio and "rt-multi-thread" in tokio
+    # the app needs macros, net and rt-multi-thread: an application writes tokio's `full`
+    assert list(deps["tokio"]["features"]) == ["full"]
 
 
 def test_optional_dependencies_from_features_table(app):
@@ -293,6 +293,7 @@ def test_test_only_features_ride_on_dependencies_without_a_dev_entry(tmp_path):
     deps = edits["Cargo.toml"]["dependencies"]
     tokio = list(deps["tokio"]["features"])
     assert "sync" in tokio and "macros" in tokio  # #[tokio::test] builds against this entry
+    assert "full" not in tokio  # a library keeps the minimal list
     assert sorted(deps["serde"]["features"]) == ["derive", "rc"]  # Arc<str> field
 
 

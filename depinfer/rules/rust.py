@@ -72,6 +72,7 @@ def infer(
     _method_gates(refs, out, known)
     _serde_integration(refs, out, known)
     _serde_std_impls(refs, out, known)
+    _umbrella(project, out, known)
     return out
 
 
@@ -564,3 +565,75 @@ def _serde_std_impls(
                         f"serde item field {r.extra['path']}<..>",
                     )
                 )
+
+
+@lru_cache(maxsize=1)
+def umbrella_table() -> dict[str, dict[str, Any]]:
+    path = DATA / "umbrella_features.json"
+    return json.loads(path.read_text(encoding="utf-8")).get("crates", {}) if path.is_file() else {}
+
+
+def _has_binary(project: Project, manifest: str) -> bool:
+    """A package that builds a program (src/main.rs, src/bin/, `[[bin]]`): an application,
+    whose dependencies' feature lists follow application conventions."""
+    directory = project.root / Path(manifest).parent
+    if (directory / "src" / "main.rs").is_file() or (directory / "src" / "bin").is_dir():
+        return True
+    return any(
+        m.path == manifest and (m.data.get("targets") or {}).get("bin") for m in project.manifests
+    )
+
+
+def _umbrella(
+    project: Project,
+    cands: list[Candidate],
+    known: dict[str, tuple[dict[str, list[str]], dict[str, list[str]]]],
+) -> None:
+    """An application (a package with a binary) that needs several of tokio's features writes `full`, as tokio's own
+    getting-started does (data/rust/umbrella_features.json); a library keeps the minimal list.
+    Counted over every candidate that ends in the `[dependencies]` entry (per-cfg uses, and
+    test uses when no dev entry exists); features the umbrella does not include (tokio's
+    `tracing`) stay beside it."""
+    table = umbrella_table()
+    groups: dict[tuple[str, str], list[Candidate]] = {}
+    for c in cands:
+        package = c.extra.get("package") or c.name
+        if c.internal or code_name(package) not in table:
+            continue
+        groups.setdefault((c.manifest, package), []).append(c)
+    for (manifest, package), group in groups.items():
+        entry = table[code_name(package)]
+        runtime = [c for c in group if c.section in (Section.RUNTIME, Section.OPTIONAL)]
+        if not runtime or not _has_binary(project, manifest):
+            continue
+        dev_declared = _declares(project, manifest, "dev-dependencies", package)
+        riding = runtime + ([] if dev_declared else [c for c in group if c.section == Section.DEV])
+        needed = list(dict.fromkeys(f for c in riding for f in c.features))
+        if len(needed) < entry["min_features"]:
+            continue
+        features = known.get(package, ({}, {}))[1]
+        umbrella = entry["feature"]
+        if features and umbrella not in features:
+            continue
+        covered = expand(features, [umbrella]) if features else set(needed)
+        for c in riding:
+            c.features = [f for f in c.features if f not in covered]
+        runtime[0].features.insert(0, umbrella)
+        runtime[0].evidence.append(
+            Evidence(
+                "rule:umbrella-feature",
+                detail=f"an application needing {', '.join(needed)} of {package} writes '{umbrella}'",
+            )
+        )
+
+
+def _declares(project: Project, manifest: str, table: str, package: str) -> bool:
+    """Whether a kept table of the manifest (plain or per target) names the crate."""
+    for m in project.manifests:
+        if m.path != manifest:
+            continue
+        for name, deps in (m.data.get("deps") or {}).items():
+            if name == table or (name.startswith("target.") and name.endswith("." + table)):
+                if any(code_name(k) == code_name(package) for k in deps):
+                    return True
+    return False
