@@ -35,7 +35,7 @@ BASE = {
 def test_every_rule_says_why_and_cites_a_source():
     for rule in rules():
         assert rule["why"] and rule["source"].startswith("https://"), rule["id"]
-        assert "imports" in rule or "text" in rule, rule["id"]
+        assert {"imports", "imports_regex", "text"} & rule.keys(), rule["id"]
 
 
 def test_mocker_fixture_needs_pytest_mock(tmp_path):
@@ -75,6 +75,19 @@ def test_google_auth_requests_transport_needs_requests(tmp_path):
     _write(tmp_path, {**BASE, "p/auth.py": src})
     placed = _placed(tmp_path)
     assert ("requests", None) in placed and ("google-auth", None) in placed
+
+
+def test_azure_async_clients_need_the_aiohttp_transport(tmp_path):
+    src = (
+        "from azure.identity.aio import DefaultAzureCredential\n"
+        "from azure.storage.blob import aio\n"
+    )
+    _write(tmp_path, {**BASE, "p/chat.py": src})
+    placed = _placed(tmp_path)
+    assert ("aiohttp", None) in placed and ("azure-identity", None) in placed
+    # the synchronous clients need no async transport
+    _write(tmp_path, {"p/chat.py": "from azure.identity import DefaultAzureCredential\n"})
+    assert ("aiohttp", None) not in _placed(tmp_path)
 
 
 def test_no_rule_fires_on_plain_code(tmp_path):

@@ -2,6 +2,7 @@
 
 The knowledge is the table in `data/python/implicit.json` (each rule with a one-line why
 and its documentation link); this module only applies it. Two kinds of trigger:
+- `imports_regex`: a regex over imported module names (a family: every `azure.*.aio`);
 - `imports`: a module prefix imported somewhere (`google.auth.transport.requests` needs
   requests installed);
 - `text`: a regular expression over a family of files — pytest configuration and CI
@@ -85,6 +86,13 @@ def infer(
                 if r.module == prefix or r.module.startswith(prefix + "."):
                     hits.append((r.file, r.line, r.kind))
                 elif any(f"{r.module}.{n}" == prefix for n in r.names):
+                    hits.append((r.file, r.line, r.kind))
+        if "imports_regex" in rule:  # a family of modules (`azure.<service>.aio`)
+            pattern = re.compile(rule["imports_regex"])
+            for r in refs:
+                if pattern.search(r.module) or any(
+                    pattern.search(f"{r.module}.{n}") for n in r.names
+                ):
                     hits.append((r.file, r.line, r.kind))
         if "regex" in rule:
             if rule.get("needs_import") and rule["needs_import"] not in roots:
