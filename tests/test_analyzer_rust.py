@@ -112,3 +112,11 @@ def test_helper_attribute_keys_are_recorded(app):
 def test_derives_inside_cfg_attr_are_gated(app):
     refs = [r for r in app if r.extra["how"] == "derive" and r.extra["path"] == "serde::Serialize"]
     assert refs and refs[0].extra["features"] == ["json"]
+
+
+def test_derived_std_traits_and_shared_pointers_of_items_are_reported():
+    refs, _ = refs_of("shared-serde")
+    held = [r for r in refs if r.extra.get("derives") == ["Debug"] and r.module == "tokio"]
+    assert held and held[0].extra["path"].startswith("tokio::sync::mpsc::Sender")
+    pointers = [r for r in refs if r.extra["how"] == "serde-std-type"]
+    assert [r.extra["path"] for r in pointers] == ["Arc"]

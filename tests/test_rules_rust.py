@@ -201,3 +201,34 @@ def test_test_attribute_features_go_to_the_dev_candidate():
     )
     _derives([ref], [runtime, dev], None)  # type: ignore[arg-type]
     assert runtime.features == [] and "macros" in dev.features
+
+
+def test_trait_impls_in_an_inline_modules_files_carry_their_gates():
+    from depinfer.rules.rust_gates import trait_gates
+
+    gates = read_gates(str(MINITOK))
+    assert trait_gates(gates, "Debug", "Builder") == ["net"]  # src/gen/debug.rs under mod gen
+    assert trait_gates(gates, "Hash", "Builder") is None
+
+
+def test_derive_over_a_field_of_a_crate_type_needs_the_trait_impl_feature():
+    from depinfer.model import Candidate, Ecosystem, ImportRef
+    from depinfer.rules.rust import _derived_trait_impls
+
+    known = {"minitok": (read_gates(str(MINITOK)), crate_features(str(MINITOK)))}
+    ref = ImportRef(
+        "minitok",
+        "src/lib.rs",
+        3,
+        "rust",
+        extra={
+            "how": "type-use",
+            "path": "minitok::Builder",
+            "derives": ["Clone", "Debug"],
+            "manifest": "Cargo.toml",
+            "target": "runtime",
+        },
+    )
+    cand = Candidate(Ecosystem.CRATES, "minitok", "Cargo.toml")
+    _derived_trait_impls([ref], [cand], known)
+    assert cand.features == ["net"]

@@ -72,6 +72,11 @@ _CRATE_LIKE = re.compile(r"^[a-z_][a-z0-9_]*$")
 # a field of this type in a serde item is reported (`how: serde-std-type`) for the rules.
 SHARED_POINTERS = frozenset({"Rc", "Arc"})
 _SERDE_DERIVE = re.compile(rb"derive\([^)]*\b(Serialize|Deserialize)\b")
+# std's derivable traits: a crate may implement them for its types only behind a feature
+# (syn's Debug/Eq/PartialEq/Hash behind `extra-traits`), which a derive on an item holding
+# such a type needs.
+STD_DERIVABLE = frozenset("Debug Clone Copy PartialEq Eq PartialOrd Ord Hash Default".split())
+_DERIVE_LIST = re.compile(rb"derive\(([^)]*)\)")
 # Attribute keys whose string value is a path (serde's field/container attributes, serde.rs
 # "Field attributes"/"Container attributes"; the same spelling is used by clap and others).
 STRING_PATH_KEYS = frozenset(
@@ -109,6 +114,7 @@ class Scope:
     marker: str | None = None  # cfg(...) of target predicates only
     features: tuple[str, ...] = ()  # cfg(feature = "...") gates
     serde_item: bool = False  # inside an item deriving Serialize/Deserialize
+    derives: tuple[str, ...] = ()  # std traits the enclosing item derives (Debug, PartialEq, ..)
 
 
 @dataclass
@@ -615,6 +621,16 @@ class _Walker:
                 )
             ):
                 child_scope = replace(child_scope, serde_item=True)
+            if pending and t in ("struct_item", "enum_item"):
+                text = b" ".join(self.src[a.start_byte : a.end_byte] for a in pending)
+                names = {
+                    n.strip().decode("utf-8", "replace").split("::")[-1]
+                    for m in _DERIVE_LIST.finditer(text)
+                    for n in m.group(1).split(b",")
+                }
+                derives = tuple(sorted(names & STD_DERIVABLE))
+                if derives:
+                    child_scope = replace(child_scope, derives=derives)
             pending = []
             self.node(child, child_scope)
         for attr in pending:
@@ -623,11 +639,13 @@ class _Walker:
     def node(self, node: Any, scope: Scope) -> None:
         t = node.type
         src = self.src
-        if scope.serde_item and t == "type_identifier":
+        if (scope.serde_item or scope.derives) and t == "type_identifier":
             # `chrono::DateTime` imported with `use` and used as a field type of a serde item
             full = self.f.uses.get(_text(node, src))
-            if _text(node, src) in SHARED_POINTERS and (
-                full is None or full.split("::")[0] in ("std", "alloc", "core")
+            if (
+                scope.serde_item
+                and _text(node, src) in SHARED_POINTERS
+                and (full is None or full.split("::")[0] in ("std", "alloc", "core"))
             ):
                 extra = {"how": "serde-std-type", "path": _text(node, src)}
                 self.refs.append(("", node.start_point[0] + 1, scope, extra))
@@ -905,6 +923,7 @@ def analyze(project: Project, ctx: Context) -> list[ImportRef]:
                         "target": scope.target,
                         "features": list(scope.features),
                         "serde_item": scope.serde_item,
+                        "derives": list(scope.derives),
                         "manifest": pkg.manifest.path,
                     },
                 )

@@ -31,6 +31,7 @@ from depinfer.rules.rust_gates import (
     features_for,
     minimal_features,
     read_gates,
+    trait_gates,
     unpack_crate,
 )
 
@@ -72,6 +73,7 @@ def infer(
     _method_gates(refs, out, known)
     _serde_integration(refs, out, known)
     _serde_std_impls(refs, out, known)
+    _derived_trait_impls(refs, out, known)
     _umbrella(project, out, known)
     return out
 
@@ -527,6 +529,44 @@ def _serde_integration(
                         )
                     )
                 break
+
+
+def _derived_trait_impls(
+    refs: list[ImportRef],
+    cands: list[Candidate],
+    known: dict[str, tuple[dict[str, list[str]], dict[str, list[str]]]],
+) -> None:
+    """`#[derive(Debug, PartialEq)] struct S(syn::Meta)` needs syn to implement Debug and
+    PartialEq for Meta, which syn compiles only with `extra-traits`: the crate's own
+    `impl Trait for Type` gates (rust_gates, `<impl>Trait::Type`) decide."""
+    by_key: dict[tuple[str, str], list[Candidate]] = {}
+    for c in cands:
+        if not c.internal:
+            by_key.setdefault((c.manifest, code_name(c.name)), []).append(c)
+    for r in refs:
+        derives = r.extra.get("derives") or []
+        if not derives or r.extra.get("how") not in ("type-use", "path"):
+            continue
+        segs = [s for s in r.extra.get("path", "").split("::") if s]
+        if len(segs) < 2 or not segs[-1][:1].isupper():
+            continue
+        for c in _same_target(by_key.get((r.extra.get("manifest", ""), segs[0]), []), r):
+            gates, features = known.get(c.extra.get("package") or c.name, ({}, {}))
+            needed = [f for t in derives for f in (trait_gates(gates, t, segs[-1]) or [])]
+            if not needed:
+                continue
+            merged = minimal_features(c.features + needed, features)
+            for f in merged:
+                if f not in c.features:
+                    c.evidence.append(
+                        Evidence(
+                            "source:trait-impl-gate",
+                            r.file,
+                            r.line,
+                            f"derive({', '.join(derives)}) over {segs[-1]} needs '{f}'",
+                        )
+                    )
+            c.features = merged
 
 
 # serde implements Serialize/Deserialize for std's shared pointers only with its `rc` feature

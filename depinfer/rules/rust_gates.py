@@ -90,6 +90,16 @@ def _text(node: Any, src: bytes) -> str:
     return src[node.start_byte : node.end_byte].decode("utf-8", "replace")
 
 
+# std's derivable traits, whose impls for a crate's types are recorded (see `trait_gates`)
+DERIVABLE = frozenset("Debug Clone Copy PartialEq Eq PartialOrd Ord Hash Default".split())
+IMPL_PREFIX = "<impl>"
+
+
+def trait_gates(gates: dict[str, list[str]], trait: str, type_name: str) -> list[str] | None:
+    """Features the crate needs to implement `trait` for its type (None: not known)."""
+    return gates.get(f"{IMPL_PREFIX}{trait}::{type_name}")
+
+
 # A gating macro whose condition comes from its invocation (tracing-subscriber's
 # `feature! { #![all(feature = "env-filter", feature = "std")] pub use filter::EnvFilter; }`,
 # defined as `#![$meta:meta] $($item:item)*` → `#[cfg($meta)] $item`).
@@ -245,6 +255,18 @@ class _Reader:
                         export_all=name in self.exporting,
                     )
             return
+        if t == "impl_item" and node.child_by_field_name("trait") is not None:
+            # `impl Debug for crate::Meta` behind `extra-traits`: recorded as
+            # `<impl>Debug::Meta` for std's derivable traits (a derive on an item holding a
+            # Meta needs it)
+            trait = re.sub(r"<.*", "", _text(node.child_by_field_name("trait"), src))
+            trait = trait.split("::")[-1].strip()
+            ty = node.child_by_field_name("type")
+            if trait in DERIVABLE and ty is not None:
+                tname = re.sub(r"<.*", "", _text(ty, src)).split("::")[-1].strip()
+                if tname[:1].isupper():
+                    self.record(f"{IMPL_PREFIX}{trait}::{tname}", gates)
+            return
         if t == "impl_item" and node.child_by_field_name("trait") is None:
             # inherent methods, recorded as `Type::method` (clap's `Arg::env` needs `env`)
             ty = node.child_by_field_name("type")
@@ -269,13 +291,15 @@ class _Reader:
             vis = is_pub  # private modules too: `pub use features::*` lifts their items
             if vis:
                 self.record(prefix + name, gates)
+            base = file.parent if file.name in ("lib.rs", "mod.rs") else file.parent / file.stem
             body = node.child_by_field_name("body")
             if body is not None:
-                self.items(body, src, file, child_prefix, gates, vis, depth + 1)
+                # `mod gen { mod debug; }` in lib.rs: debug.rs lives in src/gen/
+                inline = base / name / "mod.rs"
+                self.items(body, src, inline, child_prefix, gates, vis, depth + 1)
                 return
             if depth >= MAX_DEPTH:
                 return
-            base = file.parent if file.name in ("lib.rs", "mod.rs") else file.parent / file.stem
             for cand in (base / f"{name}.rs", base / name / "mod.rs"):
                 if cand.is_file():
                     self.module(cand, child_prefix, gates, vis, depth + 1)
