@@ -80,6 +80,14 @@ def test_runtime_excludes_releases_needing_a_newer_python():
     assert _run("numpy", python="3.8").spec == ">=1.24"
 
 
+def test_a_cap_leaves_room_for_what_newer_pythons_need():
+    # 1.24 is the newest numpy for 3.8 by then; 3.10+ could take 2.2 (same date): the cap
+    # must not shut newer interpreters out
+    assert _run("numpy", python="3.8", as_of=_d(2025, 1)).spec == ">=1.24,<3"
+    assert _run("numpy", python="3.10", as_of=_d(2025, 1)).spec == ">=2.2,<3"
+    assert _run("numpy", python="3.8", as_of=_d(2023, 12)).spec == ">=1.24,<2"
+
+
 def test_yanked_and_prereleases_are_never_chosen():
     assert _run("numpy", python="3.12", as_of=_d(2025, 6)).spec == ">=2.2,<3"
 

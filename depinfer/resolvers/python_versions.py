@@ -97,15 +97,25 @@ def runtime_ok(python: str | None):
     return ok
 
 
-def spec_for(chosen: Version, past: bool, upper: Version | None, lower: Version | None) -> str:
+def spec_for(
+    chosen: Version,
+    past: bool,
+    upper: Version | None,
+    lower: Version | None,
+    reach: Version | None = None,
+) -> str:
+    """`reach`: the newest release of the date when the project's oldest Python held the
+    choice back — the cap then lets newer Pythons get it (numba 0.58 is the last for 3.8,
+    3.13 needs 0.61: `>=0.58,<0.62`, not `<0.59`)."""
     base = (
         lower if lower is not None and lower > Version(f"{chosen.major}.{chosen.minor}") else chosen
     )
     low = f">={base.major}.{base.minor}" if base.release[1:] else f">={base.major}"
-    if chosen.major == 0:
-        cap = Version(f"0.{chosen.minor + 1}")
+    top = reach if reach is not None and reach > chosen else chosen
+    if top.major == 0:
+        cap = Version(f"0.{top.minor + 1}")
     else:
-        cap = Version(f"{chosen.major + 1}")
+        cap = Version(f"{top.major + 1}")
     if upper is not None and upper <= cap:
         return f"{low},<{upper}"
     if not past:
@@ -201,8 +211,18 @@ def select_versions(
             ]
             lower = upper = None
         cv = Version(chosen.version)
-        req.spec = spec_for(cv, past, upper, lower)
+        newest = choose_version(versions, as_of, None, lower, upper) if python else None
+        reach = _version(newest.version) if newest is not None else None
+        req.spec = spec_for(cv, past, upper, lower, reach)
         req.evidence.extend(evidence)
+        if reach is not None and reach > cv:
+            req.evidence.append(
+                Evidence(
+                    "runtime",
+                    detail=f"{req.name} {chosen.version} is the newest for Python {python}; "
+                    f"newer Pythons may take up to {newest.version}",
+                )
+            )
         when = f" published {chosen.published:%Y-%m-%d}" if chosen.published else ""
         req.evidence.append(
             Evidence(
