@@ -120,3 +120,9 @@ def test_derived_std_traits_and_shared_pointers_of_items_are_reported():
     assert held and held[0].extra["path"].startswith("tokio::sync::mpsc::Sender")
     pointers = [r for r in refs if r.extra["how"] == "serde-std-type"]
     assert [r.extra["path"] for r in pointers] == ["Arc"]
+
+
+def test_local_types_and_item_names_are_not_taken_for_imported_ones():
+    refs, _ = refs_of("shared-serde")
+    in_schema = [r for r in refs if r.file.endswith("schema.rs") and r.extra["how"] == "type-use"]
+    assert not [r for r in in_schema if r.extra.get("serde_item")]

@@ -76,6 +76,18 @@ _SERDE_DERIVE = re.compile(rb"derive\([^)]*\b(Serialize|Deserialize)\b")
 # (syn's Debug/Eq/PartialEq/Hash behind `extra-traits`), which a derive on an item holding
 # such a type needs.
 STD_DERIVABLE = frozenset("Debug Clone Copy PartialEq Eq PartialOrd Ord Hash Default".split())
+
+
+def _names_its_item(node: Any) -> bool:
+    """`struct Error { .. }`: the item's own name, not a type it uses (a `use notify::Error`
+    elsewhere in the file does not make it notify's)."""
+    parent = node.parent
+    if parent is None:
+        return False
+    name = parent.child_by_field_name("name")
+    return name is not None and (name.start_byte, name.end_byte) == (node.start_byte, node.end_byte)
+
+
 _DERIVE_LIST = re.compile(rb"derive\(([^)]*)\)")
 # Attribute keys whose string value is a path (serde's field/container attributes, serde.rs
 # "Field attributes"/"Container attributes"; the same spelling is used by clap and others).
@@ -639,7 +651,12 @@ class _Walker:
     def node(self, node: Any, scope: Scope) -> None:
         t = node.type
         src = self.src
-        if (scope.serde_item or scope.derives) and t == "type_identifier":
+        if (
+            (scope.serde_item or scope.derives)
+            and t == "type_identifier"
+            and not _names_its_item(node)
+            and _text(node, src) not in self.defined  # a local type of the same name
+        ):
             # `chrono::DateTime` imported with `use` and used as a field type of a serde item
             full = self.f.uses.get(_text(node, src))
             if (

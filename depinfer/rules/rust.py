@@ -505,16 +505,16 @@ def _serde_integration(
 ) -> None:
     """A type of crate X inside a `#[derive(Serialize/Deserialize)]` item needs X's serde
     feature (when X has one that is not on by default)."""
-    used: dict[tuple[str, str], set[str]] = {}
+    used: dict[tuple[str, str, str], set[str]] = {}
     for r in refs:
         if r.extra.get("serde_item") and r.extra.get("how") in ("type-use", "path"):
-            used.setdefault((r.extra.get("manifest", ""), r.module), set()).add(r.file)
+            target = r.extra.get("target", "runtime")
+            used.setdefault((r.extra.get("manifest", ""), r.module, target), set()).add(r.file)
     for c in cands:
-        if (
-            c.internal
-            or c.section != Section.RUNTIME
-            or not used.get((c.manifest, code_name(c.name)))
-        ):
+        # a use in tests reaches the dev entry (or [dependencies] when there is none: the
+        # resolver's merge decides), one in the library the runtime entry
+        target = {Section.DEV: "dev", Section.BUILD: "build"}.get(c.section, "runtime")
+        if c.internal or not used.get((c.manifest, code_name(c.name), target)):
             continue
         package = c.extra.get("package") or c.name
         features = known.get(package, ({}, {}))[1]
