@@ -232,3 +232,10 @@ def test_derive_over_a_field_of_a_crate_type_needs_the_trait_impl_feature():
     cand = Candidate(Ecosystem.CRATES, "minitok", "Cargo.toml")
     _derived_trait_impls([ref], [cand], known)
     assert cand.features == ["net"]
+
+
+def test_an_any_gate_settles_for_a_feature_another_use_switches_on():
+    gates = read_gates(str(MINITOK))
+    assert features_for(gates, ["either_way"]) == ["net"]  # the first, when nothing else
+    assert "net" not in features_for(gates, ["either_way", "main"])  # main: rt-multi-thread
+    assert features_for(gates, ["either_way"], frozenset({"rt-multi-thread"})) == []

@@ -371,7 +371,8 @@ def _source_gates(
         if not gates or not paths:
             continue
         used = [p.split("::", 1)[1] for p in paths]
-        needed = minimal_features(c.features + features_for(gates, used), features)
+        enabled = frozenset(expand(features, ["default", *c.features]) | set(c.features))
+        needed = minimal_features(c.features + features_for(gates, used, enabled), features)
         for f in needed:
             if f not in c.features:
                 c.evidence.append(Evidence("source:cfg-feature", detail=f"{package} needs '{f}'"))

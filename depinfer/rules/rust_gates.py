@@ -86,6 +86,22 @@ def required_features(cfg_text: str, custom: dict[str, str] | None = None) -> li
     return need(tree)
 
 
+ANY_PREFIX = "<any>"
+
+
+def any_features(cfg_text: str) -> list[str] | None:
+    """`any(feature = "a", feature = "b")` → ["a", "b"]; None for any other shape."""
+    tree, _ = _cfg_tree(_cfg_tokens(cfg_text))
+    if tree is None or tree[0] == "kv" or tree[0] == "id" or tree[1] != "any":
+        return None
+    out = []
+    for t in tree[2]:
+        if t[0] != "kv" or t[1] != "feature":
+            return None
+        out.append(t[2])
+    return out if len(out) > 1 else None
+
+
 def _text(node: Any, src: bytes) -> str:
     return src[node.start_byte : node.end_byte].decode("utf-8", "replace")
 
@@ -150,9 +166,15 @@ class _Reader:
         self.aliases: dict[str, str] = {}  # `pub type A = B;`, `pub use b::B as A;` → A: B
         self.files_read = 0
         self.impl_types: set[str] = set()  # types whose inherent methods were read
+        # `#[cfg(any(feature = "formatting", feature = "parsing"))]`: the gate records the first
+        # feature; the alternatives are kept so a use can settle for one already chosen
+        self.any_of: dict[str, list[str]] = {}
+        self.pending_any: list[str] | None = None
 
     def record(self, path: str, gates: list[str]) -> None:
         self.paths.setdefault(path, []).append(list(dict.fromkeys(gates)))
+        if self.pending_any and path not in self.any_of:
+            self.any_of[path] = self.pending_any
 
     def module(self, file: Path, prefix: str, gates: list[str], public: bool, depth: int) -> None:
         self.files_read += 1
@@ -184,6 +206,7 @@ class _Reader:
             here = list(gates)
             negated = False
             exported = export_all
+            alternatives = None
             for a in attrs:
                 text = _text(a, src)
                 m = re.match(r"#\[\s*cfg\((.*)\)\s*\]$", text, re.DOTALL)
@@ -193,12 +216,17 @@ class _Reader:
                         negated = True
                     else:
                         here += [f for f in need if f not in here]
+                        alternatives = any_features(m.group(1)) or alternatives
                 if "macro_export" in text:
                     exported = True
             attrs = []
             if negated:
                 continue
-            self.item(child, src, file, prefix, here, public, depth, exported)
+            self.pending_any = alternatives
+            try:
+                self.item(child, src, file, prefix, here, public, depth, exported)
+            finally:
+                self.pending_any = None
 
     def item(
         self,
@@ -386,6 +414,8 @@ def read_gates(crate_root: str) -> dict[str, list[str]]:
         if "::" in path and head in reader.impl_types and head not in public:
             continue
         out[path] = min(alternatives, key=len)
+        if path in reader.any_of and reader.any_of[path][0] in out[path]:
+            out[ANY_PREFIX + path] = reader.any_of[path]
     by_head: dict[str, list[str]] = {}
     for path in out:
         head, sep, _ = path.partition("::")
@@ -444,25 +474,38 @@ def dependency_requirement(crate_root: str, name: str) -> str | None:
     return None
 
 
-def features_for(gates: dict[str, list[str]], used_paths: list[str]) -> list[str]:
+def features_for(
+    gates: dict[str, list[str]], used_paths: list[str], enabled: frozenset[str] = frozenset()
+) -> list[str]:
     """Features needed by `used_paths` (without the crate segment): longest gated prefix wins,
-    and every gated prefix on the way counts (`sync::mpsc` needs `sync`)."""
+    and every gated prefix on the way counts (`sync::mpsc` needs `sync`). An item gated by
+    `any(feature = "a", feature = "b")` is satisfied by whichever another use (or `enabled`,
+    e.g. the crate's defaults) already switches on, else by the first."""
     out: list[str] = []
+    either: list[list[str]] = []
+
+    def add(key: str) -> None:
+        alternatives = gates.get(ANY_PREFIX + key)
+        for f in gates.get(key, []):
+            if alternatives and f == alternatives[0]:
+                either.append(alternatives)
+            elif f not in out:
+                out.append(f)
+
     for path in used_paths:
         segs = [s for s in path.split("::") if s]
         # `runtime::Builder::new_multi_thread`: inherent methods are read as `Builder::…`
         for i in range(len(segs) - 1):
             if segs[i][:1].isupper() and segs[i + 1][:1].islower():
-                for f in gates.get(f"{segs[i]}::{segs[i + 1]}", []):
-                    if f not in out:
-                        out.append(f)
+                add(f"{segs[i]}::{segs[i + 1]}")
         for i in range(1, len(segs) + 1):
             prefix = "::".join(segs[: i - 1])
             if gates.get((prefix + "::" if prefix else "") + "*!") is not None:
                 continue  # an item macro there may define this name ungated (serde's traits)
-            for f in gates.get("::".join(segs[:i]), []):
-                if f not in out:
-                    out.append(f)
+            add("::".join(segs[:i]))
+    for alternatives in either:
+        if not any(a in out or a in enabled for a in alternatives):
+            out.append(alternatives[0])
     return out
 
 
