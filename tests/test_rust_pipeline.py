@@ -308,3 +308,16 @@ def test_test_only_features_stay_in_the_dev_entry_the_manifest_has(tmp_path):
     result = infer(root, ctx.options, ctx=ctx)
     deps = tomlkit.parse(result.edits[0].new_text)["dependencies"]
     assert "macros" not in list(deps["tokio"]["features"])
+
+
+def test_renames_of_one_crate_keep_the_version_each_key_names(tmp_path):
+    _, edits = run(tmp_path, "renamed-majors")
+    deps = edits["Cargo.toml"]["dependencies"]
+    assert (deps["schemars_0_8"]["package"], deps["schemars_0_8"]["version"]) == (
+        "schemars",
+        "0.8.16",
+    )
+    assert (deps["schemars_0_9"]["package"], deps["schemars_0_9"]["version"]) == (
+        "schemars",
+        "0.9.0",
+    )

@@ -191,7 +191,7 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
             req.spec = ""
             out.append(req)
             continue
-        same = _declared_version(info, package)
+        same = _declared_version(info, package, req.name, c.extra.get("version_guess"))
         if same:
             # the manifest already names this crate in another table (dev-, build-, target):
             # one version of it per package avoids two copies (`multiple candidates for rlib`)
@@ -277,13 +277,27 @@ def _break_cycles(cands: list[Candidate], crates: dict[str, Any], ctx: Context) 
     return [c for c in cands if id(c) not in dropped]
 
 
-def _declared_version(info: Any, package: str) -> str | None:
+def _declared_version(
+    info: Any, package: str, key: str | None = None, guess: str | None = None
+) -> str | None:
+    """The version another table of the manifest gives the same crate. Several renames of
+    one crate may stand side by side (`schemars_0_8`, `schemars_0_9`, `schemars_1` for
+    three majors): the entry under the same key wins, and a key that spells a version
+    (`guess`) only takes a version of that series."""
+    found: list[tuple[str, str]] = []
     for table, deps in info.manifest.data.get("deps", {}).items():
         if table == "workspace.dependencies":
             continue
-        for entry in deps.values():
+        for name, entry in deps.items():
             if code_name(entry.get("package") or "") == code_name(package) and entry.get("version"):
-                return entry["version"]
+                found.append((name, entry["version"]))
+    for name, version in found:
+        if key is not None and code_name(name) == code_name(key):
+            return version
+    for _, version in found:
+        bare = version.lstrip("^=~ ")
+        if not guess or bare == guess or bare.startswith(guess + "."):
+            return version
     return None
 
 
