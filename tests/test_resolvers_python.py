@@ -122,7 +122,9 @@ def test_pins_in_example_projects_are_not_evidence_for_the_package(tmp_path):
     from depinfer.resolvers.python import pinned_elsewhere
     from depinfer.scan import scan
 
-    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'x'\nversion = '1'\ndependencies = []\n")
+    (tmp_path / "pyproject.toml").write_text(
+        "[project]\nname = 'x'\nversion = '1'\ndependencies = []\n"
+    )
     (tmp_path / "examples" / "celery").mkdir(parents=True)
     (tmp_path / "examples" / "celery" / "requirements.txt").write_text("werkzeug==2.3.3\n")
     (tmp_path / "requirements-dev.txt").write_text("pytest==8.0.0\n")

@@ -369,9 +369,7 @@ def _dev_group(manifests: list[Manifest], c: Candidate) -> tuple[str, str | None
 
 def _installs_a_sibling_project(m: Manifest, manifests: list[Manifest]) -> bool:
     folders = set((m.data or {}).get("local_installs") or [])
-    return any(
-        other.directory in folders and other.format != "requirements" for other in manifests
-    )
+    return any(other.directory in folders and other.format != "requirements" for other in manifests)
 
 
 def pinned_elsewhere(
