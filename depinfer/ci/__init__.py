@@ -63,8 +63,8 @@ def with_npm_before(line: str, as_of: str) -> str:
     install runs instead."""
     if not _NPM_INSTALL.match(line.strip()) or "&&" in line or "||" in line:
         return line
-    day = as_of[:10]
-    return f"{line} --before={day} || {line}"
+    # the instant, not the day: a release published that morning is older than the snapshot
+    return f"{line} --before={as_of} || {line}"
 
 
 def run_tests(
