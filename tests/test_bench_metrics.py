@@ -205,3 +205,19 @@ def test_features_aggregate_only_where_languages_have_them() -> None:
     assert "features_exact" not in summary["instances"]["c1"]
     table = language_table(summary)
     assert "rust features: exact 1/2 matched deps" in table and "csharp features" not in table
+
+
+def test_name_figures_per_kind_keep_packages_and_project_references_apart():
+    from depinfer.bench.report import by_kind
+
+    def dep(name, kind):
+        return {"name": name, "kind": kind}
+
+    result = {
+        "status": "ok",
+        "gold": {"a.csproj": [dep("Serilog", "package"), dep("../b/b.csproj", "project")]},
+        "pred": {"a.csproj": [dep("serilog", "package"), dep("xunit", "package")]},
+    }
+    kinds = by_kind([result])
+    assert kinds["package"]["precision"] == 0.5 and kinds["package"]["recall"] == 1.0
+    assert kinds["project"]["recall"] == 0.0 and kinds["project"]["instances"] == 1

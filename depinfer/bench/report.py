@@ -42,6 +42,9 @@ def summarise(results: list[dict[str, Any]]) -> dict[str, Any]:
 
     def figures(rs: list[dict[str, Any]]) -> dict[str, Any]:
         out = aggregate(rs)
+        kinds = by_kind(rs)
+        if len(kinds) > 1:
+            out["kinds"] = kinds
         executed = aggregate_execution(rs)
         if executed is not None:
             out["execution"] = executed
@@ -184,6 +187,7 @@ def language_table(summary: dict[str, Any]) -> str:
             + f"{f['fake']:>4} {f['unverified']:>5} {_pct(f['rate'])} │ {s['wall_time']:>6.1f}s"
             + (_execution_columns(s.get("execution")) if executed else "")
         )
+    lines.extend(_kind_lines(rows))
     lines.extend(_features_lines(rows))
     cats = summary["all"].get("failure_categories") or {}
     if cats:
@@ -207,6 +211,57 @@ def language_table(summary: dict[str, Any]) -> str:
             "rcnt; exec: time of the three runs."
         )
     return "\n".join(lines) + "\n"
+
+
+def by_kind(results: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Name P/R/F1 per kind of entry (package, project reference, …), averaged over the
+    instances whose gold or prediction has that kind — C#'s PackageReference and
+    ProjectReference figures apart."""
+    per: dict[str, list[tuple[float, float, float]]] = {}
+    for r in results:
+        if r.get("status") != "ok":
+            continue
+        gold, pred = r.get("gold") or {}, r.get("pred") or {}
+        counts: dict[str, list[int]] = {}
+        for path in set(gold) | set(pred):
+            g = {(d.get("kind") or "package", d["name"].lower()) for d in gold.get(path, [])}
+            p = {(d.get("kind") or "package", d["name"].lower()) for d in pred.get(path, [])}
+            for kind in {k for k, _ in g | p}:
+                gk = {n for k, n in g if k == kind}
+                pk = {n for k, n in p if k == kind}
+                c = counts.setdefault(kind, [0, 0, 0])
+                c[0] += len(gk & pk)
+                c[1] += len(pk - gk)
+                c[2] += len(gk - pk)
+        for kind, (tp, fp, fn) in counts.items():
+            prec = tp / (tp + fp) if tp + fp else 1.0
+            rec = tp / (tp + fn) if tp + fn else 1.0
+            f1 = 2 * prec * rec / (prec + rec) if prec + rec else 0.0
+            per.setdefault(kind, []).append((prec, rec, f1))
+    return {
+        kind: {
+            "instances": len(v),
+            "precision": round(sum(x[0] for x in v) / len(v), 4),
+            "recall": round(sum(x[1] for x in v) / len(v), 4),
+            "f1": round(sum(x[2] for x in v) / len(v), 4),
+        }
+        for kind, v in sorted(per.items())
+    }
+
+
+def _kind_lines(rows: list[tuple[str, dict[str, Any]]]) -> list[str]:
+    out = []
+    for lang, s in rows:
+        kinds = s.get("kinds")
+        if not kinds or lang == "all":
+            continue
+        parts = [
+            f"{kind} P {_pct(k['precision']).strip()} R {_pct(k['recall']).strip()} "
+            f"F1 {_pct(k['f1']).strip()} ({k['instances']})"
+            for kind, k in kinds.items()
+        ]
+        out.append(f"{lang} by kind: " + "; ".join(parts))
+    return out
 
 
 def _features_lines(rows: list[tuple[str, dict[str, Any]]]) -> list[str]:
