@@ -60,11 +60,14 @@ def with_npm_before(line: str, as_of: str) -> str:
     """`npm install` limited to releases published by `as_of` (npm's `--before`), so a
     snapshot's unlocked tooling (linters whose newer rules fail the job) is the one of its
     time; when the registry serves no publish times (some mirrors: ETARGET), the plain
-    install runs instead."""
+    install runs last."""
     if not _NPM_INSTALL.match(line.strip()) or "&&" in line or "||" in line:
         return line
-    # the instant, not the day: a release published that morning is older than the snapshot
-    return f"{line} --before={as_of} || {line}"
+    # the instant, not the day: a release published that morning is older than the snapshot.
+    # When the project's own lifecycle scripts stop the install (`prepare: husky install`
+    # needs hook folders a source snapshot may lack), the same install without scripts.
+    before = f"{line} --before={as_of}"
+    return f"{before} || {before} --ignore-scripts || {line}"
 
 
 def run_tests(
