@@ -126,3 +126,22 @@ def test_local_types_and_item_names_are_not_taken_for_imported_ones():
     refs, _ = refs_of("shared-serde")
     in_schema = [r for r in refs if r.file.endswith("schema.rs") and r.extra["how"] == "type-use"]
     assert not [r for r in in_schema if r.extra.get("serde_item")]
+
+
+def test_paths_in_a_local_macro_rules_body_are_uses_but_metavariable_paths_are_not(tmp_path):
+    (tmp_path / "Cargo.toml").write_text("[package]\nname = 'conn'\nversion = '0.1.0'\n")
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "lib.rs").write_text(
+        "macro_rules! with_client {\n"
+        "    ($client:ident, $body:expr) => {\n"
+        "        #[allow(clippy::redundant_closure)]\n"
+        "        match $body { Err(e) if e.is::<h2::Error>() => $crate::retry(), _ => {} }\n"
+        "        $client::connect();\n"
+        "    };\n"
+        "}\n"
+        "pub fn retry() {}\n"
+    )
+    ctx = Context(Options(offline=True), Registries(offline=True))
+    refs = analyze(scan(tmp_path), ctx)
+    found = {r.module for r in refs if r.extra["how"] == "macro-def"}
+    assert "h2" in found and "conn" not in found and "client" not in found

@@ -26,6 +26,7 @@ def test_every_pattern_has_a_fixture_log_that_it_matches():
         ("node-cannot-find-module.log", "javascript", ("module", "lodash")),
         ("node-require-esm.log", "javascript", ("version", "chalk")),
         ("rust-unresolved.log", "rust", ("module", "serde_json")),
+        ("rust-unlinked-crate.log", "rust", ("module", "h2")),
         ("rust-derive.log", "rust", ("derive", "Serialize")),
     ],
 )

@@ -508,7 +508,9 @@ class _Walker:
                 continue
             if tok.type in ("identifier", "::", "crate", "self", "super"):
                 prev = toks[i - 1].type if i > 0 else None
-                if prev in ("$", ".", "::") or (prev == "identifier" and tok.type == "::"):
+                if prev in ("$", ".", "::", "metavariable") or (
+                    prev == "identifier" and tok.type == "::"
+                ):
                     i += 1
                     continue
                 segs: list[str] = []
@@ -704,7 +706,16 @@ class _Walker:
                 if field_node is not None:
                     self.methods.add(_text(field_node, src))
         if t == "macro_definition":
-            return  # `macro_rules!` bodies name `$crate` paths and fragments, not uses
+            # a local `macro_rules!` body is code of this crate once invoked: its paths to
+            # other crates are uses (`h2::Error` in tokio-console's `with_client!`);
+            # `$crate::…` and `$x::…` paths are not
+            for rule in node.children:
+                if rule.type == "macro_rule":
+                    body = rule.child_by_field_name("right")
+                    if body is not None and body.type == "token_tree":
+                        for path in self._token_paths(body):
+                            self.path_ref(path, body, scope, "macro-def")
+            return
         if t == "macro_invocation":
             mac = node.child_by_field_name("macro")
             macro_name = ""

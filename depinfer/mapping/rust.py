@@ -30,6 +30,7 @@ CODE_HOWS = {
     "extern",
     "path",
     "macro",
+    "macro-def",  # paths in a local `macro_rules!` body (not `$crate::…`)
     "attr",
     "derive",
     "rooted",
@@ -191,8 +192,8 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
         name = ref.module
         if name in builtins or name == info.lib_name:
             continue
-        if how == "attr" and name in tools:
-            continue
+        if how in ("attr", "macro", "macro-def") and name in tools:
+            continue  # `clippy::…` / `rustfmt::…` lint paths, also inside macro bodies
         section = SECTION_OF_TARGET.get(ref.extra.get("target", "runtime"), Section.RUNTIME)
         evidence = Evidence("import", ref.file, ref.line, ref.extra.get("path", name))
         cand = Candidate(
