@@ -27,6 +27,7 @@ def test_every_pattern_has_a_fixture_log_that_it_matches():
         ("node-require-esm.log", "javascript", ("version", "chalk")),
         ("rust-unresolved.log", "rust", ("module", "serde_json")),
         ("rust-unlinked-crate.log", "rust", ("module", "h2")),
+        ("rust-missing-item.log", "rust", ("version", "syn")),
         ("rust-derive.log", "rust", ("derive", "Serialize")),
     ],
 )
@@ -226,3 +227,11 @@ def test_verify_writes_a_needed_test_import_as_a_dependency_when_no_dev_section_
 @pytest.mark.parametrize("log", ["python-network.log", "python-system-tool.log"])
 def test_network_and_system_tools_are_not_dependency_problems(log):
     assert {a.kind for a in diagnose((LOGS / log).read_text(), "python")} == {"stop"}
+
+
+def test_cargo_logs_tell_the_installed_crate_version(tmp_path):
+    from depinfer.ci.repair import installed_version
+
+    log = (LOGS / "rust-missing-item.log").read_text()
+    assert installed_version("rust", "syn", log, tmp_path) == "3.0.1"
+    assert installed_version("rust", "quote", log, tmp_path) is None

@@ -211,6 +211,17 @@ def installed_version(language: str, name: str, log: str, scratch: Path) -> str 
         except (OSError, ValueError):
             return None
         return data.get("version") if isinstance(data, dict) else None
+    if language == "rust":
+        # cargo's `Compiling syn v3.0.1` / `Adding syn v3.0.1`: the newest one built
+        seen = [
+            m.group(2)
+            for m in re.finditer(
+                r"^\s*(?:Compiling|Adding|Locking|Downloaded) ([\w-]+) v(\S+)", log, re.M
+            )
+            if _norm(m.group(1)) == _norm(name)
+        ]
+        keyed = [(k, v) for v in seen if (k := _release_key(v)) is not None]
+        return max(keyed)[1] if keyed else None
     found = None
     for m in re.finditer(r"^\s*\+ ([\w.-]+)==(\S+)", log, re.M):
         if _norm(m.group(1)) == _norm(name):
@@ -263,7 +274,8 @@ def _version_moves(
             releases.append((k, info.version))
         newer = sorted(r for r in releases if r[0] > key)
         older = [r for r in releases if r[0] < key]
-        cap = "<" + ".".join(map(str, key[:-1] + (key[-1],)))
+        # the majors before the installed one (0.x: the minors before it)
+        cap = "<" + (f"0.{key[1]}" if key[0] == 0 and len(key) > 1 else str(key[0]))
         if a.direction != "down" and newer:
             spec, how = ">=" + newer[0][1], f"newer than {installed}"
         elif older or not releases:
