@@ -280,6 +280,7 @@ def test_pnpm_runs_at_the_version_package_json_pins(tmp_path):
     pnpm = f"{tools}/node_modules/.bin/pnpm"
     assert plan.install == [f"{pnpm} install --no-frozen-lockfile"]
     assert plan.test == [f"{pnpm} build && {pnpm} test"]
+    assert plan.env["PATH"].startswith(f"{tools}/node_modules/.bin")  # scripts say `pnpm`
     assert plan.env["npm_config_manage_package_manager_versions"] == "false"
 
 

@@ -580,6 +580,10 @@ def node_plan(
             ["npm", "install", "--prefix", str(tools), "--no-audit", "--no-fund", f"pnpm@{version}"]
         )
         plan.install.append(f"{pnpm} install --no-frozen-lockfile")
+        # scripts call `pnpm` by name (`prepare: husky install && pnpm compile`)
+        plan.env["PATH"] = os.pathsep.join(
+            [str(tools / "node_modules" / ".bin"), os.environ.get("PATH", "")]
+        )
         plan.env["npm_config_manage_package_manager_versions"] = "false"
     else:
         plan.install.append("npm install --no-audit --no-fund")
