@@ -197,6 +197,12 @@ def test_offline_uses_repository_versions_or_skips(tmp_path):
 def test_names_only_run_writes_star(tmp_path):
     _, edits = run(tmp_path, "app", offline=True, versions=False)
     assert edits["Cargo.toml"]["dependencies"]["anyhow"] == "*"
+    # entries with features get their "*" too: cargo refuses an entry without a version
+    tables = [edits["Cargo.toml"]["dependencies"], edits["Cargo.toml"]["dev-dependencies"]]
+    for table in tables:
+        for name, entry in table.items():
+            if not isinstance(entry, str) and "path" not in entry and "workspace" not in entry:
+                assert entry["version"] == "*", name
 
 
 def test_second_run_changes_nothing(tmp_path):

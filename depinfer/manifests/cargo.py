@@ -203,6 +203,8 @@ def _value_fields(req: Requirement) -> dict[str, Any]:
             fields["path"] = req.path
         if req.spec:
             fields["version"] = req.spec
+        elif not req.path:
+            fields["version"] = "*"  # names-only runs: any version (cargo needs one)
         if extra.get("default_features") is False:
             fields["default-features"] = False
     if req.optional:
@@ -278,8 +280,6 @@ def render(text: str, manifest: Manifest, requirements: list[Requirement]) -> st
 
 def _add_entry(table: Any, req: Requirement, subtables: bool, spaced: bool) -> None:
     fields = _value_fields(req)
-    if not fields:
-        fields = {"version": "*"}  # names-only runs: any version
     if list(fields) == ["version"]:
         table.add(req.name, fields["version"])
     elif subtables and len(fields) > 2:
