@@ -276,10 +276,6 @@ def _parse_uses(text: str, grammar: str, line_offset: int) -> tuple[list[dict], 
             if (obj, prop) in MEMBER_CALLS or (obj == "import.meta" and prop == "resolve"):
                 if arg.prev_named_sibling is not None:
                     continue
-                if obj in ("require", "module"):
-                    # `require.resolve` / `module.require` resolve with CommonJS conditions:
-                    # an ESM-only release fails them just as `require()` does
-                    use["require"] = True
             elif HELPER_NAME.match(obj) and "." not in obj and _bare_name(spec):
                 use["heuristic"] = True
             else:
