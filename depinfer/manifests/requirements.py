@@ -68,28 +68,16 @@ def _local_dir(target: str, base: str) -> str | None:
     return "" if rel == "." else rel
 
 
-def local_installs(text: str, path: str) -> list[str]:
-    """Folders the file installs from the repository itself (`-e .` beside a pyproject):
-    such a file sets up a working environment for the project — its dev requirements."""
-    base = posixpath.dirname(path)
-    out = []
-    for _, _, raw in _logical_lines(text):
-        line = _COMMENT.sub("", raw).strip()
-        editable = _EDITABLE.match(line)
-        target = editable.group(2) if editable else line
-        if editable or not line.startswith("-"):
-            folder = _local_dir(target, base)
-            if folder is not None:
-                out.append(folder)
-    return out
-
-
-def _parse(text: str, path: str) -> tuple[list[_Entry], list[str], list[str]]:
+def _parse(text: str, path: str) -> tuple[list[_Entry], list[str], list[str], list[str]]:
+    """Entries, included files, constraint files, and the folders the file installs from
+    the repository itself (`-e .` beside a pyproject: such a file sets up a working
+    environment for the project — its dev requirements)."""
     if "\x00" in text:
         raise ManifestError("binary file, not a requirements file")
     entries: list[_Entry] = []
     includes: list[str] = []
     constraints: list[str] = []
+    local: list[str] = []
     base = posixpath.dirname(path)
     for first, last, raw in _logical_lines(text):
         line = _COMMENT.sub("", raw).strip()
@@ -105,6 +93,9 @@ def _parse(text: str, path: str) -> tuple[list[_Entry], list[str], list[str]]:
                 constraints.append(ref)
             continue
         editable = _EDITABLE.match(line)
+        folder = _local_dir(editable.group(2) if editable else line, base)
+        if folder is not None and (editable or not line.startswith("-")):
+            local.append(folder)
         if editable:
             name = requirement_name(editable.group(2)) if "egg=" in editable.group(2) else None
             if name:
@@ -119,12 +110,12 @@ def _parse(text: str, path: str) -> tuple[list[_Entry], list[str], list[str]]:
         name = requirement_name(line)
         if name:
             entries.append(_Entry(name, first, last))
-    return entries, includes, constraints
+    return entries, includes, constraints, local
 
 
 @guarded
 def read(text: str, path: str) -> tuple[dict[str, list[str]], dict]:
-    entries, includes, constraints = _parse(text, path)
+    entries, includes, constraints, local = _parse(text, path)
     declared = {"dependencies": [e.name for e in entries]}
     data = {
         "style": "requirements",
@@ -132,7 +123,7 @@ def read(text: str, path: str) -> tuple[dict[str, list[str]], dict]:
         "requires_python": None,
         "includes": includes,
         "constraints": constraints,
-        "local_installs": local_installs(text, path),
+        "local_installs": local,
     }
     return declared, data
 
@@ -163,7 +154,7 @@ def _optional_names(text: str) -> list[str]:
 
 @guarded
 def render(text: str, manifest: Manifest, requirements: list[Requirement]) -> str:
-    entries, _, _ = _parse(text, manifest.path)
+    entries, _, _, _ = _parse(text, manifest.path)
     adds = new_requirements(requirements, [e.name for e in entries] + _optional_names(text))
     if not adds:
         return text

@@ -96,6 +96,7 @@ class _Lines:
     def __init__(self, project: Project) -> None:
         self.project = project
         self.cache: dict[str, list[str]] = {}
+        self.texts: dict[str, str] = {}
 
     def indented(self, ref: ImportRef) -> bool:
         if ref.language != "python" or ref.line < 1:
@@ -106,6 +107,7 @@ class _Lines:
                 text = self.project.abspath(ref.file).read_text(encoding="utf-8", errors="replace")
             except OSError:
                 text = ""
+            self.texts[ref.file] = text
             lines = self.cache[ref.file] = text.splitlines()
         if ref.line > len(lines):
             return False
@@ -119,7 +121,7 @@ class _Lines:
         if ref.kind != FileKind.TEST or not self.indented(ref):
             return False
         root = re.escape(ref.module.split(".")[0])
-        text = "\n".join(self.cache.get(ref.file, ()))
+        text = self.texts.get(ref.file, "")
         path_part = (
             rf"(?:/\s*|(?:joinpath|mkdir|makedirs|touch)\(\s*|join\([^)]*,\s*)"
             rf"[\"']{root}(?:\.py)?[\"']"

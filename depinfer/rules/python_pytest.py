@@ -32,15 +32,16 @@ from functools import lru_cache
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-import tree_sitter_python
-from tree_sitter import Language, Node, Parser
+from tree_sitter import Node, Parser
 
+from depinfer.analyzers.python import LANGUAGE
+from depinfer.analyzers.python import _string_literal as _string_literal
 from depinfer.model import FileKind, ImportRef
 from depinfer.toml_compat import tomllib
 
 TABLE = Path(__file__).resolve().parents[1] / "ci" / "data" / "pytest_plugins.toml"
 TABLE_NAME = "depinfer/ci/data/pytest_plugins.toml"
-_PARSER = Parser(Language(tree_sitter_python.language()))
+_PARSER = Parser(LANGUAGE)
 FIXTURE_DECORATORS = {"fixture", "yield_fixture"}
 NOT_FIXTURES = {"self", "cls", "request"}
 PYTEST_CONFIG = {
@@ -448,16 +449,6 @@ def _strings(node: Node | None) -> list[str]:
             else []
         )
     return []
-
-
-def _string_literal(node: Node) -> str | None:
-    value = ""
-    for child in node.children:
-        if child.type == "string_content":
-            value += (child.text or b"").decode("utf-8", "replace")
-        elif child.type not in ("string_start", "string_end"):
-            return None
-    return value
 
 
 def _text(node: Node | None) -> str:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -372,11 +373,14 @@ def _source_gates(
             continue
         used = [p.split("::", 1)[1] for p in paths]
         enabled = frozenset(expand(features, ["default", *c.features]) | set(c.features))
-        needed = minimal_features(c.features + features_for(gates, used, enabled), features)
-        for f in needed:
-            if f not in c.features:
-                c.evidence.append(Evidence("source:cfg-feature", detail=f"{package} needs '{f}'"))
-        c.features = needed
+        _enable(
+            c,
+            features_for(gates, used, enabled),
+            features,
+            lambda f, package=package: Evidence(
+                "source:cfg-feature", detail=f"{package} needs '{f}'"
+            ),
+        )
     if workdir:
         import shutil
 
@@ -434,11 +438,22 @@ def _method_gates(
                 continue  # a name alone never switches on an unstable or private feature
             needed.extend(best)
         if needed:
-            merged = minimal_features(c.features + needed, features)
-            for f in merged:
-                if f not in c.features:
-                    c.evidence.append(Evidence("source:method-gate", detail=f"needs '{f}'"))
-            c.features = merged
+            _enable(
+                c, needed, features, lambda f: Evidence("source:method-gate", detail=f"needs '{f}'")
+            )
+
+
+def _enable(
+    c: Candidate,
+    needed: list[str],
+    features: dict[str, list[str]],
+    evidence: Callable[[str], Evidence],
+) -> None:
+    """Switch `needed` on for `c` (the smallest set implying them all), with the evidence
+    for each feature that is new."""
+    merged = minimal_features(c.features + needed, features)
+    c.evidence.extend(evidence(f) for f in merged if f not in c.features)
+    c.features = merged
 
 
 def _opt_in_only(feature: str) -> bool:
@@ -487,11 +502,12 @@ def _helper_keys(
                     if not any(_opt_in_only(f) for f in gate):
                         needed.extend(gate)
         if needed:
-            merged = minimal_features(c.features + needed, features)
-            for f in merged:
-                if f not in c.features:
-                    c.evidence.append(Evidence("source:helper-attribute", detail=f"needs '{f}'"))
-            c.features = merged
+            _enable(
+                c,
+                needed,
+                features,
+                lambda f: Evidence("source:helper-attribute", detail=f"needs '{f}'"),
+            )
 
 
 # A crate's serde support sits behind one of these feature names (crate docs: "serde",
@@ -556,18 +572,15 @@ def _derived_trait_impls(
             needed = [f for t in derives for f in (trait_gates(gates, t, segs[-1]) or [])]
             if not needed:
                 continue
-            merged = minimal_features(c.features + needed, features)
-            for f in merged:
-                if f not in c.features:
-                    c.evidence.append(
-                        Evidence(
-                            "source:trait-impl-gate",
-                            r.file,
-                            r.line,
-                            f"derive({', '.join(derives)}) over {segs[-1]} needs '{f}'",
-                        )
-                    )
-            c.features = merged
+            why = f"derive({', '.join(derives)}) over {segs[-1]}"
+            _enable(
+                c,
+                needed,
+                features,
+                lambda f, r=r, why=why: Evidence(
+                    "source:trait-impl-gate", r.file, r.line, f"{why} needs '{f}'"
+                ),
+            )
 
 
 # serde implements Serialize/Deserialize for std's shared pointers only with its `rc` feature
