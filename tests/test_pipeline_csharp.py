@@ -262,6 +262,27 @@ def test_a_pascal_case_test_project_names_only_the_project_under_test(layers):
     assert "Microsoft.NET.Test.Sdk" in _names(layers, manifest)
 
 
+def test_unit_tests_named_after_no_project_list_each_layer_they_use_most(layers):
+    # `Layers.UnitTests` names no project: it uses Domain more than Application (which
+    # brings Domain), so both are listed, as an application project would
+    assert _projects(layers, "tests/Layers.UnitTests/Layers.UnitTests.csproj") == [
+        "src/Layers.Application/Layers.Application.csproj",
+        "src/Layers.Domain/Layers.Domain.csproj",
+    ]
+
+
+def test_a_test_project_holding_only_global_usings_references_nothing(layers):
+    manifest = "tests/Layers.Domain.IntegrationTests/Layers.Domain.IntegrationTests.csproj"
+    assert _projects(layers, manifest) == []
+    assert "Microsoft.NET.Test.Sdk" in _names(layers, manifest)
+
+
+def test_a_type_only_one_project_declares_is_found_through_the_enclosing_namespace(layers):
+    assert _projects(layers, "tools/Layers.Benchmarks/Layers.Benchmarks.csproj") == [
+        "src/Layers.Domain/Layers.Domain.csproj"
+    ]
+
+
 def test_target_frameworks_rule_out_references_and_embedded_outputs_add_them(layers):
     # a net35 tool cannot reference net8.0 libraries, whatever names it shares with them
     assert _projects(layers, "tools/Layers.Signal/Layers.Signal.csproj") == []

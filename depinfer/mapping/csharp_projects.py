@@ -117,8 +117,10 @@ def reference_graph(layout: list[CsProject], uses: dict[str, ProjectUse]) -> nx.
                     if ns in firm:
                         options.append((other, ns, _FIRM))
                     elif ns in enclosing:
-                        # an extension method's name is specific enough on its own
-                        w = _FIRM if ident in extension_names else _ENCLOSING
+                        # an extension method's name is specific enough on its own, and
+                        # so is a type only one project of the repository declares
+                        unique = len({o for o, _ in symbols.get(ident, ())}) == 1
+                        w = _FIRM if ident in extension_names or unique else _ENCLOSING
                         options.append((other, ns, w))
                     elif ns == "" and ident == "Program":
                         # WebApplicationFactory<Program>: the docs' way to test an ASP.NET
@@ -262,6 +264,22 @@ def _test_subject(cs: CsProject, layout: list[CsProject], exact: bool = False) -
     return None
 
 
+def is_shell(use: ProjectUse) -> bool:
+    """Sources, but no type declared in them (a template's test project holding only its
+    global usings). A project with no sources at all may be generated instead."""
+    return bool(use.files) and not any(f.extra.get("types") for f in use.files)
+
+
+_UNIT_TESTS = re.compile(r"unit[._-]?tests?$", re.I)
+
+
+def is_layer_unit_tests(cs: CsProject, layout: list[CsProject]) -> bool:
+    """A unit-test project whose name names no project (`Clean.Architecture.UnitTests`,
+    `UnitTests`) tests the solution's layers, each directly: it lists a layer it uses
+    more than the reference that would bring it, as application projects do."""
+    return bool(cs.is_test and _UNIT_TESTS.search(cs.name) and _test_subject(cs, layout) is None)
+
+
 def _is_apphost(cs: CsProject) -> bool:
     return "Aspire.AppHost.Sdk" in cs.sdk_names or (
         cs.properties.get("IsAspireHost", "").lower() == "true"
@@ -334,10 +352,12 @@ def project_references(
         if cs.is_test:
             # `X.Tests` tests `X`: the convention holds even when the tests only reach X's
             # code through attributes or reflection; a shorter name prefix is only a guess
-            # for tests whose code names no other project
+            # for tests whose code names no other project. A shell that declares no type
+            # yet (global usings only) tests nothing.
             subject = _test_subject(cs, layout, exact=not alone[cs.path])
             if (
                 subject is not None
+                and not is_shell(uses[cs.path])
                 and subject.path not in nx.descendants(graph, cs.path)
                 and can_reference(cs.target_frameworks, subject.target_frameworks)
             ):

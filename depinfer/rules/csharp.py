@@ -32,7 +32,7 @@ from depinfer.analyzers.csharp_layout import CsProject, tfm_major
 from depinfer.context import Context
 from depinfer.mapping import nuget_index as nxi
 from depinfer.mapping.csharp import ProjectUse, gather
-from depinfer.mapping.csharp_projects import generator_of
+from depinfer.mapping.csharp_projects import generator_of, is_layer_unit_tests
 from depinfer.model import Candidate, Ecosystem, Evidence, ImportRef, Project, Section
 from depinfer.rules.csharp_config import serilog_packages
 
@@ -348,12 +348,14 @@ def reduce_transitive(
     apphosts: set[str] = frozenset(),
     private_packages: set[str] = frozenset(),
     own_references: set[str] = frozenset(),
+    layer_tests: set[str] = frozenset(),
 ) -> list[Candidate]:
     """Drop what another referenced project already brings. An Aspire AppHost's
     references are resources it launches, not code that flows on to its referrers; the
     packages of a project in `private_packages` (PrivateAssets compile by default) do not
     flow on either. A project in `own_references` (DisableTransitiveProjectReferences)
-    gets nothing through its references: it names every project it uses."""
+    gets nothing through its references: it names every project it uses. A test project
+    in `layer_tests` reduces as an application project does."""
     if not nx.is_directed_acyclic_graph(graph):
         return candidates
     flowing = graph.copy()
@@ -380,7 +382,9 @@ def reduce_transitive(
     out = []
     for c in candidates:
         if c.internal:
-            full = REDUCE_PROJECT_REFERENCES is True or c.manifest in tests
+            full = REDUCE_PROJECT_REFERENCES is True or (
+                c.manifest in tests and c.manifest not in layer_tests
+            )
             if (
                 c.manifest in flowing
                 and c.manifest not in own_references
@@ -464,6 +468,7 @@ def infer(
     graph = _project_graph(candidates, layout)
     candidates = candidates + placement_candidates(layout, uses, candidates, graph, project)
     tests = {cs.path for cs in layout if cs.is_test}
+    layer_tests = {cs.path for cs in layout if is_layer_unit_tests(cs, layout)}
     apphosts = {cs.path for cs in layout if "Aspire.AppHost.Sdk" in cs.sdk_names}
     private = {cs.path for cs in layout if not cs.packages_flow}
     own_refs = {
@@ -477,7 +482,7 @@ def infer(
         if cs.central and cs.packages_props is not None
     }
     result = reduce_transitive(
-        drop_implied(candidates, pools), graph, tests, apphosts, private, own_refs
+        drop_implied(candidates, pools), graph, tests, apphosts, private, own_refs, layer_tests
     )
     _report_unplaced(project, layout, result, ctx)
     return result
