@@ -18,7 +18,14 @@ import re
 import subprocess
 from pathlib import Path
 
-OUT = Path(__file__).resolve().parent.parent / "depinfer" / "rules" / "data" / "rust" / "std_methods.json"
+OUT = (
+    Path(__file__).resolve().parent.parent
+    / "depinfer"
+    / "rules"
+    / "data"
+    / "rust"
+    / "std_methods.json"
+)
 ANCHOR = re.compile(r'id="(?:ty)?method\.([a-z_][a-z0-9_]*)"')
 
 
