@@ -106,6 +106,37 @@ def test_config_only_fixture():
     assert found["patch-package"] == {Section.RUNTIME}  # postinstall runs for users
 
 
+def _jest_rule_requires(root: Path) -> dict[str, bool]:
+    project = scan(root)
+    ctx = make_context(Options(offline=True))
+    refs = analyze(project, ctx)
+    return {
+        c.name: bool(c.extra.get("require"))
+        for c in infer(project, refs, [], ctx)
+        if c.evidence and c.evidence[0].rule == "rule:jest" and not c.extra.get("implied")
+    }
+
+
+def test_modules_jests_test_runtime_loads_need_commonjs_unless_tests_run_as_esm(tmp_path):
+    import shutil
+
+    found = _jest_rule_requires(FIXTURES / "config-only")
+    # serializers and setup files are required inside the test runtime
+    assert found["jest-snapshot-serializer-raw"] and found["@testing-library/jest-dom"]
+    # transforms and reporters may be ESM (Jest loads them with import when they are)
+    assert not found["jest-svg-transformer"] and not found["jest-junit"]
+    root = tmp_path / "esm"
+    shutil.copytree(FIXTURES / "config-only", root)
+    pkg = root / "package.json"
+    pkg.write_text(
+        pkg.read_text().replace(
+            '"cross-env NODE_ENV=test jest --coverage"',
+            '"cross-env NODE_OPTIONS=--experimental-vm-modules jest"',
+        )
+    )
+    assert not any(_jest_rule_requires(root).values())
+
+
 def test_stylesheet_imports_and_types_node():
     assert "tailwindcss" in implied("jsx")
     assert Section.DEV in implied("esm-ts")["@types/node"]

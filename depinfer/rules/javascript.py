@@ -61,6 +61,8 @@ class Tool:
     # settings whose value makes the *output* import a package: {pattern, package, section,
     # why, docs} (rollup's `babelHelpers: 'runtime'` → @babel/runtime in dependencies)
     settings: list[dict[str, str]] = field(default_factory=list)
+    # keys whose modules the tool loads with `require` (they need a CommonJS release)
+    commonjs_keys: set[str] = field(default_factory=set)
 
 
 @lru_cache(maxsize=1)
@@ -81,6 +83,7 @@ def tools() -> tuple[Tool, ...]:
                     skip_values=set(u.get("skip_values", [])),
                     string_config=u.get("string_config"),
                     settings=list(u.get("settings", [])),
+                    commonjs_keys=set(u.get("commonjs_keys", [])),
                 )
             )
     return tuple(out)
@@ -132,16 +135,18 @@ def _repo_files(project: Project) -> list[str]:
     return out
 
 
-def _from_config(tool: Tool, cfg: dict[str, Any] | None, text: str | None) -> list[tuple[str, str]]:
-    """(package, detail) pairs a tool's config names."""
-    out: list[tuple[str, str]] = []
+def _from_config(
+    tool: Tool, cfg: dict[str, Any] | None, text: str | None
+) -> list[tuple[str, str, bool]]:
+    """(package, detail, loaded with require) triples a tool's config names."""
+    out: list[tuple[str, str, bool]] = []
     values: dict[str, list[Any]] = {}
     if text is not None and tool.keys:
         values = js_config_values(text, list(tool.keys))
     elif cfg is not None:
         if "__string__" in cfg and tool.string_config:
             name = expand(cfg["__string__"], tool.string_config)
-            return [(name, cfg["__string__"])] if name else []
+            return [(name, cfg["__string__"], False)] if name else []
         stack = [cfg]
         while stack:  # keys may sit in nested sections (eslint overrides, env blocks)
             node = stack.pop()
@@ -163,14 +168,14 @@ def _from_config(tool: Tool, cfg: dict[str, Any] | None, text: str | None) -> li
                     if isinstance(value, list)
                     else ([], [])
                 )
-                out.extend((n, m) for m in mods if (n := package_name(m)))
+                out.extend((n, m, False) for m in mods if (n := package_name(m)))
                 continue
             for s in config_strings(key, value, convention):
                 if s in tool.skip_values:
                     continue
                 name = expand(s, convention)
                 if name and not is_builtin(s):
-                    out.append((name, f"{key}: {s}"))
+                    out.append((name, f"{key}: {s}", key in tool.commonjs_keys))
     return out
 
 
@@ -212,11 +217,22 @@ def _config_file_rules(project: Project, lay: Layout, files: list[str]) -> list[
             cfg, text = parse_config(project.abspath(rel), name)
             out.extend(_settings_rules(project, lay, owner, tool, rel))
             custom_roots = _custom_type_roots(cfg)
-            for pkg, detail in _from_config(tool, cfg, text):
+            esm = _runs_as_esm(_raw_package_json(project, owner.path))
+            for pkg, detail, required in _from_config(tool, cfg, text):
                 if custom_roots and detail.startswith("types:") and pkg != "@types/node":
                     continue  # `types` names may live under the extra typeRoots: ambiguous
-                out.append(_cand(pkg, owner.path, section, f"rule:{tool.name}", rel, detail))
+                cand = _cand(pkg, owner.path, section, f"rule:{tool.name}", rel, detail)
+                if required and not esm:
+                    cand.extra["require"] = True
+                out.append(cand)
     return out
+
+
+def _runs_as_esm(raw: dict[str, Any] | None) -> bool:
+    """The package's scripts run Node with ESM support for Jest (`--experimental-vm-modules`,
+    directly or through NODE_OPTIONS): then Jest imports what its config names."""
+    scripts = (raw or {}).get("scripts") or {}
+    return "--experimental-vm-modules" in json.dumps(scripts)
 
 
 def _settings_rules(project: Project, lay: Layout, owner, tool: Tool, rel: str) -> list[Candidate]:
@@ -264,8 +280,12 @@ def _package_json_rules(owner, raw: dict[str, Any]) -> list[Candidate]:
             cand = _cand(pkg, owner.path, Section.DEV, f"rule:{tool.name}", owner.path, key)
             cand.extra["implied"] = True
             out.append(cand)
-        for pkg, detail in _from_config(tool, cfg, None):
-            out.append(_cand(pkg, owner.path, Section.DEV, f"rule:{tool.name}", owner.path, detail))
+        esm = _runs_as_esm(raw)
+        for pkg, detail, required in _from_config(tool, cfg, None):
+            cand = _cand(pkg, owner.path, Section.DEV, f"rule:{tool.name}", owner.path, detail)
+            if required and not esm:
+                cand.extra["require"] = True
+            out.append(cand)
     return out
 
 
