@@ -536,3 +536,12 @@ def test_a_listed_id_closer_to_the_namespace_than_the_index_row_wins():
         "Spectre.Console",
         "Spectre.Console.Testing",
     ]
+
+
+def test_packages_from_files_the_directory_build_files_import_are_inherited():
+    # Directory.Build.props imports eng/Common.props (MinVer, StyleCop); Directory.Build.targets
+    # imports eng/$(ProjectType).targets, so the test project's xunit comes from eng/Test.targets
+    result = infer(FIXTURES / "importedtargets", Options(offline=True))
+    assert _names(result, "src/Clock/Clock.csproj") == ["Newtonsoft.Json"]
+    assert _names(result, "tests/Clock.Tests/Clock.Tests.csproj") == []
+    assert _projects(result, "tests/Clock.Tests/Clock.Tests.csproj") == ["src/Clock/Clock.csproj"]

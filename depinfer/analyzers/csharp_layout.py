@@ -111,6 +111,7 @@ def build_layout(project: Project) -> list[CsProject]:
         if m.path.rsplit("/", 1)[-1] == "Directory.Packages.props" and not m.parse_error
     }
     projects: list[CsProject] = []
+    imported_cache: dict[str, dict[str, Any] | None] = {}
     for m in manifests:
         if m.format != "csproj" or m.parse_error:
             continue
@@ -122,6 +123,12 @@ def build_layout(project: Project) -> list[CsProject]:
         for pm in reversed(cs.props):
             props.update(pm.data.get("properties", {}))
         props.update(m.data.get("properties", {}))
+        # files the props chain imports (`eng/Common.props`) count as part of it; their
+        # properties give way to the project's own
+        early = _imported(project, cs.props, props, directory, imported_cache)
+        for data in early:
+            for key, value in data.get("properties", {}).items():
+                props.setdefault(key, value)
         cs.properties = props
         cs.sdk = m.data.get("sdk") or ""
         cs.extra_sdks = [n for n in m.data.get("extra_sdks", []) if n != cs.sdk]
@@ -159,6 +166,15 @@ def build_layout(project: Project) -> list[CsProject]:
                 cs.inherited_packages.add(pid.lower())
             cs.inherited_usings.extend(pm.data.get("usings", []))
             cs.using_removes.update(pm.data.get("using_removes", []))
+        late = _build_targets(project, directory, props, imported_cache)
+        for data in early + late:
+            refs = data.get("declared", {}).get("PackageReference", [])
+            for pid in _applicable_ids(refs, data, cs.is_test):
+                cs.inherited_packages.add(pid.lower())
+            for pid in data.get("global_package_references", []):
+                cs.inherited_packages.add(pid.lower())
+            cs.inherited_usings.extend(data.get("usings", []))
+            cs.using_removes.update(data.get("using_removes", []))
         cs.inherited_usings.extend(m.data.get("usings", []))
         cs.using_removes.update(m.data.get("using_removes", []))
         projects.append(cs)
@@ -197,9 +213,138 @@ def _props_chain(directory: str, build_props: dict[str, Manifest]) -> list[Manif
 
 
 def _applicable_refs(pm: Manifest, is_test: bool) -> list[str]:
-    refs = list(pm.declared.get("PackageReference", []))
-    conditional = pm.data.get("conditional_references", [])
-    conditions = pm.data.get("reference_conditions", {})
+    return _applicable_ids(list(pm.declared.get("PackageReference", [])), pm.data, is_test)
+
+
+# `$(Name)` in an Import path; `$([MSBuild]::…)` property functions are not evaluated
+_PROPERTY = re.compile(r"\$\((\w+)\)")
+_IMPORT_DEPTH = 4
+
+
+def _imported(
+    project: Project,
+    importers: list[Manifest],
+    props: dict[str, str],
+    project_dir: str,
+    cache: dict[str, dict[str, Any] | None],
+) -> list[dict[str, Any]]:
+    """What the `<Import Project=…>` lines of `importers` bring in, followed through the
+    files they import in turn: repositories keep shared PackageReferences and properties in
+    `eng/*.props` / `*.targets` files that a Directory.Build file imports, often by a
+    property the project sets (`eng/$(ProjectType).targets`)."""
+    out: list[dict[str, Any]] = []
+    seen: set[str] = {m.path for m in importers}
+    for m in importers:
+        _follow(project, m.path, m.data.get("imports", []), props, project_dir, cache, seen, out, 0)
+    return out
+
+
+def _build_targets(
+    project: Project,
+    project_dir: str,
+    props: dict[str, str],
+    cache: dict[str, dict[str, Any] | None],
+) -> list[dict[str, Any]]:
+    """The nearest Directory.Build.targets above the project and what it imports: MSBuild
+    reads it after the project file, so its PackageReferences belong to the project too."""
+    for ancestor in _ancestors(project_dir):
+        rel = (
+            posixpath.join(ancestor, "Directory.Build.targets")
+            if ancestor
+            else ("Directory.Build.targets")
+        )
+        data = _read_msbuild(project, rel, cache)
+        if data is None:
+            continue
+        out = [data]
+        _follow(project, rel, data.get("imports", []), props, project_dir, cache, {rel}, out, 0)
+        return out
+    return []
+
+
+def _follow(
+    project: Project,
+    importer: str,
+    imports: list[str],
+    props: dict[str, str],
+    project_dir: str,
+    cache: dict[str, dict[str, Any] | None],
+    seen: set[str],
+    out: list[dict[str, Any]],
+    depth: int,
+) -> None:
+    if depth >= _IMPORT_DEPTH:
+        return
+    for spec in imports:
+        rel = _import_path(spec, _dir(importer), project_dir, props)
+        if rel is None or rel in seen:
+            continue
+        seen.add(rel)
+        data = _read_msbuild(project, rel, cache)
+        if data is None:
+            continue
+        out.append(data)
+        _follow(
+            project, rel, data.get("imports", []), props, project_dir, cache, seen, out, depth + 1
+        )
+
+
+def _import_path(
+    spec: str, importer_dir: str, project_dir: str, props: dict[str, str]
+) -> str | None:
+    """The repository-relative file an Import names, or None when it leaves the repository,
+    names an SDK file, or needs a property this reading does not know."""
+    if "$([" in spec or "*" in spec:
+        return None
+    lowered = {k.lower(): v for k, v in props.items()}
+    lowered["msbuildthisfiledirectory"] = importer_dir + "/" if importer_dir else ""
+    lowered["msbuildprojectdirectory"] = project_dir
+    missing = False
+
+    def sub(match: re.Match[str]) -> str:
+        nonlocal missing
+        value = lowered.get(match.group(1).lower())
+        if value is None or "$(" in value:
+            missing = True
+            return ""
+        return value
+
+    path = _PROPERTY.sub(sub, spec).replace("\\", "/")
+    if missing or not path.endswith((".props", ".targets")):
+        return None
+    if not path.startswith("/") and not spec.lower().startswith("$(msbuild"):
+        path = posixpath.join(importer_dir, path)
+    rel = posixpath.normpath(path.lstrip("/") if path.startswith("/") else path)
+    if rel.startswith("..") or posixpath.isabs(rel):
+        return None
+    return rel
+
+
+def _read_msbuild(
+    project: Project, rel: str, cache: dict[str, dict[str, Any] | None]
+) -> dict[str, Any] | None:
+    """An imported MSBuild file's items and properties; None when absent or unreadable
+    (a broken shared file only loses what it would have added)."""
+    if rel in cache:
+        return cache[rel]
+    from depinfer.manifests import ManifestError
+    from depinfer.manifests.csproj import read
+
+    data: dict[str, Any] | None = None
+    try:
+        path = project.abspath(rel)
+        if path.is_file() and path.stat().st_size < 1_000_000:
+            declared, data = read(path.read_text(encoding="utf-8-sig", errors="replace"), rel)
+            data["declared"] = declared
+    except (OSError, ManifestError, ValueError):
+        data = None
+    cache[rel] = data
+    return data
+
+
+def _applicable_ids(refs: list[str], data: dict[str, Any], is_test: bool) -> list[str]:
+    conditional = data.get("conditional_references", [])
+    conditions = data.get("reference_conditions", {})
     out = []
     for pid in refs:
         if pid in conditional:
