@@ -145,3 +145,48 @@ def test_paths_in_a_local_macro_rules_body_are_uses_but_metavariable_paths_are_n
     refs = analyze(scan(tmp_path), ctx)
     found = {r.module for r in refs if r.extra["how"] == "macro-def"}
     assert "h2" in found and "conn" not in found and "client" not in found
+
+
+def _crates_of_tree(tmp_path, files):
+    (tmp_path / "Cargo.toml").write_text(
+        "[package]\nname = 'probe'\nversion = '0.1.0'\nedition = '2021'\n"
+    )
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    ctx = Context(Options(offline=True), Registries(offline=True))
+    return {r.module for r in analyze(scan(tmp_path), ctx)}
+
+
+def test_names_imported_inside_a_cfg_macro_are_local(tmp_path):
+    found = _crates_of_tree(
+        tmp_path,
+        {
+            "src/lib.rs": "pub fn size() -> usize {\n"
+            "    cfg_select! {\n"
+            "        unix => {\n"
+            "            use std::{mem, ptr};\n"
+            "            let _p: *const u8 = ptr::null();\n"
+            "            mem::size_of::<libc::c_int>()\n"
+            "        }\n"
+            "        _ => { 0 }\n"
+            "    }\n"
+            "}\n"
+        },
+    )
+    assert "libc" in found
+    assert not {"mem", "ptr"} & found
+
+
+def test_a_glob_import_of_a_local_module_brings_the_modules_declared_in_it(tmp_path):
+    found = _crates_of_tree(
+        tmp_path,
+        {
+            "src/lib.rs": "pub mod app;\npub mod options;\n",
+            "src/app.rs": "pub mod data;\n",
+            "src/app/data.rs": "pub struct Temperature;\n",
+            "src/options.rs": "use crate::app::*;\nuse data::Temperature;\n"
+            "use serde::Serialize;\npub fn t() -> Temperature { Temperature }\n",
+        },
+    )
+    assert "serde" in found and "data" not in found

@@ -233,6 +233,7 @@ class FileFacts:
     uses: dict[str, str] = field(default_factory=dict)  # local name -> full use path
     generics: set[str] = field(default_factory=set)
     local_globs: bool = False  # `use super::*` / `use crate::x::*`
+    glob_modules: set[str] = field(default_factory=set)  # `x` of `use crate::a::x::*`
     child_mods: list[tuple[str, Scope, str | None]] = field(default_factory=list)
 
     @property
@@ -304,6 +305,28 @@ def _path_segments(node: Any, src: bytes) -> list[str]:
 VALUE_ITEMS = {"function_item", "const_item", "static_item", "function_signature_item"}
 
 
+_USE_IN_TOKENS = re.compile(rb"(?<![A-Za-z0-9_$])use\s+[A-Za-z_:{][^;]*;")
+
+
+def _use_arguments(node: Any, src: bytes) -> list[tuple[Any, bytes]]:
+    """The use trees of a `use` declaration, or of the `use` statements spelled inside a
+    macro's token tree (`cfg_if!`/`cfg_select!` branches), parsed on their own: the names
+    they import are local there, not crates."""
+    if node.type == "use_declaration":
+        arg = node.child_by_field_name("argument")
+        return [(arg, src)] if arg is not None else []
+    out = []
+    for m in _USE_IN_TOKENS.finditer(src[node.start_byte : node.end_byte]):
+        snippet = m.group(0)
+        root = _parser().parse(snippet).root_node
+        for decl in root.children:
+            if decl.type == "use_declaration" and not decl.has_error:
+                arg = decl.child_by_field_name("argument")
+                if arg is not None:
+                    out.append((arg, snippet))
+    return out
+
+
 def _collect_file_facts(rel: str, tree: Any, src: bytes) -> FileFacts:
     facts = FileFacts(rel, tree, src)
     facts.mods.update(m.decode() for m in _MOD_TEXT.findall(src))
@@ -324,13 +347,19 @@ def _collect_file_facts(rel: str, tree: Any, src: bytes) -> FileFacts:
                     facts.values.add(n)
                 else:
                     facts.types.add(n)
-        elif t == "use_declaration":
-            arg = node.child_by_field_name("argument")
-            if arg is not None:
-                for segs, alias, glob in _use_leaves(arg, src, []):
+        elif t == "use_declaration" or (
+            t == "token_tree"
+            and node.parent is not None
+            and node.parent.type == "macro_invocation"
+            and b"use" in src[node.start_byte : node.end_byte]
+        ):
+            for arg, arg_src in _use_arguments(node, src):
+                for segs, alias, glob in _use_leaves(arg, arg_src, []):
                     if glob:
                         if segs:
                             glob_roots.add(segs[0])
+                            if segs[0] in ("crate", "self", "super") and len(segs) > 1:
+                                facts.glob_modules.add(segs[-1])
                         continue
                     if not segs:
                         continue
@@ -365,6 +394,8 @@ class PackageNames:
 
     mods: set[str] = field(default_factory=set)
     scope: set[str] = field(default_factory=set)  # types and imported names (glob imports)
+    # module name (its file's stem, or its directory for mod.rs) -> modules declared in it
+    children: dict[str, set[str]] = field(default_factory=dict)
 
 
 class _Walker:
@@ -378,9 +409,14 @@ class _Walker:
         # glob import of a local module (`use super::*`, `pub use generated::*`) may bring in
         # any name the package declares (even the file's own module, declared in its parent).
         self.internal = set(facts.locals)
+        self.defined = facts.mods | facts.types
         if facts.local_globs:
             self.internal |= pkg.scope
-        self.defined = facts.mods | facts.types
+        # a glob import of a named local module brings in the modules declared in it
+        # (`use crate::app::*;` brings `app::data`, so `use data::X;` is local)
+        brought = set().union(*(pkg.children.get(m, set()) for m in facts.glob_modules))
+        self.internal |= brought
+        self.defined = self.defined | brought
         # Edition 2015: `use` paths start at the crate root, so a crate module is not a crate.
         self.use_internal = pkg.mods if edition == "2015" else set()
         self.start = scope
@@ -887,6 +923,9 @@ def analyze(project: Project, ctx: Context) -> list[ImportRef]:
         names = pkg_names[owner[rel].directory]
         names.mods.update(ff.mods)
         names.scope.update(n for n in ff.locals if _CRATE_LIKE.match(n))
+        path = PurePosixPath(rel)
+        module = path.parent.name if path.stem == "mod" else path.stem
+        names.children.setdefault(module, set()).update(ff.mods)
 
     # Walk from each target's root file along `mod x;` declarations, so `#[cfg(test)] mod x;`
     # and `#[cfg(feature = "f")] mod x;` pass their scope on; a file two targets include
