@@ -921,6 +921,14 @@ TEST_FRAMEWORKS = {
         "alternatives": {"xunit": ["xunit.v3"]},
         "runner": ["xunit.runner.visualstudio"],
         "analyzers": ["xunit.analyzers"],
+        # xunit.net v3 docs ("Getting started with v3", "Microsoft Testing Platform"): v3
+        # test projects are executables (OutputType Exe); xunit.v3 runs on the testing
+        # platform v1, xunit.v3.mtp-v2 on v2 (what the .NET 10 SDK's `dotnet test` runs
+        # when global.json names the Microsoft.Testing.Platform runner); the VSTest
+        # adapter is then not needed
+        "executable": ["xunit.v3"],
+        "platform_v2": ["xunit.v3.mtp-v2"],
+        "vstest_only": ["xunit.runner.visualstudio"],
     },
     "nunit": {
         "attributes": [
@@ -946,6 +954,41 @@ TEST_FRAMEWORKS = {
         "runner": ["MSTest.TestAdapter"],
         "analyzers": ["MSTest.Analyzers"],
     },
+    # TUnit's docs ("Getting started", "Installing TUnit"): one package bringing the
+    # framework, assertions and its own Microsoft.Testing.Platform runner (no VSTest, no
+    # Microsoft.NET.Test.Sdk); its global usings (TUnitImplicitUsings) hide the namespaces
+    "tunit": {
+        "attributes": [
+            "Test",
+            "Arguments",
+            "MethodDataSource",
+            "ClassDataSource",
+            "Before",
+            "After",
+            "DependsOn",
+            "NotInParallel",
+        ],
+        "namespaces": ["TUnit.Core", "TUnit.Assertions"],
+        "properties": ["TUnitImplicitUsings", "TUnitAssertionsImplicitUsings"],
+        "packages": ["TUnit"],
+        "alternatives": {},
+        "runner": [],
+        "analyzers": [],
+        "testing_platform": True,
+    },
+}
+# Microsoft.Testing.Platform (the .NET docs' "Microsoft.Testing.Platform overview" and
+# "Testing with dotnet test"): project properties that make a test project its own
+# testing-platform executable, and the global.json `test.runner` value that switches
+# `dotnet test` to it for the whole repository (.NET 10 SDK; testing platform v2).
+TESTING_PLATFORM = {
+    "properties": [
+        "EnableNUnitRunner",
+        "EnableMSTestRunner",
+        "TestingPlatformDotnetTestSupport",
+        "UseMicrosoftTestingPlatformRunner",
+    ],
+    "global_json_runner": "Microsoft.Testing.Platform",
 }
 TEST_SDK = "Microsoft.NET.Test.Sdk"
 # CI signs that coverage is collected (coverlet docs: collector vs msbuild integration).
@@ -974,6 +1017,10 @@ PLACEMENT = {
     "coverlet.msbuild": "test",
     "GitHubActionsTestLogger": "test",
     "JunitXml.TestLogger": "test",
+    # testing-platform extensions (their docs: code coverage, TRX report, coverlet.MTP)
+    "Microsoft.Testing.Extensions.CodeCoverage": "test",
+    "Microsoft.Testing.Extensions.TrxReport": "test",
+    "coverlet.MTP": "test",
     "NSubstitute.Analyzers.CSharp": "uses:NSubstitute",
     "FluentAssertions.Analyzers": "uses:FluentAssertions",
     "Moq.Analyzers": "uses:Moq",
@@ -1169,6 +1216,7 @@ def main() -> None:
         "about": "C# test-project and tooling conventions; rebuilt by "
         "scripts/build_nuget_index.py (sources named in its docstring)",
         "test_frameworks": TEST_FRAMEWORKS,
+        "testing_platform": TESTING_PLATFORM,
         "test_sdk": TEST_SDK,
         "coverage": COVERAGE,
         "test_loggers": TEST_LOGGERS,

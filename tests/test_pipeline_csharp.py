@@ -545,3 +545,34 @@ def test_packages_from_files_the_directory_build_files_import_are_inherited():
     assert _names(result, "src/Clock/Clock.csproj") == ["Newtonsoft.Json"]
     assert _names(result, "tests/Clock.Tests/Clock.Tests.csproj") == []
     assert _projects(result, "tests/Clock.Tests/Clock.Tests.csproj") == ["src/Clock/Clock.csproj"]
+
+
+@pytest.fixture(scope="module")
+def testing_platform():
+    return infer(FIXTURES / "testingplatform", Options(offline=True))
+
+
+def test_global_json_testing_platform_runner_takes_xunit_v3_for_platform_v2(testing_platform):
+    # global.json's test runner is Microsoft.Testing.Platform: no VSTest host or adapter,
+    # and `using Xunit` means the v3 package built for testing platform v2
+    assert _names(testing_platform, "tests/Shapes.Tests/Shapes.Tests.csproj") == ["xunit.v3.mtp-v2"]
+
+
+def test_a_project_imports_own_props_packages(testing_platform):
+    # Shouldly comes from tests/Assertions.props, which the project file imports itself
+    assert "Shouldly" not in _names(testing_platform, "tests/Shapes.Tests/Shapes.Tests.csproj")
+
+
+def test_tunit_is_told_by_its_implicit_usings_property(testing_platform):
+    # [Test] alone could be NUnit; TUnitImplicitUsings names the framework (and hides its
+    # namespaces); TUnit runs itself, so no Microsoft.NET.Test.Sdk
+    assert _names(testing_platform, "tests/Shapes.Specs/Shapes.Specs.csproj") == ["TUnit"]
+
+
+def test_central_testing_platform_extensions_go_to_test_projects():
+    result = infer(FIXTURES / "mtpextensions", Options(offline=True))
+    assert _names(result, "tests/Calc.Tests/Calc.Tests.csproj") == [
+        "Microsoft.Testing.Extensions.CodeCoverage",
+        "Microsoft.Testing.Extensions.TrxReport",
+        "xunit.v3",
+    ]

@@ -45,6 +45,10 @@ class CsProject:
     central: bool = False  # central package management in force
     pool: dict[str, str] = field(default_factory=dict)  # PackageVersion id -> version
     inherited_packages: set[str] = field(default_factory=set)  # lower-case ids from props
+    # the part of inherited_packages that comes from the Directory.Build files (and what
+    # they import), shared by every project below them; the rest the project's own
+    # <Import> brings
+    shared_packages: set[str] = field(default_factory=set)
     inherited_usings: list[dict[str, Any]] = field(default_factory=list)
     using_removes: set[str] = field(default_factory=set)
     files: list[SourceFile] = field(default_factory=list)
@@ -126,7 +130,8 @@ def build_layout(project: Project) -> list[CsProject]:
         # files the props chain imports (`eng/Common.props`) count as part of it; their
         # properties give way to the project's own
         early = _imported(project, cs.props, props, directory, imported_cache)
-        for data in early:
+        own = _imported(project, [m], props, directory, imported_cache)
+        for data in own + early:
             for key, value in data.get("properties", {}).items():
                 props.setdefault(key, value)
         cs.properties = props
@@ -168,11 +173,10 @@ def build_layout(project: Project) -> list[CsProject]:
             cs.using_removes.update(pm.data.get("using_removes", []))
         late = _build_targets(project, directory, props, imported_cache)
         for data in early + late:
-            refs = data.get("declared", {}).get("PackageReference", [])
-            for pid in _applicable_ids(refs, data, cs.is_test):
-                cs.inherited_packages.add(pid.lower())
-            for pid in data.get("global_package_references", []):
-                cs.inherited_packages.add(pid.lower())
+            cs.shared_packages.update(_package_ids(data, cs.is_test))
+        cs.shared_packages.update(cs.inherited_packages)
+        for data in own + early + late:
+            cs.inherited_packages.update(_package_ids(data, cs.is_test))
             cs.inherited_usings.extend(data.get("usings", []))
             cs.using_removes.update(data.get("using_removes", []))
         cs.inherited_usings.extend(m.data.get("usings", []))
@@ -340,6 +344,14 @@ def _read_msbuild(
         data = None
     cache[rel] = data
     return data
+
+
+def _package_ids(data: dict[str, Any], is_test: bool) -> set[str]:
+    """Lower-case ids an imported MSBuild file references for this kind of project."""
+    refs = data.get("declared", {}).get("PackageReference", [])
+    out = {pid.lower() for pid in _applicable_ids(refs, data, is_test)}
+    out.update(pid.lower() for pid in data.get("global_package_references", []))
+    return out
 
 
 def _applicable_ids(refs: list[str], data: dict[str, Any], is_test: bool) -> list[str]:

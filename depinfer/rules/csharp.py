@@ -22,6 +22,7 @@ Directory.Packages.props is not added (the repository chose not to use it).
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter, defaultdict
 from functools import lru_cache
 from importlib import resources
@@ -56,7 +57,9 @@ def _candidate(pid: str, cs: CsProject, rule: str, detail: str) -> Candidate:
     )
 
 
-def detect_framework(use: ProjectUse) -> str | None:
+def detect_framework(use: ProjectUse, cs: CsProject | None = None) -> str | None:
+    """The test framework the project's attributes and usings show; a property only that
+    framework reads (TUnitImplicitUsings, which also hides its namespaces) counts most."""
     scores: Counter[str] = Counter()
     for name, spec in conventions()["test_frameworks"].items():
         scores[name] += sum(1 for a in spec["attributes"] if a in use.attributes)
@@ -65,6 +68,8 @@ def detect_framework(use: ProjectUse) -> str | None:
             for ns in spec["namespaces"]
             if any(u == ns or u.startswith(ns + ".") for u in use.usings)
         )
+        if cs is not None and any(p in cs.properties for p in spec.get("properties", [])):
+            scores[name] += 3
     if not scores or scores.most_common(1)[0][1] == 0:
         return None
     return scores.most_common(1)[0][0]
@@ -115,7 +120,9 @@ def test_candidates(
     conv = conventions()
     ci = _ci_text(project)
     preferred = _repo_ids(project)
-    frameworks = {path: detect_framework(use) for path, use in uses.items()}
+    by_path = {cs.path: cs for cs in layout}
+    frameworks = {path: detect_framework(use, by_path.get(path)) for path, use in uses.items()}
+    platform_v2 = _global_json_platform(project)
     dominant = Counter(f for f in frameworks.values() if f).most_common(1)
     dominant_fw = dominant[0][0] if dominant else None
     out: list[Candidate] = []
@@ -135,20 +142,19 @@ def test_candidates(
             continue  # MSTest.Sdk brings framework, adapter and test SDK itself
         if cs.path.endswith(".csproj") and cs.manifest.data.get("sdk_style") is False:
             continue  # an old-format project references its test framework as assemblies
+        spec = conv["test_frameworks"][fw] if fw is not None else {}
+        platform = platform_v2 or _testing_platform_runner(cs) or bool(spec.get("testing_platform"))
         if fw is not None:
-            spec = conv["test_frameworks"][fw]
-            for pid in spec["packages"]:
-                out.append(
-                    _candidate(
-                        _pick(pid, spec["alternatives"], preferred), cs, "test-framework", fw
-                    )
-                )
+            for pid in _framework_packages(spec, cs, platform_v2, platform, preferred):
+                out.append(_candidate(pid, cs, "test-framework", fw))
             for pid in spec["runner"]:
+                if platform and pid in spec.get("vstest_only", []):
+                    continue  # a testing-platform executable runs itself
                 out.append(_candidate(pid, cs, "test-adapter", f"{fw} tests run by dotnet test"))
             for pid in spec["analyzers"]:
                 if pid.lower() in preferred:
                     out.append(_candidate(pid, cs, "test-analyzer", fw))
-        if not _testing_platform_runner(cs):
+        if not platform:
             out.append(
                 _candidate(conv["test_sdk"], cs, "test-sdk", "dotnet test needs the test SDK")
             )
@@ -165,7 +171,48 @@ TESTING_PLATFORM_RUNNERS = ("EnableNUnitRunner", "EnableMSTestRunner")
 
 
 def _testing_platform_runner(cs: CsProject) -> bool:
-    return any(cs.properties.get(p, "").lower() == "true" for p in TESTING_PLATFORM_RUNNERS)
+    props = [*TESTING_PLATFORM_RUNNERS, *conventions()["testing_platform"]["properties"]]
+    return any(cs.properties.get(p, "").lower() == "true" for p in props)
+
+
+def _global_json_platform(project: Project) -> bool:
+    """global.json's `"test": {"runner": "Microsoft.Testing.Platform"}`: the .NET 10 SDK's
+    `dotnet test` then runs every test project as a testing-platform (v2) executable."""
+    try:
+        text = project.abspath("global.json").read_text(encoding="utf-8-sig", errors="replace")
+    except OSError:
+        return False
+    runner = conventions()["testing_platform"]["global_json_runner"]
+    return bool(re.search(r'"runner"\s*:\s*"' + re.escape(runner) + '"', text))
+
+
+def _framework_packages(
+    spec: dict, cs: CsProject, platform_v2: bool, platform: bool, preferred: set[str]
+) -> list[str]:
+    """The framework's packages for how the project runs: xunit v3 test projects are
+    executables (OutputType Exe), on testing platform v2 its own package; an id the
+    repository already lists (Directory.Packages.props) from the same family wins."""
+    exe = cs.properties.get("OutputType", "").lower() == "exe"
+    if platform_v2 and spec.get("platform_v2"):
+        base = spec["platform_v2"]
+    elif (platform or exe) and spec.get("executable"):
+        base = spec["executable"]
+    else:
+        return [_pick(pid, spec["alternatives"], preferred) for pid in spec["packages"]]
+    family = [
+        *spec["packages"],
+        *(a for alts in spec["alternatives"].values() for a in alts),
+        *spec.get("executable", []),
+        *spec.get("platform_v2", []),
+    ]
+    out = []
+    for pid in base:
+        if pid.lower() not in preferred:
+            listed = [f for f in family if f.lower() in preferred]
+            if listed:
+                pid = listed[-1]
+        out.append(pid)
+    return out
 
 
 def polyfill_candidates(layout: list[CsProject], uses: dict[str, ProjectUse]) -> list[Candidate]:
@@ -231,7 +278,7 @@ def placement_candidates(
         assigned = set().union(*(by_project.get(cs.path, set()) for cs in members))
         for pid in pool:
             low = pid.lower()
-            if low in assigned or any(low in cs.inherited_packages for cs in members):
+            if low in assigned or any(low in cs.shared_packages for cs in members):
                 continue
             rule = placement.get(pid) or next(
                 (v for k, v in placement.items() if k.lower() == low), None
@@ -250,7 +297,7 @@ def placement_candidates(
             if rule is None:
                 continue
             for cs in members:
-                if nxi.package_in_box(pid, cs):
+                if nxi.package_in_box(pid, cs) or low in cs.inherited_packages:
                     continue  # e.g. MSTest.Sdk brings its analyzers itself
                 if _placed(rule, cs, uses[cs.path], by_project, graph, uses, project):
                     out.append(
@@ -275,7 +322,7 @@ def _placed(
     if kind == "code":
         return False
     if kind == "test":
-        return cs.is_test and (not arg or detect_framework(use) in (arg, None))
+        return cs.is_test and (not arg or detect_framework(use, cs) in (arg, None))
     if kind == "uses":
         return arg.lower() in by_project.get(cs.path, set())
     if kind == "startup-ef":
@@ -464,7 +511,7 @@ def infer(
         if cs is not None and cs.central and c.name.lower() not in {k.lower() for k in cs.pool}:
             continue
         kept.append(c)
-    candidates = candidates + kept
+    candidates = _one_framework_package(candidates, kept) + kept
     graph = _project_graph(candidates, layout)
     candidates = candidates + placement_candidates(layout, uses, candidates, graph, project)
     tests = {cs.path for cs in layout if cs.is_test}
@@ -486,6 +533,39 @@ def infer(
     )
     _report_unplaced(project, layout, result, ctx)
     return result
+
+
+def _one_framework_package(candidates: list[Candidate], added: list[Candidate]) -> list[Candidate]:
+    """A project whose test framework package the conventions chose for how it runs
+    (xunit.v3 for an executable, xunit.v3.mtp-v2 on testing platform v2) drops the other
+    ids of that family its `using Xunit` mapped to: one framework package a project."""
+    chosen: dict[str, set[str]] = defaultdict(set)
+    for c in added:
+        if any(e.rule == "rule:test-framework" for e in c.evidence):
+            chosen[c.manifest].add(c.name.lower())
+    if not chosen:
+        return candidates
+    families = []
+    for spec in conventions()["test_frameworks"].values():
+        family = {
+            *spec["packages"],
+            *(a for alts in spec["alternatives"].values() for a in alts),
+            *spec.get("executable", []),
+            *spec.get("platform_v2", []),
+        }
+        families.append({f.lower() for f in family})
+    out = []
+    for c in candidates:
+        low = c.name.lower()
+        picked = chosen.get(c.manifest, set())
+        if (
+            not c.internal
+            and low not in picked
+            and any(low in fam and picked & fam for fam in families)
+        ):
+            continue
+        out.append(c)
+    return out
 
 
 def _report_unplaced(
