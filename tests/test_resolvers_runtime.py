@@ -60,6 +60,9 @@ def test_node_runtime_from_engines_and_nvmrc(tmp_path):
     )
     rt = node_runtime(_project(tmp_path, files={".nvmrc": "v20.11.0\n"}), {})
     assert rt.minimum == "20" and rt.facts["type"] == "commonjs"
+    # `||` joins alternatives: the oldest one is the floor (Jest 29 supports 16.10 but not 17)
+    either = {"engines": {"node": "^16.10.0 || >=17.0.0"}}
+    assert node_runtime(_project(tmp_path), either).minimum == "16"
 
 
 def test_rust_runtime_from_rust_version_and_toolchain(tmp_path):

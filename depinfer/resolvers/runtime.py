@@ -88,6 +88,16 @@ def lower_bound_of_specifier(spec: str) -> str | None:
     return best
 
 
+def lower_bound_of_npm_range(spec: str) -> str | None:
+    """npm ranges join alternatives with `||`: the oldest alternative's floor is the range's
+    ("^16.10.0 || >=17.0.0" → "16.10", not 17). An alternative without a floor (`*`, `<20`)
+    has none, so neither has the range."""
+    floors = [lower_bound_of_specifier(alt) for alt in spec.split("||")]
+    if not floors or any(f is None for f in floors):
+        return None
+    return min(floors, key=_vkey)
+
+
 def python_runtime(project: Project, override: str | None = None) -> Runtime:
     """The Python versions the project supports. `requires-python` is the authority: the
     oldest minor it allows is the minimum (classifiers then only widen the newest seen);
@@ -140,7 +150,7 @@ def node_runtime(project: Project, manifest_data: dict | None = None) -> Runtime
     data = manifest_data or {}
     engines = data.get("engines") or {}
     if isinstance(engines, dict) and isinstance(engines.get("node"), str):
-        lo = lower_bound_of_specifier(engines["node"])
+        lo = lower_bound_of_npm_range(engines["node"])
         if lo:
             _add(rt, [lo.split(".")[0]], f"engines.node {engines['node']}")
     for name in (".nvmrc", ".node-version"):
