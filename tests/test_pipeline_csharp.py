@@ -576,3 +576,13 @@ def test_central_testing_platform_extensions_go_to_test_projects():
         "Microsoft.Testing.Extensions.TrxReport",
         "xunit.v3",
     ]
+
+
+def test_tests_name_their_subject_even_when_a_test_helper_project_brings_it():
+    # tests/TestCommon (sources only in test folders) references Orders; Orders.Tests still
+    # lists Orders, the project its name says it tests
+    result = infer(FIXTURES / "testhelpers", Options(offline=True))
+    assert _projects(result, "tests/Orders.Tests/Orders.Tests.csproj") == [
+        "src/Orders/Orders.csproj",
+        "tests/TestCommon/TestCommon.csproj",
+    ]

@@ -264,6 +264,11 @@ def _test_subject(cs: CsProject, layout: list[CsProject], exact: bool = False) -
     return None
 
 
+def test_subject(cs: CsProject, layout: list[CsProject], exact: bool = False) -> CsProject | None:
+    """The project a test project's name says it tests (public form of _test_subject)."""
+    return _test_subject(cs, layout, exact)
+
+
 def is_shell(use: ProjectUse) -> bool:
     """Sources, but no type declared in them (a template's test project holding only its
     global usings). A project with no sources at all may be generated instead."""

@@ -33,7 +33,7 @@ from depinfer.analyzers.csharp_layout import CsProject, tfm_major
 from depinfer.context import Context
 from depinfer.mapping import nuget_index as nxi
 from depinfer.mapping.csharp import ProjectUse, gather
-from depinfer.mapping.csharp_projects import generator_of, is_layer_unit_tests
+from depinfer.mapping.csharp_projects import generator_of, is_layer_unit_tests, test_subject
 from depinfer.model import Candidate, Ecosystem, Evidence, ImportRef, Project, Section
 from depinfer.rules.csharp_config import serilog_packages
 
@@ -396,6 +396,8 @@ def reduce_transitive(
     private_packages: set[str] = frozenset(),
     own_references: set[str] = frozenset(),
     layer_tests: set[str] = frozenset(),
+    subjects: set[tuple[str, str]] = frozenset(),
+    support: set[str] = frozenset(),
 ) -> list[Candidate]:
     """Drop what another referenced project already brings. An Aspire AppHost's
     references are resources it launches, not code that flows on to its referrers; the
@@ -418,6 +420,8 @@ def reduce_transitive(
                 continue
             if src in tests and mid in tests:
                 continue  # another test project is referenced for its fixtures, not its subject
+            if (src, dst) in subjects and mid in support:
+                continue  # a test-helper project brings the subject, the tests still name it
             if dst in nx.descendants(flowing, mid):
                 return True
         return False
@@ -528,8 +532,28 @@ def infer(
         for cs in layout
         if cs.central and cs.packages_props is not None
     }
+    # `X.Tests` names X, the project it tests, even when a test-helper project (one whose
+    # sources all sit in test folders: TestCommon, X.TestUtils) brings X too
+    support = {
+        cs.path
+        for cs in layout
+        if not cs.is_test and cs.files and all(f.kind.value == "test" for f in cs.files)
+    }
+    subjects = set()
+    for cs in layout:
+        subject = test_subject(cs, layout, exact=True) if cs.is_test else None
+        if subject is not None:
+            subjects.add((cs.path, subject.path))
     result = reduce_transitive(
-        drop_implied(candidates, pools), graph, tests, apphosts, private, own_refs, layer_tests
+        drop_implied(candidates, pools),
+        graph,
+        tests,
+        apphosts,
+        private,
+        own_refs,
+        layer_tests,
+        subjects,
+        support,
     )
     _report_unplaced(project, layout, result, ctx)
     return result
