@@ -145,3 +145,19 @@ def test_aliases_and_local_specs() -> None:
     assert deps["a"].kind == "project"
     assert deps["b"].package == "@x/real" and deps["b"].kind == "package"
     assert deps["c"].kind == "package" and deps["c"].package == ""
+
+
+def test_cargo_masking_empties_dependency_sub_tables_placed_after_other_tables():
+    from depinfer.bench.masking import mask_cargo
+
+    text = (
+        "[package]\nname = 'x'\nversion = '0.1.0'\n\n"
+        "[dependencies]\nserde = '1'\n\n"
+        "[target.'cfg(unix)'.dependencies]\nlibc = '0.2'\n\n"
+        "[dependencies.clap]\nversion = '4'\nfeatures = [\n  'derive',\n]\n\n"
+        "[dev-dependencies]\ninsta = '1'\n"
+    )
+    masked = mask_cargo(text)
+    assert "serde" not in masked and "clap" not in masked and "derive" not in masked
+    assert "[dependencies]" in masked
+    assert "libc = '0.2'" in masked and "insta = '1'" in masked

@@ -100,17 +100,41 @@ def mask_requirements(text: str) -> str:
     return ""
 
 
+_TOML_HEADER = re.compile(r"^\[\[?\s*([^\[\]#]+?)\s*\]\]?\s*(#.*)?$")
+
+
+def _dependency_header(line: str) -> bool:
+    m = _TOML_HEADER.match(line)
+    if m is None:
+        return False
+    name = m.group(1).replace(" ", "")
+    return name == "dependencies" or name.startswith("dependencies.")
+
+
 def mask_cargo(text: str) -> str:
-    doc = tomlkit.parse(text)
+    """Empty `[dependencies]`, including `[dependencies.x]` sub-tables wherever they sit,
+    line by line: the rest of the file stays byte for byte (tomlkit fails to delete from a
+    table whose sub-tables come after other tables)."""
+    doc = tomlkit.parse(text)  # a broken manifest is reported, never masked
     if "dependencies" not in doc:
         return text
-    table = doc["dependencies"]
-    for key in list(table.keys()):
-        del table[key]
-    new = tomlkit.dumps(doc)
-    if not re.search(r"(?m)^\s*\[\s*dependencies\s*\]", new):
-        # only `[dependencies.x]` sub-tables existed: keep an (empty) header in the file
-        new = new.rstrip("\n") + "\n\n[dependencies]\n"
+    out: list[str] = []
+    dropping = False
+    kept_header = False
+    for line in text.splitlines(keepends=True):
+        if _TOML_HEADER.match(line):
+            dropping = _dependency_header(line)
+            if dropping and not kept_header:
+                out.append("[dependencies]\n\n")
+                kept_header = True
+            if dropping:
+                continue
+        if not dropping:
+            out.append(line)
+    new = "".join(out)
+    if not kept_header:  # `dependencies = {...}` written inline at the top level
+        doc["dependencies"] = tomlkit.table()
+        new = tomlkit.dumps(doc)
     return new
 
 
