@@ -586,3 +586,21 @@ def test_tests_name_their_subject_even_when_a_test_helper_project_brings_it():
         "src/Orders/Orders.csproj",
         "tests/TestCommon/TestCommon.csproj",
     ]
+
+
+def test_projects_applying_a_generators_attributes_reference_it_as_an_analyzer():
+    # src/Api.Generator finds "Api.GetAttribute" by metadata name; samples/Client applies
+    # [Get], so it references the generator, written as an analyzer reference
+    result = infer(FIXTURES / "sourcegenerator", Options(offline=True))
+    assert _projects(result, "samples/Client/Client.csproj") == [
+        "src/Api.Generator/Api.Generator.csproj",
+        "src/Api/Api.csproj",
+    ]
+    # the attribute's own project and the generator itself do not
+    assert _projects(result, "src/Api/Api.csproj") == []
+    assert _projects(result, "src/Api.Generator/Api.Generator.csproj") == []
+    edit = next(e for e in result.edits if e.path == "samples/Client/Client.csproj")
+    assert (
+        'Api.Generator.csproj" OutputItemType="Analyzer" ReferenceOutputAssembly="false" />'
+        in edit.new_text
+    )

@@ -70,6 +70,10 @@ def _name(node) -> str:
     return ""
 
 
+# `Namespace.NameAttribute` as a generator spells an attribute's metadata name
+_ATTRIBUTE_METADATA = re.compile(r"[A-Z]\w*(?:\.[A-Z]\w*)*\.[A-Z]\w*Attribute")
+
+
 def analyze_text(text: str, rel: str, kind: FileKind, project_path: str | None) -> list[ImportRef]:
     """ImportRefs of one C# source text (the unit the tests exercise)."""
     tree = _parser().parse(text.encode("utf-8"))
@@ -81,6 +85,7 @@ def analyze_text(text: str, rel: str, kind: FileKind, project_path: str | None) 
     qualified: dict[str, int] = {}
     attributes: dict[str, int] = {}
     extensions: set[tuple[str, str]] = set()  # (namespace, extension method name)
+    attribute_names: set[str] = set()  # "Ns.NameAttribute" string literals
 
     def ref(module: str, line: int, **extra) -> None:
         extra["project"] = project_path
@@ -156,6 +161,13 @@ def analyze_text(text: str, rel: str, kind: FileKind, project_path: str | None) 
             if name:
                 qualified.setdefault(name, node.start_point[0] + 1)
             continue
+        elif t == "string_literal":
+            # a source generator finds the attributes it acts on by metadata name
+            # ("Refit.GetAttribute"): which of this repository's attributes it reads
+            m = _ATTRIBUTE_METADATA.fullmatch(node.text.decode("utf-8", "replace").strip('@"'))
+            if m:
+                attribute_names.add(m.group(0))
+            continue
         elif t == "member_access_expression":
             name = _name(node)
             if name and name[0].isupper():
@@ -197,6 +209,7 @@ def analyze_text(text: str, rel: str, kind: FileKind, project_path: str | None) 
         namespaces=sorted(declared_ns),
         types=[list(t) for t in types],
         extensions=sorted([list(e) for e in extensions]),
+        **({"attribute_names": sorted(attribute_names)} if attribute_names else {}),
     )
     return refs
 

@@ -261,7 +261,15 @@ def render(text: str, manifest: Manifest, requirements: list[Requirement]) -> st
             if rel.lower() in declared.get(PROJECT_REFERENCE, set()) or rel.lower() in seen:
                 continue
             seen.add(rel.lower())
-            projects.append(f'<ProjectReference Include="{_attr(rel.replace("/", separator))}" />')
+            # a source generator / analyzer project runs in the compiler, not as a library
+            analyzer = (
+                ' OutputItemType="Analyzer" ReferenceOutputAssembly="false"'
+                if req.extra.get("analyzer")
+                else ""
+            )
+            projects.append(
+                f'<ProjectReference Include="{_attr(rel.replace("/", separator))}"{analyzer} />'
+            )
             continue
         key = req.name.lower()
         if key in seen:

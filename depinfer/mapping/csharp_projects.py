@@ -338,6 +338,63 @@ def generator_of(cs: CsProject, layout: list[CsProject]) -> CsProject | None:
     return None
 
 
+# Interfaces a Roslyn source generator implements (Microsoft.CodeAnalysis docs)
+_GENERATOR_INTERFACES = ("IIncrementalGenerator", "ISourceGenerator")
+
+
+def generator_references(
+    layout: list[CsProject], uses: dict[str, ProjectUse]
+) -> list[tuple[str, str, str]]:
+    """(project, generator project, why): a source generator of this repository that
+    finds its input by attribute metadata names ("Refit.GetAttribute") declared by a
+    project here runs in each project that applies those attributes; such a project
+    references the generator as an analyzer (the library's package would bundle it)."""
+    declared: dict[tuple[str, str], str] = {}
+    for cs in layout:
+        for f in uses[cs.path].files:
+            for ns, name, *_ in f.extra.get("types", []):
+                declared.setdefault((ns, name), cs.path)
+    out = []
+    for gen in layout:
+        use = uses[gen.path]
+        if "Generator" not in use.attributes or not any(
+            i in use.identifiers for i in _GENERATOR_INTERFACES
+        ):
+            continue
+        wanted: dict[str, set[str]] = defaultdict(set)  # short attribute name -> namespaces
+        owners: set[str] = set()
+        for f in use.files:
+            for full in f.extra.get("attribute_names", []):
+                ns, _, name = full.rpartition(".")
+                owner = declared.get((ns, name))
+                if owner is not None and owner != gen.path:
+                    wanted[name[: -len("Attribute")]].add(ns)
+                    owners.add(owner)
+        if not wanted:
+            continue
+        for cs in layout:
+            other = uses[cs.path]
+            if (
+                cs is gen
+                or cs.path in owners
+                or any(u.startswith("Microsoft.CodeAnalysis") for u in other.usings)
+            ):
+                continue
+            hits = sorted(
+                a
+                for a in wanted
+                if a in other.attributes
+                and any(
+                    n == ns or n.startswith(ns + ".")
+                    for ns in wanted[a]
+                    for n in [*other.usings, *other.namespaces]
+                )
+            )
+            if hits:
+                out.append((cs.path, gen.path, f"its source generator reads [{hits[0]}]"))
+    return out
+
+
 def project_references(
     layout: list[CsProject], uses: dict[str, ProjectUse], ctx: Context
 ) -> list[Candidate]:
@@ -370,6 +427,9 @@ def project_references(
             host = _tested_apphost(cs, uses[cs.path], layout, graph)
             if host is not None:
                 graph.add_edge(cs.path, host.path, weight=1.0, why="Aspire.Hosting.Testing")
+    for src, dst, why in generator_references(layout, uses):
+        if not graph.has_edge(src, dst):
+            graph.add_edge(src, dst, weight=1.0, why=why, analyzer=True)
     out: list[Candidate] = []
     for src, dst, data in graph.edges(data=True):
         target = by_path[dst]
@@ -384,7 +444,10 @@ def project_references(
                 path=dst,
                 verified=True,
                 confidence=min(1.0, data["weight"]),
-                extra={"weight": data["weight"]},
+                extra={
+                    "weight": data["weight"],
+                    **({"analyzer": True} if data.get("analyzer") else {}),
+                },
             )
         )
     return out
