@@ -327,3 +327,9 @@ def test_renames_of_one_crate_keep_the_version_each_key_names(tmp_path):
         "schemars",
         "0.9.0",
     )
+
+
+def test_a_feature_naming_a_crate_the_dev_dependencies_list_still_needs_it_optional(tmp_path):
+    _, edits = run(tmp_path, "optional-in-tests")
+    entry = edits["Cargo.toml"]["dependencies"]["serde"]
+    assert entry["optional"] is True

@@ -84,13 +84,15 @@ def infer(
 
 def _from_features_tables(crates: dict, have: list[Candidate], ctx: Context) -> list[Candidate]:
     """Dependencies `[features]` names but no remaining table declares: they were in
-    `[dependencies]` (dev-dependencies cannot be optional or carry feature-enabled features)."""
+    `[dependencies]`. Dev-dependencies cannot be optional or carry feature-enabled features,
+    so a crate the dev-dependencies also list (the tests use it too) still needs its
+    `[dependencies]` entry."""
     out: list[Candidate] = []
-    present = {(c.manifest, code_name(c.name)) for c in have}
+    present = {(c.manifest, code_name(c.name)) for c in have if c.section != Section.DEV}
     for path, info in crates.items():
         declared: set[str] = set()
         for table, deps in info.manifest.data.get("deps", {}).items():
-            if table != "workspace.dependencies":
+            if table != "workspace.dependencies" and not table.endswith("dev-dependencies"):
                 declared.update(code_name(k) for k in deps)
         for key, ref in feature_references(info.manifest.data.get("features", {})).items():
             if code_name(key) in declared or (path, code_name(key)) in present:
