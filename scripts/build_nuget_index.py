@@ -185,6 +185,13 @@ Autofac.Extensions.DependencyInjection | 75 | lib | Autofac.Extensions.Dependenc
 Scrutor | 70 | lib | Microsoft.Extensions.DependencyInjection[Scan,Decorate,TryDecorate,FromAssemblyOf,FromAssemblies,AddClasses] | 6.1.0
 SimpleInjector | 60 | lib | =;SimpleInjector.Lifestyles | 5.5.0
 Ninject | 55 | lib | =;Ninject.Modules | 3.3.6
+Castle.Windsor | 65 | lib | Castle.Windsor;Castle.MicroKernel;Castle.Facilities | 6.0.0
+Lamar | 50 | lib | = | 16.0.0
+LightInject | 55 | lib | = | 7.0.1
+LightInject.Microsoft.DependencyInjection | 45 | lib | = | 4.0.3
+Stashbox | 40 | lib | =;Stashbox.Configuration;Stashbox.Lifetime | 5.21.0
+DryIoc.Microsoft.DependencyInjection | 50 | lib | = | 5.0.0
+SimpleInjector.Integration.ServiceCollection | 45 | lib | SimpleInjector[AddSimpleInjector,UseSimpleInjector] | 5.4.0
 StackExchange.Redis | 88 | lib | = | 2.8.41
 Microsoft.Extensions.Caching.StackExchangeRedis | 75 | lib | Microsoft.Extensions.Caching.StackExchangeRedis;Microsoft.Extensions.DependencyInjection[AddStackExchangeRedisCache] | 9.0.7
 Microsoft.Extensions.Caching.Hybrid | 45 | lib | Microsoft.Extensions.Caching.Hybrid | 9.7.0

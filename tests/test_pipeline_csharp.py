@@ -604,3 +604,17 @@ def test_projects_applying_a_generators_attributes_reference_it_as_an_analyzer()
         'Api.Generator.csproj" OutputItemType="Analyzer" ReferenceOutputAssembly="false" />'
         in edit.new_text
     )
+
+
+def test_dependency_injection_containers_map_from_their_namespaces_and_entry_points():
+    result = infer(FIXTURES / "dicontainers", Options(offline=True))
+    names = _names(result, "src/Host/Host.csproj")
+    for pid in (
+        "Castle.Windsor",  # Castle.Windsor / Castle.MicroKernel.Registration
+        "Lamar",
+        "LightInject",
+        "LightInject.Microsoft.DependencyInjection",
+        "Stashbox",  # Stashbox.Configuration
+        "SimpleInjector.Integration.ServiceCollection",  # AddSimpleInjector on services
+    ):
+        assert pid in names
