@@ -29,6 +29,7 @@ def test_gates_follow_cfg_attributes_and_gating_macros():
     assert gates["spawn"] == ["rt"]  # the not(rt) fallback is not a requirement
     assert gates["main"] == ["macros", "rt-multi-thread"]
     assert gates["sync::Mutex"] == ["rt"]
+    assert gates["Builder::listen_on"] == ["net"]  # a doc comment after the cfg keeps it
 
 
 def test_features_for_used_paths_then_minimal():

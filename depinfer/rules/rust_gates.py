@@ -203,6 +203,8 @@ class _Reader:
             if child.type == "attribute_item":
                 attrs.append(child)
                 continue
+            if child.type in ("line_comment", "block_comment"):
+                continue  # a doc comment between `#[cfg(..)]` and its item keeps the gate
             here = list(gates)
             negated = False
             exported = export_all
