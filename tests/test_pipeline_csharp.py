@@ -596,9 +596,12 @@ def test_projects_applying_a_generators_attributes_reference_it_as_an_analyzer()
         "src/Api.Generator/Api.Generator.csproj",
         "src/Api/Api.csproj",
     ]
-    # the attribute's own project and the generator itself do not
+    # the attribute's own project does not; the generator, a compiler plug-in, references
+    # no runtime library of the repository even though it names GetAttribute
     assert _projects(result, "src/Api/Api.csproj") == []
     assert _projects(result, "src/Api.Generator/Api.Generator.csproj") == []
+    # a centrally listed `.Testing` harness is no variant of Microsoft.CodeAnalysis.CSharp
+    assert _names(result, "src/Api.Generator/Api.Generator.csproj") == []
     edit = next(e for e in result.edits if e.path == "samples/Client/Client.csproj")
     assert (
         'Api.Generator.csproj" OutputItemType="Analyzer" ReferenceOutputAssembly="false" />'

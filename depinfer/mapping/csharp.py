@@ -213,12 +213,20 @@ def _brought_by() -> dict[str, list[str]]:
 
 
 def _pool_variant(entries: list[nx.Entry], pool: dict[str, str]) -> str | None:
-    """A listed id that is a variant of an indexed one (`Tomlyn.Signed` for `Tomlyn`)."""
+    """A listed id that is a variant of an indexed one (`Tomlyn.Signed` for `Tomlyn`); a
+    `.Testing` id is a test harness for the package, never a variant of it
+    (Microsoft.CodeAnalysis.CSharp.SourceGenerators.Testing)."""
     for e in sorted(entries, key=lambda e: -e.rank):
         if e.markers:
             continue
         prefix = e.package.lower() + "."
-        variants = [p for p in pool if p.lower().startswith(prefix) and not nx.package_info(p)]
+        variants = [
+            p
+            for p in pool
+            if p.lower().startswith(prefix)
+            and not p.lower().endswith(".testing")
+            and not nx.package_info(p)
+        ]
         if len(variants) == 1:
             return variants[0]
     return None

@@ -338,6 +338,21 @@ def generator_of(cs: CsProject, layout: list[CsProject]) -> CsProject | None:
     return None
 
 
+# Attributes that register a Roslyn plug-in (Microsoft.CodeAnalysis docs: source
+# generators, diagnostic analyzers, code fix providers)
+_PLUGIN_ATTRIBUTES = ("Generator", "DiagnosticAnalyzer", "ExportCodeFixProvider")
+
+
+def is_roslyn_component(cs: CsProject, use: ProjectUse) -> bool:
+    """A source generator / analyzer project: `IsRoslynComponent`, or code that registers
+    one of Roslyn's plug-in kinds."""
+    if cs.properties.get("IsRoslynComponent", "").lower() == "true":
+        return True
+    return any(a in use.attributes for a in _PLUGIN_ATTRIBUTES) and any(
+        u.startswith("Microsoft.CodeAnalysis") for u in use.usings
+    )
+
+
 # Interfaces a Roslyn source generator implements (Microsoft.CodeAnalysis docs)
 _GENERATOR_INTERFACES = ("IIncrementalGenerator", "ISourceGenerator")
 
@@ -427,6 +442,10 @@ def project_references(
             host = _tested_apphost(cs, uses[cs.path], layout, graph)
             if host is not None:
                 graph.add_edge(cs.path, host.path, weight=1.0, why="Aspire.Hosting.Testing")
+    # a compiler plug-in loads into the compiler, which has none of the repository's
+    # runtime libraries: it references only other plug-ins (shared analyzer code)
+    plugins = {cs.path for cs in layout if is_roslyn_component(cs, uses[cs.path])}
+    graph.remove_edges_from([(s, d) for s, d in graph.edges if s in plugins and d not in plugins])
     for src, dst, why in generator_references(layout, uses):
         if not graph.has_edge(src, dst):
             graph.add_edge(src, dst, weight=1.0, why=why, analyzer=True)
