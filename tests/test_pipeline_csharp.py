@@ -596,9 +596,12 @@ def test_projects_applying_a_generators_attributes_reference_it_as_an_analyzer()
         "src/Api.Generator/Api.Generator.csproj",
         "src/Api/Api.csproj",
     ]
-    # the attribute's own project does not; the generator, a compiler plug-in, references
-    # no runtime library of the repository even though it names GetAttribute
-    assert _projects(result, "src/Api/Api.csproj") == []
+    # the library the generator is named after packs it (an analyzer reference, which
+    # passes nothing on: Client still names the generator itself); the generator, a
+    # compiler plug-in, references no runtime library even though it names GetAttribute
+    assert _projects(result, "src/Api/Api.csproj") == ["src/Api.Generator/Api.Generator.csproj"]
+    api = next(r for r in result.requirements if r.manifest == "src/Api/Api.csproj")
+    assert api.extra.get("analyzer")
     assert _projects(result, "src/Api.Generator/Api.Generator.csproj") == []
     # a centrally listed `.Testing` harness is no variant of Microsoft.CodeAnalysis.CSharp
     assert _names(result, "src/Api.Generator/Api.Generator.csproj") == []

@@ -353,6 +353,27 @@ def is_roslyn_component(cs: CsProject, use: ProjectUse) -> bool:
     )
 
 
+def packed_plugins(layout: list[CsProject], plugins: set[str]) -> list[tuple[str, str, str]]:
+    """(library, plug-in, why): a plug-in named after a library of the repository
+    (`Humanizer.Analyzers.Roslyn48`, `Refit.Analyzers` for `Humanizer`, `Refit`) ships in
+    that library's package, so the library references it to build and pack it. The
+    project with the longest matching name decides: a test project's generator
+    (`X.Tests.Generator`) belongs to the tests, not to a library."""
+    keys = sorted(((_name_key(cs.name), cs) for cs in layout), key=lambda kc: -len(kc[0]))
+    out = []
+    for plugin in layout:
+        if plugin.path not in plugins or plugin.is_test:
+            continue
+        if plugin.files and all(f.kind.value == "test" for f in plugin.files):
+            continue  # a test harness built as a plug-in ships in no package
+        own = _name_key(plugin.name)
+        owner = next((cs for k, cs in keys if cs is not plugin and own.startswith(k + ".")), None)
+        if owner is None or owner.is_test or owner.path in plugins:
+            continue
+        out.append((owner.path, plugin.path, f"packs its plug-in {plugin.name}"))
+    return out
+
+
 # Interfaces a Roslyn source generator implements (Microsoft.CodeAnalysis docs)
 _GENERATOR_INTERFACES = ("IIncrementalGenerator", "ISourceGenerator")
 
@@ -446,7 +467,7 @@ def project_references(
     # runtime libraries: it references only other plug-ins (shared analyzer code)
     plugins = {cs.path for cs in layout if is_roslyn_component(cs, uses[cs.path])}
     graph.remove_edges_from([(s, d) for s, d in graph.edges if s in plugins and d not in plugins])
-    for src, dst, why in generator_references(layout, uses):
+    for src, dst, why in generator_references(layout, uses) + packed_plugins(layout, plugins):
         if not graph.has_edge(src, dst):
             graph.add_edge(src, dst, weight=1.0, why=why, analyzer=True)
     out: list[Candidate] = []

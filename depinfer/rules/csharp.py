@@ -369,7 +369,8 @@ def _project_graph(candidates: list[Candidate], layout: list[CsProject]) -> nx.D
     graph = nx.DiGraph()
     graph.add_nodes_from(cs.path for cs in layout)
     for c in candidates:
-        if c.internal and c.path:
+        # an analyzer reference (ReferenceOutputAssembly=false) passes nothing on
+        if c.internal and c.path and not c.extra.get("analyzer"):
             graph.add_edge(c.manifest, c.path, weight=c.extra.get("weight", 1.0))
     return graph
 
