@@ -190,3 +190,21 @@ def test_a_glob_import_of_a_local_module_brings_the_modules_declared_in_it(tmp_p
         },
     )
     assert "serde" in found and "data" not in found
+
+
+def test_names_reached_through_a_glob_of_another_crate_keep_that_crates_path(tmp_path):
+    (tmp_path / "Cargo.toml").write_text(
+        "[package]\nname = 'probe'\nversion = '0.1.0'\nedition = '2021'\n"
+    )
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "input.rs").write_text("pub use crossterm::event::*;\n")
+    (tmp_path / "src" / "main.rs").write_text(
+        "mod input;\nmod keys;\nfn main() { let _s = input::EventStream::new(); }\n"
+    )
+    (tmp_path / "src" / "keys.rs").write_text(
+        "use termion::event::*;\npub fn k() { let _ = Key::Char('q'); }\n"
+    )
+    ctx = Context(Options(offline=True), Registries(offline=True))
+    paths = {r.extra["path"] for r in analyze(scan(tmp_path), ctx) if r.extra["how"] == "via-glob"}
+    assert "crossterm::event::EventStream::new" in paths
+    assert "termion::event::Key::Char" in paths

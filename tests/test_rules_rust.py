@@ -32,6 +32,13 @@ def test_gates_follow_cfg_attributes_and_gating_macros():
     assert gates["Builder::listen_on"] == ["net"]  # a doc comment after the cfg keeps it
 
 
+def test_a_docs_only_alternative_does_not_lift_a_feature_gate():
+    from depinfer.rules.rust_gates import required_features
+
+    assert required_features('any(docsrs, feature = "actix-compat")') == ["actix-compat"]
+    assert required_features('any(unix, feature = "x")') == []
+
+
 def test_features_for_used_paths_then_minimal():
     gates = read_gates(str(MINITOK))
     features = crate_features(str(MINITOK))

@@ -234,6 +234,9 @@ class FileFacts:
     generics: set[str] = field(default_factory=set)
     local_globs: bool = False  # `use super::*` / `use crate::x::*`
     glob_modules: set[str] = field(default_factory=set)  # `x` of `use crate::a::x::*`
+    # `use other_crate::a::*` bases: a capitalised name with no other source comes from one
+    extern_globs: list[list[str]] = field(default_factory=list)
+    pub_extern_globs: list[list[str]] = field(default_factory=list)  # `pub use x::*`
     child_mods: list[tuple[str, Scope, str | None]] = field(default_factory=list)
 
     @property
@@ -360,6 +363,11 @@ def _collect_file_facts(rel: str, tree: Any, src: bytes) -> FileFacts:
                             glob_roots.add(segs[0])
                             if segs[0] in ("crate", "self", "super") and len(segs) > 1:
                                 facts.glob_modules.add(segs[-1])
+                            elif segs[0] not in KEYWORDS and _CRATE_LIKE.match(segs[0]):
+                                base = [x for x in segs if x != "::"]
+                                facts.extern_globs.append(base)
+                                if any(c.type == "visibility_modifier" for c in node.children):
+                                    facts.pub_extern_globs.append(base)
                         continue
                     if not segs:
                         continue
@@ -396,6 +404,8 @@ class PackageNames:
     scope: set[str] = field(default_factory=set)  # types and imported names (glob imports)
     # module name (its file's stem, or its directory for mod.rs) -> modules declared in it
     children: dict[str, set[str]] = field(default_factory=dict)
+    # module name -> other crates' paths it glob-imports (`pub use crossterm::event::*;`)
+    reexports: dict[str, list[list[str]]] = field(default_factory=dict)
 
 
 class _Walker:
@@ -419,6 +429,7 @@ class _Walker:
         self.defined = self.defined | brought
         # Edition 2015: `use` paths start at the crate root, so a crate module is not a crate.
         self.use_internal = pkg.mods if edition == "2015" else set()
+        self.reexports = pkg.reexports
         self.start = scope
         self.methods: set[str] = set()
 
@@ -637,6 +648,18 @@ class _Walker:
                 self.emit(full[0], node, scope, "via-use", full)
         elif _CRATE_LIKE.match(segs[0]) and len(segs) > 1:
             self.emit(segs[0], node, scope, how, segs)
+        if imported is None and len(segs) > 1 and segs[0] != "::":
+            # reached through a glob import of another crate's module, the name's path there
+            # counts for that crate's feature gates: `input::EventStream` where the local
+            # module `input` does `pub use crossterm::event::*;`, or `EventStream::new()`
+            # below `use crossterm::event::*;`
+            bases: list[list[str]] = []
+            if segs[0] in self.f.mods or segs[0] in self.reexports:
+                bases = [b + segs[1:] for b in self.reexports.get(segs[0], [])]
+            elif segs[0][:1].isupper() and segs[0] not in self.defined:
+                bases = [b + segs for b in self.f.extern_globs]
+            for full in bases:
+                self.emit(full[0], node, scope, "via-glob", full)
 
     def walk(self) -> list[tuple[str, int, Scope, dict[str, Any]]]:
         root = self.f.tree.root_node
@@ -926,6 +949,8 @@ def analyze(project: Project, ctx: Context) -> list[ImportRef]:
         path = PurePosixPath(rel)
         module = path.parent.name if path.stem == "mod" else path.stem
         names.children.setdefault(module, set()).update(ff.mods)
+        if ff.pub_extern_globs:
+            names.reexports.setdefault(module, []).extend(ff.pub_extern_globs)
 
     # Walk from each target's root file along `mod x;` declarations, so `#[cfg(test)] mod x;`
     # and `#[cfg(feature = "f")] mod x;` pass their scope on; a file two targets include

@@ -36,6 +36,7 @@ CODE_HOWS = {
     "rooted",
     "attr-string",
     "via-use",  # `Uuid::new_v4` after `use uuid::Uuid`: same crate, fuller path for gates
+    "via-glob",  # `input::EventStream` where `input` does `pub use crossterm::event::*`
 }
 
 

@@ -407,7 +407,10 @@ def _method_gates(
         how = r.extra.get("how")
         if how == "methods":
             methods.setdefault(r.file, set()).update(r.extra.get("methods", []))
-        elif how in ("use", "path", "via-use", "macro") and r.extra.get("target") == "runtime":
+        elif (
+            how in ("use", "path", "via-use", "via-glob", "macro")
+            and r.extra.get("target") == "runtime"
+        ):
             users.setdefault((r.extra.get("manifest", ""), r.module), set()).add(r.file)
     for c in cands:
         if c.section != Section.RUNTIME:

@@ -52,6 +52,9 @@ def build_cfg_features(root: Path) -> dict[str, str]:
     return out
 
 
+_DOC_CFGS = ("docsrs", "doc")
+
+
 def required_features(cfg_text: str, custom: dict[str, str] | None = None) -> list[str] | None:
     """Features a `cfg(..)` body needs; None when it can only be false-able by a negation
     (`not(feature = ..)`), which means "this item is the fallback, not the feature's"."""
@@ -76,7 +79,9 @@ def required_features(cfg_text: str, custom: dict[str, str] | None = None) -> li
                 out += [f for f in sub if f not in out]
             return out
         if t[1] == "any":
-            for a in t[2]:  # the first alternative is enough
+            # `any(docsrs, feature = "x")` shows the item in the docs; users still need x
+            real = [a for a in t[2] if not (a[0] == "id" and a[1] in _DOC_CFGS)]
+            for a in real or t[2]:  # the first alternative is enough
                 sub = need(a)
                 if sub is not None:
                     return sub
