@@ -1115,6 +1115,8 @@ PLACEMENT_PREFIX = {
 # package management such a package is not added to the list on its own.
 BROUGHT_BY = {
     "MimeKit": ["MailKit"],
+    # the Roslyn workspace layer depends on the compiler package of its language
+    "Microsoft.CodeAnalysis.CSharp": ["Microsoft.CodeAnalysis.CSharp.Workspaces"],
     "FluentValidation": [
         "FastEndpoints",
         "FluentValidation.AspNetCore",

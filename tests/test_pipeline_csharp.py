@@ -603,8 +603,13 @@ def test_projects_applying_a_generators_attributes_reference_it_as_an_analyzer()
     api = next(r for r in result.requirements if r.manifest == "src/Api/Api.csproj")
     assert api.extra.get("analyzer")
     assert _projects(result, "src/Api.Generator/Api.Generator.csproj") == []
-    # a centrally listed `.Testing` harness is no variant of Microsoft.CodeAnalysis.CSharp
+    # a centrally listed `.Testing` harness is no variant of Microsoft.CodeAnalysis.CSharp,
+    # and a plug-in takes no Workspaces package to bring the compiler (RS1038)
     assert _names(result, "src/Api.Generator/Api.Generator.csproj") == []
+    # the generator's tests reach the compiler through the listed Workspaces package
+    assert _names(result, "tests/Api.Generator.Tests/Api.Generator.Tests.csproj") == [
+        "Microsoft.CodeAnalysis.CSharp.Workspaces"
+    ]
     edit = next(e for e in result.edits if e.path == "samples/Client/Client.csproj")
     assert (
         'Api.Generator.csproj" OutputItemType="Analyzer" ReferenceOutputAssembly="false" />'

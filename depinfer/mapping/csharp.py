@@ -21,7 +21,7 @@ from functools import lru_cache
 from depinfer.analyzers.csharp_layout import CsProject, build_layout
 from depinfer.context import Context
 from depinfer.mapping import nuget_index as nx
-from depinfer.mapping.csharp_projects import project_references
+from depinfer.mapping.csharp_projects import is_roslyn_component, project_references
 from depinfer.model import Candidate, Ecosystem, Evidence, ImportRef, Project, Section
 
 FRAMEWORK_REFERENCE = "Microsoft.AspNetCore.App"
@@ -252,7 +252,10 @@ def choose(
     requests) and no marker is used, the package named like the namespace."""
     if pool is not None:
         lowered = {k.lower(): k for k in pool}
-        entries = [_listed_carrier(e, lowered) for e in entries]
+        if not is_roslyn_component(use.cs, use):
+            # a compiler plug-in takes the compiler's own packages, never one that
+            # brings them (RS1038: no Workspaces in an analyzer)
+            entries = [_listed_carrier(e, lowered) for e in entries]
         entries = [e for e in entries if e.package.lower() in lowered]
     elif use.repo_ids:
         # the repository already references one of the alternatives (xunit.v3 over xunit)

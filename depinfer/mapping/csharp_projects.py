@@ -345,7 +345,9 @@ _PLUGIN_ATTRIBUTES = ("Generator", "DiagnosticAnalyzer", "ExportCodeFixProvider"
 
 def is_roslyn_component(cs: CsProject, use: ProjectUse) -> bool:
     """A source generator / analyzer project: `IsRoslynComponent`, or code that registers
-    one of Roslyn's plug-in kinds."""
+    one of Roslyn's plug-in kinds. A test project is none (its test analyzers run there)."""
+    if cs.is_test:
+        return False
     if cs.properties.get("IsRoslynComponent", "").lower() == "true":
         return True
     return any(a in use.attributes for a in _PLUGIN_ATTRIBUTES) and any(
