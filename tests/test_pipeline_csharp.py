@@ -629,3 +629,11 @@ def test_dependency_injection_containers_map_from_their_namespaces_and_entry_poi
         "SimpleInjector.Integration.ServiceCollection",  # AddSimpleInjector on services
     ):
         assert pid in names
+
+
+def test_a_program_named_like_a_test_with_no_test_in_it_gets_no_test_framework():
+    # Greeter.AotTest is an executable smoke test (native AOT publish), not a test project:
+    # the repository's dominant framework (xunit, from Greeter.Tests) is not pushed on it
+    result = infer(FIXTURES / "smokeapp", Options(offline=True))
+    assert _names(result, "tests/Greeter.AotTest/Greeter.AotTest.csproj") == []
+    assert "xunit" in _names(result, "tests/Greeter.Tests/Greeter.Tests.csproj")

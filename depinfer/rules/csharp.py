@@ -137,6 +137,13 @@ def test_candidates(
             continue  # a source generator / analyzer project that emits test code
         if not cs.is_test and not any(f.kind.value == "test" for f in cs.files):
             continue
+        if (
+            fw is None
+            and cs.files
+            and cs.properties.get("OutputType", "").lower() == "exe"
+            and not _testing_platform_runner(cs)
+        ):
+            continue  # a program named like a test (an AOT smoke test) with no test in it
         fw = fw or dominant_fw
         if any(n in nxi.inbox()["test_sdks"] for n in cs.sdk_names):
             continue  # MSTest.Sdk brings framework, adapter and test SDK itself
