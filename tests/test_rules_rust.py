@@ -247,3 +247,17 @@ def test_an_any_gate_settles_for_a_feature_another_use_switches_on():
     assert features_for(gates, ["either_way"]) == ["net"]  # the first, when nothing else
     assert "net" not in features_for(gates, ["either_way", "main"])  # main: rt-multi-thread
     assert features_for(gates, ["either_way"], frozenset({"rt-multi-thread"})) == []
+
+
+def test_methods_recorded_by_type_name_are_not_root_names():
+    from depinfer.rules.rust import _top_level_names
+
+    gates = {
+        "decoding": [],
+        "decoding::FrameDecoder": [],
+        "FrameDecoder::new": [],
+        "<impl>Default::FrameDecoder": [],
+        "Error": [],
+    }
+    # ruzstd 0.8 moved FrameDecoder into `decoding`: the root no longer offers it
+    assert _top_level_names(gates) == {"decoding", "Error"}

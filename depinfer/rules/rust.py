@@ -271,7 +271,7 @@ def _registry_source(
             src = unpack_crate(data, workdir[0])
         if src is None:
             break
-        public = {p.split("::")[0] for p in read_gates(str(src))}
+        public = _top_level_names(read_gates(str(src)))
         glob = any(p.startswith("*") for p in public)
         cover = len(tops) if glob else sum(1 for t in tops if t in public)
         if best is None or cover > best[0]:
@@ -284,6 +284,18 @@ def _registry_source(
     if best is None:
         return None, None
     return best[1], (best[2] if best[2] != newest else None)
+
+
+def _top_level_names(gates: dict[str, list[str]]) -> set[str]:
+    """Names a crate offers at its root: items recorded there and the modules paths start
+    with. Inherent methods are recorded as `Type::method` whatever module the type is in
+    (`FrameDecoder::new` while the type is `decoding::FrameDecoder`), so they do not count."""
+    out = set()
+    for key in gates:
+        head = key.split("::")[0]
+        if "::" not in key or head[:1].islower() or head.startswith("*"):
+            out.add(head)
+    return {n for n in out if not n.startswith("<")}
 
 
 def _with_reexports(
