@@ -158,7 +158,9 @@ TEST_FILE_PATTERNS = [
     "*.test-d.ts",
     "*.bench.*",
 ]
-BUILD_FILE_NAMES = {"setup.py", "build.rs", "conanfile.py"}
+# build scripts: setuptools' setup.py, Cargo's build.rs, Conan's recipe, and the build-hook
+# files PDM (pdm_build.py) and Hatch (hatch_build.py) load by default (their backends' docs)
+BUILD_FILE_NAMES = {"setup.py", "build.rs", "conanfile.py", "pdm_build.py", "hatch_build.py"}
 CONFIG_FILE_PATTERNS = [
     "*.config.js",
     "*.config.cjs",

@@ -17,6 +17,8 @@ from depinfer.scan import classify, nearest_directory, scan
         ("examples/demo/app.py", FileKind.EXAMPLE),
         ("setup.py", FileKind.BUILD),
         ("build.rs", FileKind.BUILD),
+        ("pdm_build.py", FileKind.BUILD),  # PDM's build hook: imports pdm.backend
+        ("hatch_build.py", FileKind.BUILD),
         ("benches/speed.rs", FileKind.BENCH),
         ("src/app.test.ts", FileKind.TEST),
         ("scripts/release.py", FileKind.SCRIPT),
