@@ -175,3 +175,21 @@ def test_a_requirements_file_installing_the_project_itself_is_its_dev_environmen
         "pyyaml": ("pyproject.toml", Section.RUNTIME),
         "six": ("requirements.txt", Section.DEV),
     }
+
+
+def test_a_module_named_like_a_distribution_inside_a_package_does_not_hide_it(tmp_path):
+    root = tmp_path / "proj"
+    pkg = root / "settings" / "providers"
+    pkg.mkdir(parents=True)
+    (root / "pyproject.toml").write_text("[project]\nname = 'settings'\ndependencies = []\n")
+    (root / "settings" / "__init__.py").write_text("")
+    (pkg / "__init__.py").write_text("")
+    # Python 3 has no implicit relative imports: this is the python-dotenv distribution
+    (pkg / "dotenv.py").write_text("from dotenv import dotenv_values\n")
+    # a script's own folder is on sys.path: its sibling module is local
+    (root / "scripts").mkdir()
+    (root / "scripts" / "helpers.py").write_text("X = 1\n")
+    (root / "scripts" / "run.py").write_text("import helpers\n")
+    names = _names(root)
+    assert "python-dotenv" in names
+    assert "helpers" not in names

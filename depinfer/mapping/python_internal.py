@@ -87,13 +87,16 @@ class InternalModules:
     def _bases(self, file: str) -> tuple[str, ...]:
         parent = PurePosixPath(file).parent
         own = "" if str(parent) == "." else str(parent)
-        bases = [own]
+        # a script's own folder is on sys.path; a module inside a regular package is
+        # imported as part of it, and Python 3 has no implicit relative imports (`from
+        # dotenv import x` in pkg/providers/dotenv.py is the python-dotenv distribution)
+        bases = [own] if own not in self.init_dirs else []
         # pytest's rootdir insertion: the first folder above that is not a package
         d = PurePosixPath(own)
         while str(d) not in (".", "") and str(d) in self.init_dirs:
             d = d.parent
         first_non_pkg = "" if str(d) == "." else str(d)
-        if first_non_pkg != own:
+        if first_non_pkg not in bases:
             bases.append(first_non_pkg)
         return tuple(bases)
 
