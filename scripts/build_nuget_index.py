@@ -1004,6 +1004,14 @@ COVERAGE = {
     "coverlet.msbuild": ["CollectCoverage=true", "/p:CollectCoverage", "-p:CollectCoverage"],
 }
 TEST_LOGGERS = {"GitHubActionsTestLogger": ["--logger GitHubActions", "logger:GitHubActions"]}
+# Files in a project's folder that an analyzer package reads as its input (the roslyn-analyzers
+# docs: PublicApiAnalyzers tracks the API in PublicAPI.Shipped.txt / PublicAPI.Unshipped.txt,
+# BannedApiAnalyzers reads BannedSymbols.txt): the project references that analyzer.
+FILE_SIGNALS = {
+    "PublicAPI.Shipped.txt": "Microsoft.CodeAnalysis.PublicApiAnalyzers",
+    "PublicAPI.Unshipped.txt": "Microsoft.CodeAnalysis.PublicApiAnalyzers",
+    "BannedSymbols.txt": "Microsoft.CodeAnalysis.BannedApiAnalyzers",
+}
 
 # Where a package with no namespace of its own goes when the repository lists it centrally
 # (Directory.Packages.props) but no project references it (each from the package's docs):
@@ -1229,6 +1237,7 @@ def main() -> None:
         "test_sdk": TEST_SDK,
         "coverage": COVERAGE,
         "test_loggers": TEST_LOGGERS,
+        "file_signals": FILE_SIGNALS,
         "placement": PLACEMENT,
         "placement_prefix": PLACEMENT_PREFIX,
         "polyfill_types": POLYFILL_TYPES,

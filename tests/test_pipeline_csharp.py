@@ -637,3 +637,10 @@ def test_a_program_named_like_a_test_with_no_test_in_it_gets_no_test_framework()
     result = infer(FIXTURES / "smokeapp", Options(offline=True))
     assert _names(result, "tests/Greeter.AotTest/Greeter.AotTest.csproj") == []
     assert "xunit" in _names(result, "tests/Greeter.Tests/Greeter.Tests.csproj")
+
+
+def test_an_analyzers_input_file_in_the_folder_names_the_analyzer():
+    # PublicAPI.Shipped.txt is what Microsoft.CodeAnalysis.PublicApiAnalyzers checks the
+    # project's public surface against
+    found = infer(FIXTURES / "publicapi", Options(offline=True))
+    assert "Microsoft.CodeAnalysis.PublicApiAnalyzers" in _names(found, "src/Lib/Lib.csproj")

@@ -34,6 +34,7 @@ from depinfer.context import Context
 from depinfer.mapping import nuget_index as nxi
 from depinfer.mapping.csharp import ProjectUse, gather
 from depinfer.mapping.csharp_projects import generator_of, is_layer_unit_tests, test_subject
+from depinfer.mapping.javascript_layout import walk_repository
 from depinfer.model import Candidate, Ecosystem, Evidence, ImportRef, Project, Section
 from depinfer.rules.csharp_config import serilog_packages
 
@@ -242,14 +243,29 @@ def polyfill_candidates(layout: list[CsProject], uses: dict[str, ProjectUse]) ->
 
 
 def config_candidates(layout: list[CsProject], project: Project) -> list[Candidate]:
-    """Packages the project's configuration files name (Serilog sinks in appsettings)."""
+    """Packages the project's configuration files name (Serilog sinks in appsettings), and
+    analyzers whose input files sit in the project's folder (PublicAPI.Shipped.txt)."""
     out = []
+    signals = conventions().get("file_signals", {})
+    dirs = sorted((cs.directory for cs in layout), key=len, reverse=True)
+    owners: dict[str, set[str]] = defaultdict(set)
+    for folder, _, names in walk_repository(project.root):
+        for name in names:
+            pid = signals.get(name)
+            if not pid:
+                continue
+            path = f"{folder}/{name}" if folder else name
+            home = next((d for d in dirs if not d or path.startswith(d + "/")), None)
+            if home is not None:
+                owners[home].add(pid)
     for cs in layout:
         if not cs.files:
             continue
         for pid, where in serilog_packages(cs, project).items():
             if not nxi.package_in_box(pid, cs):
                 out.append(_candidate(pid, cs, "settings", where))
+        for pid in sorted(owners.get(cs.directory, ())):
+            out.append(_candidate(pid, cs, "analyzer-input", "its input file is in the folder"))
     return out
 
 
