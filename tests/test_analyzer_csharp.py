@@ -59,6 +59,45 @@ def test_declared_namespaces_types_and_extension_methods():
     assert "Information" in summary.extra["identifiers"]
 
 
+MEMBERS = """namespace Retry;
+
+public sealed class Execution
+{
+    public Options Options { get; }
+
+    public ResilienceContext Context => Make();
+
+    public bool Run(Arguments args) => Context.IsSynchronous && args.Outcome.Ok && Options.On;
+}
+"""
+
+
+def test_member_names_are_not_type_uses():
+    (summary,) = _by_kind(analyze_text(MEMBERS, "a.cs", FileKind.SOURCE, "a.csproj"), "file")
+    idents = set(summary.extra["identifiers"])
+    # `Context` is only a property here; `Options` is also written as a type
+    assert "Context" not in idents
+    assert {"ResilienceContext", "Options", "Arguments"} <= idents
+    # `args.Outcome` names a member of something: kept for extension-method matching,
+    # marked so the project graph does not read it as a type
+    assert {"Outcome", "Make"} <= set(summary.extra["member_only"])
+    assert "Options" not in summary.extra["member_only"]
+
+
+def test_item_conditions_read_with_the_projects_properties():
+    from depinfer.analyzers.csharp_layout import _condition_applies
+
+    props = {"IncludeLegacyUsings": "true"}
+    assert _condition_applies("'$(IncludeLegacyUsings)' == 'true'", False, props)
+    assert not _condition_applies("'$(IncludeLegacyUsings)' == 'true'", False, {})
+    assert not _condition_applies("'$(IsTestProject)' == 'true'", False, {})
+    assert _condition_applies("'$(IsTestProject)' != 'true' and '$(X)' == ''", False, {})
+    assert _condition_applies("'$(A)' == 'yes' or '$(B)' == 'true'", False, {"B": "True"})
+    # set per build by the SDK, or not a plain comparison: the item may apply
+    assert _condition_applies("'$(TargetFramework)' == 'net48'", False, {})
+    assert _condition_applies("$([MSBuild]::IsOSPlatform('Windows'))", False, {})
+
+
 def test_attributes_and_fully_qualified_names():
     refs = analyze_text(SOURCE, "a.cs", FileKind.SOURCE, "a.csproj")
     attributes = {r.module for r in _by_kind(refs, "attribute")}

@@ -644,3 +644,12 @@ def test_an_analyzers_input_file_in_the_folder_names_the_analyzer():
     # project's public surface against
     found = infer(FIXTURES / "publicapi", Options(offline=True))
     assert "Microsoft.CodeAnalysis.PublicApiAnalyzers" in _names(found, "src/Lib/Lib.csproj")
+
+
+def test_member_names_and_opt_in_usings_do_not_make_references():
+    """Two projects share the root namespace: the new core names its `Context` property
+    and reads `args.Context`; only the legacy project opts in to the usings of its own
+    namespaces. The legacy project references the core, never the other way round."""
+    inference = infer(FIXTURES / "sharednamespace", Options(offline=True))
+    assert _projects(inference, "src/Retry.Core/Retry.Core.csproj") == []
+    assert _projects(inference, "src/Retry/Retry.csproj") == ["src/Retry.Core/Retry.Core.csproj"]

@@ -33,6 +33,41 @@ _TYPE_DECLS = {
 }
 
 
+# Declarations whose `name` is a member (not a type): `Context` in `ResilienceContext
+# Context => …` names a property, and later `Context.X` most likely reads it.
+_MEMBER_DECLS = {
+    "property_declaration",
+    "method_declaration",
+    "event_declaration",
+    "variable_declarator",
+    "enum_member_declaration",
+    "parameter",
+    "local_function_statement",
+}
+# Parents under which an identifier can only be a type.
+_TYPE_PARENTS = {
+    "type_argument_list",
+    "base_list",
+    "generic_name",
+    "array_type",
+    "nullable_type",
+    "pointer_type",
+    "type_parameter_constraint",
+    "qualified_name",
+}
+
+
+def _role(node) -> str | None:
+    """The field name under which `node` sits in its parent (`type`, `name`, …)."""
+    parent = node.parent
+    if parent is None:
+        return None
+    for i, c in enumerate(parent.children):
+        if c.id == node.id:
+            return parent.field_name_for_child(i)
+    return None
+
+
 @lru_cache(maxsize=1)
 def _parser():
     import tree_sitter_c_sharp
@@ -86,6 +121,10 @@ def analyze_text(text: str, rel: str, kind: FileKind, project_path: str | None) 
     attributes: dict[str, int] = {}
     extensions: set[tuple[str, str]] = set()  # (namespace, extension method name)
     attribute_names: set[str] = set()  # "Ns.NameAttribute" string literals
+    members: set[str] = set()  # properties, fields, methods... this file declares
+    typed: set[str] = set()  # names written where only a type can stand
+    accessed: set[str] = set()  # `x.Name`: a member of something (or an extension method)
+    standalone: set[str] = set()  # names written anywhere else
 
     def ref(module: str, line: int, **extra) -> None:
         extra["project"] = project_path
@@ -186,11 +225,30 @@ def analyze_text(text: str, rel: str, kind: FileKind, project_path: str | None) 
         elif t == "identifier":
             txt = node.text.decode("utf-8", "replace")
             if txt[:1].isupper():
+                parent = node.parent
+                role = _role(node)
+                if role == "name" and parent is not None and parent.type in _MEMBER_DECLS:
+                    members.add(txt)  # declares a member: no use of anything
+                    continue
                 identifiers.add(txt)
+                if parent is not None and (
+                    (role == "name" and parent.type == "member_access_expression")
+                    or (role == "function" and parent.type == "invocation_expression")
+                ):
+                    accessed.add(txt)  # `x.Name`, `Name(…)`: a member, never a type
+                else:
+                    standalone.add(txt)
+                if role in ("type", "returns") or (
+                    parent is not None and parent.type in _TYPE_PARENTS
+                ):
+                    typed.add(txt)
             continue
         for c in reversed(node.children):
             stack.append((c, ns))
 
+    # `Context.IsSynchronous` next to a declared `Context` property reads the property:
+    # a name this file declares as a member counts as a type only where a type must stand
+    identifiers -= members - typed
     if any(c.type == "global_statement" for c in tree.root_node.children):
         # top-level statements compile into a `Program` class in the global namespace
         types.append(("", "Program", True))
@@ -209,6 +267,7 @@ def analyze_text(text: str, rel: str, kind: FileKind, project_path: str | None) 
         namespaces=sorted(declared_ns),
         types=[list(t) for t in types],
         extensions=sorted([list(e) for e in extensions]),
+        member_only=sorted(accessed - standalone - members),
         **({"attribute_names": sorted(attribute_names)} if attribute_names else {}),
     )
     return refs

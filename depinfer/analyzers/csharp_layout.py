@@ -92,14 +92,53 @@ def _ancestors(directory: str) -> list[str]:
     return out
 
 
-def _condition_applies(condition: str, is_test: bool) -> bool:
-    """A rough reading of an ItemGroup Condition in a props file: test-only groups."""
-    low = condition.lower().replace(" ", "")
-    if "istestproject)'=='true'" in low or "istestproject)'!='false'" in low:
-        return is_test
-    if "istestproject)'!='true'" in low or "istestproject)'=='false'" in low:
-        return not is_test
-    return True
+# Properties MSBuild or the SDK sets while evaluating (per target framework, per
+# configuration): a condition on them holds for some build, so the item counts.
+_SDK_PROPERTIES = {
+    "targetframework",
+    "targetframeworkidentifier",
+    "targetframeworkversion",
+    "configuration",
+    "platform",
+    "os",
+    "runtimeidentifier",
+    "msbuildprojectname",
+    "msbuildprojectdirectory",
+    "msbuildprojectfile",
+    "msbuildthisfiledirectory",
+    "msbuildruntimetype",
+    "designtimebuild",
+    "buildingproject",
+    "ci",
+    "continuousintegrationbuild",
+}
+_COMPARISON = re.compile(r"""^\s*(['"])\s*\$\((\w+)\)\s*\1\s*(==|!=)\s*(['"])(.*?)\4\s*$""", re.S)
+
+
+def _condition_applies(condition: str, is_test: bool, props: dict[str, str] | None = None) -> bool:
+    """Whether an item's MSBuild Condition holds for this project. Read are comparisons
+    of one property with a literal (`'$(IncludeXUsings)' == 'true'`), joined by `and` /
+    `or`; the property comes from the project's own evaluation (an unset one is empty, as
+    in MSBuild). Anything else, or a property the SDK sets per build, counts as holding:
+    an item is dropped only when the condition surely excludes it."""
+    if "(" in condition.replace("$(", ""):
+        return True  # grouping or property functions: not read
+    props = {k.lower(): v for k, v in (props or {}).items()}
+    props["istestproject"] = "true" if is_test else props.get("istestproject", "false")
+    ors = re.split(r"\s+or\s+", condition.strip(), flags=re.I)
+
+    def clause(text: str) -> bool:
+        m = _COMPARISON.match(text)
+        if m is None:
+            return True
+        name = m.group(2).lower()
+        if name in _SDK_PROPERTIES:
+            return True
+        value = props.get(name, "").strip().lower()
+        equal = value == m.group(5).strip().lower()
+        return equal if m.group(3) == "==" else not equal
+
+    return any(all(clause(part) for part in re.split(r"\s+and\s+", alt, flags=re.I)) for alt in ors)
 
 
 def build_layout(project: Project) -> list[CsProject]:
@@ -166,20 +205,26 @@ def build_layout(project: Project) -> list[CsProject]:
         cs.packages_flow = _packages_flow(
             [m, *cs.props, *([cs.packages_props] if cs.packages_props else [])]
         )
-        for pm in cs.props:
-            for pid in _applicable_refs(pm, cs.is_test):
-                cs.inherited_packages.add(pid.lower())
-            cs.inherited_usings.extend(pm.data.get("usings", []))
-            cs.using_removes.update(pm.data.get("using_removes", []))
         late = _build_targets(project, directory, props, imported_cache)
+        # what conditions test: the project's properties, then those the targets set
+        evaluated = dict(props)
+        for data in late:
+            for key, value in data.get("properties", {}).items():
+                evaluated.setdefault(key, value)
+
+        for pm in cs.props:
+            for pid in _applicable_refs(pm, cs.is_test, evaluated):
+                cs.inherited_packages.add(pid.lower())
+            cs.inherited_usings.extend(_usings(pm.data, cs.is_test, evaluated))
+            cs.using_removes.update(pm.data.get("using_removes", []))
         for data in early + late:
-            cs.shared_packages.update(_package_ids(data, cs.is_test))
+            cs.shared_packages.update(_package_ids(data, cs.is_test, evaluated))
         cs.shared_packages.update(cs.inherited_packages)
         for data in own + early + late:
-            cs.inherited_packages.update(_package_ids(data, cs.is_test))
-            cs.inherited_usings.extend(data.get("usings", []))
+            cs.inherited_packages.update(_package_ids(data, cs.is_test, evaluated))
+            cs.inherited_usings.extend(_usings(data, cs.is_test, evaluated))
             cs.using_removes.update(data.get("using_removes", []))
-        cs.inherited_usings.extend(m.data.get("usings", []))
+        cs.inherited_usings.extend(_usings(m.data, cs.is_test, evaluated))
         cs.using_removes.update(m.data.get("using_removes", []))
         projects.append(cs)
     _assign_files(project, projects)
@@ -216,8 +261,17 @@ def _props_chain(directory: str, build_props: dict[str, Manifest]) -> list[Manif
     return chain
 
 
-def _applicable_refs(pm: Manifest, is_test: bool) -> list[str]:
-    return _applicable_ids(list(pm.declared.get("PackageReference", [])), pm.data, is_test)
+def _usings(data: dict[str, Any], is_test: bool, props: dict[str, str]) -> list[dict[str, Any]]:
+    """The `<Using>` items of an MSBuild file whose Condition holds for the project."""
+    return [
+        u
+        for u in data.get("usings", [])
+        if _condition_applies(u.get("condition", ""), is_test, props)
+    ]
+
+
+def _applicable_refs(pm: Manifest, is_test: bool, props: dict[str, str] | None = None) -> list[str]:
+    return _applicable_ids(list(pm.declared.get("PackageReference", [])), pm.data, is_test, props)
 
 
 # `$(Name)` in an Import path; `$([MSBuild]::…)` property functions are not evaluated
@@ -346,22 +400,26 @@ def _read_msbuild(
     return data
 
 
-def _package_ids(data: dict[str, Any], is_test: bool) -> set[str]:
+def _package_ids(
+    data: dict[str, Any], is_test: bool, props: dict[str, str] | None = None
+) -> set[str]:
     """Lower-case ids an imported MSBuild file references for this kind of project."""
     refs = data.get("declared", {}).get("PackageReference", [])
-    out = {pid.lower() for pid in _applicable_ids(refs, data, is_test)}
+    out = {pid.lower() for pid in _applicable_ids(refs, data, is_test, props)}
     out.update(pid.lower() for pid in data.get("global_package_references", []))
     return out
 
 
-def _applicable_ids(refs: list[str], data: dict[str, Any], is_test: bool) -> list[str]:
+def _applicable_ids(
+    refs: list[str], data: dict[str, Any], is_test: bool, props: dict[str, str] | None = None
+) -> list[str]:
     conditional = data.get("conditional_references", [])
     conditions = data.get("reference_conditions", {})
     out = []
     for pid in refs:
         if pid in conditional:
             cond = conditions.get(pid, "")
-            if cond and not _condition_applies(cond, is_test):
+            if cond and not _condition_applies(cond, is_test, props):
                 continue
         out.append(pid)
     return out

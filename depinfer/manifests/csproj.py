@@ -143,6 +143,9 @@ def _read_item(
                 entry["alias"] = item.get("Alias")
             if (item.get("Static") or "").lower() == "true":
                 entry["static"] = True
+            cond = " and ".join(c for c in (group_cond, item.get("Condition")) if c)
+            if cond:
+                entry["condition"] = cond
             data["usings"].append(entry)
         if item.get("Remove"):
             data["using_removes"].append(item.get("Remove"))

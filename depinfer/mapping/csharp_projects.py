@@ -102,9 +102,11 @@ def reference_graph(layout: list[CsProject], uses: dict[str, ProjectUse]) -> nx.
                 enclosing.update(_prefixes(ns))
             seen: set[tuple[str, str]] = set()
             idents = f.extra.get("identifiers", [])
+            # `args.Context` reads a member: only an extension method is named that way
+            member_only = set(f.extra.get("member_only", [])) - extension_names
             host_factory = "WebApplicationFactory" in idents
             for ident in idents:
-                if ident in own_symbols[path]:
+                if ident in own_symbols[path] or ident in member_only:
                     continue
                 options = []
                 me = use.cs.assembly_name.lower()
