@@ -120,6 +120,8 @@ class Project:
     files: list[SourceFile] = field(default_factory=list)
     manifests: list[Manifest] = field(default_factory=list)
     ci_files: list[str] = field(default_factory=list)
+    # .sln / .slnx / .slnf files: which C# projects are built together
+    solution_files: list[str] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     last_commit_date: str | None = None  # ISO date of HEAD when the tree is a git checkout
 

@@ -272,6 +272,8 @@ def scan(root: str | os.PathLike[str]) -> Project:
                 manifest_paths.append(rel)
             if rel_dir.startswith(".github/workflows") and name.endswith((".yml", ".yaml")):
                 project.ci_files.append(rel)
+            if name.endswith((".sln", ".slnx", ".slnf")):
+                project.solution_files.append(rel)
             ext = os.path.splitext(name)[1].lower()
             lang = EXTENSIONS.get(ext)
             if lang is None or name.endswith((".min.js", ".bundle.js")):

@@ -653,3 +653,35 @@ def test_member_names_and_opt_in_usings_do_not_make_references():
     inference = infer(FIXTURES / "sharednamespace", Options(offline=True))
     assert _projects(inference, "src/Retry.Core/Retry.Core.csproj") == []
     assert _projects(inference, "src/Retry/Retry.csproj") == ["src/Retry.Core/Retry.Core.csproj"]
+
+
+def test_a_project_outside_the_librarys_solution_takes_its_published_package():
+    """samples/Samples.slnx builds the sample alone; the central list holds the library's
+    own package ids: the sample references the package (the one that brings the other),
+    while the tests, in the library's solution, reference the project."""
+    found = infer(FIXTURES / "samplessolution", Options(offline=True))
+    assert _projects(found, "samples/Intro/Intro.csproj") == []
+    assert _names(found, "samples/Intro/Intro.csproj") == [
+        "Acme.Extensions",
+        "Microsoft.Extensions.DependencyInjection",
+    ]
+    assert _projects(found, "tests/Acme.Core.Tests/Acme.Core.Tests.csproj") == [
+        "src/Acme.Core/Acme.Core.csproj"
+    ]
+
+
+def test_solution_files_of_every_format():
+    from depinfer.mapping.csharp_solutions import read_solution
+
+    sln = (
+        'Project("{FAE04EC0-301F-11D3-BF4B-00C04F79EFBC}") = "A", "src\\A\\A.csproj", "{1}"\n'
+        'Project("{2150E333-8FDC-42A3-9474-1A3956D46DE8}") = "src", "src", "{2}"\n'
+    )
+    assert read_solution(sln, "All.sln") == {"src/A/A.csproj"}
+    slnx = '<Solution><Folder Name="/x/"><Project Path="B/B.csproj" /></Folder></Solution>'
+    assert read_solution(slnx, "samples/S.slnx") == {"samples/B/B.csproj"}
+    slnf = '{"solution": {"path": "../All.sln", "projects": ["src\\\\A\\\\A.csproj"]}}'
+    assert read_solution(slnf, "build/ci.slnf") == {"src/A/A.csproj"}
+    # unreadable: tells nothing (never rules a reference out)
+    assert read_solution("<Solution><Project", "bad.slnx") is None
+    assert read_solution("{not json", "bad.slnf") is None

@@ -125,6 +125,7 @@ def analyze_text(text: str, rel: str, kind: FileKind, project_path: str | None) 
     typed: set[str] = set()  # names written where only a type can stand
     accessed: set[str] = set()  # `x.Name`: a member of something (or an extension method)
     standalone: set[str] = set()  # names written anywhere else
+    called: set[str] = set()  # `x.Name(…)`
 
     def ref(module: str, line: int, **extra) -> None:
         extra["project"] = project_path
@@ -236,6 +237,14 @@ def analyze_text(text: str, rel: str, kind: FileKind, project_path: str | None) 
                     or (role == "function" and parent.type == "invocation_expression")
                 ):
                     accessed.add(txt)  # `x.Name`, `Name(…)`: a member, never a type
+                    grand = parent.parent
+                    if (
+                        parent.type == "member_access_expression"
+                        and grand is not None
+                        and grand.type == "invocation_expression"
+                        and _role(parent) == "function"
+                    ):
+                        called.add(txt)  # `x.Name(…)`: an extension method may be meant
                 else:
                     standalone.add(txt)
                 if role in ("type", "returns") or (
@@ -267,7 +276,8 @@ def analyze_text(text: str, rel: str, kind: FileKind, project_path: str | None) 
         namespaces=sorted(declared_ns),
         types=[list(t) for t in types],
         extensions=sorted([list(e) for e in extensions]),
-        member_only=sorted(accessed - standalone - members),
+        member_only=sorted(accessed - standalone - members - called),
+        called_only=sorted(called - standalone - members),
         **({"attribute_names": sorted(attribute_names)} if attribute_names else {}),
     )
     return refs

@@ -22,6 +22,7 @@ from depinfer.analyzers.csharp_layout import CsProject, build_layout
 from depinfer.context import Context
 from depinfer.mapping import nuget_index as nx
 from depinfer.mapping.csharp_projects import is_roslyn_component, project_references
+from depinfer.mapping.csharp_solutions import published_instead, solutions
 from depinfer.model import Candidate, Ecosystem, Evidence, ImportRef, Project, Section
 
 FRAMEWORK_REFERENCE = "Microsoft.AspNetCore.App"
@@ -554,5 +555,6 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
             # part of the SDK, not a registry package: never looked up or checked as one
             c.internal = True
             candidates.append(c)
-    candidates.extend(project_references(layout, uses, ctx))
+    references = project_references(layout, uses, ctx)
+    candidates.extend(published_instead(references, layout, solutions(project, ctx)))
     return candidates

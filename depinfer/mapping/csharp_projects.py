@@ -102,8 +102,10 @@ def reference_graph(layout: list[CsProject], uses: dict[str, ProjectUse]) -> nx.
                 enclosing.update(_prefixes(ns))
             seen: set[tuple[str, str]] = set()
             idents = f.extra.get("identifiers", [])
-            # `args.Context` reads a member: only an extension method is named that way
-            member_only = set(f.extra.get("member_only", [])) - extension_names
+            # `args.Context` reads a member, not a type; `x.Name(…)` counts only as a call
+            # of another project's extension method
+            member_only = set(f.extra.get("member_only", []))
+            member_only |= set(f.extra.get("called_only", [])) - extension_names
             host_factory = "WebApplicationFactory" in idents
             for ident in idents:
                 if ident in own_symbols[path] or ident in member_only:

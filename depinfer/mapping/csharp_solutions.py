@@ -1,0 +1,148 @@
+"""Solutions (.sln, .slnx, .slnf): which projects a repository builds together.
+
+A project reaches another of the repository by ProjectReference only when they build
+together; a project kept in a solution that leaves the other out (a samples solution
+beside the library's) uses what the repository publishes instead: the other project's
+NuGet package. The central package list says so outright when it holds that package id
+(`<PackageVersion Include="Polly.Core">` beside `src/Polly.Core`).
+"""
+
+from __future__ import annotations
+
+import json
+import posixpath
+import re
+import xml.etree.ElementTree as ET
+from collections import defaultdict
+from typing import TYPE_CHECKING
+
+import networkx as nx
+
+from depinfer.model import Candidate, Ecosystem, Evidence, Project, Section
+
+if TYPE_CHECKING:
+    from depinfer.analyzers.csharp_layout import CsProject
+    from depinfer.context import Context
+
+# Project("{type guid}") = "Name", "relative\path.csproj", "{guid}"
+_SLN_PROJECT = re.compile(r'^Project\("[^"]*"\)\s*=\s*"[^"]*",\s*"([^"]+)"', re.M)
+_MAX_BYTES = 2_000_000
+
+
+def _join(base: str, rel: str) -> str:
+    path = posixpath.normpath(posixpath.join(base, rel.replace("\\", "/")))
+    return "" if path.startswith("..") else path
+
+
+def read_solution(text: str, rel: str) -> set[str] | None:
+    """Repository-relative project paths a solution lists; None when it cannot be read
+    (a broken solution tells nothing, it never rules a reference out)."""
+    base = posixpath.dirname(rel)
+    paths: list[str] = []
+    try:
+        if rel.endswith(".sln"):
+            paths = _SLN_PROJECT.findall(text)
+        elif rel.endswith(".slnx"):
+            root = ET.fromstring(text)
+            paths = [e.get("Path") or "" for e in root.iter() if e.tag.endswith("Project")]
+        else:  # .slnf: a filter over another solution, paths relative to that solution
+            data = json.loads(text)
+            solution = data.get("solution", {})
+            base = posixpath.dirname(_join(base, solution.get("path", "")))
+            paths = [p for p in solution.get("projects", []) if isinstance(p, str)]
+    except (ET.ParseError, ValueError, AttributeError):
+        return None
+    out = {_join(base, p) for p in paths if p.lower().endswith("proj")}
+    out.discard("")
+    return out
+
+
+def solutions(project: Project, ctx: Context | None = None) -> list[set[str]]:
+    """Every readable solution of the repository, as sets of project paths."""
+    out = []
+    for rel in project.solution_files:
+        path = project.abspath(rel)
+        try:
+            if path.stat().st_size > _MAX_BYTES:
+                continue
+            text = path.read_text(encoding="utf-8-sig", errors="replace")
+        except OSError:
+            continue
+        listed = read_solution(text, rel)
+        if listed is None:
+            if ctx is not None:
+                ctx.info("solution file could not be read; ignored", rel)
+            continue
+        if listed:
+            out.append(listed)
+    return out
+
+
+def package_id(cs: CsProject) -> str:
+    """The id a project packs under: PackageId, else its assembly name, else its name."""
+    for key in ("PackageId", "AssemblyName"):
+        value = cs.properties.get(key, "").strip()
+        if value and "$(" not in value:
+            return value
+    return cs.name
+
+
+def published_instead(
+    candidates: list[Candidate],
+    layout: list[CsProject],
+    sols: list[set[str]],
+) -> list[Candidate]:
+    """References to a project that no solution of the referencing project builds, whose
+    package the referencing project's central list holds, become that package."""
+    if not sols:
+        return candidates
+    by_path = {cs.path: cs for cs in layout}
+    graph = nx.DiGraph(
+        (c.manifest, c.path) for c in candidates if c.internal and c.path and c.path in by_path
+    )
+    out = []
+    published: dict[str, set[str]] = defaultdict(set)  # project -> projects it takes as packages
+    for c in candidates:
+        src, dst = by_path.get(c.manifest), by_path.get(c.path or "")
+        if not (c.internal and src is not None and dst is not None and src.central):
+            out.append(c)
+            continue
+        mine = [s for s in sols if src.path in s]
+        pid = package_id(dst)
+        listed = {k.lower(): k for k in src.pool}
+        if not mine or any(dst.path in s for s in mine) or pid.lower() not in listed:
+            out.append(c)
+            continue
+        published[src.path].add(dst.path)
+        out.append(
+            Candidate(
+                ecosystem=Ecosystem.NUGET,
+                name=listed[pid.lower()],
+                manifest=src.path,
+                section=Section.RUNTIME,
+                evidence=[
+                    *c.evidence,
+                    Evidence(
+                        "solution",
+                        src.path,
+                        None,
+                        f"{dst.path} is in none of this project's solutions; "
+                        f"the central list holds its package {pid}",
+                    ),
+                ],
+                verified=True,
+                confidence=c.confidence,
+                extra={"kind": "lib", "direct": True, "published": dst.path},
+            )
+        )
+    # a package of the repository brings the packages of the projects it references
+
+    def brought(c: Candidate) -> bool:
+        mine = c.extra.get("published")
+        return mine is not None and any(
+            other != mine and mine in nx.descendants(graph, other)
+            for other in published.get(c.manifest, ())
+            if other in graph
+        )
+
+    return [c for c in out if not brought(c)]
