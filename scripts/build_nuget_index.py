@@ -1068,6 +1068,8 @@ PLACEMENT = {
     "DotNet.ReproducibleBuilds": "packable",
     "MinVer": "packable",
     "Nerdbank.GitVersioning": "packable",
+    # its docs: the analyzers for authors of analyzers and source generators (RS1xxx)
+    "Microsoft.CodeAnalysis.Analyzers": "roslyn",
 }
 
 # A package another chosen package already depends on is not listed beside it
@@ -1109,6 +1111,8 @@ IMPLIED_BY = {
     "xunit.abstractions": ["xunit"],
     "Polly.Core": ["Polly"],
     "Microsoft.CodeAnalysis.Common": ["Microsoft.CodeAnalysis.CSharp"],
+    # the workspace layer's dependency group holds its language's compiler package
+    "Microsoft.CodeAnalysis.CSharp": ["Microsoft.CodeAnalysis.CSharp.Workspaces"],
 }
 
 # Id prefixes placed the same way when the exact id has no row above (Aspire docs: hosting

@@ -463,6 +463,9 @@ def test_a_testing_platform_runner_project_needs_no_vstest_sdk():
 def test_a_property_running_another_projects_build_output_references_it():
     inference = infer(FIXTURES / "buildoutput", Options(offline=True))
     assert _projects(inference, "src/Lib.Tests/Lib.Tests.csproj") == ["src/Gen/Gen.csproj"]
+    # built for its output, not its API: nothing of it is compiled against or flows on
+    edit = next(e for e in inference.edits if e.path == "src/Lib.Tests/Lib.Tests.csproj")
+    assert 'Gen.csproj" ReferenceOutputAssembly="false" />' in edit.new_text
 
 
 def test_a_centrally_listed_package_of_the_box_is_referenced_where_its_namespace_is():
@@ -604,8 +607,13 @@ def test_projects_applying_a_generators_attributes_reference_it_as_an_analyzer()
     assert api.extra.get("analyzer")
     assert _projects(result, "src/Api.Generator/Api.Generator.csproj") == []
     # a centrally listed `.Testing` harness is no variant of Microsoft.CodeAnalysis.CSharp,
-    # and a plug-in takes no Workspaces package to bring the compiler (RS1038)
-    assert _names(result, "src/Api.Generator/Api.Generator.csproj") == []
+    # and a plug-in takes no Workspaces package to bring the compiler (RS1038): it pins
+    # the compiler package itself, listed or not; the listed analyzers for analyzer
+    # authors go to the plug-in
+    assert _names(result, "src/Api.Generator/Api.Generator.csproj") == [
+        "Microsoft.CodeAnalysis.Analyzers",
+        "Microsoft.CodeAnalysis.CSharp",
+    ]
     # the generator's tests reach the compiler through the listed Workspaces package
     assert _names(result, "tests/Api.Generator.Tests/Api.Generator.Tests.csproj") == [
         "Microsoft.CodeAnalysis.CSharp.Workspaces"

@@ -265,9 +265,12 @@ def render(text: str, manifest: Manifest, requirements: list[Requirement]) -> st
                 continue
             seen.add(rel.lower())
             # a source generator / analyzer project runs in the compiler, not as a library
+            # (and one built only for the files its output gives, not for its API)
             analyzer = (
                 ' OutputItemType="Analyzer" ReferenceOutputAssembly="false"'
                 if req.extra.get("analyzer")
+                else ' ReferenceOutputAssembly="false"'
+                if req.extra.get("build_order")
                 else ""
             )
             projects.append(

@@ -319,7 +319,15 @@ def namespace_candidates(
             # not listed centrally yet: the resolver adds its PackageVersion. Only for a
             # third-party package whose family the list does not already cover (platform
             # packages are usually in the box or brought by another listed one).
-            chosen = [e for e in choose(entries, use, None) if _unlisted_ok(e.package, pool)]
+            # A compiler plug-in pins the compiler API it builds against (a
+            # VersionOverride of the oldest Roslyn it supports), whatever the list says.
+            roslyn = is_roslyn_component(cs, use)
+            chosen = [
+                e
+                for e in choose(entries, use, None)
+                if _unlisted_ok(e.package, pool)
+                or (roslyn and e.package.startswith("Microsoft.CodeAnalysis."))
+            ]
     if ref.extra.get("kind") == "qualified" and prefix.count(".") < 1 and not pool:
         return [], True  # `Foo.Bar` in code may be a member access, not a namespace
     for e in chosen:

@@ -185,7 +185,9 @@ def reference_graph(layout: list[CsProject], uses: dict[str, ProjectUse]) -> nx.
     for cs in layout:
         for other in _embedded_outputs(cs, layout):
             if not graph.has_edge(cs.path, other.path):
-                graph.add_edge(cs.path, other.path, weight=1.0, why="embeds its build output")
+                graph.add_edge(
+                    cs.path, other.path, weight=1.0, why="embeds its build output", build_order=True
+                )
     return graph
 
 
@@ -442,6 +444,11 @@ def project_references(
 ) -> list[Candidate]:
     graph = reference_graph(layout, uses)
     _drop_test_targets(graph)
+    # a compiler plug-in loads into the compiler, which has none of the repository's
+    # runtime libraries: it references only other plug-ins (shared analyzer code). Pruned
+    # before cycles are broken: a generator naming its library's attributes is no cycle.
+    plugins = {cs.path for cs in layout if is_roslyn_component(cs, uses[cs.path])}
+    graph.remove_edges_from([(s, d) for s, d in graph.edges if s in plugins and d not in plugins])
     _break_cycles(graph)
     by_path = {cs.path: cs for cs in layout}
     alone = {
@@ -469,9 +476,6 @@ def project_references(
             host = _tested_apphost(cs, uses[cs.path], layout, graph)
             if host is not None:
                 graph.add_edge(cs.path, host.path, weight=1.0, why="Aspire.Hosting.Testing")
-    # a compiler plug-in loads into the compiler, which has none of the repository's
-    # runtime libraries: it references only other plug-ins (shared analyzer code)
-    plugins = {cs.path for cs in layout if is_roslyn_component(cs, uses[cs.path])}
     graph.remove_edges_from([(s, d) for s, d in graph.edges if s in plugins and d not in plugins])
     for src, dst, why in generator_references(layout, uses) + packed_plugins(layout, plugins):
         if not graph.has_edge(src, dst):
@@ -493,6 +497,7 @@ def project_references(
                 extra={
                     "weight": data["weight"],
                     **({"analyzer": True} if data.get("analyzer") else {}),
+                    **({"build_order": True} if data.get("build_order") else {}),
                 },
             )
         )

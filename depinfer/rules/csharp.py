@@ -33,7 +33,12 @@ from depinfer.analyzers.csharp_layout import CsProject, tfm_major
 from depinfer.context import Context
 from depinfer.mapping import nuget_index as nxi
 from depinfer.mapping.csharp import ProjectUse, gather
-from depinfer.mapping.csharp_projects import generator_of, is_layer_unit_tests, test_subject
+from depinfer.mapping.csharp_projects import (
+    generator_of,
+    is_layer_unit_tests,
+    is_roslyn_component,
+    test_subject,
+)
 from depinfer.mapping.javascript_layout import walk_repository
 from depinfer.model import Candidate, Ecosystem, Evidence, ImportRef, Project, Section
 from depinfer.rules.csharp_config import serilog_packages
@@ -370,6 +375,8 @@ def _placed(
         return project.abspath(f"{cs.directory}/{arg}" if cs.directory else arg).is_file()
     if kind == "legacy-tfm":
         return _legacy(cs)
+    if kind == "roslyn":
+        return is_roslyn_component(cs, use)
     if kind == "packable":
         return (
             not cs.is_test
@@ -392,8 +399,9 @@ def _project_graph(candidates: list[Candidate], layout: list[CsProject]) -> nx.D
     graph = nx.DiGraph()
     graph.add_nodes_from(cs.path for cs in layout)
     for c in candidates:
-        # an analyzer reference (ReferenceOutputAssembly=false) passes nothing on
-        if c.internal and c.path and not c.extra.get("analyzer"):
+        # an analyzer or build-order reference (ReferenceOutputAssembly=false) passes
+        # nothing on
+        if c.internal and c.path and not (c.extra.get("analyzer") or c.extra.get("build_order")):
             graph.add_edge(c.manifest, c.path, weight=c.extra.get("weight", 1.0))
     return graph
 
