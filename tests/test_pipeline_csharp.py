@@ -11,6 +11,7 @@ from depinfer.context import Options
 from depinfer.mapping import nuget_index as nx
 from depinfer.pipeline import infer, write_edits
 from depinfer.registries.base import VersionInfo
+from depinfer.scan import scan
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "csharp"
 
@@ -693,3 +694,24 @@ def test_solution_files_of_every_format():
     # unreadable: tells nothing (never rules a reference out)
     assert read_solution("<Solution><Project", "bad.slnx") is None
     assert read_solution("{not json", "bad.slnf") is None
+
+
+def test_sources_compiled_in_through_compile_include_are_the_projects_own():
+    """Lib.Json.Tests compiles Lib.Tests' Samples.cs in: using Samples (by simple or
+    qualified name) references nothing, and its target frameworks, written through
+    nested properties, put System.Text.Json in the box."""
+    found = infer(FIXTURES / "linkedsources", Options(offline=True))
+    manifest = "tests/Lib.Json.Tests/Lib.Json.Tests.csproj"
+    assert _projects(found, manifest) == ["src/Lib/Lib.csproj"]
+    assert _names(found, manifest) == [
+        "Microsoft.NET.Test.Sdk",
+        "xunit",
+        "xunit.runner.visualstudio",
+    ]
+
+
+def test_property_references_in_target_frameworks_are_expanded():
+    from depinfer.analyzers.csharp_layout import build_layout
+
+    layout = {cs.name: cs for cs in build_layout(scan(FIXTURES / "linkedsources"))}
+    assert layout["Lib.Json.Tests"].target_frameworks == ["net8.0", "net9.0"]

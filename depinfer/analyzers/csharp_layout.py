@@ -78,6 +78,21 @@ class CsProject:
         return self.properties.get("RootNamespace") or self.assembly_name
 
 
+def _expand(value: str, props: dict[str, str], depth: int = 0) -> str:
+    """`$(Name)` references in a property value replaced by the properties they name
+    (`$(RefitTestTargets)` → `$(ModernTargets);net48` → `net8.0;net9.0;net48`); one
+    that cannot be resolved stays as written."""
+    if "$(" not in value or depth > 5:
+        return value
+    lowered = {k.lower(): v for k, v in props.items()}
+
+    def sub(match: re.Match[str]) -> str:
+        found = lowered.get(match.group(1).lower())
+        return match.group(0) if found is None else _expand(found, props, depth + 1)
+
+    return _PROPERTY.sub(sub, value)
+
+
 def _dir(path: str) -> str:
     d = posixpath.dirname(path)
     return "" if d == "." else d
@@ -176,7 +191,7 @@ def build_layout(project: Project) -> list[CsProject]:
         cs.properties = props
         cs.sdk = m.data.get("sdk") or ""
         cs.extra_sdks = [n for n in m.data.get("extra_sdks", []) if n != cs.sdk]
-        tfms = props.get("TargetFrameworks") or props.get("TargetFramework") or ""
+        tfms = _expand(props.get("TargetFrameworks") or props.get("TargetFramework") or "", props)
         legacy = re.fullmatch(r"v(\d)\.(\d)(?:\.(\d))?", props.get("TargetFrameworkVersion", ""))
         if not tfms and legacy:
             tfms = "net" + "".join(g for g in legacy.groups() if g)  # old format: v4.7.2

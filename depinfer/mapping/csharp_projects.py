@@ -59,6 +59,7 @@ def reference_graph(layout: list[CsProject], uses: dict[str, ProjectUse]) -> nx.
     symbols: dict[str, list[tuple[str, str]]] = defaultdict(list)  # name -> [(project, ns)]
     ns_owners: dict[str, set[str]] = defaultdict(set)
     own_symbols: dict[str, set[str]] = defaultdict(set)
+    linked_symbols: dict[str, set[str]] = defaultdict(set)  # from Compile Include files
     extension_names: set[str] = set()
     # internal types count only for the assemblies InternalsVisibleTo names
     internal_symbols: dict[str, list[tuple[str, str]]] = defaultdict(list)
@@ -70,6 +71,10 @@ def reference_graph(layout: list[CsProject], uses: dict[str, ProjectUse]) -> nx.
         linked = use.cs.linked
         for f in use.files:
             if f.file in linked:
+                # a file compiled in through Compile Include: its types are this
+                # project's own copy, never a reason for others to reference it
+                for _ns, name, _public in f.extra.get("types", []):
+                    linked_symbols[path].add(name)
                 continue
             for ns, name, public in f.extra.get("types", []):
                 own_symbols[path].add(name)
@@ -108,7 +113,9 @@ def reference_graph(layout: list[CsProject], uses: dict[str, ProjectUse]) -> nx.
             member_only |= set(f.extra.get("called_only", [])) - extension_names
             host_factory = "WebApplicationFactory" in idents
             for ident in idents:
-                if ident in own_symbols[path] or ident in member_only:
+                if ident in own_symbols[path] or ident in linked_symbols[path]:
+                    continue
+                if ident in member_only:
                     continue
                 options = []
                 me = use.cs.assembly_name.lower()
@@ -171,7 +178,7 @@ def reference_graph(layout: list[CsProject], uses: dict[str, ProjectUse]) -> nx.
                     owners = ns_owners.get(p, set()) - {path}
                     name = full[len(p) + 1 :].split(".", 1)[0]
                     for other in owners:
-                        if name in own_symbols[other]:
+                        if name in own_symbols[other] and name not in linked_symbols[path]:
                             add(path, other, _FIRM, f"uses {p}.{name}")
                             hit = True
                     if owners:
