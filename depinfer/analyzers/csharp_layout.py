@@ -455,6 +455,8 @@ def _assign_files(project: Project, projects: list[CsProject]) -> None:
                     owner.files.append(f)
                 break
     paths = {f.path: f for f in cs_files}
+    owned = {f.path for cs in projects for f in cs.files}
+    included: dict[str, list[CsProject]] = {}
     for cs in projects:
         have = {f.path for f in cs.files}
         for pattern in cs.manifest.data.get("compile_include", []):
@@ -464,8 +466,15 @@ def _assign_files(project: Project, projects: list[CsProject]) -> None:
             for path, f in paths.items():
                 if path not in have and fnmatch.fnmatch(path, pat.replace("**/", "*")):
                     cs.files.append(f)
-                    cs.linked.add(path)
+                    included.setdefault(path, []).append(cs)
                     have.add(path)
+    # another project's file compiled in again is a copy; so is a shared-source file no
+    # project owns that several compile in. One that only a single project compiles in
+    # is that project's own (an analyzer built from a shared folder).
+    for path, includers in included.items():
+        if path in owned or len(includers) > 1:
+            for cs in includers:
+                cs.linked.add(path)
 
 
 def _removed(cs: CsProject, rel: str) -> bool:
