@@ -708,6 +708,11 @@ def test_sources_compiled_in_through_compile_include_are_the_projects_own():
         "xunit",
         "xunit.runner.visualstudio",
     ]
+    # a shared-source folder no project owns, compiled in by one project only, is that
+    # project's code: the tests using its type reference it
+    assert _projects(found, "tests/Rules.Tests/Rules.Tests.csproj") == [
+        "src/Lib.Analyzers/Lib.Analyzers.csproj"
+    ]
 
 
 def test_property_references_in_target_frameworks_are_expanded():
