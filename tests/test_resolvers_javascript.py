@@ -240,3 +240,11 @@ def test_npm_workspaces_reference_members_by_version(tmp_path):
     ctx = Context(options=options, registries=Registries(offline=True))
     reqs = {(r.manifest, r.name): r.spec for r in infer(tmp_path, options, ctx=ctx).requirements}
     assert reqs == {("packages/a/package.json", "b"): "^2.3.4"}
+
+
+def test_a_package_outside_the_workspace_takes_its_sibling_by_path():
+    # pnpm-workspace.yaml holds settings only: the example is no workspace package, and
+    # `workspace:*` would not install there
+    reqs, _ = run("example-outside-workspace")
+    store = reqs[("examples/starter/package.json", "tinystore")]
+    assert store.internal and store.spec == "file:../.."

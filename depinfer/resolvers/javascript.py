@@ -107,7 +107,13 @@ def _internal_spec(lay: Layout, owner: Manifest, c: Candidate) -> str:
     target = next((m for m in lay.by_name.values() if m.directory == (c.path or "")), None)
     if target is None:
         return "*"
-    if target.path in lay.members or (target.directory == "" and lay.workspace_style):
+    # the workspace protocol (or a bare version the workspace links) only works between
+    # packages of the workspace: a package outside it (an example app beside a
+    # settings-only pnpm-workspace.yaml) takes its sibling by path
+    in_workspace = owner.path in lay.members or (owner.directory == "" and lay.workspace_style)
+    if in_workspace and (
+        target.path in lay.members or (target.directory == "" and lay.workspace_style)
+    ):
         if lay.workspace_style in ("pnpm", "yarn-berry", "bun"):
             return "workspace:*"
         version = target.data.get("version")
