@@ -61,7 +61,14 @@ def test_cjs_fixture_sections_and_skips():
 def test_ts_paths_base_url_and_package_imports_are_internal():
     names = {n for _, n in candidates("esm-ts")}
     assert {"zod", "type-fest", "chalk", "@scope/options"} <= names
-    assert not names & {"utils", "@/utils", "#lib", "augmented-module", "inside-ambient"}
+    assert not names & {
+        "utils",
+        "settings",
+        "@/utils",
+        "#lib",
+        "augmented-module",
+        "inside-ambient",
+    }
 
 
 def test_workspace_members_are_internal_and_self_imports_skipped():

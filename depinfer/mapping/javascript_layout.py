@@ -380,10 +380,8 @@ def is_alias(lay: Layout, rel_file: str, spec: str) -> bool:
             base = normalize_path(cfg.base_url)
             first = spec.split("/")[0]
             target = f"{base}/{first}" if base else first
-            if (
-                any(f == target or f.startswith(target + "/") for f in _candidates(lay, target))
-                and package_name(spec) not in lay.by_name
-            ):
+            # a module file (`src/users.ts`) or a folder (`src/lib/…`) under baseUrl
+            if _candidates(lay, target) and package_name(spec) not in lay.by_name:
                 return True
     parent = PurePosixPath(rel_file).parent
     for d, aliases in lay.bundler_aliases.items():
