@@ -33,6 +33,7 @@ EXTENSIONS: dict[str, str] = {
     ".vue": "javascript",
     ".svelte": "javascript",
     ".astro": "javascript",
+    ".mdx": "javascript",  # Markdown with ESM import/export lines (docs sites)
     ".rs": "rust",
     ".cs": "csharp",
     ".razor": "csharp",

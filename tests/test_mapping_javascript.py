@@ -155,3 +155,9 @@ def test_jsdoc_types_count_only_where_typescript_checks_the_javascript(tmp_path)
     project = scan(tmp_path)
     names = {c.name for c in map_imports(project, analyze(project, ctx), ctx)}
     assert names == {"@jest/types"}
+
+
+def test_mdx_imports_count_but_fenced_examples_do_not():
+    names = {n for _, n in candidates("mdx-docs")}
+    assert {"starlight-package-managers", "astro"} <= names
+    assert not names & {"example-only", "prose"}

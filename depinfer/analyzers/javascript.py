@@ -42,7 +42,7 @@ GRAMMAR_BY_EXT = {
     ".tsx": "tsx",
 }
 # Files that embed scripts in markup: their <script> blocks (and Astro frontmatter) are parsed.
-EMBEDDED_EXTS = {".vue", ".svelte", ".astro"}
+EMBEDDED_EXTS = {".vue", ".svelte", ".astro", ".mdx"}
 # ...and compile to modules that import their framework's runtime (vue, svelte/internal,
 # astro/runtime), so the framework is needed even when no <script> imports it.
 COMPONENT_RUNTIME = {".vue": "vue", ".svelte": "svelte", ".astro": "astro"}
@@ -348,8 +348,41 @@ def _parse_uses(text: str, grammar: str, line_offset: int) -> tuple[list[dict], 
     return uses, tree.root_node.has_error
 
 
+_FENCE = re.compile(r"^\s{0,3}(```|~~~)")
+_ESM_LINE = re.compile(r"^(import|export)\b")
+
+
+def _mdx_blocks(text: str) -> list[tuple[str, str, int]]:
+    """MDX's ESM: paragraphs that start with `import`/`export` at the margin, outside
+    fenced code (where an import is an example shown to the reader, not code)."""
+    out: list[tuple[str, str, int]] = []
+    fence: str | None = None
+    block: list[str] = []
+    start = 0
+    for i, line in enumerate([*text.splitlines(), ""]):
+        m = _FENCE.match(line)
+        if fence is not None:
+            if m and m.group(1) == fence:
+                fence = None
+            continue
+        if block:
+            if line.strip():
+                block.append(line)
+                continue
+            out.append(("\n".join(block), "tsx", start))
+            block = []
+        if m:
+            fence = m.group(1)
+        elif _ESM_LINE.match(line):
+            block, start = [line], i
+    return out
+
+
 def _embedded_scripts(text: str, ext: str) -> list[tuple[str, str, int]]:
-    """(script text, grammar, line offset) for each script block of a Vue/Svelte/Astro file."""
+    """(script text, grammar, line offset) for each script block of a Vue/Svelte/Astro
+    file, and the ESM paragraphs of an MDX file."""
+    if ext == ".mdx":
+        return _mdx_blocks(text)
     out: list[tuple[str, str, int]] = []
     if ext == ".astro":
         fm = _ASTRO_FRONTMATTER.match(text)
