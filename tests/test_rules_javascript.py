@@ -158,3 +158,13 @@ def test_build_settings_that_make_the_output_import_helpers_are_dependencies():
     refs = analyze(project, ctx)
     tslib = [c.manifest for c in infer(project, refs, [], ctx) if c.name == "tslib"]
     assert tslib == ["package.json"]
+
+
+def test_compiler_options_pass_down_through_extends():
+    # importHelpers sits in the repository's tsconfig.base.json; the package's own
+    # tsconfig extends it, so the package's compiled output imports tslib
+    project = scan(FIXTURES / "monorepo")
+    ctx = make_context(Options(offline=True))
+    refs = analyze(project, ctx)
+    tslib = {c.manifest for c in infer(project, refs, [], ctx) if c.name == "tslib"}
+    assert "packages/core/package.json" in tslib

@@ -62,6 +62,8 @@ class TsConfig:
     extends: list[str] = field(default_factory=list)
     types: list[str] = field(default_factory=list)
     checks_js: bool = False  # allowJs/checkJs: JSDoc types in .js files are compiled
+    # boolean compilerOptions, with those of the configs it extends (its own win)
+    flags: dict[str, bool] = field(default_factory=dict)
 
 
 @dataclass
@@ -136,12 +138,24 @@ def _read_tsconfig(root: Path, rel: str) -> TsConfig | None:
         cfg.checks_js = opts.get("checkJs") is True or opts.get("allowJs") is True
         if isinstance(opts.get("types"), list):
             cfg.types = [t for t in opts["types"] if isinstance(t, str)]
+        cfg.flags = {k: v for k, v in opts.items() if isinstance(k, str) and isinstance(v, bool)}
     return cfg
 
 
 def _merge_extends(root: Path, configs: dict[str, TsConfig]) -> None:
-    """Relative `extends` pass aliases, baseUrl and JSX settings down to the extending file."""
-    for cfg in configs.values():
+    """Relative `extends` pass aliases, baseUrl and JSX settings down to the extending file
+    (configs are taken base first, so a chain of extends passes them all the way)."""
+
+    def depth(cfg: TsConfig, seen: frozenset[str] = frozenset()) -> int:
+        best = 0
+        for ext in cfg.extends:
+            target = normalize_path(str(PurePosixPath(cfg.directory or ".") / ext))
+            parent = configs.get(target) or configs.get(target + ".json")
+            if ext.startswith(".") and parent is not None and target not in seen:
+                best = max(best, 1 + depth(parent, seen | {target}))
+        return best
+
+    for cfg in sorted(configs.values(), key=depth):
         for ext in cfg.extends:
             if not ext.startswith("."):
                 continue
@@ -158,6 +172,8 @@ def _merge_extends(root: Path, configs: dict[str, TsConfig]) -> None:
             cfg.jsx_classic = cfg.jsx_classic or parent.jsx_classic
             cfg.jsx = cfg.jsx or parent.jsx
             cfg.checks_js = cfg.checks_js or parent.checks_js
+            for key, value in parent.flags.items():
+                cfg.flags.setdefault(key, value)
 
 
 def normalize_path(path: str) -> str:

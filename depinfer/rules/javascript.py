@@ -29,9 +29,9 @@ from depinfer.mapping.javascript import (
     load_table,
     owner_of,
     package_name,
-    parse_jsonc,
     walk_repository,
 )
+from depinfer.mapping.javascript_layout import normalize_path
 from depinfer.model import Candidate, Ecosystem, Evidence, FileKind, ImportRef, Project, Section
 from depinfer.rules.javascript_config import (
     config_strings,
@@ -424,6 +424,23 @@ def companions() -> tuple[dict[str, str], ...]:
     return tuple(doc["companion"])
 
 
+def _extended_configs(lay: Layout) -> set[str]:
+    """Shared configs other tsconfigs extend (`tsconfig.base.json`): they compile nothing
+    themselves unless they are a directory's own tsconfig.json/jsconfig.json."""
+    out: set[str] = set()
+    for cfg in lay.tsconfigs.values():
+        for ext in cfg.extends:
+            if ext.startswith("."):
+                target = normalize_path(str(PurePosixPath(cfg.directory or ".") / ext))
+                for rel in (target, target + ".json"):
+                    if rel in lay.tsconfigs and PurePosixPath(rel).name not in (
+                        "tsconfig.json",
+                        "jsconfig.json",
+                    ):
+                        out.add(rel)
+    return out
+
+
 def _companions(project: Project, lay: Layout, found: list[Candidate]) -> list[Candidate]:
     """Packages that the packages (or compiler options) in use need at run time."""
     out: list[Candidate] = []
@@ -433,16 +450,13 @@ def _companions(project: Project, lay: Layout, found: list[Candidate]) -> list[C
         when = comp["when"]
         if when.startswith("tsconfig:"):
             option = when.split(":", 1)[1]
-            for rel in lay.tsconfigs:
+            extended = _extended_configs(lay)
+            for rel, cfg in lay.tsconfigs.items():
                 owner = owner_of(lay, rel)
-                if owner is None:
+                if owner is None or rel in extended:
                     continue
-                try:
-                    doc = parse_jsonc(project.abspath(rel).read_text(encoding="utf-8-sig"))
-                except (OSError, ValueError):
-                    continue
-                opts = doc.get("compilerOptions") if isinstance(doc, dict) else None
-                if isinstance(opts, dict) and opts.get(option) is True:
+                # set here or in a config this one extends (tsconfig.base.json)
+                if cfg.flags.get(option) is True:
                     out.append(
                         _cand(
                             comp["needs"], owner.path, section, "rule:companion", rel, comp["docs"]
