@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from depinfer.analyzers.csharp_layout import build_layout
 from depinfer.context import Options
 from depinfer.mapping import nuget_index as nx
 from depinfer.pipeline import infer, write_edits
@@ -720,3 +721,39 @@ def test_property_references_in_target_frameworks_are_expanded():
 
     layout = {cs.name: cs for cs in build_layout(scan(FIXTURES / "linkedsources"))}
     assert layout["Lib.Json.Tests"].target_frameworks == ["net8.0", "net9.0"]
+
+
+def test_references_a_directory_build_file_makes_by_condition_are_not_written_again():
+    """src/Directory.Build.targets gives every `*Application` project of the Orders
+    module its Domain (`$(MSBuildProjectName.EndsWith(...))`, a glob Include): the
+    Application project needs nothing written, and Domain reaches the API through it."""
+    found = infer(FIXTURES / "inheritedreferences", Options(offline=True))
+    assert _projects(found, "src/Orders/Application/Orders.Application.csproj") == []
+    assert _projects(found, "src/Orders/Api/Orders.Api.csproj") == [
+        "src/Orders/Application/Orders.Application.csproj"
+    ]
+    layout = {cs.name: cs for cs in build_layout(scan(FIXTURES / "inheritedreferences"))}
+    assert layout["Orders.Application"].inherited_projects == {
+        "src/Orders/Domain/Orders.Domain.csproj"
+    }
+    assert layout["Orders.Api"].inherited_projects == set()
+
+
+def test_msbuild_conditions_with_property_functions():
+    from depinfer.analyzers.msbuild_conditions import evaluate
+
+    props = {"msbuildprojectname": "Shop.Web.Tests", "msbuildprojectfullpath": "/src/Shop/x.csproj"}
+    assert evaluate("$(MSBuildProjectName.EndsWith('Tests'))", props) is True
+    assert evaluate("!$(MSBuildProjectName.StartsWith('Shop'))", props) is False
+    assert (
+        evaluate(
+            "$(MSBuildProjectFullPath.Contains('src$([System.IO.Path]::DirectorySeparatorChar)Shop'))"
+            " and ('$(IsPackable)' == 'false' or $(MSBuildProjectName.Contains('Web')))",
+            props,
+        )
+        is True
+    )
+    # unknown parts stay unknown (the item may apply)
+    assert evaluate("'$(TargetFramework)' == 'net48'", props) is None
+    assert evaluate("$([MSBuild]::IsOSPlatform('Windows'))", props) is None
+    assert evaluate("'$(TargetFramework)' == 'net48' and false", props) is False

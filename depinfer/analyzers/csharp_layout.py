@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from depinfer.analyzers.msbuild_conditions import evaluate
 from depinfer.model import Ecosystem, Manifest, Project, SourceFile
 
 # The last part of a project name that marks a test project (`Shop.UnitTests`, `X.Specs`).
@@ -45,6 +46,8 @@ class CsProject:
     central: bool = False  # central package management in force
     pool: dict[str, str] = field(default_factory=dict)  # PackageVersion id -> version
     inherited_packages: set[str] = field(default_factory=set)  # lower-case ids from props
+    # projects a Directory.Build file (or what it imports) references for this project
+    inherited_projects: set[str] = field(default_factory=set)
     # the part of inherited_packages that comes from the Directory.Build files (and what
     # they import), shared by every project below them; the rest the project's own
     # <Import> brings
@@ -78,6 +81,17 @@ class CsProject:
         return self.properties.get("RootNamespace") or self.assembly_name
 
 
+def _condition_applies(condition: str, is_test: bool, props: dict[str, str] | None = None) -> bool:
+    """Whether an item's MSBuild Condition holds for this project (its evaluated
+    properties, with MSBuildProjectName / MSBuildProjectFullPath); one that cannot be
+    read counts as holding (msbuild_conditions)."""
+    if not condition.strip():
+        return True
+    lowered = {k.lower(): v for k, v in (props or {}).items()}
+    lowered["istestproject"] = "true" if is_test else lowered.get("istestproject", "false")
+    return evaluate(condition, lowered) is not False
+
+
 def _expand(value: str, props: dict[str, str], depth: int = 0) -> str:
     """`$(Name)` references in a property value replaced by the properties they name
     (`$(RefitTestTargets)` → `$(ModernTargets);net48` → `net8.0;net9.0;net48`); one
@@ -107,55 +121,6 @@ def _ancestors(directory: str) -> list[str]:
     return out
 
 
-# Properties MSBuild or the SDK sets while evaluating (per target framework, per
-# configuration): a condition on them holds for some build, so the item counts.
-_SDK_PROPERTIES = {
-    "targetframework",
-    "targetframeworkidentifier",
-    "targetframeworkversion",
-    "configuration",
-    "platform",
-    "os",
-    "runtimeidentifier",
-    "msbuildprojectname",
-    "msbuildprojectdirectory",
-    "msbuildprojectfile",
-    "msbuildthisfiledirectory",
-    "msbuildruntimetype",
-    "designtimebuild",
-    "buildingproject",
-    "ci",
-    "continuousintegrationbuild",
-}
-_COMPARISON = re.compile(r"""^\s*(['"])\s*\$\((\w+)\)\s*\1\s*(==|!=)\s*(['"])(.*?)\4\s*$""", re.S)
-
-
-def _condition_applies(condition: str, is_test: bool, props: dict[str, str] | None = None) -> bool:
-    """Whether an item's MSBuild Condition holds for this project. Read are comparisons
-    of one property with a literal (`'$(IncludeXUsings)' == 'true'`), joined by `and` /
-    `or`; the property comes from the project's own evaluation (an unset one is empty, as
-    in MSBuild). Anything else, or a property the SDK sets per build, counts as holding:
-    an item is dropped only when the condition surely excludes it."""
-    if "(" in condition.replace("$(", ""):
-        return True  # grouping or property functions: not read
-    props = {k.lower(): v for k, v in (props or {}).items()}
-    props["istestproject"] = "true" if is_test else props.get("istestproject", "false")
-    ors = re.split(r"\s+or\s+", condition.strip(), flags=re.I)
-
-    def clause(text: str) -> bool:
-        m = _COMPARISON.match(text)
-        if m is None:
-            return True
-        name = m.group(2).lower()
-        if name in _SDK_PROPERTIES:
-            return True
-        value = props.get(name, "").strip().lower()
-        equal = value == m.group(5).strip().lower()
-        return equal if m.group(3) == "==" else not equal
-
-    return any(all(clause(part) for part in re.split(r"\s+and\s+", alt, flags=re.I)) for alt in ors)
-
-
 def build_layout(project: Project) -> list[CsProject]:
     manifests = project.manifests_of(Ecosystem.NUGET)
     build_props = {
@@ -170,6 +135,8 @@ def build_layout(project: Project) -> list[CsProject]:
     }
     projects: list[CsProject] = []
     imported_cache: dict[str, dict[str, Any] | None] = {}
+    inherited_refs: dict[str, list[tuple[str, str, str]]] = {}
+    evaluated_props: dict[str, dict[str, str]] = {}
     for m in manifests:
         if m.format != "csproj" or m.parse_error:
             continue
@@ -223,6 +190,9 @@ def build_layout(project: Project) -> list[CsProject]:
         late = _build_targets(project, directory, props, imported_cache)
         # what conditions test: the project's properties, then those the targets set
         evaluated = dict(props)
+        evaluated["MSBuildProjectName"] = name
+        evaluated["MSBuildProjectFullPath"] = "/" + m.path
+        evaluated["MSBuildProjectDirectory"] = "/" + directory
         for data in late:
             for key, value in data.get("properties", {}).items():
                 evaluated.setdefault(key, value)
@@ -241,9 +211,48 @@ def build_layout(project: Project) -> list[CsProject]:
             cs.using_removes.update(data.get("using_removes", []))
         cs.inherited_usings.extend(_usings(m.data, cs.is_test, evaluated))
         cs.using_removes.update(m.data.get("using_removes", []))
+        shared = [(pm.path, pm.data) for pm in cs.props] + [
+            (d.get("path", ""), d) for d in early + late
+        ]
+        inherited_refs[cs.path] = [
+            (origin, include, cond)
+            for origin, data in shared
+            for include, cond in data.get("project_reference_items", [])
+            if _condition_applies(cond, cs.is_test, evaluated)
+        ]
+        evaluated_props[cs.path] = evaluated
         projects.append(cs)
     _assign_files(project, projects)
+    _resolve_inherited_projects(projects, inherited_refs, evaluated_props)
     return projects
+
+
+def _resolve_inherited_projects(
+    projects: list[CsProject],
+    refs: dict[str, list[tuple[str, str, str]]],
+    props: dict[str, dict[str, str]],
+) -> None:
+    """ProjectReference items of shared MSBuild files, resolved for each project: the
+    Include is relative to the project (items are evaluated in its context), may use
+    properties (`$(MSBuildThisFileDirectory)` of the file that defines them) and globs."""
+    paths = [cs.path for cs in projects]
+    for cs in projects:
+        for origin, include, _cond in refs.get(cs.path, []):
+            values = dict(props.get(cs.path, {}))
+            values["MSBuildThisFileDirectory"] = "/" + (_dir(origin) + "/" if _dir(origin) else "")
+            spec = _expand(include, values).replace("\\", "/")
+            if "$(" in spec:
+                continue
+            if spec.startswith("/"):
+                target = posixpath.normpath(spec.lstrip("/"))
+            else:
+                target = posixpath.normpath(posixpath.join(cs.directory, spec))
+            if target.startswith(".."):
+                continue
+            pattern = target.replace("**/", "*")
+            for path in paths:
+                if path != cs.path and fnmatch.fnmatch(path, pattern):
+                    cs.inherited_projects.add(path)
 
 
 def _packages_flow(files: list[Manifest]) -> bool:
@@ -409,6 +418,7 @@ def _read_msbuild(
         if path.is_file() and path.stat().st_size < 1_000_000:
             declared, data = read(path.read_text(encoding="utf-8-sig", errors="replace"), rel)
             data["declared"] = declared
+            data["path"] = rel
     except (OSError, ManifestError, ValueError):
         data = None
     cache[rel] = data

@@ -61,6 +61,7 @@ def read(text: str, path: str) -> tuple[dict[str, list[str]], dict[str, Any]]:
         "output_items": [],  # items taken from another project's bin/ (its build output)
         "imports": [],
         "conditional_references": [],
+        "project_reference_items": [],  # (Include, Condition) of each ProjectReference
     }
     # SDK-style: `<Project Sdk=…>`, an `<Sdk>` element or an `<Import Sdk=…>`; the older
     # format (ToolsVersion, packages.config, `<Reference HintPath>`) restores nothing itself
@@ -124,6 +125,9 @@ def _read_item(
             private = item.get("PrivateAssets") or _child_text(item, "PrivateAssets")
             if private and private.lower() == "all":
                 data["private_assets"].append(include)
+        if kind == PROJECT_REFERENCE:
+            cond = " and ".join(f"({c})" for c in (group_cond, item.get("Condition")) if c)
+            data["project_reference_items"].append([include, cond])
         if group_cond or item.get("Condition"):
             data["conditional_references"].append(include)
             data.setdefault("reference_conditions", {})[include] = " ".join(

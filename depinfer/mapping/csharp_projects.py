@@ -457,6 +457,14 @@ def project_references(
     plugins = {cs.path for cs in layout if is_roslyn_component(cs, uses[cs.path])}
     graph.remove_edges_from([(s, d) for s, d in graph.edges if s in plugins and d not in plugins])
     _break_cycles(graph)
+    # references a Directory.Build file makes for the project: already there, never
+    # written, but what they bring flows on like any other reference
+    for cs in layout:
+        for dst in cs.inherited_projects:
+            if graph.has_edge(cs.path, dst):
+                graph[cs.path][dst]["inherited"] = True
+            elif not nx.has_path(graph, dst, cs.path) if dst in graph else True:
+                graph.add_edge(cs.path, dst, weight=1.0, why="Directory.Build", inherited=True)
     by_path = {cs.path: cs for cs in layout}
     alone = {
         cs.path: not any(not graph.nodes[d].get("test") for d in graph.successors(cs.path))
@@ -505,6 +513,7 @@ def project_references(
                     "weight": data["weight"],
                     **({"analyzer": True} if data.get("analyzer") else {}),
                     **({"build_order": True} if data.get("build_order") else {}),
+                    **({"inherited": True} if data.get("inherited") else {}),
                 },
             )
         )

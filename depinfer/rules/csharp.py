@@ -588,7 +588,8 @@ def infer(
         support,
     )
     _report_unplaced(project, layout, result, ctx)
-    return result
+    # a reference a Directory.Build file already makes is not written again
+    return [c for c in result if not (c.internal and c.extra.get("inherited"))]
 
 
 def _one_framework_package(candidates: list[Candidate], added: list[Candidate]) -> list[Candidate]:
