@@ -757,3 +757,34 @@ def test_msbuild_conditions_with_property_functions():
     assert evaluate("'$(TargetFramework)' == 'net48'", props) is None
     assert evaluate("$([MSBuild]::IsOSPlatform('Windows'))", props) is None
     assert evaluate("'$(TargetFramework)' == 'net48' and false", props) is False
+
+
+def test_without_a_central_list_the_registry_decides_the_published_package(tmp_path):
+    from depinfer.context import Context
+    from depinfer.mapping.csharp_solutions import published_instead, solutions
+    from depinfer.model import Candidate, Ecosystem, Section
+
+    root = tmp_path / "repo"
+    shutil.copytree(FIXTURES / "samplessolution", root)
+    (root / "Directory.Packages.props").unlink()
+    project = scan(root)
+    layout = build_layout(project)
+    ref = Candidate(
+        ecosystem=Ecosystem.NUGET,
+        name="Acme.Extensions",
+        manifest="samples/Intro/Intro.csproj",
+        section=Section.RUNTIME,
+        internal=True,
+        path="src/Acme.Extensions/Acme.Extensions.csproj",
+    )
+
+    class Registry(_FakeRegistries):
+        def exists(self, ecosystem, name):
+            return name == "Acme.Extensions"
+
+    online = Context(options=Options(), registries=Registry())
+    (pkg,) = published_instead([ref], layout, solutions(project), online)
+    assert not pkg.internal and pkg.name == "Acme.Extensions" and pkg.verified
+    # offline (or unknown to the registry) the project reference stays
+    offline = Context(options=Options(offline=True), registries=_FakeRegistries())
+    assert published_instead([ref], layout, solutions(project), offline) == [ref]

@@ -564,5 +564,5 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
             c.internal = True
             candidates.append(c)
     references = project_references(layout, uses, ctx)
-    candidates.extend(published_instead(references, layout, solutions(project, ctx)))
+    candidates.extend(published_instead(references, layout, solutions(project, ctx), ctx))
     return candidates

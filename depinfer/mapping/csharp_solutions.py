@@ -78,6 +78,16 @@ def solutions(project: Project, ctx: Context | None = None) -> list[set[str]]:
     return out
 
 
+def _packable(cs: CsProject) -> bool:
+    """A library the repository can publish: not a test, an executable or IsPackable=false."""
+    props = cs.properties
+    return not (
+        cs.is_test
+        or props.get("IsPackable", "").strip().lower() == "false"
+        or props.get("OutputType", "").strip().lower() in ("exe", "winexe")
+    )
+
+
 def package_id(cs: CsProject) -> str:
     """The id a project packs under: PackageId, else its assembly name, else its name."""
     for key in ("PackageId", "AssemblyName"):
@@ -91,9 +101,11 @@ def published_instead(
     candidates: list[Candidate],
     layout: list[CsProject],
     sols: list[set[str]],
+    ctx: Context | None = None,
 ) -> list[Candidate]:
-    """References to a project that no solution of the referencing project builds, whose
-    package the referencing project's central list holds, become that package."""
+    """References to a project that no solution of the referencing project builds become
+    that project's package, when the referencing project's central list holds it or (no
+    central list) the registry knows it; offline and unlisted, the reference stays."""
     if not sols:
         return candidates
     by_path = {cs.path: cs for cs in layout}
@@ -104,15 +116,23 @@ def published_instead(
     published: dict[str, set[str]] = defaultdict(set)  # project -> projects it takes as packages
     for c in candidates:
         src, dst = by_path.get(c.manifest), by_path.get(c.path or "")
-        if not (c.internal and src is not None and dst is not None and src.central):
+        if not (c.internal and src is not None and dst is not None):
             out.append(c)
             continue
         mine = [s for s in sols if src.path in s]
-        pid = package_id(dst)
-        listed = {k.lower(): k for k in src.pool}
-        if not mine or any(dst.path in s for s in mine) or pid.lower() not in listed:
+        if not mine or any(dst.path in s for s in mine) or not _packable(dst):
             out.append(c)
             continue
+        pid = package_id(dst)
+        listed = {k.lower(): k for k in src.pool} if src.central else {}
+        if pid.lower() not in listed:
+            known = (
+                None if src.central or ctx is None else ctx.registries.exists(Ecosystem.NUGET, pid)
+            )
+            if not known:
+                out.append(c)
+                continue
+            listed[pid.lower()] = pid
         published[src.path].add(dst.path)
         out.append(
             Candidate(
@@ -127,7 +147,11 @@ def published_instead(
                         src.path,
                         None,
                         f"{dst.path} is in none of this project's solutions; "
-                        f"the central list holds its package {pid}",
+                        + (
+                            f"the central list holds its package {pid}"
+                            if src.central
+                            else f"the registry has its package {pid}"
+                        ),
                     ),
                 ],
                 verified=True,
