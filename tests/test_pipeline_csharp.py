@@ -788,3 +788,16 @@ def test_without_a_central_list_the_registry_decides_the_published_package(tmp_p
     # offline (or unknown to the registry) the project reference stays
     offline = Context(options=Options(offline=True), registries=_FakeRegistries())
     assert published_instead([ref], layout, solutions(project), offline) == [ref]
+
+
+def test_type_names_extension_methods_and_emitted_generator_copies():
+    """`new Color(…)` / `Color.FromRgb` name Paint's type, not Paint.Styles' `Color(this
+    Style …)` extension; `Color` qualified from `Paint.Tests.Unit` is no type of the legacy
+    tests (they declare it in another namespace); Paint's committed generator output
+    (`Compile Remove="$(CompilerGeneratedFilesOutputPath)/**"`) declares nothing, so
+    `Palette` is Paint.Styles' alone."""
+    found = infer(FIXTURES / "extensionnames", Options(offline=True))
+    assert _projects(found, "tests/Paint.Tests/Paint.Tests.csproj") == [
+        "src/Paint.Styles/Paint.Styles.csproj",
+        "src/Paint/Paint.csproj",
+    ]

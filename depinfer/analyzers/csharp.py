@@ -278,6 +278,7 @@ def analyze_text(text: str, rel: str, kind: FileKind, project_path: str | None) 
         extensions=sorted([list(e) for e in extensions]),
         member_only=sorted(accessed - standalone - members - called),
         called_only=sorted(called - standalone - members),
+        called=sorted(called),
         **({"attribute_names": sorted(attribute_names)} if attribute_names else {}),
     )
     return refs

@@ -469,7 +469,8 @@ def _assign_files(project: Project, projects: list[CsProject]) -> None:
     included: dict[str, list[CsProject]] = {}
     for cs in projects:
         have = {f.path for f in cs.files}
-        for pattern in cs.manifest.data.get("compile_include", []):
+        for raw in cs.manifest.data.get("compile_include", []):
+            pattern = _expand(raw, cs.properties)
             if "$(" in pattern:
                 continue
             pat = posixpath.normpath(posixpath.join(cs.directory, pattern.replace("\\", "/")))
@@ -489,7 +490,10 @@ def _assign_files(project: Project, projects: list[CsProject]) -> None:
 
 def _removed(cs: CsProject, rel: str) -> bool:
     for pattern in cs.manifest.data.get("compile_remove", []):
-        pat = pattern.replace("\\", "/")
+        # `$(CompilerGeneratedFilesOutputPath)/**/*.cs`: the emitted copies of generated code
+        pat = _expand(pattern, cs.properties).replace("\\", "/")
+        if "$(" in pat:
+            continue
         if fnmatch.fnmatch(rel, pat) or fnmatch.fnmatch(rel, pat.replace("**/", "")):
             return True
     return False

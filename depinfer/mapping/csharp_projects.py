@@ -61,6 +61,8 @@ def reference_graph(layout: list[CsProject], uses: dict[str, ProjectUse]) -> nx.
     own_symbols: dict[str, set[str]] = defaultdict(set)
     linked_symbols: dict[str, set[str]] = defaultdict(set)  # from Compile Include files
     extension_names: set[str] = set()
+    extension_entries: set[tuple[str, str, str]] = set()  # (project, namespace, method)
+    ns_types: dict[tuple[str, str], set[str]] = defaultdict(set)  # (project, namespace)
     # internal types count only for the assemblies InternalsVisibleTo names
     internal_symbols: dict[str, list[tuple[str, str]]] = defaultdict(list)
     friends = {
@@ -78,11 +80,13 @@ def reference_graph(layout: list[CsProject], uses: dict[str, ProjectUse]) -> nx.
                 continue
             for ns, name, public in f.extra.get("types", []):
                 own_symbols[path].add(name)
+                ns_types[(path, ns)].add(name)
                 if public:
                     symbols[name].append((path, ns))
                 else:
                     internal_symbols[name].append((path, ns))
             for ns, name in f.extra.get("extensions", []):
+                extension_entries.add((path, ns, name))
                 symbols[name].append((path, ns))
                 own_symbols[path].add(name)
                 extension_names.add(name)
@@ -111,6 +115,7 @@ def reference_graph(layout: list[CsProject], uses: dict[str, ProjectUse]) -> nx.
             # of another project's extension method
             member_only = set(f.extra.get("member_only", []))
             member_only |= set(f.extra.get("called_only", [])) - extension_names
+            called = set(f.extra.get("called", idents))
             host_factory = "WebApplicationFactory" in idents
             for ident in idents:
                 if ident in own_symbols[path] or ident in linked_symbols[path]:
@@ -125,6 +130,8 @@ def reference_graph(layout: list[CsProject], uses: dict[str, ProjectUse]) -> nx.
                 for other, ns in list(symbols.get(ident, ())) + visible_internal:
                     if other == path:
                         continue
+                    if (other, ns, ident) in extension_entries and ident not in called:
+                        continue  # `new Color(…)` is no call of a `Color(this …)` extension
                     if ns in firm:
                         options.append((other, ns, _FIRM))
                     elif ns in enclosing:
@@ -178,7 +185,7 @@ def reference_graph(layout: list[CsProject], uses: dict[str, ProjectUse]) -> nx.
                     owners = ns_owners.get(p, set()) - {path}
                     name = full[len(p) + 1 :].split(".", 1)[0]
                     for other in owners:
-                        if name in own_symbols[other] and name not in linked_symbols[path]:
+                        if name in ns_types[(other, p)] and name not in linked_symbols[path]:
                             add(path, other, _FIRM, f"uses {p}.{name}")
                             hit = True
                     if owners:
