@@ -795,7 +795,8 @@ def test_type_names_extension_methods_and_emitted_generator_copies():
     Style …)` extension; `Color` qualified from `Paint.Tests.Unit` is no type of the legacy
     tests (they declare it in another namespace); Paint's committed generator output
     (`Compile Remove="$(CompilerGeneratedFilesOutputPath)/**"`) declares nothing, so
-    `Palette` is Paint.Styles' alone."""
+    `Palette` is Paint.Styles' alone; the tests' nested `Swatch` is theirs (not the
+    sample's global one), and a private `Count(this …)` extension is no one else's."""
     found = infer(FIXTURES / "extensionnames", Options(offline=True))
     assert _projects(found, "tests/Paint.Tests/Paint.Tests.csproj") == [
         "src/Paint.Styles/Paint.Styles.csproj",

@@ -126,6 +126,7 @@ def analyze_text(text: str, rel: str, kind: FileKind, project_path: str | None) 
     accessed: set[str] = set()  # `x.Name`: a member of something (or an extension method)
     standalone: set[str] = set()  # names written anywhere else
     called: set[str] = set()  # `x.Name(…)`
+    nested: set[str] = set()  # types declared inside other types
 
     def ref(module: str, line: int, **extra) -> None:
         extra["project"] = project_path
@@ -169,13 +170,19 @@ def analyze_text(text: str, rel: str, kind: FileKind, project_path: str | None) 
                 )
                 if not is_nested:
                     types.append((ns, name_node.text.decode("utf-8", "replace"), "public" in mods))
+                else:
+                    # a test class's own `Source`/`Dest`: uses in this file mean it
+                    nested.add(name_node.text.decode("utf-8", "replace"))
         elif t == "method_declaration":
             params = node.child_by_field_name("parameters")
             first = (
                 params.named_children[0] if params is not None and params.named_children else None
             )
-            if first is not None and any(
-                c.type == "modifier" and c.text == b"this" for c in first.children
+            mods = {c.text for c in node.children if c.type == "modifier"}
+            if (
+                first is not None
+                and b"private" not in mods
+                and any(c.type == "modifier" and c.text == b"this" for c in first.children)
             ):
                 name_node = node.child_by_field_name("name")
                 if name_node is not None:
@@ -279,6 +286,7 @@ def analyze_text(text: str, rel: str, kind: FileKind, project_path: str | None) 
         member_only=sorted(accessed - standalone - members - called),
         called_only=sorted(called - standalone - members),
         called=sorted(called),
+        nested=sorted(nested),
         **({"attribute_names": sorted(attribute_names)} if attribute_names else {}),
     )
     return refs

@@ -85,6 +85,7 @@ def reference_graph(layout: list[CsProject], uses: dict[str, ProjectUse]) -> nx.
                     symbols[name].append((path, ns))
                 else:
                     internal_symbols[name].append((path, ns))
+            own_symbols[path].update(f.extra.get("nested", []))
             for ns, name in f.extra.get("extensions", []):
                 extension_entries.add((path, ns, name))
                 symbols[name].append((path, ns))
