@@ -1012,6 +1012,22 @@ FILE_SIGNALS = {
     "PublicAPI.Unshipped.txt": "Microsoft.CodeAnalysis.PublicApiAnalyzers",
     "BannedSymbols.txt": "Microsoft.CodeAnalysis.BannedApiAnalyzers",
 }
+# Properties a build-tool package documents as its own settings, set in a project file:
+# the project uses that tool. MinVer's README (MinVerTagPrefix, MinVerMinimumMajorMinor,
+# MinVerDefaultPreReleaseIdentifiers … all start with "MinVer"); SourceLink's README
+# (PublishRepositoryUrl / EmbedUntrackedSources, with the provider package of the host the
+# repository lives on: Microsoft.SourceLink.GitHub for GitHub).
+# prefix: property name prefix; property + value: that property set to that value;
+# host: only when the repository is hosted there (RepositoryUrl / a .github folder).
+PROPERTY_SIGNALS = [
+    {"prefix": "MinVer", "package": "MinVer"},
+    {
+        "property": "PublishRepositoryUrl",
+        "value": "true",
+        "package": "Microsoft.SourceLink.GitHub",
+        "host": "github",
+    },
+]
 
 # Where a package with no namespace of its own goes when the repository lists it centrally
 # (Directory.Packages.props) but no project references it (each from the package's docs):
@@ -1242,6 +1258,7 @@ def main() -> None:
         "coverage": COVERAGE,
         "test_loggers": TEST_LOGGERS,
         "file_signals": FILE_SIGNALS,
+        "property_signals": PROPERTY_SIGNALS,
         "placement": PLACEMENT,
         "placement_prefix": PLACEMENT_PREFIX,
         "polyfill_types": POLYFILL_TYPES,

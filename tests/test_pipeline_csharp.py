@@ -802,3 +802,13 @@ def test_type_names_extension_methods_and_emitted_generator_copies():
         "src/Paint.Styles/Paint.Styles.csproj",
         "src/Paint/Paint.csproj",
     ]
+
+
+def test_build_tool_settings_in_the_project_file_name_their_packages():
+    found = infer(FIXTURES / "packagetools", Options(offline=True))
+    # MinVer's and SourceLink's documented settings; the repository is on GitHub
+    assert _names(found, "src/Lib/Lib.csproj") == ["Microsoft.SourceLink.GitHub", "MinVer"]
+    assert _names(found, "src/Lib.Internal/Lib.Internal.csproj") == []
+    edit = next(e for e in found.edits if e.path == "src/Lib/Lib.csproj")
+    assert '<PackageReference Include="MinVer"' in edit.new_text
+    assert "<PrivateAssets>all</PrivateAssets>" in edit.new_text  # a build tool flows nowhere

@@ -271,6 +271,37 @@ def config_candidates(layout: list[CsProject], project: Project) -> list[Candida
                 out.append(_candidate(pid, cs, "settings", where))
         for pid in sorted(owners.get(cs.directory, ())):
             out.append(_candidate(pid, cs, "analyzer-input", "its input file is in the folder"))
+    out.extend(property_candidates(layout, project))
+    return out
+
+
+def _hosted_on(project: Project, host: str, cs: CsProject) -> bool:
+    """Whether the repository lives on `host` (its RepositoryUrl, or `.github` for GitHub)."""
+    url = cs.properties.get("RepositoryUrl", "") + cs.properties.get("PackageProjectUrl", "")
+    if f"{host}." in url.lower():
+        return True
+    return host == "github" and project.abspath(".github").is_dir()
+
+
+def property_candidates(layout: list[CsProject], project: Project) -> list[Candidate]:
+    """Build-tool packages whose documented settings the project file itself sets
+    (`<MinVerTagPrefix>` → MinVer, `<PublishRepositoryUrl>` → SourceLink): settings in a
+    shared Directory.Build file say nothing of which project carries the package."""
+    out = []
+    for cs in layout:
+        own = cs.manifest.data.get("properties", {})
+        for signal in conventions().get("property_signals", []):
+            pid = signal["package"]
+            if pid.lower() in cs.inherited_packages:
+                continue
+            if "prefix" in signal:
+                hit = next((k for k in own if k.startswith(signal["prefix"])), None)
+            else:
+                value = own.get(signal["property"], "").strip().lower()
+                hit = signal["property"] if value == signal["value"] else None
+            if hit is None or (signal.get("host") and not _hosted_on(project, signal["host"], cs)):
+                continue
+            out.append(_candidate(pid, cs, "tool-settings", f"<{hit}> in the project file"))
     return out
 
 
