@@ -812,3 +812,11 @@ def test_build_tool_settings_in_the_project_file_name_their_packages():
     edit = next(e for e in found.edits if e.path == "src/Lib/Lib.csproj")
     assert '<PackageReference Include="MinVer"' in edit.new_text
     assert "<PrivateAssets>all</PrivateAssets>" in edit.new_text  # a build tool flows nowhere
+
+
+def test_a_namespace_the_repository_builds_is_not_its_published_package():
+    # the index maps `Humanizer` to Humanizer.Core; this repository is that library
+    found = infer(FIXTURES / "ownnamespace", Options(offline=True))
+    manifest = "tests/Humanizer.Tests/Humanizer.Tests.csproj"
+    assert "Humanizer.Core" not in _names(found, manifest)
+    assert _projects(found, manifest) == ["src/Humanizer/Humanizer.csproj"]

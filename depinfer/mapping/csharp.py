@@ -333,6 +333,10 @@ def namespace_candidates(
     for e in chosen:
         if e.package.lower() in use.own_ids:
             continue
+        if ns in internal and not e.markers and _own_family(e.package, use.own_ids):
+            # the repository declares this namespace and builds a project the package is
+            # named after (Humanizer builds what it publishes as Humanizer.Core)
+            continue
         if nx.package_in_box(e.package, cs):
             continue
         c = _candidate(e.package, cs, ref, f"namespace {ns}", verified=True)
@@ -345,6 +349,11 @@ def namespace_candidates(
     if ns in internal:
         return [], True
     return [], False
+
+
+def _own_family(pid: str, own_ids: set[str]) -> bool:
+    low = pid.lower()
+    return any(low.startswith(o + ".") for o in own_ids)
 
 
 def _listed_prefix(ns: str, pool: dict[str, str], longer_than: int) -> str | None:
