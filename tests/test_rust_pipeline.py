@@ -178,6 +178,10 @@ def test_workspace_members_inherit_and_link(tmp_path):
     assert dict(cli["anyhow"]) == {"workspace": True}
     assert dict(cli["ws-core"]) == {"path": "../core", "version": "0.1.0"}
     assert "ws-cli" not in core  # no cycle
+    # workspace crates `[features]` names (used under the feature, or not at all in code)
+    # are path dependencies, optional, never registry crates of the same name
+    for key, folder in (("ws-index", "../index"), ("ws-extra", "../extra")):
+        assert dict(cli[key]) == {"path": folder, "version": "0.1.0", "optional": True}
 
 
 def test_renamed_dependency_from_features(tmp_path):

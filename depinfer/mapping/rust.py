@@ -213,6 +213,9 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
         cand.optional = _optional(info, name, ref)
         sibling = by_lib.get(name)
         known = info.keys.get(name)
+        from_features = known is not None and known.get("from") == "features"
+        if from_features and sibling is not None and sibling is not info:
+            known = None  # `[features]` names a workspace crate: the path dependency it was
         if known is not None and known.get("path") is None:
             cand.name = known["key"]
             if known.get("package") and known["package"] != known["key"]:
@@ -226,7 +229,7 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
             cand.internal = True
             rel = os.path.relpath(sibling.directory or ".", info.directory or ".")
             cand.path = rel.replace(os.sep, "/")
-            cand.spec = _member_version(sibling)
+            cand.spec = member_version(sibling)
             cand.verified = True
             out.append(cand)
             continue
@@ -272,7 +275,7 @@ def _condense(cands: list[Candidate]) -> list[Candidate]:
     return list(out.values())
 
 
-def _member_version(info: CrateInfo) -> str | None:
+def member_version(info: CrateInfo) -> str | None:
     version = info.manifest.data.get("version")
     if isinstance(version, str) and version != "workspace":
         return version

@@ -14,6 +14,7 @@ Three sources of knowledge, each a table or a reader, none an if-chain:
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Callable
 from functools import lru_cache
@@ -21,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from depinfer.context import Context
-from depinfer.mapping.rust import code_name, crates_of, feature_references
+from depinfer.mapping.rust import code_name, crates_of, feature_references, member_version
 from depinfer.model import Candidate, Ecosystem, Evidence, ImportRef, Project, Section
 from depinfer.rules.rust_gates import (
     cargo_source_dir,
@@ -89,6 +90,8 @@ def _from_features_tables(crates: dict, have: list[Candidate], ctx: Context) -> 
     `[dependencies]` entry."""
     out: list[Candidate] = []
     present = {(c.manifest, code_name(c.name)) for c in have if c.section != Section.DEV}
+    by_lib = {i.lib_name: i for i in crates.values()}
+    by_lib.update({code_name(i.name): i for i in crates.values()})
     for path, info in crates.items():
         declared: set[str] = set()
         for table, deps in info.manifest.data.get("deps", {}).items():
@@ -116,6 +119,18 @@ def _from_features_tables(crates: dict, have: list[Candidate], ctx: Context) -> 
                 confidence=0.9,
                 extra={"from_features": True},
             )
+            sibling = by_lib.get(code_name(key))
+            if sibling is not None and sibling is not info:
+                # a crate of this repository: the path dependency it was
+                cand.name = sibling.name
+                cand.internal = True
+                rel = os.path.relpath(sibling.directory or ".", info.directory or ".")
+                cand.path = rel.replace(os.sep, "/")
+                cand.spec = member_version(sibling)
+                cand.verified = True
+                out.append(cand)
+                present.add((path, code_name(key)))
+                continue
             m = _VERSION_SUFFIX.match(key)
             if m and not key[0].isdigit():
                 # `chrono_0_4` → a rename of `chrono` (the registry decides in the resolver)
