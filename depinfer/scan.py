@@ -202,6 +202,8 @@ def classify(rel: str) -> FileKind:
         return FileKind.TEST
     if any(fnmatch.fnmatch(name, pat) for pat in CONFIG_FILE_PATTERNS):
         return FileKind.CONFIG
+    if len(p.parts) > 1 and p.parts[0] == "t":
+        return FileKind.TEST  # a top-level t/ (celery, kombu, vine: the Perl convention)
     for part in reversed(p.parts[:-1]):
         low = part.lower()
         if low in TEST_DIRS or low.endswith((".tests", ".test", ".specs", "_tests", "-tests")):

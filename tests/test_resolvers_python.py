@@ -131,3 +131,73 @@ def test_pins_in_example_projects_are_not_evidence_for_the_package(tmp_path):
     project = scan(tmp_path)
     pins = pinned_elsewhere(project, {m.path: m for m in project.manifests})
     assert "werkzeug" not in pins and pins["pytest"] == ("requirements-dev.txt", "==8.0.0")
+
+
+_SETUP_WITH_HELPERS = """import os
+from setuptools import setup
+
+
+def reqs(*f):
+    with open(os.path.join(os.getcwd(), "requirements", *f)) as fh:
+        return [line.strip() for line in fh if line.strip()]
+
+
+def extras(*p):
+    return reqs("extras", *p)
+
+
+setup(
+    name="msgbus",
+    install_requires=reqs("default.txt"),
+    tests_require=reqs("test.txt"),
+    extras_require={"redis": extras("redis.txt")},
+)
+"""
+
+
+def test_setup_py_helpers_reading_requirement_files(tmp_path):
+    """setup.py reads install_requires through a helper that prefixes requirements/: the
+    runtime list is requirements/default.txt (setup.py and a settings-only setup.cfg are
+    not); the extra's file declares redis, so the transport importing it writes nothing;
+    a top-level t/ holds the tests."""
+    _write(
+        tmp_path,
+        {
+            "setup.py": _SETUP_WITH_HELPERS,
+            "setup.cfg": "[tool:pytest]\ntestpaths = t/unit\n",
+            "requirements/default.txt": "",
+            "requirements/test.txt": "pytest\n",
+            "requirements/extras/redis.txt": "redis>=4.5\n",
+            "msgbus/__init__.py": "import vine\n",
+            "msgbus/transport/redis.py": "import redis\n",
+            "t/unit/test_bus.py": "import pytest\nimport msgbus\n",
+            "t/helpers.py": "import pytest\n",
+        },
+    )
+    reqs = _reqs(tmp_path)
+    runtime = {(r.manifest, r.name) for r in reqs if r.section == Section.RUNTIME}
+    assert runtime == {("requirements/default.txt", "vine")}
+
+
+def test_what_an_extras_distributions_require_comes_with_the_extra():
+    from depinfer.context import Context
+    from depinfer.resolvers.python import _brought_by_extras
+
+    class Registry:
+        offline = False
+
+        def metadata(self, ecosystem, name, version=None):
+            return {
+                "boto3": {
+                    "requires_dist": [
+                        "botocore<1.40,>=1.39",
+                        "s3transfer<0.14,>=0.13",
+                        "botocore[crt]<2.0a0,>=1.21.0; extra == 'crt'",
+                    ]
+                }
+            }.get(name, {})
+
+    ctx = Context(options=Options(), registries=Registry())
+    assert _brought_by_extras({"boto3"}, ctx) == {"botocore", "s3transfer"}
+    offline = Context(options=Options(offline=True), registries=type("R", (), {"offline": True})())
+    assert _brought_by_extras({"boto3"}, offline) == set()

@@ -141,10 +141,18 @@ def read(text: str, path: str) -> tuple[dict[str, list[str]], dict]:
             posixpath.normpath(posixpath.join(base, f)) for f in files
         ]
     extras = value_of("extras_require")
+    data["dynamic_extras_files"] = {}
     if isinstance(extras, ast.Dict):
         for key, value in zip(extras.keys, extras.values, strict=False):
             if isinstance(key, ast.Constant) and isinstance(key.value, str):
-                declared[f"optional-dependencies.{key.value}"] = _names(_resolve(value, names))
+                resolved = _resolve(value, names)
+                declared[f"optional-dependencies.{key.value}"] = _names(resolved)
+                files = _files_read(resolved)
+                if files:  # `extras('redis.txt')`: the extra's list lives in that file
+                    data["dynamic_extras_files"][key.value] = [
+                        posixpath.normpath(posixpath.join(posixpath.dirname(path), f))
+                        for f in files
+                    ]
     if _keyword(call, "tests_require") is not None:
         declared["tests_require"] = _names(value_of("tests_require"))
     for field_name, keyword in (("name", "name"), ("requires_python", "python_requires")):

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
+from depinfer.mapping.javascript_layout import walk_repository
 from depinfer.model import Ecosystem, Manifest, Project
 from depinfer.scan import nearest_directory
 
@@ -44,6 +45,7 @@ class Folder:
 class ManifestLayout:
     def __init__(self, project: Project) -> None:
         self.project = project
+        self._req_files: list[str] | None = None
         py = [m for m in project.manifests_of(Ecosystem.PYPI)]
         self.by_path = {m.path: m for m in py}
         folders: dict[str, Folder] = {}
@@ -52,8 +54,23 @@ class ManifestLayout:
             folders.setdefault(home, Folder(home)).all.append(m)
         dynamic_files: set[str] = set()
         for m in py:
+            self._read_extras_files(m)
+        for m in py:
             for f in (m.data or {}).get("dynamic_dependencies_files") or []:
                 dynamic_files.add(f)
+                if f not in self.by_path:
+                    # `reqs("default.txt")` through a helper that prefixes requirements/:
+                    # the one requirements-folder file of that name beside the setup file
+                    base = PurePosixPath(f)
+                    near = [
+                        p
+                        for p in self.by_path
+                        if PurePosixPath(p).name == base.name
+                        and PurePosixPath(p).parent.name.lower() in _REQ_DIRS
+                        and PurePosixPath(p).parent.parent == base.parent
+                    ]
+                    if len(near) == 1:
+                        dynamic_files.add(near[0])
         for folder in folders.values():
             for m in folder.all:
                 if m.parse_error:
@@ -63,6 +80,47 @@ class ManifestLayout:
                 elif m.format == "requirements" and _DEV_REQ.search(PurePosixPath(m.path).name):
                     folder.dev_requirements.append(m)
         self.folders = folders
+
+    def _find(self, f: str) -> str | None:
+        """The repository file a setup.py names: the path itself, else the one file of that
+        name in a requirements folder (helpers prefix `requirements/` or `requirements/extras/`)."""
+        if self.project.abspath(f).is_file():
+            return f
+        name = PurePosixPath(f).name
+        hits = [p for p in self._requirement_files() if PurePosixPath(p).name == name]
+        return hits[0] if len(hits) == 1 else None
+
+    def _requirement_files(self) -> list[str]:
+        """Files under a requirements/ folder (any depth), looked for once."""
+        if self._req_files is None:
+            self._req_files = [
+                f"{folder}/{n}"
+                for folder, _, names in walk_repository(self.project.root)
+                if {p.lower() for p in PurePosixPath(folder).parts} & _REQ_DIRS
+                for n in names
+                if n.endswith((".txt", ".in"))
+            ]
+        return self._req_files
+
+    def _read_extras_files(self, m: Manifest) -> None:
+        """A setup.py whose extras_require reads requirement files: those names are declared
+        in that extra (the files are not masked; they are the extras' lists)."""
+        for extra, files in ((m.data or {}).get("dynamic_extras_files") or {}).items():
+            names: list[str] = []
+            for f in files:
+                found = self._find(f)
+                if found is None:
+                    continue
+                try:
+                    text = self.project.abspath(found).read_text(encoding="utf-8", errors="replace")
+                except OSError:
+                    continue
+                for line in text.splitlines():
+                    line = line.split("#", 1)[0].strip()
+                    if line and not line.startswith("-"):
+                        names.append(line)
+            if names:
+                m.declared.setdefault(f"optional-dependencies.{extra}", []).extend(names)
 
     @staticmethod
     def _home(m: Manifest) -> str:
@@ -79,6 +137,13 @@ class ManifestLayout:
             if (m.data or {}).get("dynamic_dependencies_files"):
                 return False  # its list lives in the named files
             return style in ("pep621", "poetry")
+        if m.format == "setup_py" and (m.data or {}).get("dynamic_dependencies_files"):
+            return False  # install_requires reads its list from the named files
+        if m.format == "setup_cfg" and not m.declared.get("dependencies"):
+            # an empty setup.cfg (tool settings only) beside a setup.py that has an
+            # install_requires of its own, literal or read from files, is not the list
+            if any(x.format == "setup_py" and "dependencies" in x.declared for x in folder.all):
+                return False
         if m.format in ("setup_cfg", "setup_py"):
             return bool(m.declared.get("dependencies")) or not self._has_pyproject_runtime(folder)
         if m.format == "requirements":

@@ -63,6 +63,17 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
     used: dict[str, set[str]] = {}
     for c in ours:
         used.setdefault(canonical(c.name), set()).update(c.extra.get("api") or ())
+    # modules that import a distribution of a feature extra without a guard can only load
+    # when that extra is installed: they are the extra's code (kombu/transport/sqs.py), and
+    # what the extra's distributions depend on (botocore under boto3) comes with it
+    feature_names = _feature_extras(list(manifests.values()))
+    feature_imports = [
+        c
+        for c in ours
+        if canonical(c.name) in feature_names and not c.optional and c.section == Section.RUNTIME
+    ]
+    feature_files = {e.file for c in feature_imports for e in c.evidence if e.file}
+    brought = _brought_by_extras({canonical(c.name) for c in feature_imports}, ctx)
     merged = merge_candidates(ours, canonical)
     pins = pinned_elsewhere(project, manifests)
     out: list[Requirement] = []
@@ -80,7 +91,9 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
             c.evidence.append(Evidence("pinned-elsewhere", pins[name][0], detail=pins[name][1]))
             c.extra["pinned_elsewhere"] = {"file": pins[name][0], "spec": pins[name][1]}
         req: Requirement | None = None
-        if c.section == Section.RUNTIME and not c.optional:
+        files = {e.file for e in c.evidence if e.file}
+        in_feature_module = bool(files) and files <= feature_files and name in brought
+        if c.section == Section.RUNTIME and not c.optional and not in_feature_module:
             extra_group = _poetry_extra_naming(siblings, manifest, name)
             if extra_group and manifest.format == "pyproject":
                 req = _req(c, Section.OPTIONAL, extra_group, optional=True)
@@ -90,7 +103,7 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
                 continue
             else:
                 req = _req(c, Section.RUNTIME, None)
-        elif c.section == Section.OPTIONAL or c.optional:
+        elif c.section == Section.OPTIONAL or c.optional or in_feature_module:
             extra_group = _poetry_extra_naming(siblings, manifest, name)
             if extra_group and manifest.format == "pyproject":
                 req = _req(c, Section.OPTIONAL, extra_group, optional=True)
@@ -287,6 +300,24 @@ def _siblings(project: Project, manifest: Manifest, c: Candidate) -> list[Manife
 
 
 _REQ_DIRS = {"requirements", "reqs", "requirement"}
+
+
+def _brought_by_extras(names: set[str], ctx: Context) -> set[str]:
+    """Distributions the given ones require (their registry Requires-Dist, extras'
+    requirements left out); empty offline."""
+    out: set[str] = set()
+    if not names or ctx.registries.offline:
+        return out
+    for name in sorted(names):
+        meta = ctx.registries.metadata(Ecosystem.PYPI, name) or {}
+        for spec in meta.get("requires_dist") or []:
+            _, _, marker = spec.partition(";")
+            if "extra" in marker:
+                continue  # needed only with one of its own extras
+            dep = _bare(spec)
+            if dep:
+                out.add(canonical(dep))
+    return out
 
 
 def _declared_anywhere(manifests: list[Manifest]) -> set[str]:
