@@ -244,3 +244,29 @@ def test_an_ambiguous_fixture_is_reported_and_not_written(tmp_path):
     names = {r.name for r in result.requirements}
     assert not names & {"pytest-freezer", "pytest-freezegun"}
     assert any("ambiguous" in d.message and "freezer" in d.message for d in result.diagnostics)
+
+
+def test_web_app_features_need_their_helper_distributions(tmp_path):
+    app = (
+        "from typing import Annotated\n"
+        "from fastapi import Depends, FastAPI, Form\n"
+        "from fastapi.security import OAuth2PasswordRequestForm\n"
+        "from pydantic import BaseModel, EmailStr\n"
+        "from sqlalchemy import create_engine\n\n"
+        "engine = create_engine('postgresql+psycopg://app@db/app')\n\n"
+        "class User(BaseModel):\n    email: EmailStr | None = None\n\n"
+        "app = FastAPI()\n\n"
+        "@app.post('/login')\n"
+        "def login(form: Annotated[OAuth2PasswordRequestForm, Depends()], note: str = Form()):\n"
+        "    return form.username\n"
+    )
+    _write(tmp_path, {**BASE, "p/app.py": app})
+    placed = {name for name, _ in _placed(tmp_path)}
+    assert {"email-validator", "python-multipart", "psycopg"} <= placed
+
+
+def test_naming_emailstr_without_annotating_a_field_needs_nothing(tmp_path):
+    # a library mapping pydantic types to columns only names the type
+    lib = "from pydantic import EmailStr\n\nSTRING_TYPES = (str, EmailStr)\n"
+    _write(tmp_path, {**BASE, "p/types.py": lib})
+    assert "email-validator" not in {name for name, _ in _placed(tmp_path)}
