@@ -592,3 +592,25 @@ def test_lazy_import_in_a_function_whose_callers_catch_import_error_is_optional(
     assert found["fastcluster"].extra["guarded_by_caller"] == "_linkage_fast"
     assert not found["scipy.cluster"].optional
     assert not found["matplotlib.pyplot"].optional
+
+
+def test_a_broad_handler_guards_imports_only_around_import_only_bodies():
+    refs = refs_of(
+        """
+        try:
+            import ujson as json
+        except Exception:
+            import json
+
+        def parse(text):
+            try:
+                from dateutil.parser import parse as dateparse
+                value = dateparse(text)
+                return value.timetuple()
+            except Exception as exc:
+                return None
+        """
+    )
+    found = by_module(refs)
+    assert found["ujson"].optional  # an import-only body: the handler is the import's
+    assert not found["dateutil.parser"].optional  # the handler is about parsing

@@ -79,6 +79,37 @@ _DOTTED = re.compile(r"^\.*[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*$|^\.+$")
 
 # Handler names that make a `try` body's imports optional.
 _IMPORT_ERRORS = {"ImportError", "ModuleNotFoundError", "Exception", "BaseException"}
+_SPECIFIC_IMPORT_ERRORS = {"ImportError", "ModuleNotFoundError"}
+# statements a `try` may hold besides imports and still be an import guard
+_GUARD_STATEMENTS = {
+    "import_statement",
+    "import_from_statement",
+    "future_import_statement",
+    "expression_statement",
+    "pass_statement",
+    "comment",
+    "if_statement",
+}
+
+
+def _guards_imports(try_node: Node) -> bool:
+    """A `try` caught broadly (`except Exception`, bare) guards its imports only when it
+    is about them: its body imports and at most binds or checks names. A body that does the
+    real work (`from dateutil.parser import parse` followed by the parsing itself) catches
+    that work's errors; its imports are required."""
+    body = next((c for c in try_node.children if c.type == "block"), None)
+    if body is None:
+        return False
+    statements = [c for c in body.named_children if c.type != "comment"]
+    if not any(c.type in ("import_statement", "import_from_statement") for c in statements):
+        return False
+    work = [c for c in statements if c.type not in _GUARD_STATEMENTS]
+    calls = sum(
+        1 for c in statements if c.type == "expression_statement" and b"(" in (c.text or b"")
+    )
+    return not work and calls <= 1
+
+
 _SUPPRESS = re.compile(rb"\bsuppress\s*\(([^)]*)\)")
 # Dynamic-import functions → the qualifiers they are accepted with ("" = called bare).
 _DYNAMIC_QUALIFIERS = {
@@ -570,9 +601,13 @@ def _handlers(state: _File, try_node: Node) -> tuple[bool, bool]:
                 break
         if caught is not None and caught.type == "as_pattern":
             caught = caught.named_children[0] if caught.named_children else caught
-        if caught is None or (
-            {part.rsplit(".", 1)[-1] for part in _text(caught).strip("()").split(",")}
-            & _IMPORT_ERRORS
+        names = (
+            {part.strip().rsplit(".", 1)[-1] for part in _text(caught).strip("()").split(",")}
+            if caught is not None
+            else {"BaseException"}
+        )
+        if names & _SPECIFIC_IMPORT_ERRORS or (
+            names & _IMPORT_ERRORS and _guards_imports(try_node)
         ):
             catching.append(handler)
     reraises = bool(catching)
