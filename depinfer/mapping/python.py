@@ -12,7 +12,9 @@ Order of questions for each imported module:
    offline it is reported as unverified and not written.
 
 Each candidate goes to the manifests that own the importing file (python_manifests); the
-section comes from the file's role and the import's guards (see resolvers.python).
+section comes from the file's role and the import's guards (see resolvers.python); a
+repository module that the code only imports under such a guard makes its own imports
+optional too (python_optional_modules).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from depinfer.context import Context
 from depinfer.mapping.python_index import Match, canonical, load_index
 from depinfer.mapping.python_internal import InternalModules
 from depinfer.mapping.python_manifests import ManifestLayout
+from depinfer.mapping.python_optional_modules import mark_optional_modules
 from depinfer.mapping.python_stdlib import (
     DEFAULT_TARGET,
     backport_for,
@@ -188,6 +191,7 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
     env = project_environment(project)
     lines = _Lines(project)
     _mark_lazy_and_vendored(refs, project, lines)
+    mark_optional_modules(refs, internal)
     out: list[Candidate] = []
     unknown: dict[str, list[ImportRef]] = defaultdict(list)
 

@@ -14,7 +14,8 @@ follows the triggering file's role like an import would.
 pytest plugins the tests use without importing them (`@pytest.mark.anyio`, a `mocker`
 parameter, `pytest_plugins = [...]`, `-p NAME`, `asyncio_mode = auto`) are not in that
 table: python_pytest.py finds the uses and the generated plugin table
-(depinfer/ci/data/pytest_plugins.toml) names the plugin.
+(depinfer/ci/data/pytest_plugins.toml) names the plugin. The names a Poetry extras list
+holds are optional Poetry dependencies by Poetry's own rule (python_poetry_extras.py).
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ from depinfer.model import (
     Project,
     Section,
 )
-from depinfer.rules import python_pytest
+from depinfer.rules import python_poetry_extras, python_pytest
 
 DATA = Path(__file__).resolve().parent / "data" / "python" / "implicit.json"
 MAX_BYTES = 1_000_000
@@ -111,6 +112,7 @@ def infer(
             continue
         _emit(rule, hits, layout, out, ctx)
     _pytest_plugins(project, refs, families, text_of, layout, out, ctx)
+    out.extend(python_poetry_extras.candidates(project))
     return out
 
 
