@@ -168,3 +168,17 @@ def test_compiler_options_pass_down_through_extends():
     refs = analyze(project, ctx)
     tslib = {c.manifest for c in infer(project, refs, [], ctx) if c.name == "tslib"}
     assert "packages/core/package.json" in tslib
+
+
+def test_material_ui_brings_its_default_style_engine(tmp_path):
+    (tmp_path / "package.json").write_text('{"name": "app", "private": true, "type": "module"}')
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "App.jsx").write_text(
+        "import Button from '@mui/material/Button';\n"
+        "export const App = () => <Button>ok</Button>;\n"
+    )
+    project = scan(tmp_path)
+    ctx = make_context(Options(offline=True))
+    refs = analyze(project, ctx)
+    names = {c.name for c in infer(project, refs, map_imports(project, refs, ctx), ctx)}
+    assert {"@mui/material", "@emotion/react", "@emotion/styled"} <= names
