@@ -5,8 +5,9 @@ the places Python would search when the project runs:
 - the repository root, `src/`, each Python manifest's folder and its `src/` (flat and src
   layouts, monorepo members);
 - the importing file's own folder (scripts run as `python scripts/x.py`, test helper
-  modules next to the tests) and the first folder above it that is not a package (pytest's
-  rootdir-relative insertion for `conftest.py` and test packages).
+  modules next to the tests — in a test tree even when the folder is a package, as behave's
+  `features/` and `features/steps/` are) and the first folder above it that is not a
+  package (pytest's rootdir-relative insertion for `conftest.py` and test packages).
 - for a file inside a test tree (`tests/`, `test/`, `testing/`), any folder of that tree: test
   suites put their fixture applications on `sys.path` at run time (`tests/apps/cliapp/`
   imported as `cliapp`), which no static search path shows.
@@ -90,7 +91,9 @@ class InternalModules:
         # a script's own folder is on sys.path; a module inside a regular package is
         # imported as part of it, and Python 3 has no implicit relative imports (`from
         # dotenv import x` in pkg/providers/dotenv.py is the python-dotenv distribution)
-        bases = [own] if own not in self.init_dirs else []
+        # inside a test tree the own folder counts even as a package: runners put it on
+        # sys.path (behave's features/ and steps/, `import wrappers` beside the steps)
+        bases = [own] if own not in self.init_dirs or _test_root(own) is not None else []
         # pytest's rootdir insertion: the first folder above that is not a package
         d = PurePosixPath(own)
         while str(d) not in (".", "") and str(d) in self.init_dirs:

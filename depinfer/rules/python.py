@@ -4,7 +4,8 @@ The knowledge is the table in `data/python/implicit.json` (each rule with a one-
 and its documentation link); this module only applies it. Two kinds of trigger:
 - `imports_regex`: a regex over imported module names (a family: every `azure.*.aio`);
 - `imports`: a module prefix imported somewhere (`google.auth.transport.requests` needs
-  requests installed);
+  requests installed), unless the import brings only the `unless_only_names` (importing
+  `ZoneInfoNotFoundError` to catch it reads no time zone);
 - `text`: a regular expression over a family of files — pytest configuration and CI
   workflows (`--cov` → pytest-cov), Python sources
   (`df.to_parquet(` with pandas imported → pyarrow; SQLAlchemy URLs → the driver), and
@@ -83,7 +84,11 @@ def infer(
         hits: list[tuple[str, int, FileKind]] = []
         if "imports" in rule:
             prefix = rule["imports"]
+            # names whose import alone does not use the feature (an exception class)
+            inert = set(rule.get("unless_only_names") or ())
             for r in refs:
+                if inert and r.names and set(r.names) <= inert:
+                    continue
                 if r.module == prefix or r.module.startswith(prefix + "."):
                     hits.append((r.file, r.line, r.kind))
                 elif any(f"{r.module}.{n}" == prefix for n in r.names):
