@@ -39,3 +39,10 @@ def test_reraising_guard_keeps_the_module_required(tmp_path):
         "except ImportError as e:\n    raise SystemExit('install twisted') from e\n"
     )
     assert {"twisted", "zope-interface", "msgpack"} <= _runtime(root)
+
+
+def test_ipython_extension_module_imports_are_optional_but_do_not_spread(tmp_path):
+    root = _copy(tmp_path)
+    init = root / "logkit" / "__init__.py"  # render.py is then imported by magic.py only
+    init.write_text(init.read_text().replace("from logkit.render import render\n", ""))
+    assert _runtime(root) == {"rich"}

@@ -191,7 +191,7 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
     env = project_environment(project)
     lines = _Lines(project)
     _mark_lazy_and_vendored(refs, project, lines)
-    mark_optional_modules(refs, internal)
+    mark_optional_modules(refs, internal, project)
     out: list[Candidate] = []
     unknown: dict[str, list[ImportRef]] = defaultdict(list)
 

@@ -10,17 +10,24 @@ it); type-only imports load nothing and are ignored. A module that only optional
 import is optional too, so optional modules spread along the chain until nothing changes.
 Importing `a.b.c` unguarded also loads the packages `a` and `a.b`, so those stay required;
 a package (`__init__.py`) is optional only when a guarded import names it.
+A module that defines `load_ipython_extension` and that no module imports is an IPython
+extension, loaded only by `%load_ext` inside IPython (IPython docs, "IPython extensions":
+https://ipython.readthedocs.io/en/stable/config/extensions/): its own imports are optional,
+but the project modules it loads are not made optional through it.
 """
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 
 from depinfer.mapping.python_internal import InternalModules
-from depinfer.model import FileKind, ImportRef
+from depinfer.model import FileKind, ImportRef, Project
 
 
-def mark_optional_modules(refs: list[ImportRef], internal: InternalModules) -> None:
+def mark_optional_modules(
+    refs: list[ImportRef], internal: InternalModules, project: Project | None = None
+) -> None:
     """Set `optional` (and extra["optional_module"]) on the refs of optional modules."""
     guarded: dict[str, list[ImportRef]] = defaultdict(list)
     unguarded: dict[str, list[ImportRef]] = defaultdict(list)
@@ -42,7 +49,7 @@ def mark_optional_modules(refs: list[ImportRef], internal: InternalModules) -> N
             for p in parents:
                 if p != ref.file:
                     unguarded[p].append(ref)
-    optional: dict[str, ImportRef] = {}
+    optional: dict[str, str] = {}
     changed = True
     while changed:
         changed = False
@@ -51,15 +58,19 @@ def mark_optional_modules(refs: list[ImportRef], internal: InternalModules) -> N
                 continue
             if target.endswith("__init__.py") and not guarded.get(target):
                 continue  # a package is also loaded by whoever imports its modules
-            optional[target] = (guarded.get(target) or direct[target])[0]
+            via = (guarded.get(target) or direct[target])[0]
+            optional[target] = f"{via.file}:{via.line}"
             changed = True
+    # an extension wraps the project's own modules: what it imports stays as it was
+    for rel in _ipython_extensions(project, refs):
+        if not (guarded.get(rel) or unguarded.get(rel)):
+            optional.setdefault(rel, "an IPython extension (%load_ext) no module imports")
     if not optional:
         return
     for ref in refs:
         if ref.file in optional and ref.kind == FileKind.SOURCE and not ref.optional:
-            via = optional[ref.file]
             ref.optional = True
-            ref.extra["optional_module"] = f"{via.file}:{via.line}"
+            ref.extra["optional_module"] = optional[ref.file]
 
 
 def _target_files(ref: ImportRef, internal: InternalModules) -> list[str]:
@@ -94,4 +105,24 @@ def _chain(base: str, parts: list[str], internal: InternalModules) -> list[str]:
             out.append(path + ".py")
             return out
         return []
+    return out
+
+
+_IPYTHON_EXTENSION = re.compile(r"^def load_ipython_extension\(", re.M)
+
+
+def _ipython_extensions(project: Project | None, refs: list[ImportRef]) -> list[str]:
+    if project is None:
+        return []
+    files = sorted({r.file for r in refs if r.kind == FileKind.SOURCE})
+    out = []
+    for rel in files:
+        if not rel.endswith(".py") or rel.endswith("__init__.py"):
+            continue
+        try:
+            text = project.abspath(rel).read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        if _IPYTHON_EXTENSION.search(text):
+            out.append(rel)
     return out
