@@ -33,6 +33,9 @@ What each `ImportRef` means (the mapping stage relies on these conventions):
 - Notebook `!pip install x` / `%pip install x` → module "x", extra {"pip_install": True,
   "requirement": "x>=1"}.
 - `from __future__ import …` is not recorded.
+- Django settings modules: the import paths INSTALLED_APPS, MIDDLEWARE, TEMPLATES, CACHES …
+  name in strings → dynamic refs of those dotted paths, extra["django_setting"]
+  (python_django).
 """
 
 from __future__ import annotations
@@ -45,6 +48,7 @@ from typing import Any
 import tree_sitter_python
 from tree_sitter import Language, Node, Parser, Tree
 
+from depinfer.analyzers import python_django
 from depinfer.analyzers.python_guards import (
     Expr,
     Guard,
@@ -239,6 +243,8 @@ def _analyze_file(
     else:
         _read_unit(state, text, None)
     _finish(state)
+    if source.language != "notebook":
+        state.refs.extend(python_django.refs(source.path, text, source.kind))
     state.refs.sort(key=_position)
     if state.syntax_error:
         diagnostics.append(

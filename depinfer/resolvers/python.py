@@ -10,7 +10,10 @@ Placement (names only here; version constraints come from python_versions when e
 - test/docs/example/bench/script/config and type-only imports → the manifest's existing
   test/dev group (optional-dependencies / dependency-groups / Poetry groups / requirements-dev
   files) unless a group already declares it; no such group → reported, not written;
-- setup.py (build script) imports → not written.
+- setup.py (build script) imports → not written;
+- requirements files stacked with `-r` (production.txt on base.txt): a runtime name goes
+  to no file whose stack already has it (declared in or written to a file it pulls in), and
+  not to a file that a layer on top of it declares it in (the layer's own addition).
 A version pinned for the same distribution elsewhere in the repository (another
 requirements file, CI install lines) is kept as evidence (extra["pinned_elsewhere"]) for the
 version stage; nothing here writes a constraint.
@@ -75,6 +78,10 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
     feature_files = {e.file for c in feature_imports for e in c.evidence if e.file}
     brought = _brought_by_extras({canonical(c.name) for c in feature_imports}, ctx)
     merged = merge_candidates(ours, canonical)
+    runtime_targets: dict[str, set[str]] = {}
+    for c in merged:
+        if c.section == Section.RUNTIME and not c.optional:
+            runtime_targets.setdefault(canonical(c.name), set()).add(c.manifest)
     pins = pinned_elsewhere(project, manifests)
     out: list[Requirement] = []
     seen: set[tuple[str, str, str | None]] = set()
@@ -100,6 +107,8 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
             elif name in _feature_extras(siblings):
                 # the project already offers it as an optional feature (an extra): the
                 # code that imports it is that feature's, so it stays out of the runtime list
+                continue
+            elif _layered_elsewhere(manifest, name, manifests, runtime_targets.get(name, set())):
                 continue
             else:
                 req = _req(c, Section.RUNTIME, None)
@@ -269,6 +278,46 @@ def expand_deploy_locks(
             )
             out.append(req)
     return out
+
+
+def _included(path: str, manifests: dict[str, Manifest]) -> set[str]:
+    """Requirements files `path` pulls in with `-r`, transitively (constraints left out)."""
+    out: set[str] = set()
+    todo = [path]
+    while todo:
+        m = manifests.get(todo.pop())
+        if m is None or m.format != "requirements":
+            continue
+        data = m.data or {}
+        constraints = set(data.get("constraints") or ())
+        for inc in data.get("includes") or ():
+            if inc not in constraints and inc not in out and inc != path:
+                out.add(inc)
+                todo.append(inc)
+    return out
+
+
+def _layered_elsewhere(
+    manifest: Manifest, name: str, manifests: dict[str, Manifest], targets: set[str]
+) -> bool:
+    """Requirements files stack with `-r`: `production.txt` starts with `-r base.txt` and adds
+    what only production needs. A name such a layer declares is not the base's; a name that
+    a file it pulls in declares or receives needs no second line in it."""
+    if manifest.format != "requirements":
+        return False
+    below = _included(manifest.path, manifests)
+    for path in below:
+        m = manifests.get(path)
+        if path in targets or (m is not None and name in _declared_anywhere([m])):
+            return True
+    for other in manifests.values():
+        if other.path == manifest.path or other.format != "requirements" or other.parse_error:
+            continue
+        if manifest.path in _included(other.path, manifests) and name in _declared_anywhere(
+            [other]
+        ):
+            return True
+    return False
 
 
 def _req(c: Candidate, section: Section, group: str | None, optional: bool = False) -> Requirement:
