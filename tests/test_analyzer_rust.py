@@ -208,3 +208,25 @@ def test_names_reached_through_a_glob_of_another_crate_keep_that_crates_path(tmp
     paths = {r.extra["path"] for r in analyze(scan(tmp_path), ctx) if r.extra["how"] == "via-glob"}
     assert "crossterm::event::EventStream::new" in paths
     assert "termion::event::Key::Char" in paths
+
+
+def test_a_glob_import_in_an_inline_test_module_stays_in_that_module(tmp_path):
+    # `config::Config` in src/config.rs is the config crate: the module is not in scope in
+    # itself, and the tests module's `use super::*` brings the crate's modules into the
+    # tests module only (where `helpers::` is the local module)
+    (tmp_path / "Cargo.toml").write_text('[package]\nname = "x"\nedition = "2021"\n')
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "lib.rs").write_text("pub mod config;\npub mod helpers;\n")
+    (src / "helpers.rs").write_text("pub fn tmp() -> u8 { 1 }\n")
+    (src / "config.rs").write_text(
+        "pub fn load() -> config::Config {\n"
+        "    config::Config::builder().build().unwrap()\n"
+        "}\n\n"
+        "#[cfg(test)]\nmod tests {\n    use super::*;\n\n"
+        "    #[test]\n    fn loads() { let _ = helpers::tmp(); let _ = load(); }\n}\n"
+    )
+    ctx = Context(Options(offline=True), Registries(offline=True))
+    names = {r.module for r in analyze(scan(tmp_path), ctx)}
+    assert "config" in names
+    assert "helpers" not in names

@@ -238,6 +238,7 @@ class FileFacts:
     extern_globs: list[list[str]] = field(default_factory=list)
     pub_extern_globs: list[list[str]] = field(default_factory=list)  # `pub use x::*`
     child_mods: list[tuple[str, Scope, str | None]] = field(default_factory=list)
+    inline_glob_mods: set[int] = field(default_factory=set)  # `mod x {}` with `use super::*`
 
     @property
     def locals(self) -> set[str]:
@@ -336,9 +337,11 @@ def _collect_file_facts(rel: str, tree: Any, src: bytes) -> FileFacts:
     facts.types.update(m.decode() for m in _MACRO_TEXT.findall(src))
     facts.mods.update(m.decode() for m in _USE_ALIAS_TEXT.findall(src))
     glob_roots: set[str] = set()
-    stack = [tree.root_node]
+    # (node, the inline `mod x { … }` it sits in): a glob import inside one brings names
+    # into that module only (`mod tests { use super::*; }`), not into the whole file
+    stack: list[tuple[Any, Any]] = [(tree.root_node, None)]
     while stack:
-        node = stack.pop()
+        node, inline_mod = stack.pop()
         t = node.type
         if t in ITEM_NAMES or t == "mod_item":
             name = node.child_by_field_name("name")
@@ -359,6 +362,10 @@ def _collect_file_facts(rel: str, tree: Any, src: bytes) -> FileFacts:
             for arg, arg_src in _use_arguments(node, src):
                 for segs, alias, glob in _use_leaves(arg, arg_src, []):
                     if glob:
+                        if segs and inline_mod is not None:
+                            if segs[0] in ("crate", "self", "super") or segs[0] in facts.mods:
+                                facts.inline_glob_mods.add(inline_mod.start_byte)
+                            continue
                         if segs:
                             glob_roots.add(segs[0])
                             if segs[0] in ("crate", "self", "super") and len(segs) > 1:
@@ -388,7 +395,10 @@ def _collect_file_facts(rel: str, tree: Any, src: bytes) -> FileFacts:
             for child in node.named_children:
                 if child.type in ("type_identifier", "type_parameter", "lifetime"):
                     facts.generics.add(_text(child, src).split(":")[0].strip())
-        stack.extend(node.children)
+        if t == "mod_item" and node.child_by_field_name("body") is not None:
+            stack.extend((c, node) for c in node.children)
+        else:
+            stack.extend((c, inline_mod) for c in node.children)
     facts.local_globs = any(r in ("crate", "self", "super") or r in facts.mods for r in glob_roots)
     return facts
 
@@ -413,6 +423,7 @@ class _Walker:
         self, facts: FileFacts, scope: Scope, pkg: PackageNames, edition: str = "2021"
     ) -> None:
         self.f = facts
+        self.pkg = pkg
         self.src = facts.text
         self.refs: list[tuple[str, int, Scope, dict[str, Any]]] = []
         # Since edition 2018 a module is in scope only where it is declared or imported; a
@@ -756,7 +767,13 @@ class _Walker:
             if body is None and name is not None:
                 self.f.child_mods.append((_text(name, src), scope, _path_attr(node, src)))
             elif body is not None:
-                self.block(body, scope)
+                if node.start_byte in self.f.inline_glob_mods:
+                    saved = self.internal
+                    self.internal = saved | self.pkg.scope
+                    self.block(body, scope)
+                    self.internal = saved
+                else:
+                    self.block(body, scope)
             return
         if t == "call_expression":
             fn = node.child_by_field_name("function")
