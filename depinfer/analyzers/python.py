@@ -98,7 +98,8 @@ _GUARD_STATEMENTS = {
 
 def _guards_imports(try_node: Node) -> bool:
     """A `try` caught broadly (`except Exception`, bare) guards its imports only when it
-    is about them: its body imports and at most binds or checks names. A body that does the
+    is about them: its body imports and at most binds or checks names (isinstance/hasattr
+    checks are not work, and one other call is allowed). A body that does the
     real work (`from dateutil.parser import parse` followed by the parsing itself) catches
     that work's errors; its imports are required."""
     body = next((c for c in try_node.children if c.type == "block"), None)
@@ -109,9 +110,18 @@ def _guards_imports(try_node: Node) -> bool:
         return False
     work = [c for c in statements if c.type not in _GUARD_STATEMENTS]
     calls = sum(
-        1 for c in statements if c.type == "expression_statement" and b"(" in (c.text or b"")
+        1
+        for c in statements
+        if c.type == "expression_statement"
+        and any(name not in _CHECK_CALLS for name in _CALLED.findall(c.text or b""))
     )
     return not work and calls <= 1
+
+
+# Calls that only check what an import gave (`isinstance(stream, ipykernel.iostream.
+# OutStream)`): a body made of them still only probes the imports.
+_CHECK_CALLS = {b"isinstance", b"issubclass", b"hasattr", b"getattr", b"callable", b"type"}
+_CALLED = re.compile(rb"([A-Za-z_][\w.]*)\s*\(")
 
 
 _SUPPRESS = re.compile(rb"\bsuppress\s*\(([^)]*)\)")

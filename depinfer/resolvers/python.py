@@ -22,7 +22,8 @@ version stage; nothing here writes a constraint.
 from __future__ import annotations
 
 import re
-from pathlib import PurePosixPath
+from functools import lru_cache
+from pathlib import Path, PurePosixPath
 
 from depinfer.context import Context
 from depinfer.mapping.python import target_python
@@ -53,6 +54,7 @@ from depinfer.resolvers.python_versions import (
     uv_compile,
 )
 from depinfer.scan import classify
+from depinfer.toml_compat import tomllib
 
 _PIN = re.compile(
     r"(?:^|[\s'\"])(?:pip\s+install\s+[^\n]*?)?([A-Za-z0-9][A-Za-z0-9._-]*)(\[[^\]]*\])?\s*(==\s*[0-9][\w.*+!-]*)"
@@ -69,7 +71,7 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
     # modules that import a distribution of a feature extra without a guard can only load
     # when that extra is installed: they are the extra's code (kombu/transport/sqs.py), and
     # what the extra's distributions depend on (botocore under boto3) comes with it
-    feature_names = _feature_extras(list(manifests.values()))
+    feature_names = _feature_extras(list(manifests.values()), project.root)
     feature_imports = [
         c
         for c in ours
@@ -104,7 +106,7 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
             extra_group = _poetry_extra_naming(siblings, manifest, name)
             if extra_group and manifest.format == "pyproject":
                 req = _req(c, Section.OPTIONAL, extra_group, optional=True)
-            elif name in _feature_extras(siblings):
+            elif name in _feature_extras(siblings, project.root):
                 # the project already offers it as an optional feature (an extra): the
                 # code that imports it is that feature's, so it stays out of the runtime list
                 continue
@@ -387,14 +389,55 @@ _TOOLING_EXTRAS = re.compile(
 )
 
 
-def _feature_extras(manifests: list[Manifest]) -> set[str]:
-    """Names declared in extras that are optional *features* (not test/dev/all extras)."""
+def _feature_extras(manifests: list[Manifest], root: Path | None = None) -> set[str]:
+    """Names declared in extras that are optional *features* (not test/dev/all extras).
+
+    An entry that asks for a distribution's own extras (`twisted-http2 = ["Twisted[http2]"]`)
+    makes those features optional, not the distribution: it is left out."""
     out: set[str] = set()
     for m in manifests:
+        featured = _featured_entries(m, root)
         for key, names in m.declared.items():
             head, _, extra = key.partition(".")
             if head == "optional-dependencies" and extra and not _TOOLING_EXTRAS.match(extra):
-                out.update(canonical(_bare(n)) for n in names)
+                out.update(
+                    canonical(_bare(n))
+                    for n in names
+                    if (extra, canonical(_bare(n))) not in featured
+                )
+    return out
+
+
+_FEATURED = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*\[")
+
+
+def _featured_entries(m: Manifest, root: Path | None) -> set[tuple[str, str]]:
+    """(extra, name) pairs of a pyproject's optional-dependencies written `name[feature]`
+    (the declared map keeps bare names, so the file itself is read)."""
+    if m.format != "pyproject" or root is None or m.parse_error:
+        return set()
+    path = root / m.path
+    try:
+        st = path.stat()
+    except OSError:
+        return set()
+    return _featured_in(str(path), st.st_mtime_ns, st.st_size)
+
+
+@lru_cache(maxsize=64)
+def _featured_in(path: str, _mtime: int, _size: int) -> set[tuple[str, str]]:
+    try:
+        doc = tomllib.loads(Path(path).read_text(encoding="utf-8", errors="replace"))
+    except (OSError, ValueError):
+        return set()
+    extras = (doc.get("project") or {}).get("optional-dependencies") or {}
+    out: set[tuple[str, str]] = set()
+    if isinstance(extras, dict):
+        for extra, items in extras.items():
+            for item in items if isinstance(items, list) else ():
+                hit = _FEATURED.match(item) if isinstance(item, str) else None
+                if hit:
+                    out.add((str(extra), canonical(hit.group(1))))
     return out
 
 
