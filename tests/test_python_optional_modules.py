@@ -46,3 +46,9 @@ def test_ipython_extension_module_imports_are_optional_but_do_not_spread(tmp_pat
     init = root / "logkit" / "__init__.py"  # render.py is then imported by magic.py only
     init.write_text(init.read_text().replace("from logkit.render import render\n", ""))
     assert _runtime(root) == {"rich"}
+
+
+def test_every_module_of_a_from_import_counts(tmp_path):
+    root = _copy(tmp_path)
+    (root / "logkit" / "cli.py").write_text("from logkit import render, _greenlets\n")
+    assert _runtime(root) == {"rich", "greenlet"}

@@ -35,20 +35,18 @@ def mark_optional_modules(
     for ref in refs:
         if ref.kind != FileKind.SOURCE or ref.type_only or not ref.module:
             continue
-        chain = _target_files(ref, internal)
-        if not chain:
-            continue
-        target, parents = chain[-1], chain[:-1]
-        if target == ref.file:
-            continue
-        if ref.optional and not ref.extra.get("reraised"):
-            guarded[target].append(ref)
-        else:
-            unguarded[target].append(ref)
-            direct[target].append(ref)
-            for p in parents:
-                if p != ref.file:
-                    unguarded[p].append(ref)
+        for chain in _target_chains(ref, internal):
+            target, parents = chain[-1], chain[:-1]
+            if target == ref.file:
+                continue
+            if ref.optional and not ref.extra.get("reraised"):
+                guarded[target].append(ref)
+            else:
+                unguarded[target].append(ref)
+                direct[target].append(ref)
+                for p in parents:
+                    if p != ref.file:
+                        unguarded[p].append(ref)
     optional: dict[str, str] = {}
     changed = True
     while changed:
@@ -73,21 +71,28 @@ def mark_optional_modules(
             ref.extra["optional_module"] = optional[ref.file]
 
 
-def _target_files(ref: ImportRef, internal: InternalModules) -> list[str]:
-    """The repository files an import loads, outermost package first (empty: not ours)."""
+def _target_chains(ref: ImportRef, internal: InternalModules) -> list[list[str]]:
+    """For each module an import loads, the repository files it executes, outermost package
+    first (`from . import a, b` loads a and b; empty: nothing of ours)."""
     parts = [p for p in ref.module.split(".") if p]
     if not parts or not all(p.isidentifier() for p in parts):
         return []
-    wanted = [parts]
-    if ref.names and ref.names != ("*",):
-        wanted = [parts + [n] for n in ref.names if n.isidentifier()] + wanted
     bases = [*internal.roots, *internal._bases(ref.file)]
-    for dotted in wanted:
+
+    def resolve(dotted: list[str]) -> list[str]:
         for base in bases:
             chain = _chain(base, dotted, internal)
             if chain and len(chain) == len(dotted):
                 return chain
-    return []
+        return []
+
+    chains = []
+    if ref.names and ref.names != ("*",):
+        chains = [c for n in ref.names if n.isidentifier() and (c := resolve([*parts, n]))]
+    if not chains:
+        own = resolve(parts)
+        chains = [own] if own else []
+    return chains
 
 
 def _chain(base: str, parts: list[str], internal: InternalModules) -> list[str]:
