@@ -182,6 +182,9 @@ def test_workspace_members_inherit_and_link(tmp_path):
     # are path dependencies, optional, never registry crates of the same name
     for key, folder in (("ws-index", "../index"), ("ws-extra", "../extra")):
         assert dict(cli[key]) == {"path": folder, "version": "0.1.0", "optional": True}
+    # `#[ws_core(crate = "::core2")]`: the tests' `core2` is the core crate renamed
+    dev = edits["crates/cli/Cargo.toml"]["dev-dependencies"]
+    assert dict(dev["core2"]) == {"package": "ws-core", "path": "../core", "version": "0.1.0"}
 
 
 def test_renamed_dependency_from_features(tmp_path):
@@ -337,3 +340,21 @@ def test_a_feature_naming_a_crate_the_dev_dependencies_list_still_needs_it_optio
     _, edits = run(tmp_path, "optional-in-tests")
     entry = edits["Cargo.toml"]["dependencies"]["serde"]
     assert entry["optional"] is True
+
+
+def test_a_crate_attribute_names_a_registry_crate_renamed(tmp_path):
+    from depinfer.analyzers.rust import analyze
+    from depinfer.mapping.rust import map_imports
+    from depinfer.scan import scan
+
+    (tmp_path / "Cargo.toml").write_text('[package]\nname = "x"\nedition = "2021"\n')
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "lib.rs").write_text(
+        "use serde::Deserialize;\n\n"
+        "#[derive(Deserialize)]\npub struct Plain { a: u8 }\n\n"
+        '#[derive(::s::Serialize)]\n#[serde(crate = "::s")]\npub struct Renamed { b: u8 }\n'
+    )
+    project = scan(tmp_path)
+    ctx = Context(Options(offline=True), registries=RecordedRegistry())
+    found = {c.name: c for c in map_imports(project, analyze(project, ctx), ctx)}
+    assert found["s"].extra.get("package") == "serde"

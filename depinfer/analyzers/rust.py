@@ -502,7 +502,9 @@ class _Walker:
             self.node(value, scope)
         line_node = attr_item
         if args is not None:
-            self.string_paths(args, scope)
+            self.string_paths(
+                args, scope, _text(head, self.src) if head.type == "identifier" else ""
+            )
         if head.type == "scoped_identifier":
             segs = _path_segments(head, self.src)
             self.emit(segs[0], line_node, scope, "attr", segs)
@@ -618,13 +620,15 @@ class _Walker:
                 keys.append(_text(tok, self.src))
         return keys
 
-    def string_paths(self, tt: Any, scope: Scope) -> None:
-        """Paths written as strings in attribute arguments: `#[serde(with = "humantime_serde")]`."""
+    def string_paths(self, tt: Any, scope: Scope, owner: str = "") -> None:
+        """Paths written as strings in attribute arguments: `#[serde(with = "humantime_serde")]`.
+        `#[serde_with(crate = "::s_with")]` says which crate the path is: a rename of the
+        attribute's own crate (recorded as `crate_of`)."""
         toks = tt.children
         for i in range(2, len(toks)):
             tok = toks[i]
             if tok.type == "token_tree":
-                self.string_paths(tok, scope)
+                self.string_paths(tok, scope, owner)
                 continue
             if tok.type != "string_literal" or toks[i - 1].type != "=":
                 continue
@@ -639,7 +643,10 @@ class _Walker:
                 segs = ["::"] + segs[1:]
             if len(segs) == 1 and key != "with":
                 continue  # `default = "make_default"` names a function, not a module
+            before = len(self.refs)
             self.emit(segs[0], tok, scope, "attr-string", segs)
+            if key == "crate" and owner and len(self.refs) > before:
+                self.refs[-1][3]["crate_of"] = owner
 
     def token_tree(self, tt: Any, scope: Scope) -> None:
         for path in self._token_paths(tt):

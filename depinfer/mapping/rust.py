@@ -181,6 +181,22 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
     tools = tool_attributes()
     out: list[Candidate] = []
     unknown: dict[str, list[Candidate]] = {}
+    # `#[serde_with(crate = "::s_with")]`: s_with is this manifest's name for serde_with
+    # (the attribute may be a macro of that crate, `#[serde_as(crate = …)]`: any head that
+    # names a crate of the workspace decides)
+    renamed: dict[tuple[str, str], set[str]] = {}
+    # names the code uses as crate roots somewhere (`serde::Serialize`): an attribute head
+    # among them is a crate, not just a macro of one
+    roots = {
+        r.module
+        for r in refs
+        if r.extra.get("how") in ("use", "path", "extern") and not r.extra.get("crate_of")
+    }
+    for r in refs:
+        if r.extra.get("crate_of"):
+            renamed.setdefault((r.extra.get("manifest", ""), r.module), set()).add(
+                r.extra["crate_of"]
+            )
     for ref in refs:
         how = ref.extra.get("how")
         if how not in CODE_HOWS:
@@ -224,6 +240,35 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
             cand.evidence.append(Evidence("manifest", info.manifest.path, None, known["from"]))
             out.append(cand)
             continue
+        heads = renamed.get((info.manifest.path, name), set())
+        if sibling is None and known is None and heads:
+            targets = {
+                by_lib[code_name(h)].manifest.path: by_lib[code_name(h)]
+                for h in heads
+                if code_name(h) in by_lib
+            }
+            target = next(iter(targets.values())) if len(targets) == 1 else None
+            registry = sorted(h for h in heads if h in roots and code_name(h) not in by_lib)
+            if target is None and not targets and len(registry) == 1:
+                # `#[serde(crate = "::s")]`: `s` is this manifest's key for serde
+                cand.extra["package"] = registry[0]
+                cand.verified = None
+                cand.evidence.append(
+                    Evidence("attribute", ref.file, ref.line, f"crate = {name} of {registry[0]}")
+                )
+                out.append(cand)
+                continue
+            if target is not None and target is not info:
+                # a workspace crate under another key: `s_with = { package = "serde_with",
+                # path = "../serde_with" }`
+                cand.internal = True
+                cand.extra["package"] = target.name
+                rel = os.path.relpath(target.directory or ".", info.directory or ".")
+                cand.path = rel.replace(os.sep, "/")
+                cand.spec = member_version(target)
+                cand.verified = True
+                out.append(cand)
+                continue
         if sibling is not None and sibling is not info:
             cand.name = sibling.name
             cand.internal = True
