@@ -192,6 +192,24 @@ CONFIG_FILE_PATTERNS = [
 ]
 
 
+def walk_repository(root: Path):
+    """(directory, subdirectories, files) below `root` for config and stylesheet files, which
+    scan does not list: skips what scan skips (tool state, vendored code, build output without
+    a package.json of its own) and hidden folders; never follows directory symlinks."""
+    for dirpath, dirnames, filenames in os.walk(root):
+        here = Path(dirpath)
+        dirnames[:] = [
+            d
+            for d in dirnames
+            if d not in SKIP_DIRS
+            and not d.startswith(".")
+            and not (here / d).is_symlink()
+            and (d not in OUTPUT_DIRS or (here / d / "package.json").exists())
+        ]
+        rel = here.relative_to(root).as_posix()
+        yield ("" if rel == "." else rel), dirnames, filenames
+
+
 def classify(rel: str) -> FileKind:
     """Role of a file from its path; the innermost meaningful directory wins."""
     p = PurePosixPath(rel)

@@ -57,14 +57,20 @@ _TYPE_PARENTS = {
 }
 
 
+# the only fields whose role the analyzer asks about
+_ROLES = ("name", "type", "returns", "function")
+
+
 def _role(node) -> str | None:
-    """The field name under which `node` sits in its parent (`type`, `name`, …)."""
+    """The field (`name`, `type`, `returns`, `function`) under which `node` sits in its
+    parent; asked by field, so a long argument list is not scanned for every name."""
     parent = node.parent
     if parent is None:
         return None
-    for i, c in enumerate(parent.children):
-        if c.id == node.id:
-            return parent.field_name_for_child(i)
+    for field_name in _ROLES:
+        child = parent.child_by_field_name(field_name)
+        if child is not None and child.id == node.id:
+            return field_name
     return None
 
 

@@ -84,27 +84,24 @@ class _Parser:
         return self.tokens[self.pos - 1]
 
     def expr(self) -> bool | None:
-        value = self.conj()
-        while (t := self.peek()) and t[0] == "word" and t[1].lower() == "or":
-            self.take()
-            right = self.conj()
-            value = (
-                True
-                if value is True or right is True
-                else (None if None in (value, right) else False)
-            )
-        return value
+        return self._joined("or", self.conj, dominant=True)
 
     def conj(self) -> bool | None:
-        value = self.unary()
-        while (t := self.peek()) and t[0] == "word" and t[1].lower() == "and":
+        return self._joined("and", self.unary, dominant=False)
+
+    def _joined(self, word: str, operand, dominant: bool) -> bool | None:
+        """`a word b word c …` in three-valued logic: `dominant` (True for `or`, False for
+        `and`) decides the whole on its own; otherwise an unknown part leaves it unknown."""
+        value = operand()
+        while (t := self.peek()) and t[0] == "word" and t[1].lower() == word:
             self.take()
-            right = self.unary()
-            value = (
-                False
-                if value is False or right is False
-                else (None if None in (value, right) else True)
-            )
+            right = operand()
+            if value is dominant or right is dominant:
+                value = dominant
+            elif value is None or right is None:
+                value = None
+            else:
+                value = not dominant
         return value
 
     def unary(self) -> bool | None:

@@ -2,8 +2,8 @@
 
 Why: `INSTALLED_APPS = ["corsheaders", ...]`, `MIDDLEWARE.append("csp.middleware.
 CSPMiddleware")` or `CACHES = {"default": {"BACKEND": "django_redis.cache.RedisCache"}}`
-make Django import those modules at start-up (Django settings reference:
-https://docs.djangoproject.com/en/stable/ref/settings/ — INSTALLED_APPS, MIDDLEWARE,
+make Django import those modules at start-up (Django's documentation, "Settings"
+reference — INSTALLED_APPS, MIDDLEWARE,
 AUTHENTICATION_BACKENDS, PASSWORD_HASHERS, TEMPLATES, CACHES, STORAGES, EMAIL_BACKEND,
 SESSION_ENGINE, TEST_RUNNER; Django REST framework's settings name classes the same way).
 Only the settings whose values are import paths are read, so host names and file names in
@@ -14,34 +14,30 @@ dotted path (the mapping stage takes the longest known prefix: `csp` → django-
 from __future__ import annotations
 
 import ast
+import json
 import re
+from functools import lru_cache
+from pathlib import Path
 
 from depinfer.model import FileKind, ImportRef
 
-# settings whose value is a list of app names (one word allowed) or import paths
-_APPS = {"INSTALLED_APPS", "SHARED_APPS", "TENANT_APPS", "THIRD_PARTY_APPS", "DJANGO_APPS"}
-_PATH_LISTS = {
-    "MIDDLEWARE",
-    "MIDDLEWARE_CLASSES",
-    "AUTHENTICATION_BACKENDS",
-    "PASSWORD_HASHERS",
-    "FILE_UPLOAD_HANDLERS",
-    "STATICFILES_FINDERS",
-}
-_PATH_VALUES = {
-    "EMAIL_BACKEND",
-    "SESSION_ENGINE",
-    "SESSION_SERIALIZER",
-    "TEST_RUNNER",
-    "DEFAULT_FILE_STORAGE",
-    "STATICFILES_STORAGE",
-    "MESSAGE_STORAGE",
-    "CSRF_FAILURE_VIEW",
-}
-# dict-valued settings: only values under these keys are import paths
-_DICTS = {"TEMPLATES", "CACHES", "STORAGES", "DATABASES", "REST_FRAMEWORK", "CHANNEL_LAYERS"}
-_PATH_KEYS = {"BACKEND", "ENGINE", "context_processors", "loaders"}
-_PATH_KEY_SUFFIXES = ("_CLASS", "_CLASSES", "_BACKENDS", "_BACKEND")
+_DATA = (
+    Path(__file__).resolve().parent.parent / "rules" / "data" / "python" / "django_settings.json"
+)
+
+
+@lru_cache(maxsize=1)
+def _table() -> dict[str, frozenset[str] | tuple[str, ...]]:
+    """The settings table (its source named in the file)."""
+    doc = json.loads(_DATA.read_text(encoding="utf-8"))
+    out: dict[str, frozenset[str] | tuple[str, ...]] = {
+        k: frozenset(doc[k])
+        for k in ("app_lists", "path_lists", "path_values", "dicts", "path_keys")
+    }
+    out["path_key_suffixes"] = tuple(doc["path_key_suffixes"])
+    return out
+
+
 _DOTTED = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$")
 _MARK = re.compile(r"\b(INSTALLED_APPS|MIDDLEWARE)\b")
 
@@ -54,16 +50,17 @@ def refs(path: str, text: str, kind: FileKind) -> list[ImportRef]:
         tree = ast.parse(text)
     except (SyntaxError, ValueError):
         return []
+    table = _table()
     found: list[tuple[str, int, str]] = []
     for node in ast.walk(tree):
         name, value = _setting(node)
         if name is None or value is None:
             continue
-        if name in _APPS:
+        if name in table["app_lists"]:
             found += [(s, n, name) for s, n in _strings(value) if _DOTTED.match(s)]
-        elif name in _PATH_LISTS or name in _PATH_VALUES:
+        elif name in table["path_lists"] or name in table["path_values"]:
             found += [(s, n, name) for s, n in _strings(value) if _is_path(s)]
-        elif name in _DICTS:
+        elif name in table["dicts"]:
             found += [(s, n, name) for s, n in _dict_paths(value) if _is_path(s)]
     out: list[ImportRef] = []
     seen: set[str] = set()
@@ -121,20 +118,25 @@ def _dict_paths(value: ast.AST) -> list[tuple[str, int]]:
     if isinstance(value, ast.Dict):
         for key, item in zip(value.keys, value.values, strict=False):
             k = key.value if isinstance(key, ast.Constant) and isinstance(key.value, str) else ""
-            if k in _PATH_KEYS or k.endswith(_PATH_KEY_SUFFIXES):
+            if _path_key(k):
                 out += _strings(item)
             out += _dict_paths(item)
     elif (
         isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "dict"
     ):
         for kw in value.keywords:
-            if kw.arg and (kw.arg in _PATH_KEYS or kw.arg.endswith(_PATH_KEY_SUFFIXES)):
+            if kw.arg and _path_key(kw.arg):
                 out += _strings(kw.value)
             out += _dict_paths(kw.value)
     elif isinstance(value, (ast.List, ast.Tuple)):
         for item in value.elts:
             out += _dict_paths(item)
     return out
+
+
+def _path_key(key: str) -> bool:
+    table = _table()
+    return key in table["path_keys"] or key.endswith(table["path_key_suffixes"])
 
 
 def _is_path(text: str) -> bool:

@@ -129,6 +129,9 @@ def _declared(doc: TOMLDocument) -> dict[str, list[str]]:
     return declared
 
 
+_FEATURED = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*\[")
+
+
 def _data(doc: TOMLDocument, path: str) -> dict[str, Any]:
     project = _table(doc.get("project")) or {}
     poetry = _poetry(doc) or {}
@@ -154,6 +157,15 @@ def _data(doc: TOMLDocument, path: str) -> dict[str, Any]:
         for extra, spec in (_table(setuptools_dynamic.get("optional-dependencies")) or {}).items():
             optional_files[str(extra)] = [_repo_relative(path, f) for f in _files(spec)]
     classifiers = project.get("classifiers") or poetry.get("classifiers") or []
+    # `twisted-http2 = ["Twisted[http2]"]`: an extra that asks for a dependency's own
+    # features (the declared names drop the brackets)
+    featured = [
+        [str(extra), _FEATURED.match(item).group(1)]
+        for extra, items in (_table(project.get("optional-dependencies")) or {}).items()
+        if isinstance(items, list)
+        for item in items
+        if isinstance(item, str) and _FEATURED.match(item)
+    ]
     return {
         "style": _style(doc),
         "name": project.get("name") or poetry.get("name"),
@@ -161,6 +173,7 @@ def _data(doc: TOMLDocument, path: str) -> dict[str, Any]:
         "dynamic_dependencies_files": [_repo_relative(path, f) for f in files],
         "dynamic_optional_dependencies_files": optional_files,
         "classifiers": python_versions_from_classifiers(classifiers),
+        "featured_extras": featured,
     }
 
 

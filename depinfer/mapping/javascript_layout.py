@@ -16,7 +16,7 @@ import yaml
 
 from depinfer.mapping.javascript_names import package_name
 from depinfer.model import Ecosystem, FileKind, Manifest, Project
-from depinfer.scan import OUTPUT_DIRS, SKIP_DIRS, classify, nearest_directory
+from depinfer.scan import classify, nearest_directory, walk_repository
 
 
 def parse_jsonc(text: str) -> object:
@@ -234,26 +234,6 @@ def _layout_files(root: Path) -> list[str]:
             ):
                 found.append(f"{dirpath}/{name}" if dirpath else name)
     return found
-
-
-def walk_repository(root: Path):
-    """(directory, subdirectories, files) below `root` for config and stylesheet files, which
-    scan does not list: skips what scan skips (tool state, vendored code, build output without
-    a package.json of its own) and hidden folders; never follows directory symlinks."""
-    import os
-
-    for dirpath, dirnames, filenames in os.walk(root):
-        here = Path(dirpath)
-        dirnames[:] = [
-            d
-            for d in dirnames
-            if d not in SKIP_DIRS
-            and not d.startswith(".")
-            and not (here / d).is_symlink()
-            and (d not in OUTPUT_DIRS or (here / d / "package.json").exists())
-        ]
-        rel = here.relative_to(root).as_posix()
-        yield ("" if rel == "." else rel), dirnames, filenames
 
 
 _LAYOUTS: dict[int, tuple[Project, Layout]] = {}

@@ -14,9 +14,10 @@ import re
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
-from depinfer.mapping.javascript_layout import walk_repository
+from depinfer.manifests import ManifestError
+from depinfer.manifests.requirements import read as read_requirements
 from depinfer.model import Ecosystem, Manifest, Project
-from depinfer.scan import nearest_directory
+from depinfer.scan import nearest_directory, walk_repository
 
 # requirements files whose name says "the runtime list" (requirements/base.txt, ...)
 _RUNTIME_REQ = re.compile(
@@ -59,18 +60,10 @@ class ManifestLayout:
             for f in (m.data or {}).get("dynamic_dependencies_files") or []:
                 dynamic_files.add(f)
                 if f not in self.by_path:
-                    # `reqs("default.txt")` through a helper that prefixes requirements/:
-                    # the one requirements-folder file of that name beside the setup file
-                    base = PurePosixPath(f)
-                    near = [
-                        p
-                        for p in self.by_path
-                        if PurePosixPath(p).name == base.name
-                        and PurePosixPath(p).parent.name.lower() in _REQ_DIRS
-                        and PurePosixPath(p).parent.parent == base.parent
-                    ]
-                    if len(near) == 1:
-                        dynamic_files.add(near[0])
+                    # `reqs("default.txt")` through a helper that prefixes requirements/
+                    found = self._find(f)
+                    if found in self.by_path:
+                        dynamic_files.add(found)
         for folder in folders.values():
             for m in folder.all:
                 if m.parse_error:
@@ -113,12 +106,10 @@ class ManifestLayout:
                     continue
                 try:
                     text = self.project.abspath(found).read_text(encoding="utf-8", errors="replace")
-                except OSError:
+                    declared, _ = read_requirements(text, found)
+                except (OSError, ManifestError):
                     continue
-                for line in text.splitlines():
-                    line = line.split("#", 1)[0].strip()
-                    if line and not line.startswith("-"):
-                        names.append(line)
+                names.extend(declared.get("dependencies", []))
             if names:
                 m.declared.setdefault(f"optional-dependencies.{extra}", []).extend(names)
 

@@ -11,8 +11,8 @@ import is optional too, so optional modules spread along the chain until nothing
 Importing `a.b.c` unguarded also loads the packages `a` and `a.b`, so those stay required;
 a package (`__init__.py`) is optional only when a guarded import names it.
 A module that defines `load_ipython_extension` and that no module imports is an IPython
-extension, loaded only by `%load_ext` inside IPython (IPython docs, "IPython extensions":
-https://ipython.readthedocs.io/en/stable/config/extensions/): its own imports are optional,
+extension, loaded only by `%load_ext` inside IPython (IPython's documentation, "IPython
+extensions"): its own imports are optional,
 but the project modules it loads are not made optional through it.
 """
 

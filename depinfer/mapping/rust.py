@@ -243,9 +243,7 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
         heads = renamed.get((info.manifest.path, name), set())
         if sibling is None and known is None and heads:
             targets = {
-                by_lib[code_name(h)].manifest.path: by_lib[code_name(h)]
-                for h in heads
-                if code_name(h) in by_lib
+                by_lib[c].manifest.path: by_lib[c] for c in map(code_name, heads) if c in by_lib
             }
             target = next(iter(targets.values())) if len(targets) == 1 else None
             registry = sorted(h for h in heads if h in roots and code_name(h) not in by_lib)
@@ -261,21 +259,13 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
             if target is not None and target is not info:
                 # a workspace crate under another key: `s_with = { package = "serde_with",
                 # path = "../serde_with" }`
-                cand.internal = True
+                link_member(cand, info, target)
+                cand.name = name
                 cand.extra["package"] = target.name
-                rel = os.path.relpath(target.directory or ".", info.directory or ".")
-                cand.path = rel.replace(os.sep, "/")
-                cand.spec = member_version(target)
-                cand.verified = True
                 out.append(cand)
                 continue
         if sibling is not None and sibling is not info:
-            cand.name = sibling.name
-            cand.internal = True
-            rel = os.path.relpath(sibling.directory or ".", info.directory or ".")
-            cand.path = rel.replace(os.sep, "/")
-            cand.spec = member_version(sibling)
-            cand.verified = True
+            link_member(cand, info, sibling)
             out.append(cand)
             continue
         ws = workspace_entry(info, name)
@@ -318,6 +308,15 @@ def _condense(cands: list[Candidate]) -> list[Candidate]:
             if g not in have.extra.setdefault("gates", []):
                 have.extra["gates"].append(g)
     return list(out.values())
+
+
+def link_member(cand: Candidate, info: CrateInfo, member: CrateInfo) -> None:
+    """Make `cand` the path dependency of `info` on the workspace crate `member`."""
+    cand.name = member.name
+    cand.internal = True
+    cand.path = os.path.relpath(member.directory or ".", info.directory or ".").replace(os.sep, "/")
+    cand.spec = member_version(member)
+    cand.verified = True
 
 
 def member_version(info: CrateInfo) -> str | None:

@@ -22,8 +22,7 @@ version stage; nothing here writes a constraint.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
-from pathlib import Path, PurePosixPath
+from pathlib import PurePosixPath
 
 from depinfer.context import Context
 from depinfer.mapping.python import target_python
@@ -54,7 +53,6 @@ from depinfer.resolvers.python_versions import (
     uv_compile,
 )
 from depinfer.scan import classify
-from depinfer.toml_compat import tomllib
 
 _PIN = re.compile(
     r"(?:^|[\s'\"])(?:pip\s+install\s+[^\n]*?)?([A-Za-z0-9][A-Za-z0-9._-]*)(\[[^\]]*\])?\s*(==\s*[0-9][\w.*+!-]*)"
@@ -71,7 +69,7 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
     # modules that import a distribution of a feature extra without a guard can only load
     # when that extra is installed: they are the extra's code (kombu/transport/sqs.py), and
     # what the extra's distributions depend on (botocore under boto3) comes with it
-    feature_names = _feature_extras(list(manifests.values()), project.root)
+    feature_names = _feature_extras(list(manifests.values()))
     feature_imports = [
         c
         for c in ours
@@ -85,6 +83,10 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
         if c.section == Section.RUNTIME and not c.optional:
             runtime_targets.setdefault(canonical(c.name), set()).add(c.manifest)
     pins = pinned_elsewhere(project, manifests)
+    # each requirements file's `-r` stack, read once
+    stacks = {
+        p: _included(p, manifests) for p, m in manifests.items() if m.format == "requirements"
+    }
     out: list[Requirement] = []
     seen: set[tuple[str, str, str | None]] = set()
     for c in merged:
@@ -106,11 +108,13 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
             extra_group = _poetry_extra_naming(siblings, manifest, name)
             if extra_group and manifest.format == "pyproject":
                 req = _req(c, Section.OPTIONAL, extra_group, optional=True)
-            elif name in _feature_extras(siblings, project.root):
+            elif name in _feature_extras(siblings):
                 # the project already offers it as an optional feature (an extra): the
                 # code that imports it is that feature's, so it stays out of the runtime list
                 continue
-            elif _layered_elsewhere(manifest, name, manifests, runtime_targets.get(name, set())):
+            elif _layered_elsewhere(
+                manifest, name, manifests, stacks, runtime_targets.get(name, set())
+            ):
                 continue
             else:
                 req = _req(c, Section.RUNTIME, None)
@@ -300,14 +304,18 @@ def _included(path: str, manifests: dict[str, Manifest]) -> set[str]:
 
 
 def _layered_elsewhere(
-    manifest: Manifest, name: str, manifests: dict[str, Manifest], targets: set[str]
+    manifest: Manifest,
+    name: str,
+    manifests: dict[str, Manifest],
+    stacks: dict[str, set[str]],
+    targets: set[str],
 ) -> bool:
     """Requirements files stack with `-r`: `production.txt` starts with `-r base.txt` and adds
     what only production needs. A name such a layer declares is not the base's; a name that
     a file it pulls in declares or receives needs no second line in it."""
     if manifest.format != "requirements":
         return False
-    below = _included(manifest.path, manifests)
+    below = stacks.get(manifest.path, set())
     for path in below:
         m = manifests.get(path)
         if path in targets or (m is not None and name in _declared_anywhere([m])):
@@ -315,9 +323,7 @@ def _layered_elsewhere(
     for other in manifests.values():
         if other.path == manifest.path or other.format != "requirements" or other.parse_error:
             continue
-        if manifest.path in _included(other.path, manifests) and name in _declared_anywhere(
-            [other]
-        ):
+        if manifest.path in stacks.get(other.path, ()) and name in _declared_anywhere([other]):
             return True
     return False
 
@@ -389,14 +395,14 @@ _TOOLING_EXTRAS = re.compile(
 )
 
 
-def _feature_extras(manifests: list[Manifest], root: Path | None = None) -> set[str]:
+def _feature_extras(manifests: list[Manifest]) -> set[str]:
     """Names declared in extras that are optional *features* (not test/dev/all extras).
 
     An entry that asks for a distribution's own extras (`twisted-http2 = ["Twisted[http2]"]`)
     makes those features optional, not the distribution: it is left out."""
     out: set[str] = set()
     for m in manifests:
-        featured = _featured_entries(m, root)
+        featured = _featured_entries(m)
         for key, names in m.declared.items():
             head, _, extra = key.partition(".")
             if head == "optional-dependencies" and extra and not _TOOLING_EXTRAS.match(extra):
@@ -408,37 +414,9 @@ def _feature_extras(manifests: list[Manifest], root: Path | None = None) -> set[
     return out
 
 
-_FEATURED = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*\[")
-
-
-def _featured_entries(m: Manifest, root: Path | None) -> set[tuple[str, str]]:
-    """(extra, name) pairs of a pyproject's optional-dependencies written `name[feature]`
-    (the declared map keeps bare names, so the file itself is read)."""
-    if m.format != "pyproject" or root is None or m.parse_error:
-        return set()
-    path = root / m.path
-    try:
-        st = path.stat()
-    except OSError:
-        return set()
-    return _featured_in(str(path), st.st_mtime_ns, st.st_size)
-
-
-@lru_cache(maxsize=64)
-def _featured_in(path: str, _mtime: int, _size: int) -> set[tuple[str, str]]:
-    try:
-        doc = tomllib.loads(Path(path).read_text(encoding="utf-8", errors="replace"))
-    except (OSError, ValueError):
-        return set()
-    extras = (doc.get("project") or {}).get("optional-dependencies") or {}
-    out: set[tuple[str, str]] = set()
-    if isinstance(extras, dict):
-        for extra, items in extras.items():
-            for item in items if isinstance(items, list) else ():
-                hit = _FEATURED.match(item) if isinstance(item, str) else None
-                if hit:
-                    out.add((str(extra), canonical(hit.group(1))))
-    return out
+def _featured_entries(m: Manifest) -> set[tuple[str, str]]:
+    """(extra, name) pairs of a pyproject's optional-dependencies written `name[feature]`."""
+    return {(e, canonical(n)) for e, n in (m.data or {}).get("featured_extras") or ()}
 
 
 def _bare(name: str) -> str:

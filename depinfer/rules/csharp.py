@@ -39,9 +39,9 @@ from depinfer.mapping.csharp_projects import (
     is_roslyn_component,
     test_subject,
 )
-from depinfer.mapping.javascript_layout import walk_repository
 from depinfer.model import Candidate, Ecosystem, Evidence, ImportRef, Project, Section
 from depinfer.rules.csharp_config import serilog_packages
+from depinfer.scan import walk_repository
 
 
 @lru_cache(maxsize=1)

@@ -2,8 +2,8 @@
 
 Why: Poetry builds an extra only from the project's own dependencies — each name an extras
 list holds must be declared in `[tool.poetry.dependencies]` with `optional = true`
-(Poetry's pyproject documentation, "extras":
-https://python-poetry.org/docs/pyproject/#extras). The extras lists survive the masking of
+(Poetry's documentation, "The pyproject.toml file", section "extras"). The extras lists
+survive the masking of
 the dependencies table, so they say which optional distributions were there, including the
 ones the code loads only by computed names (`import_module(f"tree_sitter_{lang}")`), which
 no import shows. The resolver places these candidates as optional Poetry dependencies in
@@ -17,7 +17,7 @@ import re
 from depinfer.mapping.python_index import canonical
 from depinfer.model import Candidate, Ecosystem, Evidence, Project, Section
 
-SOURCE = "https://python-poetry.org/docs/pyproject/#extras"
+SOURCE = 'Poetry\'s documentation, "The pyproject.toml file", section "extras"'
 
 
 def candidates(project: Project) -> list[Candidate]:

@@ -14,7 +14,6 @@ Three sources of knowledge, each a table or a reader, none an if-chain:
 from __future__ import annotations
 
 import json
-import os
 import re
 from collections.abc import Callable
 from functools import lru_cache
@@ -22,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from depinfer.context import Context
-from depinfer.mapping.rust import code_name, crates_of, feature_references, member_version
+from depinfer.mapping.rust import code_name, crates_of, feature_references, link_member
 from depinfer.model import Candidate, Ecosystem, Evidence, ImportRef, Project, Section
 from depinfer.rules.rust_gates import (
     cargo_source_dir,
@@ -121,13 +120,7 @@ def _from_features_tables(crates: dict, have: list[Candidate], ctx: Context) -> 
             )
             sibling = by_lib.get(code_name(key))
             if sibling is not None and sibling is not info:
-                # a crate of this repository: the path dependency it was
-                cand.name = sibling.name
-                cand.internal = True
-                rel = os.path.relpath(sibling.directory or ".", info.directory or ".")
-                cand.path = rel.replace(os.sep, "/")
-                cand.spec = member_version(sibling)
-                cand.verified = True
+                link_member(cand, info, sibling)  # the path dependency it was
                 out.append(cand)
                 present.add((path, code_name(key)))
                 continue
