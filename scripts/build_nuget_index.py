@@ -481,7 +481,58 @@ CommunityToolkit.Aspire.Hosting.SQLite | 25 | lib | Aspire.Hosting[AddSqlite] | 
 Aspire.Microsoft.EntityFrameworkCore.SqlServer | 40 | lib | Microsoft.Extensions.Hosting[AddSqlServerDbContext,EnrichSqlServerDbContext] | 9.3.1
 Aspire.Npgsql.EntityFrameworkCore.PostgreSQL | 40 | lib | Microsoft.Extensions.Hosting[AddNpgsqlDbContext,EnrichNpgsqlDbContext] | 9.3.1
 Aspire.Npgsql | 35 | lib | Microsoft.Extensions.Hosting[AddNpgsqlDataSource] | 9.3.1
-Aspire.StackExchange.Redis | 35 | lib | Microsoft.Extensions.Hosting[AddRedisClient] | 9.3.1
+Aspire.StackExchange.Redis | 35 | lib | Microsoft.Extensions.Hosting[AddRedisClient,AddKeyedRedisClient] | 9.3.1
+Aspire.StackExchange.Redis.OutputCaching | 30 | lib | Microsoft.Extensions.Hosting[AddRedisOutputCache] | 9.3.1
+Aspire.StackExchange.Redis.DistributedCaching | 30 | lib | Microsoft.Extensions.Hosting[AddRedisDistributedCache] | 9.3.1
+Aspire.Microsoft.Data.SqlClient | 35 | lib | Microsoft.Extensions.Hosting[AddSqlServerClient,AddKeyedSqlServerClient] | 9.3.1
+Aspire.MySqlConnector | 30 | lib | Microsoft.Extensions.Hosting[AddMySqlDataSource,AddKeyedMySqlDataSource] | 9.3.1
+Aspire.Pomelo.EntityFrameworkCore.MySql | 30 | lib | Microsoft.Extensions.Hosting[AddMySqlDbContext,EnrichMySqlDbContext] | 9.3.1
+Aspire.Microsoft.EntityFrameworkCore.Cosmos | 30 | lib | Microsoft.Extensions.Hosting[AddCosmosDbContext,EnrichCosmosDbContext] | 9.3.1
+Aspire.Microsoft.Azure.Cosmos | 30 | lib | Microsoft.Extensions.Hosting[AddAzureCosmosClient,AddKeyedAzureCosmosClient] | 9.3.1
+Aspire.Azure.Storage.Blobs | 35 | lib | Microsoft.Extensions.Hosting[AddAzureBlobClient,AddAzureBlobServiceClient,AddKeyedAzureBlobClient,AddKeyedAzureBlobServiceClient] | 9.3.1
+Aspire.Azure.Storage.Queues | 30 | lib | Microsoft.Extensions.Hosting[AddAzureQueueClient,AddAzureQueueServiceClient,AddKeyedAzureQueueClient,AddKeyedAzureQueueServiceClient] | 9.3.1
+Aspire.Azure.Data.Tables | 30 | lib | Microsoft.Extensions.Hosting[AddAzureTableClient,AddAzureTableServiceClient,AddKeyedAzureTableClient,AddKeyedAzureTableServiceClient] | 9.3.1
+Aspire.Azure.Messaging.ServiceBus | 30 | lib | Microsoft.Extensions.Hosting[AddAzureServiceBusClient,AddKeyedAzureServiceBusClient] | 9.3.1
+Aspire.Azure.Messaging.EventHubs | 25 | lib | Microsoft.Extensions.Hosting[AddAzureEventHubProducerClient,AddAzureEventHubConsumerClient,AddAzureEventProcessorClient] | 9.3.1
+Aspire.Azure.Security.KeyVault | 30 | lib | Microsoft.Extensions.Hosting[AddAzureKeyVaultClient,AddAzureKeyVaultSecrets,AddKeyedAzureKeyVaultClient];Microsoft.Extensions.Configuration[AddAzureKeyVaultSecrets] | 9.3.1
+Aspire.Azure.AI.OpenAI | 30 | lib | Microsoft.Extensions.Hosting[AddAzureOpenAIClient,AddKeyedAzureOpenAIClient] | 9.3.1
+Aspire.OpenAI | 25 | lib | Microsoft.Extensions.Hosting[AddOpenAIClient,AddKeyedOpenAIClient] | 9.3.1
+Aspire.RabbitMQ.Client | 30 | lib | Microsoft.Extensions.Hosting[AddRabbitMQClient,AddKeyedRabbitMQClient] | 9.3.1
+Aspire.MongoDB.Driver | 30 | lib | Microsoft.Extensions.Hosting[AddMongoDBClient,AddKeyedMongoDBClient] | 9.3.1
+Aspire.Confluent.Kafka | 25 | lib | Microsoft.Extensions.Hosting[AddKafkaProducer,AddKafkaConsumer,AddKeyedKafkaProducer,AddKeyedKafkaConsumer] | 9.3.1
+Aspire.Qdrant.Client | 20 | lib | Microsoft.Extensions.Hosting[AddQdrantClient,AddKeyedQdrantClient] | 9.3.1
+Aspire.NATS.Net | 20 | lib | Microsoft.Extensions.Hosting[AddNatsClient,AddKeyedNatsClient] | 9.3.1
+Aspire.Seq | 20 | lib | Microsoft.Extensions.Hosting[AddSeqEndpoint] | 9.3.1
+Aspire.Elastic.Clients.Elasticsearch | 20 | lib | Microsoft.Extensions.Hosting[AddElasticsearchClient,AddKeyedElasticsearchClient] | 9.3.1
+Aspire.Hosting.MySql | 30 | lib | Aspire.Hosting[AddMySql] | 9.3.1
+Aspire.Hosting.Kafka | 25 | lib | Aspire.Hosting[AddKafka] | 9.3.1
+Aspire.Hosting.Orleans | 25 | lib | Aspire.Hosting[AddOrleans] | 9.3.1
+Aspire.Hosting.Docker | 25 | lib | Aspire.Hosting[AddDockerComposeEnvironment] | 9.3.1
+Aspire.Hosting.Kubernetes | 20 | lib | Aspire.Hosting[AddKubernetesEnvironment] | 9.3.1
+Aspire.Hosting.Python | 25 | lib | Aspire.Hosting[AddPythonApp,AddUvicornApp,AddPythonModule,AddPythonExecutable] | 9.3.1
+Aspire.Hosting.Seq | 20 | lib | Aspire.Hosting[AddSeq] | 9.3.1
+Aspire.Hosting.Qdrant | 20 | lib | Aspire.Hosting[AddQdrant] | 9.3.1
+Aspire.Hosting.Valkey | 20 | lib | Aspire.Hosting[AddValkey] | 9.3.1
+Aspire.Hosting.Garnet | 20 | lib | Aspire.Hosting[AddGarnet] | 9.3.1
+Aspire.Hosting.Nats | 20 | lib | Aspire.Hosting[AddNats] | 9.3.1
+Aspire.Hosting.Elasticsearch | 20 | lib | Aspire.Hosting[AddElasticsearch] | 9.3.1
+Aspire.Hosting.Milvus | 15 | lib | Aspire.Hosting[AddMilvus] | 9.3.1
+Aspire.Hosting.Oracle | 15 | lib | Aspire.Hosting[AddOracle] | 9.3.1
+Aspire.Hosting.Keycloak | 20 | lib | Aspire.Hosting[AddKeycloak] | 9.3.1
+Aspire.Hosting.Yarp | 20 | lib | Aspire.Hosting[AddYarp] | 9.3.1
+Aspire.Hosting.Azure.Storage | 30 | lib | Aspire.Hosting[AddAzureStorage] | 9.3.1
+Aspire.Hosting.Azure.Functions | 25 | lib | Aspire.Hosting[AddAzureFunctionsProject] | 9.3.1
+Aspire.Hosting.Azure.ServiceBus | 25 | lib | Aspire.Hosting[AddAzureServiceBus] | 9.3.1
+Aspire.Hosting.Azure.EventHubs | 20 | lib | Aspire.Hosting[AddAzureEventHubs] | 9.3.1
+Aspire.Hosting.Azure.CosmosDB | 25 | lib | Aspire.Hosting[AddAzureCosmosDB] | 9.3.1
+Aspire.Hosting.Azure.KeyVault | 25 | lib | Aspire.Hosting[AddAzureKeyVault] | 9.3.1
+Aspire.Hosting.Azure.Redis | 25 | lib | Aspire.Hosting[AddAzureRedis,AddAzureManagedRedis] | 9.3.1
+Aspire.Hosting.Azure.ApplicationInsights | 20 | lib | Aspire.Hosting[AddAzureApplicationInsights] | 9.3.1
+Aspire.Hosting.Azure.OperationalInsights | 20 | lib | Aspire.Hosting[AddAzureLogAnalyticsWorkspace] | 9.3.1
+Aspire.Hosting.Azure.CognitiveServices | 20 | lib | Aspire.Hosting[AddAzureOpenAI] | 9.3.1
+Aspire.Hosting.Azure.AppService | 20 | lib | Aspire.Hosting[AddAzureAppServiceEnvironment] | 9.3.1
+Aspire.Hosting.Azure.SignalR | 15 | lib | Aspire.Hosting[AddAzureSignalR] | 9.3.1
+Aspire.Hosting.Azure.Search | 15 | lib | Aspire.Hosting[AddAzureSearch] | 9.3.1
 Yarp.ReverseProxy | 60 | lib | Yarp.ReverseProxy;Yarp.ReverseProxy.Configuration;Yarp.ReverseProxy.Transforms | 2.3.0
 Ocelot | 55 | lib | Ocelot.DependencyInjection;Ocelot.Middleware | 24.0.0
 Carter | 45 | lib | Carter;Carter.ModelBinding;Carter.Response | 9.0.0
@@ -863,6 +914,12 @@ TEST_SDKS = {
         "Microsoft.Testing.Extensions.TrxReport",
     ]
 }
+# Project SDKs that bring packages from a version on: (major, ids). The Aspire 13 upgrade
+# guide: with `<Project Sdk="Aspire.AppHost.Sdk/13.0.0">` Aspire.Hosting.AppHost is
+# implicit (9.x projects referenced it beside `<Sdk Name="Aspire.AppHost.Sdk"/>`).
+SDK_PACKAGES_SINCE = {
+    "Aspire.AppHost.Sdk": [[13, ["Aspire.Hosting.AppHost"]]],
+}
 
 # Families that version with the .NET runtime (8.0.x for net8.0): id prefixes.
 RUNTIME_FAMILIES = [
@@ -1126,6 +1183,54 @@ IMPLIED_BY = {
     "Aspire.Hosting.AppHost": ["Aspire.Hosting.Testing"],
     "xunit.abstractions": ["xunit"],
     "Polly.Core": ["Polly"],
+    # the SDK packages' dependency groups: hosting and exporters build on the SDK itself
+    "OpenTelemetry": [
+        "OpenTelemetry.Extensions.Hosting",
+        "OpenTelemetry.Exporter.OpenTelemetryProtocol",
+        "OpenTelemetry.Exporter.Console",
+        "Azure.Monitor.OpenTelemetry.AspNetCore",
+    ],
+    # each EF Core database provider depends on EF Core (and its relational layer); an
+    # Aspire EF component on its provider (their gallery dependency lists)
+    "Microsoft.EntityFrameworkCore": [
+        "Microsoft.EntityFrameworkCore.SqlServer",
+        "Microsoft.EntityFrameworkCore.Sqlite",
+        "Microsoft.EntityFrameworkCore.InMemory",
+        "Microsoft.EntityFrameworkCore.Cosmos",
+        "Npgsql.EntityFrameworkCore.PostgreSQL",
+        "Pomelo.EntityFrameworkCore.MySql",
+        "Aspire.Microsoft.EntityFrameworkCore.SqlServer",
+        "Aspire.Npgsql.EntityFrameworkCore.PostgreSQL",
+        "Aspire.Pomelo.EntityFrameworkCore.MySql",
+        "Aspire.Microsoft.EntityFrameworkCore.Cosmos",
+    ],
+    "Microsoft.EntityFrameworkCore.SqlServer": ["Aspire.Microsoft.EntityFrameworkCore.SqlServer"],
+    "Npgsql.EntityFrameworkCore.PostgreSQL": ["Aspire.Npgsql.EntityFrameworkCore.PostgreSQL"],
+    "Pomelo.EntityFrameworkCore.MySql": ["Aspire.Pomelo.EntityFrameworkCore.MySql"],
+    "Microsoft.Data.SqlClient": [
+        "Microsoft.EntityFrameworkCore.SqlServer",
+        "Aspire.Microsoft.Data.SqlClient",
+        "Aspire.Microsoft.EntityFrameworkCore.SqlServer",
+    ],
+    # an Aspire client integration depends on the client library it registers
+    "Npgsql": ["Npgsql.EntityFrameworkCore.PostgreSQL", "Aspire.Npgsql"],
+    "MySqlConnector": ["Aspire.MySqlConnector", "Pomelo.EntityFrameworkCore.MySql"],
+    "StackExchange.Redis": [
+        "Aspire.StackExchange.Redis",
+        "Aspire.StackExchange.Redis.OutputCaching",
+        "Aspire.StackExchange.Redis.DistributedCaching",
+    ],
+    "Azure.Storage.Blobs": ["Aspire.Azure.Storage.Blobs"],
+    "Azure.Storage.Queues": ["Aspire.Azure.Storage.Queues"],
+    "Azure.Data.Tables": ["Aspire.Azure.Data.Tables"],
+    "Azure.Messaging.ServiceBus": ["Aspire.Azure.Messaging.ServiceBus"],
+    "Azure.Security.KeyVault.Secrets": ["Aspire.Azure.Security.KeyVault"],
+    "Microsoft.Azure.Cosmos": ["Aspire.Microsoft.Azure.Cosmos"],
+    "RabbitMQ.Client": ["Aspire.RabbitMQ.Client"],
+    "MongoDB.Driver": ["Aspire.MongoDB.Driver"],
+    "Confluent.Kafka": ["Aspire.Confluent.Kafka"],
+    "Azure.AI.OpenAI": ["Aspire.Azure.AI.OpenAI"],
+    "OpenAI": ["Aspire.OpenAI", "Azure.AI.OpenAI"],
     "Microsoft.CodeAnalysis.Common": ["Microsoft.CodeAnalysis.CSharp"],
     # the workspace layer's dependency group holds its language's compiler package
     "Microsoft.CodeAnalysis.CSharp": ["Microsoft.CodeAnalysis.CSharp.Workspaces"],
@@ -1248,6 +1353,7 @@ def main() -> None:
         "implicit_usings": IMPLICIT_USINGS,
         "web_sdks": WEB_SDKS,
         "test_sdks": TEST_SDKS,
+        "sdk_packages_since": SDK_PACKAGES_SINCE,
     }
     conventions = {
         "about": "C# test-project and tooling conventions; rebuilt by "

@@ -820,3 +820,29 @@ def test_a_namespace_the_repository_builds_is_not_its_published_package():
     manifest = "tests/Humanizer.Tests/Humanizer.Tests.csproj"
     assert "Humanizer.Core" not in _names(found, manifest)
     assert _projects(found, manifest) == ["src/Humanizer/Humanizer.csproj"]
+
+
+@pytest.fixture(scope="module")
+def aspireservices():
+    return infer(FIXTURES / "aspireservices", Options(offline=True))
+
+
+def test_extension_methods_show_packages_in_namespaces_the_framework_has(aspireservices):
+    # Microsoft.Extensions.DependencyInjection is in the shared framework, yet
+    # AddServiceDiscovery / AddStandardResilienceHandler come from packages
+    names = _names(aspireservices, "Shop.ServiceDefaults/Shop.ServiceDefaults.csproj")
+    assert "Microsoft.Extensions.ServiceDiscovery" in names
+    assert "Microsoft.Extensions.Http.Resilience" in names
+    # the OpenTelemetry SDK comes with its hosting package, it is not listed beside it
+    assert "OpenTelemetry.Extensions.Hosting" in names
+    assert "OpenTelemetry" not in names
+
+
+def test_aspire_client_integrations_replace_the_clients_they_register(aspireservices):
+    assert _names(aspireservices, "Shop.Api/Shop.Api.csproj") == ["Aspire.Azure.Storage.Blobs"]
+
+
+def test_an_aspire_13_apphost_sdk_brings_the_apphost_package(aspireservices):
+    assert _names(aspireservices, "Shop.AppHost/Shop.AppHost.csproj") == [
+        "Aspire.Hosting.Azure.Storage"
+    ]

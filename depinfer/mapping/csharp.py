@@ -302,7 +302,19 @@ def namespace_candidates(
             c = _candidate(listed, cs, ref, f"namespace {ns}; listed centrally", verified=True)
             return [c], True
     if inbox_prefix and len(inbox_prefix) >= len(prefix):
-        return [], True
+        # the framework has the namespace, but a package may add extension methods to
+        # it (`AddServiceDiscovery` in Microsoft.Extensions.DependencyInjection): one
+        # whose entry point the project calls is needed all the same
+        out = []
+        for e in entries if prefix == inbox_prefix else ():
+            if e.package.lower() in use.own_ids or nx.package_in_box(e.package, cs):
+                continue
+            hit = next((m for m in e.markers if _strong_marker(m) and use.uses_marker(m)), None)
+            if hit and (pool is None or e.package.lower() in {k.lower() for k in pool}):
+                c = _candidate(e.package, cs, ref, f"namespace {ns}; calls {hit}", verified=True)
+                c.extra["direct"] = True
+                out.append(c)
+        return out, True
     out: list[Candidate] = []
     chosen = choose(entries, use, pool, prefix) if entries else []
     if pool is not None:

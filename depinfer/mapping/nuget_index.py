@@ -8,6 +8,7 @@ matches the `Serilog.Sinks.SystemConsole` row before the `Serilog` one.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -169,6 +170,22 @@ def needs_aspnetcore_framework(
     return shared
 
 
+def sdk_packages(cs: CsProject) -> set[str]:
+    """Packages the project SDK brings implicitly from one of its versions on
+    (`Aspire.AppHost.Sdk/13.0.0` brings Aspire.Hosting.AppHost); only an SDK written
+    with its version counts."""
+    out: set[str] = set()
+    for spec in [cs.sdk, *cs.extra_sdks]:
+        name, _, version = spec.partition("/")
+        m = re.match(r"\d+", version)
+        if not m:
+            continue
+        for since, ids in inbox().get("sdk_packages_since", {}).get(name, []):
+            if int(m.group(0)) >= since:
+                out.update(ids)
+    return out
+
+
 def package_in_box(pid: str, cs: CsProject | None) -> bool:
     """True when every target framework of the project already has this package's API."""
     return not missing_tfms(pid, cs)
@@ -195,6 +212,13 @@ def missing_tfms(pid: str, cs: CsProject | None) -> list[str]:
     data = inbox()
     everywhere = (cs.target_frameworks if cs is not None else []) or ["*"]
     if cs is not None and any(pid in data["test_sdks"].get(n, []) for n in cs.sdk_names):
+        return []
+    if (
+        cs is not None
+        and pid in sdk_packages(cs)
+        and not (cs.central and pid.lower() in {k.lower() for k in cs.pool})
+    ):
+        # (a package the central list names is one the repository references anyway)
         return []
     if cs is not None and _in_shared_framework(pid):
         if has_shared_framework(cs):

@@ -461,8 +461,12 @@ def reduce_transitive(
     layer_tests: set[str] = frozenset(),
     subjects: set[tuple[str, str]] = frozenset(),
     support: set[str] = frozenset(),
+    brought: list[Candidate] | None = None,
 ) -> list[Candidate]:
-    """Drop what another referenced project already brings. An Aspire AppHost's
+    """Drop what another referenced project already brings (`brought`: the candidates
+    whose packages count as a project's, before packages implied by others were dropped:
+    a project keeps EF Core's SqlServer provider out of its list through its Aspire
+    component, yet the provider still reaches the projects referencing it). An Aspire AppHost's
     references are resources it launches, not code that flows on to its referrers; the
     packages of a project in `private_packages` (PrivateAssets compile by default) do not
     flow on either. A project in `own_references` (DisableTransitiveProjectReferences)
@@ -490,7 +494,7 @@ def reduce_transitive(
         return False
 
     packages: dict[str, set[str]] = defaultdict(set)
-    for c in candidates:
+    for c in candidates if brought is None else brought:
         if not c.internal and c.extra.get("kind", "lib") == "lib":
             packages[c.manifest].add(c.name.lower())
     out = []
@@ -524,7 +528,9 @@ def reduce_transitive(
 
 
 def drop_implied(
-    candidates: list[Candidate], pools: dict[str, tuple[str, set[str]]] | None = None
+    candidates: list[Candidate],
+    pools: dict[str, tuple[str, set[str]]] | None = None,
+    graph: nx.DiGraph | None = None,
 ) -> list[Candidate]:
     """A package another chosen package of the same project depends on is not repeated;
     a referenced project of this repository that builds that other package counts too
@@ -544,20 +550,25 @@ def drop_implied(
     ]
     pools = pools or {}
     solution = {m: props for m, (props, _) in pools.items()}
-    kept_names = {
-        (solution.get(c.manifest), c.name.lower())
-        for c, d in zip(candidates, dropped, strict=True)
-        if not d and not c.internal
-    }
     places: dict[tuple[str | None, str], set[str]] = defaultdict(set)
     for c, d in zip(candidates, dropped, strict=True):
         if d:
             places[(solution.get(c.manifest), c.name.lower())].add(c.manifest)
+    kept_in: dict[tuple[str | None, str], set[str]] = defaultdict(set)
+    for c, d in zip(candidates, dropped, strict=True):
+        if not d and not c.internal:
+            kept_in[(solution.get(c.manifest), c.name.lower())].add(c.manifest)
+
+    def reaches(src: str, dst: str) -> bool:
+        return graph is not None and src in graph and dst in nx.descendants(graph, src)
 
     def listed_for_here(c: Candidate) -> bool:
         key = (solution.get(c.manifest), c.name.lower())
         listed = pools.get(c.manifest, ("", set()))[1]
-        return key[1] in listed and key not in kept_names and len(places[key]) == 1
+        # a project that references this one gets the package from it: its own use is
+        # no other reason for the list to name the package
+        others = {p for p in kept_in[key] if not reaches(p, c.manifest)}
+        return key[1] in listed and not others and len(places[key]) == 1
 
     return [c for c, d in zip(candidates, dropped, strict=True) if not d or listed_for_here(c)]
 
@@ -608,7 +619,7 @@ def infer(
         if subject is not None:
             subjects.add((cs.path, subject.path))
     result = reduce_transitive(
-        drop_implied(candidates, pools),
+        drop_implied(candidates, pools, graph),
         graph,
         tests,
         apphosts,
@@ -617,6 +628,7 @@ def infer(
         layer_tests,
         subjects,
         support,
+        brought=candidates,
     )
     _report_unplaced(project, layout, result, ctx)
     # a reference a Directory.Build file already makes is not written again
