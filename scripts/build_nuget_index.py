@@ -1124,9 +1124,11 @@ PLACEMENT = {
     # NsDepCop's docs: the analyzer reads config.nsdepcop from the project's folder
     "NsDepCop": "file:config.nsdepcop",
     "Microsoft.AspNetCore.Components.WebAssembly.DevServer": "wasm",
-    "PolySharp": "legacy-tfm",
-    "Polyfill": "legacy-tfm",
-    "PolyShim": "legacy-tfm",
+    # source-only polyfills of language-support types: only where older targets compile
+    # syntax that needs them (POLYFILL_SYNTAX)
+    "PolySharp": "legacy-syntax",
+    "Polyfill": "legacy-syntax",
+    "PolyShim": "legacy-syntax",
     "Microsoft.NETFramework.ReferenceAssemblies": "legacy-tfm",
     "SonarAnalyzer.CSharp": "all",
     "StyleCop.Analyzers": "all",
@@ -1300,6 +1302,45 @@ POLYFILL_TYPES = {
 }
 
 
+# What source-only polyfill packages (PolySharp's README lists its generated types) give
+# older targets: the syntax that compiles only with a support type (records and `init`
+# need IsExternalInit, `required` RequiredMemberAttribute, `^1` and `a..b` Index/Range;
+# C# language reference), each with the type a project may declare itself instead, and
+# the attributes of the nullable analysis and compiler services newer frameworks define.
+POLYFILL_SYNTAX = {
+    "features": {
+        "record": "IsExternalInit",
+        "init": "IsExternalInit",
+        "required": "RequiredMemberAttribute",
+        "index": "Index",
+        "range": "Range",
+    },
+    "attributes": [
+        "AllowNull",
+        "CallerArgumentExpression",
+        "DisallowNull",
+        "DoesNotReturn",
+        "DoesNotReturnIf",
+        "DynamicallyAccessedMembers",
+        "MaybeNull",
+        "MaybeNullWhen",
+        "MemberNotNull",
+        "MemberNotNullWhen",
+        "ModuleInitializer",
+        "NotNull",
+        "NotNullIfNotNull",
+        "NotNullWhen",
+        "RequiresUnreferencedCode",
+        "SetsRequiredMembers",
+        "SkipLocalsInit",
+        "StackTraceHidden",
+        "StringSyntax",
+        "UnconditionalSuppressMessage",
+        "UnscopedRef",
+    ],
+}
+
+
 def parse_packages(table: str) -> dict[str, dict]:
     packages: dict[str, dict] = {}
     for raw in table.strip().splitlines():
@@ -1368,6 +1409,7 @@ def main() -> None:
         "placement": PLACEMENT,
         "placement_prefix": PLACEMENT_PREFIX,
         "polyfill_types": POLYFILL_TYPES,
+        "polyfill_syntax": POLYFILL_SYNTAX,
         "implied_by": IMPLIED_BY,
         "brought_by": BROUGHT_BY,
     }

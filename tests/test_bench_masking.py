@@ -161,3 +161,48 @@ def test_cargo_masking_empties_dependency_sub_tables_placed_after_other_tables()
     assert "serde" not in masked and "clap" not in masked and "derive" not in masked
     assert "[dependencies]" in masked
     assert "libc = '0.2'" in masked and "insta = '1'" in masked
+
+
+def _write(root: Path, files: dict[str, str]) -> None:
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+
+
+ROOTED = {
+    "Repo.slnx": "<Solution />",
+    "props/Common.props": (
+        "<Project><PropertyGroup><RepoRoot>$([System.IO.Directory]::GetParent("
+        "$(MSBuildThisFileDirectory)).Parent.FullName)</RepoRoot></PropertyGroup>"
+        '<ItemGroup><Using Include="System.Net.Http" /></ItemGroup></Project>'
+    ),
+    "test/Directory.Build.props": (
+        '<Project><Import Project="$([MSBuild]::GetDirectoryNameOfFileAbove('
+        "$(MSBuildProjectDirectory), 'Repo.slnx'))\\props\\Common.props\" /></Project>"
+    ),
+    "src/A/A.csproj": '<Project Sdk="Microsoft.NET.Sdk"></Project>',
+    "test/A.Tests/A.Tests.csproj": (
+        '<Project Sdk="Microsoft.NET.Sdk"><ItemGroup>'
+        '<ProjectReference Include="$(RepoRoot)\\src\\A\\A.csproj" />'
+        "</ItemGroup></Project>"
+    ),
+}
+
+
+def test_project_references_through_msbuild_properties_are_scored_as_their_target(
+    tmp_path: Path,
+) -> None:
+    _write(tmp_path, ROOTED)
+    result = mask(tmp_path, "csharp", ["test/A.Tests/A.Tests.csproj"])
+    assert names(result, "test/A.Tests/A.Tests.csproj") == ["src/a/a.csproj"]
+
+
+def test_imports_found_with_property_functions_bring_their_usings(tmp_path: Path) -> None:
+    from depinfer.analyzers.csharp_layout import build_layout
+    from depinfer.scan import scan
+
+    _write(tmp_path, ROOTED)
+    layout = {cs.path: cs for cs in build_layout(scan(tmp_path))}
+    tests = layout["test/A.Tests/A.Tests.csproj"]
+    assert tests.properties["RepoRoot"] == "/"
+    assert "System.Net.Http" in str(tests.inherited_usings)

@@ -528,7 +528,7 @@ def test_each_central_package_list_places_its_tools_in_its_own_projects():
         assert "Microsoft.EntityFrameworkCore.Design" in names, sol
 
 
-def test_source_only_polyfills_go_to_every_older_target_project():
+def test_source_only_polyfills_go_to_each_older_target_project_using_newer_syntax():
     inference = infer(FIXTURES / "sourcepolyfills", Options(offline=True))
     assert _names(inference, "src/Lib/Lib.csproj") == ["PolyShim"]
     assert _names(inference, "src/Legacy/Legacy.csproj") == ["PolyShim"]
@@ -846,3 +846,40 @@ def test_an_aspire_13_apphost_sdk_brings_the_apphost_package(aspireservices):
     assert _names(aspireservices, "Shop.AppHost/Shop.AppHost.csproj") == [
         "Aspire.Hosting.Azure.Storage"
     ]
+
+
+def test_syntax_polyfills_go_only_where_older_targets_compile_newer_syntax(tmp_path):
+    files = {
+        "Directory.Packages.props": (
+            "<Project><PropertyGroup><ManagePackageVersionsCentrally>true"
+            "</ManagePackageVersionsCentrally></PropertyGroup><ItemGroup>"
+            '<PackageVersion Include="PolySharp" Version="1.15.0" />'
+            "</ItemGroup></Project>"
+        ),
+        "Records/Records.csproj": (
+            '<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup>'
+            "<TargetFramework>netstandard2.0</TargetFramework></PropertyGroup></Project>"
+        ),
+        "Records/Point.cs": "namespace Records;\npublic record Point(int X, int Y);\n",
+        "Plain/Plain.csproj": (
+            '<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup>'
+            "<TargetFramework>netstandard2.0</TargetFramework></PropertyGroup></Project>"
+        ),
+        "Plain/Point.cs": "namespace Plain;\npublic class Point { public int X { get; set; } }\n",
+        "Own/Own.csproj": (
+            '<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup>'
+            "<TargetFramework>netstandard2.0</TargetFramework></PropertyGroup></Project>"
+        ),
+        "Own/Point.cs": "namespace Own;\npublic record Point(int X);\n",
+        "Own/IsExternalInit.cs": (
+            "namespace System.Runtime.CompilerServices;\ninternal static class IsExternalInit {}\n"
+        ),
+    }
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    found = infer(tmp_path, Options(offline=True))
+    assert _names(found, "Records/Records.csproj") == ["PolySharp"]
+    assert _names(found, "Plain/Plain.csproj") == []
+    # a project declaring the support type itself needs no package for it
+    assert _names(found, "Own/Own.csproj") == []

@@ -33,6 +33,15 @@ _TYPE_DECLS = {
 }
 
 
+# Syntax of newer C# versions that compiles for older targets only with polyfilled types
+# (IsExternalInit, RequiredMemberAttribute, Index/Range): C# language reference.
+_LANGUAGE_FEATURES = {
+    "record_declaration": "record",
+    "record_struct_declaration": "record",
+    "range_expression": "range",
+}
+
+
 # Declarations whose `name` is a member (not a type): `Context` in `ResilienceContext
 # Context => …` names a property, and later `Context.X` most likely reads it.
 _MEMBER_DECLS = {
@@ -120,6 +129,7 @@ def analyze_text(text: str, rel: str, kind: FileKind, project_path: str | None) 
     tree = _parser().parse(text.encode("utf-8"))
     refs: list[ImportRef] = []
     identifiers: set[str] = set()
+    features: set[str] = set()  # language features older targets need polyfills for
     pairs: set[str] = set()
     declared_ns: set[str] = set()
     types: list[tuple[str, str, bool]] = []  # (namespace, name, public)
@@ -165,6 +175,14 @@ def analyze_text(text: str, rel: str, kind: FileKind, project_path: str | None) 
                 if name_node is None or c.id != name_node.id:
                     stack.append((c, full))
             continue
+        if t in _LANGUAGE_FEATURES:
+            features.add(_LANGUAGE_FEATURES[t])
+        elif t == "accessor_declaration" and any(c.type == "init" for c in node.children):
+            features.add("init")
+        elif t == "modifier" and node.text == b"required":
+            features.add("required")
+        elif t == "prefix_unary_expression" and node.children and node.children[0].type == "^":
+            features.add("index")
         if t in _TYPE_DECLS:
             name_node = node.child_by_field_name("name")
             if name_node is not None:
@@ -294,6 +312,7 @@ def analyze_text(text: str, rel: str, kind: FileKind, project_path: str | None) 
         called=sorted(called),
         nested=sorted(nested),
         **({"attribute_names": sorted(attribute_names)} if attribute_names else {}),
+        **({"features": sorted(features)} if features else {}),
     )
     return refs
 

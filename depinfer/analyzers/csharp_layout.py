@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from depinfer.analyzers.msbuild_conditions import evaluate
+from depinfer.analyzers.msbuild_functions import Evaluator
 from depinfer.model import Ecosystem, Manifest, Project, SourceFile
 
 # The last part of a project name that marks a test project (`Shop.UnitTests`, `X.Specs`).
@@ -146,14 +147,15 @@ def build_layout(project: Project) -> list[CsProject]:
         cs.props = _props_chain(directory, build_props)
         props: dict[str, str] = {}
         for pm in reversed(cs.props):
-            props.update(pm.data.get("properties", {}))
-        props.update(m.data.get("properties", {}))
+            props.update(_functions(project, pm.data, _dir(pm.path), directory, props))
+        props.update(_functions(project, m.data, directory, directory, props))
         # files the props chain imports (`eng/Common.props`) count as part of it; their
         # properties give way to the project's own
         early = _imported(project, cs.props, props, directory, imported_cache)
         own = _imported(project, [m], props, directory, imported_cache)
         for data in own + early:
-            for key, value in data.get("properties", {}).items():
+            where = _dir(data.get("path", ""))
+            for key, value in _functions(project, data, where, directory, props).items():
                 props.setdefault(key, value)
         cs.properties = props
         cs.sdk = m.data.get("sdk") or ""
@@ -358,7 +360,7 @@ def _follow(
     if depth >= _IMPORT_DEPTH:
         return
     for spec in imports:
-        rel = _import_path(spec, _dir(importer), project_dir, props)
+        rel = _import_path(spec, _dir(importer), project_dir, props, project)
         if rel is None or rel in seen:
             continue
         seen.add(rel)
@@ -371,13 +373,69 @@ def _follow(
         )
 
 
+def _is_file(project: Project) -> Any:
+    return lambda rooted: project.abspath(rooted.lstrip("/")).is_file()
+
+
+def _functions(
+    project: Project, data: dict[str, Any], file_dir: str, project_dir: str, props: dict[str, str]
+) -> dict[str, str]:
+    """A file's properties with the path property functions in their values evaluated
+    where the file sits (`RepoRoot` = `$([System.IO.Directory]::GetParent(...))`); a
+    value that cannot be evaluated stays as written."""
+    own = data.get("properties", {})
+    if not any("$([" in v for v in own.values()):
+        return own
+    out = dict(own)
+    for key, value in own.items():
+        if "$([" in value:
+            known = {**props, **{k: v for k, v in out.items() if "$([" not in v}}
+            got = Evaluator(known, file_dir, project_dir, _is_file(project)).value(value)
+            if got is not None:
+                out[key] = got
+    return out
+
+
+def resolve_include(project: Project, cs: CsProject, include: str) -> str | None:
+    """The repository-relative path an item Include of the project names once its
+    properties are expanded (`$(RepoRoot)\\src\\A\\A.csproj`); None when it cannot be."""
+    got = Evaluator(cs.properties, cs.directory, cs.directory, _is_file(project)).value(include)
+    if got is None:
+        return None
+    got = got.replace("\\", "/")
+    if not got.startswith("/"):
+        got = "/" + (cs.directory + "/" if cs.directory else "") + got
+    parts: list[str] = []
+    for part in got.split("/"):
+        if part in ("", "."):
+            continue
+        if part == "..":
+            if not parts:
+                return None
+            parts.pop()
+        else:
+            parts.append(part)
+    return "/".join(parts)
+
+
 def _import_path(
-    spec: str, importer_dir: str, project_dir: str, props: dict[str, str]
+    spec: str,
+    importer_dir: str,
+    project_dir: str,
+    props: dict[str, str],
+    project: Project | None = None,
 ) -> str | None:
     """The repository-relative file an Import names, or None when it leaves the repository,
     names an SDK file, or needs a property this reading does not know."""
-    if "$([" in spec or "*" in spec:
+    if "*" in spec:
         return None
+    if "$([" in spec:
+        if project is None:
+            return None
+        got = Evaluator(props, importer_dir, project_dir, _is_file(project)).value(spec)
+        if not got or not got.replace("\\", "/").startswith("/"):
+            return None
+        spec = got.replace("\\", "/")
     lowered = {k.lower(): v for k, v in props.items()}
     lowered["msbuildthisfiledirectory"] = importer_dir + "/" if importer_dir else ""
     lowered["msbuildprojectdirectory"] = project_dir

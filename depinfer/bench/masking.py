@@ -24,6 +24,7 @@ from typing import Any
 import tomlkit
 
 from depinfer.bench.sections import (
+    PROJECT,
     Dep,
     SectionError,
     build_file_format,
@@ -249,11 +250,36 @@ def lock_files(root: Path, language: str, build_files: list[str]) -> list[str]:
     return found
 
 
+def _expand_project_references(root: Path, files: list[MaskedFile]) -> None:
+    """Gold ProjectReferences written with MSBuild properties (`$(RepoRoot)\\src\\A.csproj`)
+    compared as the project they name: the properties are evaluated as MSBuild would,
+    from the (unmasked) property groups and the files they import."""
+    todo = [
+        (f, i) for f in files for i, d in enumerate(f.gold) if d.kind == PROJECT and "$(" in d.raw
+    ]
+    if not todo:
+        return
+    from dataclasses import replace
+
+    from depinfer.analyzers.csharp_layout import build_layout, resolve_include
+    from depinfer.scan import scan
+
+    project = scan(root)
+    layout = {cs.path: cs for cs in build_layout(project)}
+    for f, i in todo:
+        cs = layout.get(f.path)
+        target = resolve_include(project, cs, f.gold[i].raw) if cs is not None else None
+        if target:
+            f.gold[i] = replace(f.gold[i], name=target.lower())
+
+
 def mask(root: Path, language: str, build_files: list[str]) -> MaskResult:
     """Mask the scratch copy at `root`; returns the gold per build file and the deleted locks."""
     result = MaskResult()
     for rel in build_files:
         result.files.append(mask_file(root, rel))
+    if language == "csharp":
+        _expand_project_references(root, result.files)
     for rel in lock_files(root, language, build_files):
         (root / rel).unlink()
         result.deleted.append(rel)

@@ -406,6 +406,8 @@ def _placed(
         return project.abspath(f"{cs.directory}/{arg}" if cs.directory else arg).is_file()
     if kind == "legacy-tfm":
         return _legacy(cs)
+    if kind == "legacy-syntax":
+        return _legacy(cs) and bool(needs_syntax_polyfills(use))
     if kind == "roslyn":
         return is_roslyn_component(cs, use)
     if kind == "packable":
@@ -416,6 +418,19 @@ def _placed(
             and not _web_app(cs)
         )
     return False
+
+
+def needs_syntax_polyfills(use: ProjectUse) -> list[str]:
+    """The newer-language syntax and compiler attributes the project's code uses that an
+    older target compiles only with polyfilled types it does not declare itself."""
+    spec = conventions()["polyfill_syntax"]
+    own = {name for f in use.files for _ns, name, *_ in f.extra.get("types", [])}
+    used = {feat for f in use.files for feat in f.extra.get("features", [])}
+    out = sorted(f for f in used if spec["features"].get(f) not in own and f in spec["features"])
+    out += sorted(
+        a for a in spec["attributes"] if a in use.attributes and f"{a}Attribute" not in own
+    )
+    return out
 
 
 def _web_app(cs: CsProject) -> bool:
