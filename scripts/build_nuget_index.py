@@ -992,6 +992,9 @@ TEST_FRAMEWORKS = {
         # adapter is then not needed
         "executable": ["xunit.v3"],
         "platform_v2": ["xunit.v3.mtp-v2"],
+        # the same v3 framework with the testing platform pinned (v1) or left out (VSTest
+        # only): a repository that lists one of these uses it for its executables
+        "executable_alternatives": {"xunit.v3": ["xunit.v3.mtp-off", "xunit.v3.mtp-v1"]},
         "vstest_only": ["xunit.runner.visualstudio"],
     },
     "nunit": {

@@ -206,3 +206,19 @@ def test_imports_found_with_property_functions_bring_their_usings(tmp_path: Path
     tests = layout["test/A.Tests/A.Tests.csproj"]
     assert tests.properties["RepoRoot"] == "/"
     assert "System.Net.Http" in str(tests.inherited_usings)
+
+
+def test_wildcard_project_references_are_scored_as_each_project_they_match(tmp_path: Path) -> None:
+    _write(
+        tmp_path,
+        {
+            "Build.csproj": (
+                '<Project Sdk="Microsoft.Build.Traversal/4.1.0"><ItemGroup>'
+                '<ProjectReference Include="src/**/*.csproj" /></ItemGroup></Project>'
+            ),
+            "src/A/A.csproj": '<Project Sdk="Microsoft.NET.Sdk"></Project>',
+            "src/deep/B/B.csproj": '<Project Sdk="Microsoft.NET.Sdk"></Project>',
+        },
+    )
+    result = mask(tmp_path, "csharp", ["Build.csproj"])
+    assert names(result, "Build.csproj") == ["src/a/a.csproj", "src/deep/b/b.csproj"]

@@ -883,3 +883,71 @@ def test_syntax_polyfills_go_only_where_older_targets_compile_newer_syntax(tmp_p
     assert _names(found, "Plain/Plain.csproj") == []
     # a project declaring the support type itself needs no package for it
     assert _names(found, "Own/Own.csproj") == []
+
+
+def _tree(root, files):
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+
+
+LIB = '<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><TargetFramework>net8.0</TargetFramework></PropertyGroup></Project>'
+
+
+def test_traversal_and_trimmer_roots_name_projects_without_code(tmp_path):
+    _tree(
+        tmp_path,
+        {
+            "build/Build.csproj": '<Project Sdk="Microsoft.Build.Traversal/4.1.0"></Project>',
+            "build/src/A/A.csproj": LIB,
+            "build/src/A/A.cs": "namespace A;\npublic class Alpha {}\n",
+            "build/src/B/B.csproj": LIB,
+            "build/src/B/B.cs": "namespace B;\npublic class Beta : A.Alpha {}\n",
+            "build/tests/Aot/Aot.csproj": (
+                '<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><OutputType>Exe</OutputType>'
+                "<TargetFramework>net8.0</TargetFramework><PublishAot>true</PublishAot>"
+                '</PropertyGroup><ItemGroup><TrimmerRootAssembly Include="A" />'
+                '<TrimmerRootAssembly Include="B" /></ItemGroup></Project>'
+            ),
+            "build/tests/Aot/Program.cs": "System.Console.WriteLine(new B.Beta());\n",
+        },
+    )
+    found = infer(tmp_path, Options(offline=True))
+    assert _projects(found, "build/Build.csproj") == [
+        "build/src/A/A.csproj",
+        "build/src/B/B.csproj",
+        "build/tests/Aot/Aot.csproj",
+    ]
+    # B brings A, but a trimmer root is named by the project file: both are kept
+    assert _projects(found, "build/tests/Aot/Aot.csproj") == [
+        "build/src/A/A.csproj",
+        "build/src/B/B.csproj",
+    ]
+
+
+def test_an_executable_xunit_project_takes_the_v3_variant_the_repository_lists(tmp_path):
+    _tree(
+        tmp_path,
+        {
+            "Directory.Packages.props": (
+                "<Project><PropertyGroup><ManagePackageVersionsCentrally>true"
+                "</ManagePackageVersionsCentrally></PropertyGroup><ItemGroup>"
+                '<PackageVersion Include="xunit" Version="2.9.3" />'
+                '<PackageVersion Include="xunit.v3.mtp-off" Version="3.2.0" />'
+                '<PackageVersion Include="Microsoft.NET.Test.Sdk" Version="17.14.1" />'
+                '<PackageVersion Include="xunit.runner.visualstudio" Version="3.1.4" />'
+                "</ItemGroup></Project>"
+            ),
+            "V3.Tests/V3.Tests.csproj": (
+                '<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><OutputType>Exe</OutputType>'
+                "<TargetFramework>net8.0</TargetFramework></PropertyGroup></Project>"
+            ),
+            "V3.Tests/T.cs": "using Xunit;\npublic class T { [Fact] public void F() {} }\n",
+            "V2.Tests/V2.Tests.csproj": LIB,
+            "V2.Tests/T.cs": "using Xunit;\npublic class T { [Fact] public void F() {} }\n",
+        },
+    )
+    found = infer(tmp_path, Options(offline=True))
+    assert "xunit.v3.mtp-off" in _names(found, "V3.Tests/V3.Tests.csproj")
+    assert "xunit" not in _names(found, "V3.Tests/V3.Tests.csproj")
+    assert "xunit" in _names(found, "V2.Tests/V2.Tests.csproj")

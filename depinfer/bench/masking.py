@@ -252,10 +252,13 @@ def lock_files(root: Path, language: str, build_files: list[str]) -> list[str]:
 
 def _expand_project_references(root: Path, files: list[MaskedFile]) -> None:
     """Gold ProjectReferences written with MSBuild properties (`$(RepoRoot)\\src\\A.csproj`)
-    compared as the project they name: the properties are evaluated as MSBuild would,
-    from the (unmasked) property groups and the files they import."""
+    or wildcards (`..\\WebSites\\**\\*.csproj`) compared as the projects they name: the
+    properties are evaluated as MSBuild would, from the (unmasked) property groups and the
+    files they import, and a wildcard stands for every project it matches but its own."""
     todo = [
-        (f, i) for f in files for i, d in enumerate(f.gold) if d.kind == PROJECT and "$(" in d.raw
+        f
+        for f in files
+        if any(d.kind == PROJECT and ("$(" in d.raw or "*" in d.raw) for d in f.gold)
     ]
     if not todo:
         return
@@ -266,11 +269,48 @@ def _expand_project_references(root: Path, files: list[MaskedFile]) -> None:
 
     project = scan(root)
     layout = {cs.path: cs for cs in build_layout(project)}
-    for f, i in todo:
+    for f in todo:
         cs = layout.get(f.path)
-        target = resolve_include(project, cs, f.gold[i].raw) if cs is not None else None
-        if target:
-            f.gold[i] = replace(f.gold[i], name=target.lower())
+        out: list[Dep] = []
+        for d in f.gold:
+            if d.kind != PROJECT or cs is None or not ("$(" in d.raw or "*" in d.raw):
+                out.append(d)
+                continue
+            target = resolve_include(project, cs, d.raw)
+            if not target:
+                out.append(d)
+            elif "*" in target:
+                pattern = _glob(target.lower())
+                hits = sorted(p for p in layout if p != f.path and pattern.fullmatch(p.lower()))
+                out.extend(replace(d, name=p.lower()) for p in hits)
+                if not hits:
+                    out.append(d)
+            else:
+                out.append(replace(d, name=target.lower()))
+        f.gold = out
+
+
+def _glob(pattern: str) -> re.Pattern[str]:
+    """An MSBuild item wildcard (`**` any folders, `*` within one name) as a regex."""
+    out = ""
+    i = 0
+    while i < len(pattern):
+        if pattern.startswith("**/", i):
+            out += "(?:.*/)?"
+            i += 3
+        elif pattern.startswith("**", i):
+            out += ".*"
+            i += 2
+        elif pattern[i] == "*":
+            out += "[^/]*"
+            i += 1
+        elif pattern[i] == "?":
+            out += "[^/]"
+            i += 1
+        else:
+            out += re.escape(pattern[i])
+            i += 1
+    return re.compile(out)
 
 
 def mask(root: Path, language: str, build_files: list[str]) -> MaskResult:

@@ -54,6 +54,7 @@ def read(text: str, path: str) -> tuple[dict[str, list[str]], dict[str, Any]]:
         "global_package_references": [],
         "framework_references": [],
         "internals_visible_to": [],
+        "trimmer_roots": [],  # TrimmerRootAssembly: assemblies the trimmer must keep whole
         "usings": [],
         "using_removes": [],
         "compile_include": [],
@@ -138,6 +139,8 @@ def _read_item(
         data["package_versions"].setdefault(include, item.get("Version") or "")
     elif kind == "InternalsVisibleTo" and include:
         data["internals_visible_to"].append(include)
+    elif kind == "TrimmerRootAssembly" and include:
+        data["trimmer_roots"].append(include)
     elif kind == "FrameworkReference" and include:
         data["framework_references"].append(include)
     elif kind == "Using":

@@ -197,6 +197,16 @@ def reference_graph(layout: list[CsProject], uses: dict[str, ProjectUse]) -> nx.
     for (src, dst), w in weights.items():
         if w >= 1.0 and can_reference(tfms.get(src, []), tfms.get(dst, [])):
             graph.add_edge(src, dst, weight=w, why=why[(src, dst)])
+    # the trimmer keeps a TrimmerRootAssembly whole (.NET trimming docs): it must be one
+    # of the project's references, so a root named after a project here is one
+    by_assembly = {cs.assembly_name.lower(): cs for cs in layout}
+    for cs in layout:
+        for name in cs.manifest.data.get("trimmer_roots", []):
+            other = by_assembly.get(name.lower())
+            if other is not None and other is not cs and not graph.has_edge(cs.path, other.path):
+                graph.add_edge(
+                    cs.path, other.path, weight=1.0, why=f"TrimmerRootAssembly {name}", named=True
+                )
     for cs in layout:
         for other in _embedded_outputs(cs, layout):
             if not graph.has_edge(cs.path, other.path):
@@ -454,6 +464,29 @@ def generator_references(
     return out
 
 
+_TRAVERSAL_SDK = "Microsoft.Build.Traversal"
+
+
+def traversal_references(layout: list[CsProject]) -> list[tuple[str, str]]:
+    """(traversal project, project): a project on the Microsoft.Build.Traversal SDK exists
+    to build others (the SDK's README: it references the projects to build, usually with
+    wildcards over its folder), so it references every project in and below its folder
+    except other traversal projects."""
+    out = []
+    for cs in layout:
+        if _TRAVERSAL_SDK not in cs.sdk_names:
+            continue
+        prefix = cs.directory + "/" if cs.directory else ""
+        for other in layout:
+            if (
+                other is not cs
+                and other.path.startswith(prefix)
+                and _TRAVERSAL_SDK not in other.sdk_names
+            ):
+                out.append((cs.path, other.path))
+    return out
+
+
 def project_references(
     layout: list[CsProject], uses: dict[str, ProjectUse], ctx: Context
 ) -> list[Candidate]:
@@ -503,6 +536,8 @@ def project_references(
     for src, dst, why in generator_references(layout, uses) + packed_plugins(layout, plugins):
         if not graph.has_edge(src, dst):
             graph.add_edge(src, dst, weight=1.0, why=why, analyzer=True)
+    for src, dst in traversal_references(layout):
+        graph.add_edge(src, dst, weight=1.0, why="traversal project", build_order=True)
     out: list[Candidate] = []
     for src, dst, data in graph.edges(data=True):
         target = by_path[dst]
@@ -522,6 +557,8 @@ def project_references(
                     **({"analyzer": True} if data.get("analyzer") else {}),
                     **({"build_order": True} if data.get("build_order") else {}),
                     **({"inherited": True} if data.get("inherited") else {}),
+                    # named by the project file itself: never left to flow from another
+                    **({"named": True} if data.get("named") else {}),
                 },
             )
         )

@@ -212,9 +212,11 @@ def _framework_packages(
         base = spec["executable"]
     else:
         return [_pick(pid, spec["alternatives"], preferred) for pid in spec["packages"]]
+    # an executable takes one of the framework's executable ids the repository lists,
+    # never its library-style package (xunit v2 beside xunit.v3.mtp-off in one list)
     family = [
-        *spec["packages"],
-        *(a for alts in spec["alternatives"].values() for a in alts),
+        *base,
+        *(a for alts in spec.get("executable_alternatives", {}).values() for a in alts),
         *spec.get("executable", []),
         *spec.get("platform_v2", []),
     ]
@@ -223,7 +225,7 @@ def _framework_packages(
         if pid.lower() not in preferred:
             listed = [f for f in family if f.lower() in preferred]
             if listed:
-                pid = listed[-1]
+                pid = listed[0]
         out.append(pid)
     return out
 
@@ -521,6 +523,7 @@ def reduce_transitive(
             if (
                 c.manifest in flowing
                 and c.manifest not in own_references
+                and not c.extra.get("named")
                 and implied(c.manifest, c.path, stronger=not full)
             ):
                 continue
@@ -666,6 +669,7 @@ def _one_framework_package(candidates: list[Candidate], added: list[Candidate]) 
             *spec["packages"],
             *(a for alts in spec["alternatives"].values() for a in alts),
             *spec.get("executable", []),
+            *(a for alts in spec.get("executable_alternatives", {}).values() for a in alts),
             *spec.get("platform_v2", []),
         }
         families.append({f.lower() for f in family})
