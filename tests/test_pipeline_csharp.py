@@ -951,3 +951,46 @@ def test_an_executable_xunit_project_takes_the_v3_variant_the_repository_lists(t
     assert "xunit.v3.mtp-off" in _names(found, "V3.Tests/V3.Tests.csproj")
     assert "xunit" not in _names(found, "V3.Tests/V3.Tests.csproj")
     assert "xunit" in _names(found, "V2.Tests/V2.Tests.csproj")
+
+
+def test_a_project_named_for_one_roslyn_build_uses_that_build_of_the_generator(tmp_path):
+    root = tmp_path / "gen"
+    shutil.copytree(FIXTURES / "sourcegenerator", root)
+    gen = root / "src" / "Api.Generator"
+    for version in ("Roslyn4001", "Roslyn4120"):
+        variant = root / "src" / f"Api.Generator.{version}"
+        shutil.copytree(gen, variant)
+        (variant / "Api.Generator.csproj").rename(variant / f"Api.Generator.{version}.csproj")
+    shutil.rmtree(gen)
+    client = root / "samples" / "Client.Roslyn4001"
+    shutil.copytree(root / "samples" / "Client", client)
+    (client / "Client.csproj").rename(client / "Client.Roslyn4001.csproj")
+    found = infer(root, Options(offline=True))
+    assert _projects(found, "samples/Client.Roslyn4001/Client.Roslyn4001.csproj") == [
+        "src/Api.Generator.Roslyn4001/Api.Generator.Roslyn4001.csproj",
+        "src/Api/Api.csproj",
+    ]
+
+
+def test_a_shared_projects_files_are_compiled_by_each_project_importing_it(tmp_path):
+    _tree(
+        tmp_path,
+        {
+            "tests/Shared.Tests/Shared.Tests.projitems": (
+                '<Project><ItemGroup><Compile Include="$(MSBuildThisFileDirectory)Json.cs" />'
+                "</ItemGroup></Project>"
+            ),
+            "tests/Shared.Tests/Json.cs": (
+                "using Newtonsoft.Json;\npublic class JsonTests { "
+                "public string F() => JsonConvert.SerializeObject(1); }\n"
+            ),
+            "tests/Net8.Tests/Net8.Tests.csproj": (
+                '<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><TargetFramework>net8.0'
+                "</TargetFramework></PropertyGroup>"
+                '<Import Project="..\\Shared.Tests\\Shared.Tests.projitems" Label="Shared" />'
+                "</Project>"
+            ),
+        },
+    )
+    found = infer(tmp_path, Options(offline=True))
+    assert "Newtonsoft.Json" in _names(found, "tests/Net8.Tests/Net8.Tests.csproj")

@@ -57,6 +57,8 @@ class CsProject:
     using_removes: set[str] = field(default_factory=set)
     files: list[SourceFile] = field(default_factory=list)
     linked: set[str] = field(default_factory=set)  # files compiled through Compile Include
+    # Compile items of the shared projects (.projitems) it imports, repository-relative
+    shared_compile: list[str] = field(default_factory=list)
     # set by mapping: the code uses ASP.NET Core but nothing references its shared framework
     needs_aspnetcore_framework: bool = False
     # set by mapping: a package the code uses (Mvc.Testing, JwtBearer …) declares the
@@ -158,6 +160,9 @@ def build_layout(project: Project) -> list[CsProject]:
             for key, value in _functions(project, data, where, directory, props).items():
                 props.setdefault(key, value)
         cs.properties = props
+        for data in own:
+            if data.get("path", "").endswith(".projitems"):
+                cs.shared_compile.extend(_shared_items(data))
         cs.sdk = m.data.get("sdk") or ""
         cs.extra_sdks = [n for n in m.data.get("extra_sdks", []) if n != cs.sdk]
         tfms = _expand(props.get("TargetFrameworks") or props.get("TargetFramework") or "", props)
@@ -450,7 +455,7 @@ def _import_path(
         return value
 
     path = _PROPERTY.sub(sub, spec).replace("\\", "/")
-    if missing or not path.endswith((".props", ".targets")):
+    if missing or not path.endswith((".props", ".targets", ".projitems")):
         return None
     if not path.startswith("/") and not spec.lower().startswith("$(msbuild"):
         path = posixpath.join(importer_dir, path)
@@ -527,11 +532,15 @@ def _assign_files(project: Project, projects: list[CsProject]) -> None:
     included: dict[str, list[CsProject]] = {}
     for cs in projects:
         have = {f.path for f in cs.files}
+        patterns = []
         for raw in cs.manifest.data.get("compile_include", []):
             pattern = _expand(raw, cs.properties)
             if "$(" in pattern:
                 continue
-            pat = posixpath.normpath(posixpath.join(cs.directory, pattern.replace("\\", "/")))
+            patterns.append(
+                posixpath.normpath(posixpath.join(cs.directory, pattern.replace("\\", "/")))
+            )
+        for pat in patterns + cs.shared_compile:
             for path, f in paths.items():
                 if path not in have and fnmatch.fnmatch(path, pat.replace("**/", "*")):
                     cs.files.append(f)
@@ -544,6 +553,23 @@ def _assign_files(project: Project, projects: list[CsProject]) -> None:
         if path in owned or len(includers) > 1:
             for cs in includers:
                 cs.linked.add(path)
+
+
+def _shared_items(data: dict[str, Any]) -> list[str]:
+    """A shared project's Compile items (`$(MSBuildThisFileDirectory)X.cs`, Visual Studio's
+    .projitems format) as repository-relative patterns: each importing project compiles
+    them."""
+    here = _dir(data.get("path", ""))
+    out = []
+    for raw in data.get("compile_include", []):
+        spec = raw.replace("\\", "/")
+        for prop in ("$(MSBuildThisFileDirectory)", "$(MSBuildThisFileDirectory)/"):
+            if spec.startswith(prop):
+                spec = spec[len(prop) :]
+        if "$(" in spec:
+            continue
+        out.append(posixpath.normpath(posixpath.join(here, spec)))
+    return out
 
 
 def _removed(cs: CsProject, rel: str) -> bool:

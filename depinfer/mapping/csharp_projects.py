@@ -461,6 +461,27 @@ def generator_references(
             )
             if hits:
                 out.append((cs.path, gen.path, f"its source generator reads [{hits[0]}]"))
+    return _one_variant(out, {cs.path: cs for cs in layout})
+
+
+# `X.SourceGenerators.Roslyn4120`: one build of a generator per Roslyn version it supports
+_VARIANT = re.compile(r"[._-]?(roslyn\d+)$", re.I)
+
+
+def _one_variant(
+    edges: list[tuple[str, str, str]], by_path: dict[str, CsProject]
+) -> list[tuple[str, str, str]]:
+    """A project whose name carries the Roslyn-version token of one build of a generator
+    (`X.Tests.Roslyn4001`, `X.Roslyn4001.UnitTests`) uses that build only, not every
+    build of the same generator."""
+    out = []
+    for src, dst, why in edges:
+        m = _VARIANT.search(by_path[dst].name)
+        if m:
+            own = {t.lower() for t in re.findall(r"roslyn\d+", by_path[src].name, re.I)}
+            if own and m.group(1).lower() not in own:
+                continue
+        out.append((src, dst, why))
     return out
 
 
