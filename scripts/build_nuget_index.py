@@ -1188,6 +1188,8 @@ IMPLIED_BY = {
     "Aspire.Hosting.AppHost": ["Aspire.Hosting.Testing"],
     "xunit.abstractions": ["xunit"],
     "Polly.Core": ["Polly"],
+    # NetArchTest's custom rules take Mono.Cecil types (its dependency group)
+    "Mono.Cecil": ["NetArchTest.Rules", "NetArchTest.eNhancedEdition"],
     # the SDK packages' dependency groups: hosting and exporters build on the SDK itself
     "OpenTelemetry": [
         "OpenTelemetry.Extensions.Hosting",
@@ -1344,6 +1346,12 @@ POLYFILL_SYNTAX = {
 }
 
 
+# Architecture-test libraries (NetArchTest's and ArchUnitNET's READMEs) load the compiled
+# assemblies of the layers they check, so such a test project references each layer
+# itself rather than through another: the namespaces that mark their use.
+ARCHITECTURE_TESTS = ["NetArchTest.Rules", "ArchUnitNET"]
+
+
 def parse_packages(table: str) -> dict[str, dict]:
     packages: dict[str, dict] = {}
     for raw in table.strip().splitlines():
@@ -1404,6 +1412,7 @@ def main() -> None:
         "scripts/build_nuget_index.py (sources named in its docstring)",
         "test_frameworks": TEST_FRAMEWORKS,
         "testing_platform": TESTING_PLATFORM,
+        "architecture_tests": ARCHITECTURE_TESTS,
         "test_sdk": TEST_SDK,
         "coverage": COVERAGE,
         "test_loggers": TEST_LOGGERS,

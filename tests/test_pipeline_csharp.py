@@ -994,3 +994,34 @@ def test_a_shared_projects_files_are_compiled_by_each_project_importing_it(tmp_p
     )
     found = infer(tmp_path, Options(offline=True))
     assert "Newtonsoft.Json" in _names(found, "tests/Net8.Tests/Net8.Tests.csproj")
+
+
+def test_architecture_tests_reference_each_layer_they_inspect(tmp_path):
+    _tree(
+        tmp_path,
+        {
+            "src/Domain/Domain.csproj": LIB,
+            "src/Domain/Order.cs": "namespace Shop.Domain;\npublic class Order {}\n",
+            "src/Web/Web.csproj": LIB,
+            "src/Web/Home.cs": (
+                "using Shop.Domain;\nnamespace Shop.Web;\n"
+                "public class Home { public Order O = new Order(); }\n"
+            ),
+            "tests/Arch.Tests/Arch.Tests.csproj": LIB,
+            "tests/Arch.Tests/LayerTests.cs": (
+                "using NetArchTest.Rules;\nusing Mono.Cecil;\nusing Shop.Domain;\nusing Shop.Web;\n"
+                "using Xunit;\npublic class LayerTests { [Fact] public void F() { "
+                "Types.InAssembly(typeof(Order).Assembly); "
+                "Types.InAssembly(typeof(Home).Assembly); } }\n"
+            ),
+        },
+    )
+    found = infer(tmp_path, Options(offline=True))
+    # Web brings Domain, but the rules load each assembly: both are named
+    assert _projects(found, "tests/Arch.Tests/Arch.Tests.csproj") == [
+        "src/Domain/Domain.csproj",
+        "src/Web/Web.csproj",
+    ]
+    # NetArchTest's custom rules take Mono.Cecil types: the package brings it
+    names = _names(found, "tests/Arch.Tests/Arch.Tests.csproj")
+    assert "NetArchTest.Rules" in names and "Mono.Cecil" not in names

@@ -422,6 +422,14 @@ def _placed(
     return False
 
 
+def is_architecture_test(use: ProjectUse) -> bool:
+    """A test project checking layer rules over compiled assemblies (NetArchTest,
+    ArchUnitNET): it references every layer it inspects directly."""
+    marks = conventions().get("architecture_tests", [])
+    names = [*use.usings, *use.global_usings]
+    return use.cs.is_test and any(n == m or n.startswith(m + ".") for n in names for m in marks)
+
+
 def needs_syntax_polyfills(use: ProjectUse) -> list[str]:
     """The newer-language syntax and compiler attributes the project's code uses that an
     older target compiles only with polyfilled types it does not declare itself."""
@@ -618,6 +626,7 @@ def infer(
         cs.path
         for cs in layout
         if cs.properties.get("DisableTransitiveProjectReferences", "").lower() == "true"
+        or is_architecture_test(uses[cs.path])
     }
     pools = {
         cs.path: (cs.packages_props.path, {k.lower() for k in cs.pool})
