@@ -170,3 +170,20 @@ def test_razor_files_give_usings_names_and_their_component(tmp_path):
     ]
     assert counter.extra["types"] == [["Ui.Pages", "Counter", True]]
     assert "MudButton" in counter.extra["identifiers"]
+
+
+def test_object_initializer_members_and_member_reads_are_no_type_uses():
+    from depinfer.analyzers.csharp import analyze_text
+    from depinfer.model import FileKind
+
+    text = (
+        "class C { void M(ILoggerFactory f, Options o) {\n"
+        "  var a = new TelemetryOptions { LoggerFactory = f };\n"
+        "  var b = o.ServiceCollection.Count; } }\n"
+    )
+    (summary,) = [
+        r for r in analyze_text(text, "C.cs", FileKind.SOURCE, None) if r.extra["kind"] == "file"
+    ]
+    assert "LoggerFactory" not in summary.extra["identifiers"]
+    # read as a member only: kept apart so entry-point markers do not match it
+    assert "ServiceCollection" in summary.extra["member_only"]

@@ -67,7 +67,7 @@ _TYPE_PARENTS = {
 
 
 # the only fields whose role the analyzer asks about
-_ROLES = ("name", "type", "returns", "function")
+_ROLES = ("name", "type", "returns", "function", "left")
 
 
 def _role(node) -> str | None:
@@ -81,6 +81,17 @@ def _role(node) -> str | None:
         if child is not None and child.id == node.id:
             return field_name
     return None
+
+
+def _initialized_member(node, parent, role: str | None) -> bool:
+    """`new Options { LoggerFactory = f }`: the name set in an object initializer is a
+    member of the created object, not a type."""
+    return (
+        role == "left"
+        and parent.type == "assignment_expression"
+        and parent.parent is not None
+        and parent.parent.type == "initializer_expression"
+    )
 
 
 @lru_cache(maxsize=1)
@@ -262,6 +273,8 @@ def analyze_text(text: str, rel: str, kind: FileKind, project_path: str | None) 
                 if role == "name" and parent is not None and parent.type in _MEMBER_DECLS:
                     members.add(txt)  # declares a member: no use of anything
                     continue
+                if parent is not None and _initialized_member(node, parent, role):
+                    continue  # sets a member of the created object: no use of anything
                 identifiers.add(txt)
                 if parent is not None and (
                     (role == "name" and parent.type == "member_access_expression")

@@ -40,6 +40,9 @@ class ProjectUse:
     qualified: dict[str, ImportRef] = field(default_factory=dict)
     attributes: dict[str, ImportRef] = field(default_factory=dict)
     identifiers: set[str] = field(default_factory=set)
+    # identifiers used somewhere as more than a member read (`x.LoggerFactory`): a type,
+    # a call or a standalone name; markers are looked up among these
+    marker_names: set[str] = field(default_factory=set)
     pairs: set[str] = field(default_factory=set)
     namespaces: set[str] = field(default_factory=set)
     files: list[ImportRef] = field(default_factory=list)  # "file" summaries
@@ -53,7 +56,7 @@ class ProjectUse:
             if marker in self.pairs:
                 return True
             return marker.startswith("WriteTo.") and self._sink_in_lambda(marker[8:])
-        return marker in self.identifiers or marker in self.attributes
+        return marker in self.marker_names or marker in self.attributes
 
     def _sink_in_lambda(self, sink: str) -> bool:
         """Serilog sinks wrapped by another sink are configured on the lambda's parameter
@@ -93,6 +96,9 @@ def gather(
         elif kind == "file":
             use.files.append(r)
             use.identifiers.update(r.extra.get("identifiers", []))
+            use.marker_names.update(
+                set(r.extra.get("identifiers", [])) - set(r.extra.get("member_only", []))
+            )
             use.pairs.update(r.extra.get("pairs", []))
             use.namespaces.update(r.extra.get("namespaces", []))
     own = set()
