@@ -1025,3 +1025,31 @@ def test_architecture_tests_reference_each_layer_they_inspect(tmp_path):
     # NetArchTest's custom rules take Mono.Cecil types: the package brings it
     names = _names(found, "tests/Arch.Tests/Arch.Tests.csproj")
     assert "NetArchTest.Rules" in names and "Mono.Cecil" not in names
+
+
+def test_an_application_is_not_referenced_for_a_call_named_like_its_extension_method(tmp_path):
+    exe = (
+        '<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><OutputType>Exe</OutputType>'
+        "<TargetFramework>net8.0</TargetFramework></PropertyGroup></Project>"
+    )
+    _tree(
+        tmp_path,
+        {
+            "a/HostA/HostA.csproj": exe,
+            "a/HostA/Extensions.cs": (
+                "namespace Shared.Hosting;\npublic static class Extensions {\n"
+                "  public static T WithReference<T>(this T b, string n) => b; }\n"
+            ),
+            "b/HostB/HostB.csproj": exe,
+            "b/HostB/Program.cs": (
+                'using Shared.Hosting;\nvar x = new object().WithReference("db");\n'
+            ),
+            "b/HostB.Tests/HostB.Tests.csproj": LIB,
+            "b/HostB.Tests/T.cs": (
+                "using Shared.Hosting;\npublic class T { object F() => "
+                'new object().WithReference("db"); }\n'
+            ),
+        },
+    )
+    found = infer(tmp_path, Options(offline=True))
+    assert _projects(found, "b/HostB/HostB.csproj") == []

@@ -97,11 +97,15 @@ def reference_graph(layout: list[CsProject], uses: dict[str, ProjectUse]) -> nx.
 
     web = {path: is_web(use.cs) for path, use in uses.items()}
     weights: dict[tuple[str, str], float] = defaultdict(float)
+    # the part of each weight that rests on extension-method names alone
+    by_extension: dict[tuple[str, str], float] = defaultdict(float)
     why: dict[tuple[str, str], str] = {}
 
-    def add(src: str, dst: str, weight: float, reason: str) -> None:
+    def add(src: str, dst: str, weight: float, reason: str, extension: bool = False) -> None:
         if src != dst:
             weights[(src, dst)] += weight
+            if extension:
+                by_extension[(src, dst)] += weight
             why.setdefault((src, dst), reason)
 
     for path, use in uses.items():
@@ -161,7 +165,8 @@ def reference_graph(layout: list[CsProject], uses: dict[str, ProjectUse]) -> nx.
                     if (other, ident) not in seen:
                         seen.add((other, ident))
                         share = w / len({o[0] for o in nearest})
-                        add(path, other, share, f"uses {ns}.{ident}" if ns else f"uses {ident}")
+                        reason = f"uses {ns}.{ident}" if ns else f"uses {ident}"
+                        add(path, other, share, reason, (other, ns, ident) in extension_entries)
         for ns in use.usings:
             owners = ns_owners.get(ns, set()) - {path}
             if owners and ns not in use.namespaces and len(owners) == 1:
@@ -194,9 +199,20 @@ def reference_graph(layout: list[CsProject], uses: dict[str, ProjectUse]) -> nx.
                 if hit:
                     break
     tfms = {cs.path: cs.target_frameworks for cs in layout}
+    by_path = {cs.path: cs for cs in layout}
     for (src, dst), w in weights.items():
-        if w >= 1.0 and can_reference(tfms.get(src, []), tfms.get(dst, [])):
-            graph.add_edge(src, dst, weight=w, why=why[(src, dst)])
+        if w < 1.0 or not can_reference(tfms.get(src, []), tfms.get(dst, [])):
+            continue
+        if (
+            w - by_extension[(src, dst)] < 1.0
+            and is_application(by_path[dst])
+            and not by_path[src].is_test
+        ):
+            # an application is referenced for its types (by its tests, its host); a
+            # call named like one of its extension methods (`WithReference`) is most
+            # likely the framework's own method of that name
+            continue
+        graph.add_edge(src, dst, weight=w, why=why[(src, dst)])
     # the trimmer keeps a TrimmerRootAssembly whole (.NET trimming docs): it must be one
     # of the project's references, so a root named after a project here is one
     by_assembly = {cs.assembly_name.lower(): cs for cs in layout}
@@ -214,6 +230,20 @@ def reference_graph(layout: list[CsProject], uses: dict[str, ProjectUse]) -> nx.
                     cs.path, other.path, weight=1.0, why="embeds its build output", build_order=True
                 )
     return graph
+
+
+def is_application(cs: CsProject) -> bool:
+    """An executable: OutputType Exe/WinExe, the Web SDK, or an Aspire AppHost."""
+    from depinfer.mapping.nuget_index import inbox
+
+    output = cs.properties.get("OutputType", "").lower()
+    if output == "library":
+        return False  # a Web SDK project built as a library (shared sample hosting code)
+    return (
+        output in ("exe", "winexe")
+        or cs.sdk.split("/", 1)[0] in inbox()["web_sdks"]
+        or _is_apphost(cs)
+    )
 
 
 def _tfm_serves(src: str, dst: str) -> bool:
