@@ -1081,6 +1081,13 @@ FILE_SIGNALS = {
 # host: only when the repository is hosted there (RepositoryUrl / a .github folder).
 PROPERTY_SIGNALS = [
     {"prefix": "MinVer", "package": "MinVer"},
+    # the build-time OpenAPI document generator's MSBuild properties (the ASP.NET Core
+    # docs, "Generate OpenAPI documents at build time")
+    {"prefix": "OpenApiGenerateDocuments", "package": "Microsoft.Extensions.ApiDescription.Server"},
+    {
+        "prefix": "OpenApiDocumentsDirectory",
+        "package": "Microsoft.Extensions.ApiDescription.Server",
+    },
     {
         "property": "PublishRepositoryUrl",
         "value": "true",
@@ -1118,7 +1125,8 @@ PLACEMENT = {
     "Microsoft.EntityFrameworkCore.Design": "startup-ef",
     "Microsoft.EntityFrameworkCore.Tools": "startup-ef",
     "Microsoft.VisualStudio.Web.CodeGeneration.Design": "web",
-    "Microsoft.Extensions.ApiDescription.Server": "web",
+    # set up by its MSBuild properties (PROPERTY_SIGNALS), not by being listed
+    "Microsoft.Extensions.ApiDescription.Server": "code",
     "Microsoft.Web.LibraryManager.Build": "file:libman.json",
     "Microsoft.TypeScript.MSBuild": "file:tsconfig.json",
     # the testing library is no hosting integration: only code that starts an AppHost

@@ -1053,3 +1053,48 @@ def test_an_application_is_not_referenced_for_a_call_named_like_its_extension_me
     )
     found = infer(tmp_path, Options(offline=True))
     assert _projects(found, "b/HostB/HostB.csproj") == []
+
+
+def test_a_central_flag_with_no_version_list_manages_nothing(tmp_path):
+    _tree(
+        tmp_path,
+        {
+            "Directory.Build.props": (
+                '<Project><PropertyGroup><ManagePackageVersionsCentrally Condition="Exists('
+                "'$(MSBuildThisFileDirectory)Directory.Packages.props')\">true"
+                "</ManagePackageVersionsCentrally></PropertyGroup></Project>"
+            ),
+            "Lib.Tests/Lib.Tests.csproj": LIB,
+            "Lib.Tests/T.cs": "using Xunit;\npublic class T { [Fact] public void F() {} }\n",
+        },
+    )
+    found = infer(tmp_path, Options(offline=True))
+    names = _names(found, "Lib.Tests/Lib.Tests.csproj")
+    assert {"xunit", "Microsoft.NET.Test.Sdk", "xunit.runner.visualstudio"} <= set(names)
+
+
+def test_openapi_build_properties_bring_the_document_generator(tmp_path):
+    web = (
+        '<Project Sdk="Microsoft.NET.Sdk.Web"><PropertyGroup><TargetFramework>net9.0'
+        "</TargetFramework>{}</PropertyGroup></Project>"
+    )
+    _tree(
+        tmp_path,
+        {
+            "Directory.Packages.props": (
+                "<Project><PropertyGroup><ManagePackageVersionsCentrally>true"
+                "</ManagePackageVersionsCentrally></PropertyGroup><ItemGroup>"
+                '<PackageVersion Include="Microsoft.Extensions.ApiDescription.Server" '
+                'Version="9.0.0" /></ItemGroup></Project>'
+            ),
+            "Api/Api.csproj": web.format(
+                "<OpenApiDocumentsDirectory>wwwroot</OpenApiDocumentsDirectory>"
+            ),
+            "Api/Program.cs": "var app = WebApplication.Create(args);\napp.Run();\n",
+            "Admin/Admin.csproj": web.format(""),
+            "Admin/Program.cs": "var app = WebApplication.Create(args);\napp.Run();\n",
+        },
+    )
+    found = infer(tmp_path, Options(offline=True))
+    assert _names(found, "Api/Api.csproj") == ["Microsoft.Extensions.ApiDescription.Server"]
+    assert _names(found, "Admin/Admin.csproj") == []

@@ -187,7 +187,13 @@ def build_layout(project: Project) -> list[CsProject]:
             cs.pool = dict(pp.data.get("package_versions", {}))
             flag = pp.data.get("properties", {}).get("ManagePackageVersionsCentrally", "")
             central_flag = central_flag or flag
-        cs.central = central_flag.lower() == "true" if central_flag else bool(cs.pool)
+        # the flag without any PackageVersion list (set under `Exists(...Packages.props)`
+        # in a shared file used by repositories with and without one) manages nothing
+        cs.central = (
+            central_flag.lower() == "true" and (cs.packages_props is not None or bool(cs.pool))
+            if central_flag
+            else bool(cs.pool)
+        )
         for pm in cs.props + ([cs.packages_props] if cs.packages_props else []):
             for pid in pm.data.get("global_package_references", []):
                 cs.inherited_packages.add(pid.lower())

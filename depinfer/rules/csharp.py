@@ -303,6 +303,8 @@ def property_candidates(layout: list[CsProject], project: Project) -> list[Candi
                 hit = signal["property"] if value == signal["value"] else None
             if hit is None or (signal.get("host") and not _hosted_on(project, signal["host"], cs)):
                 continue
+            if any(c.manifest == cs.path and c.name == pid for c in out):
+                continue
             out.append(_candidate(pid, cs, "tool-settings", f"<{hit}> in the project file"))
     return out
 
@@ -401,7 +403,7 @@ def _placed(
             u.startswith("Aspire.Hosting") for u in use.usings
         )
     if kind == "web":
-        return _web_app(cs)
+        return _web_app(cs) and not cs.is_test
     if kind == "wasm":
         return sdk == "Microsoft.NET.Sdk.BlazorWebAssembly"
     if kind == "file":
