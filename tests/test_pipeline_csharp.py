@@ -1098,3 +1098,26 @@ def test_openapi_build_properties_bring_the_document_generator(tmp_path):
     found = infer(tmp_path, Options(offline=True))
     assert _names(found, "Api/Api.csproj") == ["Microsoft.Extensions.ApiDescription.Server"]
     assert _names(found, "Admin/Admin.csproj") == []
+
+
+def test_an_extension_call_goes_to_the_overload_taking_that_many_arguments(tmp_path):
+    _tree(
+        tmp_path,
+        {
+            "Core/Core.csproj": LIB,
+            "Core/Ext.cs": (
+                "namespace Kit;\npublic class Builder { public int Make() => 0; }\n"
+            ),
+            "Seeds/Seeds.csproj": LIB,
+            "Seeds/SeedExt.cs": (
+                "namespace Kit;\npublic static class SeedExt {\n"
+                "  public static int Make(this Builder b, int seed) => seed; }\n"
+            ),
+            "App/App.csproj": LIB,
+            "App/Use.cs": (
+                "using Kit;\npublic class Use { int F(Builder b) => b.Make(); }\n"
+            ),
+        },
+    )
+    found = infer(tmp_path, Options(offline=True))
+    assert _projects(found, "App/App.csproj") == ["Core/Core.csproj"]

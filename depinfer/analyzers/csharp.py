@@ -83,6 +83,26 @@ def _role(node) -> str | None:
     return None
 
 
+_MANY = 99  # a `params` array takes any number of arguments
+
+
+def _arity(params) -> tuple[int, int]:
+    """(fewest, most) arguments an extension method takes at a call, `this` excluded."""
+    fewest = most = 0
+    for p in params.named_children[1:]:
+        if p.type != "parameter":
+            if p.type != "comment":
+                most = _MANY  # `params T[] rest`
+            continue
+        if any(c.type == "modifier" and c.text == b"params" for c in p.children):
+            most = _MANY
+            continue
+        most += 1
+        if not any(c.type == "=" or c.type == "equals_value_clause" for c in p.children):
+            fewest += 1
+    return fewest, max(most, fewest)
+
+
 def _initialized_member(node, parent, role: str | None) -> bool:
     """`new Options { LoggerFactory = f }`: the name set in an object initializer is a
     member of the created object, not a type."""
@@ -141,6 +161,9 @@ def analyze_text(text: str, rel: str, kind: FileKind, project_path: str | None) 
     refs: list[ImportRef] = []
     identifiers: set[str] = set()
     features: set[str] = set()  # language features older targets need polyfills for
+    # extension method (namespace, name) -> [(fewest, most arguments)] of its overloads
+    arity: dict[tuple[str, str], list[tuple[int, int]]] = {}
+    call_arity: dict[str, set[int]] = {}  # member call name -> argument counts seen
     pairs: set[str] = set()
     declared_ns: set[str] = set()
     types: list[tuple[str, str, bool]] = []  # (namespace, name, public)
@@ -221,7 +244,9 @@ def analyze_text(text: str, rel: str, kind: FileKind, project_path: str | None) 
             ):
                 name_node = node.child_by_field_name("name")
                 if name_node is not None:
-                    extensions.add((ns, name_node.text.decode("utf-8", "replace")))
+                    name = name_node.text.decode("utf-8", "replace")
+                    extensions.add((ns, name))
+                    arity.setdefault((ns, name), []).append(_arity(params))
         elif t == "attribute":
             name = _name(node.child_by_field_name("name"))
             if name:
@@ -265,6 +290,17 @@ def analyze_text(text: str, rel: str, kind: FileKind, project_path: str | None) 
                     last = _name(ex).rsplit(".", 1)[-1] if _name(ex) else ""
                 if last:
                     pairs.add(f"{last}.{_name(nm)}")
+        elif t == "invocation_expression":
+            # `x.Name(a, b)` / `x.Name<T>(a)`: how many arguments an extension call passes
+            fn = node.child_by_field_name("function")
+            args = node.child_by_field_name("arguments")
+            if fn is not None and fn.type == "member_access_expression" and args is not None:
+                nm = fn.child_by_field_name("name")
+                if nm is not None and nm.type == "generic_name":
+                    nm = next((c for c in nm.children if c.type == "identifier"), None)
+                if nm is not None:
+                    n = sum(1 for c in args.named_children if c.type == "argument")
+                    call_arity.setdefault(nm.text.decode("utf-8", "replace"), set()).add(n)
         elif t == "identifier":
             txt = node.text.decode("utf-8", "replace")
             if txt[:1].isupper():
@@ -326,6 +362,12 @@ def analyze_text(text: str, rel: str, kind: FileKind, project_path: str | None) 
         nested=sorted(nested),
         **({"attribute_names": sorted(attribute_names)} if attribute_names else {}),
         **({"features": sorted(features)} if features else {}),
+        **(
+            {"extension_arity": [[ns, n, a] for (ns, n), a in sorted(arity.items())]}
+            if arity
+            else {}
+        ),
+        **({"call_arity": {k: sorted(v) for k, v in call_arity.items()}} if call_arity else {}),
     )
     return refs
 

@@ -62,6 +62,8 @@ def reference_graph(layout: list[CsProject], uses: dict[str, ProjectUse]) -> nx.
     linked_symbols: dict[str, set[str]] = defaultdict(set)  # from Compile Include files
     extension_names: set[str] = set()
     extension_entries: set[tuple[str, str, str]] = set()  # (project, namespace, method)
+    # (project, namespace, method) -> (fewest, most) arguments of each overload
+    ext_arity: dict[tuple[str, str, str], list[tuple[int, int]]] = defaultdict(list)
     ns_types: dict[tuple[str, str], set[str]] = defaultdict(set)  # (project, namespace)
     # internal types count only for the assemblies InternalsVisibleTo names
     internal_symbols: dict[str, list[tuple[str, str]]] = defaultdict(list)
@@ -86,6 +88,8 @@ def reference_graph(layout: list[CsProject], uses: dict[str, ProjectUse]) -> nx.
                 else:
                     internal_symbols[name].append((path, ns))
             own_symbols[path].update(f.extra.get("nested", []))
+            for ns, name, arities in f.extra.get("extension_arity", []):
+                ext_arity[(path, ns, name)].extend(tuple(a) for a in arities)
             for ns, name in f.extra.get("extensions", []):
                 extension_entries.add((path, ns, name))
                 symbols[name].append((path, ns))
@@ -120,7 +124,8 @@ def reference_graph(layout: list[CsProject], uses: dict[str, ProjectUse]) -> nx.
             # of another project's extension method
             member_only = set(f.extra.get("member_only", []))
             member_only |= set(f.extra.get("called_only", [])) - extension_names
-            called = set(f.extra.get("called", idents))
+            call_arity = f.extra.get("call_arity", {})
+            called = set(f.extra.get("called", idents)) | set(call_arity)
             host_factory = "WebApplicationFactory" in idents
             for ident in idents:
                 if ident in own_symbols[path] or ident in linked_symbols[path]:
@@ -135,8 +140,17 @@ def reference_graph(layout: list[CsProject], uses: dict[str, ProjectUse]) -> nx.
                 for other, ns in list(symbols.get(ident, ())) + visible_internal:
                     if other == path:
                         continue
-                    if (other, ns, ident) in extension_entries and ident not in called:
-                        continue  # `new Color(…)` is no call of a `Color(this …)` extension
+                    if (other, ns, ident) in extension_entries:
+                        if ident not in called:
+                            continue  # `new Color(…)` is no call of a `Color(this …)` extension
+                        overloads = ext_arity.get((other, ns, ident))
+                        counts = call_arity.get(ident)
+                        if (
+                            overloads
+                            and counts
+                            and not any(lo <= n <= hi for n in counts for lo, hi in overloads)
+                        ):
+                            continue  # no overload there takes that many arguments
                     if ns in firm:
                         options.append((other, ns, _FIRM))
                     elif ns in enclosing:
