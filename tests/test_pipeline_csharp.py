@@ -1105,18 +1105,14 @@ def test_an_extension_call_goes_to_the_overload_taking_that_many_arguments(tmp_p
         tmp_path,
         {
             "Core/Core.csproj": LIB,
-            "Core/Ext.cs": (
-                "namespace Kit;\npublic class Builder { public int Make() => 0; }\n"
-            ),
+            "Core/Ext.cs": ("namespace Kit;\npublic class Builder { public int Make() => 0; }\n"),
             "Seeds/Seeds.csproj": LIB,
             "Seeds/SeedExt.cs": (
                 "namespace Kit;\npublic static class SeedExt {\n"
                 "  public static int Make(this Builder b, int seed) => seed; }\n"
             ),
             "App/App.csproj": LIB,
-            "App/Use.cs": (
-                "using Kit;\npublic class Use { int F(Builder b) => b.Make(); }\n"
-            ),
+            "App/Use.cs": ("using Kit;\npublic class Use { int F(Builder b) => b.Make(); }\n"),
         },
     )
     found = infer(tmp_path, Options(offline=True))
