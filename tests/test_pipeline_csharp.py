@@ -1117,3 +1117,34 @@ def test_an_extension_call_goes_to_the_overload_taking_that_many_arguments(tmp_p
     )
     found = infer(tmp_path, Options(offline=True))
     assert _projects(found, "App/App.csproj") == ["Core/Core.csproj"]
+
+
+def test_a_call_of_the_repositorys_own_extension_method_is_no_package_entry_point(tmp_path):
+    web = (
+        '<Project Sdk="Microsoft.NET.Sdk.Web"><PropertyGroup><TargetFramework>net9.0'
+        "</TargetFramework></PropertyGroup></Project>"
+    )
+    _tree(
+        tmp_path,
+        {
+            "Kit/Kit.csproj": web.replace("Sdk.Web", "Sdk").replace(
+                "</Project>",
+                '<ItemGroup><FrameworkReference Include="Microsoft.AspNetCore.App" />'
+                "</ItemGroup></Project>",
+            ),
+            "Kit/Discovery.cs": (
+                "namespace Microsoft.Extensions.DependencyInjection;\n"
+                "public static class Discovery {\n"
+                "  public static IServiceCollection AddServiceDiscovery(this IServiceCollection s)"
+                " => s; }\n"
+            ),
+            "App/App.csproj": web,
+            "App/Program.cs": (
+                "using Microsoft.Extensions.DependencyInjection;\n"
+                "var b = WebApplication.CreateBuilder(args);\nb.Services.AddServiceDiscovery();\n"
+            ),
+        },
+    )
+    found = infer(tmp_path, Options(offline=True))
+    assert "Microsoft.Extensions.ServiceDiscovery" not in _names(found, "App/App.csproj")
+    assert _projects(found, "App/App.csproj") == ["Kit/Kit.csproj"]

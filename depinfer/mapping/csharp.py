@@ -50,6 +50,9 @@ class ProjectUse:
     global_usings: set[str] = field(default_factory=set)
     own_ids: set[str] = field(default_factory=set)  # ids this repository builds itself
     repo_ids: set[str] = field(default_factory=set)  # ids its manifests already reference
+    # extension methods the repository declares itself: a call of one of these names is no
+    # sign of a package's entry point of the same name (its own `AddOpenApi`)
+    repo_extensions: set[str] = field(default_factory=set)
 
     def uses_marker(self, marker: str) -> bool:
         if "." in marker:
@@ -114,10 +117,17 @@ def gather(
         for kind in ("PackageReference", "PackageVersion")
         for pid in m.declared.get(kind, [])
     }
+    repo_extensions = {
+        name
+        for use in uses.values()
+        for f in use.files
+        for _ns, name in f.extra.get("extensions", [])
+    }
     for use in uses.values():
         use.global_usings.update(nx.implicit_usings(use.cs))
         use.own_ids = own
         use.repo_ids = repo_ids
+        use.repo_extensions = repo_extensions
         declared = {n for n in use.namespaces}
         used = {u for u in use.usings if u not in declared}
         carrier = nx.framework_package(used)
@@ -315,7 +325,16 @@ def namespace_candidates(
         for e in entries if prefix == inbox_prefix else ():
             if e.package.lower() in use.own_ids or nx.package_in_box(e.package, cs):
                 continue
-            hit = next((m for m in e.markers if _strong_marker(m) and use.uses_marker(m)), None)
+            hit = next(
+                (
+                    m
+                    for m in e.markers
+                    if _strong_marker(m)
+                    and use.uses_marker(m)
+                    and m.split(".")[-1] not in use.repo_extensions
+                ),
+                None,
+            )
             if hit and (pool is None or e.package.lower() in {k.lower() for k in pool}):
                 c = _candidate(e.package, cs, ref, f"namespace {ns}; calls {hit}", verified=True)
                 c.extra["direct"] = True
