@@ -62,3 +62,58 @@ def test_component_files_need_their_framework_runtime(tmp_path):
     (tmp_path / "Only.vue").write_text("<template><p>static</p></template>\n")
     result, _ = run(tmp_path)
     assert {r.name for r in result.requirements} == {"vue"}
+
+
+def _files(root, files):
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+
+
+def test_workspace_examples_list_their_own_runtime_and_angular_polyfills(tmp_path):
+    _files(
+        tmp_path,
+        {
+            "package.json": json.dumps(
+                {
+                    "name": "root",
+                    "private": True,
+                    "workspaces": ["examples/*", "playground"],
+                    "devDependencies": {"react": "^19.0.0", "@angular/core": "^20.0.0"},
+                }
+            ),
+            "examples/react-basic/package.json": json.dumps(
+                {"name": "ex-react", "private": True, "devDependencies": {"vite": "^6.0.0"}}
+            ),
+            "examples/react-basic/src/main.jsx": "import React from 'react'\n",
+            "examples/ng/package.json": json.dumps(
+                {"name": "ex-ng", "private": True, "devDependencies": {"typescript": "5.8.3"}}
+            ),
+            "examples/ng/angular.json": json.dumps(
+                {
+                    "projects": {
+                        "app": {"architect": {"build": {"options": {"polyfills": ["zone.js"]}}}}
+                    }
+                }
+            ),
+            "examples/ng/src/main.ts": (
+                "import { bootstrapApplication } from '@angular/platform-browser'\n"
+                "import { Component } from '@angular/core'\n"
+            ),
+            "playground/package.json": json.dumps(
+                {"name": "pg", "private": True, "devDependencies": {"vite": "^6.0.0"}}
+            ),
+            "playground/main.jsx": "import React from 'react'\n",
+        },
+    )
+    result, _ = run(tmp_path)
+    runtime = {}
+    for r in result.requirements:
+        if r.section == Section.RUNTIME:
+            runtime.setdefault(r.manifest, set()).add(r.name)
+    # an example is copied out and run on its own: it lists react itself
+    assert runtime["examples/react-basic/package.json"] == {"react"}
+    ng = runtime["examples/ng/package.json"]
+    assert {"zone.js", "@angular/compiler", "@angular/platform-browser"} <= ng
+    # a playground runs inside the workspace and uses the root's react
+    assert "playground/package.json" not in runtime

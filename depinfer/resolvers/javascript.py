@@ -58,9 +58,25 @@ def covered(lay: Layout, manifest: Manifest, c: Candidate) -> bool:
             continue
         if c.section != Section.RUNTIME:
             return True
-        if is_member and anc.directory == "" and manifest.data.get("private"):
+        if (
+            is_member
+            and anc.directory == ""
+            and manifest.data.get("private")
+            and not _standalone_example(manifest)
+        ):
             return True
     return False
+
+
+def _standalone_example(manifest: Manifest) -> bool:
+    """A member under an examples/samples folder is written to be copied out and run on
+    its own (`npx degit …/examples/react/basic`): it lists what it uses itself rather
+    than relying on the workspace root."""
+    return any(part.lower() in _EXAMPLE_FOLDERS for part in PurePosixPath(manifest.directory).parts)
+
+
+# not `playground`: a workspace's playground is run from the workspace, with its root's tools
+_EXAMPLE_FOLDERS = {"example", "examples", "sample", "samples", "demo", "demos"}
 
 
 def keeps_everything_in_dependencies(lay: Layout, manifest: Manifest) -> bool:

@@ -63,6 +63,9 @@ class Tool:
     settings: list[dict[str, str]] = field(default_factory=list)
     # keys whose modules the tool loads with `require` (they need a CommonJS release)
     commonjs_keys: set[str] = field(default_factory=set)
+    # keys whose modules are bundled into an app's output (Angular's `polyfills`): runtime
+    # dependencies of an unpublished package, like its own imports
+    bundled_keys: set[str] = field(default_factory=set)
 
 
 @lru_cache(maxsize=1)
@@ -80,6 +83,7 @@ def tools() -> tuple[Tool, ...]:
                     package_json_key=u.get("package_json_key"),
                     implies=list(u.get("implies", [])),
                     keys=dict(u.get("keys", {})),
+                    bundled_keys=set(u.get("bundled_keys", [])),
                     skip_values=set(u.get("skip_values", [])),
                     string_config=u.get("string_config"),
                     settings=list(u.get("settings", [])),
@@ -221,7 +225,10 @@ def _config_file_rules(project: Project, lay: Layout, files: list[str]) -> list[
             for pkg, detail, required in _from_config(tool, cfg, text):
                 if custom_roots and detail.startswith("types:") and pkg != "@types/node":
                     continue  # `types` names may live under the extra typeRoots: ambiguous
-                cand = _cand(pkg, owner.path, section, f"rule:{tool.name}", rel, detail)
+                here = section
+                if detail.split(":", 1)[0] in tool.bundled_keys and owner.path in lay.unpublished:
+                    here = Section.RUNTIME
+                cand = _cand(pkg, owner.path, here, f"rule:{tool.name}", rel, detail)
                 if required and not esm:
                     cand.extra["require"] = True
                 out.append(cand)
