@@ -79,11 +79,20 @@ def test_workspace_examples_list_their_own_runtime_and_angular_polyfills(tmp_pat
                     "name": "root",
                     "private": True,
                     "workspaces": ["examples/*", "playground"],
-                    "devDependencies": {"react": "^19.0.0", "@angular/core": "^20.0.0"},
+                    "devDependencies": {
+                        "react": "^19.0.0",
+                        "@angular/core": "^20.0.0",
+                        "ts-node": "^10.9.2",
+                    },
                 }
             ),
             "examples/react-basic/package.json": json.dumps(
-                {"name": "ex-react", "private": True, "devDependencies": {"vite": "^6.0.0"}}
+                {
+                    "name": "ex-react",
+                    "private": True,
+                    "scripts": {"serve": "ts-node server.ts"},
+                    "devDependencies": {"vite": "^6.0.0"},
+                }
             ),
             "examples/react-basic/src/main.jsx": "import React from 'react'\n",
             "examples/ng/package.json": json.dumps(
@@ -115,5 +124,10 @@ def test_workspace_examples_list_their_own_runtime_and_angular_polyfills(tmp_pat
     assert runtime["examples/react-basic/package.json"] == {"react"}
     ng = runtime["examples/ng/package.json"]
     assert {"zone.js", "@angular/compiler", "@angular/platform-browser"} <= ng
+    # nor does it run the root's tools
+    assert any(
+        r.name == "ts-node" and r.manifest == "examples/react-basic/package.json"
+        for r in result.requirements
+    )
     # a playground runs inside the workspace and uses the root's react
     assert "playground/package.json" not in runtime

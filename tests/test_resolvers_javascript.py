@@ -37,7 +37,9 @@ PACKAGES = {
     "zod": [V("3.22.4", _d(2023, 10), extra={"exports": {".": {"types": "./index.d.ts"}}})],
     "type-fest": [V("4.8.0", _d(2023, 11), extra={"types": "index.d.ts"})],
     "chalk": [V("5.3.0", _d(2023, 6), extra={"exports": "./source/index.js"})],
-    "@types/chalk": [V("2.2.0", _d(2017, 1), deprecated=True)],  # a stub: chalk ships types
+    # a DefinitelyTyped stub, not marked deprecated: only its description says chalk ships
+    # its own types (as for @types/typescript)
+    "@types/chalk": [V("2.2.0", _d(2017, 1))],
     "@scope/options": [V("1.0.0", _d(2023, 1), extra={"types": "x.d.ts"})],
     "@types-only/loader": [V("0.1.0", _d(2023, 1), deprecated=True)],
     "@types/node": [V("20.10.0", _d(2023, 11))],
@@ -57,6 +59,10 @@ class FakeNpm:
         return PACKAGES.get(name, [])
 
     def metadata(self, name, version=None):
+        if name == "@types/chalk":
+            return {
+                "summary": "Stub TypeScript definitions entry for chalk, which provides its own types definitions"
+            }
         return {}
 
 
@@ -102,7 +108,7 @@ def test_types_packages_only_when_the_chosen_version_ships_none():
     assert types_package("@babel/core") == "@types/babel__core"
     reqs, _ = run("esm-ts")
     assert reqs[("package.json", "@types/express")].section == Section.DEV
-    assert ("package.json", "@types/chalk") not in reqs  # deprecated stub
+    assert ("package.json", "@types/chalk") not in reqs  # a stub
     assert ("package.json", "@types/zod") not in reqs  # zod ships its types
     reqs, _ = run("monorepo")
     assert ("packages/app/package.json", "@types/express") not in reqs  # no TS code there

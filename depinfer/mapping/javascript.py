@@ -51,6 +51,7 @@ from depinfer.model import (
 from depinfer.scan import classify
 
 __all__ = [  # shared with the rules and resolver stages
+    "standalone_example",
     "DATA",
     "Layout",
     "TsConfig",
@@ -300,3 +301,14 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
             cand.path = target.directory
         out.append(cand)
     return out
+
+
+def standalone_example(manifest: Manifest) -> bool:
+    """A member under an examples/samples folder is written to be copied out and run on
+    its own (`npx degit …/examples/react/basic`): it lists what it uses itself rather
+    than relying on the workspace root."""
+    return any(part.lower() in _EXAMPLE_FOLDERS for part in PurePosixPath(manifest.directory).parts)
+
+
+# not `playground`: a workspace's playground is run from the workspace, with its root's tools
+_EXAMPLE_FOLDERS = {"example", "examples", "sample", "samples", "demo", "demos"}

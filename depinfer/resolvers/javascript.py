@@ -23,7 +23,14 @@ from functools import lru_cache
 from pathlib import Path, PurePosixPath
 
 from depinfer.context import Context
-from depinfer.mapping.javascript import Layout, ancestors, layout, load_table, owner_of
+from depinfer.mapping.javascript import (
+    Layout,
+    ancestors,
+    layout,
+    load_table,
+    owner_of,
+    standalone_example,
+)
 from depinfer.model import (
     Candidate,
     Ecosystem,
@@ -52,31 +59,17 @@ def covered(lay: Layout, manifest: Manifest, c: Candidate) -> bool:
     low = c.name.lower()
     if low in _declared(manifest):
         return True
+    if standalone_example(manifest):
+        return False  # run on its own: nothing above it is installed with it
     is_member = manifest.path in lay.members
     for anc in ancestors(lay, manifest):
         if low not in _declared(anc):
             continue
         if c.section != Section.RUNTIME:
             return True
-        if (
-            is_member
-            and anc.directory == ""
-            and manifest.data.get("private")
-            and not _standalone_example(manifest)
-        ):
+        if is_member and anc.directory == "" and manifest.data.get("private"):
             return True
     return False
-
-
-def _standalone_example(manifest: Manifest) -> bool:
-    """A member under an examples/samples folder is written to be copied out and run on
-    its own (`npx degit …/examples/react/basic`): it lists what it uses itself rather
-    than relying on the workspace root."""
-    return any(part.lower() in _EXAMPLE_FOLDERS for part in PurePosixPath(manifest.directory).parts)
-
-
-# not `playground`: a workspace's playground is run from the workspace, with its root's tools
-_EXAMPLE_FOLDERS = {"example", "examples", "sample", "samples", "demo", "demos"}
 
 
 def keeps_everything_in_dependencies(lay: Layout, manifest: Manifest) -> bool:
@@ -383,6 +376,12 @@ class _State:
                 return cjs
         return pick_version(versions, self.as_of, node_ok, sort_key=semver_key)
 
+    def _stub(self, name: str, version: str) -> bool:
+        """A DefinitelyTyped stub: the package it types ships its own definitions (the stub's
+        description says so; its registry entry is otherwise an ordinary release)."""
+        summary = str(self.ctx.registries.metadata(Ecosystem.NPM, name, version).get("summary"))
+        return summary.startswith("Stub TypeScript definitions entry")
+
     def node_floor(self, owner: Manifest) -> str | None:
         """Oldest Node the package supports: engines.node, .nvmrc/.node-version, CI matrix."""
         if owner.path not in self._floors:
@@ -402,7 +401,7 @@ class _State:
         ):
             dt = types_package(c.name)
             dt_version = self.chosen(owner, dt)
-            if dt_version is not None:
+            if dt_version is not None and not self._stub(dt, dt_version.version):
                 # types are for the compiler: dev, unless the package was only ever imported
                 # for types by a published library's shipped code (its users need them)
                 section = Section.DEV

@@ -29,6 +29,7 @@ from depinfer.mapping.javascript import (
     load_table,
     owner_of,
     package_name,
+    standalone_example,
     walk_repository,
 )
 from depinfer.mapping.javascript_layout import normalize_path
@@ -305,7 +306,7 @@ def _script_rules(lay: Layout, owner, raw: dict[str, Any], ctx: Context) -> list
     bin_table, not_packages = bins()
     declared = {n.lower() for names in owner.declared.values() for n in names}
     root = lay.owners.get("")
-    if root is not None:
+    if root is not None and not standalone_example(owner):
         declared |= {n.lower() for names in root.declared.values() for n in names}
     out: list[Candidate] = []
     for script, command in scripts.items():
