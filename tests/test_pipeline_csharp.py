@@ -1148,3 +1148,18 @@ def test_a_call_of_the_repositorys_own_extension_method_is_no_package_entry_poin
     found = infer(tmp_path, Options(offline=True))
     assert "Microsoft.Extensions.ServiceDiscovery" not in _names(found, "App/App.csproj")
     assert _projects(found, "App/App.csproj") == ["Kit/Kit.csproj"]
+
+
+def test_a_centrally_listed_test_sdk_stays_on_the_testing_platform(tmp_path):
+    shutil.copytree(FIXTURES / "mtpextensions", tmp_path / "r")
+    props = tmp_path / "r" / "Directory.Packages.props"
+    text = props.read_text()
+    props.write_text(
+        text.replace(
+            "</ItemGroup>",
+            '  <PackageVersion Include="Microsoft.NET.Test.Sdk" Version="17.14.1" />\n  </ItemGroup>',
+            1,
+        )
+    )
+    result = infer(tmp_path / "r", Options(offline=True))
+    assert "Microsoft.NET.Test.Sdk" in _names(result, "tests/Calc.Tests/Calc.Tests.csproj")

@@ -171,6 +171,12 @@ def test_candidates(
             out.append(
                 _candidate(conv["test_sdk"], cs, "test-sdk", "dotnet test needs the test SDK")
             )
+        elif cs.central and conv["test_sdk"].lower() in {k.lower() for k in cs.pool}:
+            # on the testing platform the VSTest host is not needed, yet a repository that
+            # lists it centrally keeps its test projects runnable by both hosts
+            out.append(
+                _candidate(conv["test_sdk"], cs, "test-sdk", "listed centrally beside the platform")
+            )
         for pid, signs in list(conv["coverage"].items()) + list(conv["test_loggers"].items()):
             if any(s.lower() in ci.lower() for s in signs) or pid.lower() in preferred:
                 out.append(_candidate(pid, cs, "ci", "CI collects coverage / uses the logger"))
