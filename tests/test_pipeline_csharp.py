@@ -1163,3 +1163,27 @@ def test_a_centrally_listed_test_sdk_stays_on_the_testing_platform(tmp_path):
     )
     result = infer(tmp_path / "r", Options(offline=True))
     assert "Microsoft.NET.Test.Sdk" in _names(result, "tests/Calc.Tests/Calc.Tests.csproj")
+
+
+def test_a_reference_to_a_compiler_plugin_is_an_analyzer_reference(tmp_path):
+    _tree(
+        tmp_path,
+        {
+            "Gen/Gen.csproj": (
+                '<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><TargetFramework>netstandard2.0'
+                "</TargetFramework><IsRoslynComponent>true</IsRoslynComponent></PropertyGroup>"
+                "</Project>"
+            ),
+            "Gen/Emitter.cs": (
+                "using Microsoft.CodeAnalysis;\nnamespace Kit.Gen;\n"
+                "[Generator] public class Emitter : IIncrementalGenerator {\n"
+                "  public void Initialize(IncrementalGeneratorInitializationContext c) {} }\n"
+                'public static class Template { public const string Text = "x"; }\n'
+            ),
+            "App/App.csproj": LIB,
+            "App/Use.cs": ("using Kit.Gen;\npublic class Use { string T = Template.Text; }\n"),
+        },
+    )
+    found = infer(tmp_path, Options(offline=True))
+    (ref,) = [r for r in found.requirements if r.manifest == "App/App.csproj" and r.internal]
+    assert ref.path == "Gen/Gen.csproj" and ref.extra.get("analyzer")

@@ -465,6 +465,8 @@ def generator_references(
     declared: dict[tuple[str, str], str] = {}
     for cs in layout:
         for f in uses[cs.path].files:
+            if f.file in cs.linked:
+                continue  # a linked copy (the generator compiling its attribute's source)
             for ns, name, *_ in f.extra.get("types", []):
                 declared.setdefault((ns, name), cs.path)
     out = []
@@ -547,6 +549,7 @@ def traversal_references(layout: list[CsProject]) -> list[tuple[str, str]]:
                 other is not cs
                 and other.path.startswith(prefix)
                 and _TRAVERSAL_SDK not in other.sdk_names
+                and other.files  # not a docs or CI folder's item-only project
             ):
                 out.append((cs.path, other.path))
     return out
@@ -601,6 +604,12 @@ def project_references(
     for src, dst, why in generator_references(layout, uses) + packed_plugins(layout, plugins):
         if not graph.has_edge(src, dst):
             graph.add_edge(src, dst, weight=1.0, why=why, analyzer=True)
+    for src, dst in graph.edges:
+        if dst in plugins and src not in plugins and not graph.nodes[src].get("test"):
+            # a compiler plug-in runs in the compiler: a project referencing one does so as
+            # an analyzer (nothing of it reaches the runtime or flows on), whatever names
+            # the two share
+            graph[src][dst]["analyzer"] = True
     for src, dst in traversal_references(layout):
         graph.add_edge(src, dst, weight=1.0, why="traversal project", build_order=True)
     out: list[Candidate] = []
