@@ -388,9 +388,13 @@ def _declared_anywhere(manifests: list[Manifest]) -> set[str]:
 
 
 # Extras whose names say tests/docs/tooling: a runtime import listed there is still runtime.
+# An extra that pins the lowest supported versions (mkdocs' `min-versions`, CI's
+# "oldest dependencies" job) repeats the runtime list for testing: it offers no feature.
 _TOOLING_EXTRAS = re.compile(
     r"^(test|tests|testing|dev|develop|development|docs?|lint|linting|typing|types|mypy|"
-    r"style|check|checks|ci|coverage|cov|bench|benchmarks?|all|full|complete)$",
+    r"style|check|checks|ci|coverage|cov|bench|benchmarks?|all|full|complete|"
+    r"(min|minimum|minimal|lowest|oldest)([-_.]?(versions?|deps|dependencies|requirements|reqs))?"
+    r")$",
     re.I,
 )
 

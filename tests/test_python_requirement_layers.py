@@ -1,0 +1,35 @@
+"""Requirements layers stacked with `-r`; extras that pin the lowest supported versions."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from depinfer.context import Options
+from depinfer.pipeline import infer
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "python"
+
+
+def _by_file(root: Path) -> dict[str, set[str]]:
+    result = infer(root, Options(offline=True, versions=False))
+    out: dict[str, set[str]] = {}
+    for r in result.requirements:
+        if r.group is None and not r.optional:
+            out.setdefault(r.manifest, set()).add(r.name)
+    return out
+
+
+def test_shared_runtime_list_goes_to_the_base_the_stacks_pull_in(tmp_path):
+    root = tmp_path / "site"
+    shutil.copytree(FIXTURES / "res-requirements-layers", root)
+    by_file = _by_file(root)
+    assert set(by_file) == {"requirements/common.txt"}
+    assert {"flask", "flask-login"} <= by_file["requirements/common.txt"]
+    assert "coverage" not in by_file["requirements/common.txt"]  # dev.txt declares it
+
+
+def test_min_versions_extra_does_not_make_the_runtime_list_optional(tmp_path):
+    root = tmp_path / "sitegen"
+    shutil.copytree(FIXTURES / "res-min-versions-extra", root)
+    assert _by_file(root) == {"pyproject.toml": {"click", "markdown"}}
