@@ -126,7 +126,19 @@ EXAMPLE_DIRS = {
     "playground",
     "cookbook",
 }
-DOCS_DIRS = {"doc", "docs", "documentation", "website", "docs_src", "site"}
+# sphinxext: the folder of a project's own Sphinx extensions, which its docs/conf.py adds
+# to sys.path (altair, matplotlib, numpy keep theirs there); they run only in doc builds
+DOCS_DIRS = {
+    "doc",
+    "docs",
+    "documentation",
+    "website",
+    "docs_src",
+    "site",
+    "sphinxext",
+    "sphinx_ext",
+    "sphinx-ext",
+}
 BENCH_DIRS = {"bench", "benches", "benchmark", "benchmarks", "asv_bench", "perf"}
 SCRIPT_DIRS = {
     "scripts",

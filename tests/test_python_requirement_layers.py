@@ -6,7 +6,9 @@ import shutil
 from pathlib import Path
 
 from depinfer.context import Options
+from depinfer.model import FileKind
 from depinfer.pipeline import infer
+from depinfer.scan import classify
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "python"
 
@@ -33,3 +35,14 @@ def test_min_versions_extra_does_not_make_the_runtime_list_optional(tmp_path):
     root = tmp_path / "sitegen"
     shutil.copytree(FIXTURES / "res-min-versions-extra", root)
     assert _by_file(root) == {"pyproject.toml": {"click", "markdown"}}
+
+
+def test_lazy_imports_kept_in_an_extra_or_group_stay_out_of_the_runtime_list(tmp_path):
+    root = tmp_path / "charts"
+    shutil.copytree(FIXTURES / "res-lazy-extras", root)
+    assert _by_file(root) == {"pyproject.toml": {"jinja2", "httpcore"}}
+
+
+def test_sphinx_extension_folder_is_documentation():
+    assert classify("sphinxext/gallery.py") == FileKind.DOCS
+    assert classify("doc/sphinxext/utils.py") == FileKind.DOCS

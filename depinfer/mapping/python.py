@@ -31,7 +31,7 @@ from depinfer.context import Context
 from depinfer.mapping.python_index import Match, canonical, load_index
 from depinfer.mapping.python_internal import InternalModules
 from depinfer.mapping.python_manifests import ManifestLayout
-from depinfer.mapping.python_optional_modules import mark_optional_modules
+from depinfer.mapping.python_optional_modules import mark_lazy_modules, mark_optional_modules
 from depinfer.mapping.python_stdlib import (
     DEFAULT_TARGET,
     backport_for,
@@ -191,6 +191,7 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
     env = project_environment(project)
     lines = _Lines(project)
     _mark_lazy_and_vendored(refs, project, lines)
+    mark_lazy_modules(refs, internal)
     mark_optional_modules(refs, internal, project)
     out: list[Candidate] = []
     unknown: dict[str, list[ImportRef]] = defaultdict(list)
@@ -205,6 +206,7 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
         extra = {
             "api": api_names(ref),
             "lazy": bool(ref.extra.get("lazy")),
+            "lazy_module": bool(ref.extra.get("lazy_module")),
             "folder": folder.directory,
             # notebooks are demonstrations, whatever folder they sit in
             "kinds": ["notebook" if _is_notebook(ref) else ref.kind.value],

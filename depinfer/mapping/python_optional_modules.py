@@ -71,6 +71,43 @@ def mark_optional_modules(
             ref.extra["optional_module"] = optional[ref.file]
 
 
+def mark_lazy_modules(refs: list[ImportRef], internal: InternalModules) -> None:
+    """A repository module that shipped code imports only inside functions loads only when
+    such a function runs (altair's `load_ipython_extension` imports `_magics`, which imports
+    IPython at its top): its own module-level imports are lazy too (extra["lazy"]).
+    Spreads along chains of such modules; packages (`__init__.py`) are left alone, since
+    importing any of their modules loads them."""
+    importers: dict[str, list[ImportRef]] = defaultdict(list)
+    for ref in refs:
+        if ref.kind != FileKind.SOURCE or ref.type_only or not ref.module:
+            continue
+        for chain in _target_chains(ref, internal):
+            for target in chain:
+                if target != ref.file:
+                    importers[target].append(ref)
+    lazy: set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for target, by in importers.items():
+            if target in lazy or target.endswith("__init__.py"):
+                continue
+            if all(r.extra.get("lazy") or r.file in lazy for r in by):
+                lazy.add(target)
+                changed = True
+    for ref in refs:
+        if (
+            ref.file in lazy
+            and ref.kind == FileKind.SOURCE
+            and not ref.optional
+            and not ref.type_only
+            and not ref.marker
+            and not ref.extra.get("fallback_for")
+            and not ref.extra.get("lazy")
+        ):
+            ref.extra["lazy_module"] = True
+
+
 def _target_chains(ref: ImportRef, internal: InternalModules) -> list[list[str]]:
     """For each module an import loads, the repository files it executes, outermost package
     first (`from . import a, b` loads a and b; empty: nothing of ours)."""

@@ -7,6 +7,9 @@ Placement (names only here; version constraints come from python_versions when e
   when the manifest already declares the distribution in any group or extra; a Poetry
   `[tool.poetry.extras]` list that names it (extras lists survive masking) puts it into the
   Poetry dependencies with `optional = true`; otherwise it is reported as a suggestion;
+- a distribution shipped code imports only inside functions (or from modules loaded only
+  inside functions) that the project keeps in an extra or dependency group is installed
+  there: not written to the runtime list (lazy imports alone stay runtime);
 - test/docs/example/bench/script/config and type-only imports → the manifest's existing
   test/dev group (optional-dependencies / dependency-groups / Poetry groups / requirements-dev
   files) unless a group already declares it; no such group → reported, not written;
@@ -77,6 +80,14 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
     ]
     feature_files = {e.file for c in feature_imports for e in c.evidence if e.file}
     brought = _brought_by_extras({canonical(c.name) for c in feature_imports}, ctx)
+    # (manifest, name) pairs that shipped code imports at module level somewhere
+    eager = {
+        (c.manifest, canonical(c.name))
+        for c in ours
+        if c.section == Section.RUNTIME
+        and not c.optional
+        and not (c.extra.get("lazy") or c.extra.get("lazy_module"))
+    }
     merged = merge_candidates(ours, canonical)
     runtime_targets: dict[str, set[str]] = {}
     for c in merged:
@@ -111,6 +122,11 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
             elif name in _feature_extras(siblings):
                 # the project already offers it as an optional feature (an extra): the
                 # code that imports it is that feature's, so it stays out of the runtime list
+                continue
+            elif (manifest.path, name) not in eager and name in _in_extras_or_groups(siblings):
+                # imported only inside functions (loaded when a feature is used) and kept
+                # in one of the project's extras or groups: the project installs it there
+                # (altair's polars and geopandas in `dev`, numpy in `all`)
                 continue
             elif _layered_elsewhere(
                 manifest, name, manifests, stacks, runtime_targets.get(name, set())
@@ -377,6 +393,27 @@ def _brought_by_extras(names: set[str], ctx: Context) -> set[str]:
     return out
 
 
+def _in_extras_or_groups(manifests: list[Manifest]) -> set[str]:
+    """Names a package manifest (not a requirements file: those are often whole pinned
+    environments) lists in an extra or a dependency group; the extras that pin the lowest
+    supported versions repeat the runtime list and do not count."""
+    out: set[str] = set()
+    for m in manifests:
+        if m.format == "requirements":
+            continue
+        for key, names in m.declared.items():
+            head, _, extra = key.partition(".")
+            if head == "optional-dependencies" and _LOWEST_VERSIONS.match(extra):
+                continue
+            if key == "dev-dependencies" or head in (
+                "optional-dependencies",
+                "dependency-groups",
+                "group",
+            ):
+                out.update(canonical(_bare(n)) for n in names)
+    return out
+
+
 def _declared_anywhere(manifests: list[Manifest]) -> set[str]:
     out: set[str] = set()
     for m in manifests:
@@ -387,14 +424,16 @@ def _declared_anywhere(manifests: list[Manifest]) -> set[str]:
     return out
 
 
+# An extra that pins the lowest supported versions (mkdocs' `min-versions`, CI's "oldest
+# dependencies" job) repeats the runtime list for testing: it offers no feature.
+_LOWEST = (
+    r"(min|minimum|minimal|lowest|oldest)([-_.]?(versions?|deps|dependencies|requirements|reqs))?"
+)
+_LOWEST_VERSIONS = re.compile(rf"^{_LOWEST}$", re.I)
 # Extras whose names say tests/docs/tooling: a runtime import listed there is still runtime.
-# An extra that pins the lowest supported versions (mkdocs' `min-versions`, CI's
-# "oldest dependencies" job) repeats the runtime list for testing: it offers no feature.
 _TOOLING_EXTRAS = re.compile(
     r"^(test|tests|testing|dev|develop|development|docs?|lint|linting|typing|types|mypy|"
-    r"style|check|checks|ci|coverage|cov|bench|benchmarks?|all|full|complete|"
-    r"(min|minimum|minimal|lowest|oldest)([-_.]?(versions?|deps|dependencies|requirements|reqs))?"
-    r")$",
+    rf"style|check|checks|ci|coverage|cov|bench|benchmarks?|all|full|complete|{_LOWEST})$",
     re.I,
 )
 
