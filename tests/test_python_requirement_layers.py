@@ -5,10 +5,11 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from depinfer.context import Options
+from depinfer.context import Context, Options
 from depinfer.model import FileKind
 from depinfer.pipeline import infer
-from depinfer.scan import classify
+from depinfer.resolvers.python import _installed_with_a_group
+from depinfer.scan import classify, scan
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "python"
 
@@ -46,3 +47,29 @@ def test_lazy_imports_kept_in_an_extra_or_group_stay_out_of_the_runtime_list(tmp
 def test_sphinx_extension_folder_is_documentation():
     assert classify("sphinxext/gallery.py") == FileKind.DOCS
     assert classify("doc/sphinxext/utils.py") == FileKind.DOCS
+
+
+def test_what_importing_the_package_needs_is_runtime_whatever_extras_list_it(tmp_path):
+    root = tmp_path / "profiler"
+    shutil.copytree(FIXTURES / "res-core-feature-extra", root)
+    runtime = _by_file(root)["pyproject.toml"]
+    assert "pandas" in runtime
+    assert not runtime & {"pyspark", "ipywidgets"}
+
+
+def test_a_lazy_import_that_a_feature_extra_brings_is_not_runtime(tmp_path):
+    class Registry:
+        offline = False
+
+        def metadata(self, ecosystem, name, version=None):
+            reqs = {"ipywidgets": ["ipython>=6.1.0", "comm>=0.1.3", "pytest; extra == 'test'"]}
+            return {"requires_dist": reqs.get(name, [])}
+
+    root = tmp_path / "profiler"
+    shutil.copytree(FIXTURES / "res-core-feature-extra", root)
+    manifests = [m for m in scan(root).manifests if m.path == "pyproject.toml"]
+    ctx = Context(options=Options(), registries=Registry())
+    assert _installed_with_a_group("ipython", manifests, ctx, {})
+    assert not _installed_with_a_group("pytest", manifests, ctx, {})
+    offline = Context(options=Options(offline=True), registries=type("R", (), {"offline": True})())
+    assert not _installed_with_a_group("ipython", manifests, offline, {})

@@ -31,7 +31,11 @@ from depinfer.context import Context
 from depinfer.mapping.python_index import Match, canonical, load_index
 from depinfer.mapping.python_internal import InternalModules
 from depinfer.mapping.python_manifests import ManifestLayout
-from depinfer.mapping.python_optional_modules import mark_lazy_modules, mark_optional_modules
+from depinfer.mapping.python_optional_modules import (
+    mark_core_modules,
+    mark_lazy_modules,
+    mark_optional_modules,
+)
 from depinfer.mapping.python_stdlib import (
     DEFAULT_TARGET,
     backport_for,
@@ -193,6 +197,7 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
     _mark_lazy_and_vendored(refs, project, lines)
     mark_lazy_modules(refs, internal)
     mark_optional_modules(refs, internal, project)
+    mark_core_modules(refs, internal)
     out: list[Candidate] = []
     unknown: dict[str, list[ImportRef]] = defaultdict(list)
 
@@ -207,6 +212,7 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
             "api": api_names(ref),
             "lazy": bool(ref.extra.get("lazy")),
             "lazy_module": bool(ref.extra.get("lazy_module")),
+            "core": bool(ref.extra.get("core")),
             "folder": folder.directory,
             # notebooks are demonstrations, whatever folder they sit in
             "kinds": ["notebook" if _is_notebook(ref) else ref.kind.value],

@@ -108,6 +108,53 @@ def mark_lazy_modules(refs: list[ImportRef], internal: InternalModules) -> None:
             ref.extra["lazy_module"] = True
 
 
+def mark_core_modules(refs: list[ImportRef], internal: InternalModules) -> None:
+    """The modules `import pkg` runs: a top-level package's `__init__.py` and what it and
+    they import at module level, unguarded, transitively. What those modules import there
+    (extra["core"]) is needed to import the package at all, whatever extras list it
+    (ydata-profiling's `spark` extra repeats pandas, which the core imports everywhere)."""
+    eager: dict[str, list[ImportRef]] = defaultdict(list)
+    for ref in refs:
+        if (
+            ref.kind != FileKind.SOURCE
+            or ref.type_only
+            or ref.optional
+            or ref.marker
+            or ref.extra.get("lazy")
+            or ref.extra.get("lazy_module")
+            or not ref.module
+        ):
+            continue
+        eager[ref.file].append(ref)
+    core = {
+        f"{root}/{name}/__init__.py".lstrip("/")
+        for root in internal.roots
+        if root not in internal.init_dirs
+        for d in internal.init_dirs
+        if (name := _child_of(root, d))
+    }
+    todo = [f for f in core if f in eager]
+    while todo:
+        for ref in eager.get(todo.pop(), ()):
+            for chain in _target_chains(ref, internal):
+                for target in chain:
+                    if target not in core:
+                        core.add(target)
+                        todo.append(target)
+    for f in core:
+        for ref in eager.get(f, ()):
+            ref.extra["core"] = True
+
+
+def _child_of(root: str, d: str) -> str | None:
+    """`d`'s name when it is a folder directly inside `root` ("" is the repository root)."""
+    if root:
+        if not d.startswith(root + "/"):
+            return None
+        d = d[len(root) + 1 :]
+    return d if d and "/" not in d else None
+
+
 def _target_chains(ref: ImportRef, internal: InternalModules) -> list[list[str]]:
     """For each module an import loads, the repository files it executes, outermost package
     first (`from . import a, b` loads a and b; empty: nothing of ours)."""
