@@ -73,3 +73,19 @@ def test_a_lazy_import_that_a_feature_extra_brings_is_not_runtime(tmp_path):
     assert not _installed_with_a_group("pytest", manifests, ctx, {})
     offline = Context(options=Options(offline=True), registries=type("R", (), {"offline": True})())
     assert not _installed_with_a_group("ipython", manifests, offline, {})
+
+
+def test_extras_of_core_names_alone_pick_a_variant_and_keep_them(tmp_path):
+    files = {
+        "pyproject.toml": (
+            '[project]\nname = "voice"\nversion = "1"\ndependencies = []\n\n'
+            '[project.optional-dependencies]\ncpu = ["torch==1.10.*"]\ncuda = ["torch==1.10.*"]\n'
+        ),
+        "voice/__init__.py": "from voice.model import Encoder\n",
+        "voice/model.py": "import numpy as np\nimport torch\n\n\nclass Encoder(torch.nn.Module):\n    pass\n",
+    }
+    root = tmp_path / "voice"
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    assert _by_file(root) == {"pyproject.toml": {"numpy"}}

@@ -131,10 +131,14 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
             extra_group = _poetry_extra_naming(siblings, manifest, name)
             if extra_group and manifest.format == "pyproject":
                 req = _req(c, Section.OPTIONAL, extra_group, optional=True)
-            elif name in _feature_extras(siblings) and (manifest.path, name) not in core:
+            elif name in _feature_extras(siblings) and (
+                (manifest.path, name) not in core
+                or name in _variant_extras(siblings, {n for p, n in core if p == manifest.path})
+            ):
                 # the project already offers it as an optional feature (an extra): the
                 # code that imports it is that feature's, so it stays out of the runtime list
-                # (unless importing the package itself needs it)
+                # (unless importing the package itself needs it and the extra is a feature
+                # that merely repeats it; an extra of core names alone picks a variant)
                 continue
             elif (manifest.path, name) not in eager and _installed_with_a_group(
                 name, siblings, ctx, group_brought
@@ -485,6 +489,22 @@ def _feature_extras(manifests: list[Manifest]) -> set[str]:
                     for n in names
                     if (extra, canonical(_bare(n))) not in featured
                 )
+    return out
+
+
+def _variant_extras(manifests: list[Manifest], core: set[str]) -> set[str]:
+    """Names of feature extras that hold nothing but what importing the package needs:
+    such an extra picks a build of a core dependency (`cpu = ["torch"]`, `cuda = ["torch"]`),
+    so the project installs that dependency through it on purpose."""
+    out: set[str] = set()
+    for m in manifests:
+        for key, names in m.declared.items():
+            head, _, extra = key.partition(".")
+            if head != "optional-dependencies" or not extra or _TOOLING_EXTRAS.match(extra):
+                continue
+            bare = {canonical(_bare(n)) for n in names}
+            if bare and bare <= core:
+                out |= bare
     return out
 
 
