@@ -63,6 +63,18 @@ def test_parquet_io_with_pandas_needs_pyarrow(tmp_path):
     assert ("pyarrow", None) in _placed(tmp_path)
 
 
+def test_uvicorn_with_options_before_the_app_in_shell_or_exec_form(tmp_path):
+    for cmd in (
+        "CMD poetry run uvicorn --host=0.0.0.0 app.main:app\n",
+        'CMD ["uvicorn", "app.main:app", "--host", "0.0.0.0"]\n',
+    ):
+        root = _write(tmp_path / str(len(cmd)), {**BASE, "Dockerfile": cmd})
+        assert ("uvicorn", None) in _placed(root)
+    logging_only = 'LOGGERS = ("uvicorn.asgi", "uvicorn.access")\n'
+    root = _write(tmp_path / "logs", {**BASE, "Dockerfile": f"RUN echo '{logging_only}'\n"})
+    assert ("uvicorn", None) not in _placed(root)
+
+
 def test_gunicorn_config_with_uvicorn_worker_needs_both(tmp_path):
     conf = 'bind = "0.0.0.0:8000"\nworker_class = "uvicorn.workers.UvicornWorker"\n'
     _write(tmp_path, {**BASE, "gunicorn.conf.py": conf})
