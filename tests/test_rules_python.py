@@ -282,3 +282,27 @@ def test_naming_emailstr_without_annotating_a_field_needs_nothing(tmp_path):
     lib = "from pydantic import EmailStr\n\nSTRING_TYPES = (str, EmailStr)\n"
     _write(tmp_path, {**BASE, "p/types.py": lib})
     assert "email-validator" not in {name for name, _ in _placed(tmp_path)}
+
+
+def test_postgres_urls_and_django_engine_need_the_default_driver(tmp_path):
+    compose = "services:\n  web:\n    command: gunicorn site.wsgi:application --bind 0.0.0.0:8000\n"
+    django = {
+        **BASE,
+        "p/settings.py": "import django\nDATABASES = {}\n",
+        ".env.dev-sample": "SQL_ENGINE=django.db.backends.postgresql\n",
+        "docker-compose.prod.yml": compose,
+    }
+    placed = _placed(_write(tmp_path / "dj", django))
+    assert {("psycopg2-binary", None), ("gunicorn", None)} <= placed
+    sqla = {**BASE, "p/db.py": 'import sqlalchemy\nURL = "postgresql://u@db/app"\n'}
+    assert ("psycopg2-binary", None) in _placed(_write(tmp_path / "sqla", sqla))
+    chosen = {**sqla, "p/drv.py": "import psycopg\n"}  # the project picked psycopg 3
+    assert ("psycopg2-binary", None) not in _placed(_write(tmp_path / "own", chosen))
+    asyncpg_url = {**BASE, "p/db.py": 'import sqlalchemy\nURL = "postgresql+asyncpg://db/app"\n'}
+    assert ("psycopg2-binary", None) not in _placed(_write(tmp_path / "apg", asyncpg_url))
+    ci_only = {
+        **BASE,
+        "p/db.py": "import sqlalchemy\n",
+        ".github/workflows/t.env": "postgres://x\n",
+    }
+    assert ("psycopg2-binary", None) not in _placed(_write(tmp_path / "ci", ci_only))

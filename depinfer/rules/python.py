@@ -8,8 +8,10 @@ and its documentation link); this module only applies it. Two kinds of trigger:
   `ZoneInfoNotFoundError` to catch it reads no time zone);
 - `text`: a regular expression over a family of files — pytest configuration and CI
   workflows (`--cov` → pytest-cov), Python sources
-  (`df.to_parquet(` with pandas imported → pyarrow; SQLAlchemy URLs → the driver), and
-  server files (Procfile, Dockerfile, gunicorn.conf.py → gunicorn / uvicorn).
+  (`df.to_parquet(` with pandas imported → pyarrow; SQLAlchemy URLs → the driver),
+  server files (Procfile, Dockerfile, compose files, gunicorn.conf.py → gunicorn /
+  uvicorn) and the deployed app's environment files (.env, .env.example: a postgres://
+  DATABASE_URL or Django's postgresql ENGINE → the PostgreSQL driver).
 The section is the rule's (`dev` for test tooling, `runtime` for servers) or, for `file`,
 follows the triggering file's role like an import would.
 pytest plugins the tests use without importing them (`@pytest.mark.anyio`, a `mocker`
@@ -47,7 +49,10 @@ DATA = Path(__file__).resolve().parent / "data" / "python" / "implicit.json"
 MAX_BYTES = 1_000_000
 SERVER_FILES = ("Procfile", "Dockerfile", "Dockerfile.*", "*.dockerfile", "gunicorn.conf.py",
                 "gunicorn_conf.py", "app.yaml", "startup.sh", "entrypoint.sh", "fly.toml",
-                "render.yaml", "azure.yaml")  # fmt: skip
+                "render.yaml", "azure.yaml", "docker-compose*.yml", "docker-compose*.yaml",
+                "compose.yml", "compose.yaml", "compose.*.yml", "compose.*.yaml")  # fmt: skip
+# the environment the deployed app reads (.env, .env.example, .env.dev-sample, prod.env)
+DEPLOY_ENV_FILES = (".env", ".env.*", "*.env")
 PYTEST_CONFIG = ("pytest.ini", "tox.ini", "setup.cfg", "pyproject.toml", "noxfile.py")
 COMMAND_FILES = ("tox.ini", "noxfile.py", "Makefile", "justfile", "hatch.toml")
 REQUIREMENT_FILES = ("*requirements*.txt", "*requirements*.in", "pipfile", "environment*.yml")
@@ -101,8 +106,11 @@ def infer(
                 ):
                     hits.append((r.file, r.line, r.kind))
         if "regex" in rule:
-            if rule.get("needs_import") and rule["needs_import"] not in roots:
-                continue
+            needs = rule.get("needs_import")
+            if needs and not ({needs} if isinstance(needs, str) else set(needs)) & roots:
+                continue  # one of these modules must be imported too
+            if set(rule.get("unless_imports") or ()) & roots:
+                continue  # the code already imports what the rule would add (or a rival)
             for family in rule.get("files", []):
                 for rel, kind in families.get(family, []):
                     text = text_of(rel)
@@ -239,6 +247,7 @@ def _file_families(project: Project) -> dict[str, list[tuple[str, FileKind]]]:
         "config": [],
         "commands": [],
         "requirements": [],
+        "deploy-env": [],
     }
     for f in project.files:
         if f.language != "python":
@@ -263,6 +272,10 @@ def _file_families(project: Project) -> dict[str, list[tuple[str, FileKind]]]:
             fam["requirements"].append((rel, FileKind.CONFIG))
         if any(fnmatch.fnmatch(name, p) for p in SERVER_FILES) and not name.endswith(".py"):
             fam["server"].append((rel, FileKind.SOURCE))
+        if any(fnmatch.fnmatch(name, p) for p in DEPLOY_ENV_FILES) and not rel.startswith(
+            ".github/"
+        ):
+            fam["deploy-env"].append((rel, FileKind.SOURCE))
         if name.endswith((".env", ".ini", ".cfg", ".toml", ".yaml", ".yml")) or name == ".env":
             fam["config"].append((rel, FileKind.CONFIG))
     return fam
