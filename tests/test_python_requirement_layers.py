@@ -89,3 +89,21 @@ def test_extras_of_core_names_alone_pick_a_variant_and_keep_them(tmp_path):
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_text(text)
     assert _by_file(root) == {"pyproject.toml": {"numpy"}}
+
+
+def test_a_console_script_module_is_not_lazy_because_another_module_imports_it_lazily(tmp_path):
+    files = {
+        "pyproject.toml": (
+            '[project]\nname = "runner"\nversion = "1"\ndependencies = []\n\n'
+            '[project.scripts]\nrunner = "runner.cli:main"\n\n'
+            '[project.optional-dependencies]\ndev = ["click", "pytest"]\n'
+        ),
+        "runner/__init__.py": "",
+        "runner/__main__.py": "def run():\n    from runner.cli import main\n\n    main()\n",
+        "runner/cli.py": "import click\n\n\n@click.command()\ndef main():\n    pass\n",
+    }
+    root = tmp_path / "runner"
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    assert _by_file(root) == {"pyproject.toml": {"click"}}

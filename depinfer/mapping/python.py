@@ -195,7 +195,7 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
     env = project_environment(project)
     lines = _Lines(project)
     _mark_lazy_and_vendored(refs, project, lines)
-    mark_lazy_modules(refs, internal)
+    mark_lazy_modules(refs, internal, project)
     mark_optional_modules(refs, internal, project)
     mark_core_modules(refs, internal)
     out: list[Candidate] = []

@@ -22,7 +22,8 @@ import re
 from collections import defaultdict
 
 from depinfer.mapping.python_internal import InternalModules
-from depinfer.model import FileKind, ImportRef, Project
+from depinfer.model import Ecosystem, FileKind, ImportRef, Project
+from depinfer.toml_compat import tomllib
 
 
 def mark_optional_modules(
@@ -71,7 +72,9 @@ def mark_optional_modules(
             ref.extra["optional_module"] = optional[ref.file]
 
 
-def mark_lazy_modules(refs: list[ImportRef], internal: InternalModules) -> None:
+def mark_lazy_modules(
+    refs: list[ImportRef], internal: InternalModules, project: Project | None = None
+) -> None:
     """A repository module that shipped code imports only inside functions loads only when
     such a function runs (altair's `load_ipython_extension` imports `_magics`, which imports
     IPython at its top): its own module-level imports are lazy too (extra["lazy"]).
@@ -85,6 +88,9 @@ def mark_lazy_modules(refs: list[ImportRef], internal: InternalModules) -> None:
             for target in chain:
                 if target != ref.file:
                     importers[target].append(ref)
+    # a console script's module is loaded by its launcher, whoever else imports it lazily
+    for rel in _entry_point_files(project, internal):
+        importers.pop(rel, None)
     lazy: set[str] = set()
     changed = True
     while changed:
@@ -106,6 +112,46 @@ def mark_lazy_modules(refs: list[ImportRef], internal: InternalModules) -> None:
             and not ref.extra.get("lazy")
         ):
             ref.extra["lazy_module"] = True
+
+
+def _entry_point_files(project: Project | None, internal: InternalModules) -> set[str]:
+    """Files of the modules pyproject.toml's scripts name (`[project.scripts]`,
+    `[project.gui-scripts]`, `[project.entry-points.*]`, `[tool.poetry.scripts]`)."""
+    if project is None:
+        return set()
+    out: set[str] = set()
+    for m in project.manifests_of(Ecosystem.PYPI):
+        if m.format != "pyproject":
+            continue
+        try:
+            doc = tomllib.loads(project.abspath(m.path).read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+            continue
+        proj = doc.get("project") if isinstance(doc.get("project"), dict) else {}
+        tables = [proj.get("scripts"), proj.get("gui-scripts")]
+        groups = proj.get("entry-points")
+        if isinstance(groups, dict):
+            tables += list(groups.values())
+        poetry = (doc.get("tool") or {}).get("poetry")
+        if isinstance(poetry, dict):
+            tables.append(poetry.get("scripts"))
+        for table in tables:
+            if not isinstance(table, dict):
+                continue
+            for value in table.values():
+                target = value.get("reference") if isinstance(value, dict) else value
+                if not isinstance(target, str):
+                    continue
+                module = target.split(":", 1)[0].strip()
+                parts = [p for p in module.split(".") if p]
+                if not parts or not all(p.isidentifier() for p in parts):
+                    continue
+                for base in internal.roots_for(m.path):
+                    chain = _chain(base, parts, internal)
+                    if len(chain) == len(parts):
+                        out.update(chain)
+                        break
+    return out
 
 
 def mark_core_modules(refs: list[ImportRef], internal: InternalModules) -> None:
