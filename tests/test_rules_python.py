@@ -306,3 +306,22 @@ def test_postgres_urls_and_django_engine_need_the_default_driver(tmp_path):
         ".github/workflows/t.env": "postgres://x\n",
     }
     assert ("psycopg2-binary", None) not in _placed(_write(tmp_path / "ci", ci_only))
+
+
+def test_commented_out_urls_and_a_driver_chosen_in_a_group_add_no_driver(tmp_path):
+    commented = {
+        **BASE,
+        "p/config.py": (
+            "import sqlalchemy\n"
+            '# SQLALCHEMY_DATABASE_URI = "postgresql://u@localhost/app"\n'
+            '#URI="mysql+pymysql://u@localhost/app"\n'
+        ),
+    }
+    placed = {name for name, _ in _placed(_write(tmp_path / "c", commented))}
+    assert not placed & {"psycopg2-binary", "pymysql"}
+    grouped = {
+        **BASE,
+        "pyproject.toml": BASE["pyproject.toml"] + '[dependency-groups]\nprod = ["psycopg[c]"]\n',
+        "p/settings.py": 'import django\nENGINE = "django.db.backends.postgresql"\n',
+    }
+    assert ("psycopg2-binary", None) not in _placed(_write(tmp_path / "g", grouped))

@@ -85,6 +85,21 @@ def infer(
             texts[rel] = _read(project, rel)
         return texts[rel]
 
+    declared: set[str] | None = None
+
+    def declared_anywhere() -> set[str]:
+        """Every name the Python manifests declare, groups and extras included."""
+        nonlocal declared
+        if declared is None:
+            declared = {
+                _canon(re.split(r"[\s\[<>=!~;(@]", n.strip(), maxsplit=1)[0])
+                for m in project.manifests_of(Ecosystem.PYPI)
+                for key, names in m.declared.items()
+                if key != "build-system.requires"
+                for n in names
+            }
+        return declared
+
     for rule in rules():
         hits: list[tuple[str, int, FileKind]] = []
         if "imports" in rule:
@@ -111,12 +126,14 @@ def infer(
                 continue  # one of these modules must be imported too
             if set(rule.get("unless_imports") or ()) & roots:
                 continue  # the code already imports what the rule would add (or a rival)
+            if {_canon(n) for n in rule.get("unless_declared") or ()} & declared_anywhere():
+                continue  # the project chose (a rival of) it in a group or extra already
             for family in rule.get("files", []):
                 for rel, kind in families.get(family, []):
                     text = text_of(rel)
                     if not text:
                         continue
-                    m = rule["regex"].search(text)
+                    m = _active_match(rule["regex"], text)
                     if m:
                         line = text.count("\n", 0, m.start()) + 1
                         hits.append((rel, line, kind))
@@ -233,6 +250,20 @@ def _emit(
                 },
             )
         )
+
+
+def _active_match(regex: re.Pattern[str], text: str) -> re.Match[str] | None:
+    """The first match that is not on a commented-out line (`# DATABASE_URL=postgres://…`
+    in a settings template is an example, not the configuration)."""
+    for m in regex.finditer(text):
+        start = text.rfind("\n", 0, m.start()) + 1
+        if not text[start : m.start()].lstrip().startswith(("#", ";", "//")):
+            return m
+    return None
+
+
+def _canon(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
 
 
 def _file_families(project: Project) -> dict[str, list[tuple[str, FileKind]]]:
