@@ -220,3 +220,20 @@ def test_a_namespace_package_named_like_the_project_leaves_its_siblings_external
     assert internal.is_internal("poet.utils", here)
     assert internal.is_internal("poet.poet", here)
     assert internal.is_internal("build", "tests/fixtures/demo/src/demo/__init__.py")
+
+
+def test_importing_a_sibling_project_depends_on_its_distribution(tmp_path):
+    files = {
+        "pyproject.toml": '[project]\nname = "frontapp"\nversion = "1"\ndependencies = []\n',
+        "src/frontapp/__init__.py": "import corelib\nfrom corelib.build import make\n",
+        "backend/pyproject.toml": '[project]\nname = "corelib"\nversion = "1"\ndependencies = []\n',
+        "backend/src/corelib/__init__.py": "from corelib.build import make\n",
+        "backend/src/corelib/build.py": "def make():\n    pass\n",
+    }
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    result = infer(tmp_path, Options(offline=True, versions=False))
+    placed = {(r.manifest, r.name) for r in result.requirements}
+    assert ("pyproject.toml", "corelib") in placed
+    assert not any(m == "backend/pyproject.toml" for m, _ in placed)

@@ -246,6 +246,25 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
             unknown[canonical(ref.module)].append(ref)
             continue
         if internal.is_internal(ref.module, ref.file, ref.names) or lines.made_by_test(ref):
+            folder = layout.folder_of(ref.file)
+            sibling = internal.sibling_project(
+                ref.module, folder.directory if folder is not None else ""
+            )
+            if sibling:
+                # another project of this repository (hatch's backend/ is hatchling): the
+                # importer depends on that distribution by name
+                emit(
+                    canonical(sibling),
+                    ref,
+                    Evidence(
+                        "sibling-project",
+                        ref.file,
+                        ref.line,
+                        f"{ref.module} → {sibling} (a project of this repository)",
+                    ),
+                    confidence=0.9,
+                    verified=True,
+                )
             continue
         fallback_for = [m for m in ref.extra.get("fallback_for") or [] if isinstance(m, str)]
         if is_stdlib(ref.module, target) or ever_stdlib(ref.module):

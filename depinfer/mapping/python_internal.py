@@ -45,6 +45,7 @@ class InternalModules:
         roots = {"", "src"}
         scoped: set[str] = set()
         names: set[str] = set()
+        self.projects: dict[str, str] = {}  # folder of a named project (not test data) → name
         for m in project.manifests_of(Ecosystem.PYPI):
             # a project inside a test tree (tests/fixtures/app/pyproject.toml) is test data:
             # its modules are importable only by its own files (its build.py is not the
@@ -57,6 +58,7 @@ class InternalModules:
             name = (m.data or {}).get("name")
             if isinstance(name, str) and name:
                 names.add(name.replace("-", "_").replace(".", "_").lower())
+                self.projects.setdefault(m.directory, name)
         self.roots = sorted(roots)
         self.scoped_roots = sorted(scoped - roots)
         self.project_names = names
@@ -150,6 +152,24 @@ class InternalModules:
                 if (home == tree or home.startswith(tree + "/")) and self._resolves(home, parts):
                     return True
         return False
+
+    def sibling_project(self, module: str, own: str) -> str | None:
+        """The name of another project of the repository whose folder (or its src/)
+        provides `module`'s top-level package, when the importer's own project (folder
+        `own`) does not provide it."""
+        top = [p for p in module.split(".") if p][:1]
+        if not top or len(self.projects) < 2:
+            return None
+        for base in (own, _join(own, "src")):
+            if self._resolves(base, top):
+                return None
+        for folder, name in sorted(self.projects.items()):
+            if folder == own:
+                continue
+            for base in (folder, _join(folder, "src")):
+                if self._resolves(base, top) and not self._namespace_only(base, top):
+                    return name
+        return None
 
     def _namespace_only(self, base: str, parts: list[str]) -> bool:
         path = _join(base, "/".join(parts))
