@@ -325,3 +325,30 @@ def test_commented_out_urls_and_a_driver_chosen_in_a_group_add_no_driver(tmp_pat
         "p/settings.py": 'import django\nENGINE = "django.db.backends.postgresql"\n',
     }
     assert ("psycopg2-binary", None) not in _placed(_write(tmp_path / "g", grouped))
+
+
+def test_a_server_goes_to_the_requirements_layer_its_image_installs(tmp_path):
+    files = {
+        "requirements/common.txt": "",
+        "requirements/docker.txt": "",
+        "requirements/dev.txt": "-r common.txt\n",
+        "requirements/prod.txt": "-r common.txt\n",
+        "Dockerfile": "COPY requirements requirements\nRUN venv/bin/pip install -r requirements/docker.txt\n",
+        "boot.sh": "exec gunicorn -b :5000 app:app\n",
+        "Procfile": "web: gunicorn app:app\n",
+        "app/__init__.py": "import flask\n",
+    }
+    result = infer(_write(tmp_path / "site", files), Options(offline=True, versions=False))
+    placed = {(r.manifest, r.name) for r in result.requirements}
+    assert ("requirements/docker.txt", "gunicorn") in placed
+    assert ("requirements/common.txt", "gunicorn") not in placed
+    assert ("requirements/common.txt", "flask") in placed
+
+
+def test_dev_requirement_names_are_words_not_substrings():
+    from depinfer.mapping.python_manifests import DEV_REQUIREMENT_NAME as dev
+
+    for name in ("requirements-dev.txt", "dev.txt", "test-requirements.txt", "docs.txt", "ci.txt"):
+        assert dev.search(name), name
+    for name in ("docker.txt", "production.txt", "requirements.txt", "base.txt"):
+        assert not dev.search(name), name

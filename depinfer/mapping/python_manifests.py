@@ -27,7 +27,14 @@ _RUNTIME_REQ = re.compile(
 )
 _REQ_DIRS = {"requirements", "reqs", "requirement"}
 # requirements files whose name says tests/dev/docs
-_DEV_REQ = re.compile(r"(dev|test|tests|testing|lint|docs?|ci|tox|check|style|type)", re.I)
+# requirements files whose name says tests/dev/docs: a word of the name, not any substring
+# (docker.txt and production.txt are no docs or CI files)
+_DEV_REQ = re.compile(
+    r"(?:^|[-_.\s])(dev\w*|tests?|testing|lint\w*|docs?|ci|tox|check\w*|style|type\w*|typing|mypy)"
+    r"(?=[-_.\s]|$)",
+    re.I,
+)
+DEV_REQUIREMENT_NAME = _DEV_REQ
 TEST_GROUPS = ("test", "tests", "testing", "dev", "develop", "development")
 DOCS_GROUPS = ("docs", "doc", "documentation", "dev")
 DEV_GROUPS = ("dev", "develop", "development", "test", "tests", "testing")

@@ -26,6 +26,7 @@ from __future__ import annotations
 import fnmatch
 import json
 import os
+import posixpath
 import re
 from collections.abc import Callable
 from functools import lru_cache
@@ -33,13 +34,14 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from depinfer.context import Context
-from depinfer.mapping.python_manifests import ManifestLayout
+from depinfer.mapping.python_manifests import DEV_REQUIREMENT_NAME, ManifestLayout
 from depinfer.model import (
     Candidate,
     Ecosystem,
     Evidence,
     FileKind,
     ImportRef,
+    Manifest,
     Project,
     Section,
 )
@@ -140,7 +142,10 @@ def infer(
                         break
         if not hits:
             continue
-        _emit(rule, hits, layout, out, ctx)
+        installed = None
+        if rule["section"] == "runtime" and "server" in rule.get("files", []):
+            installed = _image_requirements(project, families, text_of)
+        _emit(rule, hits, layout, out, ctx, installed)
     _pytest_plugins(project, refs, families, text_of, layout, out, ctx)
     out.extend(python_poetry_extras.candidates(project))
     return out
@@ -208,12 +213,46 @@ def _pytest_plugins(
         _emit(rule, [(use.file, use.line, FileKind.TEST)], layout, out, ctx)
 
 
+_PIP_R = re.compile(r"\bpip3?\s+install\b[^\n]*?\s(?:-r|--requirement)[\s=]+([^\s;&|\\]+)")
+
+
+def _image_requirements(
+    project: Project,
+    families: dict[str, list[tuple[str, FileKind]]],
+    text_of: Callable[[str], str | None],
+) -> list[Manifest]:
+    """The runtime requirements files the project's Dockerfiles install (`RUN pip install
+    -r requirements/docker.txt`): a server that the image runs belongs in them. Paths are
+    tried beside the Dockerfile, then from the repository root; dev-named files are left out."""
+    by_path = {m.path: m for m in project.manifests_of(Ecosystem.PYPI)}
+    out: list[Manifest] = []
+    for rel, _ in families.get("server", []):
+        name = PurePosixPath(rel).name
+        if not (name.startswith("Dockerfile") or name.endswith(".dockerfile")):
+            continue
+        text = text_of(rel) or ""
+        folder = PurePosixPath(rel).parent
+        for m in _PIP_R.finditer(text):
+            arg = m.group(1).strip("\"'")
+            for cand in (str(folder / arg), arg):
+                manifest = by_path.get(posixpath.normpath(cand))
+                if manifest is None or manifest.format != "requirements":
+                    continue
+                if DEV_REQUIREMENT_NAME.search(PurePosixPath(manifest.path).name):
+                    break
+                if manifest not in out:
+                    out.append(manifest)
+                break
+    return out
+
+
 def _emit(
     rule: dict[str, Any],
     hits: list[tuple[str, int, FileKind]],
     layout: ManifestLayout,
     out: list[Candidate],
     ctx: Context,
+    installed: list[Manifest] | None = None,
 ) -> None:
     rel, line, kind = hits[0]
     evidence = Evidence(f"rule:{rule['id']}", rel, line, f"{rule['why']} ({rule['source']})")
@@ -233,6 +272,12 @@ def _emit(
         ctx.info(f"{rule['dist']}: no Python manifest owns this file; not written", rel)
         return
     targets = folder.runtime if section == Section.RUNTIME else folder.runtime[:1]
+    if section == Section.RUNTIME and installed:
+        # the image installs a layer outside the runtime list (requirements/docker.txt on
+        # top of common.txt): the server it runs goes there, not into the shared base
+        layers = [m for m in installed if m in folder.all]
+        if layers and not any(m in folder.runtime for m in layers):
+            targets = layers
     for manifest in targets or folder.all[:1]:
         out.append(
             Candidate(
