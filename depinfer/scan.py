@@ -10,6 +10,7 @@ import fnmatch
 import os
 import re
 import subprocess
+from collections.abc import Collection
 from pathlib import Path, PurePosixPath
 
 from depinfer.manifests import detect_format, read_manifest
@@ -126,7 +127,19 @@ EXAMPLE_DIRS = {
     "playground",
     "cookbook",
 }
-DOCS_DIRS = {"doc", "docs", "documentation", "website", "docs_src", "site"}
+# sphinxext: the folder of a project's own Sphinx extensions, which its docs/conf.py adds
+# to sys.path (altair, matplotlib, numpy keep theirs there); they run only in doc builds
+DOCS_DIRS = {
+    "doc",
+    "docs",
+    "documentation",
+    "website",
+    "docs_src",
+    "site",
+    "sphinxext",
+    "sphinx_ext",
+    "sphinx-ext",
+}
 BENCH_DIRS = {"bench", "benches", "benchmark", "benchmarks", "asv_bench", "perf"}
 SCRIPT_DIRS = {
     "scripts",
@@ -210,20 +223,35 @@ def walk_repository(root: Path):
         yield ("" if rel == "." else rel), dirnames, filenames
 
 
-def classify(rel: str) -> FileKind:
-    """Role of a file from its path; the innermost meaningful directory wins."""
+def classify(rel: str, packages: Collection[str] = ()) -> FileKind:
+    """Role of a file from its path; the innermost meaningful directory wins.
+
+    `packages`: the folders holding an `__init__.py`, when known. A Python file inside a
+    package is one of its modules whatever its name (a Django app's `tasks.py` holds Celery
+    tasks, `settings/loggers/setup.py` is no build script), and a sub-package named like a
+    tooling folder (`myapp/tasks/`) is the package's own code."""
     p = PurePosixPath(rel)
     name = p.name
-    if name in BUILD_FILE_NAMES:
+    folder = "" if str(p.parent) == "." else str(p.parent)
+    module = name.endswith(".py") and folder != "" and folder in packages
+    if name in BUILD_FILE_NAMES and not module:
         return FileKind.BUILD
     if any(fnmatch.fnmatch(name, pat) for pat in TEST_FILE_PATTERNS):
         return FileKind.TEST
-    if any(fnmatch.fnmatch(name, pat) for pat in CONFIG_FILE_PATTERNS):
+    if any(fnmatch.fnmatch(name, pat) for pat in CONFIG_FILE_PATTERNS) and not module:
         return FileKind.CONFIG
     if len(p.parts) > 1 and p.parts[0] == "t":
         return FileKind.TEST  # a top-level t/ (celery, kombu, vine: the Perl convention)
-    for part in reversed(p.parts[:-1]):
+    parts = p.parts[:-1]
+    for i in range(len(parts) - 1, -1, -1):
+        part = parts[i]
         low = part.lower()
+        if (
+            low in SCRIPT_DIRS
+            and i > 0
+            and {"/".join(parts[: i + 1]), "/".join(parts[:i])} <= set(packages)
+        ):
+            continue  # a sub-package of a package: shipped code
         if low in TEST_DIRS or low.endswith((".tests", ".test", ".specs", "_tests", "-tests")):
             return FileKind.TEST
         if low in EXAMPLE_DIRS:
@@ -260,9 +288,12 @@ def scan(root: str | os.PathLike[str]) -> Project:
         rel = _rel(root_path, Path(err.filename)) if err.filename else None
         project.diagnostics.append(Diagnostic(f"cannot read: {err.strerror}", rel))
 
+    packages: set[str] = set()  # folders with an __init__.py (os.walk goes top-down)
     for dirpath, dirnames, filenames in os.walk(root_path, onerror=on_error, followlinks=False):
         here = Path(dirpath)
         rel_dir = _rel(root_path, here)
+        if "__init__.py" in filenames:
+            packages.add(rel_dir)
         keep = []
         for d in sorted(dirnames):
             full = here / d
@@ -286,7 +317,10 @@ def scan(root: str | os.PathLike[str]) -> Project:
                 project.diagnostics.append(Diagnostic("broken symlink, skipped", rel, "info"))
                 continue
             if (
-                name in MANIFEST_NAMES
+                (
+                    name in MANIFEST_NAMES
+                    and not (name == "setup.py" and rel_dir and rel_dir in packages)
+                )
                 or name.endswith(".csproj")
                 or _is_requirements(name, rel_dir)
             ):
@@ -314,7 +348,7 @@ def scan(root: str | os.PathLike[str]) -> Project:
                     )
                 )
                 continue
-            project.files.append(SourceFile(rel, lang, classify(rel), size))
+            project.files.append(SourceFile(rel, lang, classify(rel, packages), size))
 
     for rel in manifest_paths:
         fmt = detect_format(rel)

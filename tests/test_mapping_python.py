@@ -193,3 +193,47 @@ def test_a_module_named_like_a_distribution_inside_a_package_does_not_hide_it(tm
     names = _names(root)
     assert "python-dotenv" in names
     assert "helpers" not in names
+
+
+def test_a_namespace_package_named_like_the_project_leaves_its_siblings_external(tmp_path):
+    from depinfer.mapping.python_internal import InternalModules
+    from depinfer.scan import scan
+
+    files = {
+        "pyproject.toml": '[project]\nname = "poet"\nversion = "1"\ndependencies = []\n',
+        # src/poet has no __init__.py: poet.core comes from another distribution
+        "src/poet/utils/__init__.py": "",
+        "src/poet/utils/build.py": "from poet.core.version import Version\nfrom build import env\n",
+        "src/poet/poet.py": "",
+        # a project that the tests use as data: its build.py is not `build` elsewhere
+        "tests/fixtures/demo/pyproject.toml": '[project]\nname = "demo"\nversion = "1"\n',
+        "tests/fixtures/demo/build.py": "",
+        "tests/fixtures/demo/src/demo/__init__.py": "import build\n",
+    }
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    internal = InternalModules(scan(tmp_path))
+    here = "src/poet/utils/build.py"
+    assert not internal.is_internal("poet.core.version", here)
+    assert not internal.is_internal("build", here)
+    assert internal.is_internal("poet.utils", here)
+    assert internal.is_internal("poet.poet", here)
+    assert internal.is_internal("build", "tests/fixtures/demo/src/demo/__init__.py")
+
+
+def test_importing_a_sibling_project_depends_on_its_distribution(tmp_path):
+    files = {
+        "pyproject.toml": '[project]\nname = "frontapp"\nversion = "1"\ndependencies = []\n',
+        "src/frontapp/__init__.py": "import corelib\nfrom corelib.build import make\n",
+        "backend/pyproject.toml": '[project]\nname = "corelib"\nversion = "1"\ndependencies = []\n',
+        "backend/src/corelib/__init__.py": "from corelib.build import make\n",
+        "backend/src/corelib/build.py": "def make():\n    pass\n",
+    }
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    result = infer(tmp_path, Options(offline=True, versions=False))
+    placed = {(r.manifest, r.name) for r in result.requirements}
+    assert ("pyproject.toml", "corelib") in placed
+    assert not any(m == "backend/pyproject.toml" for m, _ in placed)

@@ -39,3 +39,10 @@ def test_settings_dependencies_go_to_the_base_of_the_stack(tmp_path):
     assert "whitenoise" not in base
     assert not by_file.get("requirements.txt")
     assert not by_file.get("requirements/production.txt")
+
+
+def test_a_settings_module_that_sets_only_a_storage_is_read():
+    text = 'import os\n\nif os.environ.get("S3"):\n    DEFAULT_FILE_STORAGE = "storages.backends.s3boto3.S3Boto3Storage"\n'
+    found = [r.module for r in refs("config/settings/files.py", text, FileKind.SOURCE)]
+    assert found == ["storages.backends.s3boto3.S3Boto3Storage"]
+    assert refs("x.py", 'EMAIL = "a.b"\n', FileKind.SOURCE) == []

@@ -63,6 +63,18 @@ def test_parquet_io_with_pandas_needs_pyarrow(tmp_path):
     assert ("pyarrow", None) in _placed(tmp_path)
 
 
+def test_uvicorn_with_options_before_the_app_in_shell_or_exec_form(tmp_path):
+    for cmd in (
+        "CMD poetry run uvicorn --host=0.0.0.0 app.main:app\n",
+        'CMD ["uvicorn", "app.main:app", "--host", "0.0.0.0"]\n',
+    ):
+        root = _write(tmp_path / str(len(cmd)), {**BASE, "Dockerfile": cmd})
+        assert ("uvicorn", None) in _placed(root)
+    logging_only = 'LOGGERS = ("uvicorn.asgi", "uvicorn.access")\n'
+    root = _write(tmp_path / "logs", {**BASE, "Dockerfile": f"RUN echo '{logging_only}'\n"})
+    assert ("uvicorn", None) not in _placed(root)
+
+
 def test_gunicorn_config_with_uvicorn_worker_needs_both(tmp_path):
     conf = 'bind = "0.0.0.0:8000"\nworker_class = "uvicorn.workers.UvicornWorker"\n'
     _write(tmp_path, {**BASE, "gunicorn.conf.py": conf})
@@ -270,3 +282,73 @@ def test_naming_emailstr_without_annotating_a_field_needs_nothing(tmp_path):
     lib = "from pydantic import EmailStr\n\nSTRING_TYPES = (str, EmailStr)\n"
     _write(tmp_path, {**BASE, "p/types.py": lib})
     assert "email-validator" not in {name for name, _ in _placed(tmp_path)}
+
+
+def test_postgres_urls_and_django_engine_need_the_default_driver(tmp_path):
+    compose = "services:\n  web:\n    command: gunicorn site.wsgi:application --bind 0.0.0.0:8000\n"
+    django = {
+        **BASE,
+        "p/settings.py": "import django\nDATABASES = {}\n",
+        ".env.dev-sample": "SQL_ENGINE=django.db.backends.postgresql\n",
+        "docker-compose.prod.yml": compose,
+    }
+    placed = _placed(_write(tmp_path / "dj", django))
+    assert {("psycopg2-binary", None), ("gunicorn", None)} <= placed
+    sqla = {**BASE, "p/db.py": 'import sqlalchemy\nURL = "postgresql://u@db/app"\n'}
+    assert ("psycopg2-binary", None) in _placed(_write(tmp_path / "sqla", sqla))
+    chosen = {**sqla, "p/drv.py": "import psycopg\n"}  # the project picked psycopg 3
+    assert ("psycopg2-binary", None) not in _placed(_write(tmp_path / "own", chosen))
+    asyncpg_url = {**BASE, "p/db.py": 'import sqlalchemy\nURL = "postgresql+asyncpg://db/app"\n'}
+    assert ("psycopg2-binary", None) not in _placed(_write(tmp_path / "apg", asyncpg_url))
+    ci_only = {
+        **BASE,
+        "p/db.py": "import sqlalchemy\n",
+        ".github/workflows/t.env": "postgres://x\n",
+    }
+    assert ("psycopg2-binary", None) not in _placed(_write(tmp_path / "ci", ci_only))
+
+
+def test_commented_out_urls_and_a_driver_chosen_in_a_group_add_no_driver(tmp_path):
+    commented = {
+        **BASE,
+        "p/config.py": (
+            "import sqlalchemy\n"
+            '# SQLALCHEMY_DATABASE_URI = "postgresql://u@localhost/app"\n'
+            '#URI="mysql+pymysql://u@localhost/app"\n'
+        ),
+    }
+    placed = {name for name, _ in _placed(_write(tmp_path / "c", commented))}
+    assert not placed & {"psycopg2-binary", "pymysql"}
+    grouped = {
+        **BASE,
+        "pyproject.toml": BASE["pyproject.toml"] + '[dependency-groups]\nprod = ["psycopg[c]"]\n',
+        "p/settings.py": 'import django\nENGINE = "django.db.backends.postgresql"\n',
+    }
+    assert ("psycopg2-binary", None) not in _placed(_write(tmp_path / "g", grouped))
+
+
+def test_a_server_goes_to_the_requirements_layer_its_image_installs(tmp_path):
+    files = {
+        "requirements/common.txt": "",
+        "requirements/docker.txt": "",
+        "requirements/dev.txt": "-r common.txt\n",
+        "requirements/prod.txt": "-r common.txt\n",
+        "Dockerfile": "COPY requirements requirements\nRUN venv/bin/pip install -r requirements/docker.txt\n",
+        "boot.sh": "exec gunicorn -b :5000 app:app\n",
+        "Procfile": "web: gunicorn app:app\n",
+        "app/__init__.py": "import flask\n",
+    }
+    result = infer(_write(tmp_path / "site", files), Options(offline=True, versions=False))
+    placed = {(r.manifest, r.name) for r in result.requirements}
+    assert ("requirements/docker.txt", "gunicorn") in placed
+    assert ("requirements/common.txt", "gunicorn") not in placed
+    assert ("requirements/common.txt", "flask") in placed
+
+
+def test_dev_requirement_names_are_words_not_substrings():
+    from depinfer.mapping.python_manifests import DEV_REQUIREMENT_NAME as dev
+
+    for name in ("requirements-dev.txt", "dev.txt", "test-requirements.txt", "docs.txt", "ci.txt"):
+        assert dev.search(name), name
+    for name in ("docker.txt", "production.txt", "requirements.txt", "base.txt"):
+        assert not dev.search(name), name

@@ -59,3 +59,21 @@ def test_bin_of_scripts_is_read_but_dotnet_build_output_is_not(tmp_path: Path):
     (tmp_path / "App" / "bin" / "Debug" / "x.cs").write_text("")
     (tmp_path / "App" / "bin" / "gen.cs").write_text("")
     assert [f.path for f in scan(tmp_path).files] == ["bin/cli.js"]
+
+
+def test_python_files_inside_a_package_are_its_modules_whatever_their_names(tmp_path):
+    packages = {"app", "app/tasks", "config", "config/settings", "config/settings/loggers"}
+    assert classify("app/tasks.py", packages) == FileKind.SOURCE  # Celery tasks
+    assert classify("app/tasks/celery.py", packages) == FileKind.SOURCE
+    assert classify("config/settings/loggers/setup.py", packages) == FileKind.SOURCE
+    assert classify("tasks.py", packages) == FileKind.CONFIG  # invoke's, at the root
+    assert classify("setup.py", packages) == FileKind.BUILD
+    assert classify("tools/gen.py", packages) == FileKind.SCRIPT
+    assert classify("app/tasks.py") == FileKind.CONFIG  # folders unknown: the name decides
+    for rel in ("setup.py", "pkg/__init__.py", "pkg/setup.py", "pkg/tasks.py"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("")
+    project = scan(tmp_path)
+    assert [m.path for m in project.manifests] == ["setup.py"]
+    kinds = {f.path: f.kind for f in project.files}
+    assert kinds["pkg/setup.py"] == kinds["pkg/tasks.py"] == FileKind.SOURCE

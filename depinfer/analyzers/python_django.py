@@ -42,9 +42,18 @@ _DOTTED = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$")
 _MARK = re.compile(r"\b(INSTALLED_APPS|MIDDLEWARE)\b")
 
 
+@lru_cache(maxsize=1)
+def _assigned_mark() -> re.Pattern[str]:
+    """`NAME =` of a setting whose value is an import path: settings split over several
+    modules (config/settings/files_and_storages.py sets DEFAULT_FILE_STORAGE alone)."""
+    table = _table()
+    names = sorted(table["path_values"] | table["path_lists"])
+    return re.compile(rf"(?m)^\s*({'|'.join(map(re.escape, names))})\s*(?::[^=\n]*)?\+?=")
+
+
 def refs(path: str, text: str, kind: FileKind) -> list[ImportRef]:
     """Dynamic refs for the import paths a Django settings module names (empty otherwise)."""
-    if not _MARK.search(text):
+    if not _MARK.search(text) and not _assigned_mark().search(text):
         return []
     try:
         tree = ast.parse(text)

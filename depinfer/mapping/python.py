@@ -31,7 +31,11 @@ from depinfer.context import Context
 from depinfer.mapping.python_index import Match, canonical, load_index
 from depinfer.mapping.python_internal import InternalModules
 from depinfer.mapping.python_manifests import ManifestLayout
-from depinfer.mapping.python_optional_modules import mark_optional_modules
+from depinfer.mapping.python_optional_modules import (
+    mark_core_modules,
+    mark_lazy_modules,
+    mark_optional_modules,
+)
 from depinfer.mapping.python_stdlib import (
     DEFAULT_TARGET,
     backport_for,
@@ -191,7 +195,9 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
     env = project_environment(project)
     lines = _Lines(project)
     _mark_lazy_and_vendored(refs, project, lines)
+    mark_lazy_modules(refs, internal, project)
     mark_optional_modules(refs, internal, project)
+    mark_core_modules(refs, internal)
     out: list[Candidate] = []
     unknown: dict[str, list[ImportRef]] = defaultdict(list)
 
@@ -205,6 +211,8 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
         extra = {
             "api": api_names(ref),
             "lazy": bool(ref.extra.get("lazy")),
+            "lazy_module": bool(ref.extra.get("lazy_module")),
+            "core": bool(ref.extra.get("core")),
             "folder": folder.directory,
             # notebooks are demonstrations, whatever folder they sit in
             "kinds": ["notebook" if _is_notebook(ref) else ref.kind.value],
@@ -238,6 +246,25 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
             unknown[canonical(ref.module)].append(ref)
             continue
         if internal.is_internal(ref.module, ref.file, ref.names) or lines.made_by_test(ref):
+            folder = layout.folder_of(ref.file)
+            sibling = internal.sibling_project(
+                ref.module, folder.directory if folder is not None else ""
+            )
+            if sibling:
+                # another project of this repository (hatch's backend/ is hatchling): the
+                # importer depends on that distribution by name
+                emit(
+                    canonical(sibling),
+                    ref,
+                    Evidence(
+                        "sibling-project",
+                        ref.file,
+                        ref.line,
+                        f"{ref.module} → {sibling} (a project of this repository)",
+                    ),
+                    confidence=0.9,
+                    verified=True,
+                )
             continue
         fallback_for = [m for m in ref.extra.get("fallback_for") or [] if isinstance(m, str)]
         if is_stdlib(ref.module, target) or ever_stdlib(ref.module):

@@ -43,14 +43,24 @@ class InternalModules:
                 self.dirs.add(str(parent))
                 parent = parent.parent
         roots = {"", "src"}
+        scoped: set[str] = set()
         names: set[str] = set()
+        self.projects: dict[str, str] = {}  # folder of a named project (not test data) → name
         for m in project.manifests_of(Ecosystem.PYPI):
+            # a project inside a test tree (tests/fixtures/app/pyproject.toml) is test data:
+            # its modules are importable only by its own files (its build.py is not the
+            # `build` distribution everywhere else)
+            if _test_root(m.directory) is not None:
+                scoped.update({m.directory, _join(m.directory, "src")})
+                continue
             roots.add(m.directory)
             roots.add(_join(m.directory, "src"))
             name = (m.data or {}).get("name")
             if isinstance(name, str) and name:
                 names.add(name.replace("-", "_").replace(".", "_").lower())
+                self.projects.setdefault(m.directory, name)
         self.roots = sorted(roots)
+        self.scoped_roots = sorted(scoped - roots)
         self.project_names = names
         # top-level name → folders (inside test trees) that hold it as a module or package
         self.fixture_homes: dict[str, list[str]] = {}
@@ -99,23 +109,37 @@ class InternalModules:
         while str(d) not in (".", "") and str(d) in self.init_dirs:
             d = d.parent
         first_non_pkg = "" if str(d) == "." else str(d)
+        if d.name.lower() in self.project_names and _parent(first_non_pkg) in self.roots_for(file):
+            # a namespace package named like the project (src/poetry, no __init__.py): its
+            # modules are imported from the root above it
+            first_non_pkg = _parent(first_non_pkg)
         if first_non_pkg not in bases:
             bases.append(first_non_pkg)
         return tuple(bases)
+
+    def roots_for(self, file: str) -> list[str]:
+        """The import roots a file sees: the repository's, and those of a test-data
+        project it sits in."""
+        return [*self.roots, *(r for r in self.scoped_roots if file.startswith(r + "/"))]
 
     def is_internal(self, module: str, file: str, names: tuple[str, ...] = ()) -> bool:
         parts = [p for p in module.split(".") if p]
         if not parts:
             return True
         if parts[0].lower() in self.project_names and len(parts) >= 1:
-            if any(self._resolves(r, parts[:1]) for r in self.roots):
+            # a namespace folder named like the project (poetry's src/poetry, shared with
+            # poetry-core's poetry.core) is judged module by module below
+            if any(
+                self._resolves(r, parts[:1]) and not self._namespace_only(r, parts[:1])
+                for r in self.roots
+            ):
                 return True
         # `from google.cloud import storage`: judge the deepest name first
         if names and names != ("*",):
             deeper = [parts + [n] for n in names if n.isidentifier()]
         else:
             deeper = []
-        for base in (*self.roots, *self._bases(file)):
+        for base in (*self.roots_for(file), *self._bases(file)):
             if self._resolves(base, parts):
                 if not deeper or not self._namespace_only(base, parts):
                     return True
@@ -128,6 +152,24 @@ class InternalModules:
                 if (home == tree or home.startswith(tree + "/")) and self._resolves(home, parts):
                     return True
         return False
+
+    def sibling_project(self, module: str, own: str) -> str | None:
+        """The name of another project of the repository whose folder (or its src/)
+        provides `module`'s top-level package, when the importer's own project (folder
+        `own`) does not provide it."""
+        top = [p for p in module.split(".") if p][:1]
+        if not top or len(self.projects) < 2:
+            return None
+        for base in (own, _join(own, "src")):
+            if self._resolves(base, top):
+                return None
+        for folder, name in sorted(self.projects.items()):
+            if folder == own:
+                continue
+            for base in (folder, _join(folder, "src")):
+                if self._resolves(base, top) and not self._namespace_only(base, top):
+                    return name
+        return None
 
     def _namespace_only(self, base: str, parts: list[str]) -> bool:
         path = _join(base, "/".join(parts))
@@ -145,6 +187,11 @@ def _test_root(folder: str) -> str | None:
         if part.lower() in _TEST_DIRS:
             return "/".join(parts[: i + 1])
     return None
+
+
+def _parent(folder: str) -> str:
+    parent = str(PurePosixPath(folder).parent)
+    return "" if parent == "." else parent
 
 
 def _join(a: str, b: str) -> str:

@@ -4,8 +4,10 @@ A file belongs to the nearest folder (itself or above) holding Python manifests;
 outside every manifest folder belong to the root's. In one folder several manifests can
 carry the runtime list at once (pyproject `[project]`/Poetry, setup.cfg, setup.py, a runtime
 requirements file, the files a pyproject names as its dynamic dependencies); the runtime
-list is written to each. Dev groups (extras and dependency groups named test/dev/docs,
-Poetry groups, requirements-dev files) take test/docs/tooling imports.
+list is written to each. Requirements files stacked with `-r` keep one list in layers: it
+goes to the stack's base, not to the layers on top. Dev groups (extras and dependency
+groups named test/dev/docs, Poetry groups, requirements-dev files) take test/docs/tooling
+imports.
 """
 
 from __future__ import annotations
@@ -25,7 +27,14 @@ _RUNTIME_REQ = re.compile(
 )
 _REQ_DIRS = {"requirements", "reqs", "requirement"}
 # requirements files whose name says tests/dev/docs
-_DEV_REQ = re.compile(r"(dev|test|tests|testing|lint|docs?|ci|tox|check|style|type)", re.I)
+# requirements files whose name says tests/dev/docs: a word of the name, not any substring
+# (docker.txt and production.txt are no docs or CI files)
+_DEV_REQ = re.compile(
+    r"(?:^|[-_.\s])(dev\w*|tests?|testing|lint\w*|docs?|ci|tox|check\w*|style|type\w*|typing|mypy)"
+    r"(?=[-_.\s]|$)",
+    re.I,
+)
+DEV_REQUIREMENT_NAME = _DEV_REQ
 TEST_GROUPS = ("test", "tests", "testing", "dev", "develop", "development")
 DOCS_GROUPS = ("docs", "doc", "documentation", "dev")
 DEV_GROUPS = ("dev", "develop", "development", "test", "tests", "testing")
@@ -72,7 +81,68 @@ class ManifestLayout:
                     folder.runtime.append(m)
                 elif m.format == "requirements" and _DEV_REQ.search(PurePosixPath(m.path).name):
                     folder.dev_requirements.append(m)
+            self._add_stacked_runtime(folder)
         self.folders = folders
+
+    def _add_stacked_runtime(self, folder: Folder) -> None:
+        """Requirements files stacked with `-r` hold one runtime list in layers:
+        requirements.txt -> heroku.txt -> prod.txt -> common.txt. The files a runtime file
+        pulls in are runtime too, whatever their names (dev-named files, constraint files
+        and pip-compile outputs aside), and the shared list lives at the bottom: a file
+        that pulls in another runtime file is a layer and takes no shared names. When
+        several bottoms were reached through the stacks (a masked layer is emptied, its
+        own `-r` line with it), the base is the one most other requirements files pull in
+        (dev.txt and prod.txt both start with `-r common.txt`)."""
+        named = [m for m in folder.runtime if m.format == "requirements"]
+        if not named:
+            return
+        stacked: list[Manifest] = []
+        todo = list(named)
+        while todo:
+            for m in self._pulled_in(todo.pop(), folder):
+                if m not in folder.runtime and not _DEV_REQ.search(PurePosixPath(m.path).name):
+                    folder.runtime.append(m)
+                    stacked.append(m)
+                    todo.append(m)
+        if not stacked:
+            return
+        runtime_reqs = [m for m in folder.runtime if m.format == "requirements"]
+        layers = [
+            m for m in runtime_reqs if any(x in runtime_reqs for x in self._pulled_in(m, folder))
+        ]
+        includers = {
+            m.path: sum(
+                1 for other in folder.all if other is not m and m in self._pulled_in(other, folder)
+            )
+            for m in runtime_reqs
+        }
+        bottoms = [m for m in runtime_reqs if m not in layers]
+        best = max((includers[m.path] for m in bottoms), default=0)
+        drop = {m.path for m in layers} | {
+            m.path for m in bottoms if m in stacked and includers[m.path] < best
+        }
+        folder.runtime = [m for m in folder.runtime if m.path not in drop]
+
+    def _pulled_in(self, m: Manifest, folder: Folder) -> list[Manifest]:
+        """The requirements files of `folder` that `m` pulls in with `-r` (not `-c`)."""
+        if m.format != "requirements":
+            return []
+        data = m.data or {}
+        constraints = set(data.get("constraints") or ())
+        out = []
+        for inc in data.get("includes") or ():
+            x = self.by_path.get(inc)
+            if (
+                x is None
+                or inc in constraints
+                or x.parse_error
+                or x.format != "requirements"
+                or x not in folder.all
+                or (x.path.endswith(".txt") and self._sibling_in(x))
+            ):
+                continue
+            out.append(x)
+        return out
 
     def _find(self, f: str) -> str | None:
         """The repository file a setup.py names: the path itself, else the one file of that

@@ -22,7 +22,8 @@ import re
 from collections import defaultdict
 
 from depinfer.mapping.python_internal import InternalModules
-from depinfer.model import FileKind, ImportRef, Project
+from depinfer.model import Ecosystem, FileKind, ImportRef, Project
+from depinfer.toml_compat import tomllib
 
 
 def mark_optional_modules(
@@ -71,13 +72,142 @@ def mark_optional_modules(
             ref.extra["optional_module"] = optional[ref.file]
 
 
+def mark_lazy_modules(
+    refs: list[ImportRef], internal: InternalModules, project: Project | None = None
+) -> None:
+    """A repository module that shipped code imports only inside functions loads only when
+    such a function runs (altair's `load_ipython_extension` imports `_magics`, which imports
+    IPython at its top): its own module-level imports are lazy too (extra["lazy"]).
+    Spreads along chains of such modules; packages (`__init__.py`) are left alone, since
+    importing any of their modules loads them."""
+    importers: dict[str, list[ImportRef]] = defaultdict(list)
+    for ref in refs:
+        if ref.kind != FileKind.SOURCE or ref.type_only or not ref.module:
+            continue
+        for chain in _target_chains(ref, internal):
+            for target in chain:
+                if target != ref.file:
+                    importers[target].append(ref)
+    # a console script's module is loaded by its launcher, whoever else imports it lazily
+    for rel in _entry_point_files(project, internal):
+        importers.pop(rel, None)
+    lazy: set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for target, by in importers.items():
+            if target in lazy or target.endswith("__init__.py"):
+                continue
+            if all(r.extra.get("lazy") or r.file in lazy for r in by):
+                lazy.add(target)
+                changed = True
+    for ref in refs:
+        if (
+            ref.file in lazy
+            and ref.kind == FileKind.SOURCE
+            and not ref.optional
+            and not ref.type_only
+            and not ref.marker
+            and not ref.extra.get("fallback_for")
+            and not ref.extra.get("lazy")
+        ):
+            ref.extra["lazy_module"] = True
+
+
+def _entry_point_files(project: Project | None, internal: InternalModules) -> set[str]:
+    """Files of the modules pyproject.toml's scripts name (`[project.scripts]`,
+    `[project.gui-scripts]`, `[project.entry-points.*]`, `[tool.poetry.scripts]`)."""
+    if project is None:
+        return set()
+    out: set[str] = set()
+    for m in project.manifests_of(Ecosystem.PYPI):
+        if m.format != "pyproject":
+            continue
+        try:
+            doc = tomllib.loads(project.abspath(m.path).read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+            continue
+        proj = doc.get("project") if isinstance(doc.get("project"), dict) else {}
+        tables = [proj.get("scripts"), proj.get("gui-scripts")]
+        groups = proj.get("entry-points")
+        if isinstance(groups, dict):
+            tables += list(groups.values())
+        poetry = (doc.get("tool") or {}).get("poetry")
+        if isinstance(poetry, dict):
+            tables.append(poetry.get("scripts"))
+        for table in tables:
+            if not isinstance(table, dict):
+                continue
+            for value in table.values():
+                target = value.get("reference") if isinstance(value, dict) else value
+                if not isinstance(target, str):
+                    continue
+                module = target.split(":", 1)[0].strip()
+                parts = [p for p in module.split(".") if p]
+                if not parts or not all(p.isidentifier() for p in parts):
+                    continue
+                for base in internal.roots_for(m.path):
+                    chain = _chain(base, parts, internal)
+                    if len(chain) == len(parts):
+                        out.update(chain)
+                        break
+    return out
+
+
+def mark_core_modules(refs: list[ImportRef], internal: InternalModules) -> None:
+    """The modules `import pkg` runs: a top-level package's `__init__.py` and what it and
+    they import at module level, unguarded, transitively. What those modules import there
+    (extra["core"]) is needed to import the package at all, whatever extras list it
+    (ydata-profiling's `spark` extra repeats pandas, which the core imports everywhere)."""
+    eager: dict[str, list[ImportRef]] = defaultdict(list)
+    for ref in refs:
+        if (
+            ref.kind != FileKind.SOURCE
+            or ref.type_only
+            or ref.optional
+            or ref.marker
+            or ref.extra.get("lazy")
+            or ref.extra.get("lazy_module")
+            or not ref.module
+        ):
+            continue
+        eager[ref.file].append(ref)
+    core = {
+        f"{root}/{name}/__init__.py".lstrip("/")
+        for root in internal.roots
+        if root not in internal.init_dirs
+        for d in internal.init_dirs
+        if (name := _child_of(root, d))
+    }
+    todo = [f for f in core if f in eager]
+    while todo:
+        for ref in eager.get(todo.pop(), ()):
+            for chain in _target_chains(ref, internal):
+                for target in chain:
+                    if target not in core:
+                        core.add(target)
+                        todo.append(target)
+    for f in core:
+        for ref in eager.get(f, ()):
+            ref.extra["core"] = True
+
+
+def _child_of(root: str, d: str) -> str | None:
+    """`d`'s name when it is a folder directly inside `root` ("" is the repository root)."""
+    if root:
+        if not d.startswith(root + "/"):
+            return None
+        d = d[len(root) + 1 :]
+    return d if d and "/" not in d else None
+
+
 def _target_chains(ref: ImportRef, internal: InternalModules) -> list[list[str]]:
     """For each module an import loads, the repository files it executes, outermost package
     first (`from . import a, b` loads a and b; empty: nothing of ours)."""
     parts = [p for p in ref.module.split(".") if p]
     if not parts or not all(p.isidentifier() for p in parts):
         return []
-    bases = [*internal.roots, *internal._bases(ref.file)]
+    bases = [*internal.roots_for(ref.file), *internal._bases(ref.file)]
 
     def resolve(dotted: list[str]) -> list[str]:
         for base in bases:

@@ -7,6 +7,9 @@ Placement (names only here; version constraints come from python_versions when e
   when the manifest already declares the distribution in any group or extra; a Poetry
   `[tool.poetry.extras]` list that names it (extras lists survive masking) puts it into the
   Poetry dependencies with `optional = true`; otherwise it is reported as a suggestion;
+- a distribution shipped code imports only inside functions (or from modules loaded only
+  inside functions) that the project keeps in an extra or dependency group is installed
+  there: not written to the runtime list (lazy imports alone stay runtime);
 - test/docs/example/bench/script/config and type-only imports → the manifest's existing
   test/dev group (optional-dependencies / dependency-groups / Poetry groups / requirements-dev
   files) unless a group already declares it; no such group → reported, not written;
@@ -66,17 +69,35 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
     used: dict[str, set[str]] = {}
     for c in ours:
         used.setdefault(canonical(c.name), set()).update(c.extra.get("api") or ())
+    # names the modules `import pkg` runs import at module level: needed by the package itself
+    core = {(c.manifest, canonical(c.name)) for c in ours if c.extra.get("core")}
     # modules that import a distribution of a feature extra without a guard can only load
     # when that extra is installed: they are the extra's code (kombu/transport/sqs.py), and
-    # what the extra's distributions depend on (botocore under boto3) comes with it
+    # what the extra's distributions depend on (botocore under boto3) comes with it; an
+    # extra that repeats a distribution the package itself needs (pandas in ydata-profiling's
+    # `spark`) does not make its importers the extra's code
     feature_names = _feature_extras(list(manifests.values()))
     feature_imports = [
         c
         for c in ours
-        if canonical(c.name) in feature_names and not c.optional and c.section == Section.RUNTIME
+        if canonical(c.name) in feature_names
+        and not c.optional
+        and c.section == Section.RUNTIME
+        and (c.manifest, canonical(c.name)) not in core
     ]
     feature_files = {e.file for c in feature_imports for e in c.evidence if e.file}
     brought = _brought_by_extras({canonical(c.name) for c in feature_imports}, ctx)
+    # where shipped code imports each (manifest, name) at module level
+    eager_files: dict[tuple[str, str], set[str]] = {}
+    for c in ours:
+        if (
+            c.section == Section.RUNTIME
+            and not c.optional
+            and not (c.extra.get("lazy") or c.extra.get("lazy_module"))
+        ):
+            files = eager_files.setdefault((c.manifest, canonical(c.name)), set())
+            files.update(e.file for e in c.evidence if e.file)
+    eager = set(eager_files)
     merged = merge_candidates(ours, canonical)
     runtime_targets: dict[str, set[str]] = {}
     for c in merged:
@@ -87,6 +108,7 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
     stacks = {
         p: _included(p, manifests) for p, m in manifests.items() if m.format == "requirements"
     }
+    group_brought: dict[tuple[str, ...], set[str]] = {}  # per manifest set, asked once
     out: list[Requirement] = []
     seen: set[tuple[str, str, str | None]] = set()
     for c in merged:
@@ -102,15 +124,29 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
             c.evidence.append(Evidence("pinned-elsewhere", pins[name][0], detail=pins[name][1]))
             c.extra["pinned_elsewhere"] = {"file": pins[name][0], "spec": pins[name][1]}
         req: Requirement | None = None
-        files = {e.file for e in c.evidence if e.file}
+        # lazy imports elsewhere load nothing until their feature is used
+        files = eager_files.get((manifest.path, name), set())
         in_feature_module = bool(files) and files <= feature_files and name in brought
         if c.section == Section.RUNTIME and not c.optional and not in_feature_module:
             extra_group = _poetry_extra_naming(siblings, manifest, name)
             if extra_group and manifest.format == "pyproject":
                 req = _req(c, Section.OPTIONAL, extra_group, optional=True)
-            elif name in _feature_extras(siblings):
+            elif name in _feature_extras(siblings) and (
+                (manifest.path, name) not in core
+                or name in _variant_extras(siblings, {n for p, n in core if p == manifest.path})
+            ):
                 # the project already offers it as an optional feature (an extra): the
                 # code that imports it is that feature's, so it stays out of the runtime list
+                # (unless importing the package itself needs it and the extra is a feature
+                # that merely repeats it; an extra of core names alone picks a variant)
+                continue
+            elif (manifest.path, name) not in eager and _installed_with_a_group(
+                name, siblings, ctx, group_brought
+            ):
+                # imported only inside functions (loaded when a feature is used) and kept
+                # in one of the project's extras or groups, or required by a distribution
+                # kept there: the project installs it with that group (altair's polars in
+                # `dev`, numpy in `all`; ydata-profiling's IPython under ipywidgets)
                 continue
             elif _layered_elsewhere(
                 manifest, name, manifests, stacks, runtime_targets.get(name, set())
@@ -377,6 +413,42 @@ def _brought_by_extras(names: set[str], ctx: Context) -> set[str]:
     return out
 
 
+def _installed_with_a_group(
+    name: str, manifests: list[Manifest], ctx: Context, cache: dict[tuple[str, ...], set[str]]
+) -> bool:
+    """An extra or group of the manifests lists `name`, or a feature extra lists a
+    distribution that requires it (registry Requires-Dist; not checked offline)."""
+    listed = _in_extras_or_groups(manifests)
+    if name in listed:
+        return True
+    key = tuple(sorted(m.path for m in manifests))
+    if key not in cache:
+        # only feature extras: test/docs tools bring common libraries (pytest: packaging)
+        cache[key] = _brought_by_extras(_feature_extras(manifests), ctx)
+    return name in cache[key]
+
+
+def _in_extras_or_groups(manifests: list[Manifest]) -> set[str]:
+    """Names a package manifest (not a requirements file: those are often whole pinned
+    environments) lists in an extra or a dependency group; the extras that pin the lowest
+    supported versions repeat the runtime list and do not count."""
+    out: set[str] = set()
+    for m in manifests:
+        if m.format == "requirements":
+            continue
+        for key, names in m.declared.items():
+            head, _, extra = key.partition(".")
+            if head == "optional-dependencies" and _LOWEST_VERSIONS.match(extra):
+                continue
+            if key == "dev-dependencies" or head in (
+                "optional-dependencies",
+                "dependency-groups",
+                "group",
+            ):
+                out.update(canonical(_bare(n)) for n in names)
+    return out
+
+
 def _declared_anywhere(manifests: list[Manifest]) -> set[str]:
     out: set[str] = set()
     for m in manifests:
@@ -387,10 +459,16 @@ def _declared_anywhere(manifests: list[Manifest]) -> set[str]:
     return out
 
 
+# An extra that pins the lowest supported versions (mkdocs' `min-versions`, CI's "oldest
+# dependencies" job) repeats the runtime list for testing: it offers no feature.
+_LOWEST = (
+    r"(min|minimum|minimal|lowest|oldest)([-_.]?(versions?|deps|dependencies|requirements|reqs))?"
+)
+_LOWEST_VERSIONS = re.compile(rf"^{_LOWEST}$", re.I)
 # Extras whose names say tests/docs/tooling: a runtime import listed there is still runtime.
 _TOOLING_EXTRAS = re.compile(
     r"^(test|tests|testing|dev|develop|development|docs?|lint|linting|typing|types|mypy|"
-    r"style|check|checks|ci|coverage|cov|bench|benchmarks?|all|full|complete)$",
+    rf"style|check|checks|ci|coverage|cov|bench|benchmarks?|all|full|complete|{_LOWEST})$",
     re.I,
 )
 
@@ -411,6 +489,22 @@ def _feature_extras(manifests: list[Manifest]) -> set[str]:
                     for n in names
                     if (extra, canonical(_bare(n))) not in featured
                 )
+    return out
+
+
+def _variant_extras(manifests: list[Manifest], core: set[str]) -> set[str]:
+    """Names of feature extras that hold nothing but what importing the package needs:
+    such an extra picks a build of a core dependency (`cpu = ["torch"]`, `cuda = ["torch"]`),
+    so the project installs that dependency through it on purpose."""
+    out: set[str] = set()
+    for m in manifests:
+        for key, names in m.declared.items():
+            head, _, extra = key.partition(".")
+            if head != "optional-dependencies" or not extra or _TOOLING_EXTRAS.match(extra):
+                continue
+            bare = {canonical(_bare(n)) for n in names}
+            if bare and bare <= core:
+                out |= bare
     return out
 
 

@@ -8,8 +8,10 @@ and its documentation link); this module only applies it. Two kinds of trigger:
   `ZoneInfoNotFoundError` to catch it reads no time zone);
 - `text`: a regular expression over a family of files — pytest configuration and CI
   workflows (`--cov` → pytest-cov), Python sources
-  (`df.to_parquet(` with pandas imported → pyarrow; SQLAlchemy URLs → the driver), and
-  server files (Procfile, Dockerfile, gunicorn.conf.py → gunicorn / uvicorn).
+  (`df.to_parquet(` with pandas imported → pyarrow; SQLAlchemy URLs → the driver),
+  server files (Procfile, Dockerfile, compose files, gunicorn.conf.py → gunicorn /
+  uvicorn) and the deployed app's environment files (.env, .env.example: a postgres://
+  DATABASE_URL or Django's postgresql ENGINE → the PostgreSQL driver).
 The section is the rule's (`dev` for test tooling, `runtime` for servers) or, for `file`,
 follows the triggering file's role like an import would.
 pytest plugins the tests use without importing them (`@pytest.mark.anyio`, a `mocker`
@@ -24,6 +26,7 @@ from __future__ import annotations
 import fnmatch
 import json
 import os
+import posixpath
 import re
 from collections.abc import Callable
 from functools import lru_cache
@@ -31,13 +34,14 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from depinfer.context import Context
-from depinfer.mapping.python_manifests import ManifestLayout
+from depinfer.mapping.python_manifests import DEV_REQUIREMENT_NAME, ManifestLayout
 from depinfer.model import (
     Candidate,
     Ecosystem,
     Evidence,
     FileKind,
     ImportRef,
+    Manifest,
     Project,
     Section,
 )
@@ -47,7 +51,10 @@ DATA = Path(__file__).resolve().parent / "data" / "python" / "implicit.json"
 MAX_BYTES = 1_000_000
 SERVER_FILES = ("Procfile", "Dockerfile", "Dockerfile.*", "*.dockerfile", "gunicorn.conf.py",
                 "gunicorn_conf.py", "app.yaml", "startup.sh", "entrypoint.sh", "fly.toml",
-                "render.yaml", "azure.yaml")  # fmt: skip
+                "render.yaml", "azure.yaml", "docker-compose*.yml", "docker-compose*.yaml",
+                "compose.yml", "compose.yaml", "compose.*.yml", "compose.*.yaml")  # fmt: skip
+# the environment the deployed app reads (.env, .env.example, .env.dev-sample, prod.env)
+DEPLOY_ENV_FILES = (".env", ".env.*", "*.env")
 PYTEST_CONFIG = ("pytest.ini", "tox.ini", "setup.cfg", "pyproject.toml", "noxfile.py")
 COMMAND_FILES = ("tox.ini", "noxfile.py", "Makefile", "justfile", "hatch.toml")
 REQUIREMENT_FILES = ("*requirements*.txt", "*requirements*.in", "pipfile", "environment*.yml")
@@ -80,6 +87,21 @@ def infer(
             texts[rel] = _read(project, rel)
         return texts[rel]
 
+    declared: set[str] | None = None
+
+    def declared_anywhere() -> set[str]:
+        """Every name the Python manifests declare, groups and extras included."""
+        nonlocal declared
+        if declared is None:
+            declared = {
+                _canon(re.split(r"[\s\[<>=!~;(@]", n.strip(), maxsplit=1)[0])
+                for m in project.manifests_of(Ecosystem.PYPI)
+                for key, names in m.declared.items()
+                if key != "build-system.requires"
+                for n in names
+            }
+        return declared
+
     for rule in rules():
         hits: list[tuple[str, int, FileKind]] = []
         if "imports" in rule:
@@ -101,21 +123,29 @@ def infer(
                 ):
                     hits.append((r.file, r.line, r.kind))
         if "regex" in rule:
-            if rule.get("needs_import") and rule["needs_import"] not in roots:
-                continue
+            needs = rule.get("needs_import")
+            if needs and not ({needs} if isinstance(needs, str) else set(needs)) & roots:
+                continue  # one of these modules must be imported too
+            if set(rule.get("unless_imports") or ()) & roots:
+                continue  # the code already imports what the rule would add (or a rival)
+            if {_canon(n) for n in rule.get("unless_declared") or ()} & declared_anywhere():
+                continue  # the project chose (a rival of) it in a group or extra already
             for family in rule.get("files", []):
                 for rel, kind in families.get(family, []):
                     text = text_of(rel)
                     if not text:
                         continue
-                    m = rule["regex"].search(text)
+                    m = _active_match(rule["regex"], text)
                     if m:
                         line = text.count("\n", 0, m.start()) + 1
                         hits.append((rel, line, kind))
                         break
         if not hits:
             continue
-        _emit(rule, hits, layout, out, ctx)
+        installed = None
+        if rule["section"] == "runtime" and "server" in rule.get("files", []):
+            installed = _image_requirements(project, families, text_of)
+        _emit(rule, hits, layout, out, ctx, installed)
     _pytest_plugins(project, refs, families, text_of, layout, out, ctx)
     out.extend(python_poetry_extras.candidates(project))
     return out
@@ -183,12 +213,46 @@ def _pytest_plugins(
         _emit(rule, [(use.file, use.line, FileKind.TEST)], layout, out, ctx)
 
 
+_PIP_R = re.compile(r"\bpip3?\s+install\b[^\n]*?\s(?:-r|--requirement)[\s=]+([^\s;&|\\]+)")
+
+
+def _image_requirements(
+    project: Project,
+    families: dict[str, list[tuple[str, FileKind]]],
+    text_of: Callable[[str], str | None],
+) -> list[Manifest]:
+    """The runtime requirements files the project's Dockerfiles install (`RUN pip install
+    -r requirements/docker.txt`): a server that the image runs belongs in them. Paths are
+    tried beside the Dockerfile, then from the repository root; dev-named files are left out."""
+    by_path = {m.path: m for m in project.manifests_of(Ecosystem.PYPI)}
+    out: list[Manifest] = []
+    for rel, _ in families.get("server", []):
+        name = PurePosixPath(rel).name
+        if not (name.startswith("Dockerfile") or name.endswith(".dockerfile")):
+            continue
+        text = text_of(rel) or ""
+        folder = PurePosixPath(rel).parent
+        for m in _PIP_R.finditer(text):
+            arg = m.group(1).strip("\"'")
+            for cand in (str(folder / arg), arg):
+                manifest = by_path.get(posixpath.normpath(cand))
+                if manifest is None or manifest.format != "requirements":
+                    continue
+                if DEV_REQUIREMENT_NAME.search(PurePosixPath(manifest.path).name):
+                    break
+                if manifest not in out:
+                    out.append(manifest)
+                break
+    return out
+
+
 def _emit(
     rule: dict[str, Any],
     hits: list[tuple[str, int, FileKind]],
     layout: ManifestLayout,
     out: list[Candidate],
     ctx: Context,
+    installed: list[Manifest] | None = None,
 ) -> None:
     rel, line, kind = hits[0]
     evidence = Evidence(f"rule:{rule['id']}", rel, line, f"{rule['why']} ({rule['source']})")
@@ -208,6 +272,12 @@ def _emit(
         ctx.info(f"{rule['dist']}: no Python manifest owns this file; not written", rel)
         return
     targets = folder.runtime if section == Section.RUNTIME else folder.runtime[:1]
+    if section == Section.RUNTIME and installed:
+        # the image installs a layer outside the runtime list (requirements/docker.txt on
+        # top of common.txt): the server it runs goes there, not into the shared base
+        layers = [m for m in installed if m in folder.all]
+        if layers and not any(m in folder.runtime for m in layers):
+            targets = layers
     for manifest in targets or folder.all[:1]:
         out.append(
             Candidate(
@@ -227,6 +297,20 @@ def _emit(
         )
 
 
+def _active_match(regex: re.Pattern[str], text: str) -> re.Match[str] | None:
+    """The first match that is not on a commented-out line (`# DATABASE_URL=postgres://…`
+    in a settings template is an example, not the configuration)."""
+    for m in regex.finditer(text):
+        start = text.rfind("\n", 0, m.start()) + 1
+        if not text[start : m.start()].lstrip().startswith(("#", ";", "//")):
+            return m
+    return None
+
+
+def _canon(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
 def _file_families(project: Project) -> dict[str, list[tuple[str, FileKind]]]:
     """Files each rule family reads: python/test/bench sources, CI, pytest config, servers."""
     fam: dict[str, list[tuple[str, FileKind]]] = {
@@ -239,6 +323,7 @@ def _file_families(project: Project) -> dict[str, list[tuple[str, FileKind]]]:
         "config": [],
         "commands": [],
         "requirements": [],
+        "deploy-env": [],
     }
     for f in project.files:
         if f.language != "python":
@@ -263,6 +348,10 @@ def _file_families(project: Project) -> dict[str, list[tuple[str, FileKind]]]:
             fam["requirements"].append((rel, FileKind.CONFIG))
         if any(fnmatch.fnmatch(name, p) for p in SERVER_FILES) and not name.endswith(".py"):
             fam["server"].append((rel, FileKind.SOURCE))
+        if any(fnmatch.fnmatch(name, p) for p in DEPLOY_ENV_FILES) and not rel.startswith(
+            ".github/"
+        ):
+            fam["deploy-env"].append((rel, FileKind.SOURCE))
         if name.endswith((".env", ".ini", ".cfg", ".toml", ".yaml", ".yml")) or name == ".env":
             fam["config"].append((rel, FileKind.CONFIG))
     return fam

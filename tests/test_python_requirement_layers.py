@@ -1,0 +1,109 @@
+"""Requirements layers stacked with `-r`; extras that pin the lowest supported versions."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from depinfer.context import Context, Options
+from depinfer.model import FileKind
+from depinfer.pipeline import infer
+from depinfer.resolvers.python import _installed_with_a_group
+from depinfer.scan import classify, scan
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "python"
+
+
+def _by_file(root: Path) -> dict[str, set[str]]:
+    result = infer(root, Options(offline=True, versions=False))
+    out: dict[str, set[str]] = {}
+    for r in result.requirements:
+        if r.group is None and not r.optional:
+            out.setdefault(r.manifest, set()).add(r.name)
+    return out
+
+
+def test_shared_runtime_list_goes_to_the_base_the_stacks_pull_in(tmp_path):
+    root = tmp_path / "site"
+    shutil.copytree(FIXTURES / "res-requirements-layers", root)
+    by_file = _by_file(root)
+    assert set(by_file) == {"requirements/common.txt"}
+    assert {"flask", "flask-login"} <= by_file["requirements/common.txt"]
+    assert "coverage" not in by_file["requirements/common.txt"]  # dev.txt declares it
+
+
+def test_min_versions_extra_does_not_make_the_runtime_list_optional(tmp_path):
+    root = tmp_path / "sitegen"
+    shutil.copytree(FIXTURES / "res-min-versions-extra", root)
+    assert _by_file(root) == {"pyproject.toml": {"click", "markdown"}}
+
+
+def test_lazy_imports_kept_in_an_extra_or_group_stay_out_of_the_runtime_list(tmp_path):
+    root = tmp_path / "charts"
+    shutil.copytree(FIXTURES / "res-lazy-extras", root)
+    assert _by_file(root) == {"pyproject.toml": {"jinja2", "httpcore"}}
+
+
+def test_sphinx_extension_folder_is_documentation():
+    assert classify("sphinxext/gallery.py") == FileKind.DOCS
+    assert classify("doc/sphinxext/utils.py") == FileKind.DOCS
+
+
+def test_what_importing_the_package_needs_is_runtime_whatever_extras_list_it(tmp_path):
+    root = tmp_path / "profiler"
+    shutil.copytree(FIXTURES / "res-core-feature-extra", root)
+    runtime = _by_file(root)["pyproject.toml"]
+    assert "pandas" in runtime
+    assert not runtime & {"pyspark", "ipywidgets"}
+
+
+def test_a_lazy_import_that_a_feature_extra_brings_is_not_runtime(tmp_path):
+    class Registry:
+        offline = False
+
+        def metadata(self, ecosystem, name, version=None):
+            reqs = {"ipywidgets": ["ipython>=6.1.0", "comm>=0.1.3", "pytest; extra == 'test'"]}
+            return {"requires_dist": reqs.get(name, [])}
+
+    root = tmp_path / "profiler"
+    shutil.copytree(FIXTURES / "res-core-feature-extra", root)
+    manifests = [m for m in scan(root).manifests if m.path == "pyproject.toml"]
+    ctx = Context(options=Options(), registries=Registry())
+    assert _installed_with_a_group("ipython", manifests, ctx, {})
+    assert not _installed_with_a_group("pytest", manifests, ctx, {})
+    offline = Context(options=Options(offline=True), registries=type("R", (), {"offline": True})())
+    assert not _installed_with_a_group("ipython", manifests, offline, {})
+
+
+def test_extras_of_core_names_alone_pick_a_variant_and_keep_them(tmp_path):
+    files = {
+        "pyproject.toml": (
+            '[project]\nname = "voice"\nversion = "1"\ndependencies = []\n\n'
+            '[project.optional-dependencies]\ncpu = ["torch==1.10.*"]\ncuda = ["torch==1.10.*"]\n'
+        ),
+        "voice/__init__.py": "from voice.model import Encoder\n",
+        "voice/model.py": "import numpy as np\nimport torch\n\n\nclass Encoder(torch.nn.Module):\n    pass\n",
+    }
+    root = tmp_path / "voice"
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    assert _by_file(root) == {"pyproject.toml": {"numpy"}}
+
+
+def test_a_console_script_module_is_not_lazy_because_another_module_imports_it_lazily(tmp_path):
+    files = {
+        "pyproject.toml": (
+            '[project]\nname = "runner"\nversion = "1"\ndependencies = []\n\n'
+            '[project.scripts]\nrunner = "runner.cli:main"\n\n'
+            '[project.optional-dependencies]\ndev = ["click", "pytest"]\n'
+        ),
+        "runner/__init__.py": "",
+        "runner/__main__.py": "def run():\n    from runner.cli import main\n\n    main()\n",
+        "runner/cli.py": "import click\n\n\n@click.command()\ndef main():\n    pass\n",
+    }
+    root = tmp_path / "runner"
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    assert _by_file(root) == {"pyproject.toml": {"click"}}
