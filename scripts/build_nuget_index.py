@@ -921,6 +921,16 @@ SDK_PACKAGES_SINCE = {
     "Aspire.AppHost.Sdk": [[13, ["Aspire.Hosting.AppHost"]]],
 }
 
+# Packages released together with a project SDK, same version number (Aspire's release
+# notes: the AppHost SDK, hosting and client integrations ship as one version): a project
+# using the SDK at X takes X for them unless the repository states another version.
+RELEASE_TRAINS = [
+    {
+        "sdk": "Aspire.AppHost.Sdk",
+        "prefixes": ["Aspire.Hosting.", "Aspire."],
+    },
+]
+
 # Families that version with the .NET runtime (8.0.x for net8.0): id prefixes.
 RUNTIME_FAMILIES = [
     "Microsoft.Extensions.",
@@ -1399,6 +1409,7 @@ def main() -> None:
         "(sources named in its docstring)",
         "packages": packages,
         "runtime_families": RUNTIME_FAMILIES,
+        "release_trains": RELEASE_TRAINS,
         "runtime_family_except": RUNTIME_FAMILY_EXCEPT,
     }
     inbox = {

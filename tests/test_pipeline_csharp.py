@@ -1187,3 +1187,26 @@ def test_a_reference_to_a_compiler_plugin_is_an_analyzer_reference(tmp_path):
     found = infer(tmp_path, Options(offline=True))
     (ref,) = [r for r in found.requirements if r.manifest == "App/App.csproj" and r.internal]
     assert ref.path == "Gen/Gen.csproj" and ref.extra.get("analyzer")
+
+
+def test_aspire_integrations_take_the_version_of_the_apphost_sdk(aspireservices):
+    specs = {
+        r.name: r.spec
+        for r in aspireservices.requirements
+        if r.name in ("Aspire.Azure.Storage.Blobs", "Aspire.Hosting.Azure.Storage")
+    }
+    assert specs == {
+        "Aspire.Azure.Storage.Blobs": "13.1.0",
+        "Aspire.Hosting.Azure.Storage": "13.1.0",
+    }
+
+
+def test_an_sdk_element_keeps_its_version():
+    from depinfer.manifests.csproj import read
+
+    _, data = read(
+        '<Project Sdk="Microsoft.NET.Sdk"><Sdk Name="Aspire.AppHost.Sdk" Version="9.5.2" />'
+        "</Project>",
+        "A.csproj",
+    )
+    assert data["extra_sdks"] == ["Aspire.AppHost.Sdk/9.5.2"]

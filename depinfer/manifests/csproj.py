@@ -72,7 +72,11 @@ def read(text: str, path: str) -> tuple[dict[str, list[str]], dict[str, Any]]:
     for child in root:
         if _local(child.tag) == "Sdk" and child.get("Name"):
             data["sdk"] = data["sdk"] or child.get("Name")
-            data.setdefault("extra_sdks", []).append(child.get("Name"))
+            # `<Sdk Name="Aspire.AppHost.Sdk" Version="9.5.2" />`: kept as Name/Version, the
+            # form of the Project element's Sdk attribute
+            version = child.get("Version")
+            named = f"{child.get('Name')}/{version}" if version else child.get("Name")
+            data.setdefault("extra_sdks", []).append(named)
         if _local(child.tag) == "Import" and child.get("Project"):
             data["imports"].append(child.get("Project"))
     for group in root.iter():

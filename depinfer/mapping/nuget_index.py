@@ -256,6 +256,21 @@ def implicit_usings(cs: CsProject) -> list[str]:
     return out
 
 
+def release_train_version(pid: str, layout: list[CsProject]) -> str | None:
+    """The version of the project SDK `pid` is released with, as the repository's projects
+    name it (`Aspire.AppHost.Sdk/13.1.0`); None when `pid` rides no train or no project
+    names the SDK's version."""
+    for train in index().get("release_trains", []):
+        if pid == train["sdk"] or not any(pid.startswith(p) for p in train["prefixes"]):
+            continue
+        for cs in layout:
+            for spec in [cs.sdk, *cs.extra_sdks]:
+                name, _, version = spec.partition("/")
+                if name == train["sdk"] and version:
+                    return version
+    return None
+
+
 def runtime_family(pid: str) -> bool:
     data = index()
     if pid in data["runtime_family_except"]:

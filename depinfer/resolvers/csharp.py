@@ -7,6 +7,8 @@ Versions, first that answers:
    that version with .NET (Microsoft.Extensions.*, ASP.NET Core, EF Core) the newest of
    the major matching the project's newest .NET target (8.0.x for net8.0);
 3. offline: the shipped index's known version, or `<major>.0.0` for those families.
+Packages released with a project SDK (Aspire's integrations with Aspire.AppHost.Sdk) take
+the SDK version the repository's projects name, when the registry has that release.
 Under central package management the PackageReference carries no version and a missing
 `PackageVersion` is added to Directory.Packages.props.
 """
@@ -54,12 +56,22 @@ def _repo_versions(project: Project) -> dict[str, str]:
 
 
 def choose_version(
-    pid: str, cs: CsProject | None, ctx: Context, project: Project, known: dict[str, str]
+    pid: str,
+    cs: CsProject | None,
+    ctx: Context,
+    project: Project,
+    known: dict[str, str],
+    train: str | None = None,
 ) -> str:
     if pid.lower() in known:
         return known[pid.lower()]
     major = _newest_netcore(cs) if nx.runtime_family(pid) else None
     versions: list[VersionInfo] = ctx.registries.versions(Ecosystem.NUGET, pid)
+    if train is not None:
+        # released with the SDK version the repository builds with: that release, when the
+        # registry has it (offline: taken as it is)
+        if not versions or any(v.version == train for v in versions):
+            return train
     if versions:
         as_of = parse_as_of(ctx.options.as_of, project.last_commit_date)
         if major is not None:
@@ -82,6 +94,7 @@ def choose_version(
 def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list[Requirement]:
     layout = {cs.path: cs for cs in build_layout(project)}
     known = _repo_versions(project)
+    trains: dict[str, str | None] = {}
     out: list[Requirement] = []
     pool_adds: dict[str, dict[str, Requirement]] = {}
     for c in merge_candidates(candidates):
@@ -98,7 +111,9 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
         kind = c.extra.get("kind") or nx.kind_of(c.name)
         spec = ""
         if ctx.options.versions:
-            spec = choose_version(c.name, cs, ctx, project, known)
+            if c.name not in trains:
+                trains[c.name] = nx.release_train_version(c.name, list(layout.values()))
+            spec = choose_version(c.name, cs, ctx, project, known, trains[c.name])
         req = to_requirement(c, "" if (cs and cs.central) else spec)
         req.section = Section.RUNTIME
         if kind in PRIVATE_KINDS:
