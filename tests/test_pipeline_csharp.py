@@ -1210,3 +1210,23 @@ def test_an_sdk_element_keeps_its_version():
         "A.csproj",
     )
     assert data["extra_sdks"] == ["Aspire.AppHost.Sdk/9.5.2"]
+
+
+def test_a_web_app_calling_add_http_client_needs_no_package(tmp_path):
+    _tree(
+        tmp_path,
+        {
+            "Web/Web.csproj": (
+                '<Project Sdk="Microsoft.NET.Sdk.Web"><PropertyGroup><TargetFramework>net9.0'
+                "</TargetFramework><ImplicitUsings>enable</ImplicitUsings></PropertyGroup></Project>"
+            ),
+            "Web/Program.cs": (
+                "var b = WebApplication.CreateBuilder(args);\n"
+                'b.Services.AddHttpClient("api");\nvar app = b.Build();\n'
+                "var f = app.Services.GetRequiredService<IHttpClientFactory>();\napp.Run();\n"
+            ),
+        },
+    )
+    found = infer(tmp_path, Options(offline=True))
+    # Microsoft.Extensions.Http ships in the shared framework; System.Net.Http is the base's
+    assert _names(found, "Web/Web.csproj") == []

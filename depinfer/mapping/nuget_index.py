@@ -200,7 +200,10 @@ def _in_shared_framework(pid: str) -> bool:
         return False
     info = package_info(pid)
     namespaces = [n["namespace"] for n in (info or {}).get("namespaces", [])]
-    return not namespaces or all(_inbox_prefix(n, data["aspnetcore_shared"]) for n in namespaces)
+    # a namespace the package only adds to (System.Net.Http's IHttpClientFactory) is the
+    # base framework's, in the box anyway
+    shared = [*data["aspnetcore_shared"], *data["always"]]
+    return not namespaces or all(_inbox_prefix(n, shared) for n in namespaces)
 
 
 def missing_tfms(pid: str, cs: CsProject | None) -> list[str]:
