@@ -1161,6 +1161,8 @@ PLACEMENT = {
     "IDisposableAnalyzers": "all",
     "AsyncFixer": "all",
     "Microsoft.SourceLink.GitHub": "packable",
+    # generates the package's software bill of materials during `dotnet pack` (its docs)
+    "Microsoft.Sbom.Targets": "packable",
     "DotNet.ReproducibleBuilds": "packable",
     "MinVer": "packable",
     "Nerdbank.GitVersioning": "packable",

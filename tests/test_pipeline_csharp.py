@@ -1230,3 +1230,25 @@ def test_a_web_app_calling_add_http_client_needs_no_package(tmp_path):
     found = infer(tmp_path, Options(offline=True))
     # Microsoft.Extensions.Http ships in the shared framework; System.Net.Http is the base's
     assert _names(found, "Web/Web.csproj") == []
+
+
+def test_a_placed_build_tool_goes_to_each_project_it_serves(tmp_path):
+    _tree(
+        tmp_path,
+        {
+            "Directory.Packages.props": (
+                "<Project><PropertyGroup><ManagePackageVersionsCentrally>true"
+                "</ManagePackageVersionsCentrally></PropertyGroup><ItemGroup>"
+                '<PackageVersion Include="Microsoft.Sbom.Targets" Version="4.1.5" />'
+                "</ItemGroup></Project>"
+            ),
+            "Core/Core.csproj": LIB,
+            "Core/Thing.cs": "namespace Kit;\npublic class Thing {}\n",
+            "Extra/Extra.csproj": LIB,
+            "Extra/More.cs": "namespace Kit.Extra;\npublic class More : Kit.Thing {}\n",
+        },
+    )
+    found = infer(tmp_path, Options(offline=True))
+    # Extra references Core, yet the SBOM tool works in each package's own pack
+    assert _names(found, "Core/Core.csproj") == ["Microsoft.Sbom.Targets"]
+    assert _names(found, "Extra/Extra.csproj") == ["Microsoft.Sbom.Targets"]

@@ -369,9 +369,12 @@ def placement_candidates(
                 if nxi.package_in_box(pid, cs) or low in cs.inherited_packages:
                     continue  # e.g. MSTest.Sdk brings its analyzers itself
                 if _placed(rule, cs, uses[cs.path], by_project, graph, uses, project):
-                    out.append(
-                        _candidate(pid, cs, "placement", f"{rule} ({pid} is listed centrally)")
-                    )
+                    c = _candidate(pid, cs, "placement", f"{rule} ({pid} is listed centrally)")
+                    if nxi.package_info(pid) is None:
+                        # a tool the conventions place (SBOM, versioning, analyzers): it works
+                        # in the build of the project that references it and flows nowhere
+                        c.extra["kind"] = "build"
+                    out.append(c)
     return out
 
 
