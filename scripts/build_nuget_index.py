@@ -227,7 +227,9 @@ Microsoft.Extensions.Diagnostics.HealthChecks.EntityFrameworkCore | 60 | lib | M
 Microsoft.AspNetCore.Authentication.JwtBearer | 90 | lib | Microsoft.AspNetCore.Authentication.JwtBearer;Microsoft.Extensions.DependencyInjection[AddJwtBearer] | 9.0.7
 Microsoft.AspNetCore.Authentication.OpenIdConnect | 70 | lib | Microsoft.AspNetCore.Authentication.OpenIdConnect;Microsoft.Extensions.DependencyInjection[AddOpenIdConnect] | 9.0.7
 Microsoft.AspNetCore.Authentication.Google | 55 | lib | Microsoft.AspNetCore.Authentication.Google;Microsoft.Extensions.DependencyInjection[AddGoogle] | 9.0.7
-Microsoft.AspNetCore.Authentication.MicrosoftAccount | 45 | lib | Microsoft.AspNetCore.Authentication.MicrosoftAccount | 9.0.7
+Microsoft.AspNetCore.Authentication.MicrosoftAccount | 45 | lib | Microsoft.AspNetCore.Authentication.MicrosoftAccount;Microsoft.Extensions.DependencyInjection[AddMicrosoftAccount] | 9.0.7
+Microsoft.AspNetCore.Authentication.Facebook | 45 | lib | Microsoft.AspNetCore.Authentication.Facebook;Microsoft.Extensions.DependencyInjection[AddFacebook] | 9.0.7
+Microsoft.AspNetCore.Authentication.Twitter | 35 | lib | Microsoft.AspNetCore.Authentication.Twitter;Microsoft.Extensions.DependencyInjection[AddTwitter] | 9.0.7
 Microsoft.AspNetCore.Mvc.NewtonsoftJson | 80 | lib | Microsoft.Extensions.DependencyInjection[AddNewtonsoftJson] | 9.0.7
 Microsoft.AspNetCore.JsonPatch | 65 | lib | Microsoft.AspNetCore.JsonPatch;Microsoft.AspNetCore.JsonPatch.Operations | 9.0.7
 Microsoft.AspNetCore.Mvc.Razor.RuntimeCompilation | 60 | lib | Microsoft.Extensions.DependencyInjection[AddRazorRuntimeCompilation] | 9.0.7
@@ -786,6 +788,8 @@ ASPNETCORE_SHARED_EXCEPT = [
     "Microsoft.AspNetCore.Authentication.OpenIdConnect",
     "Microsoft.AspNetCore.Authentication.Google",
     "Microsoft.AspNetCore.Authentication.MicrosoftAccount",
+    "Microsoft.AspNetCore.Authentication.Facebook",
+    "Microsoft.AspNetCore.Authentication.Twitter",
     "Microsoft.AspNetCore.Authentication.Certificate",
     "Microsoft.AspNetCore.Authentication.Negotiate",
     "Microsoft.AspNetCore.Mvc.Testing",
@@ -841,6 +845,8 @@ ASPNETCORE_FRAMEWORK_PACKAGES = [
     "Microsoft.AspNetCore.Authentication.OpenIdConnect",
     "Microsoft.AspNetCore.Authentication.Google",
     "Microsoft.AspNetCore.Authentication.MicrosoftAccount",
+    "Microsoft.AspNetCore.Authentication.Facebook",
+    "Microsoft.AspNetCore.Authentication.Twitter",
     "Microsoft.AspNetCore.Authentication.Certificate",
     "Microsoft.AspNetCore.Authentication.Negotiate",
     "Microsoft.AspNetCore.Mvc.NewtonsoftJson",
