@@ -230,3 +230,15 @@ def test_a_glob_import_in_an_inline_test_module_stays_in_that_module(tmp_path):
     names = {r.module for r in analyze(scan(tmp_path), ctx)}
     assert "config" in names
     assert "helpers" not in names
+
+
+def test_diesel_tables_are_local_modules(tmp_path):
+    (tmp_path / "Cargo.toml").write_text('[package]\nname = "x"\nedition = "2021"\n')
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "main.rs").write_text(
+        "diesel::table! {\n    users (id) {\n        id -> Integer,\n    }\n}\n"
+        "fn main() { let q = users::table; let c = users::dsl::id; }\n"
+    )
+    ctx = Context(Options(offline=True), Registries(offline=True))
+    modules = {r.module for r in analyze(scan(tmp_path), ctx)}
+    assert "diesel" in modules and "users" not in modules
