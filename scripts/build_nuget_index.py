@@ -744,6 +744,14 @@ INBOX_SINCE = {
     "System.Linq.Async": 10,
 }
 
+# Packages whose API .NET Framework and .NET Standard took in from a version on (the API
+# browser: System.ValueTuple is part of .NET Framework 4.7 and .NET Standard 2.0).
+INBOX_NETFX_SINCE = {"System.ValueTuple": 4.7}
+INBOX_NETSTANDARD_SINCE = {"System.ValueTuple": 2.0}
+# Syntax that compiles to a package's types on targets without them in the box (C# language
+# reference: tuple types, literals and deconstruction are System.ValueTuple).
+POLYFILL_FEATURES = {"System.ValueTuple": ["tuple"]}
+
 # The packages that only matter on older targets: netstandard2.1 has these in the box too.
 INBOX_NETSTANDARD21 = [
     "System.Memory",
@@ -1426,6 +1434,8 @@ def main() -> None:
         "always": INBOX_ALWAYS,
         "since": INBOX_SINCE,
         "netstandard21": INBOX_NETSTANDARD21,
+        "netfx_since": INBOX_NETFX_SINCE,
+        "netstandard_since": INBOX_NETSTANDARD_SINCE,
         "aspnetcore_shared": ASPNETCORE_SHARED,
         "aspnetcore_shared_except": ASPNETCORE_SHARED_EXCEPT,
         "aspnetcore_framework_packages": ASPNETCORE_FRAMEWORK_PACKAGES,
@@ -1449,6 +1459,7 @@ def main() -> None:
         "placement_prefix": PLACEMENT_PREFIX,
         "polyfill_types": POLYFILL_TYPES,
         "polyfill_syntax": POLYFILL_SYNTAX,
+        "polyfill_features": POLYFILL_FEATURES,
         "implied_by": IMPLIED_BY,
         "brought_by": BROUGHT_BY,
     }

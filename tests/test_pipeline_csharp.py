@@ -1252,3 +1252,24 @@ def test_a_placed_build_tool_goes_to_each_project_it_serves(tmp_path):
     # Extra references Core, yet the SBOM tool works in each package's own pack
     assert _names(found, "Core/Core.csproj") == ["Microsoft.Sbom.Targets"]
     assert _names(found, "Extra/Extra.csproj") == ["Microsoft.Sbom.Targets"]
+
+
+def test_tuples_on_targets_before_net47_need_the_value_tuple_package(tmp_path):
+    multi = (
+        '<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><TargetFrameworks>{}'
+        "</TargetFrameworks></PropertyGroup></Project>"
+    )
+    _tree(
+        tmp_path,
+        {
+            "Old/Old.csproj": multi.format("net462;net8.0"),
+            "Old/Pair.cs": "public static class Pair { public static (int, int) Get() => (1, 2); }\n",
+            "New/New.csproj": multi.format("net472;netstandard2.0"),
+            "New/Pair.cs": "public static class Pair { public static (int, int) Get() => (1, 2); }\n",
+        },
+    )
+    found = infer(tmp_path, Options(offline=True))
+    (old,) = [r for r in found.requirements if r.manifest == "Old/Old.csproj"]
+    assert old.name == "System.ValueTuple"
+    # .NET Framework 4.7 and .NET Standard 2.0 have the tuple types in the box
+    assert _names(found, "New/New.csproj") == []

@@ -39,6 +39,9 @@ _LANGUAGE_FEATURES = {
     "record_declaration": "record",
     "record_struct_declaration": "record",
     "range_expression": "range",
+    "tuple_type": "tuple",
+    "tuple_expression": "tuple",
+    "tuple_pattern": "tuple",
 }
 
 

@@ -245,6 +245,10 @@ def missing_tfms(pid: str, cs: CsProject | None) -> list[str]:
             continue
         if family == "netstandard" and version >= 2.1 and pid in data["netstandard21"]:
             continue
+        if family == "netstandard" and version >= data.get("netstandard_since", {}).get(pid, 9):
+            continue
+        if family == "netfx" and version >= data.get("netfx_since", {}).get(pid, 9):
+            continue
         missing.append(tfm)
     return missing
 

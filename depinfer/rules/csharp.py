@@ -242,6 +242,7 @@ def polyfill_candidates(layout: list[CsProject], uses: dict[str, ProjectUse]) ->
         if not _legacy(cs):
             continue
         use = uses[cs.path]
+        features = {feat for f in use.files for feat in f.extra.get("features", [])}
         for pid, types in conventions()["polyfill_types"].items():
             if nxi.package_in_box(pid, cs):
                 continue
@@ -252,6 +253,15 @@ def polyfill_candidates(layout: list[CsProject], uses: dict[str, ProjectUse]) ->
                 if missing and set(missing) != set(cs.target_frameworks):
                     c.extra["tfms"] = missing
                 out.append(c)
+        for pid, wanted in conventions().get("polyfill_features", {}).items():
+            hit = next((f for f in wanted if f in features), None)
+            if hit is None or nxi.package_in_box(pid, cs):
+                continue
+            c = _candidate(pid, cs, "polyfill", f"{hit} syntax on {cs.target_frameworks}")
+            missing = nxi.missing_tfms(pid, cs)
+            if missing and set(missing) != set(cs.target_frameworks):
+                c.extra["tfms"] = missing
+            out.append(c)
     return out
 
 
