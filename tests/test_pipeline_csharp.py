@@ -1273,3 +1273,36 @@ def test_tuples_on_targets_before_net47_need_the_value_tuple_package(tmp_path):
     assert old.name == "System.ValueTuple"
     # .NET Framework 4.7 and .NET Standard 2.0 have the tuple types in the box
     assert _names(found, "New/New.csproj") == []
+
+
+def test_a_sibling_released_on_its_own_version_line_is_taken_as_its_package(tmp_path):
+    _tree(
+        tmp_path,
+        {
+            "src/Kit.Contracts/Kit.Contracts.csproj": (
+                '<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><TargetFramework>'
+                "netstandard2.0</TargetFramework><Version>2.0.1</Version></PropertyGroup>"
+                "</Project>"
+            ),
+            "src/Kit.Contracts/IRequest.cs": "namespace Kit;\npublic interface IRequest {}\n",
+            "src/Kit/Kit.csproj": (
+                '<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><TargetFramework>'
+                "net8.0</TargetFramework><MinVerTagPrefix>v</MinVerTagPrefix></PropertyGroup>"
+                "</Project>"
+            ),
+            "src/Kit/Mediator.cs": (
+                "namespace Kit;\npublic class Mediator { public void Send(IRequest r) {} }\n"
+            ),
+            "tests/Kit.Tests/Kit.Tests.csproj": LIB,
+            "tests/Kit.Tests/T.cs": (
+                "using Kit;\npublic class T { void F(Mediator m, IRequest r) => m.Send(r); }\n"
+            ),
+        },
+    )
+    found = infer(tmp_path, Options(offline=True))
+    reqs = [r for r in found.requirements if r.manifest == "src/Kit/Kit.csproj"]
+    assert [(r.name, r.spec, r.internal) for r in reqs if r.name != "MinVer"] == [
+        ("Kit.Contracts", "2.0.1", False)
+    ]
+    # the tests get the contracts through Kit, as the package would bring them
+    assert _projects(found, "tests/Kit.Tests/Kit.Tests.csproj") == ["src/Kit/Kit.csproj"]

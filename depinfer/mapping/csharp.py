@@ -22,7 +22,7 @@ from depinfer.analyzers.csharp_layout import CsProject, build_layout
 from depinfer.context import Context
 from depinfer.mapping import nuget_index as nx
 from depinfer.mapping.csharp_projects import is_roslyn_component, project_references
-from depinfer.mapping.csharp_solutions import published_instead, solutions
+from depinfer.mapping.csharp_solutions import published_instead, separately_released, solutions
 from depinfer.model import Candidate, Ecosystem, Evidence, ImportRef, Project, Section
 
 FRAMEWORK_REFERENCE = "Microsoft.AspNetCore.App"
@@ -610,5 +610,6 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
             c.internal = True
             candidates.append(c)
     references = project_references(layout, uses, ctx)
+    references = separately_released(references, layout)
     candidates.extend(published_instead(references, layout, solutions(project, ctx), ctx))
     return candidates

@@ -170,3 +170,60 @@ def published_instead(
         )
 
     return [c for c in out if not brought(c)]
+
+
+_LITERAL_VERSION = re.compile(r"^\d+(?:\.\d+){1,3}(?:-[0-9A-Za-z.-]+)?$")
+
+
+def _own_version(cs: CsProject) -> str | None:
+    """A version the project file itself fixes (`<Version>2.0.1</Version>`), not one it
+    inherits from a shared Directory.Build file."""
+    value = cs.manifest.data.get("properties", {}).get("Version", "").strip()
+    return value if _LITERAL_VERSION.match(value) else None
+
+
+def separately_released(candidates: list[Candidate], layout: list[CsProject]) -> list[Candidate]:
+    """A library referencing a sibling library that its own project file releases at a fixed
+    version of its own (a contracts package: `<Version>2.0.1</Version>` beside a library
+    versioned by its tags) takes the sibling's published package at that version: the two
+    ship on different release lines, and the reference becomes a package dependency."""
+    by_path = {cs.path: cs for cs in layout}
+    out = []
+    for c in candidates:
+        src, dst = by_path.get(c.manifest), by_path.get(c.path or "")
+        pinned = _own_version(dst) if dst is not None else None
+        if (
+            not (c.internal and src is not None and dst is not None and pinned)
+            or not _packable(src)
+            or not _packable(dst)
+            or _own_version(src) == pinned
+            or (_own_version(src) is None and not _tag_versioned(src))
+        ):
+            out.append(c)
+            continue
+        out.append(
+            Candidate(
+                ecosystem=Ecosystem.NUGET,
+                name=package_id(dst),
+                manifest=src.path,
+                section=Section.RUNTIME,
+                evidence=[
+                    *c.evidence,
+                    Evidence(
+                        "release-line",
+                        dst.path,
+                        None,
+                        f"{dst.name} is released on its own at {pinned}",
+                    ),
+                ],
+                verified=True,
+                confidence=c.confidence,
+                extra={"kind": "lib", "direct": True, "published": dst.path, "pinned": pinned},
+            )
+        )
+    return out
+
+
+def _tag_versioned(cs: CsProject) -> bool:
+    """Versioned from git tags (MinVer, Nerdbank.GitVersioning's version.json aside)."""
+    return any(k.startswith("MinVer") for k in cs.properties) or "minver" in cs.inherited_packages

@@ -110,7 +110,9 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
             continue
         kind = c.extra.get("kind") or nx.kind_of(c.name)
         spec = ""
-        if ctx.options.versions:
+        if ctx.options.versions and c.extra.get("pinned"):
+            spec = c.extra["pinned"]  # the sibling's own release line (separately_released)
+        elif ctx.options.versions:
             if c.name not in trains:
                 trains[c.name] = nx.release_train_version(c.name, list(layout.values()))
             spec = choose_version(c.name, cs, ctx, project, known, trains[c.name])

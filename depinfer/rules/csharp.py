@@ -480,6 +480,9 @@ def _project_graph(candidates: list[Candidate], layout: list[CsProject]) -> nx.D
         # nothing on
         if c.internal and c.path and not (c.extra.get("analyzer") or c.extra.get("build_order")):
             graph.add_edge(c.manifest, c.path, weight=c.extra.get("weight", 1.0))
+        elif not c.internal and c.extra.get("published") in graph:
+            # a sibling taken as its published package still brings that project's code
+            graph.add_edge(c.manifest, c.extra["published"], weight=c.extra.get("weight", 1.0))
     return graph
 
 
