@@ -108,3 +108,16 @@ def test_minified_and_bundled_files_are_recognised():
     assert looks_generated("var a=require('x');" * 500)
     assert looks_generated("/******/ (function(modules) {\n" + "x\n" * 2000)
     assert not looks_generated("const x = require('x')\n" * 500)
+
+
+def test_resolving_from_other_directories_names_no_dependency():
+    found = mods(
+        "require.resolve('a/package.json', { paths: [cwd] })\n"
+        "require.resolve('b', opts)\n"
+        "import.meta.resolve('c', pathToFileURL(cwd))\n"
+        "import.meta.resolve('d', import.meta.url)\n"
+        "require.resolve('e', { conditions: ['x'] })\n"
+        "require.resolve('f')\n"
+        "require.resolve(\n  '@scope/g/package.json',\n  { paths: [cwd] },\n)\n",
+    )
+    assert set(found) == {"d", "e", "f"}

@@ -152,6 +152,17 @@ def test_published_libraries_take_their_host_as_a_peer(tmp_path):
     assert reqs == {"eslint": Section.PEER, "react": Section.PEER, "zod": Section.RUNTIME}
 
 
+def test_a_library_whose_peers_leave_out_the_host_ships_the_host_itself(tmp_path):
+    (tmp_path / "package.json").write_text(
+        '{"name": "site-gen", "main": "index.js", "peerDependencies": {"postcss": "^8"}}'
+    )
+    (tmp_path / "index.js").write_text("require('vue')\nrequire('postcss')\n")
+    options = Options(offline=True)
+    ctx = Context(options=options, registries=Registries(offline=True))
+    reqs = {r.name: r.section for r in infer(tmp_path, options, ctx=ctx).requirements}
+    assert reqs == {"vue": Section.RUNTIME}
+
+
 def test_required_packages_keep_the_last_commonjs_major(tmp_path):
     from depinfer.resolvers.javascript import esm_only
 

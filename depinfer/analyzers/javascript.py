@@ -199,6 +199,25 @@ def _in_ambient_module(node: Node) -> bool:
     return False
 
 
+def _resolves_elsewhere(arg: Node) -> bool:
+    """`require.resolve('x', { paths: [cwd] })` / `import.meta.resolve('x', parentURL)` look
+    the name up from the given directories (the user's project), not from the package's own
+    dependencies (Node's require.resolve options.paths and import.meta.resolve parent)."""
+    nxt = arg.next_named_sibling
+    while nxt is not None and nxt.type == "comment":
+        nxt = nxt.next_named_sibling
+    if nxt is None:
+        return False
+    if nxt.type != "object":  # import.meta.resolve(x, parent) / require.resolve(x, opts)
+        return _node_text(nxt) not in ("import.meta.url", "__filename", "__dirname")
+    for pair in nxt.named_children:
+        if pair.type == "pair":
+            key = pair.child_by_field_name("key")
+            if key is not None and _node_text(key).strip("'\"") == "paths":
+                return True
+    return False
+
+
 def _in_try(node: Node) -> bool:
     """Inside the block of a `try` statement: a load that may fail (optional dependency)."""
     child, parent = node, node.parent
@@ -233,6 +252,7 @@ def _parse_uses(text: str, grammar: str, line_offset: int) -> tuple[list[dict], 
     tree = Parser(_language(grammar)).parse(text.encode("utf-8"))
     query, jsx_query, scoped_query = _queries(grammar)
     uses: list[dict] = []
+    elsewhere: set[tuple[str, int]] = set()  # names looked up from other directories
     for _, caps in QueryCursor(query).matches(tree.root_node):
         arg = (caps.get("src") or caps.get("arg") or [None])[0]
         if arg is None:
@@ -276,6 +296,9 @@ def _parse_uses(text: str, grammar: str, line_offset: int) -> tuple[list[dict], 
             if (obj, prop) in MEMBER_CALLS or (obj == "import.meta" and prop == "resolve"):
                 if arg.prev_named_sibling is not None:
                     continue
+                if prop == "resolve" and _resolves_elsewhere(arg):
+                    elsewhere.add((spec, use["line"]))
+                    continue
             elif HELPER_NAME.match(obj) and "." not in obj and _bare_name(spec):
                 use["heuristic"] = True
             else:
@@ -284,7 +307,7 @@ def _parse_uses(text: str, grammar: str, line_offset: int) -> tuple[list[dict], 
         if use["dynamic"]:
             use["optional"] = _in_try(arg)
         uses.append(use)
-    seen = {(u["module"], u["line"]) for u in uses}
+    seen = {(u["module"], u["line"]) for u in uses} | elsewhere
     for node in QueryCursor(scoped_query).captures(tree.root_node).get("frag", []):
         spec = _node_text(node)
         line = node.start_point[0] + 1 + line_offset

@@ -267,9 +267,14 @@ def hosts() -> tuple[dict, ...]:
 
 
 def is_host_peer(lay: Layout, owner: Manifest, name: str) -> bool:
-    """A published library declares the host it plugs into as a peer (hosts.toml)."""
+    """A published library declares the host it plugs into as a peer (hosts.toml) — unless
+    its peerDependencies already list its peers without the host: then it ships the host
+    itself (vitepress depends on vue and keeps postcss as its peer)."""
     own = owner.data.get("name")
     if owner.path in lay.unpublished or not isinstance(own, str):
+        return False
+    peers = {p.lower() for p in owner.declared.get("peerDependencies", [])}
+    if peers and name.lower() not in peers:
         return False
     for host in hosts():
         if host["name"] != name:
