@@ -121,3 +121,18 @@ def test_resolving_from_other_directories_names_no_dependency():
         "require.resolve(\n  '@scope/g/package.json',\n  { paths: [cwd] },\n)\n",
     )
     assert set(found) == {"d", "e", "f"}
+
+
+def test_global_values_typed_as_a_package_export_are_runtime_uses():
+    found = mods(
+        "export {}\n"
+        "declare global {\n"
+        "  const ref: typeof import('vue')['ref']\n"
+        "  type Ref = import('vue-types').Ref\n"
+        "}\n"
+        "declare module 'vue' {\n"
+        "  interface GlobalComponents { C: typeof import('comp-lib')['C'] }\n"
+        "}\n"
+    )
+    assert set(found) == {"vue"}
+    assert found["vue"]["type_only"] is False

@@ -199,6 +199,25 @@ def _in_ambient_module(node: Node) -> bool:
     return False
 
 
+def _declared_global_value(node: Node) -> bool:
+    """`declare global { const ref: typeof import('vue')['ref'] }`: a global *value* typed as
+    a package's export is one a build plugin injects from that package (unplugin-auto-import's
+    generated auto-imports.d.ts), so the package runs — unlike a type in `declare module`."""
+    in_query = in_variable = False
+    parent = node.parent
+    while parent is not None:
+        if parent.type == "type_query":
+            in_query = True
+        elif parent.type == "variable_declarator":
+            in_variable = in_query
+        elif parent.type == "ambient_declaration":
+            return in_variable and not any(c.type == "module" for c in parent.named_children)
+        elif parent.type in ("interface_declaration", "type_alias_declaration", "class_declaration"):
+            return False
+        parent = parent.parent
+    return False
+
+
 def _resolves_elsewhere(arg: Node) -> bool:
     """`require.resolve('x', { paths: [cwd] })` / `import.meta.resolve('x', parentURL)` look
     the name up from the given directories (the user's project), not from the package's own
@@ -278,7 +297,10 @@ def _parse_uses(text: str, grammar: str, line_offset: int) -> tuple[list[dict], 
             use["dynamic"] = True
             use["type_only"] = _in_type_context(caps["dyn"][0])
             if use["type_only"] and _in_ambient_module(caps["dyn"][0]):
-                continue  # a type inside `declare module` augmentation: the user's to add
+                if not _declared_global_value(caps["dyn"][0]):
+                    continue  # a type inside `declare module` augmentation: the user's to add
+                use["type_only"] = False
+                use["global_value"] = True
         elif "call" in caps:
             fn = _node_text(caps["fn"][0])
             if fn in CALL_FUNCTIONS:
