@@ -212,7 +212,11 @@ def _declared_global_value(node: Node) -> bool:
             in_variable = in_query
         elif parent.type == "ambient_declaration":
             return in_variable and not any(c.type == "module" for c in parent.named_children)
-        elif parent.type in ("interface_declaration", "type_alias_declaration", "class_declaration"):
+        elif parent.type in (
+            "interface_declaration",
+            "type_alias_declaration",
+            "class_declaration",
+        ):
             return False
         parent = parent.parent
     return False
