@@ -141,9 +141,19 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
     merged = merge_candidates(npm)
     internal_peers = _internal_peers(lay, merged)
     todo: list[Candidate] = []
+    types_of_covered: list[Candidate] = []
     for c in merged:
         owner = manifests.get(c.manifest)
-        if owner is None or owner.parse_error or covered(lay, owner, c):
+        if owner is None or owner.parse_error:
+            continue
+        if covered(lay, owner, c):
+            if (
+                c.section == Section.RUNTIME
+                and not c.internal
+                and (c.manifest, c.name) not in value_used
+                and owner.path not in lay.unpublished
+            ):
+                types_of_covered.append(c)
             continue
         if not c.internal and c.name.lower() in internal_peers.get(c.manifest, set()):
             if owner.path not in lay.unpublished:
@@ -174,6 +184,14 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
         out.append(req)
         if chosen is not None and not c.internal:
             follow_ups.extend(state.follow_ups(c, chosen))
+    # A published library's shipped code imports only types from a package it declares as
+    # a dev (bundled) dependency: the declarations it ships still point at that package's
+    # types, so its users need the DefinitelyTyped package (vitepress: @types/markdown-it).
+    for c in types_of_covered:
+        chosen = state.chosen(manifests[c.manifest], c.name)
+        if chosen is not None:
+            c.extra["type_only_all"] = True
+            follow_ups.extend(f for f in state.follow_ups(c, chosen) if not f.extra.get("peer_of"))
     written = {(r.manifest, r.name.lower()) for r in out}
     for c in merge_candidates(follow_ups):
         owner = manifests[c.manifest]
