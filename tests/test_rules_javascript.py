@@ -182,3 +182,28 @@ def test_material_ui_brings_its_default_style_engine(tmp_path):
     refs = analyze(project, ctx)
     names = {c.name for c in infer(project, refs, map_imports(project, refs, ctx), ctx)}
     assert {"@mui/material", "@emotion/react", "@emotion/styled"} <= names
+
+
+def _implied_at(root: Path) -> dict[str, set[Section]]:
+    project = scan(root)
+    ctx = make_context(Options(offline=True))
+    refs = analyze(project, ctx)
+    out: dict[str, set[Section]] = {}
+    for c in infer(project, refs, map_imports(project, refs, ctx), ctx):
+        out.setdefault(c.name, set()).add(c.section)
+    return out
+
+
+def test_an_entry_point_that_wraps_an_optional_peer_brings_the_peer(tmp_path):
+    (tmp_path / "package.json").write_text('{"name": "theme", "main": "index.js"}')
+    (tmp_path / "index.js").write_text(
+        "import { useFocusTrap } from '@vueuse/integrations/useFocusTrap'\n"
+    )
+    (tmp_path / "test").mkdir()
+    (tmp_path / "test" / "a.test.js").write_text(
+        "import { useFuse } from '@vueuse/integrations/useFuse'\n"
+    )
+    found = _implied_at(tmp_path)
+    assert found["focus-trap"] == {Section.RUNTIME}
+    assert found["fuse.js"] == {Section.DEV}
+    assert "axios" not in found

@@ -471,6 +471,15 @@ def _companions(project: Project, lay: Layout, found: list[Candidate]) -> list[C
                         )
                     )
             continue
+        if when.startswith("module:"):
+            # an entry point of a package that loads an optional peer of that package
+            module = when.split(":", 1)[1]
+            for c in found:
+                if any(m == module or m.startswith(module + "/") for m in c.import_names):
+                    sec = Section(comp["section"]) if "section" in comp else c.section
+                    at = c.evidence[0].file if c.evidence and c.evidence[0].file else c.manifest
+                    out.append(_cand(comp["needs"], c.manifest, sec, "rule:companion", at, module))
+            continue
         for manifest, name in sorted(used):
             if name == when:
                 out.append(
