@@ -207,3 +207,15 @@ def test_an_entry_point_that_wraps_an_optional_peer_brings_the_peer(tmp_path):
     assert found["focus-trap"] == {Section.RUNTIME}
     assert found["fuse.js"] == {Section.DEV}
     assert "axios" not in found
+
+
+def test_a_process_manager_the_start_script_runs_is_a_runtime_dependency(tmp_path):
+    (tmp_path / "package.json").write_text(
+        '{"name": "api", "scripts": {"start": "pm2-runtime start ecosystem.config.json",'
+        ' "dev": "cross-env NODE_ENV=development nodemon src/index.js",'
+        ' "serve": "forever src/index.js"}}'
+    )
+    found = _implied_at(tmp_path)
+    assert found["pm2"] == {Section.RUNTIME}
+    assert found["forever"] == {Section.DEV}  # not the start script
+    assert found["nodemon"] == {Section.DEV}

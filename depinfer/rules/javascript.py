@@ -95,6 +95,11 @@ def tools() -> tuple[Tool, ...]:
 
 
 @lru_cache(maxsize=1)
+def production_runners() -> frozenset[str]:
+    return frozenset(load_table(DATA / "bins.toml")["production_runners"]["names"])
+
+
+@lru_cache(maxsize=1)
 def bins() -> tuple[dict[str, list[str]], frozenset[str]]:
     doc = load_table(DATA / "bins.toml")
     return dict(doc["bins"]), frozenset(doc["not_packages"]["names"])
@@ -328,7 +333,10 @@ def _script_rules(lay: Layout, owner, raw: dict[str, Any], ctx: Context) -> list
                 if pkg is None:
                     continue
             detail = f"scripts.{script}: {exe_name}"
-            out.append(_cand(pkg, owner.path, section, "rule:script-bin", owner.path, detail))
+            sec = section
+            if script == "start" and exe_name in production_runners():
+                sec = Section.RUNTIME  # keeps the app running where it is deployed
+            out.append(_cand(pkg, owner.path, sec, "rule:script-bin", owner.path, detail))
         for mod in modules:
             pkg = package_name(mod)
             if pkg and not is_builtin(mod) and not mod.startswith("."):
