@@ -136,3 +136,13 @@ def test_global_values_typed_as_a_package_export_are_runtime_uses():
     )
     assert set(found) == {"vue"}
     assert found["vue"]["type_only"] is False
+
+
+def test_scoped_names_used_as_keys_or_compared_against_load_nothing():
+    found = mods(
+        "x = result.plugins['@scope/a'].strict\n"
+        "const cfg = { '@scope/b': { preset: 'angular' } }\n"
+        "if (name === '@scope/c') {}\n"
+        "load('@scope/d')\n"
+    )
+    assert set(found) == {"@scope/d"}

@@ -222,6 +222,22 @@ def _declared_global_value(node: Node) -> bool:
     return False
 
 
+def _names_a_key(string: Node | None) -> bool:
+    """A string that is a property's name (`plugins['@scope/x']`, `{ '@scope/x': opts }`) or
+    one side of an equality test names a key or a value compared against, nothing loaded."""
+    parent = string.parent if string is not None else None
+    if parent is None:
+        return False
+    if parent.type == "subscript_expression":
+        return parent.child_by_field_name("index") == string
+    if parent.type == "pair":
+        return parent.child_by_field_name("key") == string
+    if parent.type == "binary_expression":
+        op = parent.child_by_field_name("operator")
+        return op is not None and _node_text(op) in ("===", "==", "!==", "!=")
+    return False
+
+
 def _resolves_elsewhere(arg: Node) -> bool:
     """`require.resolve('x', { paths: [cwd] })` / `import.meta.resolve('x', parentURL)` look
     the name up from the given directories (the user's project), not from the package's own
@@ -343,6 +359,8 @@ def _parse_uses(text: str, grammar: str, line_offset: int) -> tuple[list[dict], 
         # a value handed on (call argument, variable, property) rather than one entry of a
         # list of names the code compares against (`new Set(["@scope/a", "@scope/b"])`)
         string = node.parent
+        if _names_a_key(string):
+            continue
         in_call = bool(string and string.parent and string.parent.type != "array")
         uses.append(
             {
