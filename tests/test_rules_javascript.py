@@ -219,3 +219,13 @@ def test_a_process_manager_the_start_script_runs_is_a_runtime_dependency(tmp_pat
     assert found["pm2"] == {Section.RUNTIME}
     assert found["forever"] == {Section.DEV}  # not the start script
     assert found["nodemon"] == {Section.DEV}
+
+
+def test_a_companion_marked_if_used_only_places_a_package_in_use(tmp_path):
+    (tmp_path / "package.json").write_text('{"name": "app", "private": true}')
+    (tmp_path / "button.tsx").write_text("import { cva } from 'class-variance-authority'\n")
+    assert "tailwindcss-animate" not in _implied_at(tmp_path)
+    (tmp_path / "tailwind.config.js").write_text(
+        "module.exports = { plugins: [require('tailwindcss-animate')] }\n"
+    )
+    assert Section.RUNTIME in _implied_at(tmp_path)["tailwindcss-animate"]

@@ -489,6 +489,8 @@ def _companions(project: Project, lay: Layout, found: list[Candidate]) -> list[C
                     out.append(_cand(comp["needs"], c.manifest, sec, "rule:companion", at, module))
             continue
         for manifest, name in sorted(used):
+            if comp.get("if_used") and (manifest, comp["needs"]) not in used:
+                continue  # only places a package the code already uses
             if name == when:
                 out.append(
                     _cand(
