@@ -229,3 +229,40 @@ def test_a_companion_marked_if_used_only_places_a_package_in_use(tmp_path):
         "module.exports = { plugins: [require('tailwindcss-animate')] }\n"
     )
     assert Section.RUNTIME in _implied_at(tmp_path)["tailwindcss-animate"]
+
+
+def test_a_subcommand_that_needs_more_packages_brings_them(tmp_path):
+    (tmp_path / "package.json").write_text(
+        '{"name": "site", "private": true, "scripts": {"build": "astro check && astro build"}}'
+    )
+    found = _implied_at(tmp_path)
+    assert {"astro", "@astrojs/check", "typescript"} <= set(found)
+    (tmp_path / "package.json").write_text(
+        '{"name": "site", "private": true, "scripts": {"build": "astro build --check-links"}}'
+    )
+    assert "@astrojs/check" not in _implied_at(tmp_path)
+
+
+def test_a_tsconfig_alone_adds_no_compiler_to_an_app_listing_everything_in_dependencies(
+    tmp_path,
+):
+    from depinfer.context import Context
+    from depinfer.pipeline import infer as run_infer
+    from depinfer.registries import Registries
+
+    (tmp_path / "package.json").write_text(
+        '{"name": "site", "private": true, "scripts": {"dev": "vite"},'
+        ' "dependencies": {"vite": "^5.0.0"}}'
+    )
+    (tmp_path / "tsconfig.json").write_text("{}")
+    (tmp_path / "main.ts").write_text("export const a: number = 1\n")
+    options = Options(offline=True)
+    ctx = Context(options=options, registries=Registries(offline=True))
+    names = {r.name for r in run_infer(tmp_path, options, ctx=ctx).requirements}
+    assert "typescript" not in names
+    (tmp_path / "package.json").write_text(
+        '{"name": "site", "private": true, "scripts": {"dev": "vite", "check": "tsc"},'
+        ' "dependencies": {"vite": "^5.0.0"}}'
+    )
+    names = {r.name for r in run_infer(tmp_path, options, ctx=ctx).requirements}
+    assert "typescript" in names

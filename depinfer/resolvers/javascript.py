@@ -138,6 +138,7 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
     value_used = {(c.manifest, c.name) for c in npm if not c.extra.get("type_only")}
     required = {(c.manifest, c.name) for c in npm if c.extra.get("require")}
     named = {(c.manifest, c.name) for c in npm if not c.extra.get("implied")}
+    presence_not_enough = {(c.manifest, c.name) for c in npm if c.extra.get("presence_not_enough")}
     merged = merge_candidates(npm)
     internal_peers = _internal_peers(lay, merged)
     todo: list[Candidate] = []
@@ -162,6 +163,7 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
         c.extra["type_only_all"] = (c.manifest, c.name) not in value_used
         c.extra["required"] = (c.manifest, c.name) in required
         c.extra["implied_only"] = (c.manifest, c.name) not in named
+        c.extra["presence_not_enough"] = (c.manifest, c.name) in presence_not_enough
         if c.section == Section.RUNTIME and is_host_peer(lay, owner, c.name):
             c.section = Section.PEER
         todo.append(c)
@@ -351,6 +353,10 @@ class _State:
         owner = self.manifests[c.manifest]
         ctx = self.ctx
         if c.section == Section.DEV and keeps_everything_in_dependencies(self.lay, owner):
+            if c.extra.get("implied_only") and c.extra.get("presence_not_enough"):
+                # tsconfig.json alone in an app whose framework strips the types itself:
+                # nothing runs the compiler, so nothing to list
+                return None, None
             c.section = Section.RUNTIME
         if c.internal:
             return to_requirement(c, _internal_spec(self.lay, owner, c)), None

@@ -67,6 +67,10 @@ class Tool:
     # keys whose modules are bundled into an app's output (Angular's `polyfills`): runtime
     # dependencies of an unpublished package, like its own imports
     bundled_keys: set[str] = field(default_factory=set)
+    # the config's presence alone does not make a package that lists everything in
+    # `dependencies` (an app without devDependencies) install the implied tool: only a script
+    # that runs it, or a name in a config, does
+    presence_not_enough: bool = False
 
 
 @lru_cache(maxsize=1)
@@ -89,8 +93,19 @@ def tools() -> tuple[Tool, ...]:
                     string_config=u.get("string_config"),
                     settings=list(u.get("settings", [])),
                     commonjs_keys=set(u.get("commonjs_keys", [])),
+                    presence_not_enough=bool(u.get("presence_not_enough", False)),
                 )
             )
+    return tuple(out)
+
+
+@lru_cache(maxsize=1)
+def subcommands() -> tuple[tuple[re.Pattern[str], str, list[str]], ...]:
+    out = []
+    for cmd, pkgs in load_table(DATA / "bins.toml").get("subcommands", {}).items():
+        exe, sub = cmd.split(" ", 1)
+        pattern = re.compile(rf"(?:^|[\s;&|(/]){re.escape(exe)}\s+{re.escape(sub)}(?:\s|$|[;&|)])")
+        out.append((pattern, cmd, list(pkgs)))
     return tuple(out)
 
 
@@ -223,6 +238,7 @@ def _config_file_rules(project: Project, lay: Layout, files: list[str]) -> list[
             for pkg in tool.implies:
                 cand = _cand(pkg, owner.path, section, f"rule:{tool.name}", rel, tool.docs)
                 cand.extra["implied"] = True  # the config's presence, not a name in it
+                cand.extra["presence_not_enough"] = tool.presence_not_enough
                 out.append(cand)
             cfg, text = parse_config(project.abspath(rel), name)
             out.extend(_settings_rules(project, lay, owner, tool, rel))
@@ -337,6 +353,15 @@ def _script_rules(lay: Layout, owner, raw: dict[str, Any], ctx: Context) -> list
             if script == "start" and exe_name in production_runners():
                 sec = Section.RUNTIME  # keeps the app running where it is deployed
             out.append(_cand(pkg, owner.path, sec, "rule:script-bin", owner.path, detail))
+        for pattern, cmd, pkgs in subcommands():
+            if pattern.search(command):
+                detail = f"scripts.{script}: {cmd}"
+                for pkg in pkgs:
+                    out.append(
+                        _cand(
+                            pkg, owner.path, section, "rule:script-subcommand", owner.path, detail
+                        )
+                    )
         for mod in modules:
             pkg = package_name(mod)
             if pkg and not is_builtin(mod) and not mod.startswith("."):
