@@ -146,3 +146,14 @@ def test_scoped_names_used_as_keys_or_compared_against_load_nothing():
         "load('@scope/d')\n"
     )
     assert set(found) == {"@scope/d"}
+
+
+def test_webpack_inline_loaders_name_each_loader_and_the_resource():
+    found = mods(
+        "require('script-loader!jsonlint')\n"
+        "import '!!raw-loader?esModule=false!./notes.txt'\n"
+        "import 'style-loader!css-loader!./a.css'\n",
+        "javascript",
+    )
+    assert {"script-loader", "jsonlint", "raw-loader", "style-loader", "css-loader"} <= set(found)
+    assert "./notes.txt" in found

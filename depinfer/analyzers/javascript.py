@@ -412,7 +412,24 @@ def _parse_uses(text: str, grammar: str, line_offset: int) -> tuple[list[dict], 
                 }
             )
             break
-    return uses, tree.root_node.has_error
+    return _split_inline_loaders(uses), tree.root_node.has_error
+
+
+def _split_inline_loaders(uses: list[dict]) -> list[dict]:
+    """webpack's inline loader syntax (`require('script-loader!jsonlint')`,
+    `import '!!raw-loader?esModule=false!./a.txt'`) names each loader and the resource:
+    one use per segment (https://webpack.js.org/concepts/loaders/#inline)."""
+    out: list[dict] = []
+    for use in uses:
+        spec = use["module"]
+        if "!" not in spec or ":" in spec or use.get("jsx"):
+            out.append(use)
+            continue
+        for part in spec.lstrip("-!").split("!"):
+            part = part.split("?", 1)[0].strip()
+            if part:
+                out.append({**use, "module": part})
+    return out
 
 
 _FENCE = re.compile(r"^\s{0,3}(```|~~~)")
