@@ -266,3 +266,19 @@ def test_a_tsconfig_alone_adds_no_compiler_to_an_app_listing_everything_in_depen
     )
     names = {r.name for r in run_infer(tmp_path, options, ctx=ctx).requirements}
     assert "typescript" in names
+
+
+def test_babel_polyfill_settings_make_the_output_import_core_js(tmp_path):
+    (tmp_path / "package.json").write_text('{"name": "admin", "private": true}')
+    (tmp_path / "babel.config.js").write_text(
+        "module.exports = { presets: ['@vue/cli-plugin-babel/preset'] }\n"
+    )
+    assert _implied_at(tmp_path)["core-js"] == {Section.RUNTIME}
+    (tmp_path / "babel.config.js").write_text(
+        "module.exports = { presets: [['@babel/preset-env', { useBuiltIns: 'usage' }]] }\n"
+    )
+    assert _implied_at(tmp_path)["core-js"] == {Section.RUNTIME}
+    (tmp_path / "babel.config.js").write_text(
+        "module.exports = { presets: [['@babel/preset-env', { useBuiltIns: false }]] }\n"
+    )
+    assert "core-js" not in _implied_at(tmp_path)
