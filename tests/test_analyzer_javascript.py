@@ -157,3 +157,16 @@ def test_webpack_inline_loaders_name_each_loader_and_the_resource():
     )
     assert {"script-loader", "jsonlint", "raw-loader", "style-loader", "css-loader"} <= set(found)
     assert "./notes.txt" in found
+
+
+def test_packages_reached_by_name_at_run_time_are_heuristic_uses():
+    found = mods(
+        "app.set('view engine', 'pug')\n"
+        "const libs = [['/js/lib/chart.js', 'node_modules/chart.js/dist/chart.umd.js']]\n"
+        "app.use(express.static(path.join(__dirname, 'node_modules/@popperjs/core/dist')))\n"
+        "const excluded = ['node_modules/vue/', 'node_modules/@vueuse/core/']\n"
+        "// node_modules/commented/index.js\n",
+        "javascript",
+    )
+    assert set(found) == {"pug", "chart.js", "@popperjs/core"}
+    assert all(u["heuristic"] for u in found.values())

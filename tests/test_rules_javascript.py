@@ -282,3 +282,16 @@ def test_babel_polyfill_settings_make_the_output_import_core_js(tmp_path):
         "module.exports = { presets: [['@babel/preset-env', { useBuiltIns: false }]] }\n"
     )
     assert "core-js" not in _implied_at(tmp_path)
+
+
+def test_a_stylesheet_importing_from_node_modules_names_the_package(tmp_path):
+    (tmp_path / "package.json").write_text('{"name": "site", "private": true}')
+    (tmp_path / "public").mkdir()
+    (tmp_path / "public" / "main.scss").write_text(
+        "@import 'node_modules/bootstrap/scss/bootstrap';\n"
+        "@import 'node_modules/@fortawesome/fontawesome-free/scss/solid';\n"
+        "@import 'variables';\n"
+    )
+    found = _implied_at(tmp_path)
+    assert {"bootstrap", "@fortawesome/fontawesome-free"} <= set(found)
+    assert "variables" not in found

@@ -412,7 +412,44 @@ def _parse_uses(text: str, grammar: str, line_offset: int) -> tuple[list[dict], 
                 }
             )
             break
+    uses.extend(_named_at_run_time(text, tree, line_offset))
     return _split_inline_loaders(uses), tree.root_node.has_error
+
+
+_NODE_MODULES_IN_STRING = re.compile(
+    rb"(?:^|[/'\"`])node_modules/((?:@[a-z0-9][\w.-]*/)?[a-z0-9][\w.-]*)/[^'\"`\s*]"
+)  # a file inside the package: a bare 'node_modules/vue/' prefix is a pattern to match
+_VIEW_ENGINE = re.compile(
+    rb"""\.set\(\s*['"]view engine['"]\s*,\s*['"]([a-z0-9][\w.-]*)['"]\s*\)"""
+)
+_STRING_NODES = {"string_fragment", "string", "template_string"}
+
+
+def _named_at_run_time(text: str, tree, line_offset: int) -> list[dict]:
+    """Packages the code reaches by name without importing them (heuristic uses):
+    - a path into node_modules in a string (an Express app serving
+      'node_modules/bootstrap/dist/js/bootstrap.min.js' to browsers);
+    - Express's `app.set('view engine', 'pug')`, whose renderer Express require()s by that
+      name (https://expressjs.com/en/guide/using-template-engines.html)."""
+    data = text.encode("utf-8")
+    out: list[dict] = []
+    for pattern in (_NODE_MODULES_IN_STRING, _VIEW_ENGINE):
+        if (b"node_modules/" if pattern is _NODE_MODULES_IN_STRING else b"view engine") not in data:
+            continue
+        for m in pattern.finditer(data):
+            node = tree.root_node.descendant_for_byte_range(m.start(1), m.end(1))
+            if node is None or node.type not in _STRING_NODES:
+                continue
+            out.append(
+                {
+                    "module": m.group(1).decode("utf-8", errors="replace"),
+                    "line": node.start_point[0] + 1 + line_offset,
+                    "type_only": False,
+                    "dynamic": True,
+                    "heuristic": True,
+                }
+            )
+    return out
 
 
 def _split_inline_loaders(uses: list[dict]) -> list[dict]:

@@ -424,6 +424,7 @@ def _node_types_rule(lay: Layout, refs: list[ImportRef]) -> list[Candidate]:
     return out
 
 
+_NODE_MODULES_PATH = re.compile(r"(?:^|/)node_modules/((?:@[a-z0-9][\w.-]*/)?[a-z0-9][\w.-]*)")
 _CSS_IMPORT = re.compile(r"""@(?:import|plugin|reference)\s+(?:url\(\s*)?["']([^"']+)["']""")
 CSS_EXTS = (".css", ".pcss", ".postcss", ".scss", ".sass", ".less")
 
@@ -440,6 +441,12 @@ def css_packages(project: Project, rel: str, text: str) -> list[tuple[str, int, 
     plain_css = not rel.endswith((".scss", ".sass", ".less"))
     for m in _CSS_IMPORT.finditer(text):
         spec = m.group(1).strip()
+        in_modules = _NODE_MODULES_PATH.search(spec)
+        if in_modules:  # `@import 'node_modules/bootstrap/scss/bootstrap'`: named outright
+            name = package_name(in_modules.group(1))
+            if name:
+                out.append((name, text.count("\n", 0, m.start()) + 1, m.group(1)))
+            continue
         tilde = spec.startswith("~") and not spec.startswith("~/")
         if tilde:
             spec = spec[1:]
