@@ -295,3 +295,14 @@ def test_a_stylesheet_importing_from_node_modules_names_the_package(tmp_path):
     found = _implied_at(tmp_path)
     assert {"bootstrap", "@fortawesome/fontawesome-free"} <= set(found)
     assert "variables" not in found
+
+
+def test_scripts_an_install_script_runs_are_runtime_too(tmp_path):
+    (tmp_path / "package.json").write_text(
+        '{"name": "app", "scripts": {"postinstall": "patch-package && npm run scss",'
+        ' "scss": "sass --update ./public/css", "build": "yarn run bundle",'
+        ' "bundle": "webpack"}}'
+    )
+    found = _implied_at(tmp_path)
+    assert found["sass"] == {Section.RUNTIME}
+    assert found["webpack"] == {Section.DEV}

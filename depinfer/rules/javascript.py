@@ -40,7 +40,7 @@ from depinfer.rules.javascript_config import (
     js_config_values,
     parse_config,
 )
-from depinfer.rules.javascript_scripts import script_executables
+from depinfer.rules.javascript_scripts import script_executables, scripts_called
 
 __all__ = ["expand", "infer", "js_config_values", "script_executables", "tools", "bins"]
 
@@ -330,10 +330,21 @@ def _script_rules(lay: Layout, owner, raw: dict[str, Any], ctx: Context) -> list
     if root is not None and not standalone_example(owner):
         declared |= {n.lower() for names in root.declared.values() for n in names}
     out: list[Candidate] = []
+    # scripts an install script runs (`"postinstall": "npm run scss"`) run on the user's
+    # machine too
+    names = {k for k, v in scripts.items() if isinstance(v, str)}
+    at_install: set[str] = set()
+    todo = [k for k in RUNTIME_SCRIPTS if k in names]
+    while todo:
+        name = todo.pop()
+        if name in at_install:
+            continue
+        at_install.add(name)
+        todo.extend(scripts_called(scripts[name], names))
     for script, command in scripts.items():
         if not isinstance(command, str):
             continue
-        section = Section.RUNTIME if script in RUNTIME_SCRIPTS else Section.DEV
+        section = Section.RUNTIME if script in at_install else Section.DEV
         exes, modules = script_executables(command)
         for exe in exes:
             exe_name = PurePosixPath(exe).name if exe.startswith("node_modules/.bin/") else exe
