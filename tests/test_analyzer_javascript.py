@@ -144,6 +144,8 @@ def test_scoped_names_used_as_keys_or_compared_against_load_nothing():
         "const cfg = { '@scope/b': { preset: 'angular' } }\n"
         "if (name === '@scope/c') {}\n"
         "load('@scope/d')\n"
+        "if (rule.params.includes('@scope/e')) {}\n"
+        "seen.has('@scope/f')\n"
     )
     assert set(found) == {"@scope/d"}
 

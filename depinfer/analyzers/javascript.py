@@ -235,7 +235,16 @@ def _names_a_key(string: Node | None) -> bool:
     if parent.type == "binary_expression":
         op = parent.child_by_field_name("operator")
         return op is not None and _node_text(op) in ("===", "==", "!==", "!=")
+    if parent.type == "arguments" and parent.parent is not None:
+        fn = parent.parent.child_by_field_name("function")
+        if fn is not None and fn.type == "member_expression":
+            prop = fn.child_by_field_name("property")
+            return prop is not None and _node_text(prop) in _STRING_TESTS
     return False
+
+
+# methods that test or search a text for a string (`params.includes('@scope/x')`)
+_STRING_TESTS = {"includes", "startsWith", "endsWith", "indexOf", "lastIndexOf", "has"}
 
 
 def _resolves_elsewhere(arg: Node) -> bool:
