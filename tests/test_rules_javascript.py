@@ -306,3 +306,11 @@ def test_scripts_an_install_script_runs_are_runtime_too(tmp_path):
     found = _implied_at(tmp_path)
     assert found["sass"] == {Section.RUNTIME}
     assert found["webpack"] == {Section.DEV}
+
+
+def test_an_executable_whose_package_is_named_otherwise_comes_from_the_bins_table(tmp_path):
+    (tmp_path / "package.json").write_text(
+        '{"name": "app", "private": true, "scripts": {"postinstall": "tsr generate"}}'
+    )
+    found = _implied_at(tmp_path)
+    assert "@tanstack/router-cli" in found and "tsr" not in found
