@@ -108,3 +108,67 @@ def test_minified_and_bundled_files_are_recognised():
     assert looks_generated("var a=require('x');" * 500)
     assert looks_generated("/******/ (function(modules) {\n" + "x\n" * 2000)
     assert not looks_generated("const x = require('x')\n" * 500)
+
+
+def test_resolving_from_other_directories_names_no_dependency():
+    found = mods(
+        "require.resolve('a/package.json', { paths: [cwd] })\n"
+        "require.resolve('b', opts)\n"
+        "import.meta.resolve('c', pathToFileURL(cwd))\n"
+        "import.meta.resolve('d', import.meta.url)\n"
+        "require.resolve('e', { conditions: ['x'] })\n"
+        "require.resolve('f')\n"
+        "require.resolve(\n  '@scope/g/package.json',\n  { paths: [cwd] },\n)\n",
+    )
+    assert set(found) == {"d", "e", "f"}
+
+
+def test_global_values_typed_as_a_package_export_are_runtime_uses():
+    found = mods(
+        "export {}\n"
+        "declare global {\n"
+        "  const ref: typeof import('vue')['ref']\n"
+        "  type Ref = import('vue-types').Ref\n"
+        "}\n"
+        "declare module 'vue' {\n"
+        "  interface GlobalComponents { C: typeof import('comp-lib')['C'] }\n"
+        "}\n"
+    )
+    assert set(found) == {"vue"}
+    assert found["vue"]["type_only"] is False
+
+
+def test_scoped_names_used_as_keys_or_compared_against_load_nothing():
+    found = mods(
+        "x = result.plugins['@scope/a'].strict\n"
+        "const cfg = { '@scope/b': { preset: 'angular' } }\n"
+        "if (name === '@scope/c') {}\n"
+        "load('@scope/d')\n"
+        "if (rule.params.includes('@scope/e')) {}\n"
+        "seen.has('@scope/f')\n"
+    )
+    assert set(found) == {"@scope/d"}
+
+
+def test_webpack_inline_loaders_name_each_loader_and_the_resource():
+    found = mods(
+        "require('script-loader!jsonlint')\n"
+        "import '!!raw-loader?esModule=false!./notes.txt'\n"
+        "import 'style-loader!css-loader!./a.css'\n",
+        "javascript",
+    )
+    assert {"script-loader", "jsonlint", "raw-loader", "style-loader", "css-loader"} <= set(found)
+    assert "./notes.txt" in found
+
+
+def test_packages_reached_by_name_at_run_time_are_heuristic_uses():
+    found = mods(
+        "app.set('view engine', 'pug')\n"
+        "const libs = [['/js/lib/chart.js', 'node_modules/chart.js/dist/chart.umd.js']]\n"
+        "app.use(express.static(path.join(__dirname, 'node_modules/@popperjs/core/dist')))\n"
+        "const excluded = ['node_modules/vue/', 'node_modules/@vueuse/core/']\n"
+        "// node_modules/commented/index.js\n",
+        "javascript",
+    )
+    assert set(found) == {"pug", "chart.js", "@popperjs/core"}
+    assert all(u["heuristic"] for u in found.values())

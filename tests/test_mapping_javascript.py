@@ -161,3 +161,15 @@ def test_mdx_imports_count_but_fenced_examples_do_not():
     names = {n for _, n in candidates("mdx-docs")}
     assert {"starlight-package-managers", "astro"} <= names
     assert not names & {"example-only", "prose"}
+
+
+def test_jsx_in_a_vue_component_is_compiled_for_vue(tmp_path):
+    (tmp_path / "package.json").write_text('{"name": "admin", "private": true}')
+    (tmp_path / "Item.vue").write_text(
+        "<script>\nexport default {\n  render(h) { return (<div>{this.title}</div>) }\n}\n"
+        "</script>\n"
+    )
+    project = scan(tmp_path)
+    ctx = make_context(Options(offline=True))
+    names = {c.name for c in map_imports(project, analyze(project, ctx), ctx)}
+    assert "react" not in names and "vue" in names

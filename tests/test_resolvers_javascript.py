@@ -152,6 +152,35 @@ def test_published_libraries_take_their_host_as_a_peer(tmp_path):
     assert reqs == {"eslint": Section.PEER, "react": Section.PEER, "zod": Section.RUNTIME}
 
 
+def test_a_library_whose_peers_leave_out_the_host_ships_the_host_itself(tmp_path):
+    (tmp_path / "package.json").write_text(
+        '{"name": "site-gen", "main": "index.js", "peerDependencies": {"postcss": "^8"}}'
+    )
+    (tmp_path / "index.js").write_text("require('vue')\nrequire('postcss')\n")
+    options = Options(offline=True)
+    ctx = Context(options=options, registries=Registries(offline=True))
+    reqs = {r.name: r.section for r in infer(tmp_path, options, ctx=ctx).requirements}
+    assert reqs == {"vue": Section.RUNTIME}
+
+
+def test_a_library_shipping_types_of_a_bundled_dev_dependency_needs_its_declarations(tmp_path):
+    (tmp_path / "package.json").write_text(
+        '{"name": "lib", "main": "dist/index.js", "devDependencies": {"express": "^4.18.2"}}'
+    )
+    (tmp_path / "tsconfig.json").write_text("{}")
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "index.ts").write_text(
+        "import type { Request } from 'express'\nexport type R = Request\n"
+    )
+    options = Options()
+    ctx = Context(options=options, registries=FakeRegistries())
+    reqs = {r.name: r.section for r in infer(tmp_path, options, ctx=ctx).requirements}
+    assert reqs == {"@types/express": Section.RUNTIME}
+    (tmp_path / "src" / "index.ts").write_text("import express from 'express'\nexpress()\n")
+    reqs = {r.name: r.section for r in infer(tmp_path, options, ctx=ctx).requirements}
+    assert "@types/express" not in reqs or reqs["@types/express"] == Section.DEV
+
+
 def test_required_packages_keep_the_last_commonjs_major(tmp_path):
     from depinfer.resolvers.javascript import esm_only
 

@@ -182,3 +182,135 @@ def test_material_ui_brings_its_default_style_engine(tmp_path):
     refs = analyze(project, ctx)
     names = {c.name for c in infer(project, refs, map_imports(project, refs, ctx), ctx)}
     assert {"@mui/material", "@emotion/react", "@emotion/styled"} <= names
+
+
+def _implied_at(root: Path) -> dict[str, set[Section]]:
+    project = scan(root)
+    ctx = make_context(Options(offline=True))
+    refs = analyze(project, ctx)
+    out: dict[str, set[Section]] = {}
+    for c in infer(project, refs, map_imports(project, refs, ctx), ctx):
+        out.setdefault(c.name, set()).add(c.section)
+    return out
+
+
+def test_an_entry_point_that_wraps_an_optional_peer_brings_the_peer(tmp_path):
+    (tmp_path / "package.json").write_text('{"name": "theme", "main": "index.js"}')
+    (tmp_path / "index.js").write_text(
+        "import { useFocusTrap } from '@vueuse/integrations/useFocusTrap'\n"
+    )
+    (tmp_path / "test").mkdir()
+    (tmp_path / "test" / "a.test.js").write_text(
+        "import { useFuse } from '@vueuse/integrations/useFuse'\n"
+    )
+    found = _implied_at(tmp_path)
+    assert found["focus-trap"] == {Section.RUNTIME}
+    assert found["fuse.js"] == {Section.DEV}
+    assert "axios" not in found
+
+
+def test_a_process_manager_the_start_script_runs_is_a_runtime_dependency(tmp_path):
+    (tmp_path / "package.json").write_text(
+        '{"name": "api", "scripts": {"start": "pm2-runtime start ecosystem.config.json",'
+        ' "dev": "cross-env NODE_ENV=development nodemon src/index.js",'
+        ' "serve": "forever src/index.js"}}'
+    )
+    found = _implied_at(tmp_path)
+    assert found["pm2"] == {Section.RUNTIME}
+    assert found["forever"] == {Section.DEV}  # not the start script
+    assert found["nodemon"] == {Section.DEV}
+
+
+def test_a_companion_marked_if_used_only_places_a_package_in_use(tmp_path):
+    (tmp_path / "package.json").write_text('{"name": "app", "private": true}')
+    (tmp_path / "button.tsx").write_text("import { cva } from 'class-variance-authority'\n")
+    assert "tailwindcss-animate" not in _implied_at(tmp_path)
+    (tmp_path / "tailwind.config.js").write_text(
+        "module.exports = { plugins: [require('tailwindcss-animate')] }\n"
+    )
+    assert Section.RUNTIME in _implied_at(tmp_path)["tailwindcss-animate"]
+
+
+def test_a_subcommand_that_needs_more_packages_brings_them(tmp_path):
+    (tmp_path / "package.json").write_text(
+        '{"name": "site", "private": true, "scripts": {"build": "astro check && astro build"}}'
+    )
+    found = _implied_at(tmp_path)
+    assert {"astro", "@astrojs/check", "typescript"} <= set(found)
+    (tmp_path / "package.json").write_text(
+        '{"name": "site", "private": true, "scripts": {"build": "astro build --check-links"}}'
+    )
+    assert "@astrojs/check" not in _implied_at(tmp_path)
+
+
+def test_a_tsconfig_alone_adds_no_compiler_to_an_app_listing_everything_in_dependencies(
+    tmp_path,
+):
+    from depinfer.context import Context
+    from depinfer.pipeline import infer as run_infer
+    from depinfer.registries import Registries
+
+    (tmp_path / "package.json").write_text(
+        '{"name": "site", "private": true, "scripts": {"dev": "vite"},'
+        ' "dependencies": {"vite": "^5.0.0"}}'
+    )
+    (tmp_path / "tsconfig.json").write_text("{}")
+    (tmp_path / "main.ts").write_text("export const a: number = 1\n")
+    options = Options(offline=True)
+    ctx = Context(options=options, registries=Registries(offline=True))
+    names = {r.name for r in run_infer(tmp_path, options, ctx=ctx).requirements}
+    assert "typescript" not in names
+    (tmp_path / "package.json").write_text(
+        '{"name": "site", "private": true, "scripts": {"dev": "vite", "check": "tsc"},'
+        ' "dependencies": {"vite": "^5.0.0"}}'
+    )
+    names = {r.name for r in run_infer(tmp_path, options, ctx=ctx).requirements}
+    assert "typescript" in names
+
+
+def test_babel_polyfill_settings_make_the_output_import_core_js(tmp_path):
+    (tmp_path / "package.json").write_text('{"name": "admin", "private": true}')
+    (tmp_path / "babel.config.js").write_text(
+        "module.exports = { presets: ['@vue/cli-plugin-babel/preset'] }\n"
+    )
+    assert _implied_at(tmp_path)["core-js"] == {Section.RUNTIME}
+    (tmp_path / "babel.config.js").write_text(
+        "module.exports = { presets: [['@babel/preset-env', { useBuiltIns: 'usage' }]] }\n"
+    )
+    assert _implied_at(tmp_path)["core-js"] == {Section.RUNTIME}
+    (tmp_path / "babel.config.js").write_text(
+        "module.exports = { presets: [['@babel/preset-env', { useBuiltIns: false }]] }\n"
+    )
+    assert "core-js" not in _implied_at(tmp_path)
+
+
+def test_a_stylesheet_importing_from_node_modules_names_the_package(tmp_path):
+    (tmp_path / "package.json").write_text('{"name": "site", "private": true}')
+    (tmp_path / "public").mkdir()
+    (tmp_path / "public" / "main.scss").write_text(
+        "@import 'node_modules/bootstrap/scss/bootstrap';\n"
+        "@import 'node_modules/@fortawesome/fontawesome-free/scss/solid';\n"
+        "@import 'variables';\n"
+    )
+    found = _implied_at(tmp_path)
+    assert {"bootstrap", "@fortawesome/fontawesome-free"} <= set(found)
+    assert "variables" not in found
+
+
+def test_scripts_an_install_script_runs_are_runtime_too(tmp_path):
+    (tmp_path / "package.json").write_text(
+        '{"name": "app", "scripts": {"postinstall": "patch-package && npm run scss",'
+        ' "scss": "sass --update ./public/css", "build": "yarn run bundle",'
+        ' "bundle": "webpack"}}'
+    )
+    found = _implied_at(tmp_path)
+    assert found["sass"] == {Section.RUNTIME}
+    assert found["webpack"] == {Section.DEV}
+
+
+def test_an_executable_whose_package_is_named_otherwise_comes_from_the_bins_table(tmp_path):
+    (tmp_path / "package.json").write_text(
+        '{"name": "app", "private": true, "scripts": {"postinstall": "tsr generate"}}'
+    )
+    found = _implied_at(tmp_path)
+    assert "@tanstack/router-cli" in found and "tsr" not in found

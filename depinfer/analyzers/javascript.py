@@ -199,6 +199,73 @@ def _in_ambient_module(node: Node) -> bool:
     return False
 
 
+def _declared_global_value(node: Node) -> bool:
+    """`declare global { const ref: typeof import('vue')['ref'] }`: a global *value* typed as
+    a package's export is one a build plugin injects from that package (unplugin-auto-import's
+    generated auto-imports.d.ts), so the package runs — unlike a type in `declare module`."""
+    in_query = in_variable = False
+    parent = node.parent
+    while parent is not None:
+        if parent.type == "type_query":
+            in_query = True
+        elif parent.type == "variable_declarator":
+            in_variable = in_query
+        elif parent.type == "ambient_declaration":
+            return in_variable and not any(c.type == "module" for c in parent.named_children)
+        elif parent.type in (
+            "interface_declaration",
+            "type_alias_declaration",
+            "class_declaration",
+        ):
+            return False
+        parent = parent.parent
+    return False
+
+
+def _names_a_key(string: Node | None) -> bool:
+    """A string that is a property's name (`plugins['@scope/x']`, `{ '@scope/x': opts }`) or
+    one side of an equality test names a key or a value compared against, nothing loaded."""
+    parent = string.parent if string is not None else None
+    if parent is None:
+        return False
+    if parent.type == "subscript_expression":
+        return parent.child_by_field_name("index") == string
+    if parent.type == "pair":
+        return parent.child_by_field_name("key") == string
+    if parent.type == "binary_expression":
+        op = parent.child_by_field_name("operator")
+        return op is not None and _node_text(op) in ("===", "==", "!==", "!=")
+    if parent.type == "arguments" and parent.parent is not None:
+        fn = parent.parent.child_by_field_name("function")
+        if fn is not None and fn.type == "member_expression":
+            prop = fn.child_by_field_name("property")
+            return prop is not None and _node_text(prop) in _STRING_TESTS
+    return False
+
+
+# methods that test or search a text for a string (`params.includes('@scope/x')`)
+_STRING_TESTS = {"includes", "startsWith", "endsWith", "indexOf", "lastIndexOf", "has"}
+
+
+def _resolves_elsewhere(arg: Node) -> bool:
+    """`require.resolve('x', { paths: [cwd] })` / `import.meta.resolve('x', parentURL)` look
+    the name up from the given directories (the user's project), not from the package's own
+    dependencies (Node's require.resolve options.paths and import.meta.resolve parent)."""
+    nxt = arg.next_named_sibling
+    while nxt is not None and nxt.type == "comment":
+        nxt = nxt.next_named_sibling
+    if nxt is None:
+        return False
+    if nxt.type != "object":  # import.meta.resolve(x, parent) / require.resolve(x, opts)
+        return _node_text(nxt) not in ("import.meta.url", "__filename", "__dirname")
+    for pair in nxt.named_children:
+        if pair.type == "pair":
+            key = pair.child_by_field_name("key")
+            if key is not None and _node_text(key).strip("'\"") == "paths":
+                return True
+    return False
+
+
 def _in_try(node: Node) -> bool:
     """Inside the block of a `try` statement: a load that may fail (optional dependency)."""
     child, parent = node, node.parent
@@ -233,6 +300,7 @@ def _parse_uses(text: str, grammar: str, line_offset: int) -> tuple[list[dict], 
     tree = Parser(_language(grammar)).parse(text.encode("utf-8"))
     query, jsx_query, scoped_query = _queries(grammar)
     uses: list[dict] = []
+    elsewhere: set[tuple[str, int]] = set()  # names looked up from other directories
     for _, caps in QueryCursor(query).matches(tree.root_node):
         arg = (caps.get("src") or caps.get("arg") or [None])[0]
         if arg is None:
@@ -258,7 +326,10 @@ def _parse_uses(text: str, grammar: str, line_offset: int) -> tuple[list[dict], 
             use["dynamic"] = True
             use["type_only"] = _in_type_context(caps["dyn"][0])
             if use["type_only"] and _in_ambient_module(caps["dyn"][0]):
-                continue  # a type inside `declare module` augmentation: the user's to add
+                if not _declared_global_value(caps["dyn"][0]):
+                    continue  # a type inside `declare module` augmentation: the user's to add
+                use["type_only"] = False
+                use["global_value"] = True
         elif "call" in caps:
             fn = _node_text(caps["fn"][0])
             if fn in CALL_FUNCTIONS:
@@ -276,6 +347,9 @@ def _parse_uses(text: str, grammar: str, line_offset: int) -> tuple[list[dict], 
             if (obj, prop) in MEMBER_CALLS or (obj == "import.meta" and prop == "resolve"):
                 if arg.prev_named_sibling is not None:
                     continue
+                if prop == "resolve" and _resolves_elsewhere(arg):
+                    elsewhere.add((spec, use["line"]))
+                    continue
             elif HELPER_NAME.match(obj) and "." not in obj and _bare_name(spec):
                 use["heuristic"] = True
             else:
@@ -284,7 +358,7 @@ def _parse_uses(text: str, grammar: str, line_offset: int) -> tuple[list[dict], 
         if use["dynamic"]:
             use["optional"] = _in_try(arg)
         uses.append(use)
-    seen = {(u["module"], u["line"]) for u in uses}
+    seen = {(u["module"], u["line"]) for u in uses} | elsewhere
     for node in QueryCursor(scoped_query).captures(tree.root_node).get("frag", []):
         spec = _node_text(node)
         line = node.start_point[0] + 1 + line_offset
@@ -294,6 +368,8 @@ def _parse_uses(text: str, grammar: str, line_offset: int) -> tuple[list[dict], 
         # a value handed on (call argument, variable, property) rather than one entry of a
         # list of names the code compares against (`new Set(["@scope/a", "@scope/b"])`)
         string = node.parent
+        if _names_a_key(string):
+            continue
         in_call = bool(string and string.parent and string.parent.type != "array")
         uses.append(
             {
@@ -345,7 +421,61 @@ def _parse_uses(text: str, grammar: str, line_offset: int) -> tuple[list[dict], 
                 }
             )
             break
-    return uses, tree.root_node.has_error
+    uses.extend(_named_at_run_time(text, tree, line_offset))
+    return _split_inline_loaders(uses), tree.root_node.has_error
+
+
+_NODE_MODULES_IN_STRING = re.compile(
+    rb"(?:^|[/'\"`])node_modules/((?:@[a-z0-9][\w.-]*/)?[a-z0-9][\w.-]*)/[^'\"`\s*]"
+)  # a file inside the package: a bare 'node_modules/vue/' prefix is a pattern to match
+_VIEW_ENGINE = re.compile(
+    rb"""\.set\(\s*['"]view engine['"]\s*,\s*['"]([a-z0-9][\w.-]*)['"]\s*\)"""
+)
+_STRING_NODES = {"string_fragment", "string", "template_string"}
+
+
+def _named_at_run_time(text: str, tree, line_offset: int) -> list[dict]:
+    """Packages the code reaches by name without importing them (heuristic uses):
+    - a path into node_modules in a string (an Express app serving
+      'node_modules/bootstrap/dist/js/bootstrap.min.js' to browsers);
+    - Express's `app.set('view engine', 'pug')`, whose renderer Express require()s by that
+      name (https://expressjs.com/en/guide/using-template-engines.html)."""
+    data = text.encode("utf-8")
+    out: list[dict] = []
+    for pattern in (_NODE_MODULES_IN_STRING, _VIEW_ENGINE):
+        if (b"node_modules/" if pattern is _NODE_MODULES_IN_STRING else b"view engine") not in data:
+            continue
+        for m in pattern.finditer(data):
+            node = tree.root_node.descendant_for_byte_range(m.start(1), m.end(1))
+            if node is None or node.type not in _STRING_NODES:
+                continue
+            out.append(
+                {
+                    "module": m.group(1).decode("utf-8", errors="replace"),
+                    "line": node.start_point[0] + 1 + line_offset,
+                    "type_only": False,
+                    "dynamic": True,
+                    "heuristic": True,
+                }
+            )
+    return out
+
+
+def _split_inline_loaders(uses: list[dict]) -> list[dict]:
+    """webpack's inline loader syntax (`require('script-loader!jsonlint')`,
+    `import '!!raw-loader?esModule=false!./a.txt'`) names each loader and the resource:
+    one use per segment (https://webpack.js.org/concepts/loaders/#inline)."""
+    out: list[dict] = []
+    for use in uses:
+        spec = use["module"]
+        if "!" not in spec or ":" in spec or use.get("jsx"):
+            out.append(use)
+            continue
+        for part in spec.lstrip("-!").split("!"):
+            part = part.split("?", 1)[0].strip()
+            if part:
+                out.append({**use, "module": part})
+    return out
 
 
 _FENCE = re.compile(r"^\s{0,3}(```|~~~)")

@@ -184,6 +184,10 @@ def jsx_source(lay: Layout, ref: ImportRef, owner: Manifest | None) -> str | Non
     """Package whose JSX runtime a file's JSX needs (pragma, tsconfig, else react)."""
     if ref.module:
         return ref.module
+    if ref.file.endswith(".vue"):
+        # JSX in a Vue single-file component is compiled by Vue's JSX plugin for Vue
+        # (@vue/babel-plugin-jsx imports from vue; Vue 2's preset calls render's h)
+        return "vue"
     for cfg in tsconfigs_for(lay, ref.file):
         if cfg.jsx_import_source:
             return cfg.jsx_import_source

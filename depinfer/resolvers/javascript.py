@@ -138,12 +138,23 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
     value_used = {(c.manifest, c.name) for c in npm if not c.extra.get("type_only")}
     required = {(c.manifest, c.name) for c in npm if c.extra.get("require")}
     named = {(c.manifest, c.name) for c in npm if not c.extra.get("implied")}
+    presence_not_enough = {(c.manifest, c.name) for c in npm if c.extra.get("presence_not_enough")}
     merged = merge_candidates(npm)
     internal_peers = _internal_peers(lay, merged)
     todo: list[Candidate] = []
+    types_of_covered: list[Candidate] = []
     for c in merged:
         owner = manifests.get(c.manifest)
-        if owner is None or owner.parse_error or covered(lay, owner, c):
+        if owner is None or owner.parse_error:
+            continue
+        if covered(lay, owner, c):
+            if (
+                c.section == Section.RUNTIME
+                and not c.internal
+                and (c.manifest, c.name) not in value_used
+                and owner.path not in lay.unpublished
+            ):
+                types_of_covered.append(c)
             continue
         if not c.internal and c.name.lower() in internal_peers.get(c.manifest, set()):
             if owner.path not in lay.unpublished:
@@ -152,6 +163,7 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
         c.extra["type_only_all"] = (c.manifest, c.name) not in value_used
         c.extra["required"] = (c.manifest, c.name) in required
         c.extra["implied_only"] = (c.manifest, c.name) not in named
+        c.extra["presence_not_enough"] = (c.manifest, c.name) in presence_not_enough
         if c.section == Section.RUNTIME and is_host_peer(lay, owner, c.name):
             c.section = Section.PEER
         todo.append(c)
@@ -174,6 +186,14 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
         out.append(req)
         if chosen is not None and not c.internal:
             follow_ups.extend(state.follow_ups(c, chosen))
+    # A published library's shipped code imports only types from a package it declares as
+    # a dev (bundled) dependency: the declarations it ships still point at that package's
+    # types, so its users need the DefinitelyTyped package (vitepress: @types/markdown-it).
+    for c in types_of_covered:
+        chosen = state.chosen(manifests[c.manifest], c.name)
+        if chosen is not None:
+            c.extra["type_only_all"] = True
+            follow_ups.extend(f for f in state.follow_ups(c, chosen) if not f.extra.get("peer_of"))
     written = {(r.manifest, r.name.lower()) for r in out}
     for c in merge_candidates(follow_ups):
         owner = manifests[c.manifest]
@@ -267,9 +287,14 @@ def hosts() -> tuple[dict, ...]:
 
 
 def is_host_peer(lay: Layout, owner: Manifest, name: str) -> bool:
-    """A published library declares the host it plugs into as a peer (hosts.toml)."""
+    """A published library declares the host it plugs into as a peer (hosts.toml) — unless
+    its peerDependencies already list its peers without the host: then it ships the host
+    itself (vitepress depends on vue and keeps postcss as its peer)."""
     own = owner.data.get("name")
     if owner.path in lay.unpublished or not isinstance(own, str):
+        return False
+    peers = {p.lower() for p in owner.declared.get("peerDependencies", [])}
+    if peers and name.lower() not in peers:
         return False
     for host in hosts():
         if host["name"] != name:
@@ -328,6 +353,10 @@ class _State:
         owner = self.manifests[c.manifest]
         ctx = self.ctx
         if c.section == Section.DEV and keeps_everything_in_dependencies(self.lay, owner):
+            if c.extra.get("implied_only") and c.extra.get("presence_not_enough"):
+                # tsconfig.json alone in an app whose framework strips the types itself:
+                # nothing runs the compiler, so nothing to list
+                return None, None
             c.section = Section.RUNTIME
         if c.internal:
             return to_requirement(c, _internal_spec(self.lay, owner, c)), None

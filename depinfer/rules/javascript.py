@@ -40,7 +40,7 @@ from depinfer.rules.javascript_config import (
     js_config_values,
     parse_config,
 )
-from depinfer.rules.javascript_scripts import script_executables
+from depinfer.rules.javascript_scripts import script_executables, scripts_called
 
 __all__ = ["expand", "infer", "js_config_values", "script_executables", "tools", "bins"]
 
@@ -67,6 +67,10 @@ class Tool:
     # keys whose modules are bundled into an app's output (Angular's `polyfills`): runtime
     # dependencies of an unpublished package, like its own imports
     bundled_keys: set[str] = field(default_factory=set)
+    # the config's presence alone does not make a package that lists everything in
+    # `dependencies` (an app without devDependencies) install the implied tool: only a script
+    # that runs it, or a name in a config, does
+    presence_not_enough: bool = False
 
 
 @lru_cache(maxsize=1)
@@ -89,9 +93,25 @@ def tools() -> tuple[Tool, ...]:
                     string_config=u.get("string_config"),
                     settings=list(u.get("settings", [])),
                     commonjs_keys=set(u.get("commonjs_keys", [])),
+                    presence_not_enough=bool(u.get("presence_not_enough", False)),
                 )
             )
     return tuple(out)
+
+
+@lru_cache(maxsize=1)
+def subcommands() -> tuple[tuple[re.Pattern[str], str, list[str]], ...]:
+    out = []
+    for cmd, pkgs in load_table(DATA / "bins.toml").get("subcommands", {}).items():
+        exe, sub = cmd.split(" ", 1)
+        pattern = re.compile(rf"(?:^|[\s;&|(/]){re.escape(exe)}\s+{re.escape(sub)}(?:\s|$|[;&|)])")
+        out.append((pattern, cmd, list(pkgs)))
+    return tuple(out)
+
+
+@lru_cache(maxsize=1)
+def production_runners() -> frozenset[str]:
+    return frozenset(load_table(DATA / "bins.toml")["production_runners"]["names"])
 
 
 @lru_cache(maxsize=1)
@@ -218,6 +238,7 @@ def _config_file_rules(project: Project, lay: Layout, files: list[str]) -> list[
             for pkg in tool.implies:
                 cand = _cand(pkg, owner.path, section, f"rule:{tool.name}", rel, tool.docs)
                 cand.extra["implied"] = True  # the config's presence, not a name in it
+                cand.extra["presence_not_enough"] = tool.presence_not_enough
                 out.append(cand)
             cfg, text = parse_config(project.abspath(rel), name)
             out.extend(_settings_rules(project, lay, owner, tool, rel))
@@ -309,10 +330,21 @@ def _script_rules(lay: Layout, owner, raw: dict[str, Any], ctx: Context) -> list
     if root is not None and not standalone_example(owner):
         declared |= {n.lower() for names in root.declared.values() for n in names}
     out: list[Candidate] = []
+    # scripts an install script runs (`"postinstall": "npm run scss"`) run on the user's
+    # machine too
+    names = {k for k, v in scripts.items() if isinstance(v, str)}
+    at_install: set[str] = set()
+    todo = [k for k in RUNTIME_SCRIPTS if k in names]
+    while todo:
+        name = todo.pop()
+        if name in at_install:
+            continue
+        at_install.add(name)
+        todo.extend(scripts_called(scripts[name], names))
     for script, command in scripts.items():
         if not isinstance(command, str):
             continue
-        section = Section.RUNTIME if script in RUNTIME_SCRIPTS else Section.DEV
+        section = Section.RUNTIME if script in at_install else Section.DEV
         exes, modules = script_executables(command)
         for exe in exes:
             exe_name = PurePosixPath(exe).name if exe.startswith("node_modules/.bin/") else exe
@@ -328,7 +360,19 @@ def _script_rules(lay: Layout, owner, raw: dict[str, Any], ctx: Context) -> list
                 if pkg is None:
                     continue
             detail = f"scripts.{script}: {exe_name}"
-            out.append(_cand(pkg, owner.path, section, "rule:script-bin", owner.path, detail))
+            sec = section
+            if script == "start" and exe_name in production_runners():
+                sec = Section.RUNTIME  # keeps the app running where it is deployed
+            out.append(_cand(pkg, owner.path, sec, "rule:script-bin", owner.path, detail))
+        for pattern, cmd, pkgs in subcommands():
+            if pattern.search(command):
+                detail = f"scripts.{script}: {cmd}"
+                for pkg in pkgs:
+                    out.append(
+                        _cand(
+                            pkg, owner.path, section, "rule:script-subcommand", owner.path, detail
+                        )
+                    )
         for mod in modules:
             pkg = package_name(mod)
             if pkg and not is_builtin(mod) and not mod.startswith("."):
@@ -391,6 +435,7 @@ def _node_types_rule(lay: Layout, refs: list[ImportRef]) -> list[Candidate]:
     return out
 
 
+_NODE_MODULES_PATH = re.compile(r"(?:^|/)node_modules/((?:@[a-z0-9][\w.-]*/)?[a-z0-9][\w.-]*)")
 _CSS_IMPORT = re.compile(r"""@(?:import|plugin|reference)\s+(?:url\(\s*)?["']([^"']+)["']""")
 CSS_EXTS = (".css", ".pcss", ".postcss", ".scss", ".sass", ".less")
 
@@ -407,6 +452,12 @@ def css_packages(project: Project, rel: str, text: str) -> list[tuple[str, int, 
     plain_css = not rel.endswith((".scss", ".sass", ".less"))
     for m in _CSS_IMPORT.finditer(text):
         spec = m.group(1).strip()
+        in_modules = _NODE_MODULES_PATH.search(spec)
+        if in_modules:  # `@import 'node_modules/bootstrap/scss/bootstrap'`: named outright
+            name = package_name(in_modules.group(1))
+            if name:
+                out.append((name, text.count("\n", 0, m.start()) + 1, m.group(1)))
+            continue
         tilde = spec.startswith("~") and not spec.startswith("~/")
         if tilde:
             spec = spec[1:]
@@ -471,7 +522,18 @@ def _companions(project: Project, lay: Layout, found: list[Candidate]) -> list[C
                         )
                     )
             continue
+        if when.startswith("module:"):
+            # an entry point of a package that loads an optional peer of that package
+            module = when.split(":", 1)[1]
+            for c in found:
+                if any(m == module or m.startswith(module + "/") for m in c.import_names):
+                    sec = Section(comp["section"]) if "section" in comp else c.section
+                    at = c.evidence[0].file if c.evidence and c.evidence[0].file else c.manifest
+                    out.append(_cand(comp["needs"], c.manifest, sec, "rule:companion", at, module))
+            continue
         for manifest, name in sorted(used):
+            if comp.get("if_used") and (manifest, comp["needs"]) not in used:
+                continue  # only places a package the code already uses
             if name == when:
                 out.append(
                     _cand(

@@ -90,3 +90,14 @@ def script_executables(command: str) -> tuple[list[str], list[str]]:
                     continue
             i += 1
     return exes, modules
+
+
+_RUN_SCRIPT = re.compile(
+    r"(?:^|[\s;&|(])(?:npm\s+run(?:-script)?|pnpm(?:\s+run)?|yarn(?:\s+run)?|bun\s+run)"
+    r"(?:\s+--?[\w-]+)*\s+([\w:.-]+)"
+)
+
+
+def scripts_called(command: str, names: set[str]) -> list[str]:
+    """The package's own scripts a command runs (`npm run scss`, `yarn build`, `pnpm x`)."""
+    return [m.group(1) for m in _RUN_SCRIPT.finditer(command) if m.group(1) in names]
