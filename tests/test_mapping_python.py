@@ -237,3 +237,31 @@ def test_importing_a_sibling_project_depends_on_its_distribution(tmp_path):
     placed = {(r.manifest, r.name) for r in result.requirements}
     assert ("pyproject.toml", "corelib") in placed
     assert not any(m == "backend/pyproject.toml" for m, _ in placed)
+
+
+def test_a_django_project_in_a_subfolder_imports_its_apps_from_the_manage_py_folder(tmp_path):
+    from depinfer.mapping.python_internal import InternalModules
+    from depinfer.scan import scan
+
+    files = {
+        # the subfolder is named like the project: its apps are still local, because
+        # `python manage.py` runs from there
+        "pyproject.toml": '[project]\nname = "site"\nversion = "1"\n',
+        "site/manage.py": "import os\n",
+        "site/site/__init__.py": "",
+        "site/site/settings.py": "",
+        "site/orders/__init__.py": "",
+        "site/orders/models.py": "from core.models import Base\nimport utilities\n",
+        "site/core/__init__.py": "",
+        "site/core/models.py": "",
+        "site/utilities/__init__.py": "",
+    }
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    internal = InternalModules(scan(tmp_path))
+    here = "site/orders/models.py"
+    assert internal.is_internal("core.models", here)
+    assert internal.is_internal("utilities", here)
+    assert internal.is_internal("site.settings", "site/core/models.py")
+    assert not internal.is_internal("requests", here)
