@@ -265,11 +265,16 @@ def classify(rel: str, packages: Collection[str] = ()) -> FileKind:
     return FileKind.SOURCE
 
 
+_REQUIREMENTS_WORD = re.compile(r"^(?:[a-z0-9]+[-_.])?requirements(?:[-_.]|$)")
+
+
 def _is_requirements(name: str, parent: str) -> bool:
     if not name.endswith((".txt", ".in")):
         return False
     low = name.lower()
-    return low.startswith("requirements") or (
+    # requirements.txt, requirements-dev.txt, and a qualifier before the word:
+    # base_requirements.txt, dev-requirements.txt
+    return bool(_REQUIREMENTS_WORD.search(low)) or (
         PurePosixPath(parent).name.lower() in {"requirements", "reqs", "requirement"}
     )
 
