@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from depinfer.context import Options
-from depinfer.mapping.python_index import load_index
+from depinfer.mapping.python_index import canonical, load_index
 from depinfer.mapping.python_stdlib import (
     backport_for,
     is_stdlib,
@@ -265,3 +265,20 @@ def test_a_django_project_in_a_subfolder_imports_its_apps_from_the_manage_py_fol
     assert internal.is_internal("utilities", here)
     assert internal.is_internal("site.settings", "site/core/models.py")
     assert not internal.is_internal("requests", here)
+
+
+def test_a_provider_the_project_declares_wins_over_a_more_popular_one(tmp_path):
+    root = tmp_path / "tagger"
+    (root / "tagger").mkdir(parents=True)
+    (root / "pyproject.toml").write_text(
+        '[project]\nname = "tagger"\nversion = "1"\ndependencies = []\n'
+        "[project.optional-dependencies]\n"
+        'thumbnails = ["pyxdg"]\ndiscogs = ["python3-discogs-client"]\n'
+    )
+    (root / "tagger" / "__init__.py").write_text("")
+    # xdg is shipped by both xdg and pyxdg; discogs_client is not in the index
+    (root / "tagger" / "thumbs.py").write_text("import xdg.BaseDirectory\nimport discogs_client\n")
+    result = infer(root, Options(offline=True, versions=False))
+    names = {canonical(c.name) for c in result.candidates}
+    assert {"pyxdg", "python3-discogs-client"} <= names
+    assert not names & {"xdg", "discogs-client"}

@@ -7,9 +7,14 @@ Order of questions for each imported module:
    3.10 → typing-extensions), each with its `python_version` marker;
 3. the analysed project's own environment, when it is the active one (VIRTUAL_ENV inside
    the repository): `importlib.metadata.packages_distributions()` of that environment;
-4. the shipped index (python_index), longest dotted prefix, popularity to choose;
-5. anything else: the same-named distribution, only when the registry confirms it exists;
-   offline it is reported as unverified and not written.
+4. the shipped index (python_index), longest dotted prefix, popularity to choose — but a
+   provider the project's own manifests already declare (an extra, a dependency group, a
+   dev requirements file: what masking leaves) wins over a more popular one: the project
+   has told which of the distributions that ship the module it installs (pyxdg, not xdg);
+5. anything else: a distribution the manifests declare whose name ends in the module's
+   (`discogs_client` → python3-discogs-client, a maintained fork under a prefixed name),
+   else the same-named distribution, only when the registry confirms it exists; offline
+   it is reported as unverified and not written.
 
 Each candidate goes to the manifests that own the importing file (python_manifests); the
 section comes from the file's role and the import's guards (see resolvers.python); a
@@ -200,6 +205,7 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
     mark_core_modules(refs, internal)
     out: list[Candidate] = []
     unknown: dict[str, list[ImportRef]] = defaultdict(list)
+    declared = _declared_names(project)
 
     def emit(dist: str, ref: ImportRef, evidence: Evidence, **kw: Any) -> None:
         folder = layout.folder_of(ref.file)
@@ -318,8 +324,26 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
         if match is None:
             if ever_stdlib(ref.module):
                 continue
+            named = _declared_fork(canonical(root), declared)
+            if named is not None:
+                emit(
+                    named,
+                    ref,
+                    Evidence(
+                        "declared",
+                        ref.file,
+                        ref.line,
+                        f"{ref.module} → {named} (the project declares it; not in the index)",
+                    ),
+                    markers=marker,
+                    section=section,
+                    confidence=0.8,
+                    verified=True,
+                )
+                continue
             unknown[canonical(root)].append(ref)
             continue
+        _prefer_declared(match, declared)
         emit(
             match.chosen,
             ref,
@@ -386,6 +410,37 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
                     first.file,
                 )
     return out
+
+
+def _declared_names(project: Project) -> set[str]:
+    """Canonical names the project's Python manifests declare in any section (after
+    masking: extras, dependency groups, dev requirements files)."""
+    return {
+        canonical(n)
+        for m in project.manifests_of(Ecosystem.PYPI)
+        for names in m.declared.values()
+        for n in names
+        if isinstance(n, str)
+    }
+
+
+def _prefer_declared(match: Match, declared: set[str]) -> None:
+    """Among the providers of an import, the one the project declares is its choice."""
+    if canonical(match.chosen) in declared:
+        return
+    mine = [p for p in match.providers if canonical(p) in declared]
+    if len(mine) == 1:
+        match.chosen = mine[0]
+        match.providers = [mine[0]] + [p for p in match.providers if p != mine[0]]
+        match.ambiguous = False
+        match.source = "declared"
+
+
+def _declared_fork(module: str, declared: set[str]) -> str | None:
+    """The one declared distribution named `<prefix>-<module>` (python3-discogs-client for
+    `discogs_client`), for a module the index does not know."""
+    hits = sorted(d for d in declared if d.endswith("-" + module))
+    return hits[0] if len(hits) == 1 else None
 
 
 def api_names(ref: ImportRef) -> list[str]:
