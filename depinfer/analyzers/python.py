@@ -36,6 +36,9 @@ What each `ImportRef` means (the mapping stage relies on these conventions):
 - Django settings modules: the import paths INSTALLED_APPS, MIDDLEWARE, TEMPLATES, CACHES …
   name in strings → dynamic refs of those dotted paths, extra["django_setting"]
   (python_django).
+- Extension modules that library calls name by import path (Jinja's `Environment(
+  extensions=[...])`, Python-Markdown's `markdown(extensions=[...])`) → dynamic refs
+  (python_strings).
 """
 
 from __future__ import annotations
@@ -48,7 +51,7 @@ from typing import Any
 import tree_sitter_python
 from tree_sitter import Language, Node, Parser, Tree
 
-from depinfer.analyzers import python_django
+from depinfer.analyzers import python_django, python_strings
 from depinfer.analyzers.python_guards import (
     Expr,
     Guard,
@@ -255,6 +258,7 @@ def _analyze_file(
     _finish(state)
     if source.language != "notebook":
         state.refs.extend(python_django.refs(source.path, text, source.kind))
+        state.refs.extend(python_strings.refs(source.path, text, source.kind))
     state.refs.sort(key=_position)
     if state.syntax_error:
         diagnostics.append(
