@@ -282,3 +282,17 @@ def test_a_provider_the_project_declares_wins_over_a_more_popular_one(tmp_path):
     names = {canonical(c.name) for c in result.candidates}
     assert {"pyxdg", "python3-discogs-client"} <= names
     assert not names & {"xdg", "discogs-client"}
+
+
+def test_a_shipped_pytest_plugin_does_not_make_pytest_a_runtime_dependency(tmp_path):
+    root = tmp_path / "dataserve"
+    (root / "dataserve").mkdir(parents=True)
+    (root / "pyproject.toml").write_text(
+        '[project]\nname = "dataserve"\nversion = "1"\ndependencies = []\n'
+        '[project.entry-points.pytest11]\ndataserve = "dataserve._pytest_plugin"\n'
+    )
+    (root / "dataserve" / "__init__.py").write_text("import click\n")
+    (root / "dataserve" / "_pytest_plugin.py").write_text("import pytest\nimport click\n")
+    names = _names(root)
+    assert "click" in names
+    assert "pytest" not in names

@@ -40,6 +40,7 @@ from depinfer.mapping.python_optional_modules import (
     mark_core_modules,
     mark_lazy_modules,
     mark_optional_modules,
+    pytest_plugin_files,
 )
 from depinfer.mapping.python_stdlib import (
     DEFAULT_TARGET,
@@ -206,6 +207,8 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
     out: list[Candidate] = []
     unknown: dict[str, list[ImportRef]] = defaultdict(list)
     declared = _declared_names(project)
+    # a shipped pytest plugin imports pytest, which is what loads it
+    pytest_plugins = pytest_plugin_files(project, internal)
 
     def emit(dist: str, ref: ImportRef, evidence: Evidence, **kw: Any) -> None:
         folder = layout.folder_of(ref.file)
@@ -293,6 +296,8 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
             continue
         marker = ref.marker
         section = section_of(ref)
+        if ref.file in pytest_plugins and root in ("pytest", "_pytest"):
+            section = Section.DEV
         if fallback_for:
             # `except ImportError: import tomli` after `import tomllib`: needed only where the
             # stdlib lacks the module the `try` wanted
