@@ -352,3 +352,25 @@ def test_dev_requirement_names_are_words_not_substrings():
         assert dev.search(name), name
     for name in ("docker.txt", "production.txt", "requirements.txt", "base.txt"):
         assert not dev.search(name), name
+
+
+def test_parsers_named_by_string_need_their_distributions(tmp_path):
+    src = (
+        "from bs4 import BeautifulSoup\nimport pandas as pd\n\n"
+        "def parse(page):\n    return BeautifulSoup(page, 'html5lib')\n\n"
+        "def tables(html):\n    return pd.read_html(html)\n"
+    )
+    _write(tmp_path, {**BASE, "p/scrape.py": src})
+    placed = _placed(tmp_path)
+    assert ("html5lib", None) in placed
+    assert ("lxml", None) in placed
+
+
+def test_a_parser_the_project_declares_in_an_extra_is_not_added(tmp_path):
+    files = {
+        **BASE,
+        "pyproject.toml": BASE["pyproject.toml"] + 'importers = ["lxml"]\n',
+        "p/imp.py": "from bs4 import BeautifulSoup\n\ndef x(t):\n    return BeautifulSoup(t, 'xml')\n",
+    }
+    _write(tmp_path, files)
+    assert ("lxml", None) not in _placed(tmp_path)
