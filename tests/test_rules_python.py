@@ -374,3 +374,17 @@ def test_a_parser_the_project_declares_in_an_extra_is_not_added(tmp_path):
     }
     _write(tmp_path, files)
     assert ("lxml", None) not in _placed(tmp_path)
+
+
+def test_a_server_the_image_installs_by_name_is_not_written(tmp_path):
+    docker = (
+        "FROM python:3.13\nCOPY . /app\n"
+        "RUN pip install -U --no-cache-dir \\\n    pip \\\n    gunicorn \\\n    /app[server] \\\n"
+        "  && rm -rf /app\n"
+        'ENTRYPOINT ["gunicorn", "app.server:create_app()"]\n'
+    )
+    root = _write(tmp_path / "own", {**BASE, "Dockerfile": docker})
+    assert ("gunicorn", None) not in _placed(root)
+    through_list = 'RUN pip install -r requirements.txt\nCMD ["gunicorn", "app:app"]\n'
+    root = _write(tmp_path / "list", {**BASE, "Dockerfile": through_list})
+    assert ("gunicorn", None) in _placed(root)
