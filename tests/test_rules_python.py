@@ -388,3 +388,11 @@ def test_a_server_the_image_installs_by_name_is_not_written(tmp_path):
     through_list = 'RUN pip install -r requirements.txt\nCMD ["gunicorn", "app:app"]\n'
     root = _write(tmp_path / "list", {**BASE, "Dockerfile": through_list})
     assert ("gunicorn", None) in _placed(root)
+
+
+def test_a_systemd_unit_that_starts_gunicorn_needs_it(tmp_path):
+    unit = (
+        "[Service]\nExecStart=/opt/app/venv/bin/gunicorn --config /opt/app/gunicorn.py app.wsgi\n"
+    )
+    root = _write(tmp_path, {**BASE, "contrib/app.service": unit})
+    assert ("gunicorn", None) in _placed(root)

@@ -52,7 +52,9 @@ MAX_BYTES = 1_000_000
 SERVER_FILES = ("Procfile", "Dockerfile", "Dockerfile.*", "*.dockerfile", "gunicorn.conf.py",
                 "gunicorn_conf.py", "app.yaml", "startup.sh", "entrypoint.sh", "fly.toml",
                 "render.yaml", "azure.yaml", "docker-compose*.yml", "docker-compose*.yaml",
-                "compose.yml", "compose.yaml", "compose.*.yml", "compose.*.yaml")  # fmt: skip
+                "compose.yml", "compose.yaml", "compose.*.yml", "compose.*.yaml",
+                # systemd units: ExecStart= names the server (systemd.service(5))
+                "*.service")  # fmt: skip
 # the environment the deployed app reads (.env, .env.example, .env.dev-sample, prod.env)
 DEPLOY_ENV_FILES = (".env", ".env.*", "*.env")
 PYTEST_CONFIG = ("pytest.ini", "tox.ini", "setup.cfg", "pyproject.toml", "noxfile.py")
