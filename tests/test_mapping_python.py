@@ -296,3 +296,18 @@ def test_a_shipped_pytest_plugin_does_not_make_pytest_a_runtime_dependency(tmp_p
     names = _names(root)
     assert "click" in names
     assert "pytest" not in names
+
+
+def test_a_guarded_import_under_a_platform_check_is_declared_with_its_marker(tmp_path):
+    root = tmp_path / "cli"
+    (root / "cli").mkdir(parents=True)
+    (root / "pyproject.toml").write_text('[project]\nname = "cli"\nversion = "1"\n')
+    (root / "cli" / "__init__.py").write_text(
+        "import sys\n\n"
+        'if sys.platform == "win32":\n'
+        "    try:\n        import colorama\n    except ImportError:\n        pass\n\n"
+        "try:\n    import ujson as json\nexcept ImportError:\n    import json\n"
+    )
+    names = _names(root)
+    assert names.get("colorama") and "win32" in names["colorama"]
+    assert "ujson" not in names  # a guard without a platform check stays optional

@@ -91,6 +91,9 @@ def section_of(ref: ImportRef) -> Section:
     An import indented inside a function (lazy, `extra["lazy"]`) in shipped code is how
     libraries import optional features (`IPython` in rich, DB drivers in connectors), so it
     counts as optional unless the same distribution is imported eagerly somewhere.
+    A guarded import (try/except ImportError) under a platform check (`if sys.platform ==
+    "win32"`) at module level is declared with that platform's marker: the guard spares the
+    other platforms, not the one the check names (colorama on Windows).
     """
     if ref.kind == FileKind.BUILD:
         return Section.BUILD
@@ -98,7 +101,18 @@ def section_of(ref: ImportRef) -> Section:
         return Section.DEV
     if ref.type_only:
         return Section.DEV
-    if ref.optional or ref.extra.get("vendored"):
+    if ref.extra.get("vendored"):
+        return Section.OPTIONAL
+    if ref.optional:
+        if (
+            ref.marker
+            and ("sys_platform" in ref.marker or "platform_system" in ref.marker)
+            and not ref.extra.get("optional_module")
+            and not ref.extra.get("lazy")
+        ):
+            # `if sys.platform == "win32": try: import colorama`: the guard only spares
+            # other platforms; where the marker holds, the project installs it
+            return Section.RUNTIME
         return Section.OPTIONAL
     return Section.RUNTIME
 
