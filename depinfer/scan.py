@@ -265,11 +265,16 @@ def classify(rel: str, packages: Collection[str] = ()) -> FileKind:
     return FileKind.SOURCE
 
 
+_REQUIREMENTS_WORD = re.compile(r"^(?:[a-z0-9]+[-_.])?requirements(?:[-_.]|$)")
+
+
 def _is_requirements(name: str, parent: str) -> bool:
     if not name.endswith((".txt", ".in")):
         return False
     low = name.lower()
-    return low.startswith("requirements") or (
+    # requirements.txt, requirements-dev.txt, and a qualifier before the word:
+    # base_requirements.txt, dev-requirements.txt
+    return bool(_REQUIREMENTS_WORD.search(low)) or (
         PurePosixPath(parent).name.lower() in {"requirements", "reqs", "requirement"}
     )
 
@@ -360,8 +365,44 @@ def scan(root: str | os.PathLike[str]) -> Project:
                 Diagnostic(f"cannot parse ({manifest.parse_error}); left untouched", rel, "error")
             )
         project.manifests.append(manifest)
+    _mark_loose_scripts(project, packages)
     project.last_commit_date = _git_head_date(root_path)
     return project
+
+
+_MAIN_GUARD = re.compile(r"^if\s+__name__\s*==\s*[\"']__main__[\"']\s*:", re.M)
+
+
+def _mark_loose_scripts(project: Project, packages: set[str]) -> None:
+    """A packaged project (a root pyproject.toml with a [build-system]) ships its packages;
+    a runnable script (a `__main__` guard or a shebang) in a top-level folder that is no
+    package, holds none, and has no manifest of its own (`extra/release.py`,
+    `hooks/post-commit.py`) is a maintainer's tool, not shipped code, whatever the
+    folder is called."""
+    root = next((m for m in project.manifests if m.path == "pyproject.toml"), None)
+    if root is None or "build-system.requires" not in root.declared:
+        return
+    if (root.data or {}).get("style") not in ("pep621", "poetry"):
+        return
+    homes = {m.directory for m in project.manifests if m.directory}
+    for f in project.files:
+        if f.kind != FileKind.SOURCE or not f.path.endswith(".py"):
+            continue
+        parts = PurePosixPath(f.path).parts
+        if len(parts) < 2:
+            continue
+        top = parts[0]
+        if top in ("src", "source") or top in packages:
+            continue
+        if any(d == top or d.startswith(top + "/") for d in (*packages, *homes)):
+            continue
+        try:
+            with open(project.root / f.path, encoding="utf-8", errors="replace") as fh:
+                text = fh.read(200_000)
+        except OSError:
+            continue
+        if text.startswith("#!") or _MAIN_GUARD.search(text):
+            f.kind = FileKind.SCRIPT
 
 
 def _holds_scripts(directory: Path) -> bool:

@@ -377,6 +377,13 @@ def test_methods_named_like_import_functions_are_not_dynamic_imports():
     assert refs_of('self.import_module("x")\nobj.find_spec("y")\n') == []
 
 
+def test_run_module_runs_an_installed_module_by_name():
+    src = 'import runpy\nfrom runpy import run_module\nrun_module("pip", run_name="__main__")\n'
+    src += 'runpy.run_module("black")\nself.run_module("nope")\n'
+    found = {r.module for r in refs_of(src) if r.dynamic}
+    assert found == {"pip", "black"}
+
+
 # --- attribute chains ----------------------------------------------------------------------
 
 
@@ -614,3 +621,13 @@ def test_a_broad_handler_guards_imports_only_around_import_only_bodies():
     found = by_module(refs)
     assert found["ujson"].optional  # an import-only body: the handler is the import's
     assert not found["dateutil.parser"].optional  # the handler is about parsing
+
+
+def test_a_guarded_call_of_an_imported_name_does_not_guard_a_function_of_that_name():
+    src = (
+        "from runpy import run_module\n\n"
+        "try:\n    from rich.traceback import install\n\n    install()\nexcept ImportError:\n"
+        '    pass\n\n\ndef install(packages):\n    run_module("pip")\n'
+    )
+    pip = next(r for r in refs_of(src) if r.module == "pip")
+    assert not pip.optional

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from depinfer.context import Options
-from depinfer.mapping.python_index import load_index
+from depinfer.mapping.python_index import canonical, load_index
 from depinfer.mapping.python_stdlib import (
     backport_for,
     is_stdlib,
@@ -237,3 +237,77 @@ def test_importing_a_sibling_project_depends_on_its_distribution(tmp_path):
     placed = {(r.manifest, r.name) for r in result.requirements}
     assert ("pyproject.toml", "corelib") in placed
     assert not any(m == "backend/pyproject.toml" for m, _ in placed)
+
+
+def test_a_django_project_in_a_subfolder_imports_its_apps_from_the_manage_py_folder(tmp_path):
+    from depinfer.mapping.python_internal import InternalModules
+    from depinfer.scan import scan
+
+    files = {
+        # the subfolder is named like the project: its apps are still local, because
+        # `python manage.py` runs from there
+        "pyproject.toml": '[project]\nname = "site"\nversion = "1"\n',
+        "site/manage.py": "import os\n",
+        "site/site/__init__.py": "",
+        "site/site/settings.py": "",
+        "site/orders/__init__.py": "",
+        "site/orders/models.py": "from core.models import Base\nimport utilities\n",
+        "site/core/__init__.py": "",
+        "site/core/models.py": "",
+        "site/utilities/__init__.py": "",
+    }
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    internal = InternalModules(scan(tmp_path))
+    here = "site/orders/models.py"
+    assert internal.is_internal("core.models", here)
+    assert internal.is_internal("utilities", here)
+    assert internal.is_internal("site.settings", "site/core/models.py")
+    assert not internal.is_internal("requests", here)
+
+
+def test_a_provider_the_project_declares_wins_over_a_more_popular_one(tmp_path):
+    root = tmp_path / "tagger"
+    (root / "tagger").mkdir(parents=True)
+    (root / "pyproject.toml").write_text(
+        '[project]\nname = "tagger"\nversion = "1"\ndependencies = []\n'
+        "[project.optional-dependencies]\n"
+        'thumbnails = ["pyxdg"]\ndiscogs = ["python3-discogs-client"]\n'
+    )
+    (root / "tagger" / "__init__.py").write_text("")
+    # xdg is shipped by both xdg and pyxdg; discogs_client is not in the index
+    (root / "tagger" / "thumbs.py").write_text("import xdg.BaseDirectory\nimport discogs_client\n")
+    result = infer(root, Options(offline=True, versions=False))
+    names = {canonical(c.name) for c in result.candidates}
+    assert {"pyxdg", "python3-discogs-client"} <= names
+    assert not names & {"xdg", "discogs-client"}
+
+
+def test_a_shipped_pytest_plugin_does_not_make_pytest_a_runtime_dependency(tmp_path):
+    root = tmp_path / "dataserve"
+    (root / "dataserve").mkdir(parents=True)
+    (root / "pyproject.toml").write_text(
+        '[project]\nname = "dataserve"\nversion = "1"\ndependencies = []\n'
+        '[project.entry-points.pytest11]\ndataserve = "dataserve._pytest_plugin"\n'
+    )
+    (root / "dataserve" / "__init__.py").write_text("import click\n")
+    (root / "dataserve" / "_pytest_plugin.py").write_text("import pytest\nimport click\n")
+    names = _names(root)
+    assert "click" in names
+    assert "pytest" not in names
+
+
+def test_a_guarded_import_under_a_platform_check_is_declared_with_its_marker(tmp_path):
+    root = tmp_path / "cli"
+    (root / "cli").mkdir(parents=True)
+    (root / "pyproject.toml").write_text('[project]\nname = "cli"\nversion = "1"\n')
+    (root / "cli" / "__init__.py").write_text(
+        "import sys\n\n"
+        'if sys.platform == "win32":\n'
+        "    try:\n        import colorama\n    except ImportError:\n        pass\n\n"
+        "try:\n    import ujson as json\nexcept ImportError:\n    import json\n"
+    )
+    names = _names(root)
+    assert names.get("colorama") and "win32" in names["colorama"]
+    assert "ujson" not in names  # a guard without a platform check stays optional

@@ -107,3 +107,16 @@ def test_a_console_script_module_is_not_lazy_because_another_module_imports_it_l
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_text(text)
     assert _by_file(root) == {"pyproject.toml": {"click"}}
+
+
+def test_a_runtime_word_before_or_after_requirements_names_a_runtime_list(tmp_path):
+    root = tmp_path / "app"
+    root.mkdir()
+    (root / "requirements.txt").write_text("")
+    (root / "base_requirements.txt").write_text("")
+    (root / "dev-requirements.txt").write_text("pytest\n")
+    (root / "main.py").write_text("import requests\n")
+    paths = {m.path for m in scan(root).manifests}
+    assert {"requirements.txt", "base_requirements.txt", "dev-requirements.txt"} <= paths
+    by_file = _by_file(root)
+    assert by_file == {"requirements.txt": {"requests"}, "base_requirements.txt": {"requests"}}

@@ -352,3 +352,47 @@ def test_dev_requirement_names_are_words_not_substrings():
         assert dev.search(name), name
     for name in ("docker.txt", "production.txt", "requirements.txt", "base.txt"):
         assert not dev.search(name), name
+
+
+def test_parsers_named_by_string_need_their_distributions(tmp_path):
+    src = (
+        "from bs4 import BeautifulSoup\nimport pandas as pd\n\n"
+        "def parse(page):\n    return BeautifulSoup(page, 'html5lib')\n\n"
+        "def tables(html):\n    return pd.read_html(html)\n"
+    )
+    _write(tmp_path, {**BASE, "p/scrape.py": src})
+    placed = _placed(tmp_path)
+    assert ("html5lib", None) in placed
+    assert ("lxml", None) in placed
+
+
+def test_a_parser_the_project_declares_in_an_extra_is_not_added(tmp_path):
+    files = {
+        **BASE,
+        "pyproject.toml": BASE["pyproject.toml"] + 'importers = ["lxml"]\n',
+        "p/imp.py": "from bs4 import BeautifulSoup\n\ndef x(t):\n    return BeautifulSoup(t, 'xml')\n",
+    }
+    _write(tmp_path, files)
+    assert ("lxml", None) not in _placed(tmp_path)
+
+
+def test_a_server_the_image_installs_by_name_is_not_written(tmp_path):
+    docker = (
+        "FROM python:3.13\nCOPY . /app\n"
+        "RUN pip install -U --no-cache-dir \\\n    pip \\\n    gunicorn \\\n    /app[server] \\\n"
+        "  && rm -rf /app\n"
+        'ENTRYPOINT ["gunicorn", "app.server:create_app()"]\n'
+    )
+    root = _write(tmp_path / "own", {**BASE, "Dockerfile": docker})
+    assert ("gunicorn", None) not in _placed(root)
+    through_list = 'RUN pip install -r requirements.txt\nCMD ["gunicorn", "app:app"]\n'
+    root = _write(tmp_path / "list", {**BASE, "Dockerfile": through_list})
+    assert ("gunicorn", None) in _placed(root)
+
+
+def test_a_systemd_unit_that_starts_gunicorn_needs_it(tmp_path):
+    unit = (
+        "[Service]\nExecStart=/opt/app/venv/bin/gunicorn --config /opt/app/gunicorn.py app.wsgi\n"
+    )
+    root = _write(tmp_path, {**BASE, "contrib/app.service": unit})
+    assert ("gunicorn", None) in _placed(root)

@@ -77,3 +77,33 @@ def test_python_files_inside_a_package_are_its_modules_whatever_their_names(tmp_
     assert [m.path for m in project.manifests] == ["setup.py"]
     kinds = {f.path: f.kind for f in project.files}
     assert kinds["pkg/setup.py"] == kinds["pkg/tasks.py"] == FileKind.SOURCE
+
+
+def test_a_runnable_script_outside_the_packages_of_a_packaged_project_is_a_tool(tmp_path):
+    files = {
+        "pyproject.toml": '[build-system]\nrequires = ["hatchling"]\n'
+        '[project]\nname = "tagger"\nversion = "1"\n',
+        "tagger/__init__.py": "",
+        "tagger/cli.py": 'if __name__ == "__main__":\n    pass\n',
+        "extra/release.py": 'import click\n\nif __name__ == "__main__":\n    pass\n',
+        "hooks/post-commit.py": "#!/usr/bin/env python\nimport os\n",
+        "plugins/helpers.py": "import requests\n",  # a module, not a script
+        "plugins/web/__init__.py": 'if __name__ == "__main__":\n    pass\n',
+    }
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    kinds = {f.path: f.kind for f in scan(tmp_path).files}
+    assert kinds["extra/release.py"] == FileKind.SCRIPT
+    assert kinds["hooks/post-commit.py"] == FileKind.SCRIPT
+    assert kinds["tagger/cli.py"] == FileKind.SOURCE
+    assert kinds["plugins/helpers.py"] == FileKind.SOURCE
+    assert kinds["plugins/web/__init__.py"] == FileKind.SOURCE
+
+
+def test_an_application_without_a_build_system_keeps_its_scripts(tmp_path):
+    (tmp_path / "jobs").mkdir()
+    (tmp_path / "requirements.txt").write_text("")
+    (tmp_path / "jobs" / "nightly.py").write_text('if __name__ == "__main__":\n    pass\n')
+    kinds = {f.path: f.kind for f in scan(tmp_path).files}
+    assert kinds["jobs/nightly.py"] == FileKind.SOURCE

@@ -14,7 +14,8 @@ What each `ImportRef` means (the mapping stage relies on these conventions):
 - Relative imports: relative=True, module resolved to the absolute dotted name through the
   chain of `__init__.py` directories above the file; when that chain is too short (namespace
   packages, scripts) module keeps the relative text ("..pkg").
-- Literal `importlib.import_module("x")`, `__import__("x")`, `importlib.util.find_spec("x")`
+- Literal `importlib.import_module("x")`, `__import__("x")`, `runpy.run_module("x")`,
+  `importlib.util.find_spec("x")`
   → dynamic=True; `pytest.importorskip("x")` → dynamic and optional (so is `find_spec`,
   which only asks whether the module is there).
 - optional: inside the body (or `else`) of a `try` whose handlers catch ImportError,
@@ -36,6 +37,9 @@ What each `ImportRef` means (the mapping stage relies on these conventions):
 - Django settings modules: the import paths INSTALLED_APPS, MIDDLEWARE, TEMPLATES, CACHES …
   name in strings → dynamic refs of those dotted paths, extra["django_setting"]
   (python_django).
+- Extension modules that library calls name by import path (Jinja's `Environment(
+  extensions=[...])`, Python-Markdown's `markdown(extensions=[...])`) → dynamic refs
+  (python_strings).
 """
 
 from __future__ import annotations
@@ -48,7 +52,7 @@ from typing import Any
 import tree_sitter_python
 from tree_sitter import Language, Node, Parser, Tree
 
-from depinfer.analyzers import python_django
+from depinfer.analyzers import python_django, python_strings
 from depinfer.analyzers.python_guards import (
     Expr,
     Guard,
@@ -73,8 +77,8 @@ _PARSER = Parser(LANGUAGE)
 
 MAX_ATTRS = 200  # per ImportRef: enough for API bounds, small enough for the JSON record
 
-_DYNAMIC_CALL = re.compile(rb"\b(import_module|__import__|find_spec|importorskip)\s*\(")
-_DYNAMIC_WORDS = (b"import_module", b"__import__", b"find_spec", b"importorskip")
+_DYNAMIC_CALL = re.compile(rb"\b(import_module|__import__|find_spec|importorskip|run_module)\s*\(")
+_DYNAMIC_WORDS = (b"import_module", b"__import__", b"find_spec", b"importorskip", b"run_module")
 _CHAIN = re.compile(rb"(?:\.[A-Za-z_]\w*)+")
 _NAME_BYTES = frozenset(
     bytes([c]) for c in b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_."
@@ -131,6 +135,8 @@ _DYNAMIC_QUALIFIERS = {
     "__import__": {"", "builtins", "importlib"},
     "find_spec": {"", "importlib.util", "util"},
     "importorskip": {"", "pytest"},
+    # runpy.run_module("pip", run_name="__main__") runs an installed module as `python -m`
+    "run_module": {"", "runpy"},
 }
 
 
@@ -255,6 +261,7 @@ def _analyze_file(
     _finish(state)
     if source.language != "notebook":
         state.refs.extend(python_django.refs(source.path, text, source.kind))
+        state.refs.extend(python_strings.refs(source.path, text, source.kind))
     state.refs.sort(key=_position)
     if state.syntax_error:
         diagnostics.append(
@@ -331,6 +338,10 @@ def _guarded_by_callers(state: _File, root: Node, src: bytes, flags: dict[str, G
     for index, function in state.lazy_in.items():
         by_function.setdefault(function, []).append(index)
     for function, indexes in by_function.items():
+        if function in state.bindings:
+            # an import binds the same name (`from rich.traceback import install` in the
+            # guarded `try`): those calls are the import's, not this function's
+            continue
         calls = [
             m.start(1)
             for m in re.finditer(rb"(?<![\w])(" + re.escape(function.encode()) + rb")\s*\(", src)

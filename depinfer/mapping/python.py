@@ -7,9 +7,14 @@ Order of questions for each imported module:
    3.10 → typing-extensions), each with its `python_version` marker;
 3. the analysed project's own environment, when it is the active one (VIRTUAL_ENV inside
    the repository): `importlib.metadata.packages_distributions()` of that environment;
-4. the shipped index (python_index), longest dotted prefix, popularity to choose;
-5. anything else: the same-named distribution, only when the registry confirms it exists;
-   offline it is reported as unverified and not written.
+4. the shipped index (python_index), longest dotted prefix, popularity to choose — but a
+   provider the project's own manifests already declare (an extra, a dependency group, a
+   dev requirements file: what masking leaves) wins over a more popular one: the project
+   has told which of the distributions that ship the module it installs (pyxdg, not xdg);
+5. anything else: a distribution the manifests declare whose name ends in the module's
+   (`discogs_client` → python3-discogs-client, a maintained fork under a prefixed name),
+   else the same-named distribution, only when the registry confirms it exists; offline
+   it is reported as unverified and not written.
 
 Each candidate goes to the manifests that own the importing file (python_manifests); the
 section comes from the file's role and the import's guards (see resolvers.python); a
@@ -35,6 +40,7 @@ from depinfer.mapping.python_optional_modules import (
     mark_core_modules,
     mark_lazy_modules,
     mark_optional_modules,
+    pytest_plugin_files,
 )
 from depinfer.mapping.python_stdlib import (
     DEFAULT_TARGET,
@@ -85,6 +91,9 @@ def section_of(ref: ImportRef) -> Section:
     An import indented inside a function (lazy, `extra["lazy"]`) in shipped code is how
     libraries import optional features (`IPython` in rich, DB drivers in connectors), so it
     counts as optional unless the same distribution is imported eagerly somewhere.
+    A guarded import (try/except ImportError) under a platform check (`if sys.platform ==
+    "win32"`) at module level is declared with that platform's marker: the guard spares the
+    other platforms, not the one the check names (colorama on Windows).
     """
     if ref.kind == FileKind.BUILD:
         return Section.BUILD
@@ -92,7 +101,18 @@ def section_of(ref: ImportRef) -> Section:
         return Section.DEV
     if ref.type_only:
         return Section.DEV
-    if ref.optional or ref.extra.get("vendored"):
+    if ref.extra.get("vendored"):
+        return Section.OPTIONAL
+    if ref.optional:
+        if (
+            ref.marker
+            and ("sys_platform" in ref.marker or "platform_system" in ref.marker)
+            and not ref.extra.get("optional_module")
+            and not ref.extra.get("lazy")
+        ):
+            # `if sys.platform == "win32": try: import colorama`: the guard only spares
+            # other platforms; where the marker holds, the project installs it
+            return Section.RUNTIME
         return Section.OPTIONAL
     return Section.RUNTIME
 
@@ -200,6 +220,9 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
     mark_core_modules(refs, internal)
     out: list[Candidate] = []
     unknown: dict[str, list[ImportRef]] = defaultdict(list)
+    declared = _declared_names(project)
+    # a shipped pytest plugin imports pytest, which is what loads it
+    pytest_plugins = pytest_plugin_files(project, internal)
 
     def emit(dist: str, ref: ImportRef, evidence: Evidence, **kw: Any) -> None:
         folder = layout.folder_of(ref.file)
@@ -287,6 +310,8 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
             continue
         marker = ref.marker
         section = section_of(ref)
+        if ref.file in pytest_plugins and root in ("pytest", "_pytest"):
+            section = Section.DEV
         if fallback_for:
             # `except ImportError: import tomli` after `import tomllib`: needed only where the
             # stdlib lacks the module the `try` wanted
@@ -318,8 +343,26 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
         if match is None:
             if ever_stdlib(ref.module):
                 continue
+            named = _declared_fork(canonical(root), declared)
+            if named is not None:
+                emit(
+                    named,
+                    ref,
+                    Evidence(
+                        "declared",
+                        ref.file,
+                        ref.line,
+                        f"{ref.module} → {named} (the project declares it; not in the index)",
+                    ),
+                    markers=marker,
+                    section=section,
+                    confidence=0.8,
+                    verified=True,
+                )
+                continue
             unknown[canonical(root)].append(ref)
             continue
+        _prefer_declared(match, declared)
         emit(
             match.chosen,
             ref,
@@ -386,6 +429,37 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
                     first.file,
                 )
     return out
+
+
+def _declared_names(project: Project) -> set[str]:
+    """Canonical names the project's Python manifests declare in any section (after
+    masking: extras, dependency groups, dev requirements files)."""
+    return {
+        canonical(n)
+        for m in project.manifests_of(Ecosystem.PYPI)
+        for names in m.declared.values()
+        for n in names
+        if isinstance(n, str)
+    }
+
+
+def _prefer_declared(match: Match, declared: set[str]) -> None:
+    """Among the providers of an import, the one the project declares is its choice."""
+    if canonical(match.chosen) in declared:
+        return
+    mine = [p for p in match.providers if canonical(p) in declared]
+    if len(mine) == 1:
+        match.chosen = mine[0]
+        match.providers = [mine[0]] + [p for p in match.providers if p != mine[0]]
+        match.ambiguous = False
+        match.source = "declared"
+
+
+def _declared_fork(module: str, declared: set[str]) -> str | None:
+    """The one declared distribution named `<prefix>-<module>` (python3-discogs-client for
+    `discogs_client`), for a module the index does not know."""
+    hits = sorted(d for d in declared if d.endswith("-" + module))
+    return hits[0] if len(hits) == 1 else None
 
 
 def api_names(ref: ImportRef) -> list[str]:

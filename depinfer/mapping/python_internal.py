@@ -4,6 +4,9 @@ A module is internal when it resolves to a file or folder of the repository from
 the places Python would search when the project runs:
 - the repository root, `src/`, each Python manifest's folder and its `src/` (flat and src
   layouts, monorepo members);
+- the folder of a Django `manage.py` outside test trees: `python manage.py` puts its own
+  folder on sys.path, so a project kept in a subfolder (`app/manage.py`, `app/orders/`)
+  imports its apps as `orders` (https://docs.djangoproject.com/en/stable/ref/django-admin/);
 - the importing file's own folder (scripts run as `python scripts/x.py`, test helper
   modules next to the tests — in a test tree even when the folder is a package, as behave's
   `features/` and `features/steps/` are) and the first folder above it that is not a
@@ -59,6 +62,11 @@ class InternalModules:
             if isinstance(name, str) and name:
                 names.add(name.replace("-", "_").replace(".", "_").lower())
                 self.projects.setdefault(m.directory, name)
+        for path in self.files:
+            p = PurePosixPath(path)
+            folder = "" if str(p.parent) == "." else str(p.parent)
+            if p.name == "manage.py" and _test_root(folder) is None:
+                roots.add(folder)
         self.roots = sorted(roots)
         self.scoped_roots = sorted(scoped - roots)
         self.project_names = names

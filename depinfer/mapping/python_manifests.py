@@ -21,9 +21,13 @@ from depinfer.manifests.requirements import read as read_requirements
 from depinfer.model import Ecosystem, Manifest, Project
 from depinfer.scan import nearest_directory, walk_repository
 
-# requirements files whose name says "the runtime list" (requirements/base.txt, ...)
+# requirements files whose name says "the runtime list" (requirements/base.txt, ...), also
+# when a runtime word qualifies "requirements" (base_requirements.txt, requirements-prod.txt)
+_RUNTIME_WORDS = r"(?:base|prod|production|main|runtime|install|core)"
 _RUNTIME_REQ = re.compile(
-    r"^(requirements|base|prod|production|main|runtime|install|core)(\.in|\.txt)$", re.I
+    rf"^(?:requirements|{_RUNTIME_WORDS}|{_RUNTIME_WORDS}[-_]requirements"
+    rf"|requirements[-_]{_RUNTIME_WORDS})(\.in|\.txt)$",
+    re.I,
 )
 _REQ_DIRS = {"requirements", "reqs", "requirement"}
 # requirements files whose name says tests/dev/docs

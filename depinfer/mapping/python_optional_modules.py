@@ -114,9 +114,13 @@ def mark_lazy_modules(
             ref.extra["lazy_module"] = True
 
 
-def _entry_point_files(project: Project | None, internal: InternalModules) -> set[str]:
+def _entry_point_files(
+    project: Project | None, internal: InternalModules, groups: frozenset[str] | None = None
+) -> set[str]:
     """Files of the modules pyproject.toml's scripts name (`[project.scripts]`,
-    `[project.gui-scripts]`, `[project.entry-points.*]`, `[tool.poetry.scripts]`)."""
+    `[project.gui-scripts]`, `[project.entry-points.*]`, `[tool.poetry.scripts]`); with
+    `groups`, only those of these entry-point groups (`[project.entry-points.<group>]`,
+    `[tool.poetry.plugins.<group>]`)."""
     if project is None:
         return set()
     out: set[str] = set()
@@ -128,13 +132,16 @@ def _entry_point_files(project: Project | None, internal: InternalModules) -> se
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
             continue
         proj = doc.get("project") if isinstance(doc.get("project"), dict) else {}
-        tables = [proj.get("scripts"), proj.get("gui-scripts")]
-        groups = proj.get("entry-points")
-        if isinstance(groups, dict):
-            tables += list(groups.values())
         poetry = (doc.get("tool") or {}).get("poetry")
-        if isinstance(poetry, dict):
+        poetry = poetry if isinstance(poetry, dict) else {}
+        entry_points = proj.get("entry-points")
+        entry_points = entry_points if isinstance(entry_points, dict) else {}
+        if groups is None:
+            tables = [proj.get("scripts"), proj.get("gui-scripts"), *entry_points.values()]
             tables.append(poetry.get("scripts"))
+        else:
+            plugins = poetry.get("plugins") if isinstance(poetry.get("plugins"), dict) else {}
+            tables = [t.get(g) for t in (entry_points, plugins) for g in groups]
         for table in tables:
             if not isinstance(table, dict):
                 continue
@@ -152,6 +159,13 @@ def _entry_point_files(project: Project | None, internal: InternalModules) -> se
                         out.update(chain)
                         break
     return out
+
+
+def pytest_plugin_files(project: Project | None, internal: InternalModules) -> set[str]:
+    """Files of the modules a `pytest11` entry point names: pytest loads them (pytest's
+    documentation, "Writing plugins" → "Making your plugin installable by others"), so the
+    pytest they import is the host's, not a runtime need of the package."""
+    return _entry_point_files(project, internal, frozenset({"pytest11"}))
 
 
 def mark_core_modules(refs: list[ImportRef], internal: InternalModules) -> None:

@@ -52,7 +52,9 @@ MAX_BYTES = 1_000_000
 SERVER_FILES = ("Procfile", "Dockerfile", "Dockerfile.*", "*.dockerfile", "gunicorn.conf.py",
                 "gunicorn_conf.py", "app.yaml", "startup.sh", "entrypoint.sh", "fly.toml",
                 "render.yaml", "azure.yaml", "docker-compose*.yml", "docker-compose*.yaml",
-                "compose.yml", "compose.yaml", "compose.*.yml", "compose.*.yaml")  # fmt: skip
+                "compose.yml", "compose.yaml", "compose.*.yml", "compose.*.yaml",
+                # systemd units: ExecStart= names the server (systemd.service(5))
+                "*.service")  # fmt: skip
 # the environment the deployed app reads (.env, .env.example, .env.dev-sample, prod.env)
 DEPLOY_ENV_FILES = (".env", ".env.*", "*.env")
 PYTEST_CONFIG = ("pytest.ini", "tox.ini", "setup.cfg", "pyproject.toml", "noxfile.py")
@@ -144,6 +146,11 @@ def infer(
             continue
         installed = None
         if rule["section"] == "runtime" and "server" in rule.get("files", []):
+            image = _image_installs(families, text_of, rule["dist"])
+            if image:
+                # `RUN pip install gunicorn /app[server]`: the image brings the server itself
+                ctx.info(f"{rule['dist']}: the image installs it itself ({image}); not written")
+                continue
             installed = _image_requirements(project, families, text_of)
         _emit(rule, hits, layout, out, ctx, installed)
     _pytest_plugins(project, refs, families, text_of, layout, out, ctx)
@@ -244,6 +251,31 @@ def _image_requirements(
                     out.append(manifest)
                 break
     return out
+
+
+_PIP_INSTALL = re.compile(r"\bpip3?\s+install\s+((?:[^&;\n\\]|\\\n)*)")
+
+
+def _image_installs(
+    families: dict[str, list[tuple[str, FileKind]]],
+    text_of: Callable[[str], str | None],
+    dist: str,
+) -> str | None:
+    """The Dockerfile whose `pip install` names `dist` itself (not through a requirements
+    file or the project's own extras), if any."""
+    want = _canon(dist)
+    for rel, _ in families.get("server", []):
+        name = PurePosixPath(rel).name
+        if not (name.startswith("Dockerfile") or name.endswith(".dockerfile")):
+            continue
+        for m in _PIP_INSTALL.finditer(text_of(rel) or ""):
+            for token in m.group(1).replace("\\\n", " ").split():
+                token = token.strip("\"'")
+                if token.startswith(("-", ".", "/", "$")):
+                    continue
+                if _canon(re.split(r"[<>=!~\[;@ ]", token, maxsplit=1)[0]) == want:
+                    return rel
+    return None
 
 
 def _emit(

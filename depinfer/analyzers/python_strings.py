@@ -1,0 +1,89 @@
+"""Extension modules that library calls name in strings: the library imports them.
+
+Why: `Environment(extensions=["jinja2_humanize_extension.HumanizeExtension"])` (Jinja) or
+`markdown.markdown(text, extensions=["pymdownx.superfences"])` (Python-Markdown) load those
+modules by import path; the code never imports them, yet the project must install them.
+The calls and arguments come from rules/data/python/extension_arguments.json (its sources
+named there). Only dotted strings count: a bare name is an installed entry point (Markdown's
+built-in `toc`). Each string becomes a dynamic ImportRef of the dotted path; the mapping
+stage takes the longest known prefix (`jinja2.ext.do` stays jinja2).
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+from functools import lru_cache
+from pathlib import Path
+
+from depinfer.model import FileKind, ImportRef
+
+_DATA = (
+    Path(__file__).resolve().parent.parent
+    / "rules"
+    / "data"
+    / "python"
+    / "extension_arguments.json"
+)
+_DOTTED = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)+$")
+
+
+@lru_cache(maxsize=1)
+def _table() -> tuple[dict[str, frozenset[str]], frozenset[str]]:
+    doc = json.loads(_DATA.read_text(encoding="utf-8"))
+    keywords = {k: frozenset(v) for k, v in doc["keywords"].items()}
+    return keywords, frozenset(doc["methods"])
+
+
+@lru_cache(maxsize=1)
+def _mark() -> re.Pattern[str]:
+    keywords, methods = _table()
+    kws = sorted({k for ks in keywords.values() for k in ks})
+    words = [*(re.escape(k) + r"\s*=" for k in kws), *(re.escape(m) + r"\s*\(" for m in methods)]
+    return re.compile("|".join(words))
+
+
+def refs(path: str, text: str, kind: FileKind) -> list[ImportRef]:
+    """Dynamic refs for the extension modules a file's library calls name."""
+    if not _mark().search(text):
+        return []
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return []
+    keywords, methods = _table()
+    found: list[tuple[str, int]] = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+        if name in keywords:
+            for kw in node.keywords:
+                if kw.arg in keywords[name]:
+                    found += _strings(kw.value)
+        if name in methods and isinstance(func, ast.Attribute):
+            for arg in node.args:
+                found += _strings(arg)
+    out: list[ImportRef] = []
+    seen: set[str] = set()
+    for module, line in found:
+        if module in seen or not _DOTTED.match(module):
+            continue
+        seen.add(module)
+        out.append(
+            ImportRef(module, path, line, "python", kind, dynamic=True, extra={"named_in": "call"})
+        )
+    return out
+
+
+def _strings(value: ast.AST) -> list[tuple[str, int]]:
+    if isinstance(value, ast.Constant) and isinstance(value.value, str):
+        return [(value.value, value.lineno)]
+    if isinstance(value, (ast.List, ast.Tuple, ast.Set)):
+        out: list[tuple[str, int]] = []
+        for item in value.elts:
+            out += _strings(item)
+        return out
+    return []
