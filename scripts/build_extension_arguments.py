@@ -5,11 +5,11 @@ so the library imports them and the code never does:
 - Jinja: `Environment(extensions=[...])` (and its subclasses SandboxedEnvironment,
   ImmutableSandboxedEnvironment, NativeEnvironment) and `Environment.add_extension(...)`
   take "import paths" of extension classes — Jinja's documentation, "Extensions" →
-  "Adding Extensions" (https://jinja.palletsprojects.com/en/stable/extensions/).
+  "Adding Extensions".
 - Python-Markdown: `markdown.markdown(text, extensions=[...])`, `markdown.Markdown(
   extensions=[...])` and `markdown.markdownFromFile(extensions=[...])` take extension
-  names as "Python dot notation" import paths — Python-Markdown's "Library Reference"
-  (https://python-markdown.github.io/reference/#extensions).
+  names as "Python dot notation" import paths — Python-Markdown's "Library Reference",
+  "extensions".
 Only dotted strings are taken (a bare name is an entry point of an installed package,
 e.g. Markdown's built-in `toc`).
 

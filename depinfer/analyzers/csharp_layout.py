@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from depinfer.analyzers.msbuild_conditions import evaluate
-from depinfer.analyzers.msbuild_functions import Evaluator
+from depinfer.analyzers.msbuild_functions import Evaluator, rooted_path
 from depinfer.model import Ecosystem, Manifest, Project, SourceFile
 
 # The last part of a project name that marks a test project (`Shop.UnitTests`, `X.Specs`).
@@ -416,17 +416,8 @@ def resolve_include(project: Project, cs: CsProject, include: str) -> str | None
     got = got.replace("\\", "/")
     if not got.startswith("/"):
         got = "/" + (cs.directory + "/" if cs.directory else "") + got
-    parts: list[str] = []
-    for part in got.split("/"):
-        if part in ("", "."):
-            continue
-        if part == "..":
-            if not parts:
-                return None
-            parts.pop()
-        else:
-            parts.append(part)
-    return "/".join(parts)
+    rooted = rooted_path(got)
+    return None if rooted is None else rooted.lstrip("/")
 
 
 def _import_path(

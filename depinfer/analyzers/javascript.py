@@ -439,7 +439,7 @@ def _named_at_run_time(text: str, tree, line_offset: int) -> list[dict]:
     - a path into node_modules in a string (an Express app serving
       'node_modules/bootstrap/dist/js/bootstrap.min.js' to browsers);
     - Express's `app.set('view engine', 'pug')`, whose renderer Express require()s by that
-      name (https://expressjs.com/en/guide/using-template-engines.html)."""
+      name (Express guide, "Using template engines")."""
     data = text.encode("utf-8")
     out: list[dict] = []
     for pattern in (_NODE_MODULES_IN_STRING, _VIEW_ENGINE):
@@ -464,7 +464,7 @@ def _named_at_run_time(text: str, tree, line_offset: int) -> list[dict]:
 def _split_inline_loaders(uses: list[dict]) -> list[dict]:
     """webpack's inline loader syntax (`require('script-loader!jsonlint')`,
     `import '!!raw-loader?esModule=false!./a.txt'`) names each loader and the resource:
-    one use per segment (https://webpack.js.org/concepts/loaders/#inline)."""
+    one use per segment (webpack docs, "Loaders: inline")."""
     out: list[dict] = []
     for use in uses:
         spec = use["module"]

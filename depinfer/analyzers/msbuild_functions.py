@@ -16,12 +16,10 @@ import posixpath
 import re
 from collections.abc import Callable
 
-# `$(Name)` with no nested function call
-_PROPERTY = re.compile(r"\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)")
 _STRING = re.compile(r"""^\s*(?:'([^']*)'|`([^`]*)`|"([^"]*)")\s*$""")
 
 
-def _norm(path: str, directory: bool = False) -> str | None:
+def rooted_path(path: str, directory: bool = False) -> str | None:
     """A `/`-rooted repository path, normalised; None when it climbs above the root."""
     path = path.replace("\\", "/")
     if not path.startswith("/"):
@@ -80,8 +78,10 @@ class Evaluator:
         is_file: Callable[[str], bool],
     ) -> None:
         self.props = {k.lower(): v for k, v in props.items()}
-        self.props["msbuildthisfiledirectory"] = _norm("/" + this_dir, True) or "/"
-        self.props["msbuildprojectdirectory"] = (_norm("/" + project_dir) or "/").rstrip("/") or "/"
+        self.props["msbuildthisfiledirectory"] = rooted_path("/" + this_dir, True) or "/"
+        self.props["msbuildprojectdirectory"] = (rooted_path("/" + project_dir) or "/").rstrip(
+            "/"
+        ) or "/"
         self.is_file = is_file
 
     def value(self, text: str, depth: int = 0) -> str | None:
@@ -132,7 +132,7 @@ class Evaluator:
             if member == "Parent":
                 # the repository root's parent lies outside it
                 stripped = result.rstrip("/")
-                result = _norm(posixpath.dirname(stripped) or "/") if stripped else None
+                result = rooted_path(posixpath.dirname(stripped) or "/") if stripped else None
             elif member == "FullName":
                 pass
             else:
@@ -154,40 +154,41 @@ def _matching(text: str, open_at: int) -> int:
     return -1
 
 
+def _folder_above(start: str, name: str, is_file: Callable[[str], bool]) -> str | None:
+    """The nearest folder at or above `start` holding file `name` (`/`-rooted, with its
+    trailing `/`); "" when none does (MSBuild's empty string), None outside the repository."""
+    folder = rooted_path(start, True)
+    while folder is not None:
+        if is_file(folder + name):
+            return folder
+        if folder == "/":
+            return ""
+        folder = rooted_path(posixpath.dirname(folder.rstrip("/")) or "/", True)
+    return None
+
+
 def _call(cls: str, name: str, args: list[str], is_file: Callable[[str], bool]) -> str | None:
     key = f"{cls.lower()}::{name.lower()}"
     if key == "msbuild::getdirectorynameoffileabove" and len(args) == 2:
-        start = _norm(args[0], True)
-        while start is not None:
-            if is_file(start + args[1]):
-                return start.rstrip("/") or "/"
-            if start == "/":
-                return ""  # not found: MSBuild gives an empty string
-            start = _norm(posixpath.dirname(start.rstrip("/")) or "/", True)
-        return None
+        found = _folder_above(args[0], args[1], is_file)
+        return found if not found else found.rstrip("/") or "/"
     if key == "msbuild::getpathoffileabove" and args:
-        start = _norm(args[1] if len(args) > 1 else "/", True)
-        while start is not None:
-            if is_file(start + args[0]):
-                return start + args[0]
-            if start == "/":
-                return ""
-            start = _norm(posixpath.dirname(start.rstrip("/")) or "/", True)
-        return None
+        found = _folder_above(args[1] if len(args) > 1 else "/", args[0], is_file)
+        return found if not found else found + args[0]
     if key in ("system.io.path::combine", "msbuild::normalizepath", "msbuild::normalizedirectory"):
         path = ""
         for a in args:
             a = a.replace("\\", "/")
             path = a if a.startswith("/") or not path else path.rstrip("/") + "/" + a
-        return _norm(path, directory=key.endswith("directory"))
+        return rooted_path(path, directory=key.endswith("directory"))
     if key == "system.io.path::getfullpath" and len(args) == 1:
-        return _norm(args[0], directory=args[0].replace("\\", "/").endswith("/"))
+        return rooted_path(args[0], directory=args[0].replace("\\", "/").endswith("/"))
     if key == "system.io.directory::getparent" and len(args) == 1:
         # Path.GetDirectoryName: "/a/b/" -> "/a/b", "/a/b" -> "/a"
         path = args[0].replace("\\", "/")
         if path in ("/", ""):
             return None
-        return _norm(posixpath.dirname(path) or "/")
+        return rooted_path(posixpath.dirname(path) or "/")
     if key == "system.io.path::getdirectoryname" and len(args) == 1:
-        return _norm(posixpath.dirname(args[0].replace("\\", "/")) or "/")
+        return rooted_path(posixpath.dirname(args[0].replace("\\", "/")) or "/")
     return None

@@ -66,9 +66,9 @@ def refs(path: str, text: str, kind: FileKind) -> list[ImportRef]:
         if name is None or value is None:
             continue
         if name in table["app_lists"]:
-            found += [(s, n, name) for s, n in _strings(value) if _DOTTED.match(s)]
+            found += [(s, n, name) for s, n in string_items(value) if _DOTTED.match(s)]
         elif name in table["path_lists"] or name in table["path_values"]:
-            found += [(s, n, name) for s, n in _strings(value) if _is_path(s)]
+            found += [(s, n, name) for s, n in string_items(value) if _is_path(s)]
         elif name in table["dicts"]:
             found += [(s, n, name) for s, n in _dict_paths(value) if _is_path(s)]
     out: list[ImportRef] = []
@@ -105,19 +105,19 @@ def _setting(node: ast.AST) -> tuple[str | None, ast.AST | None]:
     return None, None
 
 
-def _strings(value: ast.AST) -> list[tuple[str, int]]:
+def string_items(value: ast.AST) -> list[tuple[str, int]]:
     """String items of a list/tuple/concatenation (or a single string)."""
     if isinstance(value, ast.Constant) and isinstance(value.value, str):
         return [(value.value, value.lineno)]
     if isinstance(value, (ast.List, ast.Tuple, ast.Set)):
         out: list[tuple[str, int]] = []
         for item in value.elts:
-            out += _strings(item)
+            out += string_items(item)
         return out
     if isinstance(value, ast.BinOp):
-        return _strings(value.left) + _strings(value.right)
+        return string_items(value.left) + string_items(value.right)
     if isinstance(value, ast.Starred):
-        return _strings(value.value)
+        return string_items(value.value)
     return []
 
 
@@ -128,14 +128,14 @@ def _dict_paths(value: ast.AST) -> list[tuple[str, int]]:
         for key, item in zip(value.keys, value.values, strict=False):
             k = key.value if isinstance(key, ast.Constant) and isinstance(key.value, str) else ""
             if _path_key(k):
-                out += _strings(item)
+                out += string_items(item)
             out += _dict_paths(item)
     elif (
         isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "dict"
     ):
         for kw in value.keywords:
             if kw.arg and _path_key(kw.arg):
-                out += _strings(kw.value)
+                out += string_items(kw.value)
             out += _dict_paths(kw.value)
     elif isinstance(value, (ast.List, ast.Tuple)):
         for item in value.elts:

@@ -17,6 +17,7 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
+from depinfer.analyzers.python_django import string_items
 from depinfer.model import FileKind, ImportRef
 
 _DATA = (
@@ -62,10 +63,10 @@ def refs(path: str, text: str, kind: FileKind) -> list[ImportRef]:
         if name in keywords:
             for kw in node.keywords:
                 if kw.arg in keywords[name]:
-                    found += _strings(kw.value)
+                    found += string_items(kw.value)
         if name in methods and isinstance(func, ast.Attribute):
             for arg in node.args:
-                found += _strings(arg)
+                found += string_items(arg)
     out: list[ImportRef] = []
     seen: set[str] = set()
     for module, line in found:
@@ -76,14 +77,3 @@ def refs(path: str, text: str, kind: FileKind) -> list[ImportRef]:
             ImportRef(module, path, line, "python", kind, dynamic=True, extra={"named_in": "call"})
         )
     return out
-
-
-def _strings(value: ast.AST) -> list[tuple[str, int]]:
-    if isinstance(value, ast.Constant) and isinstance(value.value, str):
-        return [(value.value, value.lineno)]
-    if isinstance(value, (ast.List, ast.Tuple, ast.Set)):
-        out: list[tuple[str, int]] = []
-        for item in value.elts:
-            out += _strings(item)
-        return out
-    return []

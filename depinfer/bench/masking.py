@@ -265,6 +265,7 @@ def _expand_project_references(root: Path, files: list[MaskedFile]) -> None:
     from dataclasses import replace
 
     from depinfer.analyzers.csharp_layout import build_layout, resolve_include
+    from depinfer.mapping.javascript_layout import glob_regex
     from depinfer.scan import scan
 
     project = scan(root)
@@ -280,7 +281,7 @@ def _expand_project_references(root: Path, files: list[MaskedFile]) -> None:
             if not target:
                 out.append(d)
             elif "*" in target:
-                pattern = _glob(target.lower())
+                pattern = glob_regex(target.lower())
                 hits = sorted(p for p in layout if p != f.path and pattern.fullmatch(p.lower()))
                 out.extend(replace(d, name=p.lower()) for p in hits)
                 if not hits:
@@ -288,29 +289,6 @@ def _expand_project_references(root: Path, files: list[MaskedFile]) -> None:
             else:
                 out.append(replace(d, name=target.lower()))
         f.gold = out
-
-
-def _glob(pattern: str) -> re.Pattern[str]:
-    """An MSBuild item wildcard (`**` any folders, `*` within one name) as a regex."""
-    out = ""
-    i = 0
-    while i < len(pattern):
-        if pattern.startswith("**/", i):
-            out += "(?:.*/)?"
-            i += 3
-        elif pattern.startswith("**", i):
-            out += ".*"
-            i += 2
-        elif pattern[i] == "*":
-            out += "[^/]*"
-            i += 1
-        elif pattern[i] == "?":
-            out += "[^/]"
-            i += 1
-        else:
-            out += re.escape(pattern[i])
-            i += 1
-    return re.compile(out)
 
 
 def mask(root: Path, language: str, build_files: list[str]) -> MaskResult:

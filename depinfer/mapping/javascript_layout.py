@@ -29,7 +29,8 @@ def parse_jsonc(text: str) -> object:
 
 
 def glob_regex(pattern: str) -> re.Pattern[str]:
-    """Workspace globs (`packages/*`, `docs/**`) as a regex over repository-relative dirs."""
+    """Path globs (`packages/*`, `docs/**`, MSBuild's `src/**/*.csproj`) as a regex over
+    repository-relative paths: `**` spans folders, `*` and `?` stay within one name."""
     pattern = pattern.strip().rstrip("/")
     if pattern.startswith("./"):
         pattern = pattern[2:]
@@ -44,6 +45,9 @@ def glob_regex(pattern: str) -> re.Pattern[str]:
             i += 2
         elif pattern[i] == "*":
             out += "[^/]*"
+            i += 1
+        elif pattern[i] == "?":
+            out += "[^/]"
             i += 1
         else:
             out += re.escape(pattern[i])

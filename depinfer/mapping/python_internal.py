@@ -6,7 +6,7 @@ the places Python would search when the project runs:
   layouts, monorepo members);
 - the folder of a Django `manage.py` outside test trees: `python manage.py` puts its own
   folder on sys.path, so a project kept in a subfolder (`app/manage.py`, `app/orders/`)
-  imports its apps as `orders` (https://docs.djangoproject.com/en/stable/ref/django-admin/);
+  imports its apps as `orders` (Django docs, "django-admin and manage.py");
 - the importing file's own folder (scripts run as `python scripts/x.py`, test helper
   modules next to the tests — in a test tree even when the folder is a package, as behave's
   `features/` and `features/steps/` are) and the first folder above it that is not a
