@@ -1306,3 +1306,28 @@ def test_a_sibling_released_on_its_own_version_line_is_taken_as_its_package(tmp_
     ]
     # the tests get the contracts through Kit, as the package would bring them
     assert _projects(found, "tests/Kit.Tests/Kit.Tests.csproj") == ["src/Kit/Kit.csproj"]
+
+
+def test_siblings_each_fixing_their_own_version_stay_project_references(tmp_path):
+    def lib(version: str) -> str:
+        return (
+            '<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><TargetFramework>'
+            f"netstandard2.0</TargetFramework><Version>{version}</Version></PropertyGroup>"
+            "</Project>"
+        )
+
+    _tree(
+        tmp_path,
+        {
+            "src/Url/Url.csproj": lib("4.0.0"),
+            "src/Url/Url.cs": "namespace Url;\npublic class Link {}\n",
+            "src/Url.Http/Url.Http.csproj": lib("4.0.2"),
+            "src/Url.Http/Client.cs": (
+                "using Url;\nnamespace Url.Http;\npublic class Client { public Link L; }\n"
+            ),
+        },
+    )
+    found = infer(tmp_path, Options(offline=True))
+    # one family released together by hand: no release line of its own for either
+    assert _names(found, "src/Url.Http/Url.Http.csproj") == []
+    assert _projects(found, "src/Url.Http/Url.Http.csproj") == ["src/Url/Url.csproj"]

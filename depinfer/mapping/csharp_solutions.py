@@ -186,7 +186,9 @@ def separately_released(candidates: list[Candidate], layout: list[CsProject]) ->
     """A library referencing a sibling library that its own project file releases at a fixed
     version of its own (a contracts package: `<Version>2.0.1</Version>` beside a library
     versioned by its tags) takes the sibling's published package at that version: the two
-    ship on different release lines, and the reference becomes a package dependency."""
+    ship on different release lines, and the reference becomes a package dependency.
+    Siblings that each fix their own version in their project files are one family
+    released together by hand (Flurl and Flurl.Http): their references stay references."""
     by_path = {cs.path: cs for cs in layout}
     out = []
     for c in candidates:
@@ -196,8 +198,8 @@ def separately_released(candidates: list[Candidate], layout: list[CsProject]) ->
             not (c.internal and src is not None and dst is not None and pinned)
             or not _packable(src)
             or not _packable(dst)
-            or _own_version(src) == pinned
-            or (_own_version(src) is None and not _tag_versioned(src))
+            or _own_version(src) is not None
+            or not _tag_versioned(src)
         ):
             out.append(c)
             continue
