@@ -788,6 +788,14 @@ def test_without_a_central_list_the_registry_decides_the_published_package(tmp_p
     # offline (or unknown to the registry) the project reference stays
     offline = Context(options=Options(offline=True), registries=_FakeRegistries())
     assert published_instead([ref], layout, solutions(project), offline) == [ref]
+    # ... unless the shipped index records the package the project packs as
+    csproj = root / "src/Acme.Extensions/Acme.Extensions.csproj"
+    csproj.write_text(
+        csproj.read_text().replace("<PropertyGroup>", "<PropertyGroup><PackageId>Bogus</PackageId>")
+    )
+    layout = build_layout(scan(root))
+    (pkg,) = published_instead([ref], layout, solutions(project), offline)
+    assert not pkg.internal and pkg.name == "Bogus"
 
 
 def test_type_names_extension_methods_and_emitted_generator_copies():

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 import networkx as nx
 
+from depinfer.mapping import nuget_index
 from depinfer.model import Candidate, Ecosystem, Evidence, Project, Section
 
 if TYPE_CHECKING:
@@ -105,7 +106,8 @@ def published_instead(
 ) -> list[Candidate]:
     """References to a project that no solution of the referencing project builds become
     that project's package, when the referencing project's central list holds it or (no
-    central list) the registry knows it; offline and unlisted, the reference stays."""
+    central list) the registry knows it (offline: the shipped index records it); unknown
+    and unlisted, the reference stays."""
     if not sols:
         return candidates
     by_path = {cs.path: cs for cs in layout}
@@ -129,6 +131,9 @@ def published_instead(
             known = (
                 None if src.central or ctx is None else ctx.registries.exists(Ecosystem.NUGET, pid)
             )
+            if known is None and not src.central:
+                # offline, the shipped index's public record of the package stands in
+                known = nuget_index.package_info(pid) is not None
             if not known:
                 out.append(c)
                 continue
