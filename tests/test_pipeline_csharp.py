@@ -1339,3 +1339,25 @@ def test_siblings_each_fixing_their_own_version_stay_project_references(tmp_path
     # one family released together by hand: no release line of its own for either
     assert _names(found, "src/Url.Http/Url.Http.csproj") == []
     assert _projects(found, "src/Url.Http/Url.Http.csproj") == ["src/Url/Url.csproj"]
+
+
+def test_a_nested_class_named_like_a_package_is_no_qualified_use(tmp_path):
+    _tree(
+        tmp_path,
+        {
+            "Directory.Packages.props": (
+                "<Project><PropertyGroup><ManagePackageVersionsCentrally>true"
+                "</ManagePackageVersionsCentrally></PropertyGroup><ItemGroup>"
+                '<PackageVersion Include="Hangfire.Core" Version="1.8.20" /></ItemGroup></Project>'
+            ),
+            "src/Perms/Perms.csproj": LIB,
+            "src/Perms/Permissions.cs": (
+                "namespace Perms;\npublic static class Permissions {\n"
+                "  public static class Hangfire { public const string Resource = \"h\"; }\n"
+                "  public static string[] All = { Hangfire.Resource };\n}\n"
+            ),
+        },
+    )
+    found = infer(tmp_path, Options(offline=True))
+    # `Hangfire.Resource` is the nested class's member, not the Hangfire namespace
+    assert _names(found, "src/Perms/Perms.csproj") == []
