@@ -1353,7 +1353,7 @@ def test_a_nested_class_named_like_a_package_is_no_qualified_use(tmp_path):
             "src/Perms/Perms.csproj": LIB,
             "src/Perms/Permissions.cs": (
                 "namespace Perms;\npublic static class Permissions {\n"
-                "  public static class Hangfire { public const string Resource = \"h\"; }\n"
+                '  public static class Hangfire { public const string Resource = "h"; }\n'
                 "  public static string[] All = { Hangfire.Resource };\n}\n"
             ),
         },

@@ -551,7 +551,9 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
     candidates: list[Candidate] = []
     own_types = {t[1] for use in uses.values() for f in use.files for t in f.extra.get("types", [])}
     # a nested class (`SystemPermissions.Hangfire`) is read as `Hangfire.Resource` too
-    own_types.update(n for use in uses.values() for f in use.files for n in f.extra.get("nested", []))
+    own_types.update(
+        n for use in uses.values() for f in use.files for n in f.extra.get("nested", [])
+    )
     for use in uses.values():
         unresolved: dict[str, ImportRef] = {}
         names: dict[str, ImportRef] = dict(use.usings)
