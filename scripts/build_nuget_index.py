@@ -85,7 +85,7 @@ FluentValidation.DependencyInjectionExtensions | 80 | lib | FluentValidation[Add
 FluentValidation.AspNetCore | 75 | lib | FluentValidation.AspNetCore | 11.3.1
 Dapper | 92 | lib | = | 2.1.66
 Dapper.Contrib | 60 | lib | Dapper.Contrib.Extensions | 2.0.78
-Polly | 92 | lib | =;Polly.Retry;Polly.CircuitBreaker;Polly.Timeout;Polly.Fallback;Polly.Bulkhead;Polly.Wrap;Polly.Caching;Polly.Extensions.Http | 8.6.1
+Polly | 92 | lib | =;Polly.Retry;Polly.CircuitBreaker;Polly.Timeout;Polly.Fallback;Polly.Bulkhead;Polly.Wrap;Polly.Caching | 8.6.1
 Polly.Core | 70 | lib | Polly[ResiliencePipeline,ResiliencePipelineBuilder,RetryStrategyOptions] | 8.6.1
 Polly.Contrib.WaitAndRetry | 55 | lib | Polly.Contrib.WaitAndRetry | 1.1.1
 Microsoft.Extensions.Http.Polly | 75 | lib | Microsoft.Extensions.DependencyInjection[AddPolicyHandler,AddTransientHttpErrorPolicy] | 9.0.7
@@ -196,7 +196,7 @@ StackExchange.Redis | 88 | lib | = | 2.8.41
 Microsoft.Extensions.Caching.StackExchangeRedis | 75 | lib | Microsoft.Extensions.Caching.StackExchangeRedis;Microsoft.Extensions.DependencyInjection[AddStackExchangeRedisCache] | 9.0.7
 Microsoft.Extensions.Caching.Hybrid | 45 | lib | Microsoft.Extensions.Caching.Hybrid | 9.7.0
 Npgsql | 88 | lib | =;NpgsqlTypes | 9.0.3
-Npgsql.EntityFrameworkCore.PostgreSQL | 85 | lib | Npgsql.EntityFrameworkCore.PostgreSQL;Microsoft.EntityFrameworkCore[UseNpgsql] | 9.0.4
+Npgsql.EntityFrameworkCore.PostgreSQL | 85 | lib | Npgsql.EntityFrameworkCore.PostgreSQL;Microsoft.EntityFrameworkCore[UseNpgsql];Microsoft.Extensions.DependencyInjection[AddNpgsql] | 9.0.4
 Pomelo.EntityFrameworkCore.MySql | 75 | lib | Pomelo.EntityFrameworkCore.MySql;Microsoft.EntityFrameworkCore[UseMySql,ServerVersion] | 9.0.0
 MySqlConnector | 75 | lib | = | 2.4.0
 MySql.Data | 75 | lib | MySql.Data.MySqlClient | 9.3.0
@@ -213,7 +213,7 @@ Microsoft.EntityFrameworkCore.Abstractions | 50 | lib | Microsoft.EntityFramewor
 Microsoft.EntityFrameworkCore.Relational | 85 | lib | Microsoft.EntityFrameworkCore.Migrations.Operations;Microsoft.EntityFrameworkCore[ExecuteSqlRaw,ExecuteSqlInterpolated,FromSqlRaw,FromSqlInterpolated,ToTable,HasColumnType,HasColumnName,GetDbConnection,SqlQuery,HasDefaultValueSql,HasComputedColumnSql,GetConnectionString,HasSchema,HasDefaultSchema] | 9.0.7
 Microsoft.EntityFrameworkCore.SqlServer | 92 | lib | Microsoft.EntityFrameworkCore.SqlServer;Microsoft.EntityFrameworkCore[UseSqlServer,IsClustered,EnableRetryOnFailure,IsSqlServer] | 9.0.7
 Microsoft.EntityFrameworkCore.Sqlite | 85 | lib | Microsoft.EntityFrameworkCore.Sqlite;Microsoft.EntityFrameworkCore[UseSqlite,IsSqlite] | 9.0.7
-Microsoft.EntityFrameworkCore.Cosmos | 55 | lib | Microsoft.EntityFrameworkCore.Cosmos;Microsoft.EntityFrameworkCore[UseCosmos,ToContainer,HasPartitionKey] | 9.0.7
+Microsoft.EntityFrameworkCore.Cosmos | 55 | lib | Microsoft.EntityFrameworkCore.Cosmos;Microsoft.EntityFrameworkCore[UseCosmos,ToContainer,HasPartitionKey];Microsoft.Extensions.DependencyInjection[AddCosmos] | 9.0.7
 Microsoft.EntityFrameworkCore.Proxies | 55 | lib | Microsoft.EntityFrameworkCore.Proxies;Microsoft.EntityFrameworkCore[UseLazyLoadingProxies] | 9.0.7
 Microsoft.EntityFrameworkCore.Design | 92 | build | Microsoft.EntityFrameworkCore.Design | 9.0.7
 Microsoft.EntityFrameworkCore.Tools | 90 | build | | 9.0.7
@@ -649,6 +649,66 @@ Dawn.Guard | 30 | lib | Dawn | 1.12.0
 Throw | 25 | lib | Throw | 1.4.0
 Microsoft.AspNetCore.Mvc.Versioning | 55 | lib | Microsoft.AspNetCore.Mvc.Versioning | 5.1.0
 Microsoft.Extensions.Compliance.Redaction | 25 | lib | Microsoft.Extensions.Compliance.Redaction | 9.7.0
+# session 6: long-tail rows, each from the package's own README / documentation
+# (namespaces, the registration and entry-point methods its getting-started shows)
+Polly.Extensions.Http | 65 | lib | Polly.Extensions.Http | 3.0.0
+Hangfire.PostgreSql | 50 | lib | Hangfire.PostgreSql;Hangfire[UsePostgreSqlStorage] | 1.20.9
+Hangfire.InMemory | 40 | lib | Hangfire.InMemory;Hangfire[UseInMemoryStorage] | 1.0.0
+Hangfire.MemoryStorage | 40 | lib | Hangfire.MemoryStorage;Hangfire[UseMemoryStorage] | 1.8.0
+Microsoft.CodeAnalysis.Analyzer.Testing | 35 | test | Microsoft.CodeAnalysis.Testing | 1.1.2
+Microsoft.CodeAnalysis.CSharp.Analyzer.Testing | 45 | test | Microsoft.CodeAnalysis.CSharp.Testing[CSharpAnalyzerTest,CSharpAnalyzerVerifier] | 1.1.2
+Microsoft.CodeAnalysis.CSharp.CodeFix.Testing | 45 | test | Microsoft.CodeAnalysis.CSharp.Testing[CSharpCodeFixTest,CSharpCodeFixVerifier] | 1.1.2
+Microsoft.CodeAnalysis.CSharp.SourceGenerators.Testing | 40 | test | Microsoft.CodeAnalysis.CSharp.Testing[CSharpSourceGeneratorTest,CSharpSourceGeneratorVerifier] | 1.1.2
+Finbuckle.MultiTenant | 50 | lib | Finbuckle.MultiTenant;Finbuckle.MultiTenant.Stores;Finbuckle.MultiTenant.Strategies | 7.0.0
+Finbuckle.MultiTenant.Abstractions | 35 | lib | Finbuckle.MultiTenant.Abstractions | 9.0.0
+Finbuckle.MultiTenant.AspNetCore | 45 | lib | Finbuckle.MultiTenant.AspNetCore | 7.0.0
+Finbuckle.MultiTenant.EntityFrameworkCore | 40 | lib | Finbuckle.MultiTenant.EntityFrameworkCore | 7.0.0
+IdentityServer4 | 50 | lib | IdentityServer4;IdentityServer4.Models;IdentityServer4.Services;IdentityServer4.Stores;IdentityServer4.Validation;IdentityServer4.Extensions;IdentityServer4.Events;IdentityServer4.Test | 4.1.2
+IdentityServer4.AccessTokenValidation | 45 | lib | IdentityServer4.AccessTokenValidation;Microsoft.Extensions.DependencyInjection[AddIdentityServerAuthentication] | 3.0.1
+IdentityServer4.AspNetIdentity | 40 | lib | IdentityServer4.AspNetIdentity;Microsoft.Extensions.DependencyInjection[AddAspNetIdentity] | 4.1.2
+IdentityServer4.EntityFramework | 40 | lib | IdentityServer4.EntityFramework;IdentityServer4.EntityFramework.DbContexts;IdentityServer4.EntityFramework.Mappers;IdentityServer4.EntityFramework.Entities | 4.1.2
+Duende.BFF | 35 | lib | Duende.Bff | 2.2.0
+AspNet.Security.OAuth.GitHub | 45 | lib | AspNet.Security.OAuth.GitHub;Microsoft.Extensions.DependencyInjection[AddGitHub] | 8.0.0
+Blazorise | 45 | lib | Blazorise;Blazorise.Utilities;Blazorise.Extensions | 1.5.0
+Blazorise.Bootstrap | 40 | lib | Blazorise.Bootstrap;Microsoft.Extensions.DependencyInjection[AddBootstrapProviders] | 1.5.0
+Blazorise.Icons.FontAwesome | 40 | lib | Blazorise.Icons.FontAwesome;Microsoft.Extensions.DependencyInjection[AddFontAwesomeIcons] | 1.5.0
+Blazorise.DataGrid | 35 | lib | Blazorise.DataGrid | 1.5.0
+MiniProfiler.AspNetCore.Mvc | 50 | lib | StackExchange.Profiling;Microsoft.Extensions.DependencyInjection[AddMiniProfiler];Microsoft.AspNetCore.Builder[UseMiniProfiler] | 4.3.8
+Microsoft.FeatureManagement | 55 | lib | Microsoft.FeatureManagement;Microsoft.FeatureManagement.FeatureFilters | 3.5.0
+Microsoft.FeatureManagement.AspNetCore | 55 | lib | Microsoft.FeatureManagement.Mvc;Microsoft.FeatureManagement.Mvc.TagHelpers | 3.5.0
+morelinq | 55 | lib | MoreLinq;MoreLinq.Extensions | 4.1.0
+RestEase | 40 | lib | RestEase;RestEase.Implementation | 1.6.4
+RestEase.HttpClientFactory | 30 | lib | Microsoft.Extensions.DependencyInjection[AddRestEaseClient] | 1.6.4
+Serilog.Enrichers.Span | 40 | lib | Serilog.Enrichers.Span;Serilog[WithSpan] | 3.1.0
+Serilog.Enrichers.CorrelationId | 40 | lib | Serilog.Enrichers.CorrelationId;Serilog[WithCorrelationId,WithCorrelationIdHeader] | 3.0.1
+Serilog.Sinks.Elasticsearch | 50 | lib | Serilog.Sinks.Elasticsearch;Serilog[WriteTo.Elasticsearch] | 9.0.3
+Serilog.Sinks.TextWriter | 30 | lib | Serilog[WriteTo.TextWriter] | 3.0.0
+ZLogger | 40 | lib | ZLogger;ZLogger.Providers;ZLogger.Formatters | 2.0.0
+Dapr.Client | 55 | lib | Dapr.Client;Dapr[DaprException] | 1.14.0
+Dapr.AspNetCore | 55 | lib | Dapr.AspNetCore;Dapr[TopicAttribute,FromStateAttribute];Microsoft.Extensions.DependencyInjection[AddDapr,AddDaprClient];Microsoft.AspNetCore.Builder[UseCloudEvents,MapSubscribeHandler] | 1.14.0
+Microsoft.AspNetCore.OData | 55 | lib | Microsoft.AspNetCore.OData;Microsoft.AspNetCore.OData.Query;Microsoft.AspNetCore.OData.Routing;Microsoft.AspNetCore.OData.Routing.Controllers;Microsoft.AspNetCore.OData.Deltas;Microsoft.AspNetCore.OData.Formatter;Microsoft.AspNetCore.OData.Results | 8.2.5
+Microsoft.OData.ModelBuilder | 40 | lib | Microsoft.OData.ModelBuilder | 1.0.9
+NJsonSchema | 50 | lib | NJsonSchema;NJsonSchema.Generation;NJsonSchema.Validation | 11.0.0
+Akka | 45 | lib | Akka.Actor;Akka.Event;Akka.Configuration;Akka.Routing;Akka.Util;Akka.Pattern | 1.5.0
+EasyNetQ | 40 | lib | =;EasyNetQ.Topology;EasyNetQ.Consumer | 7.0.0
+NServiceBus | 50 | lib | =;NServiceBus.Logging;NServiceBus.Pipeline;NServiceBus.Testing | 8.0.0
+Marten | 45 | lib | =;Marten.Events;Marten.Linq;Marten.Schema;Marten.Events.Projections;Marten.Events.Aggregation | 7.0.0
+WolverineFx | 40 | lib | Wolverine;Wolverine.Attributes;Wolverine.Runtime;Wolverine.ErrorHandling | 2.0.0
+Alba | 35 | test | Alba | 8.0.0
+Spectre.Console.Testing | 40 | test | Spectre.Console.Testing | 0.50.0
+FsCheck | 45 | test | FsCheck;FsCheck.Fluent | 2.16.6
+FsCheck.Xunit | 40 | test | FsCheck.Xunit | 2.16.6
+FsCheck.NUnit | 30 | test | FsCheck.NUnit | 2.16.6
+ApprovalTests | 35 | test | ApprovalTests;ApprovalTests.Reporters;ApprovalTests.Combinations | 6.0.0
+NFluent | 30 | test | NFluent | 2.8.0
+LazyCache | 40 | lib | LazyCache;LazyCache.Providers | 2.4.0
+LazyCache.AspNetCore | 35 | lib | Microsoft.Extensions.DependencyInjection[AddLazyCache] | 2.4.0
+ZiggyCreatures.FusionCache | 45 | lib | ZiggyCreatures.Caching.Fusion;Microsoft.Extensions.DependencyInjection[AddFusionCache] | 1.0.0
+DynamicData | 50 | lib | DynamicData;DynamicData.Binding;DynamicData.Aggregation;DynamicData.Kernel | 8.0.2
+Terminal.Gui | 45 | lib | Terminal.Gui | 1.16.0
+Microsoft.Orleans.Sdk | 50 | lib | Orleans;Orleans.Runtime;Orleans.Concurrency;Orleans.Streams | 8.0.0
+Microsoft.Orleans.Server | 45 | lib | Microsoft.Extensions.Hosting[UseOrleans] | 8.0.0
+Microsoft.Orleans.Client | 40 | lib | Microsoft.Extensions.Hosting[UseOrleansClient] | 8.0.0
 """
 
 # Packages the test-project conventions add: framework -> (package, runner/adapter).
@@ -1197,6 +1257,21 @@ IMPLIED_BY = {
     "Microsoft.Extensions.Configuration.Abstractions": ["Microsoft.Extensions.Configuration"],
     "Microsoft.Extensions.Hosting.Abstractions": ["Microsoft.Extensions.Hosting"],
     "MediatR.Contracts": ["MediatR"],
+    "Microsoft.CodeAnalysis.Analyzer.Testing": [
+        "Microsoft.CodeAnalysis.CSharp.Analyzer.Testing",
+        "Microsoft.CodeAnalysis.CSharp.CodeFix.Testing",
+        "Microsoft.CodeAnalysis.CSharp.SourceGenerators.Testing",
+    ],
+    "Microsoft.FeatureManagement": ["Microsoft.FeatureManagement.AspNetCore"],
+    "Microsoft.OData.ModelBuilder": ["Microsoft.AspNetCore.OData"],
+    "Finbuckle.MultiTenant": [
+        "Finbuckle.MultiTenant.AspNetCore",
+        "Finbuckle.MultiTenant.EntityFrameworkCore",
+    ],
+    "Blazorise": ["Blazorise.Bootstrap", "Blazorise.Icons.FontAwesome", "Blazorise.DataGrid"],
+    "RestEase": ["RestEase.HttpClientFactory"],
+    "LazyCache": ["LazyCache.AspNetCore"],
+    "IdentityServer4": ["IdentityServer4.AspNetIdentity", "IdentityServer4.EntityFramework"],
     "Azure.Core": ["Azure.Identity", "Azure.Storage.Blobs", "Azure.Messaging.ServiceBus"],
     "MongoDB.Bson": ["MongoDB.Driver"],
     "Serilog.Extensions.Logging": ["Serilog.AspNetCore", "Serilog.Extensions.Hosting"],

@@ -1361,3 +1361,23 @@ def test_a_nested_class_named_like_a_package_is_no_qualified_use(tmp_path):
     found = infer(tmp_path, Options(offline=True))
     # `Hangfire.Resource` is the nested class's member, not the Hangfire namespace
     assert _names(found, "src/Perms/Perms.csproj") == []
+
+
+def test_roslyn_testing_packages_are_told_apart_by_the_test_type(tmp_path):
+    _tree(
+        tmp_path,
+        {
+            "tests/Fix.Tests/Fix.Tests.csproj": LIB,
+            "tests/Fix.Tests/T.cs": (
+                "using Microsoft.CodeAnalysis.CSharp.Testing;\nusing Microsoft.CodeAnalysis.Testing;\n"
+                "using Xunit;\npublic class T {\n"
+                "  [Fact] public void F() { var t = new CSharpCodeFixTest<A, B, DefaultVerifier>(); }\n}\n"
+            ),
+        },
+    )
+    found = infer(tmp_path, Options(offline=True))
+    names = _names(found, "tests/Fix.Tests/Fix.Tests.csproj")
+    # the code-fix harness, which brings the analyzer-testing base the other using names
+    assert "Microsoft.CodeAnalysis.CSharp.CodeFix.Testing" in names
+    assert "Microsoft.CodeAnalysis.CSharp.Analyzer.Testing" not in names
+    assert "Microsoft.CodeAnalysis.Analyzer.Testing" not in names
