@@ -1201,7 +1201,9 @@ PLACEMENT = {
     "JunitXml.TestLogger": "test",
     # testing-platform extensions (their docs: code coverage, TRX report, coverlet.MTP)
     "Microsoft.Testing.Extensions.CodeCoverage": "test",
-    "Microsoft.Testing.Extensions.TrxReport": "test",
+    # the TRX report extension of the testing platform: xunit v3 writes TRX itself and
+    # TUnit depends on the extension (their docs), so only MSTest and NUnit list it
+    "Microsoft.Testing.Extensions.TrxReport": "test:mstest|nunit",
     "coverlet.MTP": "test",
     "NSubstitute.Analyzers.CSharp": "uses:NSubstitute",
     "FluentAssertions.Analyzers": "uses:FluentAssertions",

@@ -1381,3 +1381,30 @@ def test_roslyn_testing_packages_are_told_apart_by_the_test_type(tmp_path):
     assert "Microsoft.CodeAnalysis.CSharp.CodeFix.Testing" in names
     assert "Microsoft.CodeAnalysis.CSharp.Analyzer.Testing" not in names
     assert "Microsoft.CodeAnalysis.Analyzer.Testing" not in names
+
+
+def test_the_trx_report_extension_goes_to_mstest_and_nunit_projects_only(tmp_path):
+    _tree(
+        tmp_path,
+        {
+            "Directory.Packages.props": (
+                "<Project><PropertyGroup><ManagePackageVersionsCentrally>true"
+                "</ManagePackageVersionsCentrally></PropertyGroup><ItemGroup>"
+                '<PackageVersion Include="Microsoft.Testing.Extensions.TrxReport" Version="1.7.3" />'
+                '<PackageVersion Include="NUnit" Version="4.3.2" />'
+                '<PackageVersion Include="xunit.v3" Version="2.0.3" /></ItemGroup></Project>'
+            ),
+            "N.Tests/N.Tests.csproj": LIB,
+            "N.Tests/T.cs": "using NUnit.Framework;\npublic class T { [Test] public void F() {} }\n",
+            "X.Tests/X.Tests.csproj": LIB,
+            "X.Tests/T.cs": "using Xunit;\npublic class T { [Fact] public void F() {} }\n",
+            "F.Tests/F.Tests.csproj": LIB,
+            "F.Tests/T.cs": "public class T { public void Should_work() {} }\n",
+        },
+    )
+    found = infer(tmp_path, Options(offline=True))
+    trx = "Microsoft.Testing.Extensions.TrxReport"
+    assert trx in _names(found, "N.Tests/N.Tests.csproj")
+    # xunit v3 writes TRX itself; a framework the analysis cannot tell gets no guess
+    assert trx not in _names(found, "X.Tests/X.Tests.csproj")
+    assert trx not in _names(found, "F.Tests/F.Tests.csproj")

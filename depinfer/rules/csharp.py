@@ -404,7 +404,7 @@ def _placed(
     if kind == "code":
         return False
     if kind == "test":
-        return cs.is_test and (not arg or detect_framework(use, cs) in (arg, None))
+        return cs.is_test and (not arg or detect_framework(use, cs) in arg.split("|"))
     if kind == "uses":
         return arg.lower() in by_project.get(cs.path, set())
     if kind == "startup-ef":
