@@ -375,16 +375,33 @@ def placement_candidates(
                 rule = f"uses:{pid[: -len('.Analyzers')]}"
             if rule is None:
                 continue
-            for cs in members:
-                if nxi.package_in_box(pid, cs) or low in cs.inherited_packages:
-                    continue  # e.g. MSTest.Sdk brings its analyzers itself
-                if _placed(rule, cs, uses[cs.path], by_project, graph, uses, project):
-                    c = _candidate(pid, cs, "placement", f"{rule} ({pid} is listed centrally)")
-                    if nxi.package_info(pid) is None:
-                        # a tool the conventions place (SBOM, versioning, analyzers): it works
-                        # in the build of the project that references it and flows nowhere
-                        c.extra["kind"] = "build"
-                    out.append(c)
+            eligible = [
+                cs
+                for cs in members
+                # e.g. MSTest.Sdk brings its analyzers itself
+                if not (nxi.package_in_box(pid, cs) or low in cs.inherited_packages)
+            ]
+            hits = [
+                cs
+                for cs in eligible
+                if _placed(rule, cs, uses[cs.path], by_project, graph, uses, project)
+            ]
+            if not hits and rule.startswith("test:"):
+                # the list names it for a reason: no project of the frameworks it is for,
+                # so it goes to the test projects there are
+                rule = "test"
+                hits = [
+                    cs
+                    for cs in eligible
+                    if _placed(rule, cs, uses[cs.path], by_project, graph, uses, project)
+                ]
+            for cs in hits:
+                c = _candidate(pid, cs, "placement", f"{rule} ({pid} is listed centrally)")
+                if nxi.package_info(pid) is None:
+                    # a tool the conventions place (SBOM, versioning, analyzers): it works
+                    # in the build of the project that references it and flows nowhere
+                    c.extra["kind"] = "build"
+                out.append(c)
     return out
 
 
