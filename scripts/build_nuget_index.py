@@ -1210,7 +1210,9 @@ PLACEMENT = {
     "Moq.Analyzers": "uses:Moq",
     "Microsoft.EntityFrameworkCore.Design": "startup-ef",
     "Microsoft.EntityFrameworkCore.Tools": "startup-ef",
-    "Microsoft.VisualStudio.Web.CodeGeneration.Design": "web",
+    # the scaffolding tool generates MVC views and Razor Pages (its docs): web apps with
+    # .cshtml files, not minimal APIs or Blazor apps
+    "Microsoft.VisualStudio.Web.CodeGeneration.Design": "web-views",
     # set up by its MSBuild properties (PROPERTY_SIGNALS), not by being listed
     "Microsoft.Extensions.ApiDescription.Server": "code",
     "Microsoft.Web.LibraryManager.Build": "file:libman.json",

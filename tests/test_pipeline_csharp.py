@@ -1408,3 +1408,39 @@ def test_the_trx_report_extension_goes_to_mstest_and_nunit_projects_only(tmp_pat
     # xunit v3 writes TRX itself; a framework the analysis cannot tell gets no guess
     assert trx not in _names(found, "X.Tests/X.Tests.csproj")
     assert trx not in _names(found, "F.Tests/F.Tests.csproj")
+
+
+def test_the_scaffolding_tool_goes_to_mvc_apps_not_minimal_apis(tmp_path):
+    web = (
+        '<Project Sdk="Microsoft.NET.Sdk.Web"><PropertyGroup><TargetFramework>net8.0'
+        "</TargetFramework></PropertyGroup></Project>"
+    )
+    _tree(
+        tmp_path,
+        {
+            "Directory.Packages.props": (
+                "<Project><PropertyGroup><ManagePackageVersionsCentrally>true"
+                "</ManagePackageVersionsCentrally></PropertyGroup><ItemGroup>"
+                '<PackageVersion Include="Microsoft.VisualStudio.Web.CodeGeneration.Design"'
+                ' Version="8.0.7" /></ItemGroup></Project>'
+            ),
+            "Minimal/Minimal.csproj": web,
+            "Minimal/Program.cs": (
+                'var app = WebApplication.Create(args);\napp.MapGet("/", () => "hi");\napp.Run();\n'
+            ),
+            "Mvc/Mvc.csproj": web,
+            "Mvc/Program.cs": "var app = WebApplication.Create(args);\napp.Run();\n",
+            "Mvc/Views/Home/Index.cshtml": "<h1>Home</h1>\n",
+            "Api/Api.csproj": web,
+            "Api/Program.cs": "var app = WebApplication.Create(args);\napp.Run();\n",
+            "Api/Orders.cs": (
+                "using Microsoft.AspNetCore.Mvc;\n[ApiController]\n"
+                "public class Orders : ControllerBase { [HttpGet] public int Get() => 1; }\n"
+            ),
+        },
+    )
+    found = infer(tmp_path, Options(offline=True))
+    tool = "Microsoft.VisualStudio.Web.CodeGeneration.Design"
+    assert tool in _names(found, "Mvc/Mvc.csproj")
+    assert tool in _names(found, "Api/Api.csproj")
+    assert tool not in _names(found, "Minimal/Minimal.csproj")

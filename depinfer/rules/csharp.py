@@ -440,6 +440,14 @@ def _placed(
         )
     if kind == "web":
         return _web_app(cs) and not cs.is_test
+    if kind == "web-views":
+        # MVC: the views, or the routing attributes of controllers and endpoint classes
+        mvc = {"ApiController", "HttpGet", "HttpPost", "HttpPut", "HttpDelete", "Route"}
+        return (
+            _web_app(cs)
+            and not cs.is_test
+            and (bool(mvc & set(use.attributes)) or _has_views(project, cs))
+        )
     if kind == "wasm":
         return sdk == "Microsoft.NET.Sdk.BlazorWebAssembly"
     if kind == "file":
@@ -458,6 +466,12 @@ def _placed(
             and not _web_app(cs)
         )
     return False
+
+
+def _has_views(project: Project, cs: CsProject) -> bool:
+    """MVC views or Razor Pages (.cshtml) in the project's folder."""
+    root = project.abspath(cs.directory) if cs.directory else project.abspath(".")
+    return any(f.suffix == ".cshtml" for f in root.rglob("*.cshtml") if "bin" not in f.parts)
 
 
 def is_architecture_test(use: ProjectUse) -> bool:
