@@ -358,3 +358,35 @@ def test_a_crate_attribute_names_a_registry_crate_renamed(tmp_path):
     ctx = Context(Options(offline=True), registries=RecordedRegistry())
     found = {c.name: c for c in map_imports(project, analyze(project, ctx), ctx)}
     assert found["s"].extra.get("package") == "serde"
+
+
+def test_path_roots_a_glob_import_brings_in_are_not_crates(tmp_path):
+    # `use engine::prelude::*;` brings `chrono` (a module, through `pub use crate::window::*`)
+    # and `regex` (`pub use log as regex`): names in scope come before the extern prelude,
+    # though the registry has crates of those names
+    _, edits = run(tmp_path, "glob-reexports")
+    game = edits["game/Cargo.toml"]["dependencies"]
+    assert dict(game["engine"]) == {"path": "../engine", "version": "0.2.0"}
+    assert "itertools" in game
+    assert "chrono" not in game and "regex" not in game
+
+
+def test_names_at_follows_a_crates_own_glob_reexports():
+    from depinfer.mapping.rust_globs import names_at
+
+    gates = {
+        "prelude::*crate::window": [],
+        "prelude::glam": [],
+        "window::miniquad": [],
+        "window::timer::now": [],
+        "window::Conf": [],
+    }
+    assert names_at(gates, "prelude") == {"glam", "miniquad", "timer", "Conf"}
+
+
+def test_a_key_features_name_keeps_its_spelling_and_renames_the_published_crate(tmp_path):
+    _, edits = run(tmp_path, "feature-key-spelling")
+    entry = edits["Cargo.toml"]["dependencies"]["humantime_serde"]
+    assert entry["package"] == "humantime-serde"
+    assert entry["optional"] is True
+

@@ -219,6 +219,11 @@ def _cfg_text(t: Any) -> str:
     return f"{t[1]}(" + ", ".join(_cfg_text(a) for a in t[2]) + ")"
 
 
+# refs a glob import cannot have brought in: `::x`, `extern crate x`, and refs already
+# followed through a glob or a method call
+NOT_THROUGH_GLOBS = frozenset({"rooted", "extern", "via-glob", "methods"})
+
+
 # ---------------------------------------------------------------- per-file facts
 
 
@@ -1027,7 +1032,12 @@ def analyze(project: Project, ctx: Context) -> list[ImportRef]:
     out: list[ImportRef] = []
     for (rel, _target), refs in results.items():
         pkg = owner[rel]
+        # `use other_crate::*` (at any depth of the file): a path root there may be a module
+        # that glob brings in (macroquad's `use miniquad::*; date::now()`), not a crate
+        globs = ["::".join(b) for b in facts[rel].extern_globs]
         for name, line, scope, extra in refs:
+            if globs and extra.get("how") not in NOT_THROUGH_GLOBS:
+                extra = {**extra, "globs": globs}
             kind = {"dev": FileKind.TEST, "build": FileKind.BUILD}.get(
                 scope.target, FileKind.SOURCE
             )

@@ -21,6 +21,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from depinfer.context import Context
+from depinfer.mapping.rust_globs import GlobExports
 from depinfer.model import Candidate, Ecosystem, Evidence, ImportRef, Manifest, Project, Section
 
 STD_DATA = Path(__file__).resolve().parent.parent / "registries" / "data" / "rust_std.json"
@@ -197,6 +198,8 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
             renamed.setdefault((r.extra.get("manifest", ""), r.module), set()).add(
                 r.extra["crate_of"]
             )
+    glob_exports = GlobExports(project, ctx, by_lib)
+    feature_keys: list[Candidate] = []  # keys only `[features]` names, spelling unchecked
     for ref in refs:
         how = ref.extra.get("how")
         if how not in CODE_HOWS:
@@ -211,6 +214,8 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
             continue
         if how in ("attr", "macro", "macro-def") and name in tools:
             continue  # `clippy::…` / `rustfmt::…` lint paths, also inside macro bodies
+        if _from_glob(name, ref, info, glob_exports, builtins):
+            continue
         section = SECTION_OF_TARGET.get(ref.extra.get("target", "runtime"), Section.RUNTIME)
         evidence = Evidence("import", ref.file, ref.line, ref.extra.get("path", name))
         cand = Candidate(
@@ -238,6 +243,8 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
                 cand.extra["package"] = known["package"]
             cand.verified = True if known.get("from") != "features" else None
             cand.evidence.append(Evidence("manifest", info.manifest.path, None, known["from"]))
+            if from_features and "package" not in cand.extra:
+                feature_keys.append(cand)
             out.append(cand)
             continue
         heads = renamed.get((info.manifest.path, name), set())
@@ -279,7 +286,9 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
             continue
         unknown.setdefault(name, []).append(cand)
         out.append(cand)
+    glob_exports.close()
     _name_from_registry(unknown, ctx)
+    _feature_key_packages(feature_keys, ctx)
     kept = [c for c in out if c.verified is not False or ctx.options.keep_unverified]
     return _condense(kept)
 
@@ -357,6 +366,40 @@ def _optional(info: CrateInfo, name: str, ref: ImportRef) -> bool:
                 if item in features:
                     todo.append(item)
     return False
+
+
+def _from_glob(
+    name: str, ref: ImportRef, info: CrateInfo, exports: GlobExports, builtins: frozenset[str]
+) -> bool:
+    """The path root is a name one of the file's `use other_crate::…::*` imports brings in."""
+    for base in ref.extra.get("globs", []):
+        crate = base.split("::", 1)[0]
+        if crate in builtins or crate == name:
+            continue
+        known = info.keys.get(crate)
+        package = (known.get("package") or known.get("key")) if known else None
+        names = exports.names(base, package if isinstance(package, str) else None)
+        if names and name in names:
+            return True
+    return False
+
+
+def _feature_key_packages(cands: list[Candidate], ctx: Context) -> None:
+    """A key `[features]` names (`tower-make = ["tower_make"]`) keeps its spelling, since the
+    features refer to it; when the registry publishes the crate under the other spelling
+    (tower-make), the entry renames it: `tower_make = { package = "tower-make" }`."""
+    keys = sorted({c.name for c in cands if "-" in c.name or "_" in c.name})
+    if not keys:
+        return
+    other = {k: k.replace("_", "-") if "_" in k else k.replace("-", "_") for k in keys}
+    answers = ctx.registries.exists_many(Ecosystem.CRATES, keys + list(other.values()))
+    for c in cands:
+        alt = other.get(c.name)
+        if alt is None or answers.get(c.name) is not False or not answers.get(alt):
+            continue
+        c.extra["package"] = alt
+        c.verified = True
+        c.evidence.append(Evidence("registry:exists", detail=alt))
 
 
 def _name_from_registry(unknown: dict[str, list[Candidate]], ctx: Context) -> None:
