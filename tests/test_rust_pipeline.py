@@ -390,3 +390,49 @@ def test_a_key_features_name_keeps_its_spelling_and_renames_the_published_crate(
     assert entry["package"] == "humantime-serde"
     assert entry["optional"] is True
 
+
+def _candidates(root: Path) -> dict[tuple[str, str], object]:
+    from depinfer.analyzers.rust import analyze
+    from depinfer.mapping.rust import map_imports
+    from depinfer.rules.rust import infer as rules_infer
+    from depinfer.scan import scan
+
+    project = scan(root)
+    ctx = Context(Options(offline=True), registries=RecordedRegistry())
+    refs = analyze(project, ctx)
+    cands = rules_infer(project, refs, map_imports(project, refs, ctx), ctx)
+    return {(c.manifest, c.name): c for c in cands}
+
+
+@pytest.mark.parametrize(
+    "item",
+    [
+        "pub async fn run() -> Result<JsValue, JsValue> { Ok(JsValue::NULL) }",
+        "impl Client { pub async fn get(&self) {} }",
+        'extern "C" { async fn fetch_json(url: &str) -> JsValue; }',
+    ],
+)
+def test_wasm_bindgen_on_an_async_fn_needs_wasm_bindgen_futures(tmp_path, monkeypatch, item):
+    # the code #[wasm_bindgen] generates for async functions calls wasm_bindgen_futures
+    monkeypatch.setitem(globals(), "KNOWN_NAMES", {"wasm-bindgen", "wasm-bindgen-futures"})
+    (tmp_path / "Cargo.toml").write_text('[package]\nname = "x"\nedition = "2021"\n')
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "lib.rs").write_text(
+        f"use wasm_bindgen::prelude::*;\n\n#[wasm_bindgen]\n{item}\n"
+    )
+    found = _candidates(tmp_path)
+    assert ("Cargo.toml", "wasm-bindgen") in found
+    assert ("Cargo.toml", "wasm-bindgen-futures") in found
+
+
+def test_wasm_bindgen_on_plain_functions_needs_no_futures_crate(tmp_path, monkeypatch):
+    monkeypatch.setitem(globals(), "KNOWN_NAMES", {"wasm-bindgen", "wasm-bindgen-futures"})
+    (tmp_path / "Cargo.toml").write_text('[package]\nname = "x"\nedition = "2021"\n')
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "lib.rs").write_text(
+        "use wasm_bindgen::prelude::*;\n\n#[wasm_bindgen]\npub fn add(a: u8) -> u8 { a }\n\n"
+        "async fn helper() {}\n"
+    )
+    found = _candidates(tmp_path)
+    assert ("Cargo.toml", "wasm-bindgen") in found
+    assert ("Cargo.toml", "wasm-bindgen-futures") not in found

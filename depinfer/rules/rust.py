@@ -69,6 +69,7 @@ def infer(
     out = list(candidates)
     out.extend(_from_features_tables(crates, out, ctx))
     _derives(refs, out, ctx)
+    _async_attributes(refs, out)
     known = _source_gates(out, ctx, project)
     _helper_keys(refs, out, known)
     _method_gates(refs, out, known)
@@ -203,6 +204,57 @@ def _derives(refs: list[ImportRef], cands: list[Candidate], ctx: Context) -> Non
             added[key] = cand
             cands.append(cand)
         _add_features(cand, e, ref)
+
+
+@lru_cache(maxsize=1)
+def async_attribute_table() -> dict[str, list[dict[str, Any]]]:
+    """attribute name → entries (scripts/build_rust_async_attributes.py)."""
+    data = json.loads((DATA / "async_attributes.json").read_text(encoding="utf-8"))
+    out: dict[str, list[dict[str, Any]]] = {}
+    for e in data["entries"]:
+        out.setdefault(e["attribute"], []).append(e)
+    return out
+
+
+def _async_attributes(refs: list[ImportRef], cands: list[Candidate]) -> None:
+    """An attribute macro on an `async fn` whose generated code names another crate
+    (`#[wasm_bindgen] async fn` → wasm-bindgen-futures) needs that crate beside its own."""
+    table = async_attribute_table()
+    have: dict[str, dict[str, list[Candidate]]] = {}
+    for c in cands:
+        have.setdefault(c.manifest, {}).setdefault(code_name(c.name), []).append(c)
+        if c.extra.get("package"):
+            have[c.manifest].setdefault(code_name(c.extra["package"]), []).append(c)
+    for ref in refs:
+        if ref.extra.get("how") != "async-attr":
+            continue
+        path = ref.extra.get("path", "")
+        manifest = ref.extra.get("manifest", "")
+        present = have.setdefault(manifest, {})
+        for e in table.get(path.split("::")[-1], []):
+            provider = code_name(e["crate"])
+            head = path.split("::")[0] if "::" in path else None
+            if (head or provider) != provider or provider not in present:
+                continue
+            section = {"dev": Section.DEV, "build": Section.BUILD}.get(
+                ref.extra.get("target", "runtime"), Section.RUNTIME
+            )
+            need = code_name(e["needs"])
+            if any(c.section == section or section == Section.DEV for c in present.get(need, [])):
+                continue
+            cand = Candidate(
+                ecosystem=Ecosystem.CRATES,
+                name=e["needs"],
+                manifest=manifest,
+                section=section,
+                confidence=0.8,
+                markers=ref.marker,
+                optional=ref.optional,
+                evidence=[Evidence("rule:async-attribute", ref.file, ref.line, e["why"])],
+                extra={"gates": list(ref.extra.get("features", []))},
+            )
+            present.setdefault(need, []).append(cand)
+            cands.append(cand)
 
 
 _TARGET_SECTIONS = {
