@@ -436,3 +436,14 @@ def test_wasm_bindgen_on_plain_functions_needs_no_futures_crate(tmp_path, monkey
     found = _candidates(tmp_path)
     assert ("Cargo.toml", "wasm-bindgen") in found
     assert ("Cargo.toml", "wasm-bindgen-futures") not in found
+
+
+def test_a_crate_a_facade_reexports_under_an_alias_takes_its_features_through_the_facade(
+    tmp_path,
+):
+    # `pub use facade_timers as timers;` + `futures = ["facade-timers/futures"]`: the app's
+    # `facade::timers::future` needs the facade's `futures` feature
+    _, edits = run(tmp_path, "facade-reexports")
+    entry = edits["app/Cargo.toml"]["dependencies"]["facade"]
+    assert list(entry["features"]) == ["futures"]
+    assert entry["path"] == "../facade"

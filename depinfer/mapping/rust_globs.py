@@ -64,16 +64,18 @@ class GlobExports:
         self.workdir: list[Path] = []
 
     def names(self, base: str, package: str | None = None) -> set[str] | None:
+        from depinfer.rules.rust_gates import crate_reexports
+
         if base not in self.cache:
             self.cache[base] = None  # a cycle of re-exports ends here
             crate, _, path = base.partition("::")
             gates = self._gates(crate, package)
             names = None if gates is None else names_at(gates, path)
-            last = path.rpartition("::")[2]
-            if gates and not names and path in gates and last.islower() and last != crate:
+            target = crate_reexports(gates).get(path) if gates and path else None
+            if not names and target and target != crate:
                 # `pub use miniquad;` in macroquad's `window`: `use macroquad::window::
                 # miniquad::*` globs the re-exported crate itself
-                names = self.names(last)
+                names = self.names(target)
             self.cache[base] = names
         return self.cache[base]
 
