@@ -447,3 +447,24 @@ def test_a_crate_a_facade_reexports_under_an_alias_takes_its_features_through_th
     entry = edits["app/Cargo.toml"]["dependencies"]["facade"]
     assert list(entry["features"]) == ["futures"]
     assert entry["path"] == "../facade"
+
+
+def test_an_unpublished_package_without_a_dev_table_lists_its_test_crates_as_dependencies(
+    tmp_path,
+):
+    _, edits = run(tmp_path, "unpublished-harness")
+    doc = edits["Cargo.toml"]
+    assert {"log", "itertools"} <= set(doc["dependencies"])
+    assert "dev-dependencies" not in doc
+
+
+def test_an_unpublished_package_with_a_dev_table_keeps_test_crates_there(tmp_path):
+    root = tmp_path / "unpublished-harness"
+    shutil.copytree(FIXTURES / "unpublished-harness", root)
+    manifest = root / "Cargo.toml"
+    manifest.write_text(manifest.read_text() + "\n[dev-dependencies]\n")
+    ctx = Context(Options(languages=("rust",)), registries=RecordedRegistry())
+    result = infer(root, ctx.options, ctx=ctx)
+    doc = tomlkit.parse(next(e.new_text for e in result.edits if e.path == "Cargo.toml"))
+    assert "itertools" in doc["dev-dependencies"]
+    assert "itertools" not in doc["dependencies"]

@@ -572,6 +572,10 @@ class _Walker:
                 inner = replace(scope, features=scope.features + cfg.features)
                 if cfg.test:
                     inner = replace(inner, target="dev")
+                if cfg.target and inner.target != "build":
+                    # `cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)`:
+                    # the crate is needed on that target only, as under `#[cfg(..)]`
+                    inner = replace(inner, marker=cfg.target)
                 toks = args.children
                 for i, tok in enumerate(toks[:-1]):
                     # `cfg_attr(feature = "serde", derive(serde::Serialize))`

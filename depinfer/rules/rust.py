@@ -78,7 +78,33 @@ def infer(
     _serde_std_impls(refs, out, known)
     _derived_trait_impls(refs, out, known)
     _umbrella(project, out, known)
+    _unpublished_without_dev_table(project, out)
     return out
+
+
+def _unpublished_without_dev_table(project: Project, cands: list[Candidate]) -> None:
+    """A package that is never published (`publish = false`: an example, a test harness) and
+    keeps no `[dev-dependencies]` table at all builds its tests and examples from
+    `[dependencies]` alone (the Cargo Book, "Dev-dependencies": tests, examples and benchmarks
+    use them; a table that is not there declares nothing), so the crates only they use belong
+    there, not in a table the package never had."""
+    for m in project.manifests_of(Ecosystem.CRATES):
+        if m.parse_error or m.data.get("publish") not in (False, []):
+            continue
+        tables = (m.data.get("deps") or {}).keys()
+        if any(t == "dev-dependencies" or t.endswith(".dev-dependencies") for t in tables):
+            continue
+        for c in cands:
+            if c.manifest == m.path and c.section == Section.DEV:
+                c.section = Section.RUNTIME
+                c.evidence.append(
+                    Evidence(
+                        "rule:no-dev-table",
+                        m.path,
+                        None,
+                        "unpublished package without [dev-dependencies]: tests use [dependencies]",
+                    )
+                )
 
 
 # ---------------------------------------------------------------- [features]
