@@ -140,11 +140,12 @@ def test_dev_and_build_dependencies(app):
 def test_versions_are_caret_shorthand_fitting_rust_version(app):
     _, edits = app
     deps = edits["Cargo.toml"]["dependencies"]
-    assert deps["anyhow"] == "1.0"
+    # the repository writes `tempfile = "3"` and `winapi = "0.3"`: major only, 0.x to the minor
+    assert deps["anyhow"] == "1"
     # serde's newest recorded releases need a newer rust than... the project's 1.70 allows them
-    assert deps["serde"]["version"].startswith("1.")
-    assert deps["itertools"].startswith("0.")  # 0.x keeps the patch: "0.14.0"
-    assert deps["itertools"].count(".") == 2
+    assert deps["serde"]["version"] == "1"
+    assert deps["itertools"].startswith("0.")
+    assert deps["itertools"].count(".") == 1
 
 
 def test_as_of_date_bounds_versions(tmp_path):
@@ -153,7 +154,7 @@ def test_as_of_date_bounds_versions(tmp_path):
     as_of = older.published.isoformat()
     _, edits = run(tmp_path, "app", as_of=as_of)
     spec = edits["Cargo.toml"]["dependencies"]["anyhow"]
-    assert spec == ".".join(older.version.split(".")[:2])
+    assert spec == older.version.split(".")[0]  # in the repository's major-only style
     assert newer.published > older.published
 
 
@@ -468,3 +469,25 @@ def test_an_unpublished_package_with_a_dev_table_keeps_test_crates_there(tmp_pat
     doc = tomlkit.parse(next(e.new_text for e in result.edits if e.path == "Cargo.toml"))
     assert "itertools" in doc["dev-dependencies"]
     assert "itertools" not in doc["dependencies"]
+
+
+@pytest.mark.parametrize(
+    ("kept", "expected"),
+    [
+        ('assert_cmd = "2"\ntempfile = "=3"\n', {"regex": "1", "log": "0.4"}),
+        ('assert_cmd = "2.0.16"\ntempfile = "3.27.0"\n', {"regex": "1.11.1", "log": "0.4.27"}),
+        ("", {"regex": "1.11", "log": "0.4.27"}),  # nothing to follow: the caret default
+    ],
+)
+def test_versions_follow_the_precision_of_the_requirements_the_repository_keeps(
+    tmp_path, kept, expected
+):
+    from depinfer.resolvers.rust import spec_style, styled
+    from depinfer.scan import scan
+
+    (tmp_path / "Cargo.toml").write_text(
+        '[package]\nname = "x"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\n\n'
+        f"[dev-dependencies]\n{kept}"
+    )
+    style = spec_style(scan(tmp_path))
+    assert {"regex": styled("1.11.1", style), "log": styled("0.4.27", style)} == expected
