@@ -491,3 +491,23 @@ def test_versions_follow_the_precision_of_the_requirements_the_repository_keeps(
     )
     style = spec_style(scan(tmp_path))
     assert {"regex": styled("1.11.1", style), "log": styled("0.4.27", style)} == expected
+
+
+def test_a_manifest_keeping_enough_requirements_of_its_own_sets_its_own_precision(tmp_path):
+    from depinfer.resolvers.rust import spec_style
+    from depinfer.scan import scan
+
+    (tmp_path / "Cargo.toml").write_text(
+        '[workspace]\nmembers = ["a", "b"]\n\n[workspace.dependencies]\n'
+        'anyhow = "1"\nregex = "1"\nclap = "4"\nlog = "0.4"\nrand = "0.8"\n'
+    )
+    for name, kept in (("a", ""), ("b", 'x = "1.2.3"\ny = "2.0.1"\nz = "0.3.4"\n')):
+        (tmp_path / name / "src").mkdir(parents=True)
+        (tmp_path / name / "src" / "lib.rs").write_text("")
+        (tmp_path / name / "Cargo.toml").write_text(
+            f'[package]\nname = "{name}"\nversion = "0.1.0"\nedition = "2021"\n\n'
+            f"[dependencies]\n\n[dev-dependencies]\n{kept}"
+        )
+    project = scan(tmp_path)
+    assert spec_style(project, "a/Cargo.toml") == spec_style(project) == (1, 2)
+    assert spec_style(project, "b/Cargo.toml") == (3, 3)
