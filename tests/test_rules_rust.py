@@ -301,3 +301,19 @@ def test_an_unreadable_crate_takes_the_features_its_used_items_name(tmp_path, mo
     )
     rules._source_gates([c], Context(Options(offline=True), registries=None), None)
     assert c.features == ["Window"]  # EventTarget comes with Window
+
+
+def test_lib_name_table_keeps_libraries_named_unlike_their_package():
+    import importlib.util
+
+    path = Path(__file__).resolve().parent.parent / "scripts" / "build_rust_lib_names.py"
+    spec = importlib.util.spec_from_file_location("build_rust_lib_names", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    entries = [
+        {"name": "md-5", "version": "0.11.0", "id": "md5"},
+        {"name": "md-5", "version": "0.10.6", "id": "md5_0_10_6"},  # the older of two
+        {"name": "aho-corasick", "version": "1.1.4", "id": "aho_corasick"},
+        {"name": "syn", "version": "1.0.109", "id": "syn_1_0_109"},
+    ]
+    assert module.lib_names(entries) == {"md5": ["md-5"]}

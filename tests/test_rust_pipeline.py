@@ -511,3 +511,55 @@ def test_a_manifest_keeping_enough_requirements_of_its_own_sets_its_own_precisio
     project = scan(tmp_path)
     assert spec_style(project, "a/Cargo.toml") == spec_style(project) == (1, 2)
     assert spec_style(project, "b/Cargo.toml") == (3, 3)
+
+
+def _md5_user(root: Path, code: str) -> None:
+    (root / "Cargo.toml").write_text('[package]\nname = "x"\nedition = "2021"\n')
+    (root / "src").mkdir()
+    (root / "src" / "lib.rs").write_text(code)
+
+
+def _mapped(root: Path, offline: bool = False) -> set[str]:
+    from depinfer.analyzers.rust import analyze
+    from depinfer.mapping.rust import map_imports
+    from depinfer.scan import scan
+
+    project = scan(root)
+    ctx = Context(Options(offline=offline), registries=RecordedRegistry())
+    return {c.name for c in map_imports(project, analyze(project, ctx), ctx)}
+
+
+def test_a_library_name_maps_to_the_popular_package_that_builds_it(tmp_path, monkeypatch):
+    # md-5 builds the library md5 (data/rust_lib_names.json, from the Rust Playground's list)
+    monkeypatch.setitem(globals(), "KNOWN_NAMES", {"md-5"})
+    _md5_user(tmp_path, "use md5::{Digest, Md5};\npub fn h(b: &[u8]) { Md5::digest(b); }\n")
+    assert _mapped(tmp_path) == {"md-5"}
+
+
+@pytest.mark.parametrize(
+    ("code", "expected"),
+    [
+        ("use md5::{Digest, Md5};\npub fn h(b: &[u8]) { Md5::digest(b); }\n", "md-5"),
+        ("pub fn h(b: &[u8]) { md5::compute(b); }\n", "md5"),
+    ],
+)
+def test_the_names_the_code_uses_decide_between_the_library_and_a_crate_of_its_name(
+    tmp_path, monkeypatch, code, expected
+):
+    from depinfer.rules import rust as rules
+
+    monkeypatch.setitem(globals(), "KNOWN_NAMES", {"md-5", "md5"})
+    sources = {
+        "md-5": "pub use digest::Digest;\npub type Md5 = u8;\n",
+        "md5": "pub struct Digest;\npub struct Context;\npub fn compute() {}\n",
+    }
+    for crate, lib in sources.items():
+        (tmp_path / crate / "src").mkdir(parents=True)
+        (tmp_path / crate / "Cargo.toml").write_text(f'[package]\nname = "{crate}"\n')
+        (tmp_path / crate / "src" / "lib.rs").write_text(lib)
+    monkeypatch.setattr(rules, "_registry_source", lambda name, *a: (tmp_path / name, None))
+    user = tmp_path / "user"
+    user.mkdir()
+    _md5_user(user, code)
+    assert _mapped(user) == {expected}
+    assert _mapped(user, offline=True) == {"md5"}  # nothing to compare: the crate of that name

@@ -287,7 +287,7 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
         unknown.setdefault(name, []).append(cand)
         out.append(cand)
     glob_exports.close()
-    _name_from_registry(unknown, ctx)
+    _name_from_registry(unknown, ctx, project)
     _feature_key_packages(feature_keys, ctx)
     kept = [c for c in out if c.verified is not False or ctx.options.keep_unverified]
     return _condense(kept)
@@ -402,17 +402,33 @@ def _feature_key_packages(cands: list[Candidate], ctx: Context) -> None:
         c.evidence.append(Evidence("registry:exists", detail=alt))
 
 
-def _name_from_registry(unknown: dict[str, list[Candidate]], ctx: Context) -> None:
-    """Pick the published spelling of each name (`foo_bar` or `foo-bar`)."""
+def _name_from_registry(
+    unknown: dict[str, list[Candidate]], ctx: Context, project: Project | None = None
+) -> None:
+    """Pick the published spelling of each name (`foo_bar` or `foo-bar`), or the popular
+    package that builds a library of that name (`md5` → md-5, data/rust_lib_names.json)."""
     if not unknown:
         return
+    libs = lib_name_table()
     spellings: list[str] = []
     for name in unknown:
         spellings.append(name)
         if "_" in name:
             spellings.append(name.replace("_", "-"))
+        spellings.extend(libs.get(name, []))
     answers = ctx.registries.exists_many(Ecosystem.CRATES, spellings)
     for name, cands in unknown.items():
+        builders = [p for p in libs.get(name, []) if answers.get(p)]
+        if builders:
+            chosen = _library_builder(name, builders[0], answers.get(name), cands, ctx, project)
+            if chosen != name:
+                for c in cands:
+                    c.name = chosen
+                    c.verified = True
+                    c.evidence.append(
+                        Evidence("registry:lib-name", detail=f"{chosen} builds the library {name}")
+                    )
+                continue
         dashed = name.replace("_", "-")
         chosen, verified = name, answers.get(name)
         if "_" in name:
@@ -434,6 +450,61 @@ def _name_from_registry(unknown: dict[str, list[Candidate]], ctx: Context) -> No
                 c.evidence.append(Evidence("registry:exists", detail=chosen))
             elif verified is False:
                 ctx.warn(f"crate '{name}' is used in the code but not in the registry", c.manifest)
+
+
+@lru_cache(maxsize=1)
+def lib_name_table() -> dict[str, list[str]]:
+    """Library name → popular packages building it (scripts/build_rust_lib_names.py)."""
+    path = STD_DATA.parent / "rust_lib_names.json"
+    if not path.is_file():
+        return {}
+    return json.loads(path.read_text(encoding="utf-8")).get("lib_names", {})
+
+
+def _library_builder(
+    name: str,
+    package: str,
+    same_name: bool | None,
+    cands: list[Candidate],
+    ctx: Context,
+    project: Project | None,
+) -> str:
+    """`package` builds the library `name`; when a crate called `name` exists too (md5 beside
+    md-5), the one whose root offers more of the names the code uses after `name::` wins
+    (`md5::Md5` → md-5, `md5::compute` → md5), the listed package on a tie; without the
+    sources to compare, the crate of that name stays."""
+    if not same_name:
+        return package
+    if project is None or ctx.options.offline:
+        return name
+    from depinfer.rules.rust import _registry_source, _top_level_names
+    from depinfer.rules.rust_gates import read_gates
+
+    used = {
+        p.split("::")[1]
+        for c in cands
+        for p in c.extra.get("paths", [])
+        if p.count("::") >= 1 and p.split("::")[1]
+    }
+    workdir: list[Path] = []
+    cover: dict[str, int | None] = {}
+    try:
+        for crate in (package, name):
+            src, _ = _registry_source(crate, [], project, ctx, workdir)
+            if src is None:
+                cover[crate] = None
+                continue
+            # names spelled out at the root; a glob or an item macro there (`*`) may hold
+            # any name, which tells the two apart no better
+            cover[crate] = len(used & _top_level_names(read_gates(str(src))))
+    finally:
+        if workdir:
+            import shutil
+
+            shutil.rmtree(workdir[0], ignore_errors=True)
+    if cover[package] is None or cover[name] is None:
+        return name
+    return package if cover[package] >= cover[name] else name
 
 
 def _canonical(ctx: Context, name: str, dashed: str) -> str:
