@@ -242,3 +242,26 @@ def test_diesel_tables_are_local_modules(tmp_path):
     ctx = Context(Options(offline=True), Registries(offline=True))
     modules = {r.module for r in analyze(scan(tmp_path), ctx)}
     assert "diesel" in modules and "users" not in modules
+
+
+def test_cfg_attr_with_a_target_predicate_gives_its_paths_that_target(tmp_path):
+    (tmp_path / "Cargo.toml").write_text('[package]\nname = "x"\nedition = "2021"\n')
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "t.rs").write_text(
+        '#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]\n'
+        "#[test]\nfn works() {}\n"
+    )
+    ctx = Context(Options(offline=True), Registries(offline=True))
+    refs = [r for r in analyze(scan(tmp_path), ctx) if r.module == "wasm_bindgen_test"]
+    assert refs and all(r.marker == 'cfg(target_arch = "wasm32")' for r in refs)
+
+
+def test_attributes_on_async_functions_are_recorded_for_the_rule_table(tmp_path):
+    (tmp_path / "Cargo.toml").write_text('[package]\nname = "x"\nedition = "2021"\n')
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "lib.rs").write_text(
+        "#[wasm_bindgen]\npub async fn run() {}\n\n#[wasm_bindgen]\npub fn plain() {}\n"
+    )
+    ctx = Context(Options(offline=True), Registries(offline=True))
+    refs = [r for r in analyze(scan(tmp_path), ctx) if r.extra.get("how") == "async-attr"]
+    assert [(r.line, r.extra["path"]) for r in refs] == [(1, "wasm_bindgen")]

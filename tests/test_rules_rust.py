@@ -261,3 +261,59 @@ def test_methods_recorded_by_type_name_are_not_root_names():
     }
     # ruzstd 0.8 moved FrameDecoder into `decoding`: the root no longer offers it
     assert _top_level_names(gates) == {"decoding", "Error"}
+
+
+def test_items_of_a_generated_api_crate_switch_on_the_features_named_after_them():
+    from depinfer.rules.rust import _item_named_features
+
+    web_sys = {f: [] for f in ("default", "Window", "Document", "HtmlElement", "console")}
+    used = ["Window", "HtmlElement::set_inner_text", "console::log_1", "window"]
+    assert _item_named_features(used, web_sys) == ["Window", "HtmlElement", "console"]
+    windows = {"Win32": [], "Win32_Foundation": ["Win32"], "Win32_System_Threading": ["Win32"]}
+    used = ["Win32::Foundation::HANDLE", "Win32::System::Threading::CreateEventW"]
+    assert _item_named_features(used, windows) == [
+        "Win32",
+        "Win32_Foundation",
+        "Win32_System_Threading",
+    ]
+
+
+def test_an_unreadable_crate_takes_the_features_its_used_items_name(tmp_path, monkeypatch):
+    from depinfer.context import Context, Options
+    from depinfer.model import Candidate, Ecosystem
+    from depinfer.rules import rust as rules
+
+    crate = tmp_path / "web-sys-0.3.0"
+    (crate / "src").mkdir(parents=True)
+    (crate / "Cargo.toml").write_text(
+        '[package]\nname = "web-sys"\nversion = "0.3.0"\n\n'
+        '[features]\nWindow = ["EventTarget"]\nEventTarget = []\nDocument = []\n'
+    )
+    (crate / "src" / "lib.rs").write_text("// generated\n")
+    monkeypatch.setattr(rules, "read_gates", lambda root: {})  # too large to read
+    monkeypatch.setattr(rules, "cargo_source_dir", lambda name, version=None: crate)
+    monkeypatch.setattr(rules, "_registry_source", lambda *a: (None, None))
+    c = Candidate(
+        ecosystem=Ecosystem.CRATES,
+        name="web-sys",
+        manifest="Cargo.toml",
+        extra={"paths": ["web_sys::Window", "web_sys::EventTarget", "web_sys::window"]},
+    )
+    rules._source_gates([c], Context(Options(offline=True), registries=None), None)
+    assert c.features == ["Window"]  # EventTarget comes with Window
+
+
+def test_lib_name_table_keeps_libraries_named_unlike_their_package():
+    import importlib.util
+
+    path = Path(__file__).resolve().parent.parent / "scripts" / "build_rust_lib_names.py"
+    spec = importlib.util.spec_from_file_location("build_rust_lib_names", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    entries = [
+        {"name": "md-5", "version": "0.11.0", "id": "md5"},
+        {"name": "md-5", "version": "0.10.6", "id": "md5_0_10_6"},  # the older of two
+        {"name": "aho-corasick", "version": "1.1.4", "id": "aho_corasick"},
+        {"name": "syn", "version": "1.0.109", "id": "syn_1_0_109"},
+    ]
+    assert module.lib_names(entries) == {"md5": ["md-5"]}

@@ -219,6 +219,28 @@ def _cfg_text(t: Any) -> str:
     return f"{t[1]}(" + ", ".join(_cfg_text(a) for a in t[2]) + ")"
 
 
+# items an attribute on which may expand to async code: the function, or the block holding it
+ASYNC_HOLDERS = frozenset({"function_item", "impl_item", "foreign_mod_item"})
+
+
+def _has_async_fn(node: Any, src: bytes) -> bool:
+    """An `async fn` at this item or directly in its body (methods, extern declarations)."""
+    items = [node]
+    body = node.child_by_field_name("body")
+    if node.type != "function_item" and body is not None:
+        items = [c for c in body.named_children if c.type.startswith("function")]
+    for item in items:
+        for c in item.children:
+            if c.type == "function_modifiers" and b"async" in src[c.start_byte : c.end_byte]:
+                return True
+    return False
+
+
+# refs a glob import cannot have brought in: `::x`, `extern crate x`, and refs already
+# followed through a glob or a method call
+NOT_THROUGH_GLOBS = frozenset({"rooted", "extern", "via-glob", "methods", "async-attr"})
+
+
 # ---------------------------------------------------------------- per-file facts
 
 
@@ -496,6 +518,19 @@ class _Walker:
                 scope = replace(scope, features=scope.features + cfg.features)
         return scope
 
+    def _async_attrs(self, attrs: list[Any], scope: Scope) -> None:
+        """Attributes on an `async fn` (or on an impl / extern block holding one): the code an
+        attribute macro generates for async functions may need a crate of its own
+        (`#[wasm_bindgen] async fn` → wasm-bindgen-futures; rules/data/rust/async_attributes)."""
+        for attr in attrs:
+            a = attr.named_children[0] if attr.named_children else None
+            head = a.named_children[0] if a is not None and a.named_children else None
+            if a is None or a.type != "attribute" or head is None:
+                continue
+            path = _text(head, self.src)
+            extra = {"how": "async-attr", "path": path}
+            self.refs.append(("", attr.start_point[0] + 1, scope, extra))
+
     def attribute(self, attr_item: Any, scope: Scope) -> None:
         a = attr_item.named_children[0] if attr_item.named_children else None
         if a is None or a.type != "attribute":
@@ -537,6 +572,10 @@ class _Walker:
                 inner = replace(scope, features=scope.features + cfg.features)
                 if cfg.test:
                     inner = replace(inner, target="dev")
+                if cfg.target and inner.target != "build":
+                    # `cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)`:
+                    # the crate is needed on that target only, as under `#[cfg(..)]`
+                    inner = replace(inner, marker=cfg.target)
                 toks = args.children
                 for i, tok in enumerate(toks[:-1]):
                     # `cfg_attr(feature = "serde", derive(serde::Serialize))`
@@ -729,6 +768,8 @@ class _Walker:
                 derives = tuple(sorted(names & STD_DERIVABLE))
                 if derives:
                     child_scope = replace(child_scope, derives=derives)
+            if pending and t in ASYNC_HOLDERS and _has_async_fn(child, self.src):
+                self._async_attrs(pending, child_scope)
             pending = []
             self.node(child, child_scope)
         for attr in pending:
@@ -1027,7 +1068,12 @@ def analyze(project: Project, ctx: Context) -> list[ImportRef]:
     out: list[ImportRef] = []
     for (rel, _target), refs in results.items():
         pkg = owner[rel]
+        # `use other_crate::*` (at any depth of the file): a path root there may be a module
+        # that glob brings in (macroquad's `use miniquad::*; date::now()`), not a crate
+        globs = ["::".join(b) for b in facts[rel].extern_globs]
         for name, line, scope, extra in refs:
+            if globs and extra.get("how") not in NOT_THROUGH_GLOBS:
+                extra = {**extra, "globs": globs}
             kind = {"dev": FileKind.TEST, "build": FileKind.BUILD}.get(
                 scope.target, FileKind.SOURCE
             )

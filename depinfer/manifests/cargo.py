@@ -142,6 +142,7 @@ def read(text: str, path: str) -> tuple[dict[str, list[str]], dict[str, Any]]:
         "edition": _field(package, ws_package, "edition"),
         "rust_version": _field(package, ws_package, "rust-version"),
         "version": _field(package, ws_package, "version"),
+        "publish": _field(package, ws_package, "publish"),
         "virtual": name is None and ws is not None,
         "workspace": None,
         "features": {

@@ -21,6 +21,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from depinfer.context import Context
+from depinfer.mapping.rust_globs import GlobExports
 from depinfer.model import Candidate, Ecosystem, Evidence, ImportRef, Manifest, Project, Section
 
 STD_DATA = Path(__file__).resolve().parent.parent / "registries" / "data" / "rust_std.json"
@@ -197,6 +198,8 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
             renamed.setdefault((r.extra.get("manifest", ""), r.module), set()).add(
                 r.extra["crate_of"]
             )
+    glob_exports = GlobExports(project, ctx, by_lib)
+    feature_keys: list[Candidate] = []  # keys only `[features]` names, spelling unchecked
     for ref in refs:
         how = ref.extra.get("how")
         if how not in CODE_HOWS:
@@ -211,6 +214,8 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
             continue
         if how in ("attr", "macro", "macro-def") and name in tools:
             continue  # `clippy::…` / `rustfmt::…` lint paths, also inside macro bodies
+        if _from_glob(name, ref, info, glob_exports, builtins):
+            continue
         section = SECTION_OF_TARGET.get(ref.extra.get("target", "runtime"), Section.RUNTIME)
         evidence = Evidence("import", ref.file, ref.line, ref.extra.get("path", name))
         cand = Candidate(
@@ -238,6 +243,8 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
                 cand.extra["package"] = known["package"]
             cand.verified = True if known.get("from") != "features" else None
             cand.evidence.append(Evidence("manifest", info.manifest.path, None, known["from"]))
+            if from_features and "package" not in cand.extra:
+                feature_keys.append(cand)
             out.append(cand)
             continue
         heads = renamed.get((info.manifest.path, name), set())
@@ -279,7 +286,9 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
             continue
         unknown.setdefault(name, []).append(cand)
         out.append(cand)
-    _name_from_registry(unknown, ctx)
+    glob_exports.close()
+    _name_from_registry(unknown, ctx, project)
+    _feature_key_packages(feature_keys, ctx)
     kept = [c for c in out if c.verified is not False or ctx.options.keep_unverified]
     return _condense(kept)
 
@@ -359,17 +368,67 @@ def _optional(info: CrateInfo, name: str, ref: ImportRef) -> bool:
     return False
 
 
-def _name_from_registry(unknown: dict[str, list[Candidate]], ctx: Context) -> None:
-    """Pick the published spelling of each name (`foo_bar` or `foo-bar`)."""
+def _from_glob(
+    name: str, ref: ImportRef, info: CrateInfo, exports: GlobExports, builtins: frozenset[str]
+) -> bool:
+    """The path root is a name one of the file's `use other_crate::…::*` imports brings in."""
+    for base in ref.extra.get("globs", []):
+        crate = base.split("::", 1)[0]
+        if crate in builtins or crate == name:
+            continue
+        known = info.keys.get(crate)
+        package = (known.get("package") or known.get("key")) if known else None
+        names = exports.names(base, package if isinstance(package, str) else None)
+        if names and name in names:
+            return True
+    return False
+
+
+def _feature_key_packages(cands: list[Candidate], ctx: Context) -> None:
+    """A key `[features]` names (`tower-make = ["tower_make"]`) keeps its spelling, since the
+    features refer to it; when the registry publishes the crate under the other spelling
+    (tower-make), the entry renames it: `tower_make = { package = "tower-make" }`."""
+    keys = sorted({c.name for c in cands if "-" in c.name or "_" in c.name})
+    if not keys:
+        return
+    other = {k: k.replace("_", "-") if "_" in k else k.replace("-", "_") for k in keys}
+    answers = ctx.registries.exists_many(Ecosystem.CRATES, keys + list(other.values()))
+    for c in cands:
+        alt = other.get(c.name)
+        if alt is None or answers.get(c.name) is not False or not answers.get(alt):
+            continue
+        c.extra["package"] = alt
+        c.verified = True
+        c.evidence.append(Evidence("registry:exists", detail=alt))
+
+
+def _name_from_registry(
+    unknown: dict[str, list[Candidate]], ctx: Context, project: Project | None = None
+) -> None:
+    """Pick the published spelling of each name (`foo_bar` or `foo-bar`), or the popular
+    package that builds a library of that name (`md5` → md-5, data/rust_lib_names.json)."""
     if not unknown:
         return
+    libs = lib_name_table()
     spellings: list[str] = []
     for name in unknown:
         spellings.append(name)
         if "_" in name:
             spellings.append(name.replace("_", "-"))
+        spellings.extend(libs.get(name, []))
     answers = ctx.registries.exists_many(Ecosystem.CRATES, spellings)
     for name, cands in unknown.items():
+        builders = [p for p in libs.get(name, []) if answers.get(p)]
+        if builders:
+            chosen = _library_builder(name, builders[0], answers.get(name), cands, ctx, project)
+            if chosen != name:
+                for c in cands:
+                    c.name = chosen
+                    c.verified = True
+                    c.evidence.append(
+                        Evidence("registry:lib-name", detail=f"{chosen} builds the library {name}")
+                    )
+                continue
         dashed = name.replace("_", "-")
         chosen, verified = name, answers.get(name)
         if "_" in name:
@@ -391,6 +450,61 @@ def _name_from_registry(unknown: dict[str, list[Candidate]], ctx: Context) -> No
                 c.evidence.append(Evidence("registry:exists", detail=chosen))
             elif verified is False:
                 ctx.warn(f"crate '{name}' is used in the code but not in the registry", c.manifest)
+
+
+@lru_cache(maxsize=1)
+def lib_name_table() -> dict[str, list[str]]:
+    """Library name → popular packages building it (scripts/build_rust_lib_names.py)."""
+    path = STD_DATA.parent / "rust_lib_names.json"
+    if not path.is_file():
+        return {}
+    return json.loads(path.read_text(encoding="utf-8")).get("lib_names", {})
+
+
+def _library_builder(
+    name: str,
+    package: str,
+    same_name: bool | None,
+    cands: list[Candidate],
+    ctx: Context,
+    project: Project | None,
+) -> str:
+    """`package` builds the library `name`; when a crate called `name` exists too (md5 beside
+    md-5), the one whose root offers more of the names the code uses after `name::` wins
+    (`md5::Md5` → md-5, `md5::compute` → md5), the listed package on a tie; without the
+    sources to compare, the crate of that name stays."""
+    if not same_name:
+        return package
+    if project is None or ctx.options.offline:
+        return name
+    from depinfer.rules.rust import _registry_source, _top_level_names
+    from depinfer.rules.rust_gates import read_gates
+
+    used = {
+        p.split("::")[1]
+        for c in cands
+        for p in c.extra.get("paths", [])
+        if p.count("::") >= 1 and p.split("::")[1]
+    }
+    workdir: list[Path] = []
+    cover: dict[str, int | None] = {}
+    try:
+        for crate in (package, name):
+            src, _ = _registry_source(crate, [], project, ctx, workdir)
+            if src is None:
+                cover[crate] = None
+                continue
+            # names spelled out at the root; a glob or an item macro there (`*`) may hold
+            # any name, which tells the two apart no better
+            cover[crate] = len(used & _top_level_names(read_gates(str(src))))
+    finally:
+        if workdir:
+            import shutil
+
+            shutil.rmtree(workdir[0], ignore_errors=True)
+    if cover[package] is None or cover[name] is None:
+        return name
+    return package if cover[package] >= cover[name] else name
 
 
 def _canonical(ctx: Context, name: str, dashed: str) -> str:

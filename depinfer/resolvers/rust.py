@@ -55,6 +55,68 @@ def caret(version: str) -> str:
     return f"{parts[0]}.{parts[1]}"
 
 
+_SIMPLE_SPEC = re.compile(r"^\s*(?:\^|=|~)?\s*(\d+)(?:\.(\d+))?(?:\.(\d+))?\s*$")
+
+
+# a manifest with this many kept requirements of its own sets the style for itself
+OWN_STYLE_MIN = 3
+
+
+def spec_style(project: Project, manifest: str | None = None) -> tuple[int, int] | None:
+    """How precisely the repository writes version requirements, read from the tables the
+    masking keeps (dev-, build-, target and workspace dependencies): the usual number of
+    components for crates at 1.0 or later ("4", "4.5" or "4.5.48") and for 0.x crates ("0.4"
+    or "0.4.45"). With `manifest`, that manifest's own requirements decide when it keeps
+    enough of them (examples of one repository are often written each in its own way).
+    None when the repository shows no simple requirement to follow."""
+    manifests = project.manifests_of(Ecosystem.CRATES)
+    counts = _spec_counts(m for m in manifests if m.path == manifest)
+    if sum(sum(c.values()) for c in counts.values()) < OWN_STYLE_MIN:
+        counts = _spec_counts(manifests)
+
+    def usual(c: dict[int, int]) -> int | None:
+        # the most frequent; a tie goes to the more precise form
+        return max(c, key=lambda n: (c[n], n)) if c else None
+
+    stable, zero = usual(counts[True]), usual(counts[False])
+    if stable is None and zero is None:
+        return None
+    if stable is None:
+        stable = max(1, zero - 1)
+    if zero is None:
+        zero = min(3, stable + 1)
+    return stable, zero
+
+
+def _spec_counts(manifests: Any) -> dict[bool, dict[int, int]]:
+    """(crate at 1.0 or later?) → number of components → how many kept requirements."""
+    counts: dict[bool, dict[int, int]] = {True: {}, False: {}}
+    for m in manifests:
+        for table, deps in m.data.get("deps", {}).items():
+            if table == "dependencies":
+                continue
+            for entry in deps.values():
+                v = entry.get("version")
+                match = _SIMPLE_SPEC.match(v) if isinstance(v, str) else None
+                if match is None:
+                    continue
+                n = sum(1 for g in match.groups() if g is not None)
+                stable = match.group(1) != "0"
+                if not stable and n < 2:
+                    continue  # "0" says nothing of the minor
+                counts[stable][n] = counts[stable].get(n, 0) + 1
+    return counts
+
+
+def styled(version: str, style: tuple[int, int] | None) -> str:
+    """The requirement for `version` in the repository's style (`caret` when it has none)."""
+    if style is None:
+        return caret(version)
+    parts = _vtuple(version)
+    n = style[0] if parts[0] else max(2, style[1])
+    return ".".join(str(p) for p in parts[:n])
+
+
 def rust_version_ok(project_rv: str | None):
     if not project_rv:
         return None
@@ -131,6 +193,7 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
     crates = crates_of(project)
     as_of = parse_as_of(ctx.options.as_of, project.last_commit_date)
     repo_versions: dict[str, str] | None = None
+    styles: dict[str, tuple[int, int] | None] = {}
     out: list[Requirement] = []
     for c in _break_cycles(_merge(candidates, crates), crates, ctx):
         info = crates.get(c.manifest)
@@ -219,7 +282,9 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
             sort_key=_vtuple,
         )
         if chosen is not None:
-            req.spec = caret(chosen.version)
+            if c.manifest not in styles:
+                styles[c.manifest] = spec_style(project, c.manifest)
+            req.spec = styled(chosen.version, styles[c.manifest])
             req.verified = True
             req.evidence.append(Evidence("registry:version", detail=chosen.version))
             out.append(req)

@@ -26,6 +26,7 @@ from depinfer.model import Candidate, Ecosystem, Evidence, ImportRef, Project, S
 from depinfer.rules.rust_gates import (
     cargo_source_dir,
     crate_features,
+    crate_reexports,
     dependency_requirement,
     expand,
     external_globs,
@@ -69,6 +70,7 @@ def infer(
     out = list(candidates)
     out.extend(_from_features_tables(crates, out, ctx))
     _derives(refs, out, ctx)
+    _async_attributes(refs, out)
     known = _source_gates(out, ctx, project)
     _helper_keys(refs, out, known)
     _method_gates(refs, out, known)
@@ -76,7 +78,33 @@ def infer(
     _serde_std_impls(refs, out, known)
     _derived_trait_impls(refs, out, known)
     _umbrella(project, out, known)
+    _unpublished_without_dev_table(project, out)
     return out
+
+
+def _unpublished_without_dev_table(project: Project, cands: list[Candidate]) -> None:
+    """A package that is never published (`publish = false`: an example, a test harness) and
+    keeps no `[dev-dependencies]` table at all builds its tests and examples from
+    `[dependencies]` alone (the Cargo Book, "Dev-dependencies": tests, examples and benchmarks
+    use them; a table that is not there declares nothing), so the crates only they use belong
+    there, not in a table the package never had."""
+    for m in project.manifests_of(Ecosystem.CRATES):
+        if m.parse_error or m.data.get("publish") not in (False, []):
+            continue
+        tables = (m.data.get("deps") or {}).keys()
+        if any(t == "dev-dependencies" or t.endswith(".dev-dependencies") for t in tables):
+            continue
+        for c in cands:
+            if c.manifest == m.path and c.section == Section.DEV:
+                c.section = Section.RUNTIME
+                c.evidence.append(
+                    Evidence(
+                        "rule:no-dev-table",
+                        m.path,
+                        None,
+                        "unpublished package without [dev-dependencies]: tests use [dependencies]",
+                    )
+                )
 
 
 # ---------------------------------------------------------------- [features]
@@ -205,6 +233,57 @@ def _derives(refs: list[ImportRef], cands: list[Candidate], ctx: Context) -> Non
         _add_features(cand, e, ref)
 
 
+@lru_cache(maxsize=1)
+def async_attribute_table() -> dict[str, list[dict[str, Any]]]:
+    """attribute name → entries (scripts/build_rust_async_attributes.py)."""
+    data = json.loads((DATA / "async_attributes.json").read_text(encoding="utf-8"))
+    out: dict[str, list[dict[str, Any]]] = {}
+    for e in data["entries"]:
+        out.setdefault(e["attribute"], []).append(e)
+    return out
+
+
+def _async_attributes(refs: list[ImportRef], cands: list[Candidate]) -> None:
+    """An attribute macro on an `async fn` whose generated code names another crate
+    (`#[wasm_bindgen] async fn` → wasm-bindgen-futures) needs that crate beside its own."""
+    table = async_attribute_table()
+    have: dict[str, dict[str, list[Candidate]]] = {}
+    for c in cands:
+        have.setdefault(c.manifest, {}).setdefault(code_name(c.name), []).append(c)
+        if c.extra.get("package"):
+            have[c.manifest].setdefault(code_name(c.extra["package"]), []).append(c)
+    for ref in refs:
+        if ref.extra.get("how") != "async-attr":
+            continue
+        path = ref.extra.get("path", "")
+        manifest = ref.extra.get("manifest", "")
+        present = have.setdefault(manifest, {})
+        for e in table.get(path.split("::")[-1], []):
+            provider = code_name(e["crate"])
+            head = path.split("::")[0] if "::" in path else None
+            if (head or provider) != provider or provider not in present:
+                continue
+            section = {"dev": Section.DEV, "build": Section.BUILD}.get(
+                ref.extra.get("target", "runtime"), Section.RUNTIME
+            )
+            need = code_name(e["needs"])
+            if any(c.section == section or section == Section.DEV for c in present.get(need, [])):
+                continue
+            cand = Candidate(
+                ecosystem=Ecosystem.CRATES,
+                name=e["needs"],
+                manifest=manifest,
+                section=section,
+                confidence=0.8,
+                markers=ref.marker,
+                optional=ref.optional,
+                evidence=[Evidence("rule:async-attribute", ref.file, ref.line, e["why"])],
+                extra={"gates": list(ref.extra.get("features", []))},
+            )
+            present.setdefault(need, []).append(cand)
+            cands.append(cand)
+
+
 _TARGET_SECTIONS = {
     "runtime": (Section.RUNTIME, Section.OPTIONAL),
     "dev": (Section.DEV,),
@@ -312,10 +391,12 @@ def _with_reexports(
     features: dict[str, list[str]],
     ctx: Context,
     workdir: list[Path],
+    locate: Callable[[str], Path | None] | None = None,
 ) -> dict[str, list[str]]:
     """Follow `pub use clap_builder::*`: the re-exported crate's gates, with its features
     mapped back to the facade feature that switches them on (`clap_builder/cargo` → `cargo`)."""
     merged = dict(gates)
+    _with_crate_aliases(src, merged, features, ctx, workdir, locate)
     for ext in external_globs(gates):
         req = dependency_requirement(str(src), ext) or ""
         exact = req.lstrip("=").strip() if req.strip().startswith("=") else None
@@ -347,6 +428,69 @@ def _with_reexports(
     return merged
 
 
+def _sibling_locator(project: Project) -> Callable[[str], Path | None]:
+    """Code name → directory of the repository's crate of that lib name."""
+    dirs = {
+        info.lib_name: project.root / (info.directory or ".")
+        for info in crates_of(project).values()
+    }
+    return dirs.get
+
+
+def _with_crate_aliases(
+    src: Path,
+    merged: dict[str, list[str]],
+    features: dict[str, list[str]],
+    ctx: Context,
+    workdir: list[Path],
+    locate: Callable[[str], Path | None] | None,
+) -> None:
+    """Follow `#[cfg(feature = "timers")] pub use gloo_timers as timers;`: `timers::future`
+    needs the facade's `timers` and whichever facade feature switches on the re-exported
+    crate's `futures` (`futures = ["gloo-timers/futures"]`). The re-exported crate's source is
+    a crate of the same repository (`locate`), or the release the facade pins exactly."""
+    for alias, ext in crate_reexports(merged).items():
+        ext_src = locate(ext) if locate is not None else None
+        if ext_src is None:
+            req = dependency_requirement(str(src), ext) or dependency_requirement(
+                str(src), ext.replace("_", "-")
+            )
+            exact = req.lstrip("=").strip() if req and req.strip().startswith("=") else None
+            ext_src = cargo_source_dir(ext, exact) if exact else None
+            if ext_src is None and exact and not ctx.options.offline:
+                data = ctx.registries.download_crate(ext.replace("_", "-"), exact)
+                if data:
+                    if not workdir:
+                        import tempfile
+
+                        workdir.append(Path(tempfile.mkdtemp(prefix="depinfer-crates-")))
+                    ext_src = unpack_crate(data, workdir[0])
+        if ext_src is None:
+            continue
+        outer = merged.get(alias, [])
+        for path, needs in read_gates(str(ext_src)).items():
+            if path.startswith(("*", "<")):
+                continue
+            key = f"{alias}::{path}"
+            if key in merged:
+                continue
+            mapped = []
+            for f in needs:
+                facade = [
+                    k
+                    for k, items in features.items()
+                    if any(
+                        code_name(i.replace("?/", "/").partition("/")[0]) == ext
+                        and i.partition("/")[2] == f
+                        for i in items
+                    )
+                ]
+                if facade:
+                    mapped.append(sorted(facade, key=lambda k: len(features[k]))[0])
+            if len(mapped) == len(needs):
+                merged[key] = list(dict.fromkeys(outer + mapped))
+
+
 def _source_gates(
     cands: list[Candidate], ctx: Context, project: Project | None = None
 ) -> dict[str, tuple[dict[str, list[str]], dict[str, list[str]]]]:
@@ -366,6 +510,11 @@ def _source_gates(
                 root = project.root / base
                 if (root / "Cargo.toml").is_file():
                     known = (read_gates(str(root.resolve())), crate_features(str(root)))
+                    if crate_reexports(known[0]):
+                        gates = _with_reexports(
+                            root, known[0], known[1], ctx, workdir, _sibling_locator(project)
+                        )
+                        known = (gates, known[1])
             cache[package] = known
         if known is None:
             known = ({}, {})
@@ -391,6 +540,18 @@ def _source_gates(
                     "source:api", detail=f"names the code uses exist in {package} {pins[package]}"
                 )
             )
+        if not gates and features and paths:
+            named = _item_named_features([p.split("::", 1)[1] for p in paths], features)
+            if named:
+                _enable(
+                    c,
+                    named,
+                    features,
+                    lambda f, package=package: Evidence(
+                        "source:item-feature", detail=f"{package} names a feature '{f}'"
+                    ),
+                )
+            continue
         if not gates or not paths:
             continue
         used = [p.split("::", 1)[1] for p in paths]
@@ -408,6 +569,25 @@ def _source_gates(
 
         shutil.rmtree(workdir[0], ignore_errors=True)
     return cache
+
+
+def _item_named_features(used: list[str], features: dict[str, list[str]]) -> list[str]:
+    """Generated API crates too large to read (web-sys, windows) gate each item behind a
+    feature named after it: `web_sys::HtmlElement` needs `HtmlElement`, `web_sys::console`
+    needs `console` (the wasm-bindgen Guide, "Cargo features" of web-sys: a feature for every
+    type, enabled to use it); `windows::Win32::Foundation::HANDLE` needs `Win32_Foundation`
+    (the windows crate's features are its module paths joined with `_`). A used path segment,
+    or the `_`-joined run of segments up to it, that is a feature of the crate is switched on
+    (never `default` nor an opt-in-only feature)."""
+    out: list[str] = []
+    for path in used:
+        segs = [s for s in path.split("::") if s]
+        for i, seg in enumerate(segs):
+            for name in (seg, "_".join(segs[: i + 1])):
+                if name in features and name != "default" and not _opt_in_only(name):
+                    if name not in out:
+                        out.append(name)
+    return out
 
 
 def _method_gates(

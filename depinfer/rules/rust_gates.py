@@ -169,6 +169,8 @@ class _Reader:
         self.gating, self.exporting = _gating_macros(files, self.custom)
         self.paths: dict[str, list[list[str]]] = {}
         self.aliases: dict[str, str] = {}  # `pub type A = B;`, `pub use b::B as A;` → A: B
+        # `pub use gloo_timers as timers;` / `pub use log;`: public path → the crate it names
+        self.crate_reexports: dict[str, str] = {}
         self.files_read = 0
         self.impl_types: set[str] = set()  # types whose inherent methods were read
         # `#[cfg(any(feature = "formatting", feature = "parsing"))]`: the gate records the first
@@ -347,6 +349,12 @@ class _Reader:
             if arg is not None:
                 for local in _use_names(arg, src):
                     self.record(prefix + local, gates)
+                whole = arg.child_by_field_name("path") if arg.type == "use_as_clause" else arg
+                alias = arg.child_by_field_name("alias") if arg.type == "use_as_clause" else None
+                crate = _text(whole, src).removeprefix("::") if whole is not None else ""
+                if re.fullmatch(r"[a-z_][a-z0-9_]*", crate) and crate not in _PATH_KEYWORDS:
+                    local = _text(alias, src) if alias is not None else crate
+                    self.crate_reexports[prefix + local] = crate
                 for clause in _descendants(arg, "use_as_clause"):
                     path, alias = (
                         clause.child_by_field_name("path"),
@@ -363,6 +371,17 @@ class _Reader:
         name = node.child_by_field_name("name")
         if name is not None:
             self.record(prefix + _text(name, src), gates)
+
+
+_PATH_KEYWORDS = frozenset({"crate", "self", "super", "std", "core", "alloc"})
+# `<crate>timers` → ["gloo_timers"]: a public name that re-exports a whole crate (read by
+# `crate_reexports`; never a path a user writes)
+CRATE_PREFIX = "<crate>"
+
+
+def crate_reexports(gates: dict[str, list[str]]) -> dict[str, str]:
+    """Public paths that re-export another crate whole → that crate's code name."""
+    return {k[len(CRATE_PREFIX) :]: v[0] for k, v in gates.items() if k.startswith(CRATE_PREFIX)}
 
 
 def _descendants(node: Any, kind: str) -> list[Any]:
@@ -423,6 +442,8 @@ def read_gates(crate_root: str) -> dict[str, list[str]]:
         out[path] = min(alternatives, key=len)
         if path in reader.any_of and reader.any_of[path][0] in out[path]:
             out[ANY_PREFIX + path] = reader.any_of[path]
+    for path, crate in reader.crate_reexports.items():
+        out[CRATE_PREFIX + path] = [crate]
     by_head: dict[str, list[str]] = {}
     for path in out:
         head, sep, _ = path.partition("::")
