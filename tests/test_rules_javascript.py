@@ -36,6 +36,12 @@ def test_babel_and_eslint_short_names():
         "metro-react-native-babel-preset"
     )
     assert expand("airbnb", "eslint-config") == "eslint-config-airbnb"
+    # ESLint prefixes an unscoped short name that has a subpath; Babel does not
+    assert expand("next/core-web-vitals", "eslint-config") == "eslint-config-next"
+    assert expand("airbnb/hooks", "eslint-config") == "eslint-config-airbnb"
+    assert expand("eslint-config-airbnb/hooks", "eslint-config") == "eslint-config-airbnb"
+    assert expand("prettier/@typescript-eslint", "eslint-config") == "eslint-config-prettier"
+    assert expand("foo/bar", "babel-plugin") == "foo"
     assert expand("plugin:react/recommended", "eslint-config") == "eslint-plugin-react"
     assert expand("plugin:@typescript-eslint/recommended", "eslint-config") == (
         "@typescript-eslint/eslint-plugin"

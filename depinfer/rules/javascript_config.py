@@ -39,6 +39,12 @@ def _prefixed(name: str, kind: str) -> str | None:
             return package_name(name)
         return f"{scope}/{kind}-{rest}"
     if "/" in name:
+        # ESLint prefixes an unscoped name before its subpath too ("next/core-web-vitals" is
+        # eslint-config-next/core-web-vitals: ESLint's "Shareable Configs" page, and its
+        # legacy naming module's normalizePackageName); Babel leaves "a/b" as it is
+        if kind.startswith("eslint-"):
+            first = name.split("/", 1)[0]
+            return first if first.startswith(kind) else f"{kind}-{first}"
         return package_name(name)
     return name if name.startswith(kind) else f"{kind}-{name}"
 
