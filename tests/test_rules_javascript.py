@@ -227,6 +227,17 @@ def test_a_process_manager_the_start_script_runs_is_a_runtime_dependency(tmp_pat
     assert found["nodemon"] == {Section.DEV}
 
 
+def test_a_production_script_and_an_app_server_are_runtime(tmp_path):
+    (tmp_path / "package.json").write_text(
+        '{"name": "app", "scripts": {"prod": "pm2-runtime start ecosystem.config.js",'
+        ' "start": "remix-serve ./build/index.js", "dev": "react-router-serve ./build"}}'
+    )
+    found = _implied_at(tmp_path)
+    assert found["pm2"] == {Section.RUNTIME}  # a script named for production
+    assert found["@remix-run/serve"] == {Section.RUNTIME}  # the app server `start` runs
+    assert found["@react-router/serve"] == {Section.DEV}  # not a production script
+
+
 def test_a_companion_marked_if_used_only_places_a_package_in_use(tmp_path):
     (tmp_path / "package.json").write_text('{"name": "app", "private": true}')
     (tmp_path / "button.tsx").write_text("import { cva } from 'class-variance-authority'\n")

@@ -47,6 +47,10 @@ __all__ = ["expand", "infer", "js_config_values", "script_executables", "tools",
 DATA = Path(__file__).resolve().parent / "data" / "javascript"
 TS_EXTS = (".ts", ".tsx", ".mts", ".cts")
 RUNTIME_SCRIPTS = {"preinstall", "install", "postinstall"}  # run on the user's machine
+# Scripts that start the app where it is deployed: `start` (what `npm start` and hosting
+# platforms run) and the scripts named for production (`prod`, `start:prod`, as the NestJS
+# and PM2 guides name them); a production runner they run is a runtime dependency.
+PRODUCTION_SCRIPTS = {"start", "start:prod", "start:production", "prod", "production"}
 
 
 @dataclass
@@ -361,7 +365,7 @@ def _script_rules(lay: Layout, owner, raw: dict[str, Any], ctx: Context) -> list
                     continue
             detail = f"scripts.{script}: {exe_name}"
             sec = section
-            if script == "start" and exe_name in production_runners():
+            if script in PRODUCTION_SCRIPTS and exe_name in production_runners():
                 sec = Section.RUNTIME  # keeps the app running where it is deployed
             out.append(_cand(pkg, owner.path, sec, "rule:script-bin", owner.path, detail))
         for pattern, cmd, pkgs in subcommands():
