@@ -283,3 +283,40 @@ def test_a_package_outside_the_workspace_takes_its_sibling_by_path():
     reqs, _ = run("example-outside-workspace")
     store = reqs[("examples/starter/package.json", "tinystore")]
     assert store.internal and store.spec == "file:../.."
+
+
+def test_an_expo_apps_config_plugins_and_the_peer_its_cli_shares_are_runtime(tmp_path):
+    PACKAGES["expo"] = [V("52.0.0", _d(2024, 11))]
+    PACKAGES["expo-router"] = [
+        V("4.0.0", _d(2024, 11), extra={"peerDependencies": {"expo": "*"}})
+    ]
+    PACKAGES["expo-splash-screen"] = [V("0.29.0", _d(2024, 11))]
+    try:
+        (tmp_path / "package.json").write_text(
+            '{"name": "app", "private": true, "scripts": {"dev": "expo start"},'
+            ' "devDependencies": {"typescript": "^5"}}'
+        )
+        (tmp_path / "app.json").write_text(
+            '{"expo": {"name": "app", "plugins": ["expo-router", "./plugins/local",'
+            ' ["expo-splash-screen", {"image": "./a.png"}]]}}'
+        )
+        (tmp_path / "index.js").write_text("import 'expo-router/entry'\n")
+        options = Options()
+        ctx = Context(options=options, registries=FakeRegistries())
+        reqs = {r.name: r for r in infer(tmp_path, options, ctx=ctx).requirements}
+        assert reqs["expo-splash-screen"].section == Section.RUNTIME  # a config plugin
+        # the dev script runs the expo CLI, and expo-router, used at run time, peers expo
+        assert reqs["expo"].section == Section.RUNTIME
+        assert "peer of expo-router" in str(reqs["expo"].evidence)
+    finally:
+        for name in ("expo", "expo-router", "expo-splash-screen"):
+            del PACKAGES[name]
+
+
+def test_a_json_app_manifest_without_an_expo_section_names_no_plugins(tmp_path):
+    (tmp_path / "package.json").write_text('{"name": "app", "private": true}')
+    (tmp_path / "app.json").write_text('{"name": "app", "plugins": ["tailwindcss"]}')
+    options = Options()
+    ctx = Context(options=options, registries=FakeRegistries())
+    reqs = {r.name: r for r in infer(tmp_path, options, ctx=ctx).requirements}
+    assert "tailwindcss" not in reqs

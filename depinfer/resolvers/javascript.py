@@ -195,9 +195,26 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
             c.extra["type_only_all"] = True
             follow_ups.extend(f for f in state.follow_ups(c, chosen) if not f.extra.get("peer_of"))
     written = {(r.manifest, r.name.lower()) for r in out}
+    by_key = {(r.manifest, r.name.lower()): r for r in out}
     for c in merge_candidates(follow_ups):
         owner = manifests[c.manifest]
-        if (c.manifest, c.name.lower()) in written or covered(lay, owner, c):
+        key = (c.manifest, c.name.lower())
+        if key in written:
+            # an app's runtime dependency needs its peer where it runs: a peer the tooling
+            # also uses (an Expo app's `expo` CLI, whose package every expo-* module peers)
+            # is a runtime dependency, not a dev one
+            r = by_key.get(key)
+            if (
+                r is not None
+                and c.extra.get("peer_of")
+                and c.section == Section.RUNTIME
+                and r.section == Section.DEV
+                and r.group is None
+            ):
+                r.section = Section.RUNTIME
+                r.evidence.extend(c.evidence)
+            continue
+        if covered(lay, owner, c):
             continue
         if c.extra.get("peer_of") and c.name.lower() in state.dependencies_of[c.manifest]:
             continue  # another package the app uses brings this peer along (astro → vite)

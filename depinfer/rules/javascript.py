@@ -75,6 +75,8 @@ class Tool:
     # `dependencies` (an app without devDependencies) install the implied tool: only a script
     # that runs it, or a name in a config, does
     presence_not_enough: bool = False
+    # a JSON/YAML config read only under this top-level key (app.json's "expo" section)
+    json_root: str | None = None
 
 
 @lru_cache(maxsize=1)
@@ -98,6 +100,7 @@ def tools() -> tuple[Tool, ...]:
                     settings=list(u.get("settings", [])),
                     commonjs_keys=set(u.get("commonjs_keys", [])),
                     presence_not_enough=bool(u.get("presence_not_enough", False)),
+                    json_root=u.get("json_root"),
                 )
             )
     return tuple(out)
@@ -245,6 +248,9 @@ def _config_file_rules(project: Project, lay: Layout, files: list[str]) -> list[
                 cand.extra["presence_not_enough"] = tool.presence_not_enough
                 out.append(cand)
             cfg, text = parse_config(project.abspath(rel), name)
+            if tool.json_root and cfg is not None:
+                cfg = cfg.get(tool.json_root)
+                cfg = cfg if isinstance(cfg, dict) else None
             out.extend(_settings_rules(project, lay, owner, tool, rel))
             custom_roots = _custom_type_roots(cfg)
             esm = _runs_as_esm(_raw_package_json(project, owner.path))
