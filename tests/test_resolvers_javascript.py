@@ -320,3 +320,15 @@ def test_a_json_app_manifest_without_an_expo_section_names_no_plugins(tmp_path):
     ctx = Context(options=options, registries=FakeRegistries())
     reqs = {r.name: r for r in infer(tmp_path, options, ctx=ctx).requirements}
     assert "tailwindcss" not in reqs
+
+
+def test_a_private_package_with_peers_of_its_own_leaves_its_uses_peers_to_the_host(tmp_path):
+    (tmp_path / "package.json").write_text(
+        '{"name": "@acme/ui", "private": true, "peerDependencies": {"zod": "*"}}'
+    )
+    (tmp_path / "main.js").write_text("import { render } from 'react-dom'\nrender()\n")
+    options = Options()
+    ctx = Context(options=options, registries=FakeRegistries())
+    reqs = {r.name: r for r in infer(tmp_path, options, ctx=ctx).requirements}
+    assert "react-dom" in reqs
+    assert "react" not in reqs  # react-dom's peer: the apps hosting the kit provide it

@@ -459,7 +459,10 @@ class _State:
                 out.append(
                     _follow(c, dt, section, f"{c.name}@{chosen.version} ships no types", extra)
                 )
-        if owner.path in self.lay.unpublished and c.section == Section.RUNTIME:
+        # a private package that declares peers of its own is a library its workspace's apps
+        # host (a UI kit peering react): the peers of what it uses are theirs to provide too
+        hosted = bool(owner.declared.get("peerDependencies"))
+        if owner.path in self.lay.unpublished and c.section == Section.RUNTIME and not hosted:
             peers = chosen.extra.get("peerDependencies") or {}
             meta = chosen.extra.get("peerDependenciesMeta") or {}
             for peer in peers if isinstance(peers, dict) else {}:
