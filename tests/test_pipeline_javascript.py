@@ -131,3 +131,12 @@ def test_workspace_examples_list_their_own_runtime_and_angular_polyfills(tmp_pat
     )
     # a playground runs inside the workspace and uses the root's react
     assert "playground/package.json" not in runtime
+
+
+def test_a_package_exporting_only_typescript_sources_is_internal_to_its_workspace():
+    result, _ = run(FIXTURES / "source-workspace")
+    by_manifest = {(r.manifest, r.name): r.section for r in result.requirements}
+    # compiled from source by its siblings' bundler, never published: vue is its dependency
+    assert by_manifest[("packages/stores/package.json", "vue")] == Section.RUNTIME
+    # built to dist and published (publishConfig): the host framework is a peer
+    assert by_manifest[("packages/kit/package.json", "vue")] == Section.PEER

@@ -105,12 +105,38 @@ def _unpublished(lay: Layout, manifest: Manifest) -> bool:
         for n in ("index.js", "index.mjs", "index.cjs", "index.ts")
     ):
         return True  # nothing a consumer could import: an application
+    if _source_entries_only(manifest.data):
+        return True
     for anc in ancestors(lay, manifest):
         base = anc.directory
         inner = manifest.directory[len(base) + 1 :] if base else manifest.directory
         if classify(inner + "/_.js") not in (FileKind.SOURCE, FileKind.SCRIPT):
             return True
     return False
+
+
+_SOURCE_EXTS = (".ts", ".tsx", ".mts", ".cts", ".vue", ".svelte")
+
+
+def _source_entries_only(data: dict) -> bool:
+    """Every entry point (main, module, exports) names an uncompiled TypeScript, Vue or
+    Svelte source file and nothing rewrites them for publishing (no publishConfig): a
+    workspace's internal package, which its siblings' bundler compiles from source; npm
+    packages ship JavaScript (TypeScript handbook, "Publishing": ship .js with .d.ts)."""
+    if "publishConfig" in data or "bin" in data:
+        return False
+    targets: list[str] = []
+    stack: list[object] = [data.get(k) for k in ("main", "module", "exports")]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, str):
+            targets.append(v)
+        elif isinstance(v, dict):
+            stack.extend(v.values())
+        elif isinstance(v, list):
+            stack.extend(v)
+    code = [t for t in targets if not t.endswith((".d.ts", ".json", ".css"))]
+    return bool(code) and all(t.endswith(_SOURCE_EXTS) for t in code)
 
 
 def _read_tsconfig(root: Path, rel: str) -> TsConfig | None:
