@@ -105,7 +105,7 @@ def _unpublished(lay: Layout, manifest: Manifest) -> bool:
         for n in ("index.js", "index.mjs", "index.cjs", "index.ts")
     ):
         return True  # nothing a consumer could import: an application
-    if _source_entries_only(manifest.data):
+    if manifest.path in lay.members and _source_entries_only(manifest.data):
         return True
     for anc in ancestors(lay, manifest):
         base = anc.directory
@@ -119,9 +119,9 @@ _SOURCE_EXTS = (".ts", ".tsx", ".mts", ".cts", ".vue", ".svelte")
 
 
 def _source_entries_only(data: dict) -> bool:
-    """Every entry point (main, module, exports) names an uncompiled TypeScript, Vue or
-    Svelte source file and nothing rewrites them for publishing (no publishConfig): a
-    workspace's internal package, which its siblings' bundler compiles from source; npm
+    """Every entry point (main, module, exports) of a workspace member names an uncompiled
+    TypeScript, Vue or Svelte source file and nothing rewrites them for publishing (no
+    publishConfig): a workspace's internal package, which its siblings' bundler compiles from source; npm
     packages ship JavaScript (TypeScript handbook, "Publishing": ship .js with .d.ts)."""
     if "publishConfig" in data or "bin" in data:
         return False
