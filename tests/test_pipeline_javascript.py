@@ -140,3 +140,27 @@ def test_a_package_exporting_only_typescript_sources_is_internal_to_its_workspac
     assert by_manifest[("packages/stores/package.json", "vue")] == Section.RUNTIME
     # built to dist and published (publishConfig): the host framework is a peer
     assert by_manifest[("packages/kit/package.json", "vue")] == Section.PEER
+
+
+def test_an_electron_app_is_an_app_whatever_its_entry_points(tmp_path):
+    (tmp_path / "package.json").write_text(
+        json.dumps(
+            {
+                "name": "desk",
+                "main": "./dist/main.js",
+                "build": {"appId": "org.example.desk", "files": ["dist"]},
+                "devDependencies": {"electron": "^35.0.0", "@types/react": "^19.0.0"},
+            }
+        )
+    )
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "main.ts").write_text("import path from 'node:path'\npath.join()\n")
+    (tmp_path / "src" / "index.tsx").write_text(
+        "import { createRoot } from 'react-dom/client'\ncreateRoot(null)\n"
+    )
+    result, _ = run(tmp_path)
+    sections = {r.name: r.section for r in result.requirements}
+    # electron-builder packages it as an installer: react-dom is its dependency, no host peer
+    assert sections["react-dom"] == Section.RUNTIME
+    # its devDependencies already hold the type packages: Node's types go there too
+    assert sections["@types/node"] == Section.DEV

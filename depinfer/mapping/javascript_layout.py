@@ -107,12 +107,25 @@ def _unpublished(lay: Layout, manifest: Manifest) -> bool:
         return True  # nothing a consumer could import: an application
     if manifest.path in lay.members and _source_entries_only(manifest.data):
         return True
+    if _desktop_app(manifest.data):
+        return True
     for anc in ancestors(lay, manifest):
         base = anc.directory
         inner = manifest.directory[len(base) + 1 :] if base else manifest.directory
         if classify(inner + "/_.js") not in (FileKind.SOURCE, FileKind.SCRIPT):
             return True
     return False
+
+
+def _desktop_app(data: dict) -> bool:
+    """An Electron app packaged by electron-builder (its `build` settings with an appId or
+    productName: electron-builder's "Configuration" page) or by Electron Forge
+    (`config.forge`: Forge's "Configuration" page) ships as an installer, not to npm."""
+    build = data.get("build")
+    if isinstance(build, dict) and ("appId" in build or "productName" in build):
+        return True
+    config = data.get("config")
+    return isinstance(config, dict) and "forge" in config
 
 
 _SOURCE_EXTS = (".ts", ".tsx", ".mts", ".cts", ".vue", ".svelte")

@@ -429,7 +429,11 @@ def _node_types_rule(lay: Layout, refs: list[ImportRef]) -> list[Candidate]:
             continue
         seen.add(owner.path)
         section = Section.DEV
-        if owner.path in lay.unpublished:
+        types_in_dev = any(
+            n.startswith("@types/") for n in owner.declared.get("devDependencies", [])
+        )
+        if owner.path in lay.unpublished and not types_in_dev:
+            # (an app whose devDependencies already hold type packages keeps them there)
             section = file_section(owner, ref.file, ref.kind, True)
         out.append(
             _cand(
