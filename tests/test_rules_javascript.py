@@ -331,3 +331,18 @@ def test_an_executable_whose_package_is_named_otherwise_comes_from_the_bins_tabl
     )
     found = _implied_at(tmp_path)
     assert "@tanstack/router-cli" in found and "tsr" not in found
+
+
+def test_nuxt_modules_named_in_its_config_are_an_apps_dependencies(tmp_path):
+    (tmp_path / "package.json").write_text('{"private": true, "devDependencies": {}}')
+    (tmp_path / "nuxt.config.ts").write_text(
+        "export default defineNuxtConfig({\n"
+        "  modules: ['@nuxt/ui', ['@nuxtjs/i18n', { locales: [] }], '~/modules/local',"
+        " './modules/other'],\n"
+        "  css: { modules: { localsConvention: 'camelCase' } },\n"
+        "})\n"
+    )
+    found = _implied_at(tmp_path)
+    assert found["@nuxt/ui"] == {Section.RUNTIME}
+    assert found["@nuxtjs/i18n"] == {Section.RUNTIME}
+    assert not [n for n in found if n.startswith(("~", ".", "@/"))]
