@@ -332,3 +332,25 @@ def test_a_private_package_with_peers_of_its_own_leaves_its_uses_peers_to_the_ho
     reqs = {r.name: r for r in infer(tmp_path, options, ctx=ctx).requirements}
     assert "react-dom" in reqs
     assert "react" not in reqs  # react-dom's peer: the apps hosting the kit provide it
+
+
+def test_a_package_only_a_tools_config_names_comes_with_the_framework_that_depends_on_it(
+    tmp_path,
+):
+    PACKAGES["react-scripts"] = [
+        V("5.0.1", _d(2022, 4), extra={"dependencies": {"eslint-config-react-app": "^7"}})
+    ]
+    PACKAGES["eslint-config-react-app"] = [V("7.0.1", _d(2022, 4))]
+    try:
+        (tmp_path / "package.json").write_text(
+            '{"name": "app", "private": true, "scripts": {"start": "react-scripts start"},'
+            ' "eslintConfig": {"extends": ["react-app", "react-app/jest"]}}'
+        )
+        (tmp_path / "index.js").write_text("import React from 'react'\n")
+        options = Options()
+        ctx = Context(options=options, registries=FakeRegistries())
+        reqs = {r.name: r for r in infer(tmp_path, options, ctx=ctx).requirements}
+        assert "react-scripts" in reqs
+        assert "eslint-config-react-app" not in reqs  # react-scripts brings it
+    finally:
+        del PACKAGES["react-scripts"], PACKAGES["eslint-config-react-app"]

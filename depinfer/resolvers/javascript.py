@@ -44,6 +44,7 @@ from depinfer.resolvers.common import merge_candidates, parse_as_of, pick_versio
 from depinfer.resolvers.javascript_packages import esm_only, ships_types, types_package
 from depinfer.resolvers.javascript_semver import node_ok_for, satisfies, semver_key
 from depinfer.resolvers.runtime import node_runtime
+from depinfer.rules.javascript import tools
 
 __all__ = ["esm_only", "resolve", "satisfies", "ships_types", "types_package"]
 
@@ -138,6 +139,11 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
     value_used = {(c.manifest, c.name) for c in npm if not c.extra.get("type_only")}
     required = {(c.manifest, c.name) for c in npm if c.extra.get("require")}
     named = {(c.manifest, c.name) for c in npm if not c.extra.get("implied")}
+    tool_rules = {f"rule:{t.name}" for t in tools()}
+    # named by something other than a tool's config (code, scripts, other rules)
+    beyond_configs = {
+        (c.manifest, c.name) for c in npm if any(e.rule not in tool_rules for e in c.evidence)
+    }
     presence_not_enough = {(c.manifest, c.name) for c in npm if c.extra.get("presence_not_enough")}
     merged = merge_candidates(npm)
     internal_peers = _internal_peers(lay, merged)
@@ -163,6 +169,7 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
         c.extra["type_only_all"] = (c.manifest, c.name) not in value_used
         c.extra["required"] = (c.manifest, c.name) in required
         c.extra["implied_only"] = (c.manifest, c.name) not in named
+        c.extra["config_only"] = (c.manifest, c.name) not in beyond_configs
         c.extra["presence_not_enough"] = (c.manifest, c.name) in presence_not_enough
         if c.section == Section.RUNTIME and is_host_peer(lay, owner, c.name):
             c.section = Section.PEER
@@ -226,11 +233,16 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
         replaced = {(r.manifest, r.extra["replaces"]) for r in c_types}
         out = [r for r in out if (r.manifest, r.name) not in replaced]
     # A tool implied only by its config file's presence (vite.config → vite) comes with a
-    # framework the package already uses (vitepress, astro, nuxt depend on vite).
+    # framework the package already uses (vitepress, astro, nuxt depend on vite); so does a
+    # package only a tool's config names (Create React App's eslintConfig extends react-app:
+    # react-scripts depends on eslint-config-react-app, its docs say none is to be installed).
     out = [
         r
         for r in out
-        if not (r.extra.get("implied_only") and r.name.lower() in state.dependencies_of[r.manifest])
+        if not (
+            (r.extra.get("implied_only") or r.extra.get("config_only"))
+            and r.name.lower() in state.dependencies_of[r.manifest]
+        )
     ]
     if state.online and ctx.options.versions:
         _align_peers(state, out)
