@@ -164,3 +164,14 @@ def test_an_electron_app_is_an_app_whatever_its_entry_points(tmp_path):
     assert sections["react-dom"] == Section.RUNTIME
     # its devDependencies already hold the type packages: Node's types go there too
     assert sections["@types/node"] == Section.DEV
+
+
+def test_a_workspaces_shareable_config_packages_depend_on_what_their_configs_name():
+    result, _ = run(FIXTURES / "shared-configs")
+    found = {(r.manifest, r.name): r.section for r in result.requirements}
+    prettier = "tooling/prettier/package.json"
+    # named as a Prettier shareable config: the plugins its entry names are its dependencies
+    assert found[(prettier, "@ianvs/prettier-plugin-sort-imports")] == Section.RUNTIME
+    assert found[(prettier, "prettier-plugin-tailwindcss")] == Section.RUNTIME
+    # an exported postcss-config.js is a PostCSS config whatever the package is called
+    assert found[("tooling/tailwind/package.json", "@tailwindcss/postcss")] == Section.RUNTIME

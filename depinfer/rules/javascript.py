@@ -219,6 +219,7 @@ def infer(
     files = _repo_files(project)
     out = list(candidates)
     out.extend(_config_file_rules(project, lay, files))
+    out.extend(_shareable_config_rules(project, lay))
     for owner in lay.owners.values():
         raw = _raw_package_json(project, owner.path)
         if raw is not None:
@@ -264,6 +265,65 @@ def _config_file_rules(project: Project, lay: Layout, files: list[str]) -> list[
                 if required and not esm:
                     cand.extra["require"] = True
                 out.append(cand)
+    return out
+
+
+def _entry_files(lay: Layout, owner) -> list[str]:
+    """Repository files a package's main/exports name (index.* when it names none)."""
+    targets: list[str] = []
+    stack: list[Any] = [owner.data.get("exports"), owner.data.get("main")]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, str):
+            targets.append(v)
+        elif isinstance(v, dict):
+            stack.extend(v.values())
+        elif isinstance(v, list):
+            stack.extend(v)
+    if not targets:
+        targets = ["index.js", "index.mjs", "index.cjs", "index.ts"]
+    base = PurePosixPath(owner.directory or ".")
+    out = []
+    for t in targets:
+        rel = normalize_path(str(base / t))
+        if rel in lay.files and rel not in out and not rel.endswith(".d.ts"):
+            out.append(rel)
+    return out
+
+
+def _shareable_config_rules(project: Project, lay: Layout) -> list[Candidate]:
+    """A package named as a tool's shareable config (`@acme/prettier-config`,
+    `stylelint-config-x`) exports that tool's config: the plugins, presets and configs its
+    entry modules name are loaded by the tool from the projects using it, so they are the
+    package's own dependencies (Prettier's "Sharing configurations", stylelint's
+    "Writing shareable configs", commitlint's "Shareable configuration" pages)."""
+    out: list[Candidate] = []
+    for owner in lay.owners.values():
+        name = owner.data.get("name")
+        if not isinstance(name, str):
+            continue
+        last = name.rsplit("/", 1)[-1]
+        entries = _entry_files(lay, owner)
+        for tool in tools():
+            if not tool.keys or tool.name in ("typescript", "jsconfig"):
+                continue
+            stem = f"{tool.name}-config"
+            by_name = last == stem or last.startswith(stem + "-")
+            for rel in entries:
+                file_stem = PurePosixPath(rel).name.split(".", 1)[0]
+                if not (by_name or file_stem == stem):
+                    continue  # (an exported `postcss-config.js` of a tailwind-config package)
+                if any(
+                    fnmatch.fnmatch(PurePosixPath(rel).name, p) for p in tool.config_files
+                ):
+                    continue  # read as a config file already
+                cfg, text = parse_config(project.abspath(rel), PurePosixPath(rel).name)
+                for pkg, detail, _ in _from_config(tool, cfg, text):
+                    if pkg.lower() == name.lower():
+                        continue
+                    out.append(
+                        _cand(pkg, owner.path, Section.RUNTIME, f"rule:{tool.name}", rel, detail)
+                    )
     return out
 
 
