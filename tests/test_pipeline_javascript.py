@@ -175,3 +175,7 @@ def test_a_workspaces_shareable_config_packages_depend_on_what_their_configs_nam
     assert found[(prettier, "prettier-plugin-tailwindcss")] == Section.RUNTIME
     # an exported postcss-config.js is a PostCSS config whatever the package is called
     assert found[("tooling/tailwind/package.json", "@tailwindcss/postcss")] == Section.RUNTIME
+    # a private config package runs its tool for the workspace: it depends on the tool
+    commitlint = "tooling/commitlint/package.json"
+    assert found[(commitlint, "@commitlint/config-conventional")] == Section.RUNTIME
+    assert found[(commitlint, "@commitlint/cli")] == Section.RUNTIME

@@ -309,6 +309,13 @@ def _shareable_config_rules(project: Project, lay: Layout) -> list[Candidate]:
                 continue
             stem = f"{tool.name}-config"
             by_name = last == stem or last.startswith(stem + "-")
+            if by_name and entries and owner.path in lay.unpublished:
+                # a workspace's own config package runs the tool for its users: it brings it
+                for pkg in tool.implies:
+                    cand = _cand(
+                        pkg, owner.path, Section.RUNTIME, f"rule:{tool.name}", owner.path, name
+                    )
+                    out.append(cand)
             for rel in entries:
                 file_stem = PurePosixPath(rel).name.split(".", 1)[0]
                 if not (by_name or file_stem == stem):
