@@ -346,3 +346,20 @@ def test_nuxt_modules_named_in_its_config_are_an_apps_dependencies(tmp_path):
     assert found["@nuxt/ui"] == {Section.RUNTIME}
     assert found["@nuxtjs/i18n"] == {Section.RUNTIME}
     assert not [n for n in found if n.startswith(("~", ".", "@/"))]
+
+
+def test_a_nest_application_needs_the_express_platform_unless_it_runs_on_fastify(tmp_path):
+    (tmp_path / "package.json").write_text('{"name": "api", "devDependencies": {}}')
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "main.ts").write_text(
+        "import { NestFactory } from '@nestjs/core'\n"
+        "import { AppModule } from './app.module'\n"
+        "NestFactory.create(AppModule)\n"
+    )
+    assert _implied_at(tmp_path)["@nestjs/platform-express"] == {Section.RUNTIME}
+    (tmp_path / "src" / "main.ts").write_text(
+        "import { NestFactory } from '@nestjs/core'\n"
+        "import { FastifyAdapter } from '@nestjs/platform-fastify'\n"
+        "NestFactory.create(AppModule, new FastifyAdapter())\n"
+    )
+    assert "@nestjs/platform-express" not in _implied_at(tmp_path)

@@ -585,6 +585,7 @@ def _companions(project: Project, lay: Layout, found: list[Candidate]) -> list[C
     """Packages that the packages (or compiler options) in use need at run time."""
     out: list[Candidate] = []
     used = {(c.manifest, c.name) for c in found}
+    used_lower = {(m, n.lower()) for m, n in used}
     for comp in companions():
         section = Section(comp.get("section", "runtime"))
         when = comp["when"]
@@ -606,7 +607,10 @@ def _companions(project: Project, lay: Layout, found: list[Candidate]) -> list[C
         if when.startswith("module:"):
             # an entry point of a package that loads an optional peer of that package
             module = when.split(":", 1)[1]
+            unless = {n.lower() for n in comp.get("unless", [])}
             for c in found:
+                if any((c.manifest, n) in used_lower for n in unless):
+                    continue  # an alternative the package uses instead
                 if any(m == module or m.startswith(module + "/") for m in c.import_names):
                     sec = Section(comp["section"]) if "section" in comp else c.section
                     at = c.evidence[0].file if c.evidence and c.evidence[0].file else c.manifest
