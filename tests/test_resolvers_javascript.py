@@ -287,9 +287,7 @@ def test_a_package_outside_the_workspace_takes_its_sibling_by_path():
 
 def test_an_expo_apps_config_plugins_and_the_peer_its_cli_shares_are_runtime(tmp_path):
     PACKAGES["expo"] = [V("52.0.0", _d(2024, 11))]
-    PACKAGES["expo-router"] = [
-        V("4.0.0", _d(2024, 11), extra={"peerDependencies": {"expo": "*"}})
-    ]
+    PACKAGES["expo-router"] = [V("4.0.0", _d(2024, 11), extra={"peerDependencies": {"expo": "*"}})]
     PACKAGES["expo-splash-screen"] = [V("0.29.0", _d(2024, 11))]
     try:
         (tmp_path / "package.json").write_text(

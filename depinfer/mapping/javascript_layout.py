@@ -82,6 +82,7 @@ class Layout:
     bundler_aliases: dict[str, list[str]]  # directory → alias prefixes from bundler configs
     files: set[str]
     unpublished: set[str] = field(default_factory=set)  # manifest paths never published
+    root: Path | None = None  # the repository (for files the scan does not list: stylesheets)
 
 
 def ancestors(lay: Layout, manifest: Manifest) -> list[Manifest]:
@@ -152,6 +153,12 @@ def _source_entries_only(data: dict) -> bool:
     return bool(code) and all(t.endswith(_SOURCE_EXTS) for t in code)
 
 
+def _into_node_modules(targets: object) -> bool:
+    items = targets if isinstance(targets, list) else [targets]
+    strs = [t for t in items if isinstance(t, str)]
+    return bool(strs) and all("node_modules/" in t.replace("\\", "/") for t in strs)
+
+
 def _read_tsconfig(root: Path, rel: str) -> TsConfig | None:
     try:
         doc = parse_jsonc((root / rel).read_text(encoding="utf-8-sig"))
@@ -168,7 +175,11 @@ def _read_tsconfig(root: Path, rel: str) -> TsConfig | None:
     if isinstance(opts, dict):
         paths = opts.get("paths") or {}
         if isinstance(paths, dict):
-            cfg.aliases = [k for k in paths if isinstance(k, str)]
+            # a key whose targets all lie in node_modules only redirects to an installed
+            # package (`"pliny/*": ["node_modules/pliny/*"]`): the package is still needed
+            cfg.aliases = [
+                k for k, v in paths.items() if isinstance(k, str) and not _into_node_modules(v)
+            ]
         base = opts.get("baseUrl")
         if isinstance(base, str):
             cfg.base_url = str(PurePosixPath(directory or ".") / base)
@@ -382,6 +393,7 @@ def _build_layout(project: Project) -> Layout:
         tsconfigs=tsconfigs,
         bundler_aliases=bundler,
         files={f.path for f in project.files},
+        root=Path(project.root),
     )
     result.unpublished = {m.path for m in owners.values() if _unpublished(result, m)}
     return result
@@ -419,8 +431,14 @@ def is_alias(lay: Layout, rel_file: str, spec: str) -> bool:
             base = normalize_path(cfg.base_url)
             first = spec.split("/")[0]
             target = f"{base}/{first}" if base else first
-            # a module file (`src/users.ts`) or a folder (`src/lib/…`) under baseUrl
-            if _candidates(lay, target) and package_name(spec) not in lay.by_name:
+            # a module file (`src/users.ts`) or a folder (`src/lib/…`) under baseUrl; a
+            # stylesheet (`css/tailwind.css`) is no module the scan lists, so ask the tree
+            here = _candidates(lay, target) or (
+                lay.root is not None
+                and "." in PurePosixPath(spec).name
+                and (lay.root / (f"{base}/{spec}" if base else spec)).is_file()
+            )
+            if here and package_name(spec) not in lay.by_name:
                 return True
     parent = PurePosixPath(rel_file).parent
     for d, aliases in lay.bundler_aliases.items():

@@ -320,9 +320,7 @@ def _shareable_config_rules(project: Project, lay: Layout) -> list[Candidate]:
                 file_stem = PurePosixPath(rel).name.split(".", 1)[0]
                 if not (by_name or file_stem == stem):
                     continue  # (an exported `postcss-config.js` of a tailwind-config package)
-                if any(
-                    fnmatch.fnmatch(PurePosixPath(rel).name, p) for p in tool.config_files
-                ):
+                if any(fnmatch.fnmatch(PurePosixPath(rel).name, p) for p in tool.config_files):
                     continue  # read as a config file already
                 cfg, text = parse_config(project.abspath(rel), PurePosixPath(rel).name)
                 for pkg, detail, _ in _from_config(tool, cfg, text):

@@ -53,8 +53,10 @@ def expand(value: str, convention: str) -> str | None:
     """Package a config value names under a tool's convention (None: names no package)."""
     value = value.strip()
     # `~/x`, `@/x` (and `~~/`, `@@/`): the project's own folders under bundler aliases
-    if not value or value.startswith((".", "/", "<rootDir>", "$", "~", "@/", "@@/")) or (
-        "\n" in value
+    if (
+        not value
+        or value.startswith((".", "/", "<rootDir>", "$", "~", "@/", "@@/"))
+        or ("\n" in value)
     ):
         return None
     if convention in ("module", "module-or-keys"):
