@@ -352,3 +352,24 @@ def test_a_package_only_a_tools_config_names_comes_with_the_framework_that_depen
         assert "eslint-config-react-app" not in reqs  # react-scripts brings it
     finally:
         del PACKAGES["react-scripts"], PACKAGES["eslint-config-react-app"]
+
+
+def test_a_package_used_only_for_types_whose_types_package_is_declared_is_not_written(
+    tmp_path,
+):
+    PACKAGES["mdx"] = [V("0.3.1", _d(2016, 1))]
+    PACKAGES["@types/mdx"] = [V("2.0.13", _d(2024, 1))]
+    try:
+        (tmp_path / "package.json").write_text(
+            '{"name": "blog", "private": true, "devDependencies": {"@types/mdx": "^2.0.12"}}'
+        )
+        (tmp_path / "mdx.tsx").write_text(
+            "import type { MDXComponents } from 'mdx/types'\n"
+            "export const components: MDXComponents = {}\n"
+        )
+        options = Options()
+        ctx = Context(options=options, registries=FakeRegistries())
+        reqs = {r.name for r in infer(tmp_path, options, ctx=ctx).requirements}
+        assert "mdx" not in reqs  # @types/mdx provides what the code imports
+    finally:
+        del PACKAGES["mdx"], PACKAGES["@types/mdx"]

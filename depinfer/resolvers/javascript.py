@@ -167,6 +167,15 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
                 ctx.info(f"'{c.name}' is a peer of a sibling package it uses; left to the host")
                 continue
         c.extra["type_only_all"] = (c.manifest, c.name) not in value_used
+        if (
+            c.extra["type_only_all"]
+            and not c.internal
+            and not c.name.startswith("@types/")
+            and types_package(c.name).lower() in _declared(owner)
+        ):
+            # only its types are used, and the manifest declares its DefinitelyTyped package
+            # (`import type { MDXComponents } from 'mdx/types'` beside @types/mdx)
+            continue
         c.extra["required"] = (c.manifest, c.name) in required
         c.extra["implied_only"] = (c.manifest, c.name) not in named
         c.extra["config_only"] = (c.manifest, c.name) not in beyond_configs
