@@ -363,3 +363,17 @@ def test_a_nest_application_needs_the_express_platform_unless_it_runs_on_fastify
         "NestFactory.create(AppModule, new FastifyAdapter())\n"
     )
     assert "@nestjs/platform-express" not in _implied_at(tmp_path)
+
+
+def test_an_apps_contentlayer_config_goes_with_the_app_like_next_config(tmp_path):
+    (tmp_path / "package.json").write_text(
+        '{"name": "blog", "private": true, "devDependencies": {"typescript": "^5"}}'
+    )
+    (tmp_path / "contentlayer.config.ts").write_text(
+        "import { makeSource } from 'contentlayer2/source-files'\n"
+        "import rehypeSlug from 'rehype-slug'\n"
+        "export default makeSource({ mdx: { rehypePlugins: [rehypeSlug] } })\n"
+    )
+    found = _implied_at(tmp_path)
+    assert found["rehype-slug"] == {Section.RUNTIME}
+    assert found["contentlayer2"] == {Section.RUNTIME}
