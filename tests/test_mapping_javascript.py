@@ -173,3 +173,25 @@ def test_jsx_in_a_vue_component_is_compiled_for_vue(tmp_path):
     ctx = make_context(Options(offline=True))
     names = {c.name for c in map_imports(project, analyze(project, ctx), ctx)}
     assert "react" not in names and "vue" in names
+
+
+def test_paths_into_node_modules_and_stylesheets_under_base_url(tmp_path):
+    (tmp_path / "package.json").write_text('{"name": "blog", "private": true}')
+    (tmp_path / "tsconfig.json").write_text(
+        '{"compilerOptions": {"baseUrl": ".", "paths": {"@/css/*": ["css/*"],'
+        ' "pliny/*": ["node_modules/pliny/*"]}}}'
+    )
+    (tmp_path / "css").mkdir()
+    (tmp_path / "css" / "tailwind.css").write_text("@import 'tailwindcss';\n")
+    (tmp_path / "app.tsx").write_text(
+        "import 'css/tailwind.css'\n"
+        "import { Comments } from 'pliny/comments'\n"
+        "export default function App() { return <Comments /> }\n"
+    )
+    project = scan(tmp_path)
+    ctx = make_context(Options(offline=True))
+    found = {c.name for c in map_imports(project, analyze(project, ctx), ctx)}
+    # a path that only redirects into node_modules still needs the package installed
+    assert "pliny" in found
+    # a stylesheet under baseUrl is the repository's own file, not the `css` package
+    assert "css" not in found

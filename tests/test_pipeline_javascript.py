@@ -131,3 +131,51 @@ def test_workspace_examples_list_their_own_runtime_and_angular_polyfills(tmp_pat
     )
     # a playground runs inside the workspace and uses the root's react
     assert "playground/package.json" not in runtime
+
+
+def test_a_package_exporting_only_typescript_sources_is_internal_to_its_workspace():
+    result, _ = run(FIXTURES / "source-workspace")
+    by_manifest = {(r.manifest, r.name): r.section for r in result.requirements}
+    # compiled from source by its siblings' bundler, never published: vue is its dependency
+    assert by_manifest[("packages/stores/package.json", "vue")] == Section.RUNTIME
+    # built to dist and published (publishConfig): the host framework is a peer
+    assert by_manifest[("packages/kit/package.json", "vue")] == Section.PEER
+
+
+def test_an_electron_app_is_an_app_whatever_its_entry_points(tmp_path):
+    (tmp_path / "package.json").write_text(
+        json.dumps(
+            {
+                "name": "desk",
+                "main": "./dist/main.js",
+                "build": {"appId": "org.example.desk", "files": ["dist"]},
+                "devDependencies": {"electron": "^35.0.0", "@types/react": "^19.0.0"},
+            }
+        )
+    )
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "main.ts").write_text("import path from 'node:path'\npath.join()\n")
+    (tmp_path / "src" / "index.tsx").write_text(
+        "import { createRoot } from 'react-dom/client'\ncreateRoot(null)\n"
+    )
+    result, _ = run(tmp_path)
+    sections = {r.name: r.section for r in result.requirements}
+    # electron-builder packages it as an installer: react-dom is its dependency, no host peer
+    assert sections["react-dom"] == Section.RUNTIME
+    # its devDependencies already hold the type packages: Node's types go there too
+    assert sections["@types/node"] == Section.DEV
+
+
+def test_a_workspaces_shareable_config_packages_depend_on_what_their_configs_name():
+    result, _ = run(FIXTURES / "shared-configs")
+    found = {(r.manifest, r.name): r.section for r in result.requirements}
+    prettier = "tooling/prettier/package.json"
+    # named as a Prettier shareable config: the plugins its entry names are its dependencies
+    assert found[(prettier, "@ianvs/prettier-plugin-sort-imports")] == Section.RUNTIME
+    assert found[(prettier, "prettier-plugin-tailwindcss")] == Section.RUNTIME
+    # an exported postcss-config.js is a PostCSS config whatever the package is called
+    assert found[("tooling/tailwind/package.json", "@tailwindcss/postcss")] == Section.RUNTIME
+    # a private config package runs its tool for the workspace: it depends on the tool
+    commitlint = "tooling/commitlint/package.json"
+    assert found[(commitlint, "@commitlint/config-conventional")] == Section.RUNTIME
+    assert found[(commitlint, "@commitlint/cli")] == Section.RUNTIME

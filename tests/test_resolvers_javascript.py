@@ -283,3 +283,93 @@ def test_a_package_outside_the_workspace_takes_its_sibling_by_path():
     reqs, _ = run("example-outside-workspace")
     store = reqs[("examples/starter/package.json", "tinystore")]
     assert store.internal and store.spec == "file:../.."
+
+
+def test_an_expo_apps_config_plugins_and_the_peer_its_cli_shares_are_runtime(tmp_path):
+    PACKAGES["expo"] = [V("52.0.0", _d(2024, 11))]
+    PACKAGES["expo-router"] = [V("4.0.0", _d(2024, 11), extra={"peerDependencies": {"expo": "*"}})]
+    PACKAGES["expo-splash-screen"] = [V("0.29.0", _d(2024, 11))]
+    try:
+        (tmp_path / "package.json").write_text(
+            '{"name": "app", "private": true, "scripts": {"dev": "expo start"},'
+            ' "devDependencies": {"typescript": "^5"}}'
+        )
+        (tmp_path / "app.json").write_text(
+            '{"expo": {"name": "app", "plugins": ["expo-router", "./plugins/local",'
+            ' ["expo-splash-screen", {"image": "./a.png"}]]}}'
+        )
+        (tmp_path / "index.js").write_text("import 'expo-router/entry'\n")
+        options = Options()
+        ctx = Context(options=options, registries=FakeRegistries())
+        reqs = {r.name: r for r in infer(tmp_path, options, ctx=ctx).requirements}
+        assert reqs["expo-splash-screen"].section == Section.RUNTIME  # a config plugin
+        # the dev script runs the expo CLI, and expo-router, used at run time, peers expo
+        assert reqs["expo"].section == Section.RUNTIME
+        assert "peer of expo-router" in str(reqs["expo"].evidence)
+    finally:
+        for name in ("expo", "expo-router", "expo-splash-screen"):
+            del PACKAGES[name]
+
+
+def test_a_json_app_manifest_without_an_expo_section_names_no_plugins(tmp_path):
+    (tmp_path / "package.json").write_text('{"name": "app", "private": true}')
+    (tmp_path / "app.json").write_text('{"name": "app", "plugins": ["tailwindcss"]}')
+    options = Options()
+    ctx = Context(options=options, registries=FakeRegistries())
+    reqs = {r.name: r for r in infer(tmp_path, options, ctx=ctx).requirements}
+    assert "tailwindcss" not in reqs
+
+
+def test_a_private_package_with_peers_of_its_own_leaves_its_uses_peers_to_the_host(tmp_path):
+    (tmp_path / "package.json").write_text(
+        '{"name": "@acme/ui", "private": true, "peerDependencies": {"zod": "*"}}'
+    )
+    (tmp_path / "main.js").write_text("import { render } from 'react-dom'\nrender()\n")
+    options = Options()
+    ctx = Context(options=options, registries=FakeRegistries())
+    reqs = {r.name: r for r in infer(tmp_path, options, ctx=ctx).requirements}
+    assert "react-dom" in reqs
+    assert "react" not in reqs  # react-dom's peer: the apps hosting the kit provide it
+
+
+def test_a_package_only_a_tools_config_names_comes_with_the_framework_that_depends_on_it(
+    tmp_path,
+):
+    PACKAGES["react-scripts"] = [
+        V("5.0.1", _d(2022, 4), extra={"dependencies": {"eslint-config-react-app": "^7"}})
+    ]
+    PACKAGES["eslint-config-react-app"] = [V("7.0.1", _d(2022, 4))]
+    try:
+        (tmp_path / "package.json").write_text(
+            '{"name": "app", "private": true, "scripts": {"start": "react-scripts start"},'
+            ' "eslintConfig": {"extends": ["react-app", "react-app/jest"]}}'
+        )
+        (tmp_path / "index.js").write_text("import React from 'react'\n")
+        options = Options()
+        ctx = Context(options=options, registries=FakeRegistries())
+        reqs = {r.name: r for r in infer(tmp_path, options, ctx=ctx).requirements}
+        assert "react-scripts" in reqs
+        assert "eslint-config-react-app" not in reqs  # react-scripts brings it
+    finally:
+        del PACKAGES["react-scripts"], PACKAGES["eslint-config-react-app"]
+
+
+def test_a_package_used_only_for_types_whose_types_package_is_declared_is_not_written(
+    tmp_path,
+):
+    PACKAGES["mdx"] = [V("0.3.1", _d(2016, 1))]
+    PACKAGES["@types/mdx"] = [V("2.0.13", _d(2024, 1))]
+    try:
+        (tmp_path / "package.json").write_text(
+            '{"name": "blog", "private": true, "devDependencies": {"@types/mdx": "^2.0.12"}}'
+        )
+        (tmp_path / "mdx.tsx").write_text(
+            "import type { MDXComponents } from 'mdx/types'\n"
+            "export const components: MDXComponents = {}\n"
+        )
+        options = Options()
+        ctx = Context(options=options, registries=FakeRegistries())
+        reqs = {r.name for r in infer(tmp_path, options, ctx=ctx).requirements}
+        assert "mdx" not in reqs  # @types/mdx provides what the code imports
+    finally:
+        del PACKAGES["mdx"], PACKAGES["@types/mdx"]

@@ -36,6 +36,12 @@ def test_babel_and_eslint_short_names():
         "metro-react-native-babel-preset"
     )
     assert expand("airbnb", "eslint-config") == "eslint-config-airbnb"
+    # ESLint prefixes an unscoped short name that has a subpath; Babel does not
+    assert expand("next/core-web-vitals", "eslint-config") == "eslint-config-next"
+    assert expand("airbnb/hooks", "eslint-config") == "eslint-config-airbnb"
+    assert expand("eslint-config-airbnb/hooks", "eslint-config") == "eslint-config-airbnb"
+    assert expand("prettier/@typescript-eslint", "eslint-config") == "eslint-config-prettier"
+    assert expand("foo/bar", "babel-plugin") == "foo"
     assert expand("plugin:react/recommended", "eslint-config") == "eslint-plugin-react"
     assert expand("plugin:@typescript-eslint/recommended", "eslint-config") == (
         "@typescript-eslint/eslint-plugin"
@@ -221,6 +227,17 @@ def test_a_process_manager_the_start_script_runs_is_a_runtime_dependency(tmp_pat
     assert found["nodemon"] == {Section.DEV}
 
 
+def test_a_production_script_and_an_app_server_are_runtime(tmp_path):
+    (tmp_path / "package.json").write_text(
+        '{"name": "app", "scripts": {"prod": "pm2-runtime start ecosystem.config.js",'
+        ' "start": "remix-serve ./build/index.js", "dev": "react-router-serve ./build"}}'
+    )
+    found = _implied_at(tmp_path)
+    assert found["pm2"] == {Section.RUNTIME}  # a script named for production
+    assert found["@remix-run/serve"] == {Section.RUNTIME}  # the app server `start` runs
+    assert found["@react-router/serve"] == {Section.DEV}  # not a production script
+
+
 def test_a_companion_marked_if_used_only_places_a_package_in_use(tmp_path):
     (tmp_path / "package.json").write_text('{"name": "app", "private": true}')
     (tmp_path / "button.tsx").write_text("import { cva } from 'class-variance-authority'\n")
@@ -314,3 +331,49 @@ def test_an_executable_whose_package_is_named_otherwise_comes_from_the_bins_tabl
     )
     found = _implied_at(tmp_path)
     assert "@tanstack/router-cli" in found and "tsr" not in found
+
+
+def test_nuxt_modules_named_in_its_config_are_an_apps_dependencies(tmp_path):
+    (tmp_path / "package.json").write_text('{"private": true, "devDependencies": {}}')
+    (tmp_path / "nuxt.config.ts").write_text(
+        "export default defineNuxtConfig({\n"
+        "  modules: ['@nuxt/ui', ['@nuxtjs/i18n', { locales: [] }], '~/modules/local',"
+        " './modules/other'],\n"
+        "  css: { modules: { localsConvention: 'camelCase' } },\n"
+        "})\n"
+    )
+    found = _implied_at(tmp_path)
+    assert found["@nuxt/ui"] == {Section.RUNTIME}
+    assert found["@nuxtjs/i18n"] == {Section.RUNTIME}
+    assert not [n for n in found if n.startswith(("~", ".", "@/"))]
+
+
+def test_a_nest_application_needs_the_express_platform_unless_it_runs_on_fastify(tmp_path):
+    (tmp_path / "package.json").write_text('{"name": "api", "devDependencies": {}}')
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "main.ts").write_text(
+        "import { NestFactory } from '@nestjs/core'\n"
+        "import { AppModule } from './app.module'\n"
+        "NestFactory.create(AppModule)\n"
+    )
+    assert _implied_at(tmp_path)["@nestjs/platform-express"] == {Section.RUNTIME}
+    (tmp_path / "src" / "main.ts").write_text(
+        "import { NestFactory } from '@nestjs/core'\n"
+        "import { FastifyAdapter } from '@nestjs/platform-fastify'\n"
+        "NestFactory.create(AppModule, new FastifyAdapter())\n"
+    )
+    assert "@nestjs/platform-express" not in _implied_at(tmp_path)
+
+
+def test_an_apps_contentlayer_config_goes_with_the_app_like_next_config(tmp_path):
+    (tmp_path / "package.json").write_text(
+        '{"name": "blog", "private": true, "devDependencies": {"typescript": "^5"}}'
+    )
+    (tmp_path / "contentlayer.config.ts").write_text(
+        "import { makeSource } from 'contentlayer2/source-files'\n"
+        "import rehypeSlug from 'rehype-slug'\n"
+        "export default makeSource({ mdx: { rehypePlugins: [rehypeSlug] } })\n"
+    )
+    found = _implied_at(tmp_path)
+    assert found["rehype-slug"] == {Section.RUNTIME}
+    assert found["contentlayer2"] == {Section.RUNTIME}

@@ -43,6 +43,9 @@ DATA_KEYS = (
     "scripts",
     "private",
     "packageManager",
+    "publishConfig",  # entry points rewritten for publishing
+    "build",  # electron-builder's settings (a desktop app)
+    "config",  # npm config values; Electron Forge's settings
 )
 
 

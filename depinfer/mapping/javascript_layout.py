@@ -82,6 +82,7 @@ class Layout:
     bundler_aliases: dict[str, list[str]]  # directory → alias prefixes from bundler configs
     files: set[str]
     unpublished: set[str] = field(default_factory=set)  # manifest paths never published
+    root: Path | None = None  # the repository (for files the scan does not list: stylesheets)
 
 
 def ancestors(lay: Layout, manifest: Manifest) -> list[Manifest]:
@@ -105,12 +106,57 @@ def _unpublished(lay: Layout, manifest: Manifest) -> bool:
         for n in ("index.js", "index.mjs", "index.cjs", "index.ts")
     ):
         return True  # nothing a consumer could import: an application
+    if manifest.path in lay.members and _source_entries_only(manifest.data):
+        return True
+    if _desktop_app(manifest.data):
+        return True
     for anc in ancestors(lay, manifest):
         base = anc.directory
         inner = manifest.directory[len(base) + 1 :] if base else manifest.directory
         if classify(inner + "/_.js") not in (FileKind.SOURCE, FileKind.SCRIPT):
             return True
     return False
+
+
+def _desktop_app(data: dict) -> bool:
+    """An Electron app packaged by electron-builder (its `build` settings with an appId or
+    productName: electron-builder's "Configuration" page) or by Electron Forge
+    (`config.forge`: Forge's "Configuration" page) ships as an installer, not to npm."""
+    build = data.get("build")
+    if isinstance(build, dict) and ("appId" in build or "productName" in build):
+        return True
+    config = data.get("config")
+    return isinstance(config, dict) and "forge" in config
+
+
+_SOURCE_EXTS = (".ts", ".tsx", ".mts", ".cts", ".vue", ".svelte")
+
+
+def _source_entries_only(data: dict) -> bool:
+    """Every entry point (main, module, exports) of a workspace member names an uncompiled
+    TypeScript, Vue or Svelte source file and nothing rewrites them for publishing (no
+    publishConfig): a workspace's internal package, which its siblings' bundler compiles from source; npm
+    packages ship JavaScript (TypeScript handbook, "Publishing": ship .js with .d.ts)."""
+    if "publishConfig" in data or "bin" in data:
+        return False
+    targets: list[str] = []
+    stack: list[object] = [data.get(k) for k in ("main", "module", "exports")]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, str):
+            targets.append(v)
+        elif isinstance(v, dict):
+            stack.extend(v.values())
+        elif isinstance(v, list):
+            stack.extend(v)
+    code = [t for t in targets if not t.endswith((".d.ts", ".json", ".css"))]
+    return bool(code) and all(t.endswith(_SOURCE_EXTS) for t in code)
+
+
+def _into_node_modules(targets: object) -> bool:
+    items = targets if isinstance(targets, list) else [targets]
+    strs = [t for t in items if isinstance(t, str)]
+    return bool(strs) and all("node_modules/" in t.replace("\\", "/") for t in strs)
 
 
 def _read_tsconfig(root: Path, rel: str) -> TsConfig | None:
@@ -129,7 +175,11 @@ def _read_tsconfig(root: Path, rel: str) -> TsConfig | None:
     if isinstance(opts, dict):
         paths = opts.get("paths") or {}
         if isinstance(paths, dict):
-            cfg.aliases = [k for k in paths if isinstance(k, str)]
+            # a key whose targets all lie in node_modules only redirects to an installed
+            # package (`"pliny/*": ["node_modules/pliny/*"]`): the package is still needed
+            cfg.aliases = [
+                k for k, v in paths.items() if isinstance(k, str) and not _into_node_modules(v)
+            ]
         base = opts.get("baseUrl")
         if isinstance(base, str):
             cfg.base_url = str(PurePosixPath(directory or ".") / base)
@@ -343,6 +393,7 @@ def _build_layout(project: Project) -> Layout:
         tsconfigs=tsconfigs,
         bundler_aliases=bundler,
         files={f.path for f in project.files},
+        root=Path(project.root),
     )
     result.unpublished = {m.path for m in owners.values() if _unpublished(result, m)}
     return result
@@ -380,8 +431,14 @@ def is_alias(lay: Layout, rel_file: str, spec: str) -> bool:
             base = normalize_path(cfg.base_url)
             first = spec.split("/")[0]
             target = f"{base}/{first}" if base else first
-            # a module file (`src/users.ts`) or a folder (`src/lib/…`) under baseUrl
-            if _candidates(lay, target) and package_name(spec) not in lay.by_name:
+            # a module file (`src/users.ts`) or a folder (`src/lib/…`) under baseUrl; a
+            # stylesheet (`css/tailwind.css`) is no module the scan lists, so ask the tree
+            here = _candidates(lay, target) or (
+                lay.root is not None
+                and "." in PurePosixPath(spec).name
+                and (lay.root / (f"{base}/{spec}" if base else spec)).is_file()
+            )
+            if here and package_name(spec) not in lay.by_name:
                 return True
     parent = PurePosixPath(rel_file).parent
     for d, aliases in lay.bundler_aliases.items():

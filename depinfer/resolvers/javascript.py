@@ -44,6 +44,7 @@ from depinfer.resolvers.common import merge_candidates, parse_as_of, pick_versio
 from depinfer.resolvers.javascript_packages import esm_only, ships_types, types_package
 from depinfer.resolvers.javascript_semver import node_ok_for, satisfies, semver_key
 from depinfer.resolvers.runtime import node_runtime
+from depinfer.rules.javascript import tools
 
 __all__ = ["esm_only", "resolve", "satisfies", "ships_types", "types_package"]
 
@@ -138,6 +139,11 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
     value_used = {(c.manifest, c.name) for c in npm if not c.extra.get("type_only")}
     required = {(c.manifest, c.name) for c in npm if c.extra.get("require")}
     named = {(c.manifest, c.name) for c in npm if not c.extra.get("implied")}
+    tool_rules = {f"rule:{t.name}" for t in tools()}
+    # named by something other than a tool's config (code, scripts, other rules)
+    beyond_configs = {
+        (c.manifest, c.name) for c in npm if any(e.rule not in tool_rules for e in c.evidence)
+    }
     presence_not_enough = {(c.manifest, c.name) for c in npm if c.extra.get("presence_not_enough")}
     merged = merge_candidates(npm)
     internal_peers = _internal_peers(lay, merged)
@@ -161,8 +167,18 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
                 ctx.info(f"'{c.name}' is a peer of a sibling package it uses; left to the host")
                 continue
         c.extra["type_only_all"] = (c.manifest, c.name) not in value_used
+        if (
+            c.extra["type_only_all"]
+            and not c.internal
+            and not c.name.startswith("@types/")
+            and types_package(c.name).lower() in _declared(owner)
+        ):
+            # only its types are used, and the manifest declares its DefinitelyTyped package
+            # (`import type { MDXComponents } from 'mdx/types'` beside @types/mdx)
+            continue
         c.extra["required"] = (c.manifest, c.name) in required
         c.extra["implied_only"] = (c.manifest, c.name) not in named
+        c.extra["config_only"] = (c.manifest, c.name) not in beyond_configs
         c.extra["presence_not_enough"] = (c.manifest, c.name) in presence_not_enough
         if c.section == Section.RUNTIME and is_host_peer(lay, owner, c.name):
             c.section = Section.PEER
@@ -195,9 +211,26 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
             c.extra["type_only_all"] = True
             follow_ups.extend(f for f in state.follow_ups(c, chosen) if not f.extra.get("peer_of"))
     written = {(r.manifest, r.name.lower()) for r in out}
+    by_key = {(r.manifest, r.name.lower()): r for r in out}
     for c in merge_candidates(follow_ups):
         owner = manifests[c.manifest]
-        if (c.manifest, c.name.lower()) in written or covered(lay, owner, c):
+        key = (c.manifest, c.name.lower())
+        if key in written:
+            # an app's runtime dependency needs its peer where it runs: a peer the tooling
+            # also uses (an Expo app's `expo` CLI, whose package every expo-* module peers)
+            # is a runtime dependency, not a dev one
+            r = by_key.get(key)
+            if (
+                r is not None
+                and c.extra.get("peer_of")
+                and c.section == Section.RUNTIME
+                and r.section == Section.DEV
+                and r.group is None
+            ):
+                r.section = Section.RUNTIME
+                r.evidence.extend(c.evidence)
+            continue
+        if covered(lay, owner, c):
             continue
         if c.extra.get("peer_of") and c.name.lower() in state.dependencies_of[c.manifest]:
             continue  # another package the app uses brings this peer along (astro → vite)
@@ -209,11 +242,16 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
         replaced = {(r.manifest, r.extra["replaces"]) for r in c_types}
         out = [r for r in out if (r.manifest, r.name) not in replaced]
     # A tool implied only by its config file's presence (vite.config → vite) comes with a
-    # framework the package already uses (vitepress, astro, nuxt depend on vite).
+    # framework the package already uses (vitepress, astro, nuxt depend on vite); so does a
+    # package only a tool's config names (Create React App's eslintConfig extends react-app:
+    # react-scripts depends on eslint-config-react-app, its docs say none is to be installed).
     out = [
         r
         for r in out
-        if not (r.extra.get("implied_only") and r.name.lower() in state.dependencies_of[r.manifest])
+        if not (
+            (r.extra.get("implied_only") or r.extra.get("config_only"))
+            and r.name.lower() in state.dependencies_of[r.manifest]
+        )
     ]
     if state.online and ctx.options.versions:
         _align_peers(state, out)
@@ -442,7 +480,10 @@ class _State:
                 out.append(
                     _follow(c, dt, section, f"{c.name}@{chosen.version} ships no types", extra)
                 )
-        if owner.path in self.lay.unpublished and c.section == Section.RUNTIME:
+        # a private package that declares peers of its own is a library its workspace's apps
+        # host (a UI kit peering react): the peers of what it uses are theirs to provide too
+        hosted = bool(owner.declared.get("peerDependencies"))
+        if owner.path in self.lay.unpublished and c.section == Section.RUNTIME and not hosted:
             peers = chosen.extra.get("peerDependencies") or {}
             meta = chosen.extra.get("peerDependenciesMeta") or {}
             for peer in peers if isinstance(peers, dict) else {}:

@@ -47,6 +47,10 @@ __all__ = ["expand", "infer", "js_config_values", "script_executables", "tools",
 DATA = Path(__file__).resolve().parent / "data" / "javascript"
 TS_EXTS = (".ts", ".tsx", ".mts", ".cts")
 RUNTIME_SCRIPTS = {"preinstall", "install", "postinstall"}  # run on the user's machine
+# Scripts that start the app where it is deployed: `start` (what `npm start` and hosting
+# platforms run) and the scripts named for production (`prod`, `start:prod`, as the NestJS
+# and PM2 guides name them); a production runner they run is a runtime dependency.
+PRODUCTION_SCRIPTS = {"start", "start:prod", "start:production", "prod", "production"}
 
 
 @dataclass
@@ -71,6 +75,8 @@ class Tool:
     # `dependencies` (an app without devDependencies) install the implied tool: only a script
     # that runs it, or a name in a config, does
     presence_not_enough: bool = False
+    # a JSON/YAML config read only under this top-level key (app.json's "expo" section)
+    json_root: str | None = None
 
 
 @lru_cache(maxsize=1)
@@ -94,6 +100,7 @@ def tools() -> tuple[Tool, ...]:
                     settings=list(u.get("settings", [])),
                     commonjs_keys=set(u.get("commonjs_keys", [])),
                     presence_not_enough=bool(u.get("presence_not_enough", False)),
+                    json_root=u.get("json_root"),
                 )
             )
     return tuple(out)
@@ -212,6 +219,7 @@ def infer(
     files = _repo_files(project)
     out = list(candidates)
     out.extend(_config_file_rules(project, lay, files))
+    out.extend(_shareable_config_rules(project, lay))
     for owner in lay.owners.values():
         raw = _raw_package_json(project, owner.path)
         if raw is not None:
@@ -241,6 +249,9 @@ def _config_file_rules(project: Project, lay: Layout, files: list[str]) -> list[
                 cand.extra["presence_not_enough"] = tool.presence_not_enough
                 out.append(cand)
             cfg, text = parse_config(project.abspath(rel), name)
+            if tool.json_root and cfg is not None:
+                cfg = cfg.get(tool.json_root)
+                cfg = cfg if isinstance(cfg, dict) else None
             out.extend(_settings_rules(project, lay, owner, tool, rel))
             custom_roots = _custom_type_roots(cfg)
             esm = _runs_as_esm(_raw_package_json(project, owner.path))
@@ -254,6 +265,70 @@ def _config_file_rules(project: Project, lay: Layout, files: list[str]) -> list[
                 if required and not esm:
                     cand.extra["require"] = True
                 out.append(cand)
+    return out
+
+
+def _entry_files(lay: Layout, owner) -> list[str]:
+    """Repository files a package's main/exports name (index.* when it names none)."""
+    targets: list[str] = []
+    stack: list[Any] = [owner.data.get("exports"), owner.data.get("main")]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, str):
+            targets.append(v)
+        elif isinstance(v, dict):
+            stack.extend(v.values())
+        elif isinstance(v, list):
+            stack.extend(v)
+    if not targets:
+        targets = ["index.js", "index.mjs", "index.cjs", "index.ts"]
+    base = PurePosixPath(owner.directory or ".")
+    out = []
+    for t in targets:
+        rel = normalize_path(str(base / t))
+        if rel in lay.files and rel not in out and not rel.endswith(".d.ts"):
+            out.append(rel)
+    return out
+
+
+def _shareable_config_rules(project: Project, lay: Layout) -> list[Candidate]:
+    """A package named as a tool's shareable config (`@acme/prettier-config`,
+    `stylelint-config-x`) exports that tool's config: the plugins, presets and configs its
+    entry modules name are loaded by the tool from the projects using it, so they are the
+    package's own dependencies (Prettier's "Sharing configurations", stylelint's
+    "Writing shareable configs", commitlint's "Shareable configuration" pages)."""
+    out: list[Candidate] = []
+    for owner in lay.owners.values():
+        name = owner.data.get("name")
+        if not isinstance(name, str):
+            continue
+        last = name.rsplit("/", 1)[-1]
+        entries = _entry_files(lay, owner)
+        for tool in tools():
+            if not tool.keys or tool.name in ("typescript", "jsconfig"):
+                continue
+            stem = f"{tool.name}-config"
+            by_name = last == stem or last.startswith(stem + "-")
+            if by_name and entries and owner.path in lay.unpublished:
+                # a workspace's own config package runs the tool for its users: it brings it
+                for pkg in tool.implies:
+                    cand = _cand(
+                        pkg, owner.path, Section.RUNTIME, f"rule:{tool.name}", owner.path, name
+                    )
+                    out.append(cand)
+            for rel in entries:
+                file_stem = PurePosixPath(rel).name.split(".", 1)[0]
+                if not (by_name or file_stem == stem):
+                    continue  # (an exported `postcss-config.js` of a tailwind-config package)
+                if any(fnmatch.fnmatch(PurePosixPath(rel).name, p) for p in tool.config_files):
+                    continue  # read as a config file already
+                cfg, text = parse_config(project.abspath(rel), PurePosixPath(rel).name)
+                for pkg, detail, _ in _from_config(tool, cfg, text):
+                    if pkg.lower() == name.lower():
+                        continue
+                    out.append(
+                        _cand(pkg, owner.path, Section.RUNTIME, f"rule:{tool.name}", rel, detail)
+                    )
     return out
 
 
@@ -361,7 +436,7 @@ def _script_rules(lay: Layout, owner, raw: dict[str, Any], ctx: Context) -> list
                     continue
             detail = f"scripts.{script}: {exe_name}"
             sec = section
-            if script == "start" and exe_name in production_runners():
+            if script in PRODUCTION_SCRIPTS and exe_name in production_runners():
                 sec = Section.RUNTIME  # keeps the app running where it is deployed
             out.append(_cand(pkg, owner.path, sec, "rule:script-bin", owner.path, detail))
         for pattern, cmd, pkgs in subcommands():
@@ -419,7 +494,11 @@ def _node_types_rule(lay: Layout, refs: list[ImportRef]) -> list[Candidate]:
             continue
         seen.add(owner.path)
         section = Section.DEV
-        if owner.path in lay.unpublished:
+        types_in_dev = any(
+            n.startswith("@types/") for n in owner.declared.get("devDependencies", [])
+        )
+        if owner.path in lay.unpublished and not types_in_dev:
+            # (an app whose devDependencies already hold type packages keeps them there)
             section = file_section(owner, ref.file, ref.kind, True)
         out.append(
             _cand(
@@ -504,6 +583,7 @@ def _companions(project: Project, lay: Layout, found: list[Candidate]) -> list[C
     """Packages that the packages (or compiler options) in use need at run time."""
     out: list[Candidate] = []
     used = {(c.manifest, c.name) for c in found}
+    used_lower = {(m, n.lower()) for m, n in used}
     for comp in companions():
         section = Section(comp.get("section", "runtime"))
         when = comp["when"]
@@ -525,7 +605,10 @@ def _companions(project: Project, lay: Layout, found: list[Candidate]) -> list[C
         if when.startswith("module:"):
             # an entry point of a package that loads an optional peer of that package
             module = when.split(":", 1)[1]
+            unless = {n.lower() for n in comp.get("unless", [])}
             for c in found:
+                if any((c.manifest, n) in used_lower for n in unless):
+                    continue  # an alternative the package uses instead
                 if any(m == module or m.startswith(module + "/") for m in c.import_names):
                     sec = Section(comp["section"]) if "section" in comp else c.section
                     at = c.evidence[0].file if c.evidence and c.evidence[0].file else c.manifest

@@ -39,6 +39,12 @@ def _prefixed(name: str, kind: str) -> str | None:
             return package_name(name)
         return f"{scope}/{kind}-{rest}"
     if "/" in name:
+        # ESLint prefixes an unscoped name before its subpath too ("next/core-web-vitals" is
+        # eslint-config-next/core-web-vitals: ESLint's "Shareable Configs" page, and its
+        # legacy naming module's normalizePackageName); Babel leaves "a/b" as it is
+        if kind.startswith("eslint-"):
+            first = name.split("/", 1)[0]
+            return first if first.startswith(kind) else f"{kind}-{first}"
         return package_name(name)
     return name if name.startswith(kind) else f"{kind}-{name}"
 
@@ -46,7 +52,12 @@ def _prefixed(name: str, kind: str) -> str | None:
 def expand(value: str, convention: str) -> str | None:
     """Package a config value names under a tool's convention (None: names no package)."""
     value = value.strip()
-    if not value or value.startswith((".", "/", "<rootDir>", "$")) or "\n" in value:
+    # `~/x`, `@/x` (and `~~/`, `@@/`): the project's own folders under bundler aliases
+    if (
+        not value
+        or value.startswith((".", "/", "<rootDir>", "$", "~", "@/", "@@/"))
+        or ("\n" in value)
+    ):
         return None
     if convention in ("module", "module-or-keys"):
         return package_name(value)
