@@ -70,6 +70,8 @@ def rules() -> list[dict[str, Any]]:
         rule = dict(rule)
         if "text" in rule:
             rule["regex"] = re.compile(rule["text"])
+        if "unless_text" in rule:
+            rule["unless_regex"] = re.compile(rule["unless_text"])
         out.append(rule)
     return out
 
@@ -132,6 +134,12 @@ def infer(
                 continue  # the code already imports what the rule would add (or a rival)
             if {_canon(n) for n in rule.get("unless_declared") or ()} & declared_anywhere():
                 continue  # the project chose (a rival of) it in a group or extra already
+            rel_files = [rk for family in rule.get("files", []) for rk in families.get(family, [])]
+            unless = rule.get("unless_regex")
+            if unless is not None and any(
+                _active_match(unless, text_of(rel) or "") for rel, _ in rel_files
+            ):
+                continue  # the files name the choice the rule would guess (a driver in the URL)
             for family in rule.get("files", []):
                 for rel, kind in families.get(family, []):
                     text = text_of(rel)
