@@ -201,3 +201,44 @@ def test_what_an_extras_distributions_require_comes_with_the_extra():
     assert _brought_by_extras({"boto3"}, ctx) == {"botocore", "s3transfer"}
     offline = Context(options=Options(offline=True), registries=type("R", (), {"offline": True})())
     assert _brought_by_extras({"boto3"}, offline) == set()
+
+
+def test_a_part_its_parent_pins_to_one_release_is_not_written_on_its_own():
+    from depinfer.context import Context
+    from depinfer.model import Ecosystem, Requirement
+    from depinfer.resolvers.python import _drop_lockstep_parts
+
+    class Registry:
+        offline = False
+
+        def metadata(self, ecosystem, name, version=None):
+            return {
+                # recorded Requires-Dist of pydantic 2.11 and typing-extensions (none)
+                "pydantic": {
+                    "requires_dist": [
+                        "annotated-types>=0.6.0",
+                        "pydantic-core==2.33.2",
+                        "typing-extensions>=4.12.2",
+                        "email-validator>=2.0.0; extra == 'email'",
+                    ]
+                },
+            }.get(name, {})
+
+    def req(name, manifest="pyproject.toml", section=Section.RUNTIME):
+        return Requirement(Ecosystem.PYPI, name, manifest, section=section)
+
+    reqs = [
+        req("pydantic"),
+        req("pydantic-core"),
+        req("annotated-types"),
+        req("pydantic-core", "other/pyproject.toml"),  # no pydantic there
+    ]
+    ctx = Context(options=Options(), registries=Registry())
+    kept = {(r.manifest, r.name) for r in _drop_lockstep_parts(reqs, ctx)}
+    assert kept == {
+        ("pyproject.toml", "pydantic"),
+        ("pyproject.toml", "annotated-types"),  # a range, not a lockstep pin
+        ("other/pyproject.toml", "pydantic-core"),
+    }
+    offline = Context(options=Options(offline=True), registries=type("R", (), {"offline": True})())
+    assert len(_drop_lockstep_parts(reqs, offline)) == 4

@@ -195,9 +195,50 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
         if pin and pin["spec"].startswith("=="):
             req.spec = pin["spec"]  # evidence: wins in select_versions when the registry agrees
         out.append(req)
+    out = _drop_lockstep_parts(out, ctx)
     if ctx.options.versions:
         choose_specs(project, out, ctx, used)
     return expand_deploy_locks(project, out, ctx)
+
+
+_EXACT_PIN = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*(?:\[[^\]]*\])?\s*\(?\s*===?\s*[0-9]")
+
+
+def _drop_lockstep_parts(requirements: list[Requirement], ctx: Context) -> list[Requirement]:
+    """A runtime name that another runtime requirement of the same manifest pins to one exact
+    release (pydantic's Requires-Dist `pydantic-core==2.33.2`) is that distribution's own
+    part, released in lockstep with it: its version follows the parent's, so the code's
+    direct imports of it (`from pydantic_core import core_schema`) need no line of their
+    own, and a line of its own could only conflict. Registry metadata (Requires-Dist with
+    no extra marker); nothing is dropped offline."""
+    if ctx.registries.offline:
+        return requirements
+    runtime: dict[str, set[str]] = {}
+    for r in requirements:
+        if r.section == Section.RUNTIME and not r.optional and not r.internal:
+            runtime.setdefault(r.manifest, set()).add(canonical(r.name))
+    drop: set[tuple[str, str]] = set()
+    for manifest, names in runtime.items():
+        for parent in sorted(names):
+            meta = ctx.registries.metadata(Ecosystem.PYPI, parent) or {}
+            for spec in meta.get("requires_dist") or []:
+                head, _, marker = spec.partition(";")
+                if "extra" in marker:
+                    continue
+                m = _EXACT_PIN.match(head)
+                if m and canonical(m.group(1)) in names - {parent}:
+                    drop.add((manifest, canonical(m.group(1))))
+                    ctx.info(
+                        f"{m.group(1)}: {parent} pins it to one release ({head.strip()}); "
+                        "it comes with that distribution and is not written on its own"
+                    )
+    if not drop:
+        return requirements
+    return [
+        r
+        for r in requirements
+        if not (r.section == Section.RUNTIME and (r.manifest, canonical(r.name)) in drop)
+    ]
 
 
 def choose_specs(
