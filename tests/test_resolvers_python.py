@@ -242,3 +242,55 @@ def test_a_part_its_parent_pins_to_one_release_is_not_written_on_its_own():
     }
     offline = Context(options=Options(offline=True), registries=type("R", (), {"offline": True})())
     assert len(_drop_lockstep_parts(reqs, offline)) == 4
+
+
+def test_a_name_a_feature_extra_brings_is_the_features_only_where_it_is_imported_with_it():
+    from depinfer.context import Context
+    from depinfer.model import Ecosystem, Manifest
+    from depinfer.resolvers.python import _installed_with_a_group
+
+    class Registry:
+        offline = False
+
+        def metadata(self, ecosystem, name, version=None):
+            # recorded Requires-Dist: scikit-learn needs scipy, ipywidgets needs ipython
+            return {
+                "scikit-learn": {"requires_dist": ["numpy>=1.22", "scipy>=1.8"]},
+                "ipywidgets": {"requires_dist": ["ipython>=6.1.0", "traitlets>=4.3.1"]},
+            }.get(name, {})
+
+    pyproject = Manifest(
+        "pyproject.toml",
+        Ecosystem.PYPI,
+        "pyproject",
+        declared={
+            "dependencies": [],
+            "optional-dependencies.extra": ["scikit-learn>=1.3"],
+            "optional-dependencies.widgets": ["ipywidgets"],
+        },
+    )
+    ctx = Context(options=Options(), registries=Registry())
+    # scipy: lazily imported by a dozen stats modules, scikit-learn by two of them
+    stats = {f"pkg/stats/s{i}.py" for i in range(12)}
+    files = {
+        "scipy": stats,
+        "scikit-learn": {"pkg/stats/s0.py", "pkg/stats/s1.py"},
+        "ipython": {"pkg/widgets/a.py", "pkg/widgets/b.py", "pkg/report.py"},
+        "ipywidgets": {"pkg/widgets/a.py", "pkg/widgets/b.py", "pkg/widgets/c.py"},
+    }
+    assert not _installed_with_a_group("scipy", [pyproject], ctx, {}, files)
+    assert _installed_with_a_group("ipython", [pyproject], ctx, {}, files)
+    # one lazy import in a module of its own, fewer places than the extra's distribution:
+    # still left to the extra that brings it
+    files["urllib3"] = {"pkg/socks.py"}
+    files["sentry-sdk"] = {"pkg/a.py", "pkg/b.py"}
+    pyproject.declared["optional-dependencies.sentry"] = ["sentry-sdk"]
+    registry_data = Registry.metadata
+
+    def metadata(self, ecosystem, name, version=None):
+        if name == "sentry-sdk":
+            return {"requires_dist": ["urllib3>=1.26.11", "certifi"]}
+        return registry_data(self, ecosystem, name, version)
+
+    Registry.metadata = metadata
+    assert _installed_with_a_group("urllib3", [pyproject], ctx, {}, files)

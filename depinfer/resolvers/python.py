@@ -98,6 +98,13 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
             files = eager_files.setdefault((c.manifest, canonical(c.name)), set())
             files.update(e.file for e in c.evidence if e.file)
     eager = set(eager_files)
+    # where shipped code imports each name at all (module level, inside functions, guarded)
+    source_files: dict[str, set[str]] = {}
+    for c in ours:
+        if c.section in (Section.RUNTIME, Section.OPTIONAL):
+            source_files.setdefault(canonical(c.name), set()).update(
+                e.file for e in c.evidence if e.file
+            )
     merged = merge_candidates(ours, canonical)
     runtime_targets: dict[str, set[str]] = {}
     for c in merged:
@@ -108,7 +115,7 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
     stacks = {
         p: _included(p, manifests) for p, m in manifests.items() if m.format == "requirements"
     }
-    group_brought: dict[tuple[str, ...], set[str]] = {}  # per manifest set, asked once
+    group_brought: dict[tuple[str, ...], dict[str, set[str]]] = {}  # per manifest set, once
     out: list[Requirement] = []
     seen: set[tuple[str, str, str | None]] = set()
     for c in merged:
@@ -141,7 +148,7 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
                 # that merely repeats it; an extra of core names alone picks a variant)
                 continue
             elif (manifest.path, name) not in eager and _installed_with_a_group(
-                name, siblings, ctx, group_brought
+                name, siblings, ctx, group_brought, source_files
             ):
                 # imported only inside functions (loaded when a feature is used) and kept
                 # in one of the project's extras or groups, or required by a distribution
@@ -455,18 +462,52 @@ def _brought_by_extras(names: set[str], ctx: Context) -> set[str]:
 
 
 def _installed_with_a_group(
-    name: str, manifests: list[Manifest], ctx: Context, cache: dict[tuple[str, ...], set[str]]
+    name: str,
+    manifests: list[Manifest],
+    ctx: Context,
+    cache: dict[tuple[str, ...], dict[str, set[str]]],
+    source_files: dict[str, set[str]] | None = None,
 ) -> bool:
     """An extra or group of the manifests lists `name`, or a feature extra lists a
-    distribution that requires it (registry Requires-Dist; not checked offline)."""
+    distribution that requires it (registry Requires-Dist; not checked offline) and the
+    code does not reach `name` from more places than those distributions, mostly apart
+    from them: a name imported in a dozen stats modules, where the extra's scikit-learn is
+    imported in two, is the package's own (plotnine's scipy), whatever else brings it."""
     listed = _in_extras_or_groups(manifests)
     if name in listed:
         return True
     key = tuple(sorted(m.path for m in manifests))
     if key not in cache:
         # only feature extras: test/docs tools bring common libraries (pytest: packaging)
-        cache[key] = _brought_by_extras(_feature_extras(manifests), ctx)
-    return name in cache[key]
+        cache[key] = _bringers_in_extras(_feature_extras(manifests), ctx)
+    parents = cache[key].get(name)
+    if not parents:
+        return False
+    if source_files is None:
+        return True
+    files = source_files.get(name, set())
+    with_parents = {f for p in parents for f in source_files.get(p, set())}
+    # the package's own only when imported from more places than the feature's
+    # distributions are, and mostly apart from them
+    return len(files) <= len(with_parents) or len(files & with_parents) * 2 >= len(files)
+
+
+def _bringers_in_extras(names: set[str], ctx: Context) -> dict[str, set[str]]:
+    """What the given distributions require (registry Requires-Dist, extras' requirements
+    left out) -> which of them require it; empty offline."""
+    out: dict[str, set[str]] = {}
+    if not names or ctx.registries.offline:
+        return out
+    for name in sorted(names):
+        meta = ctx.registries.metadata(Ecosystem.PYPI, name) or {}
+        for spec in meta.get("requires_dist") or []:
+            _, _, marker = spec.partition(";")
+            if "extra" in marker:
+                continue
+            dep = _bare(spec)
+            if dep:
+                out.setdefault(canonical(dep), set()).add(name)
+    return out
 
 
 def _in_extras_or_groups(manifests: list[Manifest]) -> set[str]:
