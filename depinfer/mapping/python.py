@@ -242,8 +242,13 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
             "type_only": ref.type_only,
             **kw.pop("extra", {}),
         }
-        targets = folder.runtime if section == Section.RUNTIME else folder.runtime[:1]
+        targets = (
+            folder.runtime_targets(ref.file) if section == Section.RUNTIME else folder.runtime[:1]
+        )
         for manifest in targets or folder.all[:1]:
+            bases = folder.layer_bases(manifest)
+            if bases:
+                extra["layer_bases"] = bases
             out.append(
                 Candidate(
                     ecosystem=Ecosystem.PYPI,

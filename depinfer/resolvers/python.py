@@ -159,6 +159,8 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
                 manifest, name, manifests, stacks, runtime_targets.get(name, set())
             ):
                 continue
+            elif set(c.extra.get("layer_bases") or ()) & runtime_targets.get(name, set()):
+                continue  # an environment layer: the base list it stacks on has it already
             else:
                 req = _req(c, Section.RUNTIME, None)
         elif c.section == Section.OPTIONAL or c.optional or in_feature_module:

@@ -311,7 +311,7 @@ def _emit(
     if folder is None:
         ctx.info(f"{rule['dist']}: no Python manifest owns this file; not written", rel)
         return
-    targets = folder.runtime if section == Section.RUNTIME else folder.runtime[:1]
+    targets = folder.runtime_targets(rel) if section == Section.RUNTIME else folder.runtime[:1]
     if section == Section.RUNTIME and installed:
         # the image installs a layer outside the runtime list (requirements/docker.txt on
         # top of common.txt): the server it runs goes there, not into the shared base
@@ -332,6 +332,11 @@ def _emit(
                     "folder": folder.directory,
                     "kinds": [kind.value],
                     "rule": rule["id"],
+                    **(
+                        {"layer_bases": folder.layer_bases(manifest)}
+                        if folder.layer_bases(manifest)
+                        else {}
+                    ),
                 },
             )
         )
