@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from depinfer.context import Options
@@ -294,3 +295,39 @@ def test_a_name_a_feature_extra_brings_is_the_features_only_where_it_is_imported
 
     Registry.metadata = metadata
     assert _installed_with_a_group("urllib3", [pyproject], ctx, {}, files)
+
+
+def test_a_frameworks_documented_parts_are_not_written_beside_it(tmp_path):
+    # FastAPI's documentation imports starlette directly; the project declares fastapi
+    files = {
+        "pyproject.toml": '[project]\nname = "p"\nversion = "1"\ndependencies = []\n',
+        "p/__init__.py": "",
+        "p/main.py": (
+            "from fastapi import FastAPI\n"
+            "from starlette.middleware.cors import CORSMiddleware\n\n"
+            "app = FastAPI()\napp.add_middleware(CORSMiddleware)\n"
+        ),
+    }
+    runtime = {
+        r.name for r in _reqs(_write(tmp_path / "api", files)) if r.section == Section.RUNTIME
+    }
+    assert "fastapi" in runtime and "starlette" not in runtime
+    # without the framework the library is the project's own choice
+    alone = {**files, "p/main.py": "from starlette.applications import Starlette\n"}
+    runtime = {
+        r.name for r in _reqs(_write(tmp_path / "bare", alone)) if r.section == Section.RUNTIME
+    }
+    assert "starlette" in runtime
+
+
+def test_framework_parts_table_names_its_sources():
+    from depinfer.resolvers.python import framework_parts
+
+    assert "starlette" in framework_parts()["fastapi"]
+    data = json.loads(
+        (
+            Path(__file__).resolve().parent.parent
+            / "depinfer/rules/data/python/framework_parts.json"
+        ).read_text()
+    )
+    assert all(entry["source"] and entry["parts"] for entry in data["frameworks"].values())

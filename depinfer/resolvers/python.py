@@ -24,8 +24,10 @@ version stage; nothing here writes a constraint.
 
 from __future__ import annotations
 
+import json
 import re
-from pathlib import PurePosixPath
+from functools import lru_cache
+from pathlib import Path, PurePosixPath
 
 from depinfer.context import Context
 from depinfer.mapping.python import target_python
@@ -204,10 +206,42 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
         if pin and pin["spec"].startswith("=="):
             req.spec = pin["spec"]  # evidence: wins in select_versions when the registry agrees
         out.append(req)
-    out = _drop_lockstep_parts(out, ctx)
+    out = _drop_framework_parts(_drop_lockstep_parts(out, ctx), ctx)
     if ctx.options.versions:
         choose_specs(project, out, ctx, used)
     return expand_deploy_locks(project, out, ctx)
+
+
+_FRAMEWORK_PARTS = Path(__file__).resolve().parent.parent / "rules/data/python/framework_parts.json"
+
+
+@lru_cache(maxsize=1)
+def framework_parts() -> dict[str, set[str]]:
+    """framework -> the libraries its documentation teaches importing as its own parts
+    (rules/data/python/framework_parts.json, built by scripts/build_framework_parts.py)."""
+    data = json.loads(_FRAMEWORK_PARTS.read_text(encoding="utf-8"))
+    return {name: set(entry["parts"]) for name, entry in data["frameworks"].items()}
+
+
+def _drop_framework_parts(requirements: list[Requirement], ctx: Context) -> list[Requirement]:
+    """A runtime part of a framework the same manifest requires (starlette beside fastapi,
+    django-modelcluster beside wagtail) comes with the framework: its documentation
+    teaches importing the part, and the projects that follow it declare the framework."""
+    runtime: dict[str, set[str]] = {}
+    for r in requirements:
+        if r.section == Section.RUNTIME and not r.optional and not r.internal:
+            runtime.setdefault(r.manifest, set()).add(canonical(r.name))
+    drop: set[tuple[str, str]] = set()
+    for manifest, names in runtime.items():
+        for framework in sorted(names & framework_parts().keys()):
+            for part in sorted(framework_parts()[framework] & names):
+                drop.add((manifest, part))
+                ctx.info(f"{part}: part of {framework}, which {manifest} requires; not written")
+    return [
+        r
+        for r in requirements
+        if not (r.section == Section.RUNTIME and (r.manifest, canonical(r.name)) in drop)
+    ]
 
 
 _EXACT_PIN = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*(?:\[[^\]]*\])?\s*\(?\s*===?\s*[0-9]")
