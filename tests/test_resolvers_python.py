@@ -331,3 +331,42 @@ def test_framework_parts_table_names_its_sources():
         ).read_text()
     )
     assert all(entry["source"] and entry["parts"] for entry in data["frameworks"].values())
+
+
+def test_a_feature_import_inside_a_function_does_not_make_its_module_the_features(tmp_path):
+    from depinfer.context import Context
+    from depinfer.registries import Registries
+
+    class Recorded(Registries):
+        """Offline registries, except the recorded Requires-Dist of the extra's distribution."""
+
+        def __init__(self):
+            super().__init__(offline=True)
+            self.offline = False
+
+        def metadata(self, ecosystem, name, version=None):
+            if name == "soundfile":  # recorded: soundfile requires cffi and numpy
+                return {"requires_dist": ["cffi>=1.0", "numpy"]}
+            if name == "gradio":
+                return {"requires_dist": ["numpy<3,>=1.0", "requests", "pillow<12,>=8.0"]}
+            return {}
+
+        def exists(self, ecosystem, name):
+            return None
+
+    files = {
+        "pyproject.toml": '[project]\nname = "p"\nversion = "1"\ndependencies = []\n'
+        '[project.optional-dependencies]\naudio = ["soundfile"]\nui = ["gradio"]\n',
+        "p/__init__.py": "",
+        # module-level requests and numpy; soundfile only inside a function
+        "p/types.py": (
+            "import numpy as np\nimport requests\n\n\n"
+            "def save(data):\n    import soundfile as sf\n\n    sf.write('a.wav', np.asarray(data))\n"
+            "    return requests.get('x')\n"
+        ),
+    }
+    root = _write(tmp_path / "p", files)
+    options = Options(versions=False)
+    result = infer(root, options, ctx=Context(options=options, registries=Recorded()))
+    runtime = {r.name for r in result.requirements if r.section == Section.RUNTIME}
+    assert {"numpy", "requests"} <= runtime

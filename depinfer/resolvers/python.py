@@ -85,6 +85,7 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
         if canonical(c.name) in feature_names
         and not c.optional
         and c.section == Section.RUNTIME
+        and not c.extra.get("lazy")  # inside a function: the module loads without it
         and (c.manifest, canonical(c.name)) not in core
     ]
     feature_files = {e.file for c in feature_imports for e in c.evidence if e.file}
