@@ -52,3 +52,33 @@ def test_every_module_of_a_from_import_counts(tmp_path):
     root = _copy(tmp_path)
     (root / "logkit" / "cli.py").write_text("from logkit import render, _greenlets\n")
     assert _runtime(root) == {"rich", "greenlet"}
+
+
+def test_a_module_imported_only_for_type_checking_has_type_only_imports(tmp_path):
+    from depinfer.context import Options
+    from depinfer.model import Section
+    from depinfer.pipeline import infer
+
+    files = {
+        "pyproject.toml": '[project]\nname = "p"\nversion = "1"\ndependencies = []\n'
+        '[project.optional-dependencies]\ntest = ["pytest"]\n',
+        "p/__init__.py": "",
+        # plotnine's layout: aliases in p/typing.py, imported under TYPE_CHECKING only
+        "p/typing.py": "from typing_extensions import TypeAlias\n\nFloat: TypeAlias = float\n",
+        "p/core.py": (
+            "from __future__ import annotations\n\nfrom typing import TYPE_CHECKING\n\n"
+            "import attrs\n\nif TYPE_CHECKING:\n    from p.typing import Float\n"
+            "    from p.styled import Styled\n"
+        ),
+        # public API the tests import at run time: its imports stay runtime
+        "p/styled.py": "import deprecation\n\nclass Styled:\n    pass\n",
+        "tests/test_styled.py": "from p.styled import Styled\n\ndef test_it():\n    assert Styled\n",
+    }
+    for rel, text in files.items():
+        path = tmp_path / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    result = infer(tmp_path, Options(offline=True, versions=False))
+    runtime = {r.name for r in result.requirements if r.section == Section.RUNTIME}
+    assert {"attrs", "deprecation"} <= runtime
+    assert "typing-extensions" not in runtime

@@ -40,6 +40,7 @@ from depinfer.mapping.python_optional_modules import (
     mark_core_modules,
     mark_lazy_modules,
     mark_optional_modules,
+    mark_type_only_modules,
     pytest_plugin_files,
 )
 from depinfer.mapping.python_stdlib import (
@@ -215,6 +216,7 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
     env = project_environment(project)
     lines = _Lines(project)
     _mark_lazy_and_vendored(refs, project, lines)
+    mark_type_only_modules(refs, internal, project)
     mark_lazy_modules(refs, internal, project)
     mark_optional_modules(refs, internal, project)
     mark_core_modules(refs, internal)

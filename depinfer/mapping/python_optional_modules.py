@@ -72,6 +72,31 @@ def mark_optional_modules(
             ref.extra["optional_module"] = optional[ref.file]
 
 
+def mark_type_only_modules(
+    refs: list[ImportRef], internal: InternalModules, project: Project | None = None
+) -> None:
+    """A repository module that shipped code imports only under `if TYPE_CHECKING:` is a
+    typing helper (plotnine's `typing.py`: aliases built from typing_extensions, numpy's
+    and pandas' types): the package never loads it at run time, so its own imports are
+    type-only too, as a `.pyi` stub's are. A module that tests or examples import at run
+    time is public API (qrcode's `image/styledpil.py`), and packages (`__init__.py`),
+    console-script modules and modules nothing imports are left alone."""
+    typed: set[str] = set()
+    loaded: set[str] = set()  # run-time imports: shipped code's, tests' and examples' alike
+    for ref in refs:
+        if not ref.module or (ref.type_only and ref.kind != FileKind.SOURCE):
+            continue
+        for chain in _target_chains(ref, internal):
+            for target in chain:
+                if target != ref.file:
+                    (typed if ref.type_only else loaded).add(target)
+    helpers = {t for t in typed - loaded if not t.endswith("__init__.py")}
+    helpers -= set(_entry_point_files(project, internal))
+    for ref in refs:
+        if ref.file in helpers and ref.kind == FileKind.SOURCE:
+            ref.type_only = True
+
+
 def mark_lazy_modules(
     refs: list[ImportRef], internal: InternalModules, project: Project | None = None
 ) -> None:
