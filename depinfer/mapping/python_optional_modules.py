@@ -23,6 +23,7 @@ from collections import defaultdict
 
 from depinfer.mapping.python_internal import InternalModules
 from depinfer.model import Ecosystem, FileKind, ImportRef, Project
+from depinfer.scan import walk_repository
 from depinfer.toml_compat import tomllib
 
 
@@ -191,6 +192,46 @@ def pytest_plugin_files(project: Project | None, internal: InternalModules) -> s
     documentation, "Writing plugins" → "Making your plugin installable by others"), so the
     pytest they import is the host's, not a runtime need of the package."""
     return _entry_point_files(project, internal, frozenset({"pytest11"}))
+
+
+# gunicorn's worker_class setting (`-k` / `--worker-class`) takes "a Python path to a
+# subclass of gunicorn.workers.base.Worker" (gunicorn documentation, "Settings" ->
+# worker_class): a module the project's documentation names there is loaded by gunicorn.
+_WORKER_CLASS = re.compile(r"(?:\s-k|--worker-class)[ =]+['\"]?([A-Za-z_][\w.]*)\.[A-Za-z_]\w*")
+_DOC_SUFFIXES = (".md", ".rst", ".txt")
+
+
+def gunicorn_worker_files(project: Project | None, internal: InternalModules) -> set[str]:
+    """Files of the repository's modules that its README or docs run as gunicorn worker
+    classes (`gunicorn app:app -k pkg.workers.Worker`): gunicorn loads them, so the gunicorn
+    they import is the host the user runs, not a runtime need of the package."""
+    if project is None:
+        return set()
+    out: set[str] = set()
+    docs = [
+        f"{folder}/{n}".lstrip("/")
+        for folder, _, names in walk_repository(project.root)
+        if folder in ("", ".") or folder.split("/", 1)[0].lower() in ("docs", "doc")
+        for n in names
+        if n.lower().endswith(_DOC_SUFFIXES)
+        and (folder not in ("", ".") or n.lower().startswith("readme"))
+    ]
+    for rel in docs[:500]:
+        try:
+            path = project.abspath(rel)
+            if path.stat().st_size > 500_000:
+                continue
+            text = path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        for m in _WORKER_CLASS.finditer(text):
+            parts = m.group(1).split(".")
+            for base in internal.roots:
+                chain = _chain(base, parts, internal)
+                if len(chain) == len(parts):
+                    out.add(chain[-1])
+                    break
+    return out
 
 
 def mark_core_modules(refs: list[ImportRef], internal: InternalModules) -> None:
