@@ -8,6 +8,9 @@ documentation page that shows the direct import:
   directly and on middleware import `starlette.requests.Request`,
   `starlette.middleware.cors` and friends — FastAPI documentation, "Using the Request
   Directly" and "Advanced Middleware".
+- Pydantic: constraints from annotated-types, "to make this Pydantic-agnostic"
+  (`from annotated_types import Gt`) — Pydantic documentation, "Custom Data Types" →
+  "Composing types via Annotated".
 - Wagtail: the tutorial's blog models use `modelcluster.fields.ParentalKey`,
   `modelcluster.contrib.taggit.ClusterTaggableManager` and `taggit.models.TaggedItemBase`
   (Wagtail documentation, "Your first Wagtail site"); custom image operations are Willow
@@ -41,6 +44,10 @@ FRAMEWORKS = {
     "fastapi": (
         ["starlette"],
         'FastAPI documentation, "Using the Request Directly" and "Advanced Middleware"',
+    ),
+    "pydantic": (
+        ["annotated-types"],
+        'Pydantic documentation, "Custom Data Types", "Composing types via Annotated"',
     ),
     "wagtail": (
         ["django-modelcluster", "django-taggit", "willow", "djangorestframework", "django-filter"],
