@@ -120,3 +120,14 @@ def test_a_runtime_word_before_or_after_requirements_names_a_runtime_list(tmp_pa
     assert {"requirements.txt", "base_requirements.txt", "dev-requirements.txt"} <= paths
     by_file = _by_file(root)
     assert by_file == {"requirements.txt": {"requests"}, "base_requirements.txt": {"requests"}}
+
+
+def test_an_environment_layer_takes_what_only_that_environments_settings_use(tmp_path):
+    root = tmp_path / "site"
+    shutil.copytree(FIXTURES / "res-environment-layers", root)
+    by_file = _by_file(root)
+    assert set(by_file) == {"requirements/base.txt", "requirements/production.txt"}
+    assert {"django", "dj-database-url", "python-dotenv", "django-extensions"} <= by_file[
+        "requirements/base.txt"
+    ]
+    assert by_file["requirements/production.txt"] == {"whitenoise", "django-redis", "elasticsearch"}

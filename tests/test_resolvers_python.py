@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from depinfer.context import Options
@@ -201,3 +202,171 @@ def test_what_an_extras_distributions_require_comes_with_the_extra():
     assert _brought_by_extras({"boto3"}, ctx) == {"botocore", "s3transfer"}
     offline = Context(options=Options(offline=True), registries=type("R", (), {"offline": True})())
     assert _brought_by_extras({"boto3"}, offline) == set()
+
+
+def test_a_part_its_parent_pins_to_one_release_is_not_written_on_its_own():
+    from depinfer.context import Context
+    from depinfer.model import Ecosystem, Requirement
+    from depinfer.resolvers.python import _drop_lockstep_parts
+
+    class Registry:
+        offline = False
+
+        def metadata(self, ecosystem, name, version=None):
+            return {
+                # recorded Requires-Dist of pydantic 2.11 and typing-extensions (none)
+                "pydantic": {
+                    "requires_dist": [
+                        "annotated-types>=0.6.0",
+                        "pydantic-core==2.33.2",
+                        "typing-extensions>=4.12.2",
+                        "email-validator>=2.0.0; extra == 'email'",
+                    ]
+                },
+            }.get(name, {})
+
+    def req(name, manifest="pyproject.toml", section=Section.RUNTIME):
+        return Requirement(Ecosystem.PYPI, name, manifest, section=section)
+
+    reqs = [
+        req("pydantic"),
+        req("pydantic-core"),
+        req("annotated-types"),
+        req("pydantic-core", "other/pyproject.toml"),  # no pydantic there
+    ]
+    ctx = Context(options=Options(), registries=Registry())
+    kept = {(r.manifest, r.name) for r in _drop_lockstep_parts(reqs, ctx)}
+    assert kept == {
+        ("pyproject.toml", "pydantic"),
+        ("pyproject.toml", "annotated-types"),  # a range, not a lockstep pin
+        ("other/pyproject.toml", "pydantic-core"),
+    }
+    offline = Context(options=Options(offline=True), registries=type("R", (), {"offline": True})())
+    assert len(_drop_lockstep_parts(reqs, offline)) == 4
+
+
+def test_a_name_a_feature_extra_brings_is_the_features_only_where_it_is_imported_with_it():
+    from depinfer.context import Context
+    from depinfer.model import Ecosystem, Manifest
+    from depinfer.resolvers.python import _installed_with_a_group
+
+    class Registry:
+        offline = False
+
+        def metadata(self, ecosystem, name, version=None):
+            # recorded Requires-Dist: scikit-learn needs scipy, ipywidgets needs ipython
+            return {
+                "scikit-learn": {"requires_dist": ["numpy>=1.22", "scipy>=1.8"]},
+                "ipywidgets": {"requires_dist": ["ipython>=6.1.0", "traitlets>=4.3.1"]},
+            }.get(name, {})
+
+    pyproject = Manifest(
+        "pyproject.toml",
+        Ecosystem.PYPI,
+        "pyproject",
+        declared={
+            "dependencies": [],
+            "optional-dependencies.extra": ["scikit-learn>=1.3"],
+            "optional-dependencies.widgets": ["ipywidgets"],
+        },
+    )
+    ctx = Context(options=Options(), registries=Registry())
+    # scipy: lazily imported by a dozen stats modules, scikit-learn by two of them
+    stats = {f"pkg/stats/s{i}.py" for i in range(12)}
+    files = {
+        "scipy": stats,
+        "scikit-learn": {"pkg/stats/s0.py", "pkg/stats/s1.py"},
+        "ipython": {"pkg/widgets/a.py", "pkg/widgets/b.py", "pkg/report.py"},
+        "ipywidgets": {"pkg/widgets/a.py", "pkg/widgets/b.py", "pkg/widgets/c.py"},
+    }
+    assert not _installed_with_a_group("scipy", [pyproject], ctx, {}, files)
+    assert _installed_with_a_group("ipython", [pyproject], ctx, {}, files)
+    # one lazy import in a module of its own, fewer places than the extra's distribution:
+    # still left to the extra that brings it
+    files["urllib3"] = {"pkg/socks.py"}
+    files["sentry-sdk"] = {"pkg/a.py", "pkg/b.py"}
+    pyproject.declared["optional-dependencies.sentry"] = ["sentry-sdk"]
+    registry_data = Registry.metadata
+
+    def metadata(self, ecosystem, name, version=None):
+        if name == "sentry-sdk":
+            return {"requires_dist": ["urllib3>=1.26.11", "certifi"]}
+        return registry_data(self, ecosystem, name, version)
+
+    Registry.metadata = metadata
+    assert _installed_with_a_group("urllib3", [pyproject], ctx, {}, files)
+
+
+def test_a_frameworks_documented_parts_are_not_written_beside_it(tmp_path):
+    # FastAPI's documentation imports starlette directly; the project declares fastapi
+    files = {
+        "pyproject.toml": '[project]\nname = "p"\nversion = "1"\ndependencies = []\n',
+        "p/__init__.py": "",
+        "p/main.py": (
+            "from fastapi import FastAPI\n"
+            "from starlette.middleware.cors import CORSMiddleware\n\n"
+            "app = FastAPI()\napp.add_middleware(CORSMiddleware)\n"
+        ),
+    }
+    runtime = {
+        r.name for r in _reqs(_write(tmp_path / "api", files)) if r.section == Section.RUNTIME
+    }
+    assert "fastapi" in runtime and "starlette" not in runtime
+    # without the framework the library is the project's own choice
+    alone = {**files, "p/main.py": "from starlette.applications import Starlette\n"}
+    runtime = {
+        r.name for r in _reqs(_write(tmp_path / "bare", alone)) if r.section == Section.RUNTIME
+    }
+    assert "starlette" in runtime
+
+
+def test_framework_parts_table_names_its_sources():
+    from depinfer.resolvers.python import framework_parts
+
+    assert "starlette" in framework_parts()["fastapi"]
+    data = json.loads(
+        (
+            Path(__file__).resolve().parent.parent
+            / "depinfer/rules/data/python/framework_parts.json"
+        ).read_text()
+    )
+    assert all(entry["source"] and entry["parts"] for entry in data["frameworks"].values())
+
+
+def test_a_feature_import_inside_a_function_does_not_make_its_module_the_features(tmp_path):
+    from depinfer.context import Context
+    from depinfer.registries import Registries
+
+    class Recorded(Registries):
+        """Offline registries, except the recorded Requires-Dist of the extra's distribution."""
+
+        def __init__(self):
+            super().__init__(offline=True)
+            self.offline = False
+
+        def metadata(self, ecosystem, name, version=None):
+            if name == "soundfile":  # recorded: soundfile requires cffi and numpy
+                return {"requires_dist": ["cffi>=1.0", "numpy"]}
+            if name == "gradio":
+                return {"requires_dist": ["numpy<3,>=1.0", "requests", "pillow<12,>=8.0"]}
+            return {}
+
+        def exists(self, ecosystem, name):
+            return None
+
+    files = {
+        "pyproject.toml": '[project]\nname = "p"\nversion = "1"\ndependencies = []\n'
+        '[project.optional-dependencies]\naudio = ["soundfile"]\nui = ["gradio"]\n',
+        "p/__init__.py": "",
+        # module-level requests and numpy; soundfile only inside a function
+        "p/types.py": (
+            "import numpy as np\nimport requests\n\n\n"
+            "def save(data):\n    import soundfile as sf\n\n    sf.write('a.wav', np.asarray(data))\n"
+            "    return requests.get('x')\n"
+        ),
+    }
+    root = _write(tmp_path / "p", files)
+    options = Options(versions=False)
+    result = infer(root, options, ctx=Context(options=options, registries=Recorded()))
+    runtime = {r.name for r in result.requirements if r.section == Section.RUNTIME}
+    assert {"numpy", "requests"} <= runtime

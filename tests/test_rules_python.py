@@ -308,6 +308,21 @@ def test_postgres_urls_and_django_engine_need_the_default_driver(tmp_path):
     assert ("psycopg2-binary", None) not in _placed(_write(tmp_path / "ci", ci_only))
 
 
+def test_a_driverless_url_rewritten_to_a_named_driver_adds_no_default_driver(tmp_path):
+    # settings that turn postgresql:// into postgresql+psycopg:// chose psycopg 3 themselves
+    config = (
+        "from sqlmodel import create_engine\n\n"
+        "def use_psycopg(url: str) -> str:\n"
+        '    for scheme in ("postgres://", "postgresql://"):\n'
+        "        if url.startswith(scheme):\n"
+        '            return url.replace(scheme, "postgresql+psycopg://", 1)\n'
+        "    return url\n"
+    )
+    placed = {name for name, _ in _placed(_write(tmp_path, {**BASE, "p/config.py": config}))}
+    assert "psycopg" in placed
+    assert "psycopg2-binary" not in placed
+
+
 def test_commented_out_urls_and_a_driver_chosen_in_a_group_add_no_driver(tmp_path):
     commented = {
         **BASE,

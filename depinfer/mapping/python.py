@@ -37,9 +37,11 @@ from depinfer.mapping.python_index import Match, canonical, load_index
 from depinfer.mapping.python_internal import InternalModules
 from depinfer.mapping.python_manifests import ManifestLayout
 from depinfer.mapping.python_optional_modules import (
+    gunicorn_worker_files,
     mark_core_modules,
     mark_lazy_modules,
     mark_optional_modules,
+    mark_type_only_modules,
     pytest_plugin_files,
 )
 from depinfer.mapping.python_stdlib import (
@@ -215,6 +217,7 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
     env = project_environment(project)
     lines = _Lines(project)
     _mark_lazy_and_vendored(refs, project, lines)
+    mark_type_only_modules(refs, internal, project)
     mark_lazy_modules(refs, internal, project)
     mark_optional_modules(refs, internal, project)
     mark_core_modules(refs, internal)
@@ -223,6 +226,8 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
     declared = _declared_names(project)
     # a shipped pytest plugin imports pytest, which is what loads it
     pytest_plugins = pytest_plugin_files(project, internal)
+    # a gunicorn worker class the docs run: gunicorn is the host that loads the module
+    gunicorn_workers = gunicorn_worker_files(project, internal)
 
     def emit(dist: str, ref: ImportRef, evidence: Evidence, **kw: Any) -> None:
         folder = layout.folder_of(ref.file)
@@ -242,8 +247,13 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
             "type_only": ref.type_only,
             **kw.pop("extra", {}),
         }
-        targets = folder.runtime if section == Section.RUNTIME else folder.runtime[:1]
+        targets = (
+            folder.runtime_targets(ref.file) if section == Section.RUNTIME else folder.runtime[:1]
+        )
         for manifest in targets or folder.all[:1]:
+            bases = folder.layer_bases(manifest)
+            if bases:
+                extra["layer_bases"] = bases
             out.append(
                 Candidate(
                     ecosystem=Ecosystem.PYPI,
@@ -312,6 +322,8 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
         section = section_of(ref)
         if ref.file in pytest_plugins and root in ("pytest", "_pytest"):
             section = Section.DEV
+        if ref.file in gunicorn_workers and root == "gunicorn" and section == Section.RUNTIME:
+            section = Section.OPTIONAL
         if fallback_for:
             # `except ImportError: import tomli` after `import tomllib`: needed only where the
             # stdlib lacks the module the `try` wanted

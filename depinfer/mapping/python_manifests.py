@@ -54,6 +54,40 @@ class Folder:
     runtime: list[Manifest] = field(default_factory=list)
     all: list[Manifest] = field(default_factory=list)
     dev_requirements: list[Manifest] = field(default_factory=list)
+    # environment layers (requirements/production.txt beside requirements/base.txt): the
+    # word of each layer's file name -> the layer
+    layers: dict[str, Manifest] = field(default_factory=dict)
+
+    def runtime_targets(self, rel_file: str) -> list[Manifest]:
+        """Where a runtime need of `rel_file` goes: the layer its path names
+        (settings/production.py -> requirements/production.txt), else the runtime list."""
+        if self.layers:
+            words = {w.lower() for w in re.split(r"[/._-]+", rel_file) if w}
+            for word, layer in self.layers.items():
+                if words & _ENVIRONMENT_SYNONYMS.get(word, {word}):
+                    return [layer]
+        return self.runtime
+
+    def layer_bases(self, manifest: Manifest) -> list[str]:
+        """The runtime files a layer stacks on (empty for a file that is no layer)."""
+        if manifest in self.layers.values():
+            return [m.path for m in self.runtime]
+        return []
+
+
+# Requirements files named after a deployment environment: beside a base list they are
+# layers on it (production.txt starts with `-r base.txt`, the layout cookiecutter-django and
+# Django project templates use, with settings/production.py beside settings/base.py)
+_BASE_LIST = re.compile(r"^(?:base|common|core|main|shared)(?:\.in|\.txt)$", re.I)
+_ENVIRONMENT_LAYER = re.compile(
+    r"^(prod|production|staging|heroku|docker|deploy|deployment|server)(?:\.in|\.txt)$", re.I
+)
+_ENVIRONMENT_SYNONYMS = {
+    "prod": {"prod", "production"},
+    "production": {"prod", "production"},
+    "deploy": {"deploy", "deployment"},
+    "deployment": {"deploy", "deployment"},
+}
 
 
 class ManifestLayout:
@@ -86,7 +120,38 @@ class ManifestLayout:
                 elif m.format == "requirements" and _DEV_REQ.search(PurePosixPath(m.path).name):
                     folder.dev_requirements.append(m)
             self._add_stacked_runtime(folder)
+            self._split_environment_layers(folder)
         self.folders = folders
+
+    def _split_environment_layers(self, folder: Folder) -> None:
+        """A runtime list in requirements/base.txt and requirements/production.txt at once,
+        neither pulling in the other (masked files lose their `-r base.txt` line): the
+        environment-named file is a layer on the base list and takes only what that
+        environment's own files need. A layer that keeps its `-r` line is a stack the
+        resolver reads as such."""
+        reqs = [m for m in folder.runtime if m.format == "requirements"]
+        bases = [m for m in reqs if _BASE_LIST.match(PurePosixPath(m.path).name)]
+        if not bases:
+            return
+        for m in reqs:
+            hit = _ENVIRONMENT_LAYER.match(PurePosixPath(m.path).name)
+            if (
+                hit
+                and not self._pulled_in(m, folder)  # a stack says itself what it holds
+                and PurePosixPath(m.path).parent in {PurePosixPath(b.path).parent for b in bases}
+            ):
+                folder.layers[hit.group(1).lower()] = m
+        if folder.layers:
+            layered = set(map(id, folder.layers.values()))
+            stacked = set(map(id, bases)) | layered
+            # a file that pulls in the base or a layer (requirements.txt: `-r
+            # requirements/production.txt`) is a layer on top of them and takes nothing
+            folder.runtime = [
+                m
+                for m in folder.runtime
+                if id(m) not in layered
+                and not any(id(x) in stacked for x in self._pulled_in(m, folder))
+            ]
 
     def _add_stacked_runtime(self, folder: Folder) -> None:
         """Requirements files stacked with `-r` hold one runtime list in layers:
@@ -288,6 +353,7 @@ class ManifestLayout:
             runtime=runtime_folder.runtime,
             all=runtime_folder.all + [m for m in dev_folder.all if m not in runtime_folder.all],
             dev_requirements=runtime_folder.dev_requirements + dev_folder.dev_requirements,
+            layers=runtime_folder.layers,
         )
 
 

@@ -23,6 +23,7 @@ from collections import defaultdict
 
 from depinfer.mapping.python_internal import InternalModules
 from depinfer.model import Ecosystem, FileKind, ImportRef, Project
+from depinfer.scan import walk_repository
 from depinfer.toml_compat import tomllib
 
 
@@ -70,6 +71,31 @@ def mark_optional_modules(
         if ref.file in optional and ref.kind == FileKind.SOURCE and not ref.optional:
             ref.optional = True
             ref.extra["optional_module"] = optional[ref.file]
+
+
+def mark_type_only_modules(
+    refs: list[ImportRef], internal: InternalModules, project: Project | None = None
+) -> None:
+    """A repository module that shipped code imports only under `if TYPE_CHECKING:` is a
+    typing helper (plotnine's `typing.py`: aliases built from typing_extensions, numpy's
+    and pandas' types): the package never loads it at run time, so its own imports are
+    type-only too, as a `.pyi` stub's are. A module that tests or examples import at run
+    time is public API (qrcode's `image/styledpil.py`), and packages (`__init__.py`),
+    console-script modules and modules nothing imports are left alone."""
+    typed: set[str] = set()
+    loaded: set[str] = set()  # run-time imports: shipped code's, tests' and examples' alike
+    for ref in refs:
+        if not ref.module or (ref.type_only and ref.kind != FileKind.SOURCE):
+            continue
+        for chain in _target_chains(ref, internal):
+            for target in chain:
+                if target != ref.file:
+                    (typed if ref.type_only else loaded).add(target)
+    helpers = {t for t in typed - loaded if not t.endswith("__init__.py")}
+    helpers -= set(_entry_point_files(project, internal))
+    for ref in refs:
+        if ref.file in helpers and ref.kind == FileKind.SOURCE:
+            ref.type_only = True
 
 
 def mark_lazy_modules(
@@ -166,6 +192,46 @@ def pytest_plugin_files(project: Project | None, internal: InternalModules) -> s
     documentation, "Writing plugins" → "Making your plugin installable by others"), so the
     pytest they import is the host's, not a runtime need of the package."""
     return _entry_point_files(project, internal, frozenset({"pytest11"}))
+
+
+# gunicorn's worker_class setting (`-k` / `--worker-class`) takes "a Python path to a
+# subclass of gunicorn.workers.base.Worker" (gunicorn documentation, "Settings" ->
+# worker_class): a module the project's documentation names there is loaded by gunicorn.
+_WORKER_CLASS = re.compile(r"(?:\s-k|--worker-class)[ =]+['\"]?([A-Za-z_][\w.]*)\.[A-Za-z_]\w*")
+_DOC_SUFFIXES = (".md", ".rst", ".txt")
+
+
+def gunicorn_worker_files(project: Project | None, internal: InternalModules) -> set[str]:
+    """Files of the repository's modules that its README or docs run as gunicorn worker
+    classes (`gunicorn app:app -k pkg.workers.Worker`): gunicorn loads them, so the gunicorn
+    they import is the host the user runs, not a runtime need of the package."""
+    if project is None:
+        return set()
+    out: set[str] = set()
+    docs = [
+        f"{folder}/{n}".lstrip("/")
+        for folder, _, names in walk_repository(project.root)
+        if folder in ("", ".") or folder.split("/", 1)[0].lower() in ("docs", "doc")
+        for n in names
+        if n.lower().endswith(_DOC_SUFFIXES)
+        and (folder not in ("", ".") or n.lower().startswith("readme"))
+    ]
+    for rel in docs[:500]:
+        try:
+            path = project.abspath(rel)
+            if path.stat().st_size > 500_000:
+                continue
+            text = path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        for m in _WORKER_CLASS.finditer(text):
+            parts = m.group(1).split(".")
+            for base in internal.roots:
+                chain = _chain(base, parts, internal)
+                if len(chain) == len(parts):
+                    out.add(chain[-1])
+                    break
+    return out
 
 
 def mark_core_modules(refs: list[ImportRef], internal: InternalModules) -> None:

@@ -24,8 +24,10 @@ version stage; nothing here writes a constraint.
 
 from __future__ import annotations
 
+import json
 import re
-from pathlib import PurePosixPath
+from functools import lru_cache
+from pathlib import Path, PurePosixPath
 
 from depinfer.context import Context
 from depinfer.mapping.python import target_python
@@ -83,6 +85,7 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
         if canonical(c.name) in feature_names
         and not c.optional
         and c.section == Section.RUNTIME
+        and not c.extra.get("lazy")  # inside a function: the module loads without it
         and (c.manifest, canonical(c.name)) not in core
     ]
     feature_files = {e.file for c in feature_imports for e in c.evidence if e.file}
@@ -98,6 +101,13 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
             files = eager_files.setdefault((c.manifest, canonical(c.name)), set())
             files.update(e.file for e in c.evidence if e.file)
     eager = set(eager_files)
+    # where shipped code imports each name at all (module level, inside functions, guarded)
+    source_files: dict[str, set[str]] = {}
+    for c in ours:
+        if c.section in (Section.RUNTIME, Section.OPTIONAL):
+            source_files.setdefault(canonical(c.name), set()).update(
+                e.file for e in c.evidence if e.file
+            )
     merged = merge_candidates(ours, canonical)
     runtime_targets: dict[str, set[str]] = {}
     for c in merged:
@@ -108,7 +118,7 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
     stacks = {
         p: _included(p, manifests) for p, m in manifests.items() if m.format == "requirements"
     }
-    group_brought: dict[tuple[str, ...], set[str]] = {}  # per manifest set, asked once
+    group_brought: dict[tuple[str, ...], dict[str, set[str]]] = {}  # per manifest set, once
     out: list[Requirement] = []
     seen: set[tuple[str, str, str | None]] = set()
     for c in merged:
@@ -141,7 +151,7 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
                 # that merely repeats it; an extra of core names alone picks a variant)
                 continue
             elif (manifest.path, name) not in eager and _installed_with_a_group(
-                name, siblings, ctx, group_brought
+                name, siblings, ctx, group_brought, source_files
             ):
                 # imported only inside functions (loaded when a feature is used) and kept
                 # in one of the project's extras or groups, or required by a distribution
@@ -152,6 +162,8 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
                 manifest, name, manifests, stacks, runtime_targets.get(name, set())
             ):
                 continue
+            elif set(c.extra.get("layer_bases") or ()) & runtime_targets.get(name, set()):
+                continue  # an environment layer: the base list it stacks on has it already
             else:
                 req = _req(c, Section.RUNTIME, None)
         elif c.section == Section.OPTIONAL or c.optional or in_feature_module:
@@ -195,9 +207,82 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
         if pin and pin["spec"].startswith("=="):
             req.spec = pin["spec"]  # evidence: wins in select_versions when the registry agrees
         out.append(req)
+    out = _drop_framework_parts(_drop_lockstep_parts(out, ctx), ctx)
     if ctx.options.versions:
         choose_specs(project, out, ctx, used)
     return expand_deploy_locks(project, out, ctx)
+
+
+_FRAMEWORK_PARTS = Path(__file__).resolve().parent.parent / "rules/data/python/framework_parts.json"
+
+
+@lru_cache(maxsize=1)
+def framework_parts() -> dict[str, set[str]]:
+    """framework -> the libraries its documentation teaches importing as its own parts
+    (rules/data/python/framework_parts.json, built by scripts/build_framework_parts.py)."""
+    data = json.loads(_FRAMEWORK_PARTS.read_text(encoding="utf-8"))
+    return {name: set(entry["parts"]) for name, entry in data["frameworks"].items()}
+
+
+def _drop_framework_parts(requirements: list[Requirement], ctx: Context) -> list[Requirement]:
+    """A runtime part of a framework the same manifest requires (starlette beside fastapi,
+    django-modelcluster beside wagtail) comes with the framework: its documentation
+    teaches importing the part, and the projects that follow it declare the framework."""
+    runtime: dict[str, set[str]] = {}
+    for r in requirements:
+        if r.section == Section.RUNTIME and not r.optional and not r.internal:
+            runtime.setdefault(r.manifest, set()).add(canonical(r.name))
+    drop: set[tuple[str, str]] = set()
+    for manifest, names in runtime.items():
+        for framework in sorted(names & framework_parts().keys()):
+            for part in sorted(framework_parts()[framework] & names):
+                drop.add((manifest, part))
+                ctx.info(f"{part}: part of {framework}, which {manifest} requires; not written")
+    return [
+        r
+        for r in requirements
+        if not (r.section == Section.RUNTIME and (r.manifest, canonical(r.name)) in drop)
+    ]
+
+
+_EXACT_PIN = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*(?:\[[^\]]*\])?\s*\(?\s*===?\s*[0-9]")
+
+
+def _drop_lockstep_parts(requirements: list[Requirement], ctx: Context) -> list[Requirement]:
+    """A runtime name that another runtime requirement of the same manifest pins to one exact
+    release (pydantic's Requires-Dist `pydantic-core==2.33.2`) is that distribution's own
+    part, released in lockstep with it: its version follows the parent's, so the code's
+    direct imports of it (`from pydantic_core import core_schema`) need no line of their
+    own, and a line of its own could only conflict. Registry metadata (Requires-Dist with
+    no extra marker); nothing is dropped offline."""
+    if ctx.registries.offline:
+        return requirements
+    runtime: dict[str, set[str]] = {}
+    for r in requirements:
+        if r.section == Section.RUNTIME and not r.optional and not r.internal:
+            runtime.setdefault(r.manifest, set()).add(canonical(r.name))
+    drop: set[tuple[str, str]] = set()
+    for manifest, names in runtime.items():
+        for parent in sorted(names):
+            meta = ctx.registries.metadata(Ecosystem.PYPI, parent) or {}
+            for spec in meta.get("requires_dist") or []:
+                head, _, marker = spec.partition(";")
+                if "extra" in marker:
+                    continue
+                m = _EXACT_PIN.match(head)
+                if m and canonical(m.group(1)) in names - {parent}:
+                    drop.add((manifest, canonical(m.group(1))))
+                    ctx.info(
+                        f"{m.group(1)}: {parent} pins it to one release ({head.strip()}); "
+                        "it comes with that distribution and is not written on its own"
+                    )
+    if not drop:
+        return requirements
+    return [
+        r
+        for r in requirements
+        if not (r.section == Section.RUNTIME and (r.manifest, canonical(r.name)) in drop)
+    ]
 
 
 def choose_specs(
@@ -414,18 +499,52 @@ def _brought_by_extras(names: set[str], ctx: Context) -> set[str]:
 
 
 def _installed_with_a_group(
-    name: str, manifests: list[Manifest], ctx: Context, cache: dict[tuple[str, ...], set[str]]
+    name: str,
+    manifests: list[Manifest],
+    ctx: Context,
+    cache: dict[tuple[str, ...], dict[str, set[str]]],
+    source_files: dict[str, set[str]] | None = None,
 ) -> bool:
     """An extra or group of the manifests lists `name`, or a feature extra lists a
-    distribution that requires it (registry Requires-Dist; not checked offline)."""
+    distribution that requires it (registry Requires-Dist; not checked offline) and the
+    code does not reach `name` from more places than those distributions, mostly apart
+    from them: a name imported in a dozen stats modules, where the extra's scikit-learn is
+    imported in two, is the package's own (plotnine's scipy), whatever else brings it."""
     listed = _in_extras_or_groups(manifests)
     if name in listed:
         return True
     key = tuple(sorted(m.path for m in manifests))
     if key not in cache:
         # only feature extras: test/docs tools bring common libraries (pytest: packaging)
-        cache[key] = _brought_by_extras(_feature_extras(manifests), ctx)
-    return name in cache[key]
+        cache[key] = _bringers_in_extras(_feature_extras(manifests), ctx)
+    parents = cache[key].get(name)
+    if not parents:
+        return False
+    if source_files is None:
+        return True
+    files = source_files.get(name, set())
+    with_parents = {f for p in parents for f in source_files.get(p, set())}
+    # the package's own only when imported from more places than the feature's
+    # distributions are, and mostly apart from them
+    return len(files) <= len(with_parents) or len(files & with_parents) * 2 >= len(files)
+
+
+def _bringers_in_extras(names: set[str], ctx: Context) -> dict[str, set[str]]:
+    """What the given distributions require (registry Requires-Dist, extras' requirements
+    left out) -> which of them require it; empty offline."""
+    out: dict[str, set[str]] = {}
+    if not names or ctx.registries.offline:
+        return out
+    for name in sorted(names):
+        meta = ctx.registries.metadata(Ecosystem.PYPI, name) or {}
+        for spec in meta.get("requires_dist") or []:
+            _, _, marker = spec.partition(";")
+            if "extra" in marker:
+                continue
+            dep = _bare(spec)
+            if dep:
+                out.setdefault(canonical(dep), set()).add(name)
+    return out
 
 
 def _in_extras_or_groups(manifests: list[Manifest]) -> set[str]:

@@ -70,6 +70,8 @@ def rules() -> list[dict[str, Any]]:
         rule = dict(rule)
         if "text" in rule:
             rule["regex"] = re.compile(rule["text"])
+        if "unless_text" in rule:
+            rule["unless_regex"] = re.compile(rule["unless_text"])
         out.append(rule)
     return out
 
@@ -132,6 +134,12 @@ def infer(
                 continue  # the code already imports what the rule would add (or a rival)
             if {_canon(n) for n in rule.get("unless_declared") or ()} & declared_anywhere():
                 continue  # the project chose (a rival of) it in a group or extra already
+            rel_files = [rk for family in rule.get("files", []) for rk in families.get(family, [])]
+            unless = rule.get("unless_regex")
+            if unless is not None and any(
+                _active_match(unless, text_of(rel) or "") for rel, _ in rel_files
+            ):
+                continue  # the files name the choice the rule would guess (a driver in the URL)
             for family in rule.get("files", []):
                 for rel, kind in families.get(family, []):
                     text = text_of(rel)
@@ -303,7 +311,7 @@ def _emit(
     if folder is None:
         ctx.info(f"{rule['dist']}: no Python manifest owns this file; not written", rel)
         return
-    targets = folder.runtime if section == Section.RUNTIME else folder.runtime[:1]
+    targets = folder.runtime_targets(rel) if section == Section.RUNTIME else folder.runtime[:1]
     if section == Section.RUNTIME and installed:
         # the image installs a layer outside the runtime list (requirements/docker.txt on
         # top of common.txt): the server it runs goes there, not into the shared base
@@ -324,6 +332,11 @@ def _emit(
                     "folder": folder.directory,
                     "kinds": [kind.value],
                     "rule": rule["id"],
+                    **(
+                        {"layer_bases": folder.layer_bases(manifest)}
+                        if folder.layer_bases(manifest)
+                        else {}
+                    ),
                 },
             )
         )
