@@ -47,9 +47,9 @@ Newtonsoft.Json | 100 | lib | =;Newtonsoft.Json.Linq;Newtonsoft.Json.Serializati
 Newtonsoft.Json.Bson | 60 | lib | Newtonsoft.Json.Bson | 1.0.3
 Newtonsoft.Json.Schema | 55 | lib | Newtonsoft.Json.Schema | 4.0.1
 Serilog | 95 | lib | =;Serilog.Core;Serilog.Events;Serilog.Configuration;Serilog.Context;Serilog.Debugging;Serilog.Formatting;Serilog.Formatting.Display;Serilog.Formatting.Json | 4.3.0
-Serilog.AspNetCore | 90 | lib | Serilog.AspNetCore;Serilog[UseSerilogRequestLogging,UseSerilog,AddSerilog] | 9.0.0
-Serilog.Extensions.Hosting | 80 | lib | Serilog.Extensions.Hosting;Serilog[UseSerilog,AddSerilog,CreateBootstrapLogger] | 9.0.0
-Serilog.Extensions.Logging | 85 | lib | Serilog.Extensions.Logging;Serilog[AddSerilog,SerilogLoggerFactory,SerilogLoggerProvider] | 9.0.2
+Serilog.AspNetCore | 90 | lib | Serilog.AspNetCore;Serilog[UseSerilogRequestLogging,UseSerilog,Services.AddSerilog,services.AddSerilog,sc.AddSerilog,?.AddSerilog] | 9.0.0
+Serilog.Extensions.Hosting | 80 | lib | Serilog.Extensions.Hosting;Serilog[UseSerilog,Services.AddSerilog,services.AddSerilog,sc.AddSerilog,?.AddSerilog,CreateBootstrapLogger] | 9.0.0
+Serilog.Extensions.Logging | 85 | lib | Serilog.Extensions.Logging;Serilog[Logging.AddSerilog,logging.AddSerilog,loggingBuilder.AddSerilog,loggerFactory.AddSerilog,builder.AddSerilog,lb.AddSerilog,l.AddSerilog,x.AddSerilog,SerilogLoggerFactory,SerilogLoggerProvider] | 9.0.2
 Serilog.Sinks.Console | 90 | lib | Serilog.Sinks.SystemConsole;Serilog.Sinks.SystemConsole.Themes;Serilog[WriteTo.Console,AnsiConsoleTheme,ConsoleTheme] | 6.0.0
 Serilog.Sinks.File | 88 | lib | Serilog.Sinks.File;Serilog[WriteTo.File,RollingInterval] | 7.0.0
 Serilog.Sinks.Debug | 70 | lib | Serilog.Sinks.Debug;Serilog[WriteTo.Debug] | 3.0.0

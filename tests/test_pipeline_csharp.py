@@ -1444,3 +1444,31 @@ def test_the_scaffolding_tool_goes_to_mvc_apps_not_minimal_apis(tmp_path):
     assert tool in _names(found, "Mvc/Mvc.csproj")
     assert tool in _names(found, "Api/Api.csproj")
     assert tool not in _names(found, "Minimal/Minimal.csproj")
+
+
+def test_add_serilog_is_told_apart_by_its_receiver(tmp_path):
+    console = (
+        '<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><OutputType>Exe</OutputType>'
+        "<TargetFramework>net8.0</TargetFramework></PropertyGroup></Project>"
+    )
+    _tree(
+        tmp_path,
+        {
+            "Logs/Logs.csproj": console,
+            "Logs/Program.cs": (
+                "using Microsoft.Extensions.Logging;\nusing Serilog;\n"
+                "var f = LoggerFactory.Create(logging => logging.AddSerilog());\n"
+            ),
+            "Host/Host.csproj": console,
+            "Host/Program.cs": (
+                "using Microsoft.Extensions.Hosting;\nusing Serilog;\n"
+                "var b = Host.CreateApplicationBuilder(args);\nb.Services.AddSerilog();\n"
+            ),
+        },
+    )
+    found = infer(tmp_path, Options(offline=True))
+    # on an ILoggingBuilder: the logging provider; on the service collection: hosting
+    assert "Serilog.Extensions.Logging" in _names(found, "Logs/Logs.csproj")
+    host = _names(found, "Host/Host.csproj")
+    assert "Serilog.Extensions.Logging" not in host
+    assert {"Serilog.Extensions.Hosting", "Serilog.AspNetCore"} & set(host)

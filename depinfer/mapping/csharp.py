@@ -55,6 +55,10 @@ class ProjectUse:
     repo_extensions: set[str] = field(default_factory=set)
 
     def uses_marker(self, marker: str) -> bool:
+        if marker.startswith("?."):
+            # called on a chain whose receiver has no name (`….SetMinimumLevel(l).AddSerilog()`)
+            name = marker[2:]
+            return name in self.marker_names and not any(p.endswith("." + name) for p in self.pairs)
         if "." in marker:
             if marker in self.pairs:
                 return True
