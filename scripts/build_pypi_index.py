@@ -204,8 +204,25 @@ def record_of_wheel(wheel: Path) -> list[str]:
         return zf.namelist()
 
 
+# Import names none of the sources above records, each from the distribution's own
+# documentation. PyGObject ships no wheel for most platforms (it builds against the system's
+# GObject introspection), so neither pigar's database nor the wheels list its `gi` package:
+# PyGObject's "Getting Started" page imports `gi` (`gi.require_version("Gtk", "4.0")`).
+DOCUMENTED = {"gi": ["pygobject"]}
+
+
+def apply_documented(modules: dict[str, list[str]]) -> None:
+    for module, dists in DOCUMENTED.items():
+        modules[module] = list(dict.fromkeys([*modules.get(module, []), *dists]))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument(
+        "--documented-only",
+        action="store_true",
+        help="only add the DOCUMENTED rows to the existing table (no downloads)",
+    )
     ap.add_argument("--ranking", type=Path, default=DEFAULT_RANKING)
     ap.add_argument("--pigar-wheel", type=Path)
     ap.add_argument("--pipreqs-wheel", type=Path)
@@ -213,6 +230,12 @@ def main() -> None:
     ap.add_argument("--wheel-limit", type=int, default=150)
     ap.add_argument("--out", type=Path, default=OUT)
     args = ap.parse_args()
+    if args.documented_only:
+        data = json.loads(args.out.read_text(encoding="utf-8"))
+        apply_documented(data["modules"])
+        data["sources"]["documented"] = "DOCUMENTED in scripts/build_pypi_index.py"
+        args.out.write_text(json.dumps(data, separators=(",", ":")) + "\n", encoding="utf-8")
+        return
 
     ranks = load_ranking(args.ranking)
     print(f"ranking: {len(ranks)} distributions from {args.ranking}")
@@ -281,6 +304,7 @@ def main() -> None:
             for m, ds in sorted(providers.items())
             if ds and m not in JUNK_TOPS
         }
+        apply_documented(modules)
         data = {
             "about": "import name -> PyPI distributions (best-ranked first); "
             "built by scripts/build_pypi_index.py",
@@ -290,6 +314,7 @@ def main() -> None:
                 "pipreqs": f"{PIPREQS} pipreqs/mapping",
                 "records": f"RECORD of locally installed distributions and of {len(wanted)} "
                 f"wheels under {roots}",
+                "documented": "DOCUMENTED in scripts/build_pypi_index.py",
             },
             "ranks": dict(sorted(ranks.items(), key=lambda kv: kv[1])),
             # ranked distributions whose top-level names no source knew: the mapper may

@@ -29,6 +29,8 @@ def test_index_maps_import_names_that_differ_from_distributions():
     assert index.lookup("PIL.Image").chosen == "pillow"
     assert index.lookup("dateutil.parser").chosen == "python-dateutil"
     assert index.lookup("sklearn").chosen == "scikit-learn"
+    # a documented row: PyGObject's `gi` is in no wheel-derived source
+    assert index.lookup("gi.repository").chosen == "pygobject"
 
 
 def test_index_maps_namespace_subpackages_by_longest_prefix():
