@@ -139,16 +139,7 @@ def _source_entries_only(data: dict) -> bool:
     packages ship JavaScript (TypeScript handbook, "Publishing": ship .js with .d.ts)."""
     if "publishConfig" in data or "bin" in data:
         return False
-    targets: list[str] = []
-    stack: list[object] = [data.get(k) for k in ("main", "module", "exports")]
-    while stack:
-        v = stack.pop()
-        if isinstance(v, str):
-            targets.append(v)
-        elif isinstance(v, dict):
-            stack.extend(v.values())
-        elif isinstance(v, list):
-            stack.extend(v)
+    targets = string_leaves(*(data.get(k) for k in ("main", "module", "exports")))
     code = [t for t in targets if not t.endswith((".d.ts", ".json", ".css"))]
     return bool(code) and all(t.endswith(_SOURCE_EXTS) for t in code)
 
@@ -451,3 +442,18 @@ def is_alias(lay: Layout, rel_file: str, spec: str) -> bool:
 def _candidates(lay: Layout, target: str) -> list[str]:
     stems = {target + ext for ext in (".js", ".ts", ".tsx", ".jsx", ".mjs", ".vue", ".json")}
     return [f for f in lay.files if f in stems or f.startswith(target + "/")]
+
+
+def string_leaves(*values: object) -> list[str]:
+    """Every string inside nested package.json values (`exports` maps of conditions)."""
+    out: list[str] = []
+    stack: list[object] = list(values)
+    while stack:
+        v = stack.pop()
+        if isinstance(v, str):
+            out.append(v)
+        elif isinstance(v, dict):
+            stack.extend(v.values())
+        elif isinstance(v, list):
+            stack.extend(v)
+    return out

@@ -483,19 +483,7 @@ _REQ_DIRS = {"requirements", "reqs", "requirement"}
 def _brought_by_extras(names: set[str], ctx: Context) -> set[str]:
     """Distributions the given ones require (their registry Requires-Dist, extras'
     requirements left out); empty offline."""
-    out: set[str] = set()
-    if not names or ctx.registries.offline:
-        return out
-    for name in sorted(names):
-        meta = ctx.registries.metadata(Ecosystem.PYPI, name) or {}
-        for spec in meta.get("requires_dist") or []:
-            _, _, marker = spec.partition(";")
-            if "extra" in marker:
-                continue  # needed only with one of its own extras
-            dep = _bare(spec)
-            if dep:
-                out.add(canonical(dep))
-    return out
+    return set(_bringers_in_extras(names, ctx))
 
 
 def _installed_with_a_group(

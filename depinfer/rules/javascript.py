@@ -32,7 +32,7 @@ from depinfer.mapping.javascript import (
     standalone_example,
     walk_repository,
 )
-from depinfer.mapping.javascript_layout import normalize_path
+from depinfer.mapping.javascript_layout import normalize_path, string_leaves
 from depinfer.model import Candidate, Ecosystem, Evidence, FileKind, ImportRef, Project, Section
 from depinfer.rules.javascript_config import (
     config_strings,
@@ -270,16 +270,7 @@ def _config_file_rules(project: Project, lay: Layout, files: list[str]) -> list[
 
 def _entry_files(lay: Layout, owner) -> list[str]:
     """Repository files a package's main/exports name (index.* when it names none)."""
-    targets: list[str] = []
-    stack: list[Any] = [owner.data.get("exports"), owner.data.get("main")]
-    while stack:
-        v = stack.pop()
-        if isinstance(v, str):
-            targets.append(v)
-        elif isinstance(v, dict):
-            stack.extend(v.values())
-        elif isinstance(v, list):
-            stack.extend(v)
+    targets = string_leaves(owner.data.get("exports"), owner.data.get("main"))
     if not targets:
         targets = ["index.js", "index.mjs", "index.cjs", "index.ts"]
     base = PurePosixPath(owner.directory or ".")

@@ -212,22 +212,11 @@ def _derives(refs: list[ImportRef], cands: list[Candidate], ctx: Context) -> Non
         if len(providers) != 1:
             continue
         e = entries[0]
-        section = {"dev": Section.DEV, "build": Section.BUILD}.get(
-            ref.extra.get("target", "runtime"), Section.RUNTIME
-        )
+        section = _ref_section(ref)
         key = (manifest, e["crate"], section)
         cand = added.get(key)
         if cand is None:
-            cand = Candidate(
-                ecosystem=Ecosystem.CRATES,
-                name=e["crate"],
-                manifest=manifest,
-                section=section,
-                confidence=0.7,
-                markers=ref.marker,
-                optional=ref.optional,
-                extra={"gates": list(ref.extra.get("features", []))},
-            )
+            cand = _ref_candidate(e["crate"], manifest, section, ref, 0.7)
             added[key] = cand
             cands.append(cand)
         _add_features(cand, e, ref)
@@ -241,6 +230,29 @@ def async_attribute_table() -> dict[str, list[dict[str, Any]]]:
     for e in data["entries"]:
         out.setdefault(e["attribute"], []).append(e)
     return out
+
+
+def _ref_section(ref: ImportRef) -> Section:
+    """The manifest table a macro use belongs to: its file's target (tests, build script)."""
+    return {"dev": Section.DEV, "build": Section.BUILD}.get(
+        ref.extra.get("target", "runtime"), Section.RUNTIME
+    )
+
+
+def _ref_candidate(
+    name: str, manifest: str, section: Section, ref: ImportRef, confidence: float
+) -> Candidate:
+    """A crate a macro use implies, gated and marked as the use is."""
+    return Candidate(
+        ecosystem=Ecosystem.CRATES,
+        name=name,
+        manifest=manifest,
+        section=section,
+        confidence=confidence,
+        markers=ref.marker,
+        optional=ref.optional,
+        extra={"gates": list(ref.extra.get("features", []))},
+    )
 
 
 def _async_attributes(refs: list[ImportRef], cands: list[Candidate]) -> None:
@@ -263,23 +275,12 @@ def _async_attributes(refs: list[ImportRef], cands: list[Candidate]) -> None:
             head = path.split("::")[0] if "::" in path else None
             if (head or provider) != provider or provider not in present:
                 continue
-            section = {"dev": Section.DEV, "build": Section.BUILD}.get(
-                ref.extra.get("target", "runtime"), Section.RUNTIME
-            )
+            section = _ref_section(ref)
             need = code_name(e["needs"])
             if any(c.section == section or section == Section.DEV for c in present.get(need, [])):
                 continue
-            cand = Candidate(
-                ecosystem=Ecosystem.CRATES,
-                name=e["needs"],
-                manifest=manifest,
-                section=section,
-                confidence=0.8,
-                markers=ref.marker,
-                optional=ref.optional,
-                evidence=[Evidence("rule:async-attribute", ref.file, ref.line, e["why"])],
-                extra={"gates": list(ref.extra.get("features", []))},
-            )
+            cand = _ref_candidate(e["needs"], manifest, section, ref, 0.8)
+            cand.evidence.append(Evidence("rule:async-attribute", ref.file, ref.line, e["why"]))
             present.setdefault(need, []).append(cand)
             cands.append(cand)
 
