@@ -1151,6 +1151,15 @@ TEST_LOGGERS = {"GitHubActionsTestLogger": ["--logger GitHubActions", "logger:Gi
 # Files in a project's folder that an analyzer package reads as its input (the roslyn-analyzers
 # docs: PublicApiAnalyzers tracks the API in PublicAPI.Shipped.txt / PublicAPI.Unshipped.txt,
 # BannedApiAnalyzers reads BannedSymbols.txt): the project references that analyzer.
+# Projects compiling .proto files (<Protobuf> items), from the gRPC for .NET docs ("Create a
+# gRPC client and server in ASP.NET Core"): a web app serving the services takes
+# Grpc.AspNetCore (which brings the compiler and the message runtime); a client takes the
+# compiler and the message runtime itself (Grpc.Tools, Google.Protobuf) beside its channel.
+PROTOBUF = {
+    "server": ["Grpc.AspNetCore"],
+    "client": ["Grpc.Tools", "Google.Protobuf"],
+}
+
 FILE_SIGNALS = {
     "PublicAPI.Shipped.txt": "Microsoft.CodeAnalysis.PublicApiAnalyzers",
     "PublicAPI.Unshipped.txt": "Microsoft.CodeAnalysis.PublicApiAnalyzers",
@@ -1533,6 +1542,7 @@ def main() -> None:
         "coverage": COVERAGE,
         "test_loggers": TEST_LOGGERS,
         "file_signals": FILE_SIGNALS,
+        "protobuf": PROTOBUF,
         "property_signals": PROPERTY_SIGNALS,
         "placement": PLACEMENT,
         "placement_prefix": PLACEMENT_PREFIX,

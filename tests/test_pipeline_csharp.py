@@ -1472,3 +1472,28 @@ def test_add_serilog_is_told_apart_by_its_receiver(tmp_path):
     host = _names(found, "Host/Host.csproj")
     assert "Serilog.Extensions.Logging" not in host
     assert {"Serilog.Extensions.Hosting", "Serilog.AspNetCore"} & set(host)
+
+
+def test_protobuf_items_bring_the_grpc_compiler(tmp_path):
+    web = (
+        '<Project Sdk="Microsoft.NET.Sdk.Web"><PropertyGroup><TargetFramework>net8.0'
+        "</TargetFramework></PropertyGroup><ItemGroup>"
+        '<Protobuf Include="Protos\\basket.proto" GrpcServices="{}" /></ItemGroup></Project>'
+    )
+    _tree(
+        tmp_path,
+        {
+            "Basket/Basket.csproj": web.format("Server"),
+            "Basket/Program.cs": "var app = WebApplication.Create(args);\napp.Run();\n",
+            "Basket/Protos/basket.proto": 'syntax = "proto3";\n',
+            "Shop/Shop.csproj": web.format("Client"),
+            "Shop/Program.cs": "var app = WebApplication.Create(args);\napp.Run();\n",
+            "Shop/Protos/basket.proto": 'syntax = "proto3";\n',
+        },
+    )
+    found = infer(tmp_path, Options(offline=True))
+    # the service's web app: the ASP.NET Core gRPC server package (it brings the compiler)
+    assert "Grpc.AspNetCore" in _names(found, "Basket/Basket.csproj")
+    # a client compiles the .proto itself: the compiler and the message runtime
+    shop = _names(found, "Shop/Shop.csproj")
+    assert {"Grpc.Tools", "Google.Protobuf"} <= set(shop) and "Grpc.AspNetCore" not in shop

@@ -55,6 +55,7 @@ def read(text: str, path: str) -> tuple[dict[str, list[str]], dict[str, Any]]:
         "framework_references": [],
         "internals_visible_to": [],
         "trimmer_roots": [],  # TrimmerRootAssembly: assemblies the trimmer must keep whole
+        "protobuf": [],  # GrpcServices of each <Protobuf> item (Grpc.Tools compiles them)
         "usings": [],
         "using_removes": [],
         "compile_include": [],
@@ -145,6 +146,11 @@ def _read_item(
         data["internals_visible_to"].append(include)
     elif kind == "TrimmerRootAssembly" and include:
         data["trimmer_roots"].append(include)
+    elif kind == "Protobuf" and include:
+        # Grpc.Tools' default for GrpcServices is Both
+        data["protobuf"].append(
+            item.get("GrpcServices") or _child_text(item, "GrpcServices") or "Both"
+        )
     elif kind == "FrameworkReference" and include:
         data["framework_references"].append(include)
     elif kind == "Using":

@@ -293,6 +293,23 @@ def config_candidates(layout: list[CsProject], project: Project) -> list[Candida
     return out
 
 
+def protobuf_candidates(layout: list[CsProject]) -> list[Candidate]:
+    """Packages that compile the project's <Protobuf> items: the ASP.NET Core gRPC server
+    package for a web app serving the services, else the compiler and message runtime."""
+    spec = conventions().get("protobuf", {})
+    out = []
+    for cs in layout:
+        services = {s.strip().lower() for s in cs.manifest.data.get("protobuf", [])}
+        if not services:
+            continue
+        serves = bool(services & {"server", "both"})
+        role = "server" if serves and _web_app(cs) else "client"
+        for pid in spec.get(role, []):
+            if pid.lower() not in cs.inherited_packages and not nxi.package_in_box(pid, cs):
+                out.append(_candidate(pid, cs, "protobuf", f"<Protobuf> items ({role})"))
+    return out
+
+
 def _hosted_on(project: Project, host: str, cs: CsProject) -> bool:
     """Whether the repository lives on `host` (its RepositoryUrl, or `.github` for GitHub)."""
     url = cs.properties.get("RepositoryUrl", "") + cs.properties.get("PackageProjectUrl", "")
@@ -663,6 +680,7 @@ def infer(
         test_candidates(layout, uses, project)
         + polyfill_candidates(layout, uses)
         + config_candidates(layout, project)
+        + protobuf_candidates(layout)
     )
     kept = []
     for c in added:
