@@ -1160,6 +1160,11 @@ PROTOBUF = {
     "client": ["Grpc.Tools", "Google.Protobuf"],
 }
 
+# The attributes that mark MVC controllers and endpoint classes (the ASP.NET Core docs,
+# "Routing to controller actions": attribute routing, and "Create web APIs": [ApiController]):
+# where the web-views placement (the scaffolding tool) finds an MVC app without views.
+MVC_ATTRIBUTES = ["ApiController", "HttpGet", "HttpPost", "HttpPut", "HttpDelete", "Route"]
+
 FILE_SIGNALS = {
     "PublicAPI.Shipped.txt": "Microsoft.CodeAnalysis.PublicApiAnalyzers",
     "PublicAPI.Unshipped.txt": "Microsoft.CodeAnalysis.PublicApiAnalyzers",
@@ -1543,6 +1548,7 @@ def main() -> None:
         "test_loggers": TEST_LOGGERS,
         "file_signals": FILE_SIGNALS,
         "protobuf": PROTOBUF,
+        "mvc_attributes": MVC_ATTRIBUTES,
         "property_signals": PROPERTY_SIGNALS,
         "placement": PLACEMENT,
         "placement_prefix": PLACEMENT_PREFIX,

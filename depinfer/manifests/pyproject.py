@@ -174,7 +174,31 @@ def _data(doc: TOMLDocument, path: str) -> dict[str, Any]:
         "dynamic_optional_dependencies_files": optional_files,
         "classifiers": python_versions_from_classifiers(classifiers),
         "featured_extras": featured,
+        "entry_points": _entry_points(project, poetry),
     }
+
+
+def _entry_points(project: dict, poetry: dict) -> dict[str, list[str]]:
+    """The `module:attr` targets of each script / entry-point table: `scripts`,
+    `gui-scripts`, `entry-points.<group>`, `poetry.scripts`, `poetry.plugins.<group>`."""
+    tables: dict[str, Any] = {
+        "scripts": project.get("scripts"),
+        "gui-scripts": project.get("gui-scripts"),
+        "poetry.scripts": poetry.get("scripts"),
+    }
+    for prefix, groups in (
+        ("entry-points", project.get("entry-points")),
+        ("poetry.plugins", poetry.get("plugins")),
+    ):
+        for group, table in (_table(groups) or {}).items():
+            tables[f"{prefix}.{group}"] = table
+    out: dict[str, list[str]] = {}
+    for key, table in tables.items():
+        for value in (_table(table) or {}).values():
+            target = value.get("reference") if isinstance(value, dict) else value
+            if isinstance(target, str):
+                out.setdefault(key, []).append(str(target))
+    return out
 
 
 @guarded

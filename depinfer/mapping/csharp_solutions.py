@@ -127,42 +127,24 @@ def published_instead(
             continue
         pid = package_id(dst)
         listed = {k.lower(): k for k in src.pool} if src.central else {}
+        holder = "the central list holds"
         if pid.lower() not in listed:
             known = (
                 None if src.central or ctx is None else ctx.registries.exists(Ecosystem.NUGET, pid)
             )
+            holder = "the registry has"
             if known is None and not src.central:
                 # offline, the shipped index's public record of the package stands in
                 known = nuget_index.package_info(pid) is not None
+                holder = "the shipped index records"
             if not known:
                 out.append(c)
                 continue
             listed[pid.lower()] = pid
         published[src.path].add(dst.path)
+        why = f"{dst.path} is in none of this project's solutions; {holder} its package {pid}"
         out.append(
-            Candidate(
-                ecosystem=Ecosystem.NUGET,
-                name=listed[pid.lower()],
-                manifest=src.path,
-                section=Section.RUNTIME,
-                evidence=[
-                    *c.evidence,
-                    Evidence(
-                        "solution",
-                        src.path,
-                        None,
-                        f"{dst.path} is in none of this project's solutions; "
-                        + (
-                            f"the central list holds its package {pid}"
-                            if src.central
-                            else f"the registry has its package {pid}"
-                        ),
-                    ),
-                ],
-                verified=True,
-                confidence=c.confidence,
-                extra={"kind": "lib", "direct": True, "published": dst.path},
-            )
+            _as_package(c, src, dst, listed[pid.lower()], Evidence("solution", src.path, None, why))
         )
     # a package of the repository brings the packages of the projects it references
 
@@ -208,27 +190,26 @@ def separately_released(candidates: list[Candidate], layout: list[CsProject]) ->
         ):
             out.append(c)
             continue
-        out.append(
-            Candidate(
-                ecosystem=Ecosystem.NUGET,
-                name=package_id(dst),
-                manifest=src.path,
-                section=Section.RUNTIME,
-                evidence=[
-                    *c.evidence,
-                    Evidence(
-                        "release-line",
-                        dst.path,
-                        None,
-                        f"{dst.name} is released on its own at {pinned}",
-                    ),
-                ],
-                verified=True,
-                confidence=c.confidence,
-                extra={"kind": "lib", "direct": True, "published": dst.path, "pinned": pinned},
-            )
-        )
+        why = f"{dst.name} is released on its own at {pinned}"
+        evidence = Evidence("release-line", dst.path, None, why)
+        out.append(_as_package(c, src, dst, package_id(dst), evidence, pinned=pinned))
     return out
+
+
+def _as_package(
+    c: Candidate, src: CsProject, dst: CsProject, pid: str, why: Evidence, **extra: str
+) -> Candidate:
+    """The reference `c` from `src` to `dst`, taken as `dst`'s published package `pid`."""
+    return Candidate(
+        ecosystem=Ecosystem.NUGET,
+        name=pid,
+        manifest=src.path,
+        section=Section.RUNTIME,
+        evidence=[*c.evidence, why],
+        verified=True,
+        confidence=c.confidence,
+        extra={"kind": "lib", "direct": True, "published": dst.path, **extra},
+    )
 
 
 def _tag_versioned(cs: CsProject) -> bool:

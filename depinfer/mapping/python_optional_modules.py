@@ -24,7 +24,6 @@ from collections import defaultdict
 from depinfer.mapping.python_internal import InternalModules
 from depinfer.model import Ecosystem, FileKind, ImportRef, Project
 from depinfer.scan import walk_repository
-from depinfer.toml_compat import tomllib
 
 
 def mark_optional_modules(
@@ -151,30 +150,13 @@ def _entry_point_files(
         return set()
     out: set[str] = set()
     for m in project.manifests_of(Ecosystem.PYPI):
-        if m.format != "pyproject":
-            continue
-        try:
-            doc = tomllib.loads(project.abspath(m.path).read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
-            continue
-        proj = doc.get("project") if isinstance(doc.get("project"), dict) else {}
-        poetry = (doc.get("tool") or {}).get("poetry")
-        poetry = poetry if isinstance(poetry, dict) else {}
-        entry_points = proj.get("entry-points")
-        entry_points = entry_points if isinstance(entry_points, dict) else {}
+        tables = m.data.get("entry_points") or {}
         if groups is None:
-            tables = [proj.get("scripts"), proj.get("gui-scripts"), *entry_points.values()]
-            tables.append(poetry.get("scripts"))
+            keys = [k for k in tables if not k.startswith("poetry.plugins.")]
         else:
-            plugins = poetry.get("plugins") if isinstance(poetry.get("plugins"), dict) else {}
-            tables = [t.get(g) for t in (entry_points, plugins) for g in groups]
-        for table in tables:
-            if not isinstance(table, dict):
-                continue
-            for value in table.values():
-                target = value.get("reference") if isinstance(value, dict) else value
-                if not isinstance(target, str):
-                    continue
+            keys = [f"{t}.{g}" for t in ("entry-points", "poetry.plugins") for g in groups]
+        for key in keys:
+            for target in tables.get(key, []):
                 module = target.split(":", 1)[0].strip()
                 parts = [p for p in module.split(".") if p]
                 if not parts or not all(p.isidentifier() for p in parts):

@@ -228,21 +228,14 @@ def _drop_framework_parts(requirements: list[Requirement], ctx: Context) -> list
     """A runtime part of a framework the same manifest requires (starlette beside fastapi,
     django-modelcluster beside wagtail) comes with the framework: its documentation
     teaches importing the part, and the projects that follow it declare the framework."""
-    runtime: dict[str, set[str]] = {}
-    for r in requirements:
-        if r.section == Section.RUNTIME and not r.optional and not r.internal:
-            runtime.setdefault(r.manifest, set()).add(canonical(r.name))
+    runtime = _runtime_names(requirements)
     drop: set[tuple[str, str]] = set()
     for manifest, names in runtime.items():
         for framework in sorted(names & framework_parts().keys()):
             for part in sorted(framework_parts()[framework] & names):
                 drop.add((manifest, part))
                 ctx.info(f"{part}: part of {framework}, which {manifest} requires; not written")
-    return [
-        r
-        for r in requirements
-        if not (r.section == Section.RUNTIME and (r.manifest, canonical(r.name)) in drop)
-    ]
+    return _without_runtime(requirements, drop)
 
 
 _EXACT_PIN = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*(?:\[[^\]]*\])?\s*\(?\s*===?\s*[0-9]")
@@ -257,10 +250,7 @@ def _drop_lockstep_parts(requirements: list[Requirement], ctx: Context) -> list[
     no extra marker); nothing is dropped offline."""
     if ctx.registries.offline:
         return requirements
-    runtime: dict[str, set[str]] = {}
-    for r in requirements:
-        if r.section == Section.RUNTIME and not r.optional and not r.internal:
-            runtime.setdefault(r.manifest, set()).add(canonical(r.name))
+    runtime = _runtime_names(requirements)
     drop: set[tuple[str, str]] = set()
     for manifest, names in runtime.items():
         for parent in sorted(names):
@@ -276,6 +266,22 @@ def _drop_lockstep_parts(requirements: list[Requirement], ctx: Context) -> list[
                         f"{m.group(1)}: {parent} pins it to one release ({head.strip()}); "
                         "it comes with that distribution and is not written on its own"
                     )
+    return _without_runtime(requirements, drop)
+
+
+def _runtime_names(requirements: list[Requirement]) -> dict[str, set[str]]:
+    """manifest -> canonical names of its plain runtime requirements."""
+    runtime: dict[str, set[str]] = {}
+    for r in requirements:
+        if r.section == Section.RUNTIME and not r.optional and not r.internal:
+            runtime.setdefault(r.manifest, set()).add(canonical(r.name))
+    return runtime
+
+
+def _without_runtime(
+    requirements: list[Requirement], drop: set[tuple[str, str]]
+) -> list[Requirement]:
+    """The requirements less the runtime ones named by (manifest, canonical name)."""
     if not drop:
         return requirements
     return [

@@ -459,7 +459,7 @@ def _placed(
         return _web_app(cs) and not cs.is_test
     if kind == "web-views":
         # MVC: the views, or the routing attributes of controllers and endpoint classes
-        mvc = {"ApiController", "HttpGet", "HttpPost", "HttpPut", "HttpDelete", "Route"}
+        mvc = set(conventions().get("mvc_attributes", []))
         return (
             _web_app(cs)
             and not cs.is_test

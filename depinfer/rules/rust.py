@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import re
+import tempfile
 from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
@@ -323,6 +324,22 @@ def compat_key(version: str) -> tuple[int, ...]:
     return (v[0],) if v[0] else (0, v[1])
 
 
+def _crate_source(
+    package: str, version: str, ctx: Context, workdir: list[Path], registry_name: str = ""
+) -> Path | None:
+    """A release's source: cargo's local copy, else its `.crate` from the registry unpacked
+    into the run's work directory (made on first use); only the local copy offline."""
+    src = cargo_source_dir(package, version)
+    if src is not None or ctx.options.offline:
+        return src
+    data = ctx.registries.download_crate(registry_name or package, version)
+    if not data:
+        return None
+    if not workdir:
+        workdir.append(Path(tempfile.mkdtemp(prefix="depinfer-crates-")))
+    return unpack_crate(data, workdir[0])
+
+
 def _registry_source(
     package: str, used: list[str], project: Project, ctx: Context, workdir: list[Path]
 ) -> tuple[Path | None, str | None]:
@@ -347,16 +364,7 @@ def _registry_source(
     for _ in range(3):
         if current is None:
             break
-        src = cargo_source_dir(package, current.version)
-        if src is None:
-            data = ctx.registries.download_crate(package, current.version)
-            if not data:
-                break
-            if not workdir:
-                import tempfile
-
-                workdir.append(Path(tempfile.mkdtemp(prefix="depinfer-crates-")))
-            src = unpack_crate(data, workdir[0])
+        src = _crate_source(package, current.version, ctx, workdir)
         if src is None:
             break
         public = _top_level_names(read_gates(str(src)))
@@ -401,15 +409,7 @@ def _with_reexports(
     for ext in external_globs(gates):
         req = dependency_requirement(str(src), ext) or ""
         exact = req.lstrip("=").strip() if req.strip().startswith("=") else None
-        ext_src = cargo_source_dir(ext, exact) if exact else None
-        if ext_src is None and exact and not ctx.options.offline:
-            data = ctx.registries.download_crate(ext, exact)
-            if data:
-                if not workdir:
-                    import tempfile
-
-                    workdir.append(Path(tempfile.mkdtemp(prefix="depinfer-crates-")))
-                ext_src = unpack_crate(data, workdir[0])
+        ext_src = _crate_source(ext, exact, ctx, workdir) if exact else None
         if ext_src is None:
             continue
         for path, needs in read_gates(str(ext_src)).items():
@@ -457,15 +457,8 @@ def _with_crate_aliases(
                 str(src), ext.replace("_", "-")
             )
             exact = req.lstrip("=").strip() if req and req.strip().startswith("=") else None
-            ext_src = cargo_source_dir(ext, exact) if exact else None
-            if ext_src is None and exact and not ctx.options.offline:
-                data = ctx.registries.download_crate(ext.replace("_", "-"), exact)
-                if data:
-                    if not workdir:
-                        import tempfile
-
-                        workdir.append(Path(tempfile.mkdtemp(prefix="depinfer-crates-")))
-                    ext_src = unpack_crate(data, workdir[0])
+            if exact:
+                ext_src = _crate_source(ext, exact, ctx, workdir, ext.replace("_", "-"))
         if ext_src is None:
             continue
         outer = merged.get(alias, [])
