@@ -32,6 +32,10 @@ class Options:
     # Check mode: also emit candidates for names no index or registry could confirm
     # (marked verified=None), so they can be compared with what the manifests declare.
     keep_unverified: bool = False
+    # Evidence ceiling (benchmark research): write every internal reference any code
+    # evidence supports, unreduced, so a report can tell how much of a gold manifest the
+    # code can justify at all (C# ProjectReferences). Never for a manifest meant to build.
+    all_evidence: bool = False
 
 
 @dataclass

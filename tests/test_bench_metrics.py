@@ -221,3 +221,26 @@ def test_name_figures_per_kind_keep_packages_and_project_references_apart():
     kinds = by_kind([result])
     assert kinds["package"]["precision"] == 0.5 and kinds["package"]["recall"] == 1.0
     assert kinds["project"]["recall"] == 0.0 and kinds["project"]["instances"] == 1
+    assert "ceiling_f1" not in kinds["project"]
+
+
+def test_an_all_evidence_run_reports_the_project_reference_ceiling():
+    from depinfer.bench.report import _kind_lines, by_kind
+
+    def dep(name, kind):
+        return {"name": name, "kind": kind}
+
+    gold = [dep("../b/b.csproj", "project"), dep("../c/c.csproj", "project"), dep("x", "package")]
+    result = {
+        "status": "ok",
+        "all_evidence": True,
+        "gold": {"a.csproj": gold},
+        # b is evidenced, c is not, d is evidenced but not in the gold
+        "pred": {"a.csproj": [dep("../b/b.csproj", "project"), dep("../d/d.csproj", "project")]},
+    }
+    kinds = by_kind([result])
+    # exactly the gold's evidenced references: tp 1, fn 1, no false positive
+    assert kinds["project"]["ceiling_f1"] == round(2 / 3, 4)
+    assert "ceiling_f1" not in kinds["package"]
+    (line,) = _kind_lines([("csharp", {"kinds": kinds})])
+    assert "evidence ceiling F1 66.7" in line

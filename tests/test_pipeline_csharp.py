@@ -258,6 +258,15 @@ def test_a_transitive_project_is_repeated_only_when_used_more_than_its_carrier(l
     ]
 
 
+def test_all_evidence_keeps_every_used_project_unreduced():
+    # the evidence ceiling: Web uses Domain too, so Domain is written beside Application
+    inference = infer(FIXTURES / "layers", Options(offline=True, all_evidence=True))
+    assert _projects(inference, "src/Layers.Web/Layers.Web.csproj") == [
+        "src/Layers.Application/Layers.Application.csproj",
+        "src/Layers.Domain/Layers.Domain.csproj",
+    ]
+
+
 def test_a_pascal_case_test_project_names_only_the_project_under_test(layers):
     manifest = "tests/Layers.WebIntegrationTests/Layers.WebIntegrationTests.csproj"
     assert _projects(layers, manifest) == ["src/Layers.Web/Layers.Web.csproj"]

@@ -159,6 +159,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--keep", action="store_true", help="keep each scratch copy (path in the result)"
     )
     run.add_argument(
+        "--all-evidence",
+        action="store_true",
+        help="write every internal reference the code gives any evidence for, unreduced "
+        "(C# ProjectReferences); the report then gives the evidence ceiling: the F1 of "
+        "an analysis choosing exactly the gold's evidenced references",
+    )
+    run.add_argument(
         "--plot", nargs="?", const="", metavar="PNG", help="also draw the per-language plot"
     )
     run.add_argument(
@@ -317,6 +324,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         as_of=args.as_of,
         keep=args.keep,
         peers=peers,
+        all_evidence=args.all_evidence,
     )
     from depinfer.bench.execute import (
         describe,

@@ -13,6 +13,7 @@ from typing import Any
 
 from depinfer.bench.execute import aggregate_execution
 from depinfer.bench.metrics import aggregate, aggregate_peers, features_of
+from depinfer.bench.sections import PROJECT
 
 
 def load_results(*dirs: Path) -> list[dict[str, Any]]:
@@ -216,8 +217,12 @@ def language_table(summary: dict[str, Any]) -> str:
 def by_kind(results: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """Name P/R/F1 per kind of entry (package, project reference, …), averaged over the
     instances whose gold or prediction has that kind — C#'s PackageReference and
-    ProjectReference figures apart."""
+    ProjectReference figures apart. Results of an `--all-evidence` run also give each
+    internal-reference evidence ceiling: the F1 of an analysis that wrote exactly the gold
+    references among those the code supports (recall as written, no false positive);
+    C# is the analyzer that honours the option."""
     per: dict[str, list[tuple[float, float, float]]] = {}
+    ceiling: dict[str, list[float]] = {}
     for r in results:
         if r.get("status") != "ok":
             continue
@@ -238,12 +243,19 @@ def by_kind(results: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
             rec = tp / (tp + fn) if tp + fn else 1.0
             f1 = 2 * prec * rec / (prec + rec) if prec + rec else 0.0
             per.setdefault(kind, []).append((prec, rec, f1))
+            if r.get("all_evidence") and kind == PROJECT and tp + fn:
+                ceiling.setdefault(kind, []).append(2 * tp / (2 * tp + fn))
     return {
         kind: {
             "instances": len(v),
             "precision": round(sum(x[0] for x in v) / len(v), 4),
             "recall": round(sum(x[1] for x in v) / len(v), 4),
             "f1": round(sum(x[2] for x in v) / len(v), 4),
+            **(
+                {"ceiling_f1": round(sum(ceiling[kind]) / len(ceiling[kind]), 4)}
+                if kind in ceiling
+                else {}
+            ),
         }
         for kind, v in sorted(per.items())
     }
@@ -258,6 +270,7 @@ def _kind_lines(rows: list[tuple[str, dict[str, Any]]]) -> list[str]:
         parts = [
             f"{kind} P {_pct(k['precision']).strip()} R {_pct(k['recall']).strip()} "
             f"F1 {_pct(k['f1']).strip()} ({k['instances']})"
+            + (f" evidence ceiling F1 {_pct(k['ceiling_f1']).strip()}" if "ceiling_f1" in k else "")
             for kind, k in kinds.items()
         ]
         out.append(f"{lang} by kind: " + "; ".join(parts))

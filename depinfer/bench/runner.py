@@ -57,6 +57,7 @@ class RunOptions:
     keep: bool = False  # keep the scratch copy (for debugging); its path goes into the result
     check_versions: bool = True  # online: look up written constraints (invalid version)
     peers: tuple[str, ...] = ()  # peer tools to run on the same masked copy (bench/peers.py)
+    all_evidence: bool = False  # write every evidenced internal reference (evidence ceiling)
 
 
 def result_path(out: Path, inst: Instance) -> Path:
@@ -360,6 +361,7 @@ def run_instance(
         "names_only": options.names_only,
         "offline": options.offline,
         "as_of": _as_of(options, inst),
+        **({"all_evidence": True} if options.all_evidence else {}),
     }
     if not tree.is_dir():
         result.update(status="error", error=f"repository tree not found: {tree}", wall_time=0.0)
@@ -387,6 +389,7 @@ def run_instance(
             as_of=_as_of(options, inst),
             versions=not options.names_only,
             languages=(inst.language,),
+            all_evidence=options.all_evidence,
         )
         ctx = make_context(opts)
         infer_started = time.monotonic()

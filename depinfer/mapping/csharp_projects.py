@@ -52,7 +52,11 @@ def _common_depth(a: str, b: str) -> int:
 _FIRM, _ENCLOSING, _GLOBAL = 1.0, 0.5, 0.34
 
 
-def reference_graph(layout: list[CsProject], uses: dict[str, ProjectUse]) -> nx.DiGraph:
+def reference_graph(
+    layout: list[CsProject], uses: dict[str, ProjectUse], all_evidence: bool = False
+) -> nx.DiGraph:
+    """Which project uses which, weighted by how firmly (1.0 = one firm use). With
+    `all_evidence` every edge any use supports is kept (the evidence ceiling)."""
     graph = nx.DiGraph()
     for cs in layout:
         graph.add_node(cs.path, test=cs.is_test)
@@ -214,11 +218,13 @@ def reference_graph(layout: list[CsProject], uses: dict[str, ProjectUse]) -> nx.
                     break
     tfms = {cs.path: cs.target_frameworks for cs in layout}
     by_path = {cs.path: cs for cs in layout}
+    floor = 1e-9 if all_evidence else 1.0
     for (src, dst), w in weights.items():
-        if w < 1.0 or not can_reference(tfms.get(src, []), tfms.get(dst, [])):
+        if w < floor or not can_reference(tfms.get(src, []), tfms.get(dst, [])):
             continue
         if (
-            w - by_extension[(src, dst)] < 1.0
+            not all_evidence
+            and w - by_extension[(src, dst)] < 1.0
             and is_application(by_path[dst])
             and not by_path[src].is_test
         ):
@@ -558,7 +564,7 @@ def traversal_references(layout: list[CsProject]) -> list[tuple[str, str]]:
 def project_references(
     layout: list[CsProject], uses: dict[str, ProjectUse], ctx: Context
 ) -> list[Candidate]:
-    graph = reference_graph(layout, uses)
+    graph = reference_graph(layout, uses, ctx.options.all_evidence)
     _drop_test_targets(graph)
     # a compiler plug-in loads into the compiler, which has none of the repository's
     # runtime libraries: it references only other plug-ins (shared analyzer code). Pruned

@@ -559,6 +559,7 @@ def reduce_transitive(
     subjects: set[tuple[str, str]] = frozenset(),
     support: set[str] = frozenset(),
     brought: list[Candidate] | None = None,
+    all_evidence: bool = False,
 ) -> list[Candidate]:
     """Drop what another referenced project already brings (`brought`: the candidates
     whose packages count as a project's, before packages implied by others were dropped:
@@ -568,7 +569,8 @@ def reduce_transitive(
     packages of a project in `private_packages` (PrivateAssets compile by default) do not
     flow on either. A project in `own_references` (DisableTransitiveProjectReferences)
     gets nothing through its references: it names every project it uses. A test project
-    in `layer_tests` reduces as an application project does."""
+    in `layer_tests` reduces as an application project does. With `all_evidence` no
+    project reference is dropped (the evidence ceiling)."""
     if not nx.is_directed_acyclic_graph(graph):
         return candidates
     flowing = graph.copy()
@@ -601,7 +603,8 @@ def reduce_transitive(
                 c.manifest in tests and c.manifest not in layer_tests
             )
             if (
-                c.manifest in flowing
+                not all_evidence
+                and c.manifest in flowing
                 and c.manifest not in own_references
                 and not c.extra.get("named")
                 and implied(c.manifest, c.path, stronger=not full)
@@ -729,6 +732,7 @@ def infer(
         subjects,
         support,
         brought=candidates,
+        all_evidence=ctx.options.all_evidence,
     )
     _report_unplaced(project, layout, result, ctx)
     # a reference a Directory.Build file already makes is not written again
