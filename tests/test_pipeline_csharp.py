@@ -267,9 +267,15 @@ def test_all_evidence_keeps_every_used_project_unreduced():
     ]
 
 
-def test_a_pascal_case_test_project_names_only_the_project_under_test(layers):
+def test_a_pascal_case_test_project_names_its_subject_and_the_layers_it_uses_more(layers):
+    # named after Web, written against Application and Domain: Web carries both, but the
+    # tests use each more than Web, so each is named, as an application project would
     manifest = "tests/Layers.WebIntegrationTests/Layers.WebIntegrationTests.csproj"
-    assert _projects(layers, manifest) == ["src/Layers.Web/Layers.Web.csproj"]
+    assert _projects(layers, manifest) == [
+        "src/Layers.Application/Layers.Application.csproj",
+        "src/Layers.Domain/Layers.Domain.csproj",
+        "src/Layers.Web/Layers.Web.csproj",
+    ]
     assert "Microsoft.NET.Test.Sdk" in _names(layers, manifest)
 
 

@@ -356,16 +356,6 @@ def is_shell(use: ProjectUse) -> bool:
     return bool(use.files) and not any(f.extra.get("types") for f in use.files)
 
 
-_UNIT_TESTS = re.compile(r"unit[._-]?tests?$", re.I)
-
-
-def is_layer_unit_tests(cs: CsProject, layout: list[CsProject]) -> bool:
-    """A unit-test project whose name names no project (`Clean.Architecture.UnitTests`,
-    `UnitTests`) tests the solution's layers, each directly: it lists a layer it uses
-    more than the reference that would bring it, as application projects do."""
-    return bool(cs.is_test and _UNIT_TESTS.search(cs.name) and _test_subject(cs, layout) is None)
-
-
 def _is_apphost(cs: CsProject) -> bool:
     return "Aspire.AppHost.Sdk" in cs.sdk_names or (
         cs.properties.get("IsAspireHost", "").lower() == "true"
