@@ -1202,6 +1202,10 @@ PROPERTY_SIGNALS = [
 #   startup-ef: startup projects (Web SDK or Exe, not an Aspire AppHost) whose code uses
 #     EF Core, and projects holding EF Core migrations (design-time tools);
 #   web / wasm: Web SDK / Blazor WebAssembly SDK projects;
+#   wasm-app: a Blazor WebAssembly SDK project that adds its own root components
+#     (`builder.RootComponents.Add<App>`): an app that runs on its own or hosted, which
+#     the Blazor WebAssembly template serves with the development server; a Blazor Web App's
+#     `.Client` project (rendered from the server, no root components) has none;
 #   file:<name>: projects whose folder holds that file;
 #   legacy-tfm: projects targeting netstandard2.0 or .NET Framework (polyfill generators);
 #   code: nowhere by convention (overrides a prefix rule; the code's own use decides).
@@ -1236,7 +1240,7 @@ PLACEMENT = {
     "Aspire.Hosting.Testing": "code",
     # NsDepCop's docs: the analyzer reads config.nsdepcop from the project's folder
     "NsDepCop": "file:config.nsdepcop",
-    "Microsoft.AspNetCore.Components.WebAssembly.DevServer": "wasm",
+    "Microsoft.AspNetCore.Components.WebAssembly.DevServer": "wasm-app",
     # source-only polyfills of language-support types: only where older targets compile
     # syntax that needs them (POLYFILL_SYNTAX)
     "PolySharp": "legacy-syntax",
@@ -1262,6 +1266,14 @@ PLACEMENT = {
     "Microsoft.CodeAnalysis.Analyzers": "roslyn",
 }
 
+# Packages the project templates add where no code names them, placed with or without a
+# central list (a central list still has to name them), by the PLACEMENT rules above:
+# the Blazor WebAssembly templates ("ASP.NET Core Blazor project structure" docs) reference
+# the development server from the app project.
+TEMPLATE_PACKAGES = {
+    "Microsoft.AspNetCore.Components.WebAssembly.DevServer": "wasm-app",
+}
+
 # A package another chosen package already depends on is not listed beside it
 # (each provider's dependency list on its gallery page).
 IMPLIED_BY = {
@@ -1271,7 +1283,24 @@ IMPLIED_BY = {
         "Npgsql.EntityFrameworkCore.PostgreSQL",
         "Pomelo.EntityFrameworkCore.MySql",
     ],
-    "Microsoft.Extensions.Logging.Abstractions": ["Microsoft.Extensions.Logging"],
+    # the Blazor WebAssembly host builds on logging and the DI container (its gallery
+    # page's dependency group: Components.Web, Extensions.Logging, JSInterop.WebAssembly)
+    "Microsoft.Extensions.Logging.Abstractions": [
+        "Microsoft.Extensions.Logging",
+        "Microsoft.AspNetCore.Components.WebAssembly",
+    ],
+    "Microsoft.AspNetCore.Components": [
+        "Microsoft.AspNetCore.Components.Web",
+        "Microsoft.AspNetCore.Components.Authorization",
+        "Microsoft.AspNetCore.Components.WebAssembly",
+    ],
+    "Microsoft.AspNetCore.Components.Web": [
+        "Microsoft.AspNetCore.Components.WebAssembly",
+        "Microsoft.AspNetCore.Components.WebAssembly.Authentication",
+    ],
+    "Microsoft.AspNetCore.Components.Authorization": [
+        "Microsoft.AspNetCore.Components.WebAssembly.Authentication"
+    ],
     "Microsoft.Extensions.Configuration.Abstractions": ["Microsoft.Extensions.Configuration"],
     "Microsoft.Extensions.Hosting.Abstractions": ["Microsoft.Extensions.Hosting"],
     "MediatR.Contracts": ["MediatR"],
@@ -1310,6 +1339,7 @@ IMPLIED_BY = {
     "Microsoft.Extensions.DependencyInjection.Abstractions": [
         "Microsoft.Extensions.DependencyInjection",
         "Serilog.Extensions.Hosting",
+        "Microsoft.AspNetCore.Components.WebAssembly",
     ],
     # Aspire.Hosting.Testing depends on Aspire.Hosting.AppHost (its gallery page)
     "Aspire.Hosting.AppHost": ["Aspire.Hosting.Testing"],
@@ -1551,6 +1581,7 @@ def main() -> None:
         "mvc_attributes": MVC_ATTRIBUTES,
         "property_signals": PROPERTY_SIGNALS,
         "placement": PLACEMENT,
+        "template_packages": TEMPLATE_PACKAGES,
         "placement_prefix": PLACEMENT_PREFIX,
         "polyfill_types": POLYFILL_TYPES,
         "polyfill_syntax": POLYFILL_SYNTAX,

@@ -1512,3 +1512,18 @@ def test_protobuf_items_bring_the_grpc_compiler(tmp_path):
     # a client compiles the .proto itself: the compiler and the message runtime
     shop = _names(found, "Shop/Shop.csproj")
     assert {"Grpc.Tools", "Google.Protobuf"} <= set(shop) and "Grpc.AspNetCore" not in shop
+
+
+def test_a_blazor_webassembly_app_with_root_components_gets_the_development_server():
+    found = infer(FIXTURES / "blazor-wasm", Options(offline=True))
+    app = _names(found, "Shop.App/Shop.App.csproj")
+    assert "Microsoft.AspNetCore.Components.WebAssembly.DevServer" in app
+    # Components.Web and Components come with the WebAssembly package
+    assert app == [
+        "Microsoft.AspNetCore.Components.WebAssembly",
+        "Microsoft.AspNetCore.Components.WebAssembly.DevServer",
+    ]
+    # a Blazor Web App's client project adds no root components: no development server
+    assert _names(found, "Shop.Web.Client/Shop.Web.Client.csproj") == [
+        "Microsoft.AspNetCore.Components.WebAssembly"
+    ]

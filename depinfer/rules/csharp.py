@@ -421,6 +421,25 @@ def placement_candidates(
     return out
 
 
+def template_candidates(
+    layout: list[CsProject], uses: dict[str, ProjectUse], graph: nx.DiGraph, project: Project
+) -> list[Candidate]:
+    """Packages a project template adds where no code names them (the Blazor WebAssembly
+    development server), for projects without a central list; a central list places them
+    through `placement_candidates` when it names them."""
+    out = []
+    for pid, rule in conventions().get("template_packages", {}).items():
+        for cs in layout:
+            if cs.central or pid.lower() in cs.inherited_packages or nxi.package_in_box(pid, cs):
+                continue
+            if _placed(rule, cs, uses[cs.path], {}, graph, uses, project):
+                c = _candidate(pid, cs, "template", f"{rule} (the project template adds it)")
+                if nxi.package_info(pid) is None:
+                    c.extra["kind"] = "build"
+                out.append(c)
+    return out
+
+
 def _placed(
     rule: str,
     cs: CsProject,
@@ -466,6 +485,12 @@ def _placed(
         )
     if kind == "wasm":
         return sdk == "Microsoft.NET.Sdk.BlazorWebAssembly"
+    if kind == "wasm-app":
+        # an app adding its own root components runs in the browser on its own (or
+        # hosted); a Blazor Web App's client project is rendered from the server
+        return sdk == "Microsoft.NET.Sdk.BlazorWebAssembly" and any(
+            p.endswith("RootComponents.Add") for p in use.pairs
+        )
     if kind == "file":
         return project.abspath(f"{cs.directory}/{arg}" if cs.directory else arg).is_file()
     if kind == "legacy-tfm":
@@ -697,7 +722,11 @@ def infer(
         kept.append(c)
     candidates = _one_framework_package(candidates, kept) + kept
     graph = _project_graph(candidates, layout)
-    candidates = candidates + placement_candidates(layout, uses, candidates, graph, project)
+    candidates = (
+        candidates
+        + placement_candidates(layout, uses, candidates, graph, project)
+        + template_candidates(layout, uses, graph, project)
+    )
     tests = {cs.path for cs in layout if cs.is_test}
     apphosts = {cs.path for cs in layout if "Aspire.AppHost.Sdk" in cs.sdk_names}
     private = {cs.path for cs in layout if not cs.packages_flow}
