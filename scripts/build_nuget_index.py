@@ -1201,6 +1201,8 @@ PROPERTY_SIGNALS = [
 #   uses:<id>: projects that use package <id> (the analyzers for a library);
 #   startup-ef: startup projects (Web SDK or Exe, not an Aspire AppHost) whose code uses
 #     EF Core, and projects holding EF Core migrations (design-time tools);
+#   ef-migrations: the project holding EF Core migrations, and startup projects (Web SDK
+#     or Exe) that reach such a project through their references;
 #   web / wasm: Web SDK / Blazor WebAssembly SDK projects;
 #   wasm-app: a Blazor WebAssembly SDK project that adds its own root components
 #     (`builder.RootComponents.Add<App>`): an app that runs on its own or hosted, which
@@ -1269,9 +1271,14 @@ PLACEMENT = {
 # Packages the project templates add where no code names them, placed with or without a
 # central list (a central list still has to name them), by the PLACEMENT rules above:
 # the Blazor WebAssembly templates ("ASP.NET Core Blazor project structure" docs) reference
-# the development server from the app project.
+# the development server from the app project; migrations are created with EF Core's
+# design-time tools, which the "Entity Framework Core tools reference" docs install in the
+# startup project (Microsoft.EntityFrameworkCore.Tools for the Package Manager Console;
+# it brings the Design package the `dotnet ef` tool needs). Only where migrations exist:
+# a project that merely queries a database never ran the tools.
 TEMPLATE_PACKAGES = {
     "Microsoft.AspNetCore.Components.WebAssembly.DevServer": "wasm-app",
+    "Microsoft.EntityFrameworkCore.Tools": "ef-migrations",
 }
 
 # A package another chosen package already depends on is not listed beside it

@@ -1527,3 +1527,45 @@ def test_a_blazor_webassembly_app_with_root_components_gets_the_development_serv
     assert _names(found, "Shop.Web.Client/Shop.Web.Client.csproj") == [
         "Microsoft.AspNetCore.Components.WebAssembly"
     ]
+
+
+def test_ef_core_tools_go_where_migrations_are_made(tmp_path):
+    web = (
+        '<Project Sdk="Microsoft.NET.Sdk.Web"><PropertyGroup><TargetFramework>net8.0'
+        "</TargetFramework></PropertyGroup></Project>"
+    )
+    _tree(
+        tmp_path,
+        {
+            "Data/Data.csproj": LIB,
+            "Data/ShopContext.cs": (
+                "using Microsoft.EntityFrameworkCore;\nnamespace Data;\n"
+                "public class ShopContext : DbContext { }\n"
+            ),
+            "Data/Migrations/20240101_Init.cs": (
+                "using Microsoft.EntityFrameworkCore.Infrastructure;\n"
+                "using Microsoft.EntityFrameworkCore.Migrations;\nnamespace Data.Migrations;\n"
+                '[DbContext(typeof(ShopContext))]\n[Migration("20240101_Init")]\n'
+                "public partial class Init : Migration { }\n"
+            ),
+            "Web/Web.csproj": web,
+            "Web/Program.cs": (
+                "using Data;\nusing Microsoft.EntityFrameworkCore;\n"
+                "var builder = WebApplication.CreateBuilder(args);\n"
+                'builder.Services.AddDbContext<ShopContext>(o => o.UseSqlServer("x"));\n'
+            ),
+            "Reports/Reports.csproj": web,
+            "Reports/Program.cs": (
+                "using Microsoft.EntityFrameworkCore;\n"
+                "var builder = WebApplication.CreateBuilder(args);\n"
+                'builder.Services.AddDbContext<DbContext>(o => o.UseSqlServer("x"));\n'
+            ),
+        },
+    )
+    found = infer(tmp_path, Options(offline=True))
+    tools = "Microsoft.EntityFrameworkCore.Tools"
+    # the startup project that reaches the migrations, and the project holding them
+    assert tools in _names(found, "Web/Web.csproj")
+    assert tools in _names(found, "Data/Data.csproj")
+    # an app that only queries a database never ran the tools
+    assert tools not in _names(found, "Reports/Reports.csproj")

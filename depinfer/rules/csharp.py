@@ -469,6 +469,18 @@ def _placed(
             return False
         reach = [cs.path] + (list(nx.descendants(graph, cs.path)) if cs.path in graph else [])
         return any(_uses_ef(uses[p]) for p in reach if p in uses)
+    if kind == "ef-migrations":
+        # design-time tools: the project holding EF Core migrations, or a startup project
+        # (web app or executable) that reaches one
+        if cs.is_test or "Aspire.AppHost.Sdk" in cs.sdk_names:
+            return False
+        if "Migration" in use.attributes and _uses_ef(use):
+            return True
+        startup = _web_app(cs) or cs.properties.get("OutputType", "").lower() == "exe"
+        if not startup:
+            return False
+        reach = list(nx.descendants(graph, cs.path)) if cs.path in graph else []
+        return any("Migration" in uses[p].attributes for p in reach if p in uses)
     if kind == "apphost":
         return "Aspire.AppHost.Sdk" in cs.sdk_names or any(
             u.startswith("Aspire.Hosting") for u in use.usings
