@@ -1296,6 +1296,16 @@ IMPLIED_BY = {
         "Microsoft.Extensions.Logging",
         "Microsoft.AspNetCore.Components.WebAssembly",
     ],
+    # the logging providers build on the logging factory, and so does the generic host
+    # (their gallery pages' dependency groups)
+    "Microsoft.Extensions.Logging": [
+        "Microsoft.Extensions.Logging.Console",
+        "Microsoft.Extensions.Logging.Debug",
+        "Microsoft.Extensions.Logging.Configuration",
+        "Microsoft.Extensions.Logging.EventLog",
+        "Microsoft.Extensions.Logging.EventSource",
+        "Microsoft.Extensions.Hosting",
+    ],
     "Microsoft.AspNetCore.Components": [
         "Microsoft.AspNetCore.Components.Web",
         "Microsoft.AspNetCore.Components.Authorization",

@@ -1569,3 +1569,24 @@ def test_ef_core_tools_go_where_migrations_are_made(tmp_path):
     assert tools in _names(found, "Data/Data.csproj")
     # an app that only queries a database never ran the tools
     assert tools not in _names(found, "Reports/Reports.csproj")
+
+
+def test_a_logging_provider_brings_the_logging_factory(tmp_path):
+    exe = (
+        '<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><OutputType>Exe</OutputType>'
+        "<TargetFramework>net8.0</TargetFramework></PropertyGroup></Project>"
+    )
+    _tree(
+        tmp_path,
+        {
+            "App/App.csproj": exe,
+            "App/Program.cs": (
+                "using Microsoft.Extensions.Logging;\n"
+                "using var factory = LoggerFactory.Create(b => b.AddConsole());\n"
+                'factory.CreateLogger("app").LogInformation("hi");\n'
+            ),
+        },
+    )
+    found = infer(tmp_path, Options(offline=True))
+    # the console provider depends on Microsoft.Extensions.Logging: listed alone
+    assert _names(found, "App/App.csproj") == ["Microsoft.Extensions.Logging.Console"]
