@@ -1296,6 +1296,16 @@ IMPLIED_BY = {
         "Microsoft.Extensions.Logging",
         "Microsoft.AspNetCore.Components.WebAssembly",
     ],
+    # gRPC's ASP.NET Core server and .NET client packages build on its API package (their
+    # gallery pages' dependency groups)
+    "Grpc.Core.Api": [
+        "Grpc.AspNetCore",
+        "Grpc.AspNetCore.Server",
+        "Grpc.AspNetCore.Server.ClientFactory",
+        "Grpc.Net.Client",
+        "Grpc.Net.ClientFactory",
+        "Grpc.Net.Common",
+    ],
     # the logging providers build on the logging factory, and so does the generic host
     # (their gallery pages' dependency groups)
     "Microsoft.Extensions.Logging": [

@@ -1590,3 +1590,49 @@ def test_a_logging_provider_brings_the_logging_factory(tmp_path):
     found = infer(tmp_path, Options(offline=True))
     # the console provider depends on Microsoft.Extensions.Logging: listed alone
     assert _names(found, "App/App.csproj") == ["Microsoft.Extensions.Logging.Console"]
+
+
+def test_what_a_referenced_projects_package_brings_is_not_repeated(tmp_path):
+    _tree(
+        tmp_path,
+        {
+            "Data/Data.csproj": LIB,
+            "Data/Setup.cs": (
+                "using Microsoft.EntityFrameworkCore;\nnamespace Data;\n"
+                "public static class Setup {\n"
+                '  public static void Use(DbContextOptionsBuilder b) => b.UseNpgsql("x");\n}\n'
+            ),
+            "Catalog/Catalog.csproj": LIB,
+            "Catalog/CatalogContext.cs": (
+                "using Data;\nusing Microsoft.EntityFrameworkCore;\nnamespace Catalog;\n"
+                "public class CatalogContext : DbContext {\n"
+                "  protected override void OnModelCreating(ModelBuilder m) =>\n"
+                '    m.HasDefaultSchema("catalog");\n'
+                "  protected override void OnConfiguring(DbContextOptionsBuilder b) => Setup.Use(b);\n"
+                "}\n"
+            ),
+        },
+    )
+    found = infer(tmp_path, Options(offline=True))
+    assert "Npgsql.EntityFrameworkCore.PostgreSQL" in _names(found, "Data/Data.csproj")
+    # HasDefaultSchema is EF Core's relational layer, which the Npgsql provider of the
+    # referenced project brings
+    assert _projects(found, "Catalog/Catalog.csproj") == ["Data/Data.csproj"]
+    assert "Microsoft.EntityFrameworkCore.Relational" not in _names(found, "Catalog/Catalog.csproj")
+
+
+def test_a_grpc_client_package_brings_the_grpc_api(tmp_path):
+    _tree(
+        tmp_path,
+        {
+            "Client/Client.csproj": LIB,
+            "Client/Api.cs": (
+                "using Grpc.Core;\nusing Grpc.Net.Client;\nnamespace Client;\n"
+                "public static class Api {\n"
+                '  public static GrpcChannel Open() => GrpcChannel.ForAddress("http://x");\n'
+                "  public static Metadata Headers() => new Metadata();\n}\n"
+            ),
+        },
+    )
+    found = infer(tmp_path, Options(offline=True))
+    assert _names(found, "Client/Client.csproj") == ["Grpc.Net.Client"]

@@ -636,10 +636,17 @@ def reduce_transitive(
                 return True
         return False
 
+    # what each package brings with it (its dependency group): a project referencing one
+    # that takes the Npgsql provider gets EF Core's relational layer from it too
+    brings: dict[str, set[str]] = defaultdict(set)
+    for dep, carriers in conventions()["implied_by"].items():
+        for carrier in carriers:
+            brings[carrier.lower()].add(dep.lower())
     packages: dict[str, set[str]] = defaultdict(set)
     for c in candidates if brought is None else brought:
         if not c.internal and c.extra.get("kind", "lib") == "lib":
             packages[c.manifest].add(c.name.lower())
+            packages[c.manifest].update(brings.get(c.name.lower(), ()))
     out = []
     for c in candidates:
         if c.internal:
