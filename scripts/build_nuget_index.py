@@ -92,7 +92,8 @@ Microsoft.Extensions.Http.Polly | 75 | lib | Microsoft.Extensions.DependencyInje
 Microsoft.Extensions.Http.Resilience | 70 | lib | Microsoft.Extensions.Http.Resilience;Microsoft.Extensions.DependencyInjection[AddStandardResilienceHandler,AddResilienceHandler] | 9.7.0
 Microsoft.Extensions.Resilience | 55 | lib | Microsoft.Extensions.Resilience | 9.7.0
 Microsoft.Extensions.ServiceDiscovery | 60 | lib | Microsoft.Extensions.ServiceDiscovery;Microsoft.Extensions.DependencyInjection[AddServiceDiscovery] | 9.3.1
-Swashbuckle.AspNetCore | 92 | lib | Swashbuckle.AspNetCore.SwaggerGen;Swashbuckle.AspNetCore.SwaggerUI;Swashbuckle.AspNetCore.Swagger;Microsoft.Extensions.DependencyInjection[AddSwaggerGen];Microsoft.AspNetCore.Builder[UseSwagger,UseSwaggerUI] | 9.0.3
+Swashbuckle.AspNetCore | 92 | lib | Swashbuckle.AspNetCore.SwaggerGen;Swashbuckle.AspNetCore.SwaggerUI;Swashbuckle.AspNetCore.Swagger;Microsoft.Extensions.DependencyInjection[AddSwaggerGen];Microsoft.AspNetCore.Builder[UseSwagger] | 9.0.3
+Swashbuckle.AspNetCore.SwaggerUI | 75 | lib | Microsoft.AspNetCore.Builder[UseSwaggerUI] | 9.0.3
 Swashbuckle.AspNetCore.Annotations | 70 | lib | Swashbuckle.AspNetCore.Annotations | 9.0.3
 Swashbuckle.AspNetCore.Filters | 50 | lib | Swashbuckle.AspNetCore.Filters | 9.0.0
 Microsoft.OpenApi | 75 | lib | Microsoft.OpenApi.Models;Microsoft.OpenApi;Microsoft.OpenApi.Any;Microsoft.OpenApi.Interfaces | 1.6.24
@@ -1296,6 +1297,10 @@ IMPLIED_BY = {
         "Microsoft.Extensions.Logging",
         "Microsoft.AspNetCore.Components.WebAssembly",
     ],
+    # Swashbuckle's README: the metapackage bundles the generator, the middleware and the
+    # UI; an app whose OpenAPI document comes from Microsoft.AspNetCore.OpenApi
+    # (`AddOpenApi`) takes the UI alone ("Use Swagger UI" in the ASP.NET Core OpenAPI docs)
+    "Swashbuckle.AspNetCore.SwaggerUI": ["Swashbuckle.AspNetCore"],
     # gRPC's ASP.NET Core server and .NET client packages build on its API package (their
     # gallery pages' dependency groups)
     "Grpc.Core.Api": [

@@ -1636,3 +1636,34 @@ def test_a_grpc_client_package_brings_the_grpc_api(tmp_path):
     )
     found = infer(tmp_path, Options(offline=True))
     assert _names(found, "Client/Client.csproj") == ["Grpc.Net.Client"]
+
+
+def test_swagger_ui_over_the_aspnetcore_openapi_document_is_the_ui_package_alone(tmp_path):
+    web = (
+        '<Project Sdk="Microsoft.NET.Sdk.Web"><PropertyGroup><TargetFramework>net9.0'
+        "</TargetFramework><ImplicitUsings>enable</ImplicitUsings></PropertyGroup></Project>"
+    )
+    _tree(
+        tmp_path,
+        {
+            "Api/Api.csproj": web,
+            "Api/Program.cs": (
+                "var builder = WebApplication.CreateBuilder(args);\n"
+                "builder.Services.AddOpenApi();\nvar app = builder.Build();\n"
+                'app.MapOpenApi();\napp.UseSwaggerUI(o => o.SwaggerEndpoint("/openapi/v1.json", "v1"));\n'
+            ),
+            "Classic/Classic.csproj": web,
+            "Classic/Program.cs": (
+                "var builder = WebApplication.CreateBuilder(args);\n"
+                "builder.Services.AddSwaggerGen();\nvar app = builder.Build();\n"
+                "app.UseSwagger();\napp.UseSwaggerUI();\n"
+            ),
+        },
+    )
+    found = infer(tmp_path, Options(offline=True))
+    api = _names(found, "Api/Api.csproj")
+    assert "Swashbuckle.AspNetCore.SwaggerUI" in api and "Swashbuckle.AspNetCore" not in api
+    # the generator and middleware bring the UI with the metapackage
+    classic = _names(found, "Classic/Classic.csproj")
+    assert "Swashbuckle.AspNetCore" in classic
+    assert "Swashbuckle.AspNetCore.SwaggerUI" not in classic
