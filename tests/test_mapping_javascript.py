@@ -195,3 +195,20 @@ def test_paths_into_node_modules_and_stylesheets_under_base_url(tmp_path):
     assert "pliny" in found
     # a stylesheet under baseUrl is the repository's own file, not the `css` package
     assert "css" not in found
+
+
+def test_source_compiled_into_a_files_listed_dist_folder_is_shipped():
+    found = candidates("compiled-workspace")
+    # `files: ["dist"]` names only build output: useClamp/index.ts is what the build ships
+    assert found[("packages/math/package.json", "@acme/shared")] == {Section.RUNTIME}
+    assert found[("packages/shared/package.json", "vue")] == {Section.RUNTIME}
+    # a function's documentation demo beside it is never built into the package
+    assert found[("packages/math/package.json", "yaml")] == {Section.DEV}
+
+
+def test_bundler_aliases_to_a_package_file_and_to_sibling_source():
+    found = candidates("compiled-workspace")
+    # `vue: 'vue/dist/vue.esm-bundler.js'` in the root config picks a build of vue: still vue
+    assert found[("playgrounds/vite/package.json", "vue")] == {Section.RUNTIME}
+    # the playground (outside the workspace) aliases @acme/math to its source: nothing to add
+    assert ("playgrounds/vite/package.json", "@acme/math") not in found

@@ -23,6 +23,7 @@ from depinfer.mapping.javascript_layout import (
     is_alias,
     layout,
     normalize_path,
+    own_bundler_alias,
     owner_of,
     parse_jsonc,
     tsconfigs_for,
@@ -83,15 +84,25 @@ TOOLING_FILE = re.compile(
     r"\.(?:stories|story)\.[cm]?[jt]sx?$|\.(?:stories|story)\.(?:mdx|svelte|vue)$"
 )
 
+# A published library's per-component demo (`useMouse/demo.vue`, `button.demo.tsx`): the
+# documentation site renders it beside the code (VueUse's "Contributing" guide: each function
+# folder holds index.ts, demo.vue "documentation demo", index.md); the package's build never includes it.
+DEMO_FILE = re.compile(r"(?:^|/|\.)demo(?:\.client|\.server)?\.(?:vue|svelte|[cm]?[jt]sx?)$")
+
 
 def file_section(
-    owner: Manifest | None, rel_file: str, kind: FileKind, unpublished: bool = False
+    owner: Manifest | None,
+    rel_file: str,
+    kind: FileKind,
+    unpublished: bool = False,
+    compiled: bool = False,
 ) -> Section:
     """Shipped code → runtime; tests, configs, scripts, docs, examples → dev.
 
     The role is judged relative to the owning package.json, so a docs site or playground with
     its own package.json has runtime dependencies of its own. Files that `main`, `bin` or
-    `files` name are shipped whatever their folder is called.
+    `files` name are shipped whatever their folder is called. `compiled`: the `files` list
+    names only build output, so the source in any folder is what the build publishes.
     """
     base = owner.directory if owner else ""
     inner = rel_file[len(base) + 1 :] if base else rel_file
@@ -103,6 +114,8 @@ def file_section(
         return Section.DEV  # babel-plugin-macros run these at compile time, never shipped
     if TOOLING_FILE.search(inner):
         return Section.DEV  # Storybook stories
+    if not unpublished and DEMO_FILE.search(inner):
+        return Section.DEV  # a library's documentation demo beside the code it shows
     if not unpublished and (
         top in TOOLING_DIRS or (top.startswith(".") and top not in (".", ".."))
     ):
@@ -120,6 +133,7 @@ def file_section(
         return Section.RUNTIME  # an app or docs site: its demos and pages are what it runs
     if (
         not unpublished
+        and not compiled
         and role == FileKind.SOURCE
         and top
         and top not in SHIPPED_DIRS
@@ -229,6 +243,15 @@ def classify_spec(
         return "skip", None, None  # a package importing itself
     target = lay.by_name.get(name)
     if target is not None and (owner is None or target.path != owner.path):
+        if (
+            owner is not None
+            and owner.path in lay.unpublished
+            and owner.path not in lay.members
+            and own_bundler_alias(lay, owner, spec)
+        ):
+            # an app outside the workspace (a playground) whose own bundler config points the
+            # name at the sibling's source files builds that source in: nothing to install
+            return "skip", None, None
         return "internal", name, target
     if is_alias(lay, ref.file, spec):
         return "skip", None, None
@@ -259,7 +282,9 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
         verdict, name, target = classify_spec(lay, ref, owner)
         if verdict == "skip" or name is None:
             continue
-        section = file_section(owner, ref.file, ref.kind, owner.path in lay.unpublished)
+        section = file_section(
+            owner, ref.file, ref.kind, owner.path in lay.unpublished, owner.path in lay.compiled
+        )
         if ref.type_only and verdict == "external" and name in types_only_modules():
             name = f"@types/{name}"  # `import type { Root } from 'hast'`
         if name.startswith("@types/"):

@@ -147,7 +147,9 @@ def _cand(
 def _config_section(lay: Layout, owner, rel: str) -> Section:
     """Config files are dev tooling, unless they sit in shipped code (config presets a tool
     package ships: src/config/*) or are listed in `files`."""
-    return file_section(owner, rel, FileKind.CONFIG, owner.path in lay.unpublished)
+    return file_section(
+        owner, rel, FileKind.CONFIG, owner.path in lay.unpublished, owner.path in lay.compiled
+    )
 
 
 def _custom_type_roots(cfg: dict[str, Any] | None) -> bool:
@@ -464,7 +466,9 @@ def _stylesheet_rules(project: Project, lay: Layout, files: list[str]) -> list[C
             continue
         if "@" not in text:
             continue
-        section = file_section(owner, rel, FileKind.SOURCE, owner.path in lay.unpublished)
+        section = file_section(
+            owner, rel, FileKind.SOURCE, owner.path in lay.unpublished, owner.path in lay.compiled
+        )
         for pkg, line, spec in css_packages(project, rel, text):
             out.append(_cand(pkg, owner.path, section, "rule:css-import", rel, spec, line))
     return out
