@@ -199,6 +199,23 @@ def _in_ambient_module(node: Node) -> bool:
     return False
 
 
+def _augmentation_anchor(stmt: Node, spec: str, root: Node) -> bool:
+    """`import '@vue/runtime-core'` with no bindings in a file that goes on to `declare
+    module '@vue/runtime-core' { … }`: the import only turns the declaration into an
+    augmentation of that module's types (TypeScript handbook, Declaration Merging, "Module
+    augmentation"; unplugin-vue-components' generated components.d.ts), nothing runs."""
+    if stmt.type != "import_statement" or any(c.type == "import_clause" for c in stmt.children):
+        return False
+    for node in root.named_children:
+        if node.type != "ambient_declaration":
+            continue
+        for mod in node.named_children:
+            name = mod.child_by_field_name("name") if mod.type == "module" else None
+            if name is not None and _literal(name) == spec:
+                return True
+    return False
+
+
 def _declared_global_value(node: Node) -> bool:
     """`declare global { const ref: typeof import('vue')['ref'] }`: a global *value* typed as
     a package's export is one a build plugin injects from that package (unplugin-auto-import's
@@ -319,6 +336,8 @@ def _parse_uses(text: str, grammar: str, line_offset: int) -> tuple[list[dict], 
             stmt = caps["stmt"][0]
             if _in_ambient_module(stmt):
                 continue
+            if _augmentation_anchor(stmt, spec, tree.root_node):
+                use["augmentation"] = True
             use["type_only"] = _type_only_import(stmt)
         elif "req" in caps:
             pass
@@ -432,6 +451,12 @@ _VIEW_ENGINE = re.compile(
     rb"""\.set\(\s*['"]view engine['"]\s*,\s*['"]([a-z0-9][\w.-]*)['"]\s*\)"""
 )
 _STRING_NODES = {"string_fragment", "string", "template_string"}
+# pino loads a transport's `target` by module name in a worker thread (pino documentation,
+# Transports: `transport: { target: 'pino-pretty' }`, `targets: [{ target: ... }]`,
+# `pino.transport({ target })`); Fastify hands its `logger` options to pino.
+_TRANSPORT_TARGET = re.compile(
+    rb"""\btarget\s*:\s*['"]((?:@[a-z0-9][\w.-]*/)?[a-z0-9][\w.-]*(?:/[\w.-]+)*)['"]"""
+)
 
 
 def _named_at_run_time(text: str, tree, line_offset: int) -> list[dict]:
@@ -439,15 +464,22 @@ def _named_at_run_time(text: str, tree, line_offset: int) -> list[dict]:
     - a path into node_modules in a string (an Express app serving
       'node_modules/bootstrap/dist/js/bootstrap.min.js' to browsers);
     - Express's `app.set('view engine', 'pug')`, whose renderer Express require()s by that
-      name (Express guide, "Using template engines")."""
+      name (Express guide, "Using template engines");
+    - a pino transport's `target` module."""
     data = text.encode("utf-8")
     out: list[dict] = []
-    for pattern in (_NODE_MODULES_IN_STRING, _VIEW_ENGINE):
-        if (b"node_modules/" if pattern is _NODE_MODULES_IN_STRING else b"view engine") not in data:
+    for pattern, marker in (
+        (_NODE_MODULES_IN_STRING, b"node_modules/"),
+        (_VIEW_ENGINE, b"view engine"),
+        (_TRANSPORT_TARGET, b"transport"),
+    ):
+        if marker not in data:
             continue
         for m in pattern.finditer(data):
             node = tree.root_node.descendant_for_byte_range(m.start(1), m.end(1))
             if node is None or node.type not in _STRING_NODES:
+                continue
+            if pattern is _TRANSPORT_TARGET and not _in_transport(node):
                 continue
             out.append(
                 {
@@ -459,6 +491,34 @@ def _named_at_run_time(text: str, tree, line_offset: int) -> list[dict]:
                 }
             )
     return out
+
+
+def _in_transport(node) -> bool:
+    """The string is the `target` of a pino transport: an object that is the value of a
+    `transport` key or assigned to one, an entry of a `targets` list, or the argument of
+    `….transport(…)`."""
+    while node is not None and node.type != "pair":
+        node = node.parent
+    obj = node.parent if node is not None else None
+    holder = obj.parent if obj is not None and obj.type == "object" else None
+    if holder is None:
+        return False
+    if holder.type == "array" and holder.parent is not None and holder.parent.type == "pair":
+        return _pair_key(holder.parent) == "targets"
+    if holder.type == "pair":
+        return _pair_key(holder) == "transport"
+    if holder.type == "assignment_expression":  # `opts.logger.transport = { target }`
+        left = holder.child_by_field_name("left")
+        return left is not None and _node_text(left).split(".")[-1] == "transport"
+    if holder.type == "arguments" and holder.parent is not None:
+        fn = holder.parent.child_by_field_name("function")
+        return fn is not None and _node_text(fn).split(".")[-1] == "transport"
+    return False
+
+
+def _pair_key(pair) -> str:
+    key = pair.child_by_field_name("key")
+    return _node_text(key).strip("'\"") if key is not None else ""
 
 
 def _split_inline_loaders(uses: list[dict]) -> list[dict]:
@@ -595,6 +655,7 @@ def analyze_file(
                     "single_value",
                     "require",
                     "jsdoc",
+                    "augmentation",
                 )
                 if use.get(k)
             }

@@ -32,6 +32,7 @@ from depinfer.mapping.javascript_layout import (
 from depinfer.mapping.javascript_names import (
     DATA,
     app_runtime_configs,
+    engine_modules,
     is_builtin,
     load_table,
     node_builtins,
@@ -78,7 +79,7 @@ __all__ = [  # shared with the rules and resolver stages
 SHIPPED_DIRS = {"src", "lib", "source", "app", "bin"}
 # Top-level folders of a package that hold its tooling, not its code (a published package
 # does not ship them unless `files`/`main`/`exports` say so).
-TOOLING_DIRS = {"config", "configs", "stories", "storybook", "e2e", "types-test", "test-d"}
+TOOLING_DIRS = {"config", "configs", "stories", "storybook", "e2e", "types-test", "test-d", "build"}
 # Files that exist for the tooling (Storybook stories), wherever they are.
 TOOLING_FILE = re.compile(
     r"\.(?:stories|story)\.[cm]?[jt]sx?$|\.(?:stories|story)\.(?:mdx|svelte|vue)$"
@@ -241,6 +242,8 @@ def classify_spec(
         return "skip", None, None
     if owner is not None and owner.data.get("name") == name:
         return "skip", None, None  # a package importing itself
+    if owner is not None and _host_provides(owner, name):
+        return "skip", None, None  # the host the package runs in hands it over (vscode)
     target = lay.by_name.get(name)
     if target is not None and (owner is None or target.path != owner.path):
         if (
@@ -256,6 +259,12 @@ def classify_spec(
     if is_alias(lay, ref.file, spec):
         return "skip", None, None
     return "external", name, None
+
+
+def _host_provides(owner: Manifest, name: str) -> bool:
+    engine = engine_modules().get(name)
+    engines = owner.data.get("engines")
+    return engine is not None and isinstance(engines, dict) and engine in engines
 
 
 def _same_family(owner: Manifest, name: str) -> bool:
@@ -281,6 +290,17 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
             continue  # JSDoc types in JS that TypeScript never compiles name nothing needed
         verdict, name, target = classify_spec(lay, ref, owner)
         if verdict == "skip" or name is None:
+            continue
+        if (
+            ref.extra.get("augmentation")
+            and owner.path in lay.unpublished
+            and not _shipped(
+                owner, ref.file[len(owner.directory) + 1 :] if owner.directory else ref.file
+            )
+        ):
+            # an app's declaration file augmenting a module its framework brings
+            # (components.d.ts: `import '@vue/runtime-core'`): no consumer sees its types,
+            # unlike a workspace package's exported global.d.ts
             continue
         section = file_section(
             owner, ref.file, ref.kind, owner.path in lay.unpublished, owner.path in lay.compiled
