@@ -377,3 +377,24 @@ def test_an_apps_contentlayer_config_goes_with_the_app_like_next_config(tmp_path
     found = _implied_at(tmp_path)
     assert found["rehype-slug"] == {Section.RUNTIME}
     assert found["contentlayer2"] == {Section.RUNTIME}
+
+
+def test_an_angular_app_with_browser_animations_needs_the_animation_engine(tmp_path):
+    (tmp_path / "package.json").write_text('{"name": "jira", "private": true}')
+    (tmp_path / "angular.json").write_text(
+        '{"projects": {"app": {"architect": {"build": {"options": '
+        '{"polyfills": ["zone.js", "src/polyfills.ts"]}}}}}}'
+    )
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "polyfills.ts").write_text("export {}\n")
+    (tmp_path / "src" / "main.ts").write_text(
+        "import { provideAnimations } from '@angular/platform-browser/animations'\n"
+    )
+    (tmp_path / ".storybook").mkdir()
+    (tmp_path / ".storybook" / "main.js").write_text("const a = require('autoprefixer')\n")
+    found = _implied_at(tmp_path)
+    assert found["@angular/animations"] == {Section.RUNTIME}
+    assert found["zone.js"] == {Section.RUNTIME}
+    assert "src" not in found  # a polyfills entry naming a TypeScript file is the app's own
+    # Storybook's configuration folder is tooling, in an app as in a library
+    assert found["autoprefixer"] == {Section.DEV}

@@ -113,8 +113,11 @@ def file_section(
     top = inner.split("/")[0] if "/" in inner else ""
     if ".macro." in PurePosixPath(inner).name:
         return Section.DEV  # babel-plugin-macros run these at compile time, never shipped
-    if TOOLING_FILE.search(inner):
-        return Section.DEV  # Storybook stories
+    if TOOLING_FILE.search(inner) or top == ".storybook":
+        # Storybook's stories, and its configuration folder (Storybook docs, Configure
+        # Storybook: .storybook/main.js and preview.js), which only the storybook CLI loads,
+        # in an app as in a library
+        return Section.DEV
     if not unpublished and DEMO_FILE.search(inner):
         return Section.DEV  # a library's documentation demo beside the code it shows
     if not unpublished and (
