@@ -398,3 +398,20 @@ def test_an_angular_app_with_browser_animations_needs_the_animation_engine(tmp_p
     assert "src" not in found  # a polyfills entry naming a TypeScript file is the app's own
     # Storybook's configuration folder is tooling, in an app as in a library
     assert found["autoprefixer"] == {Section.DEV}
+
+
+def test_a_start_script_that_sets_production_needs_its_env_wrapper(tmp_path):
+    (tmp_path / "package.json").write_text(
+        '{"name": "app", "private": true, "devDependencies": {"vitest": "1"}, "scripts": '
+        '{"start": "cross-env NODE_ENV=production node index.js",'
+        ' "dev": "cross-env NODE_ENV=development node index.js"}}'
+    )
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "package.json").write_text(
+        '{"name": "other", "private": true, "devDependencies": {"vitest": "1"}, "scripts": '
+        '{"start": "cross-env NODE_ENV=development nodemon index.js"}}'
+    )
+    found = _implied_at(tmp_path)
+    assert Section.RUNTIME in found["cross-env"]
+    other = _implied_at(tmp_path / "other")
+    assert other["cross-env"] == {Section.DEV}
