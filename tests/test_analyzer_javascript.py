@@ -194,3 +194,15 @@ def test_a_bare_import_that_anchors_a_module_augmentation_is_marked():
     )
     assert found["@vue/runtime-core"].get("augmentation") is True
     assert not found["vue"].get("augmentation")
+
+
+def test_imports_whose_bindings_are_only_types_are_elidable():
+    found = mods(
+        "import { WriteError, Unused } from 'mongodb'\n"
+        "import D from 'd'\nimport * as NS from 'ns'\nimport { Y as Z } from 'y'\n"
+        "import E from 'e'\nimport { F } from 'f'\nimport G from 'g'\n"
+        "let e: WriteError\nfunction f(a: D.T, b: NS.Q, c: Z) {}\n"
+        "const q = { E }\nexport { F }\nnew G()\n"
+    )
+    elided = {m for m, u in found.items() if u.get("elidable")}
+    assert elided == {"mongodb", "d", "ns", "y"}

@@ -124,7 +124,7 @@ def test_jest_module_name_mapper_and_bundler_aliases():
 def test_type_only_imports_of_specification_types_map_to_definitely_typed(tmp_path):
     (tmp_path / "package.json").write_text('{"name": "x", "main": "a.ts"}')
     (tmp_path / "a.ts").write_text(
-        "import type { Root } from 'hast'\nimport { visit } from 'unist'\n"
+        "import type { Root } from 'hast'\nimport { visit } from 'unist'\nvisit()\n"
     )
     project = scan(tmp_path)
     ctx = make_context(Options(offline=True))
@@ -246,3 +246,28 @@ def test_an_app_declaration_file_augmenting_a_framework_module_needs_nothing(tmp
         '{"types": "./components.d.ts"}}}'
     )
     assert _names(tmp_path) == {"@vue/runtime-core"}
+
+
+def test_an_import_typescript_elides_counts_as_type_only(tmp_path):
+    (tmp_path / "package.json").write_text('{"name": "api", "private": true}')
+    (tmp_path / "user.ts").write_text(
+        "import { WriteError } from 'mongodb'\nexport const f = (e: WriteError) => e\n"
+    )
+    (tmp_path / "Page.vue").write_text(
+        "<script setup lang=\"ts\">\nimport Card from 'ui-card'\n</script>\n"
+        "<template><Card /></template>\n"
+    )
+
+    def type_only() -> dict[str, bool]:
+        project = scan(tmp_path)
+        ctx = make_context(Options(offline=True))
+        return {
+            c.name: c.extra["type_only"]
+            for c in map_imports(project, analyze(project, ctx), ctx)
+            if c.name != "vue"
+        }
+
+    # the Vue template uses what its script imports
+    assert type_only() == {"mongodb": True, "ui-card": False}
+    (tmp_path / "tsconfig.json").write_text('{"compilerOptions": {"verbatimModuleSyntax": true}}')
+    assert type_only() == {"mongodb": False, "ui-card": False}

@@ -199,6 +199,52 @@ def _in_ambient_module(node: Node) -> bool:
     return False
 
 
+_VALUE_NODES = {"identifier", "shorthand_property_identifier"}
+
+
+def _value_names(root: Node) -> set[str]:
+    """Names a TypeScript file uses as values, outside its import statements (a qualified
+    type's namespace, `ns.Type`, is a type use)."""
+    out: set[str] = set()
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.type == "import_statement":
+            continue
+        if node.type in _VALUE_NODES:
+            parent = node.parent
+            if not (parent is not None and parent.type == "nested_type_identifier"):
+                out.add(_node_text(node))
+            continue
+        stack.extend(node.children)
+    return out
+
+
+def _bindings_unused_as_values(stmt: Node, value_names: set[str]) -> bool:
+    """An import with bindings none of which the file uses as a value: TypeScript elides
+    it from the output (TypeScript handbook, Modules reference, "Type-only imports and
+    export elision"), so the module is needed only for its types."""
+    if stmt.type != "import_statement":
+        return False
+    clause = next((c for c in stmt.named_children if c.type == "import_clause"), None)
+    if clause is None:
+        return False
+    names: list[str] = []
+    for c in clause.named_children:
+        if c.type == "identifier":
+            names.append(_node_text(c))
+        elif c.type == "namespace_import":
+            names.extend(_node_text(i) for i in c.named_children if i.type == "identifier")
+        elif c.type == "named_imports":
+            for spec in c.named_children:
+                if spec.type != "import_specifier":
+                    continue
+                local = spec.child_by_field_name("alias") or spec.child_by_field_name("name")
+                if local is not None:
+                    names.append(_node_text(local))
+    return bool(names) and not any(n in value_names for n in names)
+
+
 def _augmentation_anchor(stmt: Node, spec: str, root: Node) -> bool:
     """`import '@vue/runtime-core'` with no bindings in a file that goes on to `declare
     module '@vue/runtime-core' { … }`: the import only turns the declaration into an
@@ -318,6 +364,7 @@ def _parse_uses(text: str, grammar: str, line_offset: int) -> tuple[list[dict], 
     query, jsx_query, scoped_query = _queries(grammar)
     uses: list[dict] = []
     elsewhere: set[tuple[str, int]] = set()  # names looked up from other directories
+    value_names: set[str] | None = None  # identifiers the file uses as values
     for _, caps in QueryCursor(query).matches(tree.root_node):
         arg = (caps.get("src") or caps.get("arg") or [None])[0]
         if arg is None:
@@ -338,6 +385,11 @@ def _parse_uses(text: str, grammar: str, line_offset: int) -> tuple[list[dict], 
                 continue
             if _augmentation_anchor(stmt, spec, tree.root_node):
                 use["augmentation"] = True
+            if grammar != "javascript" and not use["type_only"]:
+                if value_names is None:
+                    value_names = _value_names(tree.root_node)
+                if _bindings_unused_as_values(stmt, value_names):
+                    use["elidable"] = True
             use["type_only"] = _type_only_import(stmt)
         elif "req" in caps:
             pass
@@ -656,9 +708,13 @@ def analyze_file(
                     "require",
                     "jsdoc",
                     "augmentation",
+                    "elidable",
                 )
                 if use.get(k)
             }
+            if not file.path.endswith((".ts", ".tsx", ".mts", ".cts")):
+                # a component file's template uses its imports too (Vue, Svelte, Astro)
+                extra.pop("elidable", None)
             refs.append(
                 ImportRef(
                     module=use["module"],

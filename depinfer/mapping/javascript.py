@@ -292,6 +292,9 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
         if ref.extra.get("jsdoc") and not any(c.checks_js for c in tsconfigs_for(lay, ref.file)):
             continue  # JSDoc types in JS that TypeScript never compiles name nothing needed
         verdict, name, target = classify_spec(lay, ref, owner)
+        type_only = ref.type_only or (
+            bool(ref.extra.get("elidable")) and not _keeps_value_imports(lay, ref.file)
+        )
         if verdict == "skip" or name is None:
             continue
         if (
@@ -308,15 +311,15 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
         section = file_section(
             owner, ref.file, ref.kind, owner.path in lay.unpublished, owner.path in lay.compiled
         )
-        if ref.type_only and verdict == "external" and name in types_only_modules():
+        if type_only and verdict == "external" and name in types_only_modules():
             name = f"@types/{name}"  # `import type { Root } from 'hast'`
         if name.startswith("@types/"):
             # Declarations are for the compiler, never run: dev — except that a published
             # library's shipped types (`import type` in its source) reach its users, who
             # then need those declarations too (got → type-fest, react-markdown → @types/hast).
             published = owner.path not in lay.unpublished
-            if not (published and ref.type_only and section == Section.RUNTIME):
-                if ref.type_only or published:
+            if not (published and type_only and section == Section.RUNTIME):
+                if type_only or published:
                     section = Section.DEV
         if ref.extra.get("string_literal") and (
             not (
@@ -342,7 +345,7 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
             evidence=[ev],
             optional=ref.optional,
             extra={
-                "type_only": ref.type_only,
+                "type_only": type_only,
                 "dynamic": ref.dynamic,
                 "heuristic": bool(ref.extra.get("heuristic") or ref.extra.get("string_literal")),
                 "require": bool(ref.extra.get("require")),
@@ -353,6 +356,16 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
             cand.path = target.directory
         out.append(cand)
     return out
+
+
+def _keeps_value_imports(lay: Layout, rel_file: str) -> bool:
+    """tsconfig options under which TypeScript keeps an import whose bindings are only
+    types (verbatimModuleSyntax, preserveValueImports; TSConfig reference)."""
+    for cfg in tsconfigs_for(lay, rel_file):
+        for flag in ("verbatimModuleSyntax", "preserveValueImports"):
+            if flag in cfg.flags:
+                return cfg.flags[flag]
+    return False
 
 
 def standalone_example(manifest: Manifest) -> bool:
