@@ -271,3 +271,20 @@ def test_an_import_typescript_elides_counts_as_type_only(tmp_path):
     assert type_only() == {"mongodb": True, "ui-card": False}
     (tmp_path / "tsconfig.json").write_text('{"compilerOptions": {"verbatimModuleSyntax": true}}')
     assert type_only() == {"mongodb": False, "ui-card": False}
+
+
+def test_inline_module_scripts_of_an_app_entry_html_are_bundled_code(tmp_path):
+    (tmp_path / "package.json").write_text('{"name": "app", "private": true}')
+    (tmp_path / "index.html").write_text(
+        '<div id="app"></div>\n<script type="module">\n  import React from \'react\'\n'
+        "  import ReactDOM from 'react-dom/client'\n</script>\n"
+        '<script type="module" src="/src/main.jsx"></script>\n'
+        "<script>import('not-a-module-script')</script>\n"
+    )
+    assert _names(tmp_path) == {"react", "react-dom"}
+    # with an import map the page loads its names from URLs: nothing to install
+    (tmp_path / "index.html").write_text(
+        '<script type="importmap">{"imports": {"vue": "/vendor/vue.js"}}</script>\n'
+        "<script type=\"module\">import { createApp } from 'vue'</script>\n"
+    )
+    assert _names(tmp_path) == set()

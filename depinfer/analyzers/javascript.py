@@ -26,7 +26,7 @@ from tree_sitter import Language, Node, Parser, Query, QueryCursor
 
 from depinfer.context import Context
 from depinfer.model import FileKind, ImportRef, Project, SourceFile
-from depinfer.scan import read_source
+from depinfer.scan import classify, read_source
 
 LANGUAGE = "javascript"
 
@@ -672,6 +672,8 @@ def analyze_file(
         blocks = [(text, grammar, 0)]
     elif ext in EMBEDDED_EXTS:
         blocks = _embedded_scripts(text, ext)
+    elif ext == ".html":
+        blocks = _html_module_scripts(text)
     else:
         grammar = GRAMMAR_BY_EXT.get(ext)
         if grammar is None:
@@ -770,4 +772,40 @@ def analyze(project: Project, ctx: Context) -> list[ImportRef]:
         refs.extend(analyze_file(project, file, ctx))
     for file, grammar in _bin_scripts(project):
         refs.extend(analyze_file(project, file, ctx, grammar=grammar))
+    for file in _html_entries(project):
+        refs.extend(analyze_file(project, file, ctx))
     return refs
+
+
+def _html_entries(project: Project) -> list[SourceFile]:
+    """The index.html beside a package.json: the entry point Vite (and Parcel) build the
+    app from, whose inline `<script type="module">` is bundled like any module (Vite guide,
+    "index.html and Project Root")."""
+    known = {f.path for f in project.files}
+    out: list[SourceFile] = []
+    for m in project.manifests:
+        if m.format != "package_json" or m.parse_error:
+            continue
+        rel = f"{m.directory}/index.html" if m.directory else "index.html"
+        if rel not in known and project.abspath(rel).is_file():
+            known.add(rel)
+            out.append(SourceFile(rel, LANGUAGE, classify(rel)))
+    return out
+
+
+_MODULE_TYPE = re.compile(r"""\btype\s*=\s*["']?module\b""", re.I)
+_SRC_ATTR = re.compile(r"\bsrc\s*=", re.I)
+_IMPORT_MAP = re.compile(r"""<script\b[^>]*\btype\s*=\s*["']?importmap""", re.I)
+
+
+def _html_module_scripts(text: str) -> list[tuple[str, str, int]]:
+    """Inline module scripts of an HTML entry. A bare specifier there resolves only through
+    a bundler; a page with an import map resolves its names to URLs instead, and so needs
+    no package."""
+    if _IMPORT_MAP.search(text):
+        return []
+    return [
+        (m.group(2), "javascript", text.count("\n", 0, m.start(2)))
+        for m in _SCRIPT_BLOCK.finditer(text)
+        if _MODULE_TYPE.search(m.group(1)) and not _SRC_ATTR.search(m.group(1))
+    ]
