@@ -311,6 +311,7 @@ def scan(root: str | os.PathLike[str]) -> Project:
                 and not _holds_manifest(full)
                 and not _in_source_dir(rel_dir)
                 and not (d == "bin" and _holds_scripts(full))
+                and not _holds_typescript(full)
             ):
                 continue
             keep.append(d)
@@ -417,6 +418,21 @@ def _holds_scripts(directory: Path) -> bool:
     ):
         return False
     return any(e.is_file() and os.path.splitext(e.name)[1].lower() in EXTENSIONS for e in entries)
+
+
+def _holds_typescript(directory: Path) -> bool:
+    """A `build/` of TypeScript modules (a repository's build scripts and their tests) is
+    code: the TypeScript compiler writes .js and .d.ts files, never .ts (TypeScript handbook,
+    tsconfig reference, outDir)."""
+    try:
+        return any(
+            e.is_file()
+            and e.name.endswith((".ts", ".tsx", ".mts", ".cts"))
+            and not e.name.endswith((".d.ts", ".d.mts", ".d.cts"))
+            for e in os.scandir(directory)
+        )
+    except OSError:
+        return False
 
 
 def _in_source_dir(rel_dir: str) -> bool:

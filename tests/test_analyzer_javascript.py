@@ -172,3 +172,37 @@ def test_packages_reached_by_name_at_run_time_are_heuristic_uses():
     )
     assert set(found) == {"pug", "chart.js", "@popperjs/core"}
     assert all(u["heuristic"] for u in found.values())
+
+
+def test_pino_transport_targets_are_modules_loaded_by_name():
+    found = mods(
+        "const app = fastify({ logger: { transport: { target: 'pino-pretty' } } })\n"
+        "pino.transport({ targets: [{ target: '@axiomhq/pino' }, { target: './own.js' }] })\n"
+        "pino.transport({ target: 'pino/file' })\n"
+        "options.logger.transport = { target: 'pino-loki' }\n"
+        "const ts = { target: 'es2020' }\n"
+        "export default { build: { target: 'esnext' } }\n",
+    )
+    heuristic = {m for m, u in found.items() if u.get("heuristic")}
+    assert heuristic == {"pino-pretty", "@axiomhq/pino", "pino/file", "pino-loki"}
+
+
+def test_a_bare_import_that_anchors_a_module_augmentation_is_marked():
+    found = mods(
+        "import '@vue/runtime-core'\nimport 'vue'\nexport {}\n"
+        "declare module '@vue/runtime-core' {\n  export interface GlobalComponents {}\n}\n"
+    )
+    assert found["@vue/runtime-core"].get("augmentation") is True
+    assert not found["vue"].get("augmentation")
+
+
+def test_imports_whose_bindings_are_only_types_are_elidable():
+    found = mods(
+        "import { WriteError, Unused } from 'mongodb'\n"
+        "import D from 'd'\nimport * as NS from 'ns'\nimport { Y as Z } from 'y'\n"
+        "import E from 'e'\nimport { F } from 'f'\nimport G from 'g'\n"
+        "let e: WriteError\nfunction f(a: D.T, b: NS.Q, c: Z) {}\n"
+        "const q = { E }\nexport { F }\nnew G()\n"
+    )
+    elided = {m for m, u in found.items() if u.get("elidable")}
+    assert elided == {"mongodb", "d", "ns", "y"}

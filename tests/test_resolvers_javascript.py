@@ -373,3 +373,28 @@ def test_a_package_used_only_for_types_whose_types_package_is_declared_is_not_wr
         assert "mdx" not in reqs  # @types/mdx provides what the code imports
     finally:
         del PACKAGES["mdx"], PACKAGES["@types/mdx"]
+
+
+def test_types_an_app_takes_from_a_package_its_framework_depends_on_are_not_written(tmp_path):
+    deps = {"vite": "^6", "@astrojs/markdown-remark": "^6", "@shikijs/types": "^3"}
+    PACKAGES["astro"] = [V("5.7.0", _d(2024, 9), extra={"dependencies": deps})]
+    for name in deps:
+        PACKAGES[name] = [V("6.0.0", _d(2024, 9))]
+    try:
+        (tmp_path / "package.json").write_text('{"name": "site", "private": true}')
+        (tmp_path / "src").mkdir()
+        (tmp_path / "src" / "env.d.ts").write_text('/// <reference types="vite/client" />\n')
+        (tmp_path / "src" / "page.ts").write_text(
+            "import { defineConfig } from 'astro/config'\n"
+            "import type { RemarkPlugin } from '@astrojs/markdown-remark'\n"
+            "import type { ThemeRegistration } from '@shikijs/types'\n"
+            "export default defineConfig({})\n"
+        )
+        options = Options()
+        ctx = Context(options=options, registries=FakeRegistries())
+        names = {r.name for r in infer(tmp_path, options, ctx=ctx).requirements}
+        # a package named for its types is installed for them; the rest come with astro
+        assert names == {"astro", "@shikijs/types"}
+    finally:
+        for name in ("astro", *deps):
+            del PACKAGES[name]

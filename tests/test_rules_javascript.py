@@ -377,3 +377,41 @@ def test_an_apps_contentlayer_config_goes_with_the_app_like_next_config(tmp_path
     found = _implied_at(tmp_path)
     assert found["rehype-slug"] == {Section.RUNTIME}
     assert found["contentlayer2"] == {Section.RUNTIME}
+
+
+def test_an_angular_app_with_browser_animations_needs_the_animation_engine(tmp_path):
+    (tmp_path / "package.json").write_text('{"name": "jira", "private": true}')
+    (tmp_path / "angular.json").write_text(
+        '{"projects": {"app": {"architect": {"build": {"options": '
+        '{"polyfills": ["zone.js", "src/polyfills.ts"]}}}}}}'
+    )
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "polyfills.ts").write_text("export {}\n")
+    (tmp_path / "src" / "main.ts").write_text(
+        "import { provideAnimations } from '@angular/platform-browser/animations'\n"
+    )
+    (tmp_path / ".storybook").mkdir()
+    (tmp_path / ".storybook" / "main.js").write_text("const a = require('autoprefixer')\n")
+    found = _implied_at(tmp_path)
+    assert found["@angular/animations"] == {Section.RUNTIME}
+    assert found["zone.js"] == {Section.RUNTIME}
+    assert "src" not in found  # a polyfills entry naming a TypeScript file is the app's own
+    # Storybook's configuration folder is tooling, in an app as in a library
+    assert found["autoprefixer"] == {Section.DEV}
+
+
+def test_a_start_script_that_sets_production_needs_its_env_wrapper(tmp_path):
+    (tmp_path / "package.json").write_text(
+        '{"name": "app", "private": true, "devDependencies": {"vitest": "1"}, "scripts": '
+        '{"start": "cross-env NODE_ENV=production node index.js",'
+        ' "dev": "cross-env NODE_ENV=development node index.js"}}'
+    )
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "package.json").write_text(
+        '{"name": "other", "private": true, "devDependencies": {"vitest": "1"}, "scripts": '
+        '{"start": "cross-env NODE_ENV=development nodemon index.js"}}'
+    )
+    found = _implied_at(tmp_path)
+    assert Section.RUNTIME in found["cross-env"]
+    other = _implied_at(tmp_path / "other")
+    assert other["cross-env"] == {Section.DEV}

@@ -107,3 +107,12 @@ def test_an_application_without_a_build_system_keeps_its_scripts(tmp_path):
     (tmp_path / "jobs" / "nightly.py").write_text('if __name__ == "__main__":\n    pass\n')
     kinds = {f.path: f.kind for f in scan(tmp_path).files}
     assert kinds["jobs/nightly.py"] == FileKind.SOURCE
+
+
+def test_a_build_folder_of_typescript_modules_is_code_not_output(tmp_path: Path):
+    (tmp_path / "build").mkdir()
+    (tmp_path / "build" / "readme-parser.ts").write_text("import x from 'regex-join'\n")
+    (tmp_path / "dist").mkdir()
+    (tmp_path / "dist" / "index.js").write_text("require('a')\n")
+    (tmp_path / "dist" / "index.d.ts").write_text("export {}\n")
+    assert [f.path for f in scan(tmp_path).files] == ["build/readme-parser.ts"]

@@ -26,7 +26,7 @@ from tree_sitter import Language, Node, Parser, Query, QueryCursor
 
 from depinfer.context import Context
 from depinfer.model import FileKind, ImportRef, Project, SourceFile
-from depinfer.scan import read_source
+from depinfer.scan import classify, read_source
 
 LANGUAGE = "javascript"
 
@@ -199,6 +199,69 @@ def _in_ambient_module(node: Node) -> bool:
     return False
 
 
+_VALUE_NODES = {"identifier", "shorthand_property_identifier"}
+
+
+def _value_names(root: Node) -> set[str]:
+    """Names a TypeScript file uses as values, outside its import statements (a qualified
+    type's namespace, `ns.Type`, is a type use)."""
+    out: set[str] = set()
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.type == "import_statement":
+            continue
+        if node.type in _VALUE_NODES:
+            parent = node.parent
+            if not (parent is not None and parent.type == "nested_type_identifier"):
+                out.add(_node_text(node))
+            continue
+        stack.extend(node.children)
+    return out
+
+
+def _bindings_unused_as_values(stmt: Node, value_names: set[str]) -> bool:
+    """An import with bindings none of which the file uses as a value: TypeScript elides
+    it from the output (TypeScript handbook, Modules reference, "Type-only imports and
+    export elision"), so the module is needed only for its types."""
+    if stmt.type != "import_statement":
+        return False
+    clause = next((c for c in stmt.named_children if c.type == "import_clause"), None)
+    if clause is None:
+        return False
+    names: list[str] = []
+    for c in clause.named_children:
+        if c.type == "identifier":
+            names.append(_node_text(c))
+        elif c.type == "namespace_import":
+            names.extend(_node_text(i) for i in c.named_children if i.type == "identifier")
+        elif c.type == "named_imports":
+            for spec in c.named_children:
+                if spec.type != "import_specifier":
+                    continue
+                local = spec.child_by_field_name("alias") or spec.child_by_field_name("name")
+                if local is not None:
+                    names.append(_node_text(local))
+    return bool(names) and not any(n in value_names for n in names)
+
+
+def _augmentation_anchor(stmt: Node, spec: str, root: Node) -> bool:
+    """`import '@vue/runtime-core'` with no bindings in a file that goes on to `declare
+    module '@vue/runtime-core' { … }`: the import only turns the declaration into an
+    augmentation of that module's types (TypeScript handbook, Declaration Merging, "Module
+    augmentation"; unplugin-vue-components' generated components.d.ts), nothing runs."""
+    if stmt.type != "import_statement" or any(c.type == "import_clause" for c in stmt.children):
+        return False
+    for node in root.named_children:
+        if node.type != "ambient_declaration":
+            continue
+        for mod in node.named_children:
+            name = mod.child_by_field_name("name") if mod.type == "module" else None
+            if name is not None and _literal(name) == spec:
+                return True
+    return False
+
+
 def _declared_global_value(node: Node) -> bool:
     """`declare global { const ref: typeof import('vue')['ref'] }`: a global *value* typed as
     a package's export is one a build plugin injects from that package (unplugin-auto-import's
@@ -301,6 +364,7 @@ def _parse_uses(text: str, grammar: str, line_offset: int) -> tuple[list[dict], 
     query, jsx_query, scoped_query = _queries(grammar)
     uses: list[dict] = []
     elsewhere: set[tuple[str, int]] = set()  # names looked up from other directories
+    value_names: set[str] | None = None  # identifiers the file uses as values
     for _, caps in QueryCursor(query).matches(tree.root_node):
         arg = (caps.get("src") or caps.get("arg") or [None])[0]
         if arg is None:
@@ -319,6 +383,13 @@ def _parse_uses(text: str, grammar: str, line_offset: int) -> tuple[list[dict], 
             stmt = caps["stmt"][0]
             if _in_ambient_module(stmt):
                 continue
+            if _augmentation_anchor(stmt, spec, tree.root_node):
+                use["augmentation"] = True
+            if grammar != "javascript" and not use["type_only"]:
+                if value_names is None:
+                    value_names = _value_names(tree.root_node)
+                if _bindings_unused_as_values(stmt, value_names):
+                    use["elidable"] = True
             use["type_only"] = _type_only_import(stmt)
         elif "req" in caps:
             pass
@@ -432,6 +503,12 @@ _VIEW_ENGINE = re.compile(
     rb"""\.set\(\s*['"]view engine['"]\s*,\s*['"]([a-z0-9][\w.-]*)['"]\s*\)"""
 )
 _STRING_NODES = {"string_fragment", "string", "template_string"}
+# pino loads a transport's `target` by module name in a worker thread (pino documentation,
+# Transports: `transport: { target: 'pino-pretty' }`, `targets: [{ target: ... }]`,
+# `pino.transport({ target })`); Fastify hands its `logger` options to pino.
+_TRANSPORT_TARGET = re.compile(
+    rb"""\btarget\s*:\s*['"]((?:@[a-z0-9][\w.-]*/)?[a-z0-9][\w.-]*(?:/[\w.-]+)*)['"]"""
+)
 
 
 def _named_at_run_time(text: str, tree, line_offset: int) -> list[dict]:
@@ -439,15 +516,22 @@ def _named_at_run_time(text: str, tree, line_offset: int) -> list[dict]:
     - a path into node_modules in a string (an Express app serving
       'node_modules/bootstrap/dist/js/bootstrap.min.js' to browsers);
     - Express's `app.set('view engine', 'pug')`, whose renderer Express require()s by that
-      name (Express guide, "Using template engines")."""
+      name (Express guide, "Using template engines");
+    - a pino transport's `target` module."""
     data = text.encode("utf-8")
     out: list[dict] = []
-    for pattern in (_NODE_MODULES_IN_STRING, _VIEW_ENGINE):
-        if (b"node_modules/" if pattern is _NODE_MODULES_IN_STRING else b"view engine") not in data:
+    for pattern, marker in (
+        (_NODE_MODULES_IN_STRING, b"node_modules/"),
+        (_VIEW_ENGINE, b"view engine"),
+        (_TRANSPORT_TARGET, b"transport"),
+    ):
+        if marker not in data:
             continue
         for m in pattern.finditer(data):
             node = tree.root_node.descendant_for_byte_range(m.start(1), m.end(1))
             if node is None or node.type not in _STRING_NODES:
+                continue
+            if pattern is _TRANSPORT_TARGET and not _in_transport(node):
                 continue
             out.append(
                 {
@@ -459,6 +543,34 @@ def _named_at_run_time(text: str, tree, line_offset: int) -> list[dict]:
                 }
             )
     return out
+
+
+def _in_transport(node) -> bool:
+    """The string is the `target` of a pino transport: an object that is the value of a
+    `transport` key or assigned to one, an entry of a `targets` list, or the argument of
+    `….transport(…)`."""
+    while node is not None and node.type != "pair":
+        node = node.parent
+    obj = node.parent if node is not None else None
+    holder = obj.parent if obj is not None and obj.type == "object" else None
+    if holder is None:
+        return False
+    if holder.type == "array" and holder.parent is not None and holder.parent.type == "pair":
+        return _pair_key(holder.parent) == "targets"
+    if holder.type == "pair":
+        return _pair_key(holder) == "transport"
+    if holder.type == "assignment_expression":  # `opts.logger.transport = { target }`
+        left = holder.child_by_field_name("left")
+        return left is not None and _node_text(left).split(".")[-1] == "transport"
+    if holder.type == "arguments" and holder.parent is not None:
+        fn = holder.parent.child_by_field_name("function")
+        return fn is not None and _node_text(fn).split(".")[-1] == "transport"
+    return False
+
+
+def _pair_key(pair) -> str:
+    key = pair.child_by_field_name("key")
+    return _node_text(key).strip("'\"") if key is not None else ""
 
 
 def _split_inline_loaders(uses: list[dict]) -> list[dict]:
@@ -560,6 +672,8 @@ def analyze_file(
         blocks = [(text, grammar, 0)]
     elif ext in EMBEDDED_EXTS:
         blocks = _embedded_scripts(text, ext)
+    elif ext == ".html":
+        blocks = _html_module_scripts(text)
     else:
         grammar = GRAMMAR_BY_EXT.get(ext)
         if grammar is None:
@@ -595,9 +709,14 @@ def analyze_file(
                     "single_value",
                     "require",
                     "jsdoc",
+                    "augmentation",
+                    "elidable",
                 )
                 if use.get(k)
             }
+            if not file.path.endswith((".ts", ".tsx", ".mts", ".cts")):
+                # a component file's template uses its imports too (Vue, Svelte, Astro)
+                extra.pop("elidable", None)
             refs.append(
                 ImportRef(
                     module=use["module"],
@@ -653,4 +772,40 @@ def analyze(project: Project, ctx: Context) -> list[ImportRef]:
         refs.extend(analyze_file(project, file, ctx))
     for file, grammar in _bin_scripts(project):
         refs.extend(analyze_file(project, file, ctx, grammar=grammar))
+    for file in _html_entries(project):
+        refs.extend(analyze_file(project, file, ctx))
     return refs
+
+
+def _html_entries(project: Project) -> list[SourceFile]:
+    """The index.html beside a package.json: the entry point Vite (and Parcel) build the
+    app from, whose inline `<script type="module">` is bundled like any module (Vite guide,
+    "index.html and Project Root")."""
+    known = {f.path for f in project.files}
+    out: list[SourceFile] = []
+    for m in project.manifests:
+        if m.format != "package_json" or m.parse_error:
+            continue
+        rel = f"{m.directory}/index.html" if m.directory else "index.html"
+        if rel not in known and project.abspath(rel).is_file():
+            known.add(rel)
+            out.append(SourceFile(rel, LANGUAGE, classify(rel)))
+    return out
+
+
+_MODULE_TYPE = re.compile(r"""\btype\s*=\s*["']?module\b""", re.I)
+_SRC_ATTR = re.compile(r"\bsrc\s*=", re.I)
+_IMPORT_MAP = re.compile(r"""<script\b[^>]*\btype\s*=\s*["']?importmap""", re.I)
+
+
+def _html_module_scripts(text: str) -> list[tuple[str, str, int]]:
+    """Inline module scripts of an HTML entry. A bare specifier there resolves only through
+    a bundler; a page with an import map resolves its names to URLs instead, and so needs
+    no package."""
+    if _IMPORT_MAP.search(text):
+        return []
+    return [
+        (m.group(2), "javascript", text.count("\n", 0, m.start(2)))
+        for m in _SCRIPT_BLOCK.finditer(text)
+        if _MODULE_TYPE.search(m.group(1)) and not _SRC_ATTR.search(m.group(1))
+    ]

@@ -23,6 +23,7 @@ from depinfer.mapping.javascript_layout import (
     is_alias,
     layout,
     normalize_path,
+    own_bundler_alias,
     owner_of,
     parse_jsonc,
     tsconfigs_for,
@@ -31,6 +32,7 @@ from depinfer.mapping.javascript_layout import (
 from depinfer.mapping.javascript_names import (
     DATA,
     app_runtime_configs,
+    engine_modules,
     is_builtin,
     load_table,
     node_builtins,
@@ -77,21 +79,31 @@ __all__ = [  # shared with the rules and resolver stages
 SHIPPED_DIRS = {"src", "lib", "source", "app", "bin"}
 # Top-level folders of a package that hold its tooling, not its code (a published package
 # does not ship them unless `files`/`main`/`exports` say so).
-TOOLING_DIRS = {"config", "configs", "stories", "storybook", "e2e", "types-test", "test-d"}
+TOOLING_DIRS = {"config", "configs", "stories", "storybook", "e2e", "types-test", "test-d", "build"}
 # Files that exist for the tooling (Storybook stories), wherever they are.
 TOOLING_FILE = re.compile(
     r"\.(?:stories|story)\.[cm]?[jt]sx?$|\.(?:stories|story)\.(?:mdx|svelte|vue)$"
 )
 
+# A published library's per-component demo (`useMouse/demo.vue`, `button.demo.tsx`): the
+# documentation site renders it beside the code (VueUse's "Contributing" guide: each function
+# folder holds index.ts, demo.vue "documentation demo", index.md); the package's build never includes it.
+DEMO_FILE = re.compile(r"(?:^|/|\.)demo(?:\.client|\.server)?\.(?:vue|svelte|[cm]?[jt]sx?)$")
+
 
 def file_section(
-    owner: Manifest | None, rel_file: str, kind: FileKind, unpublished: bool = False
+    owner: Manifest | None,
+    rel_file: str,
+    kind: FileKind,
+    unpublished: bool = False,
+    compiled: bool = False,
 ) -> Section:
     """Shipped code → runtime; tests, configs, scripts, docs, examples → dev.
 
     The role is judged relative to the owning package.json, so a docs site or playground with
     its own package.json has runtime dependencies of its own. Files that `main`, `bin` or
-    `files` name are shipped whatever their folder is called.
+    `files` name are shipped whatever their folder is called. `compiled`: the `files` list
+    names only build output, so the source in any folder is what the build publishes.
     """
     base = owner.directory if owner else ""
     inner = rel_file[len(base) + 1 :] if base else rel_file
@@ -101,8 +113,13 @@ def file_section(
     top = inner.split("/")[0] if "/" in inner else ""
     if ".macro." in PurePosixPath(inner).name:
         return Section.DEV  # babel-plugin-macros run these at compile time, never shipped
-    if TOOLING_FILE.search(inner):
-        return Section.DEV  # Storybook stories
+    if TOOLING_FILE.search(inner) or top == ".storybook":
+        # Storybook's stories, and its configuration folder (Storybook docs, Configure
+        # Storybook: .storybook/main.js and preview.js), which only the storybook CLI loads,
+        # in an app as in a library
+        return Section.DEV
+    if not unpublished and DEMO_FILE.search(inner):
+        return Section.DEV  # a library's documentation demo beside the code it shows
     if not unpublished and (
         top in TOOLING_DIRS or (top.startswith(".") and top not in (".", ".."))
     ):
@@ -120,6 +137,7 @@ def file_section(
         return Section.RUNTIME  # an app or docs site: its demos and pages are what it runs
     if (
         not unpublished
+        and not compiled
         and role == FileKind.SOURCE
         and top
         and top not in SHIPPED_DIRS
@@ -227,12 +245,29 @@ def classify_spec(
         return "skip", None, None
     if owner is not None and owner.data.get("name") == name:
         return "skip", None, None  # a package importing itself
+    if owner is not None and _host_provides(owner, name):
+        return "skip", None, None  # the host the package runs in hands it over (vscode)
     target = lay.by_name.get(name)
     if target is not None and (owner is None or target.path != owner.path):
+        if (
+            owner is not None
+            and owner.path in lay.unpublished
+            and owner.path not in lay.members
+            and own_bundler_alias(lay, owner, spec)
+        ):
+            # an app outside the workspace (a playground) whose own bundler config points the
+            # name at the sibling's source files builds that source in: nothing to install
+            return "skip", None, None
         return "internal", name, target
     if is_alias(lay, ref.file, spec):
         return "skip", None, None
     return "external", name, None
+
+
+def _host_provides(owner: Manifest, name: str) -> bool:
+    engine = engine_modules().get(name)
+    engines = owner.data.get("engines")
+    return engine is not None and isinstance(engines, dict) and engine in engines
 
 
 def _same_family(owner: Manifest, name: str) -> bool:
@@ -257,18 +292,34 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
         if ref.extra.get("jsdoc") and not any(c.checks_js for c in tsconfigs_for(lay, ref.file)):
             continue  # JSDoc types in JS that TypeScript never compiles name nothing needed
         verdict, name, target = classify_spec(lay, ref, owner)
+        type_only = ref.type_only or (
+            bool(ref.extra.get("elidable")) and not _keeps_value_imports(lay, ref.file)
+        )
         if verdict == "skip" or name is None:
             continue
-        section = file_section(owner, ref.file, ref.kind, owner.path in lay.unpublished)
-        if ref.type_only and verdict == "external" and name in types_only_modules():
+        if (
+            ref.extra.get("augmentation")
+            and owner.path in lay.unpublished
+            and not _shipped(
+                owner, ref.file[len(owner.directory) + 1 :] if owner.directory else ref.file
+            )
+        ):
+            # an app's declaration file augmenting a module its framework brings
+            # (components.d.ts: `import '@vue/runtime-core'`): no consumer sees its types,
+            # unlike a workspace package's exported global.d.ts
+            continue
+        section = file_section(
+            owner, ref.file, ref.kind, owner.path in lay.unpublished, owner.path in lay.compiled
+        )
+        if type_only and verdict == "external" and name in types_only_modules():
             name = f"@types/{name}"  # `import type { Root } from 'hast'`
         if name.startswith("@types/"):
             # Declarations are for the compiler, never run: dev — except that a published
             # library's shipped types (`import type` in its source) reach its users, who
             # then need those declarations too (got → type-fest, react-markdown → @types/hast).
             published = owner.path not in lay.unpublished
-            if not (published and ref.type_only and section == Section.RUNTIME):
-                if ref.type_only or published:
+            if not (published and type_only and section == Section.RUNTIME):
+                if type_only or published:
                     section = Section.DEV
         if ref.extra.get("string_literal") and (
             not (
@@ -294,7 +345,7 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
             evidence=[ev],
             optional=ref.optional,
             extra={
-                "type_only": ref.type_only,
+                "type_only": type_only,
                 "dynamic": ref.dynamic,
                 "heuristic": bool(ref.extra.get("heuristic") or ref.extra.get("string_literal")),
                 "require": bool(ref.extra.get("require")),
@@ -305,6 +356,16 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
             cand.path = target.directory
         out.append(cand)
     return out
+
+
+def _keeps_value_imports(lay: Layout, rel_file: str) -> bool:
+    """tsconfig options under which TypeScript keeps an import whose bindings are only
+    types (verbatimModuleSyntax, preserveValueImports; TSConfig reference)."""
+    for cfg in tsconfigs_for(lay, rel_file):
+        for flag in ("verbatimModuleSyntax", "preserveValueImports"):
+            if flag in cfg.flags:
+                return cfg.flags[flag]
+    return False
 
 
 def standalone_example(manifest: Manifest) -> bool:

@@ -82,6 +82,8 @@ class Layout:
     bundler_aliases: dict[str, list[str]]  # directory → alias prefixes from bundler configs
     files: set[str]
     unpublished: set[str] = field(default_factory=set)  # manifest paths never published
+    # manifest paths whose `files` lists only build output (dist/): their source compiles into it
+    compiled: set[str] = field(default_factory=set)
     root: Path | None = None  # the repository (for files the scan does not list: stylesheets)
 
 
@@ -262,9 +264,18 @@ def _bundler_aliases(text: str) -> list[str]:
         if m.group("find"):
             out.append(m.group("find"))
             continue
-        for k in _KEY.finditer(m.group("body")):
+        body = m.group("body")
+        for k in _KEY.finditer(body):
+            value = _ALIAS_VALUE.match(body, k.end())
+            if value and package_name(value.group(1)) == package_name(k.group("key")):
+                # `vue: 'vue/dist/vue.esm-bundler.js'` picks another build of the installed
+                # package (vue's README, "Which dist file to use?"): still that package
+                continue
             out.append(k.group("key"))
     return out
+
+
+_ALIAS_VALUE = re.compile(r"""\s*['"]([^'"]+)['"]""")
 
 
 def _layout_files(root: Path) -> list[str]:
@@ -387,7 +398,36 @@ def _build_layout(project: Project) -> Layout:
         root=Path(project.root),
     )
     result.unpublished = {m.path for m in owners.values() if _unpublished(result, m)}
+    result.compiled = {m.path for m in owners.values() if _files_all_built(root, m)}
     return result
+
+
+# Files npm publishes whatever `files` says, or that a list names beside the code
+# (npm Docs, package.json, "files": README, LICENSE and package.json are always included).
+_NOT_CODE = re.compile(
+    r"(?i)(readme|license|licence|changelog|notice)(\.\w+)?$|\.(d\.[cm]?ts|json|md)$"
+)
+
+
+def _files_all_built(root: Path, manifest: Manifest) -> bool:
+    """Every path the package's `files` list names is missing from the repository (`dist`,
+    `lib/*.js`): they are what its build writes, so the package publishes its compiled source
+    (TypeScript handbook, "Publishing"), whatever folders that source sits in."""
+    files = manifest.data.get("files")
+    if not isinstance(files, list):
+        return False
+    base = root / manifest.directory
+    entries = [
+        normalize_path(f.rstrip("/")) for f in files if isinstance(f, str) and not f.startswith("!")
+    ]
+    entries = [e for e in entries if e and not _NOT_CODE.search(e)]
+    if not entries:
+        return False
+    for e in entries:
+        head = e.split("*", 1)[0].rsplit("/", 1)[0] if "*" in e else e
+        if not head or (base / head).exists():
+            return False
+    return True
 
 
 def owner_of(lay: Layout, rel_file: str) -> Manifest | None:
@@ -437,6 +477,13 @@ def is_alias(lay: Layout, rel_file: str, spec: str) -> bool:
             if any(_alias_match(spec, a) for a in aliases if a and a not in (".", "/")):
                 return True
     return False
+
+
+def own_bundler_alias(lay: Layout, owner: Manifest, spec: str) -> bool:
+    """A bundler config in the package's own folder (not the repository root) resolves the
+    specifier to repository files (`'@acme/core': resolve(__dirname, '../../packages/core')`)."""
+    aliases = lay.bundler_aliases.get(owner.directory, []) if owner.directory else []
+    return any(_alias_match(spec, a) for a in aliases if a and a not in (".", "/"))
 
 
 def _candidates(lay: Layout, target: str) -> list[str]:

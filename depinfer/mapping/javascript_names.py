@@ -41,6 +41,14 @@ def virtual_prefixes() -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=1)
+def engine_modules() -> dict[str, str]:
+    """module → the `engines` key of a host that provides it (data table: a VS Code
+    extension's `vscode`)."""
+    data = load_table(DATA / "virtual_modules.toml")
+    return {e["module"]: e["engine"] for e in data.get("engine_module", [])}
+
+
+@lru_cache(maxsize=1)
 def app_runtime_configs() -> tuple[str, ...]:
     """Config file patterns a framework's server loads at run time (rules data, frameworks)."""
     data = load_table(DATA / "tools" / "frameworks.toml")

@@ -245,11 +245,25 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
     # framework the package already uses (vitepress, astro, nuxt depend on vite); so does a
     # package only a tool's config names (Create React App's eslintConfig extends react-app:
     # react-scripts depends on eslint-config-react-app, its docs say none is to be installed).
+    # An app that only names a package's types (`/// <reference types="vite/client" />`,
+    # `import type { RemarkPlugin } from '@astrojs/markdown-remark'`) gets them with the
+    # framework that depends on that package (astro → vite): nothing of it runs in the app.
+    # A package published only for its types (@types/mdast, @shikijs/types) is one the app
+    # installs for them, so it stays.
     out = [
         r
         for r in out
         if not (
-            (r.extra.get("implied_only") or r.extra.get("config_only"))
+            (
+                r.extra.get("implied_only")
+                or r.extra.get("config_only")
+                or (
+                    r.extra.get("type_only_all")
+                    and not r.internal
+                    and not _types_package_name(r.name)
+                    and r.manifest in state.unpublished_paths
+                )
+            )
             and r.name.lower() in state.dependencies_of[r.manifest]
         )
     ]
@@ -264,6 +278,12 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
             + (" …" if len(unchecked) > 15 else "")
         )
     return out
+
+
+def _types_package_name(name: str) -> bool:
+    """@types/x, @scope/types, x-types: a package named for the type declarations it holds."""
+    low = name.lower()
+    return low.startswith("@types/") or low.endswith(("/types", "-types"))
 
 
 def _version_tuple(version: str) -> tuple[int, int, int] | None:
@@ -378,6 +398,7 @@ class _State:
         self.online = ctx.registries.client(Ecosystem.NPM) is not None
         # manifest → what the chosen versions of its packages depend on themselves
         self.dependencies_of: dict[str, set[str]] = defaultdict(set)
+        self.unpublished_paths = set(lay.unpublished)
         self.ts_owners = {
             owner.path
             for f in lay.files

@@ -51,6 +51,7 @@ RUNTIME_SCRIPTS = {"preinstall", "install", "postinstall"}  # run on the user's 
 # platforms run) and the scripts named for production (`prod`, `start:prod`, as the NestJS
 # and PM2 guides name them); a production runner they run is a runtime dependency.
 PRODUCTION_SCRIPTS = {"start", "start:prod", "start:production", "prod", "production"}
+_PRODUCTION_ENV = re.compile(r"(?:^|\s)NODE_ENV=['\"]?production\b")
 
 
 @dataclass
@@ -147,7 +148,9 @@ def _cand(
 def _config_section(lay: Layout, owner, rel: str) -> Section:
     """Config files are dev tooling, unless they sit in shipped code (config presets a tool
     package ships: src/config/*) or are listed in `files`."""
-    return file_section(owner, rel, FileKind.CONFIG, owner.path in lay.unpublished)
+    return file_section(
+        owner, rel, FileKind.CONFIG, owner.path in lay.unpublished, owner.path in lay.compiled
+    )
 
 
 def _custom_type_roots(cfg: dict[str, Any] | None) -> bool:
@@ -427,8 +430,12 @@ def _script_rules(lay: Layout, owner, raw: dict[str, Any], ctx: Context) -> list
                     continue
             detail = f"scripts.{script}: {exe_name}"
             sec = section
-            if script in PRODUCTION_SCRIPTS and exe_name in production_runners():
-                sec = Section.RUNTIME  # keeps the app running where it is deployed
+            if script in PRODUCTION_SCRIPTS and (
+                exe_name in production_runners() or _PRODUCTION_ENV.search(command)
+            ):
+                # keeps the app running where it is deployed; a start script that sets
+                # NODE_ENV=production runs there, so its env wrapper (cross-env) goes too
+                sec = Section.RUNTIME
             out.append(_cand(pkg, owner.path, sec, "rule:script-bin", owner.path, detail))
         for pattern, cmd, pkgs in subcommands():
             if pattern.search(command):
@@ -464,7 +471,9 @@ def _stylesheet_rules(project: Project, lay: Layout, files: list[str]) -> list[C
             continue
         if "@" not in text:
             continue
-        section = file_section(owner, rel, FileKind.SOURCE, owner.path in lay.unpublished)
+        section = file_section(
+            owner, rel, FileKind.SOURCE, owner.path in lay.unpublished, owner.path in lay.compiled
+        )
         for pkg, line, spec in css_packages(project, rel, text):
             out.append(_cand(pkg, owner.path, section, "rule:css-import", rel, spec, line))
     return out

@@ -60,6 +60,10 @@ def expand(value: str, convention: str) -> str | None:
     ):
         return None
     if convention in ("module", "module-or-keys"):
+        if re.search(r"\.(?:[cm]?ts|tsx)$", value) and not value.endswith(".d.ts"):
+            # a TypeScript source file of the workspace (angular.json "polyfills":
+            # ["src/polyfills.ts"]): npm packages publish JavaScript, not .ts modules
+            return None
         return package_name(value)
     if convention == "babel-preset":
         return _prefixed(value, "babel-preset")
