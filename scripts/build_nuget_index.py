@@ -1301,6 +1301,20 @@ IMPLIED_BY = {
     # UI; an app whose OpenAPI document comes from Microsoft.AspNetCore.OpenApi
     # (`AddOpenApi`) takes the UI alone ("Use Swagger UI" in the ASP.NET Core OpenAPI docs)
     "Swashbuckle.AspNetCore.SwaggerUI": ["Swashbuckle.AspNetCore"],
+    # the Roslyn compiler packages' dependency groups hold the immutable collections and
+    # System.Memory; System.Memory's holds System.Buffers (their gallery pages)
+    "System.Collections.Immutable": [
+        "Microsoft.CodeAnalysis.Common",
+        "Microsoft.CodeAnalysis.CSharp",
+        "Microsoft.CodeAnalysis.CSharp.Workspaces",
+        "Microsoft.CodeAnalysis.Workspaces.Common",
+    ],
+    "System.Memory": [
+        "Microsoft.CodeAnalysis.Common",
+        "Microsoft.CodeAnalysis.CSharp",
+        "Microsoft.CodeAnalysis.CSharp.Workspaces",
+    ],
+    "System.Buffers": ["System.Memory"],
     # gRPC's ASP.NET Core server and .NET client packages build on its API package (their
     # gallery pages' dependency groups)
     "Grpc.Core.Api": [

@@ -1667,3 +1667,26 @@ def test_swagger_ui_over_the_aspnetcore_openapi_document_is_the_ui_package_alone
     classic = _names(found, "Classic/Classic.csproj")
     assert "Swashbuckle.AspNetCore" in classic
     assert "Swashbuckle.AspNetCore.SwaggerUI" not in classic
+
+
+def test_a_roslyn_generator_gets_the_immutable_collections_from_the_compiler(tmp_path):
+    _tree(
+        tmp_path,
+        {
+            "Gen/Gen.csproj": (
+                '<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><TargetFramework>'
+                "netstandard2.0</TargetFramework></PropertyGroup></Project>"
+            ),
+            "Gen/Generator.cs": (
+                "using System.Collections.Immutable;\nusing Microsoft.CodeAnalysis;\n"
+                "namespace Gen;\n[Generator]\npublic class G : IIncrementalGenerator {\n"
+                "  public void Initialize(IncrementalGeneratorInitializationContext c) {\n"
+                "    var names = ImmutableArray.Create(1);\n  }\n}\n"
+            ),
+        },
+    )
+    found = infer(tmp_path, Options(offline=True))
+    names = _names(found, "Gen/Gen.csproj")
+    # Microsoft.CodeAnalysis.CSharp's dependency group holds System.Collections.Immutable
+    assert "Microsoft.CodeAnalysis.CSharp" in names
+    assert "System.Collections.Immutable" not in names
