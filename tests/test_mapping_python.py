@@ -313,3 +313,16 @@ def test_a_guarded_import_under_a_platform_check_is_declared_with_its_marker(tmp
     names = _names(root)
     assert names.get("colorama") and "win32" in names["colorama"]
     assert "ujson" not in names  # a guard without a platform check stays optional
+
+
+def test_a_project_in_an_examples_folder_has_runtime_dependencies_of_its_own():
+    # examples/weather keeps its own pyproject.toml: its package is that project's shipped
+    # code (click, requests and the repository's own corelib), not a demo of corelib; in
+    # examples/pyproject.toml, which ships stories/, the loose/ scripts stay demos (numpy)
+    result = infer(FIXTURES / "map-example-projects", Options(offline=True, versions=False))
+    placed = {(r.manifest, r.name) for r in result.requirements if r.section == Section.RUNTIME}
+    weather = {n for m, n in placed if m == "examples/weather/pyproject.toml"}
+    assert weather == {"click", "requests", "corelib"}
+    stories = {n for m, n in placed if m == "examples/pyproject.toml"}
+    assert stories == {"pyyaml", "corelib"}
+    assert {n for m, n in placed if m == "pyproject.toml"} == {"attrs"}

@@ -29,7 +29,7 @@ import os
 import re
 import subprocess
 from collections import defaultdict
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from depinfer.context import Context
@@ -63,6 +63,7 @@ from depinfer.model import (
     Project,
     Section,
 )
+from depinfer.scan import classify
 
 # Import names that are never distributions of their own.
 _NOT_DISTRIBUTIONS = {"__main__", "__future__", "__builtin__", "builtins"}
@@ -159,6 +160,46 @@ class _Lines:
         return re.search(path_part, text) is not None
 
 
+# Roles a folder gives files of the repository's own project but not of a project it holds
+_NESTED_PROJECT_ROLES = {FileKind.EXAMPLE, FileKind.DOCS, FileKind.BENCH, FileKind.SCRIPT}
+
+
+def _roles_in_nested_projects(
+    refs: list[ImportRef], project: Project, layout: ManifestLayout
+) -> None:
+    """A file's role judged from the project that owns it: an example, docs or script folder
+    that keeps its own runtime manifest (examples/servers/weather/pyproject.toml) is a
+    project of its own, and the code in it is that project's shipped code, not a demo of the
+    repository's package. A folder of loose scripts beside that project's packages (no
+    `__init__.py` in it) stays a demo, and test folders keep their role (a fixture project is
+    test data)."""
+    packages = {
+        str(PurePosixPath(f.path).parent)
+        for f in project.files
+        if PurePosixPath(f.path).name == "__init__.py"
+    }
+    roles: dict[str, FileKind] = {}
+    for ref in refs:
+        if ref.kind not in _NESTED_PROJECT_ROLES:
+            continue
+        if ref.file not in roles:
+            roles[ref.file] = ref.kind
+            folder = layout.folder_of(ref.file)
+            base = folder.directory if folder is not None else ""
+            if (
+                folder is not None
+                and base
+                and any(m.directory == base for m in folder.runtime)
+                and classify(base + "/_.py", packages) in _NESTED_PROJECT_ROLES
+            ):
+                inner = {p[len(base) + 1 :] for p in packages if p.startswith(base + "/")}
+                rel = ref.file[len(base) + 1 :]
+                top = rel.split("/")[0] if "/" in rel else ""
+                if not top or not inner or any(p == top or p.startswith(top + "/") for p in inner):
+                    roles[ref.file] = classify(rel, inner)
+        ref.kind = roles[ref.file]
+
+
 def _mark_lazy_and_vendored(refs: list[ImportRef], project: Project, lines: _Lines) -> None:
     for ref in refs:
         parts = ref.file.split("/")[:-1]
@@ -216,6 +257,7 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
     target = target_python(project, ctx)
     env = project_environment(project)
     lines = _Lines(project)
+    _roles_in_nested_projects(refs, project, layout)
     _mark_lazy_and_vendored(refs, project, lines)
     mark_type_only_modules(refs, internal, project)
     mark_lazy_modules(refs, internal, project)
