@@ -326,3 +326,27 @@ def test_a_project_in_an_examples_folder_has_runtime_dependencies_of_its_own():
     stories = {n for m, n in placed if m == "examples/pyproject.toml"}
     assert stories == {"pyyaml", "corelib"}
     assert {n for m, n in placed if m == "pyproject.toml"} == {"attrs"}
+
+
+def test_packages_the_wheel_does_not_ship_are_not_the_projects_runtime_needs():
+    # packages.find.include names what the wheel ships: addons/gpu is run from a
+    # checkout, so its triton is no runtime need; appplugins (no __init__.py, a namespace
+    # package the pattern includes) is shipped
+    names = _names(FIXTURES / "map-unshipped-packages")
+    assert set(names) == {"requests", "pyyaml"}
+
+
+def test_shipped_packages_are_read_from_setuptools_hatch_and_poetry():
+    from depinfer.scan import shipped_packages
+
+    assert shipped_packages({"tool": {"setuptools": {"packages": ["a", "a.b"]}}}) == (
+        ["a", "a.b"],
+        [""],
+    )
+    find = {"find": {"include": ["pkg*"], "where": ["src"]}}
+    assert shipped_packages({"tool": {"setuptools": {"packages": find}}}) == (["pkg*"], ["src"])
+    hatch = {"hatch": {"build": {"targets": {"wheel": {"packages": ["src/foo"]}}}}}
+    assert shipped_packages({"tool": hatch}) == (["foo"], ["src"])
+    poetry = {"poetry": {"packages": [{"include": "bar", "from": "lib"}]}}
+    assert shipped_packages({"tool": poetry}) == (["bar"], ["lib"])
+    assert shipped_packages({"tool": {"setuptools": {"packages": {"find": {}}}}}) is None
