@@ -442,21 +442,74 @@ def shipped_packages(doc: dict) -> tuple[list[str], list[str]] | None:
     return None
 
 
+def setup_py_packages(text: str) -> tuple[list[str], list[str]] | None:
+    """What a setup.py's `setup(packages=...)` names as literals: a list of package names,
+    or `find_packages(...)` / `find_namespace_packages(...)` with an `include` list (and
+    `where`), as shipped_packages gives them; None for anything computed."""
+    import ast
+
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return None
+
+    def strings(node: ast.AST) -> list[str] | None:
+        if isinstance(node, (ast.List, ast.Tuple)) and node.elts:
+            if all(isinstance(e, ast.Constant) and isinstance(e.value, str) for e in node.elts):
+                return [e.value for e in node.elts]  # type: ignore[attr-defined]
+        return None
+
+    for call in ast.walk(tree):
+        if not isinstance(call, ast.Call):
+            continue
+        name = call.func.id if isinstance(call.func, ast.Name) else getattr(call.func, "attr", "")
+        if name != "setup":
+            continue
+        for kw in call.keywords:
+            if kw.arg != "packages":
+                continue
+            listed = strings(kw.value)
+            if listed:
+                return listed, [""]
+            v = kw.value
+            if isinstance(v, ast.Call) and (
+                getattr(v.func, "id", None) or getattr(v.func, "attr", None)
+            ) in ("find_packages", "find_namespace_packages"):
+                args = {k.arg: k.value for k in v.keywords}
+                include = strings(args["include"]) if "include" in args else None
+                if not include:
+                    return None
+                where = args.get("where") or (v.args[0] if v.args else None)
+                if where is None:
+                    return include, [""]
+                if isinstance(where, ast.Constant) and isinstance(where.value, str):
+                    return include, [where.value.strip("./")]
+            return None
+    return None
+
+
 def _mark_unshipped_packages(project: Project) -> None:
-    """A root pyproject.toml that names the packages its wheel ships (litgpt's
-    `packages.find.include = ["litgpt", "litgpt.*"]`) leaves its other top-level packages
+    """A root pyproject.toml or setup.py that names the packages its wheel ships (litgpt's
+    `packages.find.include = ["litgpt", "litgpt.*"]`, searxng's
+    `find_packages(include=["searx", "searx.*"])`) leaves its other top-level packages
     (`extensions/thunder/`, add-ons run from a checkout) out of what users install: their
     code is the maintainers' tooling, whose imports are not the package's runtime needs."""
+    shipped = None
     root = next((m for m in project.manifests if m.path == "pyproject.toml"), None)
-    if root is None or root.parse_error or "build-system.requires" not in root.declared:
-        return
-    try:
-        from depinfer.toml_compat import tomllib
+    if root is not None and not root.parse_error and "build-system.requires" in root.declared:
+        try:
+            from depinfer.toml_compat import tomllib
 
-        doc = tomllib.loads((project.root / "pyproject.toml").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return
-    shipped = shipped_packages(doc)
+            doc = tomllib.loads((project.root / "pyproject.toml").read_text(encoding="utf-8"))
+            shipped = shipped_packages(doc)
+        except (OSError, ValueError):
+            return
+    if shipped is None and any(m.path == "setup.py" for m in project.manifests):
+        try:
+            text = (project.root / "setup.py").read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return
+        shipped = setup_py_packages(text)
     if shipped is None:
         return
     patterns, wheres = shipped

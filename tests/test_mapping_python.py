@@ -350,3 +350,31 @@ def test_shipped_packages_are_read_from_setuptools_hatch_and_poetry():
     poetry = {"poetry": {"packages": [{"include": "bar", "from": "lib"}]}}
     assert shipped_packages({"tool": poetry}) == (["bar"], ["lib"])
     assert shipped_packages({"tool": {"setuptools": {"packages": {"find": {}}}}}) is None
+
+
+def test_a_setup_py_that_lists_its_packages_leaves_its_other_packages_unshipped(tmp_path):
+    from depinfer.scan import setup_py_packages
+
+    setup = (
+        "from setuptools import setup, find_packages\n"
+        "setup(name='searchapp', install_requires=[],\n"
+        "      packages=find_packages(include=['searchapp', 'searchapp.*']))\n"
+    )
+    assert setup_py_packages(setup) == (["searchapp", "searchapp.*"], [""])
+    assert setup_py_packages("setup(packages=['a', 'a.b'])") == (["a", "a.b"], [""])
+    assert setup_py_packages("setup(packages=find_packages('src', include=['x*']))") == (
+        ["x*"],
+        ["src"],
+    )
+    assert setup_py_packages("setup(packages=find_packages())") is None
+    files = {
+        "setup.py": setup,
+        "searchapp/__init__.py": "import flask\n",
+        # a maintainer's update script in a package of its own, never installed
+        "searchapp_extra/__init__.py": "",
+        "searchapp_extra/update.py": "#!/usr/bin/env python\nimport requests\n",
+    }
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    assert set(_names(tmp_path)) == {"flask"}
