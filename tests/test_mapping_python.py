@@ -326,6 +326,10 @@ def test_a_project_in_an_examples_folder_has_runtime_dependencies_of_its_own():
     stories = {n for m, n in placed if m == "examples/pyproject.toml"}
     assert stories == {"pyyaml", "corelib"}
     assert {n for m, n in placed if m == "pyproject.toml"} == {"attrs"}
+    # an example app with only a requirements.txt: its package (named `example`, beside its
+    # manage.py) is its code, and the repository's package it imports is a sibling project
+    webapp = {n for m, n in placed if m == "examples/webapp/requirements.txt"}
+    assert webapp == {"django", "corelib"}
 
 
 def test_packages_the_wheel_does_not_ship_are_not_the_projects_runtime_needs():

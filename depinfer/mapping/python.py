@@ -195,6 +195,12 @@ def _roles_in_nested_projects(
                 inner = {p[len(base) + 1 :] for p in packages if p.startswith(base + "/")}
                 rel = ref.file[len(base) + 1 :]
                 top = rel.split("/")[0] if "/" in rel else ""
+                if top in inner:
+                    # the project's own package, whatever it is called (a Django project
+                    # package named `example` beside its manage.py)
+                    rel = "_pkg" + rel[len(top) :]
+                    inner = {"_pkg" + p[len(top) :] if p.split("/")[0] == top else p for p in inner}
+                    top = "_pkg"
                 if not top or not inner or any(p == top or p.startswith(top + "/") for p in inner):
                     roles[ref.file] = classify(rel, inner)
         ref.kind = roles[ref.file]
