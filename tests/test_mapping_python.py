@@ -382,3 +382,20 @@ def test_a_setup_py_that_lists_its_packages_leaves_its_other_packages_unshipped(
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / rel).write_text(text)
     assert set(_names(tmp_path)) == {"flask"}
+
+
+def test_an_integration_named_after_a_library_leaves_that_library_to_the_user(tmp_path):
+    files = {
+        "pyproject.toml": '[project]\nname = "authkit"\nversion = "1"\ndependencies = []\n',
+        "authkit/__init__.py": "import django\n",
+        "authkit/contrib/__init__.py": "",
+        # contrib/ninja and integrations/rest_framework.py: one per library they serve
+        "authkit/contrib/ninja/__init__.py": "from ninja.security import HttpBearer\n",
+        "authkit/integrations/rest_framework.py": "from rest_framework import authentication\n"
+        "import jwt\n",
+    }
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    # the integration's other imports stay the package's (pyjwt)
+    assert set(_names(tmp_path)) == {"django", "pyjwt"}

@@ -160,6 +160,24 @@ class _Lines:
         return re.search(path_part, text) is not None
 
 
+# Folders that hold a package's integrations with other libraries, one sub-package or
+# module per library, named after it (allauth/headless/contrib/ninja,
+# sentry_sdk/integrations/django): the user who installs that library enables it
+_INTEGRATION_DIRS = {"contrib", "integrations", "integration"}
+
+
+def _integration_with(rel_file: str, root: str) -> bool:
+    """`root` is imported by the integration named after it (contrib/ninja/security.py
+    importing ninja): the library is the user's choice, not the package's runtime need."""
+    parts = PurePosixPath(rel_file).parts
+    for i, part in enumerate(parts[:-1]):
+        if part.lower() in _INTEGRATION_DIRS:
+            name = PurePosixPath(parts[i + 1]).stem
+            if name.lower() == root.lower():
+                return True
+    return False
+
+
 # Roles a folder gives files of the repository's own project but not of a project it holds
 _NESTED_PROJECT_ROLES = {FileKind.EXAMPLE, FileKind.DOCS, FileKind.BENCH, FileKind.SCRIPT}
 
@@ -371,6 +389,8 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
         if ref.file in pytest_plugins and root in ("pytest", "_pytest"):
             section = Section.DEV
         if ref.file in gunicorn_workers and root == "gunicorn" and section == Section.RUNTIME:
+            section = Section.OPTIONAL
+        if section == Section.RUNTIME and _integration_with(ref.file, root):
             section = Section.OPTIONAL
         if fallback_for:
             # `except ImportError: import tomli` after `import tomllib`: needed only where the
