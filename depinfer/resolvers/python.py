@@ -115,6 +115,7 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
         if c.section == Section.RUNTIME and not c.optional:
             runtime_targets.setdefault(canonical(c.name), set()).add(c.manifest)
     pins = pinned_elsewhere(project, manifests)
+    environments = pixi_feature_names(project)
     # each requirements file's `-r` stack, read once
     stacks = {
         p: _included(p, manifests) for p, m in manifests.items() if m.format == "requirements"
@@ -151,8 +152,9 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
                 # (unless importing the package itself needs it and the extra is a feature
                 # that merely repeats it; an extra of core names alone picks a variant)
                 continue
-            elif (manifest.path, name) not in eager and _installed_with_a_group(
-                name, siblings, ctx, group_brought, source_files
+            elif (manifest.path, name) not in eager and (
+                _installed_with_a_group(name, siblings, ctx, group_brought, source_files)
+                or name in environments
             ):
                 # imported only inside functions (loaded when a feature is used) and kept
                 # in one of the project's extras or groups, or required by a distribution
@@ -491,6 +493,47 @@ def _brought_by_extras(names: set[str], ctx: Context) -> set[str]:
     """Distributions the given ones require (their registry Requires-Dist, extras'
     requirements left out); empty offline."""
     return set(_bringers_in_extras(names, ctx))
+
+
+def pixi_feature_names(project: Project) -> set[str]:
+    """Names the repository's pixi.toml installs in its feature environments
+    (`[feature.test.dependencies]`, `[feature.<name>.pypi-dependencies]`; pixi
+    documentation, The pixi.toml manifest: features): environments the maintainers test
+    optional features in, like extras or dependency groups (dask's h5py, numba), per
+    platform too (`[feature.x.target.linux-64.dependencies]`). Conda names mostly equal the
+    PyPI ones; what the package's run-dependencies or the default environment list is left
+    out, whichever feature repeats it (a minimum-versions feature)."""
+    from depinfer.toml_compat import tomllib
+
+    try:
+        doc = tomllib.loads(project.abspath("pixi.toml").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return set()
+    features = doc.get("feature")
+    out: set[str] = set()
+    if not isinstance(features, dict):
+        return out
+    for feature in features.values():
+        if not isinstance(feature, dict):
+            continue
+        targets = feature.get("target")
+        tables = [feature, *(targets.values() if isinstance(targets, dict) else ())]
+        for table in tables:
+            for key in ("dependencies", "pypi-dependencies"):
+                deps = table.get(key) if isinstance(table, dict) else None
+                if isinstance(deps, dict):
+                    out.update(canonical(str(n)) for n in deps)
+    # what the package itself runs with (`[package.run-dependencies]`) and the default
+    # environment are not optional, whichever feature repeats them (minimum versions)
+    package = doc.get("package") if isinstance(doc.get("package"), dict) else {}
+    for table in (
+        package.get("run-dependencies"),
+        doc.get("dependencies"),
+        doc.get("pypi-dependencies"),
+    ):
+        if isinstance(table, dict):
+            out -= {canonical(str(n)) for n in table}
+    return out
 
 
 def _installed_with_a_group(
