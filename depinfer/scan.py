@@ -367,6 +367,7 @@ def scan(root: str | os.PathLike[str]) -> Project:
             )
         project.manifests.append(manifest)
     _mark_loose_scripts(project, packages)
+    _mark_unshipped_packages(project)
     project.last_commit_date = _git_head_date(root_path)
     return project
 
@@ -403,6 +404,137 @@ def _mark_loose_scripts(project: Project, packages: set[str]) -> None:
         except OSError:
             continue
         if text.startswith("#!") or _MAIN_GUARD.search(text):
+            f.kind = FileKind.SCRIPT
+
+
+def shipped_packages(doc: dict) -> tuple[list[str], list[str]] | None:
+    """The packages a pyproject.toml says its wheel ships, as (dotted-name patterns, source
+    folders), when it names them: setuptools' `packages` list or `packages.find` include
+    patterns and `where` (Setuptools documentation, Configuring setuptools using
+    pyproject.toml files), hatch's wheel `packages` (Hatch documentation, Build
+    configuration: packages), Poetry's `packages` (Poetry documentation, The pyproject.toml
+    file: packages). None when the build finds its packages itself."""
+    tool = doc.get("tool") if isinstance(doc.get("tool"), dict) else {}
+    setuptools = tool.get("setuptools") if isinstance(tool.get("setuptools"), dict) else {}
+    pk = setuptools.get("packages")
+    if isinstance(pk, list) and pk and all(isinstance(p, str) for p in pk):
+        return [p for p in pk], [""]
+    if isinstance(pk, dict) and isinstance(pk.get("find"), dict):
+        find = pk["find"]
+        include = find.get("include")
+        if isinstance(include, list) and include and all(isinstance(p, str) for p in include):
+            where = find.get("where")
+            wheres = [w for w in where if isinstance(w, str)] if isinstance(where, list) else []
+            return list(include), [w.strip("./") for w in wheres] or [""]
+    hatch = tool.get("hatch") if isinstance(tool.get("hatch"), dict) else {}
+    wheel = ((hatch.get("build") or {}).get("targets") or {}).get("wheel") or {}
+    pk = wheel.get("packages") if isinstance(wheel, dict) else None
+    if isinstance(pk, list) and pk and all(isinstance(p, str) for p in pk):
+        # paths: "src/foo" ships foo from src
+        return [PurePosixPath(p).name for p in pk], sorted(
+            {str(PurePosixPath(p).parent).strip("./") for p in pk}
+        )
+    poetry = tool.get("poetry") if isinstance(tool.get("poetry"), dict) else {}
+    pk = poetry.get("packages")
+    if isinstance(pk, list) and pk and all(isinstance(p, dict) and p.get("include") for p in pk):
+        names = [str(p["include"]).replace("/", ".") for p in pk]
+        if all(n.replace(".", "").replace("_", "").isalnum() for n in names):
+            return names, sorted({str(p.get("from") or "").strip("./") for p in pk})
+    return None
+
+
+def setup_py_packages(text: str) -> tuple[list[str], list[str]] | None:
+    """What a setup.py's `setup(packages=...)` names as literals: a list of package names,
+    or `find_packages(...)` / `find_namespace_packages(...)` with an `include` list (and
+    `where`), as shipped_packages gives them; None for anything computed."""
+    import ast
+
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return None
+
+    def strings(node: ast.AST) -> list[str] | None:
+        if isinstance(node, (ast.List, ast.Tuple)) and node.elts:
+            if all(isinstance(e, ast.Constant) and isinstance(e.value, str) for e in node.elts):
+                return [e.value for e in node.elts]  # type: ignore[attr-defined]
+        return None
+
+    for call in ast.walk(tree):
+        if not isinstance(call, ast.Call):
+            continue
+        name = call.func.id if isinstance(call.func, ast.Name) else getattr(call.func, "attr", "")
+        if name != "setup":
+            continue
+        for kw in call.keywords:
+            if kw.arg != "packages":
+                continue
+            listed = strings(kw.value)
+            if listed:
+                return listed, [""]
+            v = kw.value
+            if isinstance(v, ast.Call) and (
+                getattr(v.func, "id", None) or getattr(v.func, "attr", None)
+            ) in ("find_packages", "find_namespace_packages"):
+                args = {k.arg: k.value for k in v.keywords}
+                include = strings(args["include"]) if "include" in args else None
+                if not include:
+                    return None
+                where = args.get("where") or (v.args[0] if v.args else None)
+                if where is None:
+                    return include, [""]
+                if isinstance(where, ast.Constant) and isinstance(where.value, str):
+                    return include, [where.value.strip("./")]
+            return None
+    return None
+
+
+def _mark_unshipped_packages(project: Project) -> None:
+    """A root pyproject.toml or setup.py that names the packages its wheel ships (litgpt's
+    `packages.find.include = ["litgpt", "litgpt.*"]`, searxng's
+    `find_packages(include=["searx", "searx.*"])`) leaves its other top-level packages
+    (`extensions/thunder/`, add-ons run from a checkout) out of what users install: their
+    code is the maintainers' tooling, whose imports are not the package's runtime needs."""
+    shipped = None
+    root = next((m for m in project.manifests if m.path == "pyproject.toml"), None)
+    if root is not None and not root.parse_error and "build-system.requires" in root.declared:
+        try:
+            from depinfer.toml_compat import tomllib
+
+            doc = tomllib.loads((project.root / "pyproject.toml").read_text(encoding="utf-8"))
+            shipped = shipped_packages(doc)
+        except (OSError, ValueError):
+            return
+    if shipped is None and any(m.path == "setup.py" for m in project.manifests):
+        try:
+            text = (project.root / "setup.py").read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return
+        shipped = setup_py_packages(text)
+    if shipped is None:
+        return
+    patterns, wheres = shipped
+    homes = {m.directory for m in project.manifests if m.directory}
+    for f in project.files:
+        if f.kind != FileKind.SOURCE or not f.path.endswith(".py"):
+            continue
+        folder = PurePosixPath(f.path).parent
+        parts = folder.parts
+        if not parts or parts[0] in wheres or parts[0] in ("src", "source"):
+            continue  # a root module, or under the folders the build looks in
+        if any(d == parts[0] or d.startswith(parts[0] + "/") for d in homes):
+            continue  # a project of its own
+        # import names start at the folder the build looks in (folders without an
+        # `__init__.py` are namespace packages to it: google/cloud/sql)
+        where = next((w for w in wheres if not w or f.path.startswith(w + "/")), None)
+        if where is None:
+            f.kind = FileKind.SCRIPT  # outside every folder the build looks in
+            continue
+        dotted = ".".join(parts[len(PurePosixPath(where).parts) if where else 0 :])
+        if not any(
+            fnmatch.fnmatchcase(dotted, p) or dotted.startswith(p + ".") or dotted == p
+            for p in patterns
+        ):
             f.kind = FileKind.SCRIPT
 
 

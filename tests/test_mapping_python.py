@@ -313,3 +313,89 @@ def test_a_guarded_import_under_a_platform_check_is_declared_with_its_marker(tmp
     names = _names(root)
     assert names.get("colorama") and "win32" in names["colorama"]
     assert "ujson" not in names  # a guard without a platform check stays optional
+
+
+def test_a_project_in_an_examples_folder_has_runtime_dependencies_of_its_own():
+    # examples/weather keeps its own pyproject.toml: its package is that project's shipped
+    # code (click, requests and the repository's own corelib), not a demo of corelib; in
+    # examples/pyproject.toml, which ships stories/, the loose/ scripts stay demos (numpy)
+    result = infer(FIXTURES / "map-example-projects", Options(offline=True, versions=False))
+    placed = {(r.manifest, r.name) for r in result.requirements if r.section == Section.RUNTIME}
+    weather = {n for m, n in placed if m == "examples/weather/pyproject.toml"}
+    assert weather == {"click", "requests", "corelib"}
+    stories = {n for m, n in placed if m == "examples/pyproject.toml"}
+    assert stories == {"pyyaml", "corelib"}
+    assert {n for m, n in placed if m == "pyproject.toml"} == {"attrs"}
+    # an example app with only a requirements.txt: its package (named `example`, beside its
+    # manage.py) is its code, and the repository's package it imports is a sibling project
+    webapp = {n for m, n in placed if m == "examples/webapp/requirements.txt"}
+    assert webapp == {"django", "corelib"}
+
+
+def test_packages_the_wheel_does_not_ship_are_not_the_projects_runtime_needs():
+    # packages.find.include names what the wheel ships: addons/gpu is run from a
+    # checkout, so its triton is no runtime need; appplugins (no __init__.py, a namespace
+    # package the pattern includes) is shipped
+    names = _names(FIXTURES / "map-unshipped-packages")
+    assert set(names) == {"requests", "pyyaml"}
+
+
+def test_shipped_packages_are_read_from_setuptools_hatch_and_poetry():
+    from depinfer.scan import shipped_packages
+
+    assert shipped_packages({"tool": {"setuptools": {"packages": ["a", "a.b"]}}}) == (
+        ["a", "a.b"],
+        [""],
+    )
+    find = {"find": {"include": ["pkg*"], "where": ["src"]}}
+    assert shipped_packages({"tool": {"setuptools": {"packages": find}}}) == (["pkg*"], ["src"])
+    hatch = {"hatch": {"build": {"targets": {"wheel": {"packages": ["src/foo"]}}}}}
+    assert shipped_packages({"tool": hatch}) == (["foo"], ["src"])
+    poetry = {"poetry": {"packages": [{"include": "bar", "from": "lib"}]}}
+    assert shipped_packages({"tool": poetry}) == (["bar"], ["lib"])
+    assert shipped_packages({"tool": {"setuptools": {"packages": {"find": {}}}}}) is None
+
+
+def test_a_setup_py_that_lists_its_packages_leaves_its_other_packages_unshipped(tmp_path):
+    from depinfer.scan import setup_py_packages
+
+    setup = (
+        "from setuptools import setup, find_packages\n"
+        "setup(name='searchapp', install_requires=[],\n"
+        "      packages=find_packages(include=['searchapp', 'searchapp.*']))\n"
+    )
+    assert setup_py_packages(setup) == (["searchapp", "searchapp.*"], [""])
+    assert setup_py_packages("setup(packages=['a', 'a.b'])") == (["a", "a.b"], [""])
+    assert setup_py_packages("setup(packages=find_packages('src', include=['x*']))") == (
+        ["x*"],
+        ["src"],
+    )
+    assert setup_py_packages("setup(packages=find_packages())") is None
+    files = {
+        "setup.py": setup,
+        "searchapp/__init__.py": "import flask\n",
+        # a maintainer's update script in a package of its own, never installed
+        "searchapp_extra/__init__.py": "",
+        "searchapp_extra/update.py": "#!/usr/bin/env python\nimport requests\n",
+    }
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    assert set(_names(tmp_path)) == {"flask"}
+
+
+def test_an_integration_named_after_a_library_leaves_that_library_to_the_user(tmp_path):
+    files = {
+        "pyproject.toml": '[project]\nname = "authkit"\nversion = "1"\ndependencies = []\n',
+        "authkit/__init__.py": "import django\n",
+        "authkit/contrib/__init__.py": "",
+        # contrib/ninja and integrations/rest_framework.py: one per library they serve
+        "authkit/contrib/ninja/__init__.py": "from ninja.security import HttpBearer\n",
+        "authkit/integrations/rest_framework.py": "from rest_framework import authentication\n"
+        "import jwt\n",
+    }
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    # the integration's other imports stay the package's (pyjwt)
+    assert set(_names(tmp_path)) == {"django", "pyjwt"}

@@ -17,7 +17,51 @@ def test_featured_extra_entry_keeps_its_distribution_runtime(tmp_path):
     shutil.copytree(FIXTURES / "res-featured-extras", root)
     result = infer(root, Options(offline=True, versions=False))
     runtime = {r.name for r in result.requirements if r.group is None and not r.optional}
-    assert runtime == {"twisted"}
+    assert runtime == {"twisted", "huggingface-hub"}
+
+
+def test_an_extra_named_for_a_dependencys_feature_holds_what_that_feature_requires():
+    from depinfer.context import Context
+    from depinfer.model import Ecosystem, Manifest
+    from depinfer.resolvers.python import _feature_names
+
+    class Registry:
+        offline = False
+
+        def metadata(self, ecosystem, name, version=None):
+            # recorded Requires-Dist of Twisted and visions (trimmed)
+            return {
+                "twisted": {
+                    "requires_dist": [
+                        "attrs>=22.2.0",
+                        'h2<5.0,>=3.2; extra == "http2"',
+                        'priority<2.0,>=1.1.0; extra == "http2"',
+                        'pyopenssl>=21.0.0; extra == "tls"',
+                    ]
+                },
+                "visions": {"requires_dist": ['imagehash; extra == "type-image-path"']},
+            }.get(name, {})
+
+    pyproject = Manifest(
+        "pyproject.toml",
+        Ecosystem.PYPI,
+        "pyproject",
+        declared={
+            "optional-dependencies.twisted-http2": ["Twisted"],
+            "optional-dependencies.spark": ["visions"],
+        },
+        data={
+            "featured_extras": [
+                ["twisted-http2", "Twisted", ["http2"]],
+                ["spark", "visions", ["type_image_path"]],
+            ]
+        },
+    )
+    names = _feature_names([pyproject], Context(options=Options(), registries=Registry()), {})
+    # h2 and priority come with the extra; twisted's own requirements and its other
+    # features do not, and the spark extra is not named for visions' image feature
+    assert {"h2", "priority"} <= names
+    assert not {"attrs", "pyopenssl", "imagehash", "twisted"} & names
 
 
 def test_isinstance_checks_do_not_make_a_probe_real_work():

@@ -370,3 +370,23 @@ def test_a_feature_import_inside_a_function_does_not_make_its_module_the_feature
     result = infer(root, options, ctx=Context(options=options, registries=Recorded()))
     runtime = {r.name for r in result.requirements if r.section == Section.RUNTIME}
     assert {"numpy", "requests"} <= runtime
+
+
+def test_a_lazy_import_a_pixi_feature_environment_installs_is_that_features(tmp_path):
+    files = {
+        "pyproject.toml": '[project]\nname = "arr"\nversion = "1"\ndependencies = []\n',
+        "pixi.toml": "[package.run-dependencies]\ntoolz = '>=0.12'\n\n"
+        "[feature.optional.dependencies]\nh5py = '*'\n\n"
+        "[feature.gpu.target.linux-64.dependencies]\nnumba = '*'\n\n"
+        "[feature.mindeps.dependencies]\ntoolz = '=0.12.0'\n",
+        "arr/__init__.py": "import toolz\n\n\ndef save(x):\n    import h5py\n    import numba\n"
+        "    import yaml\n    return h5py, numba, yaml, toolz\n",
+    }
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    result = infer(tmp_path, Options(offline=True, versions=False))
+    runtime = {r.name for r in result.requirements if r.section == Section.RUNTIME}
+    # h5py and numba are tested in feature environments; toolz is the package's own
+    # (run-dependencies), however a minimum-versions feature repeats it; yaml is no feature
+    assert runtime == {"toolz", "pyyaml"}

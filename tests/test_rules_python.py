@@ -411,3 +411,30 @@ def test_a_systemd_unit_that_starts_gunicorn_needs_it(tmp_path):
     )
     root = _write(tmp_path, {**BASE, "contrib/app.service": unit})
     assert ("gunicorn", None) in _placed(root)
+
+
+def test_a_url_in_a_docstrings_example_needs_no_driver(tmp_path):
+    src = (
+        "import sqlalchemy\n\n\ndef serve(url):\n"
+        '    """Serve a storage.\n\n    Example: serve("mysql+pymysql://user@host/db")\n    """\n'
+        "    return sqlalchemy.create_engine(url)\n"
+    )
+    names = {n for n, _ in _placed(_write(tmp_path, {**BASE, "p/__init__.py": src}))}
+    assert "sqlalchemy" in names and "pymysql" not in names
+    code = src.replace("return sqlalchemy.create_engine(url)", 'return serve("mysql+pymysql://h")')
+    names = {n for n, _ in _placed(_write(tmp_path, {"p/__init__.py": code}))}
+    assert "pymysql" in names
+
+
+def test_a_call_of_an_optional_library_needs_its_helper_only_as_optionally(tmp_path):
+    # pandas is loaded through a guarded proxy (openai's _extras): its read_excel's
+    # openpyxl is as optional as pandas itself
+    files = {
+        **BASE,
+        "p/proxy.py": "def load():\n    try:\n        import pandas\n    except ImportError:\n"
+        "        raise RuntimeError('pip install p[datalib]')\n    return pandas\n",
+        "p/read.py": "from p.proxy import load\n\n\ndef read(f):\n"
+        "    return load().read_excel(f)\n",
+    }
+    names = {n for n, _ in _placed(_write(tmp_path, files))}
+    assert "openpyxl" not in names and "pandas" not in names

@@ -132,6 +132,12 @@ def _declared(doc: TOMLDocument) -> dict[str, list[str]]:
 _FEATURED = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*\[")
 
 
+def _features_of(item: str) -> list[str]:
+    """`Twisted[http2, tls]>=21` -> ["http2", "tls"]."""
+    inside = item.partition("[")[2].partition("]")[0]
+    return [f.strip() for f in inside.split(",") if f.strip()]
+
+
 def _data(doc: TOMLDocument, path: str) -> dict[str, Any]:
     project = _table(doc.get("project")) or {}
     poetry = _poetry(doc) or {}
@@ -158,9 +164,9 @@ def _data(doc: TOMLDocument, path: str) -> dict[str, Any]:
             optional_files[str(extra)] = [_repo_relative(path, f) for f in _files(spec)]
     classifiers = project.get("classifiers") or poetry.get("classifiers") or []
     # `twisted-http2 = ["Twisted[http2]"]`: an extra that asks for a dependency's own
-    # features (the declared names drop the brackets)
+    # features (the declared names drop the brackets); the features asked for come third
     featured = [
-        [str(extra), _FEATURED.match(item).group(1)]
+        [str(extra), _FEATURED.match(item).group(1), _features_of(item)]
         for extra, items in (_table(project.get("optional-dependencies")) or {}).items()
         if isinstance(items, list)
         for item in items

@@ -29,7 +29,7 @@ import os
 import re
 import subprocess
 from collections import defaultdict
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from depinfer.context import Context
@@ -63,6 +63,7 @@ from depinfer.model import (
     Project,
     Section,
 )
+from depinfer.scan import classify
 
 # Import names that are never distributions of their own.
 _NOT_DISTRIBUTIONS = {"__main__", "__future__", "__builtin__", "builtins"}
@@ -159,6 +160,70 @@ class _Lines:
         return re.search(path_part, text) is not None
 
 
+# Folders that hold a package's integrations with other libraries, one sub-package or
+# module per library, named after it (allauth/headless/contrib/ninja,
+# sentry_sdk/integrations/django): the user who installs that library enables it
+_INTEGRATION_DIRS = {"contrib", "integrations", "integration"}
+
+
+def _integration_with(rel_file: str, root: str) -> bool:
+    """`root` is imported by the integration named after it (contrib/ninja/security.py
+    importing ninja): the library is the user's choice, not the package's runtime need."""
+    parts = PurePosixPath(rel_file).parts
+    for i, part in enumerate(parts[:-1]):
+        if part.lower() in _INTEGRATION_DIRS:
+            name = PurePosixPath(parts[i + 1]).stem
+            if name.lower() == root.lower():
+                return True
+    return False
+
+
+# Roles a folder gives files of the repository's own project but not of a project it holds
+_NESTED_PROJECT_ROLES = {FileKind.EXAMPLE, FileKind.DOCS, FileKind.BENCH, FileKind.SCRIPT}
+
+
+def _roles_in_nested_projects(
+    refs: list[ImportRef], project: Project, layout: ManifestLayout
+) -> None:
+    """A file's role judged from the project that owns it: an example, docs or script folder
+    that keeps its own runtime manifest (examples/servers/weather/pyproject.toml) is a
+    project of its own, and the code in it is that project's shipped code, not a demo of the
+    repository's package. A folder of loose scripts beside that project's packages (no
+    `__init__.py` in it) stays a demo, and test folders keep their role (a fixture project is
+    test data)."""
+    packages = {
+        str(PurePosixPath(f.path).parent)
+        for f in project.files
+        if PurePosixPath(f.path).name == "__init__.py"
+    }
+    roles: dict[str, FileKind] = {}
+    for ref in refs:
+        if ref.kind not in _NESTED_PROJECT_ROLES:
+            continue
+        if ref.file not in roles:
+            roles[ref.file] = ref.kind
+            folder = layout.folder_of(ref.file)
+            base = folder.directory if folder is not None else ""
+            if (
+                folder is not None
+                and base
+                and any(m.directory == base for m in folder.runtime)
+                and classify(base + "/_.py", packages) in _NESTED_PROJECT_ROLES
+            ):
+                inner = {p[len(base) + 1 :] for p in packages if p.startswith(base + "/")}
+                rel = ref.file[len(base) + 1 :]
+                top = rel.split("/")[0] if "/" in rel else ""
+                if top in inner:
+                    # the project's own package, whatever it is called (a Django project
+                    # package named `example` beside its manage.py)
+                    rel = "_pkg" + rel[len(top) :]
+                    inner = {"_pkg" + p[len(top) :] if p.split("/")[0] == top else p for p in inner}
+                    top = "_pkg"
+                if not top or not inner or any(p == top or p.startswith(top + "/") for p in inner):
+                    roles[ref.file] = classify(rel, inner)
+        ref.kind = roles[ref.file]
+
+
 def _mark_lazy_and_vendored(refs: list[ImportRef], project: Project, lines: _Lines) -> None:
     for ref in refs:
         parts = ref.file.split("/")[:-1]
@@ -216,6 +281,7 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
     target = target_python(project, ctx)
     env = project_environment(project)
     lines = _Lines(project)
+    _roles_in_nested_projects(refs, project, layout)
     _mark_lazy_and_vendored(refs, project, lines)
     mark_type_only_modules(refs, internal, project)
     mark_lazy_modules(refs, internal, project)
@@ -323,6 +389,8 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
         if ref.file in pytest_plugins and root in ("pytest", "_pytest"):
             section = Section.DEV
         if ref.file in gunicorn_workers and root == "gunicorn" and section == Section.RUNTIME:
+            section = Section.OPTIONAL
+        if section == Section.RUNTIME and _integration_with(ref.file, root):
             section = Section.OPTIONAL
         if fallback_for:
             # `except ImportError: import tomli` after `import tomllib`: needed only where the

@@ -166,7 +166,9 @@ class InternalModules:
         provides `module`'s top-level package, when the importer's own project (folder
         `own`) does not provide it."""
         top = [p for p in module.split(".") if p][:1]
-        if not top or len(self.projects) < 2:
+        # another named project than the importer's own (an example app with only a
+        # requirements.txt may import the repository's package)
+        if not top or not any(folder != own for folder in self.projects):
             return None
         for base in (own, _join(own, "src")):
             if self._resolves(base, top):

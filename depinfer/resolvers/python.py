@@ -78,7 +78,8 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
     # what the extra's distributions depend on (botocore under boto3) comes with it; an
     # extra that repeats a distribution the package itself needs (pandas in ydata-profiling's
     # `spark`) does not make its importers the extra's code
-    feature_names = _feature_extras(list(manifests.values()))
+    featured_brings: dict[tuple[str, ...], set[str]] = {}  # per manifest set, once
+    feature_names = _feature_names(list(manifests.values()), ctx, featured_brings)
     feature_imports = [
         c
         for c in ours
@@ -114,6 +115,7 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
         if c.section == Section.RUNTIME and not c.optional:
             runtime_targets.setdefault(canonical(c.name), set()).add(c.manifest)
     pins = pinned_elsewhere(project, manifests)
+    environments = pixi_feature_names(project)
     # each requirements file's `-r` stack, read once
     stacks = {
         p: _included(p, manifests) for p, m in manifests.items() if m.format == "requirements"
@@ -141,7 +143,7 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
             extra_group = _poetry_extra_naming(siblings, manifest, name)
             if extra_group and manifest.format == "pyproject":
                 req = _req(c, Section.OPTIONAL, extra_group, optional=True)
-            elif name in _feature_extras(siblings) and (
+            elif name in _feature_names(siblings, ctx, featured_brings) and (
                 (manifest.path, name) not in core
                 or name in _variant_extras(siblings, {n for p, n in core if p == manifest.path})
             ):
@@ -150,8 +152,9 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
                 # (unless importing the package itself needs it and the extra is a feature
                 # that merely repeats it; an extra of core names alone picks a variant)
                 continue
-            elif (manifest.path, name) not in eager and _installed_with_a_group(
-                name, siblings, ctx, group_brought, source_files
+            elif (manifest.path, name) not in eager and (
+                _installed_with_a_group(name, siblings, ctx, group_brought, source_files)
+                or name in environments
             ):
                 # imported only inside functions (loaded when a feature is used) and kept
                 # in one of the project's extras or groups, or required by a distribution
@@ -492,6 +495,47 @@ def _brought_by_extras(names: set[str], ctx: Context) -> set[str]:
     return set(_bringers_in_extras(names, ctx))
 
 
+def pixi_feature_names(project: Project) -> set[str]:
+    """Names the repository's pixi.toml installs in its feature environments
+    (`[feature.test.dependencies]`, `[feature.<name>.pypi-dependencies]`; pixi
+    documentation, The pixi.toml manifest: features): environments the maintainers test
+    optional features in, like extras or dependency groups (dask's h5py, numba), per
+    platform too (`[feature.x.target.linux-64.dependencies]`). Conda names mostly equal the
+    PyPI ones; what the package's run-dependencies or the default environment list is left
+    out, whichever feature repeats it (a minimum-versions feature)."""
+    from depinfer.toml_compat import tomllib
+
+    try:
+        doc = tomllib.loads(project.abspath("pixi.toml").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return set()
+    features = doc.get("feature")
+    out: set[str] = set()
+    if not isinstance(features, dict):
+        return out
+    for feature in features.values():
+        if not isinstance(feature, dict):
+            continue
+        targets = feature.get("target")
+        tables = [feature, *(targets.values() if isinstance(targets, dict) else ())]
+        for table in tables:
+            for key in ("dependencies", "pypi-dependencies"):
+                deps = table.get(key) if isinstance(table, dict) else None
+                if isinstance(deps, dict):
+                    out.update(canonical(str(n)) for n in deps)
+    # what the package itself runs with (`[package.run-dependencies]`) and the default
+    # environment are not optional, whichever feature repeats them (minimum versions)
+    package = doc.get("package") if isinstance(doc.get("package"), dict) else {}
+    for table in (
+        package.get("run-dependencies"),
+        doc.get("dependencies"),
+        doc.get("pypi-dependencies"),
+    ):
+        if isinstance(table, dict):
+            out -= {canonical(str(n)) for n in table}
+    return out
+
+
 def _installed_with_a_group(
     name: str,
     manifests: list[Manifest],
@@ -507,6 +551,12 @@ def _installed_with_a_group(
     listed = _in_extras_or_groups(manifests)
     if name in listed:
         return True
+    if any(
+        n == name and not _TOOLING_EXTRAS.match(e)
+        for m in manifests
+        for e, n in _featured_entries(m)
+    ):
+        return False  # a feature extra asks for its features: the distribution is the package's
     key = tuple(sorted(m.path for m in manifests))
     if key not in cache:
         # only feature extras: test/docs tools bring common libraries (pytest: packaging)
@@ -549,6 +599,7 @@ def _in_extras_or_groups(manifests: list[Manifest]) -> set[str]:
     for m in manifests:
         if m.format == "requirements":
             continue
+        featured = _featured_entries(m)
         for key, names in m.declared.items():
             head, _, extra = key.partition(".")
             if head == "optional-dependencies" and _LOWEST_VERSIONS.match(extra):
@@ -558,7 +609,15 @@ def _in_extras_or_groups(manifests: list[Manifest]) -> set[str]:
                 "dependency-groups",
                 "group",
             ):
-                out.update(canonical(_bare(n)) for n in names)
+                # a feature extra's `name[feature]` asks for the dependency's feature, so
+                # the dependency itself is the package's (litgpt's huggingface-hub[hf-transfer])
+                out.update(
+                    canonical(_bare(n))
+                    for n in names
+                    if head != "optional-dependencies"
+                    or _TOOLING_EXTRAS.match(extra)
+                    or (extra, canonical(_bare(n))) not in featured
+                )
     return out
 
 
@@ -584,6 +643,57 @@ _TOOLING_EXTRAS = re.compile(
     rf"style|check|checks|ci|coverage|cov|bench|benchmarks?|all|full|complete|{_LOWEST})$",
     re.I,
 )
+
+
+def _feature_names(
+    manifests: list[Manifest], ctx: Context, cache: dict[tuple[str, ...], set[str]]
+) -> set[str]:
+    """The names feature extras declare, and what the features they ask of a dependency
+    require when the extra is named for that feature: `twisted-http2 = ["Twisted[http2]"]`
+    installs Twisted's `http2` extra, whose Requires-Dist (h2, priority) the project's
+    HTTP/2 modules import (registry metadata; not checked offline)."""
+    key = tuple(sorted(m.path for m in manifests))
+    if key not in cache:
+        cache[key] = _featured_requirements(manifests, ctx)
+    return _feature_extras(manifests) | cache[key]
+
+
+def _featured_requirements(manifests: list[Manifest], ctx: Context) -> set[str]:
+    out: set[str] = set()
+    if ctx.registries.offline:
+        return out
+    for m in manifests:
+        for entry in (m.data or {}).get("featured_extras") or ():
+            if len(entry) < 3 or _TOOLING_EXTRAS.match(entry[0]):
+                continue
+            extra, dist, features = entry
+            # only an extra named for the feature is that feature (`twisted-http2`); one that
+            # merely asks for it on the way (`spark = ["visions[type_image_path]"]`) is not
+            words = set(canonical(extra).split("-"))
+            features = [f for f in features if set(canonical(f).split("-")) <= words]
+            if not features:
+                continue
+            meta = ctx.registries.metadata(Ecosystem.PYPI, canonical(dist)) or {}
+            for spec in meta.get("requires_dist") or []:
+                if any(_for_extra(spec, f) for f in features):
+                    dep = _bare(spec)
+                    if dep and canonical(dep) != canonical(dist):
+                        out.add(canonical(dep))
+    return out
+
+
+def _for_extra(spec: str, feature: str) -> bool:
+    """A Requires-Dist entry installed with `feature` and not without it."""
+    from packaging.markers import InvalidMarker, Marker, UndefinedEnvironmentName
+
+    _, _, text = spec.partition(";")
+    if "extra" not in text:
+        return False
+    try:
+        marker = Marker(text.strip())
+        return marker.evaluate({"extra": canonical(feature)}) and not marker.evaluate({"extra": ""})
+    except (InvalidMarker, UndefinedEnvironmentName):
+        return False
 
 
 def _feature_extras(manifests: list[Manifest]) -> set[str]:
@@ -623,7 +733,7 @@ def _variant_extras(manifests: list[Manifest], core: set[str]) -> set[str]:
 
 def _featured_entries(m: Manifest) -> set[tuple[str, str]]:
     """(extra, name) pairs of a pyproject's optional-dependencies written `name[feature]`."""
-    return {(e, canonical(n)) for e, n in (m.data or {}).get("featured_extras") or ()}
+    return {(e[0], canonical(e[1])) for e in (m.data or {}).get("featured_extras") or ()}
 
 
 def _bare(name: str) -> str:

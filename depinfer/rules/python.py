@@ -83,6 +83,12 @@ def infer(
     layout = ManifestLayout(project)
     imported = {r.module for r in refs if not r.relative}
     roots = {m.split(".")[0] for m in imported}
+    # modules some code needs: imported outside try/except ImportError and TYPE_CHECKING
+    required_roots = {
+        r.module.split(".")[0]
+        for r in refs
+        if not r.relative and not r.optional and not r.type_only
+    }
     families = _file_families(project)
     texts: dict[str, str | None] = {}
 
@@ -130,6 +136,10 @@ def infer(
             needs = rule.get("needs_import")
             if needs and not ({needs} if isinstance(needs, str) else set(needs)) & roots:
                 continue  # one of these modules must be imported too
+            if needs and not ({needs} if isinstance(needs, str) else set(needs)) & required_roots:
+                # imported only where it may be missing (openai's pandas proxy): what the
+                # call needs is as optional as the library that makes it
+                continue
             if set(rule.get("unless_imports") or ()) & roots:
                 continue  # the code already imports what the rule would add (or a rival)
             if {_canon(n) for n in rule.get("unless_declared") or ()} & declared_anywhere():
@@ -145,7 +155,7 @@ def infer(
                     text = text_of(rel)
                     if not text:
                         continue
-                    m = _active_match(rule["regex"], text)
+                    m = _active_match(rule["regex"], text, rel.endswith(".py"))
                     if m:
                         line = text.count("\n", 0, m.start()) + 1
                         hits.append((rel, line, kind))
@@ -342,13 +352,25 @@ def _emit(
         )
 
 
-def _active_match(regex: re.Pattern[str], text: str) -> re.Match[str] | None:
+_TRIPLE_QUOTED = re.compile(r'("""|\'\'\')(?:.|\n)*?\1')
+
+
+def _active_match(regex: re.Pattern[str], text: str, python: bool = False) -> re.Match[str] | None:
     """The first match that is not on a commented-out line (`# DATABASE_URL=postgres://…`
-    in a settings template is an example, not the configuration)."""
+    in a settings template is an example, not the configuration) nor, in Python source,
+    inside a triple-quoted string (a docstring's usage example: optuna's
+    `get_storage("mysql+pymysql://...")` in run_grpc_proxy_server's docstring)."""
+    quoted: list[tuple[int, int]] | None = None
     for m in regex.finditer(text):
         start = text.rfind("\n", 0, m.start()) + 1
-        if not text[start : m.start()].lstrip().startswith(("#", ";", "//")):
-            return m
+        if text[start : m.start()].lstrip().startswith(("#", ";", "//")):
+            continue
+        if python:
+            if quoted is None:
+                quoted = [q.span() for q in _TRIPLE_QUOTED.finditer(text)]
+            if any(a <= m.start() < b for a, b in quoted):
+                continue
+        return m
     return None
 
 
