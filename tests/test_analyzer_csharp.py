@@ -187,3 +187,22 @@ def test_object_initializer_members_and_member_reads_are_no_type_uses():
     assert "LoggerFactory" not in summary.extra["identifiers"]
     # read as a member only: kept apart so entry-point markers do not match it
     assert "ServiceCollection" in summary.extra["member_only"]
+
+
+def test_usings_carry_the_if_symbols_they_are_compiled_under():
+    src = (
+        "using System;\n#if POMELO\nusing MySqlConnector;\n#else\nusing MySql.Data;\n#endif\n"
+        "#if !LEGACY\nusing Modern;\n#endif\n#if A && B\nusing Both;\n#endif\nclass C {}\n"
+    )
+    guards = {
+        r.module: r.extra.get("if")
+        for r in _by_kind(analyze_text(src, "a.cs", FileKind.SOURCE, "a.csproj"), "using")
+    }
+    assert guards == {
+        "System": None,
+        "MySqlConnector": [["POMELO", True]],
+        "MySql.Data": [["POMELO", False]],
+        "Modern": [["LEGACY", False]],
+        # a condition of another shape is not read: the using counts as before
+        "Both": None,
+    }

@@ -1690,3 +1690,22 @@ def test_a_roslyn_generator_gets_the_immutable_collections_from_the_compiler(tmp
     # Microsoft.CodeAnalysis.CSharp's dependency group holds System.Collections.Immutable
     assert "Microsoft.CodeAnalysis.CSharp" in names
     assert "System.Collections.Immutable" not in names
+
+
+def test_a_using_under_a_symbol_the_project_does_not_define_is_not_compiled():
+    found = infer(FIXTURES / "conditional-usings", Options(offline=True))
+    # one shared file, two drivers: each project compiles the branch its symbols select
+    assert _names(found, "Classifier.MySql/Classifier.MySql.csproj") == ["MySql.Data"]
+    assert _names(found, "Classifier.Pomelo/Classifier.Pomelo.csproj") == ["MySqlConnector"]
+
+
+def test_if_symbols_only_the_repository_defines_are_decided():
+    from depinfer.mapping.csharp import _active
+
+    # POMELO is defined by some project here: off where this project lacks it
+    assert not _active([["POMELO", True]], set(), {"POMELO"})
+    assert _active([["POMELO", False]], set(), {"POMELO"})
+    # a symbol no project file defines may come from the command line: kept
+    assert _active([["BENCHMARKS", True]], set(), {"POMELO"})
+    # the SDK's own symbols depend on the target framework: kept
+    assert _active([["NET8_0_OR_GREATER", False]], set(), {"NET8_0_OR_GREATER"})

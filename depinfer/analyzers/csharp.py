@@ -457,7 +457,48 @@ def _using(node, ref) -> None:
     extra = {"kind": "using", "global": is_global, "static": is_static}
     if alias:
         extra["alias"] = alias
+    guard = _guard(node)
+    if guard:
+        extra["if"] = guard
     ref(module, node.start_point[0] + 1, **extra)
+
+
+def _guard(node) -> list[list]:
+    """The `#if SYMBOL` / `#if !SYMBOL` branches a directive sits in, as [symbol, defined]
+    pairs (`#else` negates its `#if`); conditions of any other shape, and `#elif` chains,
+    are left out: the directive then counts as it always did."""
+    out: list[list] = []
+    child, parent = node, node.parent
+    while parent is not None:
+        if parent.type == "preproc_if":
+            negate = child.type == "preproc_else"
+            if child.type in ("preproc_elif",):
+                return []
+            cond = parent.child_by_field_name("condition")
+            if cond is None:
+                named = [c for c in parent.named_children if c.id != child.id]
+                cond = named[0] if named else None
+            simple = _simple_condition(cond)
+            if simple is None:
+                return []
+            symbol, wanted = simple
+            out.append([symbol, wanted != negate])
+        elif parent.type in ("preproc_elif", "preproc_else") and child.type == "preproc_elif":
+            return []
+        child, parent = parent, parent.parent
+    return out
+
+
+def _simple_condition(cond):
+    if cond is None:
+        return None
+    if cond.type == "identifier":
+        return cond.text.decode("utf-8", "replace"), True
+    if cond.type in ("unary_expression", "prefix_unary_expression") and cond.text.startswith(b"!"):
+        inner = cond.named_children[0] if cond.named_children else None
+        if inner is not None and inner.type == "identifier":
+            return inner.text.decode("utf-8", "replace"), False
+    return None
 
 
 def analyze(project: Project, ctx: Context) -> list[ImportRef]:

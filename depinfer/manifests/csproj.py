@@ -87,6 +87,12 @@ def read(text: str, path: str) -> tuple[dict[str, list[str]], dict[str, Any]]:
                 name = _local(prop.tag)
                 if name and (name not in props or not prop.get("Condition")):
                     props[name] = _text(prop)
+                if name == "DefineConstants":
+                    # every configuration's symbols: `#if` guards are read against these
+                    symbols = data.setdefault("define_constants", [])
+                    for sym in re.split(r"[;,\s]+", _text(prop) or ""):
+                        if sym and not sym.startswith("$(") and sym not in symbols:
+                            symbols.append(sym)
                 _output_path(_text(prop), data)
         elif tag == "ItemGroup":
             group_cond = group.get("Condition")

@@ -14,6 +14,7 @@ Order of decisions for one namespace in one project:
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -85,11 +86,17 @@ def gather(
 ) -> tuple[list[CsProject], dict[str, ProjectUse]]:
     layout = build_layout(project)
     uses = {cs.path: ProjectUse(cs) for cs in layout}
+    defined = {cs.path: _defined_symbols(cs) for cs in layout}
+    # symbols the repository's own project files define somewhere: only those are read
+    # as off where a project does not define them (others may come from the command line)
+    known = set().union(*defined.values()) if defined else set()
     for r in refs:
         use = uses.get(r.extra.get("project") or "")
         if use is None:
             continue
         kind = r.extra.get("kind")
+        if kind == "using" and not _active(r.extra.get("if"), defined[use.cs.path], known):
+            continue  # `#if POMELO using MySqlConnector;` in a project without POMELO
         if kind == "using":
             use.usings.setdefault(r.module, r)
             if r.extra.get("global"):
@@ -224,6 +231,33 @@ def _unlisted_ok(pid: str, pool: dict[str, str]) -> bool:
         return False  # a listed package depends on it
     family = pid.split(".", 1)[0].lower()
     return not any(p.split(".", 1)[0] == family for p in lowered)
+
+
+# Symbols the SDK defines from the target framework, platform and configuration
+# ("Preprocessor symbols" in the C# compiler options docs): never decided here.
+_SDK_SYMBOL = re.compile(
+    r"(DEBUG|TRACE|RELEASE|NET\w*|WINDOWS\w*|ANDROID\w*|IOS\w*|MACCATALYST\w*|MACOS\w*"
+    r"|TVOS\w*|WATCHOS\w*|BROWSER\w*|\w*_OR_GREATER)"
+)
+
+
+def _defined_symbols(cs: CsProject) -> set[str]:
+    symbols = set(cs.manifest.data.get("define_constants", []))
+    for sym in re.split(r"[;,\s]+", cs.properties.get("DefineConstants", "")):
+        if sym and not sym.startswith("$("):
+            symbols.add(sym)
+    return symbols
+
+
+def _active(guard: list | None, defined: set[str], known: set[str]) -> bool:
+    """Whether a directive under `#if` guards ([symbol, wanted] pairs) is compiled in a
+    project defining `defined`; only symbols in `known` are decided."""
+    for symbol, wanted in guard or ():
+        if _SDK_SYMBOL.fullmatch(symbol) or symbol not in known:
+            continue
+        if (symbol in defined) != wanted:
+            return False
+    return True
 
 
 @lru_cache(maxsize=1)
