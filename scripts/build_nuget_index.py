@@ -211,7 +211,7 @@ System.Data.SQLite | 65 | lib | System.Data.SQLite | 1.0.119
 Oracle.ManagedDataAccess.Core | 60 | lib | Oracle.ManagedDataAccess.Client | 23.9.0
 Microsoft.EntityFrameworkCore | 95 | lib | =;Microsoft.EntityFrameworkCore.ChangeTracking;Microsoft.EntityFrameworkCore.Storage;Microsoft.EntityFrameworkCore.Infrastructure;Microsoft.EntityFrameworkCore.Metadata;Microsoft.EntityFrameworkCore.Metadata.Builders;Microsoft.EntityFrameworkCore.Diagnostics;Microsoft.EntityFrameworkCore.Query;Microsoft.EntityFrameworkCore.ValueGeneration;Microsoft.EntityFrameworkCore.Storage.ValueConversion;Microsoft.EntityFrameworkCore.Migrations | 9.0.7
 Microsoft.EntityFrameworkCore.Abstractions | 50 | lib | Microsoft.EntityFrameworkCore[IndexAttribute,PrimaryKeyAttribute,OwnedAttribute] | 9.0.7
-Microsoft.EntityFrameworkCore.Relational | 85 | lib | Microsoft.EntityFrameworkCore.Migrations.Operations;Microsoft.EntityFrameworkCore[ExecuteSqlRaw,ExecuteSqlInterpolated,FromSqlRaw,FromSqlInterpolated,ToTable,HasColumnType,HasColumnName,GetDbConnection,SqlQuery,HasDefaultValueSql,HasComputedColumnSql,GetConnectionString,HasSchema,HasDefaultSchema] | 9.0.7
+Microsoft.EntityFrameworkCore.Relational | 85 | lib | Microsoft.EntityFrameworkCore.Migrations.Operations;Microsoft.EntityFrameworkCore[ExecuteSqlRaw,ExecuteSqlInterpolated,FromSqlRaw,FromSqlInterpolated,ToTable,HasColumnType,HasColumnName,GetDbConnection,SqlQuery,HasDefaultValueSql,HasComputedColumnSql,GetConnectionString,HasSchema,HasDefaultSchema,GetTableName,GetSchema,GetSchemaQualifiedTableName,GetColumnName,GetMappedConstraints,GetMappedTableIndexes,GetDefaultTableName,GetDefaultSchema] | 9.0.7
 Microsoft.EntityFrameworkCore.SqlServer | 92 | lib | Microsoft.EntityFrameworkCore.SqlServer;Microsoft.EntityFrameworkCore[UseSqlServer,IsClustered,EnableRetryOnFailure,IsSqlServer] | 9.0.7
 Microsoft.EntityFrameworkCore.Sqlite | 85 | lib | Microsoft.EntityFrameworkCore.Sqlite;Microsoft.EntityFrameworkCore[UseSqlite,IsSqlite] | 9.0.7
 Microsoft.EntityFrameworkCore.Cosmos | 55 | lib | Microsoft.EntityFrameworkCore.Cosmos;Microsoft.EntityFrameworkCore[UseCosmos,ToContainer,HasPartitionKey];Microsoft.Extensions.DependencyInjection[AddCosmos] | 9.0.7
@@ -1403,6 +1403,7 @@ IMPLIED_BY = {
     # each EF Core database provider depends on EF Core (and its relational layer); an
     # Aspire EF component on its provider (their gallery dependency lists)
     "Microsoft.EntityFrameworkCore": [
+        "Microsoft.EntityFrameworkCore.Relational",
         "Microsoft.EntityFrameworkCore.SqlServer",
         "Microsoft.EntityFrameworkCore.Sqlite",
         "Microsoft.EntityFrameworkCore.InMemory",

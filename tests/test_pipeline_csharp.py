@@ -1709,3 +1709,20 @@ def test_if_symbols_only_the_repository_defines_are_decided():
     assert _active([["BENCHMARKS", True]], set(), {"POMELO"})
     # the SDK's own symbols depend on the target framework: kept
     assert _active([["NET8_0_OR_GREATER", False]], set(), {"NET8_0_OR_GREATER"})
+
+
+def test_ef_cores_relational_metadata_extensions_need_the_relational_package(tmp_path):
+    _tree(
+        tmp_path,
+        {
+            "Audit/Audit.csproj": LIB,
+            "Audit/Tables.cs": (
+                "using Microsoft.EntityFrameworkCore;\nnamespace Audit;\n"
+                "public static class Tables {\n"
+                "  public static string Of(DbContext db, System.Type t) =>\n"
+                "    db.Model.FindEntityType(t).GetSchemaQualifiedTableName();\n}\n"
+            ),
+        },
+    )
+    found = infer(tmp_path, Options(offline=True))
+    assert _names(found, "Audit/Audit.csproj") == ["Microsoft.EntityFrameworkCore.Relational"]
