@@ -25,6 +25,7 @@ from depinfer.context import Context
 from depinfer.mapping.rust import code_name, crates_of, feature_references, link_member
 from depinfer.model import Candidate, Ecosystem, Evidence, ImportRef, Project, Section
 from depinfer.rules.rust_gates import (
+    TRAIT_PREFIX,
     cargo_source_dir,
     crate_features,
     crate_reexports,
@@ -74,7 +75,7 @@ def infer(
     _async_attributes(refs, out)
     known = _source_gates(out, ctx, project)
     _helper_keys(refs, out, known)
-    _method_gates(refs, out, known)
+    _method_gates(refs, out, known, project.root)
     _serde_integration(refs, out, known)
     _serde_std_impls(refs, out, known)
     _derived_trait_impls(refs, out, known)
@@ -349,19 +350,29 @@ def _registry_source(
     Returns (source root, version to pin) — the version only when it differs from the newest."""
     if ctx.options.offline or not hasattr(ctx.registries, "download_crate"):
         return None, None
-    from depinfer.resolvers.common import parse_as_of, pick_version
-    from depinfer.resolvers.rust import _vtuple
+    from depinfer.resolvers.common import parse_as_of
+    from depinfer.resolvers.rust import _vtuple, pick_crate_version
 
     versions = ctx.registries.versions(Ecosystem.CRATES, package)
     try:
         as_of = parse_as_of(ctx.options.as_of, project.last_commit_date)
     except ValueError:
         as_of = None
-    current = pick_version(versions, as_of=as_of, sort_key=_vtuple)
+    current = pick_crate_version(versions, as_of=as_of)
     tops = {u.split("::")[0] for u in used if u}
     best: tuple[int, Path, str] | None = None
     newest = current.version if current is not None else None
-    for _ in range(3):
+    # a breaking line too new to have settled by the as-of date (pick_version passes it over)
+    # is tried next when the settled release lacks names the code uses: code that already
+    # names `syn::ReceiverKind` was written against syn 3, however recent
+    newer = (
+        pick_crate_version(
+            [v for v in versions if compat_key(v.version) > compat_key(newest)], as_of=as_of
+        )
+        if newest is not None
+        else None
+    )
+    for step in range(4):
         if current is None:
             break
         src = _crate_source(package, current.version, ctx, workdir)
@@ -374,9 +385,12 @@ def _registry_source(
             best = (cover, src, current.version)
         if cover == len(tops):
             break
-        group = compat_key(current.version)
+        if step == 0 and newer is not None:
+            current = newer
+            continue
+        group = compat_key(min(current.version, newest, key=_vtuple))
         older = [v for v in versions if compat_key(v.version) < group]
-        current = pick_version(older, as_of=as_of, sort_key=_vtuple)
+        current = pick_crate_version(older, as_of=as_of)
     if best is None:
         return None, None
     return best[1], (best[2] if best[2] != newest else None)
@@ -588,6 +602,7 @@ def _method_gates(
     refs: list[ImportRef],
     cands: list[Candidate],
     known: dict[str, tuple[dict[str, list[str]], dict[str, list[str]]]],
+    root: Path | None = None,
 ) -> None:
     """A method called in a file that uses crate X, which X defines only behind a feature
     (`TextDiff::iter_inline_changes` → similar's `inline`, `RequestBuilder::json` → reqwest's
@@ -595,8 +610,23 @@ def _method_gates(
     `.is_empty()`: data/rust/std_methods.json) and very short ones say nothing of the type
     called, so they are skipped."""
     std = std_methods()
+    derives = derive_table()
     methods: dict[str, set[str]] = {}
     users: dict[tuple[str, str], set[str]] = {}
+    types: dict[tuple[str, str], set[str]] = {}  # (file, crate) → the crate's types it names
+    words: dict[str, set[str]] = {}  # file → the names its `use` items name, read on demand
+
+    def mentions(file: str, name: str) -> bool:
+        if file not in words:
+            try:
+                text = (root / file).read_text(encoding="utf-8", errors="replace") if root else ""
+            except OSError:
+                text = ""
+            text = re.sub(r"//[^\n]*|/\*.*?\*/", " ", text, flags=re.DOTALL)
+            uses = " ".join(re.findall(r"\buse\s[^;]*;", text))
+            words[file] = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", uses))
+        return name in words[file]
+
     for r in refs:
         how = r.extra.get("how")
         if how == "methods":
@@ -606,6 +636,9 @@ def _method_gates(
             and r.extra.get("target") == "runtime"
         ):
             users.setdefault((r.extra.get("manifest", ""), r.module), set()).add(r.file)
+            last = str(r.extra.get("path", "")).rpartition("::")[2]
+            if last[:1].isupper():
+                types.setdefault((r.file, r.module), set()).add(last)
     for c in cands:
         if c.section != Section.RUNTIME:
             continue
@@ -620,9 +653,29 @@ def _method_gates(
             if head.rpartition("::")[2][:1].isupper() and method[:1].islower():
                 gated.setdefault(method, []).append(needs)
         called: set[str] = set()
+        needed: list[str] = []
         for f in users.get((c.manifest, code_name(c.name)), set()):
             called |= methods.get(f, set())
-        needed: list[str] = []
+            # a trait method of a type the file names, the trait imported (a call needs it in
+            # scope: `use crate::{Sink, Stream}` in warp): `tx.poll_flush()` in a file naming
+            # `mpsc::UnboundedSender`, whose Sink impl is behind `sink`
+            # Traits with a derive (Serialize, defmt's Format) are called by generic code on
+            # any type (a serializer calls `.serialize()`), and std's method names say nothing
+            # of the type, so neither counts (serde's own integration has its rule below).
+            named = types.get((f, code_name(c.name)), set())
+            for path, needs in gates.items():
+                if path.startswith(TRAIT_PREFIX) and needs:
+                    owner, _, method = path[len(TRAIT_PREFIX) :].partition("::")
+                    trait, _, tname = owner.partition("/")
+                    if (
+                        tname in named
+                        and len(method) >= 4
+                        and method not in std
+                        and ("derive", trait) not in derives
+                        and method in methods.get(f, set())
+                        and mentions(f, trait)
+                    ):
+                        needed.extend(n for n in needs if not _opt_in_only(n))
         for m in called:
             alternatives = gated.get(m)
             if not alternatives or len(m) < 4 or m in std:
