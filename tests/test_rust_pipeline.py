@@ -665,3 +665,36 @@ def test_trait_impl_methods_are_kept_only_where_the_impl_needs_more_than_the_typ
     gates = read_gates(str(FIXTURES / "crate-src" / "chan-0.3.0"))
     assert gates[TRAIT_PREFIX + "Sink/UnboundedSender::poll_flush"] == ["std", "sink"]
     assert TRAIT_PREFIX + "Clone/UnboundedSender::clone" not in gates  # gated like the type
+
+
+class ThiserrorOneRegistry(RecordedRegistry):
+    """The recorded thiserror 2 releases and the last 1.x one."""
+
+    def versions(self, ecosystem: Ecosystem, name: str) -> list[VersionInfo]:
+        out = super().versions(ecosystem, name)
+        if name == "thiserror":
+            published = datetime(2024, 11, 6, tzinfo=timezone.utc)
+            out = [VersionInfo("1.0.69", published=published), *out]
+        return out
+
+
+def test_attribute_syntax_a_new_major_rejects_keeps_the_line_before(tmp_path):
+    root = tmp_path / "error-syntax"
+    shutil.copytree(FIXTURES / "error-syntax", root)
+    ctx = Context(Options(languages=("rust",)), registries=ThiserrorOneRegistry())
+    result = infer(root, ctx.options, ctx=ctx)
+    deps = tomlkit.parse(result.edits[0].new_text)["dependencies"]
+    assert str(deps["thiserror"]).startswith("1.0")
+
+
+def test_named_arguments_beside_a_numbered_field_take_the_newest_major(tmp_path):
+    root = tmp_path / "src"
+    shutil.copytree(FIXTURES / "error-syntax", root)
+    lib = root / "src" / "lib.rs"
+    text = lib.read_text()
+    assert '({:?})",\n        PREFIX' in text
+    lib.write_text(text.replace('({:?})",\n        PREFIX', '({p:?})", p = PREFIX'))
+    ctx = Context(Options(languages=("rust",)), registries=ThiserrorOneRegistry())
+    result = infer(root, ctx.options, ctx=ctx)
+    deps = tomlkit.parse(result.edits[0].new_text)["dependencies"]
+    assert str(deps["thiserror"]).startswith("2")

@@ -74,6 +74,7 @@ def infer(
     _derives(refs, out, ctx)
     _async_attributes(refs, out)
     known = _source_gates(out, ctx, project)
+    _macro_syntax_caps(project, refs, out, ctx)
     _helper_keys(refs, out, known)
     _method_gates(refs, out, known, project.root)
     _serde_integration(refs, out, known)
@@ -577,6 +578,76 @@ def _source_gates(
 
         shutil.rmtree(workdir[0], ignore_errors=True)
     return cache
+
+
+@lru_cache(maxsize=1)
+def macro_syntax() -> list[dict[str, Any]]:
+    return json.loads((DATA / "macro_syntax.json").read_text(encoding="utf-8"))["entries"]
+
+
+_STRING_ARG = re.compile(r'\s*\(\s*"((?:[^"\\]|\\.)*)"\s*,\s*(?!\w+\s*=[^=])\S')
+
+
+def _numbered_field_with_positional_args(text: str, attribute: str) -> bool:
+    """`#[error("found {0:?} after ({:?})", HEX_PREFIX)]`: a numbered field in the format string
+    and an unnamed argument after it (a `name = value` argument is not one)."""
+    for m in re.finditer(r"#\[\s*" + re.escape(attribute) + r"\b", text):
+        arg = _STRING_ARG.match(text, m.end())
+        if arg and re.search(r"\{\d", arg.group(1).replace("{{", "")):
+            return True
+    return False
+
+
+_SYNTAX_CHECKS = {"numbered-field-with-positional-args": _numbered_field_with_positional_args}
+
+
+def _macro_syntax_caps(
+    project: Project, refs: list[ImportRef], cands: list[Candidate], ctx: Context
+) -> None:
+    """Attribute syntax a derive rejects from one major on (data/rust/macro_syntax.json:
+    thiserror 2 refuses `{0}` beside extra positional arguments) keeps the crate on the newest
+    line before that major: a manifest asking for the newer one does not build."""
+    from depinfer.resolvers.common import parse_as_of
+    from depinfer.resolvers.rust import _vtuple, pick_crate_version
+
+    files: dict[str, set[str]] = {}
+    for r in refs:
+        files.setdefault(r.module, set()).add(r.file)
+    for entry in macro_syntax():
+        check = _SYNTAX_CHECKS.get(entry["check"])
+        users = sorted(files.get(code_name(entry["crate"]), set()))
+        if check is None or not users:
+            continue
+        hit = None
+        for f in users:
+            try:
+                text = (project.root / f).read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                continue
+            if check(re.sub(r"//[^\n]*", " ", text), entry["attribute"]):
+                hit = f
+                break
+        if hit is None:
+            continue
+        since = _vtuple(entry["since"])[0]
+        versions = ctx.registries.versions(Ecosystem.CRATES, entry["crate"])
+        try:
+            as_of = parse_as_of(ctx.options.as_of, project.last_commit_date)
+        except ValueError:
+            as_of = None
+        older = pick_crate_version(
+            [v for v in versions if _vtuple(v.version)[0] < since], as_of=as_of
+        )
+        for c in cands:
+            if (c.extra.get("package") or c.name) != entry["crate"] or older is None:
+                continue
+            pin = c.extra.get("version_pin")
+            if pin and _vtuple(pin)[0] < since:
+                continue
+            c.extra["version_pin"] = older.version
+            c.evidence.append(
+                Evidence("source:macro-syntax", hit, None, f"{entry['why']} since {entry['since']}")
+            )
 
 
 def _item_named_features(used: list[str], features: dict[str, list[str]]) -> list[str]:
