@@ -698,3 +698,23 @@ def test_named_arguments_beside_a_numbered_field_take_the_newest_major(tmp_path)
     result = infer(root, ctx.options, ctx=ctx)
     deps = tomlkit.parse(result.edits[0].new_text)["dependencies"]
     assert str(deps["thiserror"]).startswith("2")
+
+
+def test_the_release_is_chosen_from_the_names_every_manifest_uses(tmp_path):
+    # one member names nothing of the crate's API; the other names what only 1.x has
+    root = tmp_path / "two"
+    for member, code in (
+        ("a", "extern crate oldapi;\n"),
+        ("b", "pub fn b() -> Vec<u8> { oldapi::serialize() }\n"),
+    ):
+        (root / member / "src").mkdir(parents=True)
+        (root / member / "Cargo.toml").write_text(
+            f'[package]\nname = "{member}"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\n'
+        )
+        (root / member / "src" / "lib.rs").write_text(code)
+    (root / "Cargo.toml").write_text('[workspace]\nmembers = ["a", "b"]\n')
+    ctx = Context(Options(languages=("rust",)), registries=OldApiRegistry())
+    result = infer(root, ctx.options, ctx=ctx)
+    edits = {e.path: tomlkit.parse(e.new_text) for e in result.edits}
+    assert edits["a/Cargo.toml"]["dependencies"]["oldapi"] == "1.0"
+    assert edits["b/Cargo.toml"]["dependencies"]["oldapi"] == "1.0"

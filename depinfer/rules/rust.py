@@ -507,6 +507,14 @@ def _source_gates(
     cache: dict[str, tuple[dict[str, list[str]], dict[str, list[str]]]] = {}
     workdir: list[Path] = []
     pins: dict[str, str] = {}
+    # the release is chosen once per package for the whole repository, so from the names every
+    # manifest's code uses (one example's `rand::prelude` alone would not rule out rand 0.10,
+    # another's `rand::thread_rng` does)
+    every: dict[str, list[str]] = {}
+    for c in cands:
+        if not c.internal:
+            bucket = every.setdefault(c.extra.get("package") or c.name, [])
+            bucket.extend(p for p in c.extra.get("paths", []) if "::" in p and p not in bucket)
     for c in cands:
         paths = [p for p in c.extra.get("paths", []) if "::" in p]
         package = c.extra.get("package") or c.name
@@ -529,8 +537,8 @@ def _source_gates(
             known = ({}, {})
             snap = snapshot.get(code_name(package)) or snapshot.get(package)
             src = None
-            if paths and project is not None:
-                used = [p.split("::", 1)[1] for p in paths]
+            if (paths or every.get(package)) and project is not None:
+                used = [p.split("::", 1)[1] for p in every.get(package) or paths]
                 src, pin = _registry_source(package, used, project, ctx, workdir)
                 if pin is not None:
                     pins[package] = pin
