@@ -265,3 +265,12 @@ def test_attributes_on_async_functions_are_recorded_for_the_rule_table(tmp_path)
     ctx = Context(Options(offline=True), Registries(offline=True))
     refs = [r for r in analyze(scan(tmp_path), ctx) if r.extra.get("how") == "async-attr"]
     assert [(r.line, r.extra["path"]) for r in refs] == [(1, "wasm_bindgen")]
+
+
+def test_a_file_no_mod_reaches_beside_an_includer_uses_the_includers_names():
+    # kinds.tmpl.rs is rendered by build.rs and `include!`d into kinds.rs: its `fmt::` and
+    # `fsutils::` are kinds.rs's `use std::fmt` and `use crate::util as fsutils`
+    refs, _ = refs_of("include-template")
+    found = crates(refs, target="runtime")
+    assert "regex" in found
+    assert not {"fmt", "fsutils"} & found

@@ -11,7 +11,7 @@ import io
 import json
 import shutil
 import tarfile
-from datetime import datetime
+from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
@@ -563,3 +563,158 @@ def test_the_names_the_code_uses_decide_between_the_library_and_a_crate_of_its_n
     _md5_user(user, code)
     assert _mapped(user) == {expected}
     assert _mapped(user, offline=True) == {"md5"}  # nothing to compare: the crate of that name
+
+
+class NewLineRegistry(RecordedRegistry):
+    """`newapi` 1.0.0 (settled) and 2.0.0, released ten days before the snapshot."""
+
+    def versions(self, ecosystem: Ecosystem, name: str) -> list[VersionInfo]:
+        if name != "newapi":
+            return super().versions(ecosystem, name)
+        return [
+            VersionInfo("1.0.0", published=datetime(2023, 1, 1, tzinfo=timezone.utc)),
+            VersionInfo("2.0.0", published=datetime(2024, 1, 10, tzinfo=timezone.utc)),
+        ]
+
+    def exists(self, ecosystem: Ecosystem, name: str) -> bool | None:
+        return True if name == "newapi" else super().exists(ecosystem, name)
+
+    download_crate = OldApiRegistry.download_crate
+
+
+def test_names_only_a_new_unsettled_major_has_choose_it(tmp_path):
+    root = tmp_path / "newer-line"
+    shutil.copytree(FIXTURES / "newer-line", root)
+    ctx = Context(Options(languages=("rust",), as_of="2024-01-20"), registries=NewLineRegistry())
+    result = infer(root, ctx.options, ctx=ctx)
+    deps = tomlkit.parse(result.edits[0].new_text)["dependencies"]
+    # 2.0 had been out ten days (too new to settle), but only it has `ReceiverKind`; 1.0's
+    # `pub use crate::gen::*` re-exports its own modules, not any name of another crate
+    assert deps["newapi"] == "2.0"
+
+
+def test_a_path_glob_over_the_crates_own_module_lifts_its_names_and_is_no_foreign_glob():
+    from depinfer.rules.rust import _top_level_names
+    from depinfer.rules.rust_gates import external_globs, read_gates
+
+    gates = read_gates(str(FIXTURES / "crate-src" / "newapi-1.0.0"))
+    assert "visit::run" in gates  # `pub use crate::gen::*` lifts gen's modules to the root
+    assert external_globs(gates) == []
+    tops = _top_level_names(gates)
+    assert {"visit", "Receiver"} <= tops and not any(t.startswith("*") for t in tops)
+
+
+def test_a_yanked_release_dates_the_line_when_a_caret_requirement_still_reaches_a_live_one():
+    from depinfer.resolvers.rust import pick_crate_version
+
+    def v(version: str, day: str, yanked: bool = False) -> VersionInfo:
+        return VersionInfo(version, published=datetime.fromisoformat(day), yanked=yanked)
+
+    versions = [
+        v("0.2.1", "2018-04-19T00:00:00+00:00"),
+        v("0.3.0", "2019-11-06T00:00:00+00:00", yanked=True),
+        v("0.3.24", "2022-08-29T00:00:00+00:00", yanked=True),
+        v("0.3.31", "2024-10-05T00:00:00+00:00"),
+    ]
+    as_of = datetime.fromisoformat("2022-09-27T00:00:00+00:00")
+    # every 0.3 release out by then was yanked later; `^0.3.24` still resolves to 0.3.31
+    assert pick_crate_version(versions, as_of=as_of).version == "0.3.24"
+    # a yanked line with nothing live above it is not chosen
+    assert pick_crate_version(versions[:3], as_of=as_of).version == "0.2.1"
+
+
+class ChanRegistry(RecordedRegistry):
+    """`chan` 0.3.0, whose Sink impl for its sender is behind the `sink` feature."""
+
+    def versions(self, ecosystem: Ecosystem, name: str) -> list[VersionInfo]:
+        if name != "chan":
+            return super().versions(ecosystem, name)
+        features = {"default": ["std"], "std": [], "sink": []}
+        return [VersionInfo("0.3.0", extra={"name": "chan", "features": features})]
+
+    def exists(self, ecosystem: Ecosystem, name: str) -> bool | None:
+        return True if name == "chan" else super().exists(ecosystem, name)
+
+    download_crate = OldApiRegistry.download_crate
+
+
+def test_a_trait_method_called_on_a_type_whose_impl_is_gated_switches_the_feature_on(tmp_path):
+    root = tmp_path / "trait-impl-gate"
+    shutil.copytree(FIXTURES / "trait-impl-gate", root)
+    ctx = Context(Options(languages=("rust",)), registries=ChanRegistry())
+    result = infer(root, ctx.options, ctx=ctx)
+    deps = tomlkit.parse(result.edits[0].new_text)["dependencies"]
+    assert list(deps["chan"]["features"]) == ["sink"]
+
+
+def test_a_trait_method_counts_only_in_a_file_importing_the_trait(tmp_path):
+    root = tmp_path / "trait-impl-gate"
+    shutil.copytree(FIXTURES / "trait-impl-gate", root)
+    (root / "src" / "lib.rs").write_text(
+        "use chan::mpsc;\n\npub fn flush(tx: &mpsc::UnboundedSender) {\n    tx.poll_flush();\n}\n"
+    )
+    ctx = Context(Options(languages=("rust",)), registries=ChanRegistry())
+    result = infer(root, ctx.options, ctx=ctx)
+    deps = tomlkit.parse(result.edits[0].new_text)["dependencies"]
+    assert isinstance(deps["chan"], str)  # no features
+
+
+def test_trait_impl_methods_are_kept_only_where_the_impl_needs_more_than_the_type():
+    from depinfer.rules.rust_gates import TRAIT_PREFIX, read_gates
+
+    gates = read_gates(str(FIXTURES / "crate-src" / "chan-0.3.0"))
+    assert gates[TRAIT_PREFIX + "Sink/UnboundedSender::poll_flush"] == ["std", "sink"]
+    assert TRAIT_PREFIX + "Clone/UnboundedSender::clone" not in gates  # gated like the type
+
+
+class ThiserrorOneRegistry(RecordedRegistry):
+    """The recorded thiserror 2 releases and the last 1.x one."""
+
+    def versions(self, ecosystem: Ecosystem, name: str) -> list[VersionInfo]:
+        out = super().versions(ecosystem, name)
+        if name == "thiserror":
+            published = datetime(2024, 11, 6, tzinfo=timezone.utc)
+            out = [VersionInfo("1.0.69", published=published), *out]
+        return out
+
+
+def test_attribute_syntax_a_new_major_rejects_keeps_the_line_before(tmp_path):
+    root = tmp_path / "error-syntax"
+    shutil.copytree(FIXTURES / "error-syntax", root)
+    ctx = Context(Options(languages=("rust",)), registries=ThiserrorOneRegistry())
+    result = infer(root, ctx.options, ctx=ctx)
+    deps = tomlkit.parse(result.edits[0].new_text)["dependencies"]
+    assert str(deps["thiserror"]).startswith("1.0")
+
+
+def test_named_arguments_beside_a_numbered_field_take_the_newest_major(tmp_path):
+    root = tmp_path / "src"
+    shutil.copytree(FIXTURES / "error-syntax", root)
+    lib = root / "src" / "lib.rs"
+    text = lib.read_text()
+    assert '({:?})",\n        PREFIX' in text
+    lib.write_text(text.replace('({:?})",\n        PREFIX', '({p:?})", p = PREFIX'))
+    ctx = Context(Options(languages=("rust",)), registries=ThiserrorOneRegistry())
+    result = infer(root, ctx.options, ctx=ctx)
+    deps = tomlkit.parse(result.edits[0].new_text)["dependencies"]
+    assert str(deps["thiserror"]).startswith("2")
+
+
+def test_the_release_is_chosen_from_the_names_every_manifest_uses(tmp_path):
+    # one member names nothing of the crate's API; the other names what only 1.x has
+    root = tmp_path / "two"
+    for member, code in (
+        ("a", "extern crate oldapi;\n"),
+        ("b", "pub fn b() -> Vec<u8> { oldapi::serialize() }\n"),
+    ):
+        (root / member / "src").mkdir(parents=True)
+        (root / member / "Cargo.toml").write_text(
+            f'[package]\nname = "{member}"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\n'
+        )
+        (root / member / "src" / "lib.rs").write_text(code)
+    (root / "Cargo.toml").write_text('[workspace]\nmembers = ["a", "b"]\n')
+    ctx = Context(Options(languages=("rust",)), registries=OldApiRegistry())
+    result = infer(root, ctx.options, ctx=ctx)
+    edits = {e.path: tomlkit.parse(e.new_text) for e in result.edits}
+    assert edits["a/Cargo.toml"]["dependencies"]["oldapi"] == "1.0"
+    assert edits["b/Cargo.toml"]["dependencies"]["oldapi"] == "1.0"

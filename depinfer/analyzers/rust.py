@@ -244,6 +244,21 @@ NOT_THROUGH_GLOBS = frozenset({"rooted", "extern", "via-glob", "methods", "async
 # ---------------------------------------------------------------- per-file facts
 
 
+def _inherit_includer_scope(
+    rel: str, ff: FileFacts, facts: dict[str, FileFacts], reached: set[str]
+) -> None:
+    """A file no `mod` reaches, beside a module that `include!`s code, is most likely that
+    code (directly, or a template build.rs renders into OUT_DIR: tokei's
+    language_type.tera.rs and `include!(concat!(env!("OUT_DIR"), "/language_type.rs"))`).
+    `include!` pastes it into the includer's scope (the Rust Reference, "include!"), so the
+    includer's `use` names (`fmt`, `fsutils` for `crate::utils::fs`) are not crates there."""
+    folder = PurePosixPath(rel).parent
+    for other in sorted(reached):
+        if PurePosixPath(other).parent == folder and b"include!" in facts[other].text:
+            for name, path in facts[other].uses.items():
+                ff.uses.setdefault(name, path)
+
+
 @dataclass
 class FileFacts:
     rel: str
@@ -1059,6 +1074,7 @@ def analyze(project: Project, ctx: Context) -> list[ImportRef]:
             kind = kinds[rel]
             dev = kind in (FileKind.TEST, FileKind.EXAMPLE, FileKind.BENCH)
             target = "dev" if dev else "runtime"
+        _inherit_includer_scope(rel, ff, facts, reached)
         walker = _Walker(
             ff, Scope(target=target), pkg_names[owner[rel].directory], _edition(owner[rel])
         )

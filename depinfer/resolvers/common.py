@@ -109,12 +109,17 @@ def pick_version(
     as_of: datetime | None = None,
     runtime_ok: Callable[[VersionInfo], bool] | None = None,
     sort_key: Callable[[str], Any] | None = None,
+    yanked_ok: Callable[[VersionInfo], bool] | None = None,
 ) -> VersionInfo | None:
     """Newest version that exists, is not yanked, deprecated or a pre-release, was published
-    by `as_of`, and fits the runtime; falls back to pre-releases only when nothing else is."""
+    by `as_of`, and fits the runtime; falls back to pre-releases only when nothing else is.
+    `yanked_ok` admits a yanked release that a requirement written for it can still reach
+    (cargo's `^0.3.24` also matches an unyanked 0.3.31)."""
 
     def ok(v: VersionInfo, allow_pre: bool) -> bool:
-        if v.yanked or v.deprecated or (v.prerelease and not allow_pre):
+        if v.deprecated or (v.prerelease and not allow_pre):
+            return False
+        if v.yanked and not (yanked_ok is not None and yanked_ok(v)):
             return False
         if as_of is not None and v.published is not None and v.published > as_of:
             return False

@@ -18,6 +18,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 import tomlkit
@@ -25,6 +26,7 @@ import tomlkit
 from depinfer.context import Context
 from depinfer.mapping.rust import code_name, crates_of, feature_references, workspace_entry
 from depinfer.model import Candidate, Ecosystem, Evidence, Project, Requirement, Section
+from depinfer.registries.base import VersionInfo
 from depinfer.resolvers.common import (
     SECTION_RANK,
     merge_candidates,
@@ -115,6 +117,36 @@ def styled(version: str, style: tuple[int, int] | None) -> str:
     parts = _vtuple(version)
     n = style[0] if parts[0] else max(2, style[1])
     return ".".join(str(p) for p in parts[:n])
+
+
+def reachable_if_yanked(versions: list[VersionInfo]) -> Callable[[VersionInfo], bool]:
+    """A yanked release still dates the code: what a snapshot was written against when all
+    of its line's releases up to that day were later yanked (futures-util 0.3.0 to 0.3.30),
+    not the line before it (0.2). A caret requirement on it is kept when an unyanked release
+    of the same line at or above it exists, which cargo then resolves to (the Cargo Book,
+    Specifying Dependencies: caret requirements; cargo yank: a yanked version is not used
+    for new resolutions)."""
+    top: dict[tuple[int, ...], tuple[int, ...]] = {}
+    for v in versions:
+        if not v.yanked and not v.prerelease:
+            key = _compat(v.version)
+            top[key] = max(top.get(key, ()), _vtuple(v.version))
+    return lambda v: top.get(_compat(v.version), ()) >= _vtuple(v.version)
+
+
+def pick_crate_version(
+    versions: list[VersionInfo],
+    as_of: Any = None,
+    runtime_ok: Callable[[VersionInfo], bool] | None = None,
+) -> VersionInfo | None:
+    """`pick_version` with cargo's ordering, and yanked releases a caret requirement reaches."""
+    return pick_version(
+        versions,
+        as_of=as_of,
+        runtime_ok=runtime_ok,
+        sort_key=_vtuple,
+        yanked_ok=reachable_if_yanked(versions),
+    )
 
 
 def rust_version_ok(project_rv: str | None):
@@ -275,11 +307,8 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
             rv = (
                 info.workspace_root.data.get("workspace", {}).get("package", {}).get("rust-version")
             )
-        chosen = pick_version(
-            versions,
-            as_of=as_of,
-            runtime_ok=rust_version_ok(rv if isinstance(rv, str) else None),
-            sort_key=_vtuple,
+        chosen = pick_crate_version(
+            versions, as_of=as_of, runtime_ok=rust_version_ok(rv if isinstance(rv, str) else None)
         )
         if chosen is not None:
             if c.manifest not in styles:

@@ -25,6 +25,7 @@ from depinfer.context import Context
 from depinfer.mapping.rust import code_name, crates_of, feature_references, link_member
 from depinfer.model import Candidate, Ecosystem, Evidence, ImportRef, Project, Section
 from depinfer.rules.rust_gates import (
+    TRAIT_PREFIX,
     cargo_source_dir,
     crate_features,
     crate_reexports,
@@ -73,8 +74,9 @@ def infer(
     _derives(refs, out, ctx)
     _async_attributes(refs, out)
     known = _source_gates(out, ctx, project)
+    _macro_syntax_caps(project, refs, out, ctx)
     _helper_keys(refs, out, known)
-    _method_gates(refs, out, known)
+    _method_gates(refs, out, known, project.root)
     _serde_integration(refs, out, known)
     _serde_std_impls(refs, out, known)
     _derived_trait_impls(refs, out, known)
@@ -349,19 +351,29 @@ def _registry_source(
     Returns (source root, version to pin) — the version only when it differs from the newest."""
     if ctx.options.offline or not hasattr(ctx.registries, "download_crate"):
         return None, None
-    from depinfer.resolvers.common import parse_as_of, pick_version
-    from depinfer.resolvers.rust import _vtuple
+    from depinfer.resolvers.common import parse_as_of
+    from depinfer.resolvers.rust import _vtuple, pick_crate_version
 
     versions = ctx.registries.versions(Ecosystem.CRATES, package)
     try:
         as_of = parse_as_of(ctx.options.as_of, project.last_commit_date)
     except ValueError:
         as_of = None
-    current = pick_version(versions, as_of=as_of, sort_key=_vtuple)
+    current = pick_crate_version(versions, as_of=as_of)
     tops = {u.split("::")[0] for u in used if u}
     best: tuple[int, Path, str] | None = None
     newest = current.version if current is not None else None
-    for _ in range(3):
+    # a breaking line too new to have settled by the as-of date (pick_version passes it over)
+    # is tried next when the settled release lacks names the code uses: code that already
+    # names `syn::ReceiverKind` was written against syn 3, however recent
+    newer = (
+        pick_crate_version(
+            [v for v in versions if compat_key(v.version) > compat_key(newest)], as_of=as_of
+        )
+        if newest is not None
+        else None
+    )
+    for step in range(4):
         if current is None:
             break
         src = _crate_source(package, current.version, ctx, workdir)
@@ -374,9 +386,12 @@ def _registry_source(
             best = (cover, src, current.version)
         if cover == len(tops):
             break
-        group = compat_key(current.version)
+        if step == 0 and newer is not None:
+            current = newer
+            continue
+        group = compat_key(min(current.version, newest, key=_vtuple))
         older = [v for v in versions if compat_key(v.version) < group]
-        current = pick_version(older, as_of=as_of, sort_key=_vtuple)
+        current = pick_crate_version(older, as_of=as_of)
     if best is None:
         return None, None
     return best[1], (best[2] if best[2] != newest else None)
@@ -492,6 +507,14 @@ def _source_gates(
     cache: dict[str, tuple[dict[str, list[str]], dict[str, list[str]]]] = {}
     workdir: list[Path] = []
     pins: dict[str, str] = {}
+    # the release is chosen once per package for the whole repository, so from the names every
+    # manifest's code uses (one example's `rand::prelude` alone would not rule out rand 0.10,
+    # another's `rand::thread_rng` does)
+    every: dict[str, list[str]] = {}
+    for c in cands:
+        if not c.internal:
+            bucket = every.setdefault(c.extra.get("package") or c.name, [])
+            bucket.extend(p for p in c.extra.get("paths", []) if "::" in p and p not in bucket)
     for c in cands:
         paths = [p for p in c.extra.get("paths", []) if "::" in p]
         package = c.extra.get("package") or c.name
@@ -514,8 +537,8 @@ def _source_gates(
             known = ({}, {})
             snap = snapshot.get(code_name(package)) or snapshot.get(package)
             src = None
-            if paths and project is not None:
-                used = [p.split("::", 1)[1] for p in paths]
+            if (paths or every.get(package)) and project is not None:
+                used = [p.split("::", 1)[1] for p in every.get(package) or paths]
                 src, pin = _registry_source(package, used, project, ctx, workdir)
                 if pin is not None:
                     pins[package] = pin
@@ -565,6 +588,76 @@ def _source_gates(
     return cache
 
 
+@lru_cache(maxsize=1)
+def macro_syntax() -> list[dict[str, Any]]:
+    return json.loads((DATA / "macro_syntax.json").read_text(encoding="utf-8"))["entries"]
+
+
+_STRING_ARG = re.compile(r'\s*\(\s*"((?:[^"\\]|\\.)*)"\s*,\s*(?!\w+\s*=[^=])\S')
+
+
+def _numbered_field_with_positional_args(text: str, attribute: str) -> bool:
+    """`#[error("found {0:?} after ({:?})", HEX_PREFIX)]`: a numbered field in the format string
+    and an unnamed argument after it (a `name = value` argument is not one)."""
+    for m in re.finditer(r"#\[\s*" + re.escape(attribute) + r"\b", text):
+        arg = _STRING_ARG.match(text, m.end())
+        if arg and re.search(r"\{\d", arg.group(1).replace("{{", "")):
+            return True
+    return False
+
+
+_SYNTAX_CHECKS = {"numbered-field-with-positional-args": _numbered_field_with_positional_args}
+
+
+def _macro_syntax_caps(
+    project: Project, refs: list[ImportRef], cands: list[Candidate], ctx: Context
+) -> None:
+    """Attribute syntax a derive rejects from one major on (data/rust/macro_syntax.json:
+    thiserror 2 refuses `{0}` beside extra positional arguments) keeps the crate on the newest
+    line before that major: a manifest asking for the newer one does not build."""
+    from depinfer.resolvers.common import parse_as_of
+    from depinfer.resolvers.rust import _vtuple, pick_crate_version
+
+    files: dict[str, set[str]] = {}
+    for r in refs:
+        files.setdefault(r.module, set()).add(r.file)
+    for entry in macro_syntax():
+        check = _SYNTAX_CHECKS.get(entry["check"])
+        users = sorted(files.get(code_name(entry["crate"]), set()))
+        if check is None or not users:
+            continue
+        hit = None
+        for f in users:
+            try:
+                text = (project.root / f).read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                continue
+            if check(re.sub(r"//[^\n]*", " ", text), entry["attribute"]):
+                hit = f
+                break
+        if hit is None:
+            continue
+        since = _vtuple(entry["since"])[0]
+        versions = ctx.registries.versions(Ecosystem.CRATES, entry["crate"])
+        try:
+            as_of = parse_as_of(ctx.options.as_of, project.last_commit_date)
+        except ValueError:
+            as_of = None
+        older = pick_crate_version(
+            [v for v in versions if _vtuple(v.version)[0] < since], as_of=as_of
+        )
+        for c in cands:
+            if (c.extra.get("package") or c.name) != entry["crate"] or older is None:
+                continue
+            pin = c.extra.get("version_pin")
+            if pin and _vtuple(pin)[0] < since:
+                continue
+            c.extra["version_pin"] = older.version
+            c.evidence.append(
+                Evidence("source:macro-syntax", hit, None, f"{entry['why']} since {entry['since']}")
+            )
+
+
 def _item_named_features(used: list[str], features: dict[str, list[str]]) -> list[str]:
     """Generated API crates too large to read (web-sys, windows) gate each item behind a
     feature named after it: `web_sys::HtmlElement` needs `HtmlElement`, `web_sys::console`
@@ -588,6 +681,7 @@ def _method_gates(
     refs: list[ImportRef],
     cands: list[Candidate],
     known: dict[str, tuple[dict[str, list[str]], dict[str, list[str]]]],
+    root: Path | None = None,
 ) -> None:
     """A method called in a file that uses crate X, which X defines only behind a feature
     (`TextDiff::iter_inline_changes` → similar's `inline`, `RequestBuilder::json` → reqwest's
@@ -595,8 +689,23 @@ def _method_gates(
     `.is_empty()`: data/rust/std_methods.json) and very short ones say nothing of the type
     called, so they are skipped."""
     std = std_methods()
+    derives = derive_table()
     methods: dict[str, set[str]] = {}
     users: dict[tuple[str, str], set[str]] = {}
+    types: dict[tuple[str, str], set[str]] = {}  # (file, crate) → the crate's types it names
+    words: dict[str, set[str]] = {}  # file → the names its `use` items name, read on demand
+
+    def mentions(file: str, name: str) -> bool:
+        if file not in words:
+            try:
+                text = (root / file).read_text(encoding="utf-8", errors="replace") if root else ""
+            except OSError:
+                text = ""
+            text = re.sub(r"//[^\n]*|/\*.*?\*/", " ", text, flags=re.DOTALL)
+            uses = " ".join(re.findall(r"\buse\s[^;]*;", text))
+            words[file] = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", uses))
+        return name in words[file]
+
     for r in refs:
         how = r.extra.get("how")
         if how == "methods":
@@ -606,6 +715,9 @@ def _method_gates(
             and r.extra.get("target") == "runtime"
         ):
             users.setdefault((r.extra.get("manifest", ""), r.module), set()).add(r.file)
+            last = str(r.extra.get("path", "")).rpartition("::")[2]
+            if last[:1].isupper():
+                types.setdefault((r.file, r.module), set()).add(last)
     for c in cands:
         if c.section != Section.RUNTIME:
             continue
@@ -620,9 +732,29 @@ def _method_gates(
             if head.rpartition("::")[2][:1].isupper() and method[:1].islower():
                 gated.setdefault(method, []).append(needs)
         called: set[str] = set()
+        needed: list[str] = []
         for f in users.get((c.manifest, code_name(c.name)), set()):
             called |= methods.get(f, set())
-        needed: list[str] = []
+            # a trait method of a type the file names, the trait imported (a call needs it in
+            # scope: `use crate::{Sink, Stream}` in warp): `tx.poll_flush()` in a file naming
+            # `mpsc::UnboundedSender`, whose Sink impl is behind `sink`
+            # Traits with a derive (Serialize, defmt's Format) are called by generic code on
+            # any type (a serializer calls `.serialize()`), and std's method names say nothing
+            # of the type, so neither counts (serde's own integration has its rule below).
+            named = types.get((f, code_name(c.name)), set())
+            for path, needs in gates.items():
+                if path.startswith(TRAIT_PREFIX) and needs:
+                    owner, _, method = path[len(TRAIT_PREFIX) :].partition("::")
+                    trait, _, tname = owner.partition("/")
+                    if (
+                        tname in named
+                        and len(method) >= 4
+                        and method not in std
+                        and ("derive", trait) not in derives
+                        and method in methods.get(f, set())
+                        and mentions(f, trait)
+                    ):
+                        needed.extend(n for n in needs if not _opt_in_only(n))
         for m in called:
             alternatives = gated.get(m)
             if not alternatives or len(m) < 4 or m in std:

@@ -114,6 +114,10 @@ def _text(node: Any, src: bytes) -> str:
 # std's derivable traits, whose impls for a crate's types are recorded (see `trait_gates`)
 DERIVABLE = frozenset("Debug Clone Copy PartialEq Eq PartialOrd Ord Hash Default".split())
 IMPL_PREFIX = "<impl>"
+# `<trait>Sink/UnboundedSender::poll_flush`: a trait's method on the crate's type, behind
+# features the type itself does not need (its name alone is no evidence: other crates' traits
+# share it; a call needs the trait in scope, so the calling file imports it)
+TRAIT_PREFIX = "<trait>"
 
 
 def trait_gates(gates: dict[str, list[str]], trait: str, type_name: str) -> list[str] | None:
@@ -173,6 +177,8 @@ class _Reader:
         self.crate_reexports: dict[str, str] = {}
         self.files_read = 0
         self.impl_types: set[str] = set()  # types whose inherent methods were read
+        # `Type::method` of trait impls, kept only when the impl needs more than the type
+        self.trait_methods: dict[str, list[list[str]]] = {}
         # `#[cfg(any(feature = "formatting", feature = "parsing"))]`: the gate records the first
         # feature; the alternatives are kept so a use can settle for one already chosen
         self.any_of: dict[str, list[str]] = {}
@@ -299,10 +305,19 @@ class _Reader:
             trait = re.sub(r"<.*", "", _text(node.child_by_field_name("trait"), src))
             trait = trait.split("::")[-1].strip()
             ty = node.child_by_field_name("type")
-            if trait in DERIVABLE and ty is not None:
-                tname = re.sub(r"<.*", "", _text(ty, src)).split("::")[-1].strip()
-                if tname[:1].isupper():
-                    self.record(f"{IMPL_PREFIX}{trait}::{tname}", gates)
+            tname = re.sub(r"<.*", "", _text(ty, src)).split("::")[-1].strip() if ty else ""
+            if trait in DERIVABLE and tname[:1].isupper():
+                self.record(f"{IMPL_PREFIX}{trait}::{tname}", gates)
+            body = node.child_by_field_name("body")
+            if trait not in DERIVABLE and tname[:1].isupper() and body is not None:
+                # the trait's methods on the type, callable only with the impl's features
+                # (futures-channel's `impl Sink for UnboundedSender` in a module behind `sink`:
+                # `.poll_flush()` on it needs `sink`)
+                for fn in body.named_children:
+                    name = fn.child_by_field_name("name") if fn.type == "function_item" else None
+                    if name is not None:
+                        key = f"{trait}/{tname}::{_text(name, src)}"
+                        self.trait_methods.setdefault(key, []).append(list(dict.fromkeys(gates)))
             return
         if t == "impl_item" and node.child_by_field_name("trait") is None:
             # inherent methods, recorded as `Type::method` (clap's `Arg::env` needs `env`)
@@ -433,6 +448,7 @@ def read_gates(crate_root: str) -> dict[str, list[str]]:
     reader = _Reader(root)
     reader.module(lib, "", [], True, 0)
     out: dict[str, list[str]] = {}
+    _add_trait_methods(reader)
     # methods of a type that is nowhere public (`pub(crate) struct Buf`) are not the API
     public = {p.rsplit("::", 1)[-1] for p in reader.paths} | set(reader.aliases)
     for path, alternatives in reader.paths.items():
@@ -457,34 +473,108 @@ def read_gates(crate_root: str) -> dict[str, list[str]]:
     return _resolve_globs(out)
 
 
+def _add_trait_methods(reader: _Reader) -> None:
+    """A trait impl's methods are the type's methods gated by the impl's features, but only
+    where the impl asks for a feature the type itself does not: AllowStdIo's `write_all`
+    (std's Write, gated like the type) says nothing, UnboundedSender's `poll_flush` (Sink,
+    behind `sink` while the type needs only `std`) does."""
+    own: dict[str, list[str]] = {}
+    ambiguous: set[str] = set()  # two public items of one name gated apart (io::Sink, Sink)
+    for path, alternatives in reader.paths.items():
+        last = path.rsplit("::", 1)[-1]
+        if last[:1].isupper():
+            best = sorted(set(min(alternatives, key=len)))
+            if last in own and own[last] != best:
+                ambiguous.add(last)
+            own.setdefault(last, best)
+    for key, alternatives in reader.trait_methods.items():
+        tname = key.split("::", 1)[0].partition("/")[2]
+        if tname not in own or tname in ambiguous:
+            continue
+        if f"{tname}::{key.rpartition('::')[2]}" in reader.paths:
+            continue  # an inherent method of that name: the call may be it
+        gates = min(alternatives, key=len)
+        if set(gates) - set(own[tname]):
+            reader.paths.setdefault(TRAIT_PREFIX + key, []).append(gates)
+
+
 def _resolve_globs(paths: dict[str, list[str]]) -> dict[str, list[str]]:
     """`pub use self::atomic::*` copies the local module's names up; a glob over another crate
-    (`pub use clap_builder::*`) stays as `*`: any name may come through it."""
-    out = {k: v for k, v in paths.items() if "*" not in k.rsplit("::", 1)[-1]}
+    (`pub use clap_builder::*`) stays as `*`: any name may come through it. A glob over one of
+    the crate's own modules that the reader did not see (`*crate::x`, a module made by a macro)
+    stays too, and may likewise provide any name. Chains of globs are followed a few steps."""
+    for _ in range(MAX_GLOB_STEPS):
+        out, changed = _resolve_globs_once(paths)
+        if not changed:
+            return out
+        paths = out
+    return paths
+
+
+MAX_GLOB_STEPS = 4
+
+
+def _glob_parts(key: str) -> tuple[str, str] | None:
+    """(module, target) of a glob key: the glob is the segment that starts with `*` and runs to
+    the end of the key, its target may be a path (`pub use crate::gen::*` is `*crate::gen`)."""
+    star = key.find("*")
+    if star < 0 or (star and key[star - 2 : star] != "::"):
+        return None
+    return key[: max(star - 2, 0)], key[star + 1 :]
+
+
+def _resolve_globs_once(paths: dict[str, list[str]]) -> tuple[dict[str, list[str]], bool]:
+    out = {k: v for k, v in paths.items() if "*" not in k}
+    changed = False
     for key, gates in paths.items():
-        prefix, _, last = key.rpartition("::")
-        if not last.startswith("*"):
+        parts = _glob_parts(key)
+        if parts is None or parts[1] in ("", "!"):
+            out.setdefault(key, gates)
             continue
-        target = last[1:]
-        for lead in ("self::", "crate::"):
-            if target.startswith(lead):
-                target = target[len(lead) :]
-        if prefix and not key.startswith(("crate", "self")) and target.startswith("super::"):
-            target = prefix.rsplit("::", 1)[0] + "::" + target[len("super::") :]
-        base = f"{prefix}::" if prefix else ""
-        local = f"{target}::"
-        if target in paths or any(p.startswith(local) for p in paths):
-            for p, g in paths.items():
-                if p.startswith(local) and "*" not in p:
-                    out.setdefault(base + p[len(local) :], list(dict.fromkeys(gates + g)))
+        prefix, target = parts
+        own = target.startswith(("self::", "crate::", "super::"))
+        if target.startswith("super::"):
+            target = (prefix.rsplit("::", 1)[0] + "::" if "::" in prefix else "") + target[7:]
+            looks = [target]
+        elif target.startswith("crate::"):
+            looks = [target[len("crate::") :]]
         else:
-            out[base + "*" + target] = gates  # another crate's names, read on demand
-    return out
+            rel = target.removeprefix("self::")
+            looks = [f"{prefix}::{rel}", rel] if prefix else [rel]
+        base = f"{prefix}::" if prefix else ""
+        for look in looks:
+            local = f"{look}::"
+            if look == prefix or not any(p.startswith(local) for p in paths):
+                continue
+            for p, g in paths.items():
+                if p.startswith(local) and not p.endswith("*!"):
+                    # an item of the module shadows a glob's name; of two globs bringing one
+                    # name, the one asking for fewer features is what a user reaches
+                    lifted, merged = base + p[len(local) :], list(dict.fromkeys(gates + g))
+                    if lifted not in paths and (
+                        lifted not in out or len(merged) < len(out[lifted])
+                    ):
+                        out[lifted] = merged
+            changed = True
+            break
+        else:
+            # not seen: another crate's names (`*clap_builder`), or own ones the reader missed
+            out.setdefault(key if own else base + "*" + target, gates)
+    return out, changed
 
 
 def external_globs(gates: dict[str, list[str]]) -> list[str]:
     """Crates a crate re-exports whole at its root (`pub use clap_builder::*`)."""
-    return [k[1:].split("::")[0] for k in gates if k.startswith("*") and k[1:] and k != "*!"]
+    return [
+        k[1:].split("::")[0]
+        for k in gates
+        if k.startswith("*") and k[1:] and k != "*!" and not is_own_glob(k)
+    ]
+
+
+def is_own_glob(key: str) -> bool:
+    """`*crate::gen`, `*self::x`, `*super::y`: a glob over the crate's own modules."""
+    return key.startswith(("*crate::", "*self::", "*super::"))
 
 
 def dependency_requirement(crate_root: str, name: str) -> str | None:
