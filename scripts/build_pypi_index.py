@@ -5,8 +5,8 @@ Why: an import name often differs from the distribution that provides it (`yaml`
 knowledge offline, with a popularity figure to choose between several providers.
 
 Sources (all public, named here, nothing copied into the project but the derived table):
-  1. Download rank: the "top PyPI packages" 30-day download ranking (hugovk/top-pypi-packages,
-     https://hugovk.github.io/top-pypi-packages/, CC0). Pass its JSON/CSV with --ranking, or
+  1. Download rank: the "top PyPI packages" 30-day download ranking (Hugo van Kemenade's
+     "Top PyPI Packages" dataset, hugovk/top-pypi-packages on GitHub, CC0). Pass its JSON/CSV with --ranking, or
      a TSV with columns `name` and `rank_among_15000_most_downloaded` (the machine's package
      list at /work/.library/env/packages/pypi.tsv carries that ranking). The rank is the
      popularity figure; the ranked names are also known to exist in the registry.

@@ -66,3 +66,21 @@ def _no_network(request, monkeypatch):
 
     monkeypatch.setattr(socket.socket, "connect", connect)
     monkeypatch.setattr(socket.socket, "connect_ex", connect_ex)
+
+
+@pytest.fixture
+def metadata_context():
+    """A Context whose registry answers `metadata` from recorded responses
+    ({name: metadata}), or, with offline=True, an offline one that answers nothing."""
+    from depinfer.context import Context, Options
+
+    def make(recorded=None, offline=False):
+        class Registry:
+            def metadata(self, ecosystem, name, version=None):
+                return (recorded or {}).get(name, {})
+
+        registry = Registry()
+        registry.offline = offline
+        return Context(options=Options(offline=offline), registries=registry)
+
+    return make

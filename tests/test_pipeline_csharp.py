@@ -915,6 +915,14 @@ def _tree(root, files):
 
 
 LIB = '<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><TargetFramework>net8.0</TargetFramework></PropertyGroup></Project>'
+WEB = (
+    '<Project Sdk="Microsoft.NET.Sdk.Web"><PropertyGroup><TargetFramework>net8.0'
+    "</TargetFramework></PropertyGroup></Project>"
+)
+EXE = (
+    '<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><OutputType>Exe</OutputType>'
+    "<TargetFramework>net8.0</TargetFramework></PropertyGroup></Project>"
+)
 
 
 def test_traversal_and_trimmer_roots_name_projects_without_code(tmp_path):
@@ -1051,10 +1059,7 @@ def test_architecture_tests_reference_each_layer_they_inspect(tmp_path):
 
 
 def test_an_application_is_not_referenced_for_a_call_named_like_its_extension_method(tmp_path):
-    exe = (
-        '<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><OutputType>Exe</OutputType>'
-        "<TargetFramework>net8.0</TargetFramework></PropertyGroup></Project>"
-    )
+    exe = EXE
     _tree(
         tmp_path,
         {
@@ -1426,10 +1431,7 @@ def test_the_trx_report_extension_goes_to_mstest_and_nunit_projects_only(tmp_pat
 
 
 def test_the_scaffolding_tool_goes_to_mvc_apps_not_minimal_apis(tmp_path):
-    web = (
-        '<Project Sdk="Microsoft.NET.Sdk.Web"><PropertyGroup><TargetFramework>net8.0'
-        "</TargetFramework></PropertyGroup></Project>"
-    )
+    web = WEB
     _tree(
         tmp_path,
         {
@@ -1462,10 +1464,7 @@ def test_the_scaffolding_tool_goes_to_mvc_apps_not_minimal_apis(tmp_path):
 
 
 def test_add_serilog_is_told_apart_by_its_receiver(tmp_path):
-    console = (
-        '<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><OutputType>Exe</OutputType>'
-        "<TargetFramework>net8.0</TargetFramework></PropertyGroup></Project>"
-    )
+    console = EXE
     _tree(
         tmp_path,
         {
@@ -1530,10 +1529,7 @@ def test_a_blazor_webassembly_app_with_root_components_gets_the_development_serv
 
 
 def test_ef_core_tools_go_where_migrations_are_made(tmp_path):
-    web = (
-        '<Project Sdk="Microsoft.NET.Sdk.Web"><PropertyGroup><TargetFramework>net8.0'
-        "</TargetFramework></PropertyGroup></Project>"
-    )
+    web = WEB
     _tree(
         tmp_path,
         {
@@ -1572,10 +1568,7 @@ def test_ef_core_tools_go_where_migrations_are_made(tmp_path):
 
 
 def test_a_logging_provider_brings_the_logging_factory(tmp_path):
-    exe = (
-        '<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><OutputType>Exe</OutputType>'
-        "<TargetFramework>net8.0</TargetFramework></PropertyGroup></Project>"
-    )
+    exe = EXE
     _tree(
         tmp_path,
         {

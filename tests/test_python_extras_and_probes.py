@@ -20,27 +20,24 @@ def test_featured_extra_entry_keeps_its_distribution_runtime(tmp_path):
     assert runtime == {"twisted", "huggingface-hub"}
 
 
-def test_an_extra_named_for_a_dependencys_feature_holds_what_that_feature_requires():
-    from depinfer.context import Context
+def test_an_extra_named_for_a_dependencys_feature_holds_what_that_feature_requires(
+    metadata_context,
+):
     from depinfer.model import Ecosystem, Manifest
     from depinfer.resolvers.python import _feature_names
 
-    class Registry:
-        offline = False
-
-        def metadata(self, ecosystem, name, version=None):
-            # recorded Requires-Dist of Twisted and visions (trimmed)
-            return {
-                "twisted": {
-                    "requires_dist": [
-                        "attrs>=22.2.0",
-                        'h2<5.0,>=3.2; extra == "http2"',
-                        'priority<2.0,>=1.1.0; extra == "http2"',
-                        'pyopenssl>=21.0.0; extra == "tls"',
-                    ]
-                },
-                "visions": {"requires_dist": ['imagehash; extra == "type-image-path"']},
-            }.get(name, {})
+    # recorded Requires-Dist of Twisted and visions (trimmed)
+    recorded = {
+        "twisted": {
+            "requires_dist": [
+                "attrs>=22.2.0",
+                'h2<5.0,>=3.2; extra == "http2"',
+                'priority<2.0,>=1.1.0; extra == "http2"',
+                'pyopenssl>=21.0.0; extra == "tls"',
+            ]
+        },
+        "visions": {"requires_dist": ['imagehash; extra == "type-image-path"']},
+    }
 
     pyproject = Manifest(
         "pyproject.toml",
@@ -57,7 +54,7 @@ def test_an_extra_named_for_a_dependencys_feature_holds_what_that_feature_requir
             ]
         },
     )
-    names = _feature_names([pyproject], Context(options=Options(), registries=Registry()), {})
+    names = _feature_names([pyproject], metadata_context(recorded), {})
     # h2 and priority come with the extra; twisted's own requirements and its other
     # features do not, and the spark extra is not named for visions' image feature
     assert {"h2", "priority"} <= names

@@ -5,7 +5,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from depinfer.context import Context, Options
+from depinfer.context import Options
 from depinfer.model import FileKind
 from depinfer.pipeline import infer
 from depinfer.resolvers.python import _installed_with_a_group
@@ -57,21 +57,20 @@ def test_what_importing_the_package_needs_is_runtime_whatever_extras_list_it(tmp
     assert not runtime & {"pyspark", "ipywidgets"}
 
 
-def test_a_lazy_import_that_a_feature_extra_brings_is_not_runtime(tmp_path):
-    class Registry:
-        offline = False
-
-        def metadata(self, ecosystem, name, version=None):
-            reqs = {"ipywidgets": ["ipython>=6.1.0", "comm>=0.1.3", "pytest; extra == 'test'"]}
-            return {"requires_dist": reqs.get(name, [])}
+def test_a_lazy_import_that_a_feature_extra_brings_is_not_runtime(tmp_path, metadata_context):
+    recorded = {
+        "ipywidgets": {
+            "requires_dist": ["ipython>=6.1.0", "comm>=0.1.3", "pytest; extra == 'test'"]
+        }
+    }
 
     root = tmp_path / "profiler"
     shutil.copytree(FIXTURES / "res-core-feature-extra", root)
     manifests = [m for m in scan(root).manifests if m.path == "pyproject.toml"]
-    ctx = Context(options=Options(), registries=Registry())
+    ctx = metadata_context(recorded)
     assert _installed_with_a_group("ipython", manifests, ctx, {})
     assert not _installed_with_a_group("pytest", manifests, ctx, {})
-    offline = Context(options=Options(offline=True), registries=type("R", (), {"offline": True})())
+    offline = metadata_context(offline=True)
     assert not _installed_with_a_group("ipython", manifests, offline, {})
 
 

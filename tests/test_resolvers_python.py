@@ -180,50 +180,40 @@ def test_setup_py_helpers_reading_requirement_files(tmp_path):
     assert runtime == {("requirements/default.txt", "vine")}
 
 
-def test_what_an_extras_distributions_require_comes_with_the_extra():
-    from depinfer.context import Context
+def test_what_an_extras_distributions_require_comes_with_the_extra(metadata_context):
     from depinfer.resolvers.python import _brought_by_extras
 
-    class Registry:
-        offline = False
+    recorded = {
+        "boto3": {
+            "requires_dist": [
+                "botocore<1.40,>=1.39",
+                "s3transfer<0.14,>=0.13",
+                "botocore[crt]<2.0a0,>=1.21.0; extra == 'crt'",
+            ]
+        }
+    }
 
-        def metadata(self, ecosystem, name, version=None):
-            return {
-                "boto3": {
-                    "requires_dist": [
-                        "botocore<1.40,>=1.39",
-                        "s3transfer<0.14,>=0.13",
-                        "botocore[crt]<2.0a0,>=1.21.0; extra == 'crt'",
-                    ]
-                }
-            }.get(name, {})
-
-    ctx = Context(options=Options(), registries=Registry())
+    ctx = metadata_context(recorded)
     assert _brought_by_extras({"boto3"}, ctx) == {"botocore", "s3transfer"}
-    offline = Context(options=Options(offline=True), registries=type("R", (), {"offline": True})())
+    offline = metadata_context(offline=True)
     assert _brought_by_extras({"boto3"}, offline) == set()
 
 
-def test_a_part_its_parent_pins_to_one_release_is_not_written_on_its_own():
-    from depinfer.context import Context
+def test_a_part_its_parent_pins_to_one_release_is_not_written_on_its_own(metadata_context):
     from depinfer.model import Ecosystem, Requirement
     from depinfer.resolvers.python import _drop_lockstep_parts
 
-    class Registry:
-        offline = False
-
-        def metadata(self, ecosystem, name, version=None):
-            return {
-                # recorded Requires-Dist of pydantic 2.11 and typing-extensions (none)
-                "pydantic": {
-                    "requires_dist": [
-                        "annotated-types>=0.6.0",
-                        "pydantic-core==2.33.2",
-                        "typing-extensions>=4.12.2",
-                        "email-validator>=2.0.0; extra == 'email'",
-                    ]
-                },
-            }.get(name, {})
+    recorded = {
+        # recorded Requires-Dist of pydantic 2.11 and typing-extensions (none)
+        "pydantic": {
+            "requires_dist": [
+                "annotated-types>=0.6.0",
+                "pydantic-core==2.33.2",
+                "typing-extensions>=4.12.2",
+                "email-validator>=2.0.0; extra == 'email'",
+            ]
+        },
+    }
 
     def req(name, manifest="pyproject.toml", section=Section.RUNTIME):
         return Requirement(Ecosystem.PYPI, name, manifest, section=section)
@@ -234,31 +224,28 @@ def test_a_part_its_parent_pins_to_one_release_is_not_written_on_its_own():
         req("annotated-types"),
         req("pydantic-core", "other/pyproject.toml"),  # no pydantic there
     ]
-    ctx = Context(options=Options(), registries=Registry())
+    ctx = metadata_context(recorded)
     kept = {(r.manifest, r.name) for r in _drop_lockstep_parts(reqs, ctx)}
     assert kept == {
         ("pyproject.toml", "pydantic"),
         ("pyproject.toml", "annotated-types"),  # a range, not a lockstep pin
         ("other/pyproject.toml", "pydantic-core"),
     }
-    offline = Context(options=Options(offline=True), registries=type("R", (), {"offline": True})())
+    offline = metadata_context(offline=True)
     assert len(_drop_lockstep_parts(reqs, offline)) == 4
 
 
-def test_a_name_a_feature_extra_brings_is_the_features_only_where_it_is_imported_with_it():
-    from depinfer.context import Context
+def test_a_name_a_feature_extra_brings_is_the_features_only_where_it_is_imported_with_it(
+    metadata_context,
+):
     from depinfer.model import Ecosystem, Manifest
     from depinfer.resolvers.python import _installed_with_a_group
 
-    class Registry:
-        offline = False
-
-        def metadata(self, ecosystem, name, version=None):
-            # recorded Requires-Dist: scikit-learn needs scipy, ipywidgets needs ipython
-            return {
-                "scikit-learn": {"requires_dist": ["numpy>=1.22", "scipy>=1.8"]},
-                "ipywidgets": {"requires_dist": ["ipython>=6.1.0", "traitlets>=4.3.1"]},
-            }.get(name, {})
+    # recorded Requires-Dist: scikit-learn needs scipy, ipywidgets needs ipython
+    recorded = {
+        "scikit-learn": {"requires_dist": ["numpy>=1.22", "scipy>=1.8"]},
+        "ipywidgets": {"requires_dist": ["ipython>=6.1.0", "traitlets>=4.3.1"]},
+    }
 
     pyproject = Manifest(
         "pyproject.toml",
@@ -270,7 +257,7 @@ def test_a_name_a_feature_extra_brings_is_the_features_only_where_it_is_imported
             "optional-dependencies.widgets": ["ipywidgets"],
         },
     )
-    ctx = Context(options=Options(), registries=Registry())
+    ctx = metadata_context(recorded)
     # scipy: lazily imported by a dozen stats modules, scikit-learn by two of them
     stats = {f"pkg/stats/s{i}.py" for i in range(12)}
     files = {
@@ -286,14 +273,7 @@ def test_a_name_a_feature_extra_brings_is_the_features_only_where_it_is_imported
     files["urllib3"] = {"pkg/socks.py"}
     files["sentry-sdk"] = {"pkg/a.py", "pkg/b.py"}
     pyproject.declared["optional-dependencies.sentry"] = ["sentry-sdk"]
-    registry_data = Registry.metadata
-
-    def metadata(self, ecosystem, name, version=None):
-        if name == "sentry-sdk":
-            return {"requires_dist": ["urllib3>=1.26.11", "certifi"]}
-        return registry_data(self, ecosystem, name, version)
-
-    Registry.metadata = metadata
+    recorded["sentry-sdk"] = {"requires_dist": ["urllib3>=1.26.11", "certifi"]}
     assert _installed_with_a_group("urllib3", [pyproject], ctx, {}, files)
 
 

@@ -26,6 +26,11 @@ PACKAGE_VERSION = "PackageVersion"
 _TRUE = {"true", "enable", "enabled", "yes"}
 
 
+def constant_symbols(value: str | None) -> list[str]:
+    """The symbols a DefineConstants value defines (`$(DefineConstants);POMELO` → POMELO)."""
+    return [s for s in re.split(r"[;,\s]+", value or "") if s and not s.startswith("$(")]
+
+
 def _local(tag: str) -> str:
     return tag.rsplit("}", 1)[-1] if isinstance(tag, str) else ""
 
@@ -90,9 +95,7 @@ def read(text: str, path: str) -> tuple[dict[str, list[str]], dict[str, Any]]:
                 if name == "DefineConstants":
                     # every configuration's symbols: `#if` guards are read against these
                     symbols = data.setdefault("define_constants", [])
-                    for sym in re.split(r"[;,\s]+", _text(prop) or ""):
-                        if sym and not sym.startswith("$(") and sym not in symbols:
-                            symbols.append(sym)
+                    symbols.extend(s for s in constant_symbols(_text(prop)) if s not in symbols)
                 _output_path(_text(prop), data)
         elif tag == "ItemGroup":
             group_cond = group.get("Condition")

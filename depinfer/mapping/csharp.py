@@ -242,11 +242,10 @@ _SDK_SYMBOL = re.compile(
 
 
 def _defined_symbols(cs: CsProject) -> set[str]:
-    symbols = set(cs.manifest.data.get("define_constants", []))
-    for sym in re.split(r"[;,\s]+", cs.properties.get("DefineConstants", "")):
-        if sym and not sym.startswith("$("):
-            symbols.add(sym)
-    return symbols
+    from depinfer.manifests.csproj import constant_symbols
+
+    own = cs.manifest.data.get("define_constants", [])
+    return {*own, *constant_symbols(cs.properties.get("DefineConstants"))}
 
 
 def _active(guard: list | None, defined: set[str], known: set[str]) -> bool:

@@ -412,13 +412,19 @@ def placement_candidates(
                     if _placed(rule, cs, uses[cs.path], by_project, graph, uses, project)
                 ]
             for cs in hits:
-                c = _candidate(pid, cs, "placement", f"{rule} ({pid} is listed centrally)")
-                if nxi.package_info(pid) is None:
-                    # a tool the conventions place (SBOM, versioning, analyzers): it works
-                    # in the build of the project that references it and flows nowhere
-                    c.extra["kind"] = "build"
-                out.append(c)
+                out.append(
+                    _placed_candidate(pid, cs, "placement", f"{rule} ({pid} is listed centrally)")
+                )
     return out
+
+
+def _placed_candidate(pid: str, cs: CsProject, rule: str, detail: str) -> Candidate:
+    c = _candidate(pid, cs, rule, detail)
+    if nxi.package_info(pid) is None:
+        # a tool the conventions place (SBOM, versioning, analyzers): it works in the
+        # build of the project that references it and flows nowhere
+        c.extra["kind"] = "build"
+    return c
 
 
 def template_candidates(
@@ -433,10 +439,8 @@ def template_candidates(
             if cs.central or pid.lower() in cs.inherited_packages or nxi.package_in_box(pid, cs):
                 continue
             if _placed(rule, cs, uses[cs.path], {}, graph, uses, project):
-                c = _candidate(pid, cs, "template", f"{rule} (the project template adds it)")
-                if nxi.package_info(pid) is None:
-                    c.extra["kind"] = "build"
-                out.append(c)
+                detail = f"{rule} (the project template adds it)"
+                out.append(_placed_candidate(pid, cs, "template", detail))
     return out
 
 
@@ -459,28 +463,20 @@ def _placed(
         return cs.is_test and (not arg or detect_framework(use, cs) in arg.split("|"))
     if kind == "uses":
         return arg.lower() in by_project.get(cs.path, set())
-    if kind == "startup-ef":
-        if cs.is_test or "Aspire.AppHost.Sdk" in cs.sdk_names:
-            return False
-        if "Migration" in use.attributes and _uses_ef(use):
-            return True  # the project holding the migrations
-        startup = _web_app(cs) or cs.properties.get("OutputType", "").lower() == "exe"
-        if not startup:
-            return False
-        reach = [cs.path] + (list(nx.descendants(graph, cs.path)) if cs.path in graph else [])
-        return any(_uses_ef(uses[p]) for p in reach if p in uses)
-    if kind == "ef-migrations":
+    if kind in ("startup-ef", "ef-migrations"):
         # design-time tools: the project holding EF Core migrations, or a startup project
-        # (web app or executable) that reaches one
+        # (web app or executable) whose references reach EF Core (startup-ef) or the
+        # migrations themselves (ef-migrations)
         if cs.is_test or "Aspire.AppHost.Sdk" in cs.sdk_names:
             return False
         if "Migration" in use.attributes and _uses_ef(use):
             return True
-        startup = _web_app(cs) or cs.properties.get("OutputType", "").lower() == "exe"
-        if not startup:
+        if not (_web_app(cs) or cs.properties.get("OutputType", "").lower() == "exe"):
             return False
         reach = list(nx.descendants(graph, cs.path)) if cs.path in graph else []
-        return any("Migration" in uses[p].attributes for p in reach if p in uses)
+        if kind == "ef-migrations":
+            return any("Migration" in uses[p].attributes for p in reach if p in uses)
+        return any(_uses_ef(uses[p]) for p in [cs.path, *reach] if p in uses)
     if kind == "apphost":
         return "Aspire.AppHost.Sdk" in cs.sdk_names or any(
             u.startswith("Aspire.Hosting") for u in use.usings
