@@ -471,20 +471,12 @@ def _guard(node) -> list[list]:
     child, parent = node, node.parent
     while parent is not None:
         if parent.type == "preproc_if":
-            negate = child.type == "preproc_else"
-            if child.type in ("preproc_elif",):
-                return []
-            cond = parent.child_by_field_name("condition")
-            if cond is None:
-                named = [c for c in parent.named_children if c.id != child.id]
-                cond = named[0] if named else None
-            simple = _simple_condition(cond)
-            if simple is None:
+            # every #elif chain ends at its #if through a preproc_elif child
+            simple = _simple_condition(parent.child_by_field_name("condition"))
+            if simple is None or child.type == "preproc_elif":
                 return []
             symbol, wanted = simple
-            out.append([symbol, wanted != negate])
-        elif parent.type in ("preproc_elif", "preproc_else") and child.type == "preproc_elif":
-            return []
+            out.append([symbol, wanted != (child.type == "preproc_else")])
         child, parent = parent, parent.parent
     return out
 

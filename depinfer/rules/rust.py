@@ -168,13 +168,20 @@ def _from_features_tables(crates: dict, have: list[Candidate], ctx: Context) -> 
 # ---------------------------------------------------------------- derives and attributes
 
 
+def _by_code_name(cands: list[Candidate]) -> dict[str, dict[str, list[Candidate]]]:
+    """Candidates per manifest under the name code uses for them (a renamed dependency
+    under its package's name too)."""
+    out: dict[str, dict[str, list[Candidate]]] = {}
+    for c in cands:
+        out.setdefault(c.manifest, {}).setdefault(code_name(c.name), []).append(c)
+        if c.extra.get("package"):
+            out[c.manifest].setdefault(code_name(c.extra["package"]), []).append(c)
+    return out
+
+
 def _derives(refs: list[ImportRef], cands: list[Candidate], ctx: Context) -> None:
     table = derive_table()
-    by_manifest: dict[str, dict[str, list[Candidate]]] = {}
-    for c in cands:
-        by_manifest.setdefault(c.manifest, {}).setdefault(code_name(c.name), []).append(c)
-        if c.extra.get("package"):
-            by_manifest[c.manifest].setdefault(code_name(c.extra["package"]), []).append(c)
+    by_manifest = _by_code_name(cands)
     added: dict[tuple[str, str, Section], Candidate] = {}
     for ref in refs:
         how = ref.extra.get("how")
@@ -262,11 +269,7 @@ def _async_attributes(refs: list[ImportRef], cands: list[Candidate]) -> None:
     """An attribute macro on an `async fn` whose generated code names another crate
     (`#[wasm_bindgen] async fn` → wasm-bindgen-futures) needs that crate beside its own."""
     table = async_attribute_table()
-    have: dict[str, dict[str, list[Candidate]]] = {}
-    for c in cands:
-        have.setdefault(c.manifest, {}).setdefault(code_name(c.name), []).append(c)
-        if c.extra.get("package"):
-            have[c.manifest].setdefault(code_name(c.extra["package"]), []).append(c)
+    have = _by_code_name(cands)
     for ref in refs:
         if ref.extra.get("how") != "async-attr":
             continue
@@ -588,6 +591,15 @@ def _source_gates(
     return cache
 
 
+def _read_again(root: Path, rel: str) -> str:
+    """A source file's text for a second look at what the analyzer does not keep (it
+    reported any read problem already): empty when unreadable."""
+    try:
+        return (root / rel).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
+
+
 @lru_cache(maxsize=1)
 def macro_syntax() -> list[dict[str, Any]]:
     return json.loads((DATA / "macro_syntax.json").read_text(encoding="utf-8"))["entries"]
@@ -628,10 +640,7 @@ def _macro_syntax_caps(
             continue
         hit = None
         for f in users:
-            try:
-                text = (project.root / f).read_text(encoding="utf-8", errors="replace")
-            except OSError:
-                continue
+            text = _read_again(project.root, f)
             if check(re.sub(r"//[^\n]*", " ", text), entry["attribute"]):
                 hit = f
                 break
@@ -697,10 +706,7 @@ def _method_gates(
 
     def mentions(file: str, name: str) -> bool:
         if file not in words:
-            try:
-                text = (root / file).read_text(encoding="utf-8", errors="replace") if root else ""
-            except OSError:
-                text = ""
+            text = _read_again(root, file) if root else ""
             text = re.sub(r"//[^\n]*|/\*.*?\*/", " ", text, flags=re.DOTALL)
             uses = " ".join(re.findall(r"\buse\s[^;]*;", text))
             words[file] = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", uses))

@@ -534,7 +534,8 @@ def _resolve_globs_once(paths: dict[str, list[str]]) -> tuple[dict[str, list[str
         prefix, target = parts
         own = target.startswith(("self::", "crate::", "super::"))
         if target.startswith("super::"):
-            target = (prefix.rsplit("::", 1)[0] + "::" if "::" in prefix else "") + target[7:]
+            parent = prefix.rsplit("::", 1)[0] + "::" if "::" in prefix else ""
+            target = parent + target.removeprefix("super::")
             looks = [target]
         elif target.startswith("crate::"):
             looks = [target[len("crate::") :]]
