@@ -16,12 +16,12 @@ import re
 import sys
 from dataclasses import asdict, dataclass
 from functools import lru_cache
-from pathlib import Path, PurePosixPath
+from pathlib import PurePosixPath
 
+from depinfer.data import load_table
 from depinfer.model import Candidate, Ecosystem, FileKind, Manifest, Project, Section
 from depinfer.registries.names import comparable
 from depinfer.scan import classify
-from depinfer.toml_compat import tomllib
 
 MESSAGES = {
     "DEP001": "'{name}' is imported but not declared in {manifest}",
@@ -95,8 +95,7 @@ def _uses_that_count(uses: list[Candidate], has_dev_group: bool) -> list[Candida
 
 @lru_cache(maxsize=1)
 def _exemptions() -> dict[str, list[str]]:
-    path = Path(__file__).parent / "rules" / "data" / "unused_exceptions.toml"
-    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    data = load_table("common/unused_exceptions.toml")
     return {eco: [e["glob"] for e in entries] for eco, entries in data.items()}
 
 

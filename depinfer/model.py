@@ -79,6 +79,17 @@ class Diagnostic:
         return f"{self.file}: {self.message}" if self.file else self.message
 
 
+@dataclass(frozen=True)
+class Facts:
+    """Base of each language's typed facts about one import, candidate or requirement.
+
+    A stage hands a later one what it learnt through a frozen subclass defined in
+    `depinfer/facts/<language>.py` (below every stage, so any stage may import it by
+    name); an `isinstance` check tells the reader whose facts these are. Replaces the
+    untyped `extra` dicts: a reader can see every field a stage hands the next.
+    """
+
+
 @dataclass
 class SourceFile:
     path: str  # repository-relative, POSIX separators
@@ -163,6 +174,7 @@ class ImportRef:
     dynamic: bool = False  # importlib/require() with a literal
     relative: bool = False
     names: tuple[str, ...] = ()  # imported members (from x import a, b) — API bounds use them
+    facts: Facts | None = None  # the language's own typed facts (depinfer/facts/)
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -186,6 +198,9 @@ class Candidate:
     internal: bool = False  # a sibling project (path/workspace/ProjectReference)
     path: str | None = None  # for internal references: repository-relative target
     spec: str | None = None  # a version constraint found as evidence (pin elsewhere, ...)
+    kinds: tuple[str, ...] = ()  # the file roles (FileKind values) the name is used from
+    group: str | None = None  # existing group/extra name to place into (e.g. "test")
+    facts: Facts | None = None  # the language's own typed facts (depinfer/facts/)
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -207,6 +222,7 @@ class Requirement:
     verified: bool | None = None
     evidence: list[Evidence] = field(default_factory=list)
     alternatives: list[str] = field(default_factory=list)
+    facts: Facts | None = None  # the candidate's facts, carried to the writer
     extra: dict[str, Any] = field(default_factory=dict)
 
 

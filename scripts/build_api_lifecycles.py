@@ -1,4 +1,4 @@
-"""Rebuild depinfer/resolvers/data/api_lifecycles.json: when public names appeared in or
+"""Rebuild depinfer/data/python/api_lifecycles.json: when public names appeared in or
 disappeared from widely used libraries with breaking majors.
 
 Source: the libraries' own releases. For each listed version the distribution is
@@ -52,7 +52,10 @@ from pathlib import Path
 
 from packaging.version import Version
 
-OUT = Path(__file__).parents[1] / "depinfer" / "resolvers" / "data" / "api_lifecycles.json"
+from depinfer.data import DATA_DIR  # noqa: E402
+
+OUT = DATA_DIR / "python/api_lifecycles.json"
+
 
 # dist: (objects to list — modules or module:Class —, versions oldest first)
 LIBRARIES: dict[str, tuple[list[str], list[str]]] = {

@@ -1,4 +1,4 @@
-"""Rebuild depinfer/rules/data/python/extension_arguments.json.
+"""Rebuild depinfer/data/python/extension_arguments.json.
 
 The table lists the library calls whose arguments name extension modules by import path,
 so the library imports them and the code never does:
@@ -19,16 +19,10 @@ Run: python scripts/build_extension_arguments.py
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
-OUT = (
-    Path(__file__).resolve().parent.parent
-    / "depinfer"
-    / "rules"
-    / "data"
-    / "python"
-    / "extension_arguments.json"
-)
+from depinfer.data import DATA_DIR  # noqa: E402
+
+OUT = DATA_DIR / "python/extension_arguments.json"
 
 JINJA = "Jinja's documentation, Extensions → Adding Extensions"
 MARKDOWN = "Python-Markdown's Library Reference, extensions"

@@ -1,4 +1,4 @@
-"""Rebuild depinfer/rules/data/python/framework_parts.json.
+"""Rebuild depinfer/data/python/framework_parts.json.
 
 Frameworks that install libraries as parts of themselves and whose own documentation
 teaches importing those libraries directly: a project that follows the framework's
@@ -29,16 +29,10 @@ from __future__ import annotations
 import json
 import re
 import sys
-from pathlib import Path
 
-OUT = (
-    Path(__file__).resolve().parent.parent
-    / "depinfer"
-    / "rules"
-    / "data"
-    / "python"
-    / "framework_parts.json"
-)
+from depinfer.data import DATA_DIR  # noqa: E402
+
+OUT = DATA_DIR / "python/framework_parts.json"
 
 FRAMEWORKS = {
     "fastapi": (

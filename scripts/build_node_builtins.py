@@ -1,4 +1,4 @@
-"""Rebuild depinfer/registries/data/node_builtins.json: the module names Node.js provides.
+"""Rebuild depinfer/data/javascript/node_builtins.json: the module names Node.js provides.
 
 Sources:
 - `node -p "require('module').builtinModules"` of the installed Node.js (the runtime's own
@@ -14,18 +14,13 @@ from __future__ import annotations
 
 import json
 import subprocess
-from pathlib import Path
 
 # Documented modules reachable only as `node:<name>` (see the docstring's second source).
 PREFIX_ONLY = ["sea", "sqlite", "test", "test/reporters"]
 
-OUT = (
-    Path(__file__).resolve().parent.parent
-    / "depinfer"
-    / "registries"
-    / "data"
-    / "node_builtins.json"
-)
+from depinfer.data import DATA_DIR  # noqa: E402
+
+OUT = DATA_DIR / "javascript/node_builtins.json"
 
 
 def main() -> None:

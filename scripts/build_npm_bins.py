@@ -1,4 +1,4 @@
-"""Check and refresh depinfer/rules/data/javascript/bins.toml against the packages' own `bin`.
+"""Check and refresh depinfer/data/javascript/bins.toml against the packages' own `bin`.
 
 Source: each listed package's package.json `bin` field as published, read with the npm
 client itself (`npm view <package> bin --json`, which honours the user's npm registry
@@ -15,18 +15,12 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 import tomlkit
 
-TABLE = (
-    Path(__file__).resolve().parent.parent
-    / "depinfer"
-    / "rules"
-    / "data"
-    / "javascript"
-    / "bins.toml"
-)
+from depinfer.data import DATA_DIR  # noqa: E402
+
+TABLE = DATA_DIR / "javascript/bins.toml"
 
 
 def published_bins(package: str) -> dict[str, str] | None:

@@ -1,4 +1,4 @@
-"""Rebuild depinfer/registries/data/nuget_index.json and nuget_inbox.json.
+"""Rebuild depinfer/data/csharp/nuget_index.json and nuget_inbox.json.
 
 Sources (public facts only; nothing is copied from any repository):
 - Each package's own documentation (its README / docs site / NuGet gallery page): the
@@ -23,7 +23,7 @@ runtime use), build (MSBuild/tooling package, PrivateAssets=all), sdk-part.
 namespaces: `;`-separated; `=` stands for the package id itself; `NS[M1,M2]` means the
 package is only chosen for NS when one of the marker identifiers is used in the project.
 
-Also writes depinfer/rules/data/csharp/conventions.json: test-framework conventions from
+Also writes depinfer/data/csharp/conventions.json: test-framework conventions from
 the `dotnet new xunit|nunit|mstest` templates and each framework's docs, coverlet's docs
 for coverage collection, each tool package's docs for where it belongs, and the
 dependency lists on the packages' gallery pages (IMPLIED_BY, BROUGHT_BY).
@@ -37,10 +37,11 @@ Run: python scripts/build_nuget_index.py
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
-OUT = Path(__file__).resolve().parent.parent / "depinfer" / "registries" / "data"
-RULES_OUT = Path(__file__).resolve().parent.parent / "depinfer" / "rules" / "data" / "csharp"
+from depinfer.data import DATA_DIR  # noqa: E402
+
+OUT = DATA_DIR / "csharp"
+RULES_OUT = DATA_DIR / "csharp"
 
 PACKAGES = """
 Newtonsoft.Json | 100 | lib | =;Newtonsoft.Json.Linq;Newtonsoft.Json.Serialization;Newtonsoft.Json.Converters | 13.0.3

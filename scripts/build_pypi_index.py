@@ -1,4 +1,4 @@
-"""Rebuild depinfer/registries/data/pypi_modules.json: import names → PyPI distributions.
+"""Rebuild depinfer/data/python/pypi_modules.json: import names → PyPI distributions.
 
 Why: an import name often differs from the distribution that provides it (`yaml` → PyYAML,
 `PIL` → Pillow, `google.cloud.storage` → google-cloud-storage). The mapper needs that
@@ -50,7 +50,7 @@ from collections import defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-OUT = ROOT / "depinfer/registries/data/pypi_modules.json"
+OUT = ROOT / "depinfer/data/python/pypi_modules.json"
 DEFAULT_RANKING = Path("/work/.library/env/packages/pypi.tsv")
 PIGAR = "pigar==2.2.0"
 PIPREQS = "pipreqs==0.5.0"

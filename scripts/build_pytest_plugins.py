@@ -1,4 +1,4 @@
-"""Rebuild depinfer/ci/data/pytest_plugins.toml: what each pytest plugin adds to pytest —
+"""Rebuild depinfer/data/python/pytest_plugins.toml: what each pytest plugin adds to pytest —
 command-line options, ini keys, markers and fixtures — with its `pytest11` entry-point name.
 
 Sources: the plugins themselves, installed from the Python package index (through uv and
@@ -117,7 +117,11 @@ PACKAGES = [
     "flaky",
     "hypothesis",
 ]
-OUT = Path(__file__).parents[1] / "depinfer" / "ci" / "data" / "pytest_plugins.toml"
+from depinfer.data import DATA_DIR  # noqa: E402
+
+OUT = DATA_DIR / "python/pytest_plugins.toml"
+
+
 OPTION = re.compile(r"^\s{2}(-[-\w]+(?:[=\s]\S+)?(?:,\s*-[-\w]+(?:[=\s]\S+)?)*)", re.M)
 INI = re.compile(r"^\s{2}([A-Za-z_]\w*) \([\w-]+\):", re.M)
 MARKER = re.compile(r"^@pytest\.mark\.(\w+)", re.M)

@@ -1,4 +1,4 @@
-"""Rebuild depinfer/registries/data/python_stdlib.json: the standard library per Python 3.x.
+"""Rebuild depinfer/data/python/python_stdlib.json: the standard library per Python 3.x.
 
 Why: the running interpreter's `sys.stdlib_module_names` describes *its* version, not the
 analysed project's target; `distutils` is stdlib on 3.11 and gone on 3.12, `tomllib` appears
@@ -30,7 +30,7 @@ import zipfile
 from pathlib import Path
 
 VERSIONS = [f"3.{m}" for m in range(8, 15)]
-OUT = Path(__file__).resolve().parent.parent / "depinfer/registries/data/python_stdlib.json"
+OUT = Path(__file__).resolve().parent.parent / "depinfer/data/python/python_stdlib.json"
 
 PROBE = r"""
 import json, os, sys, sysconfig, typing

@@ -1,4 +1,4 @@
-"""Rebuild depinfer/rules/data/rust/async_attributes.json: attribute macros whose code for an
+"""Rebuild depinfer/data/rust/async_attributes.json: attribute macros whose code for an
 `async fn` names a crate of its own, which the user's manifest must then list.
 
 `#[wasm_bindgen] pub async fn run()` expands to `wasm_bindgen_futures::future_to_promise(..)`
@@ -28,14 +28,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from build_rust_derives import crate_dir, fetch, locked_versions  # noqa: E402
 
-OUT = (
-    Path(__file__).resolve().parent.parent
-    / "depinfer"
-    / "rules"
-    / "data"
-    / "rust"
-    / "async_attributes.json"
-)
+from depinfer.data import DATA_DIR  # noqa: E402
+
+OUT = DATA_DIR / "rust/async_attributes.json"
 
 # (attribute name, the crate that provides it, the crate generating its code, the crate
 # the generated async code needs, as published)

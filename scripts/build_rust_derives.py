@@ -1,4 +1,4 @@
-"""Rebuild depinfer/rules/data/rust/derives.json: derive / attribute macro names → crate + features.
+"""Rebuild depinfer/data/rust/derives.json: derive / attribute macro names → crate + features.
 
 `#[derive(Serialize)]`, `#[serde(...)]` or `#[tokio::main]` name no crate the way a path does,
 so the analyzer hands them to a table. The table is read from the crates' published sources:
@@ -31,9 +31,9 @@ try:
 except ModuleNotFoundError:  # Python 3.10
     import tomli as tomllib  # type: ignore[no-redef]
 
-OUT = (
-    Path(__file__).resolve().parent.parent / "depinfer" / "rules" / "data" / "rust" / "derives.json"
-)
+from depinfer.data import DATA_DIR  # noqa: E402
+
+OUT = DATA_DIR / "rust/derives.json"
 
 # Facade crates whose derives/attributes show up without a path in user code.
 SEEDS = [

@@ -1,4 +1,4 @@
-"""Rebuild depinfer/rules/data/rust/gates.json: for common crates, which public paths need
+"""Rebuild depinfer/data/rust/gates.json: for common crates, which public paths need
 which Cargo features, and each crate's own `[features]` table.
 
 At run time depinfer reads these facts from the crate's source in Cargo's download cache when
@@ -22,9 +22,11 @@ sys.path.insert(0, str(HERE))
 
 from build_rust_derives import crate_dir, fetch, locked_versions  # noqa: E402
 
+from depinfer.data import DATA_DIR  # noqa: E402
 from depinfer.rules.rust_gates import crate_features, read_gates  # noqa: E402
 
-OUT = HERE.parent / "depinfer" / "rules" / "data" / "rust" / "gates.json"
+OUT = DATA_DIR / "rust/gates.json"
+
 
 CRATES = [
     "tokio",

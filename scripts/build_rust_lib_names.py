@@ -1,4 +1,4 @@
-"""Rebuild depinfer/registries/data/rust_lib_names.json: crates whose library is not named
+"""Rebuild depinfer/data/rust/rust_lib_names.json: crates whose library is not named
 after the package (`md-5` builds the library `md5`, `utf-8` builds `utf8`).
 
 Code names a crate by its library name (`use md5::Md5;`); the manifest needs the package
@@ -20,13 +20,9 @@ import json
 import sys
 from pathlib import Path
 
-OUT = (
-    Path(__file__).resolve().parent.parent
-    / "depinfer"
-    / "registries"
-    / "data"
-    / "rust_lib_names.json"
-)
+from depinfer.data import DATA_DIR  # noqa: E402
+
+OUT = DATA_DIR / "rust/rust_lib_names.json"
 
 
 def lib_names(entries: list[dict]) -> dict[str, list[str]]:

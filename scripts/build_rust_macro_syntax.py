@@ -1,4 +1,4 @@
-"""Rebuild depinfer/rules/data/rust/macro_syntax.json: attribute syntax a derive macro accepted
+"""Rebuild depinfer/data/rust/macro_syntax.json: attribute syntax a derive macro accepted
 until one major release and rejects from then on, so code written with it needs the line
 before (a manifest asking for the newer major does not build).
 
@@ -25,12 +25,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from depinfer.data import DATA_DIR  # noqa: E402
 from depinfer.model import Ecosystem  # noqa: E402
 from depinfer.registries import Registries  # noqa: E402
 from depinfer.resolvers.rust import _vtuple  # noqa: E402
 from depinfer.rules.rust_gates import unpack_crate  # noqa: E402
 
-OUT = ROOT / "depinfer" / "rules" / "data" / "rust" / "macro_syntax.json"
+OUT = DATA_DIR / "rust/macro_syntax.json"
+
 
 SEEDS = [
     {

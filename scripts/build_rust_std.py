@@ -1,4 +1,4 @@
-"""Rebuild depinfer/registries/data/rust_std.json: the crates a Rust program names without a
+"""Rebuild depinfer/data/rust/rust_std.json: the crates a Rust program names without a
 Cargo dependency.
 
 Sources:
@@ -22,7 +22,9 @@ from pathlib import Path
 
 PRELUDE = ["std", "core", "alloc", "proc_macro", "test"]
 TOOL_ATTRIBUTES = ["clippy", "diagnostic", "rust_analyzer", "rustfmt"]
-OUT = Path(__file__).resolve().parent.parent / "depinfer" / "registries" / "data" / "rust_std.json"
+from depinfer.data import DATA_DIR  # noqa: E402
+
+OUT = DATA_DIR / "rust/rust_std.json"
 
 
 def sysroot_crates() -> list[str]:

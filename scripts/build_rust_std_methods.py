@@ -1,4 +1,4 @@
-"""Rebuild depinfer/rules/data/rust/std_methods.json: method names the Rust standard library
+"""Rebuild depinfer/data/rust/std_methods.json: method names the Rust standard library
 defines (inherent and trait methods of std, core and alloc types).
 
 Why: a dependency's method that exists only behind a feature (reqwest's `RequestBuilder::json`
@@ -18,14 +18,9 @@ import re
 import subprocess
 from pathlib import Path
 
-OUT = (
-    Path(__file__).resolve().parent.parent
-    / "depinfer"
-    / "rules"
-    / "data"
-    / "rust"
-    / "std_methods.json"
-)
+from depinfer.data import DATA_DIR  # noqa: E402
+
+OUT = DATA_DIR / "rust/std_methods.json"
 ANCHOR = re.compile(r'id="(?:ty)?method\.([a-z_][a-z0-9_]*)"')
 
 

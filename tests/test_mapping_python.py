@@ -94,7 +94,7 @@ def test_namespace_package_is_internal_but_its_siblings_are_not():
 
 
 def test_backport_fallbacks_follow_the_target():
-    # tzdata comes from the zoneinfo rule (rules/data/python/implicit.json), on any target
+    # tzdata comes from the zoneinfo rule (data/python/implicit.json), on any target
     assert _names(FIXTURES / "map-backports") == {
         "backports-zoneinfo": 'python_version < "3.9"',
         "typing-extensions": 'python_version < "3.11"',

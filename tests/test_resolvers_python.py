@@ -306,8 +306,7 @@ def test_framework_parts_table_names_its_sources():
     assert "starlette" in framework_parts()["fastapi"]
     data = json.loads(
         (
-            Path(__file__).resolve().parent.parent
-            / "depinfer/rules/data/python/framework_parts.json"
+            Path(__file__).resolve().parent.parent / "depinfer/data/python/framework_parts.json"
         ).read_text()
     )
     assert all(entry["source"] and entry["parts"] for entry in data["frameworks"].values())

@@ -1,5 +1,5 @@
 """Python implicit-dependency rules (data/python/implicit.json) and the pytest plugins
-tests use without importing them (python_pytest.py over ci/data/pytest_plugins.toml)."""
+tests use without importing them (python_pytest.py over data/python/pytest_plugins.toml)."""
 
 from __future__ import annotations
 

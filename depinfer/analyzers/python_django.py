@@ -14,22 +14,17 @@ dotted path (the mapping stage takes the longest known prefix: `csp` → django-
 from __future__ import annotations
 
 import ast
-import json
 import re
 from functools import lru_cache
-from pathlib import Path
 
+from depinfer.data import load_table
 from depinfer.model import FileKind, ImportRef
-
-_DATA = (
-    Path(__file__).resolve().parent.parent / "rules" / "data" / "python" / "django_settings.json"
-)
 
 
 @lru_cache(maxsize=1)
 def _table() -> dict[str, frozenset[str] | tuple[str, ...]]:
     """The settings table (its source named in the file)."""
-    doc = json.loads(_DATA.read_text(encoding="utf-8"))
+    doc = load_table("python/django_settings.json")
     out: dict[str, frozenset[str] | tuple[str, ...]] = {
         k: frozenset(doc[k])
         for k in ("app_lists", "path_lists", "path_values", "dicts", "path_keys")

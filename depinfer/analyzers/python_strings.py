@@ -3,7 +3,7 @@
 Why: `Environment(extensions=["jinja2_humanize_extension.HumanizeExtension"])` (Jinja) or
 `markdown.markdown(text, extensions=["pymdownx.superfences"])` (Python-Markdown) load those
 modules by import path; the code never imports them, yet the project must install them.
-The calls and arguments come from rules/data/python/extension_arguments.json (its sources
+The calls and arguments come from data/python/extension_arguments.json (its sources
 named there). Only dotted strings count: a bare name is an installed entry point (Markdown's
 built-in `toc`). Each string becomes a dynamic ImportRef of the dotted path; the mapping
 stage takes the longest known prefix (`jinja2.ext.do` stays jinja2).
@@ -12,27 +12,19 @@ stage takes the longest known prefix (`jinja2.ext.do` stays jinja2).
 from __future__ import annotations
 
 import ast
-import json
 import re
 from functools import lru_cache
-from pathlib import Path
 
 from depinfer.analyzers.python_django import string_items
+from depinfer.data import load_table
 from depinfer.model import FileKind, ImportRef
 
-_DATA = (
-    Path(__file__).resolve().parent.parent
-    / "rules"
-    / "data"
-    / "python"
-    / "extension_arguments.json"
-)
 _DOTTED = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)+$")
 
 
 @lru_cache(maxsize=1)
 def _table() -> tuple[dict[str, frozenset[str]], frozenset[str]]:
-    doc = json.loads(_DATA.read_text(encoding="utf-8"))
+    doc = load_table("python/extension_arguments.json")
     keywords = {k: frozenset(v) for k, v in doc["keywords"].items()}
     return keywords, frozenset(doc["methods"])
 

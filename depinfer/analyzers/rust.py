@@ -536,7 +536,7 @@ class _Walker:
     def _async_attrs(self, attrs: list[Any], scope: Scope) -> None:
         """Attributes on an `async fn` (or on an impl / extern block holding one): the code an
         attribute macro generates for async functions may need a crate of its own
-        (`#[wasm_bindgen] async fn` → wasm-bindgen-futures; rules/data/rust/async_attributes)."""
+        (`#[wasm_bindgen] async fn` → wasm-bindgen-futures; data/rust/async_attributes)."""
         for attr in attrs:
             a = attr.named_children[0] if attr.named_children else None
             head = a.named_children[0] if a is not None and a.named_children else None

@@ -23,6 +23,7 @@ from packaging.specifiers import InvalidSpecifier, SpecifierSet
 
 from depinfer.bench.constraints import to_pep440
 from depinfer.ci.workflow import TEST_COMMANDS, Step, TestJob
+from depinfer.data import load_table
 from depinfer.model import Ecosystem, Project
 from depinfer.registries.http import default_cache_dir
 from depinfer.toml_compat import tomllib
@@ -368,8 +369,7 @@ CI_ENV = {"CI": "true", "GITHUB_ACTIONS": "true"}
 
 @lru_cache(maxsize=1)
 def _pytest_options() -> list[dict]:
-    path = Path(__file__).parent / "data" / "pytest_plugins.toml"
-    return tomllib.loads(path.read_text(encoding="utf-8"))["plugin"]
+    return load_table("python/pytest_plugins.toml")["plugin"]
 
 
 def pytest_config(root: Path) -> tuple[str, dict[str, str]]:

@@ -20,6 +20,7 @@ from packaging.version import InvalidVersion, Version
 from depinfer.ci import run_tests
 from depinfer.ci.runner import RunResult
 from depinfer.context import Context
+from depinfer.data import load_table
 from depinfer.model import (
     LANGUAGE_ECOSYSTEM,
     Candidate,
@@ -30,7 +31,6 @@ from depinfer.model import (
     Section,
 )
 from depinfer.resolvers.common import parse_as_of
-from depinfer.toml_compat import tomllib
 
 
 def COPY_IGNORE(directory: str, names: list[str]) -> set[str]:
@@ -84,8 +84,7 @@ class VerifyResult:
 
 @lru_cache(maxsize=1)
 def patterns() -> list[dict]:
-    path = Path(__file__).parents[1] / "rules" / "data" / "repair_patterns.toml"
-    return tomllib.loads(path.read_text(encoding="utf-8"))["pattern"]
+    return load_table("common/repair_patterns.toml")["pattern"]
 
 
 # Where the compiler or runtime says the failing use is, after the message: rustc's

@@ -30,11 +30,9 @@ from depinfer.mapping.javascript_layout import (
     walk_repository,
 )
 from depinfer.mapping.javascript_names import (
-    DATA,
     app_runtime_configs,
     engine_modules,
     is_builtin,
-    load_table,
     node_builtins,
     package_name,
     types_only_modules,
@@ -54,7 +52,6 @@ from depinfer.scan import classify
 
 __all__ = [  # shared with the rules and resolver stages
     "standalone_example",
-    "DATA",
     "Layout",
     "TsConfig",
     "ancestors",
@@ -63,7 +60,6 @@ __all__ = [  # shared with the rules and resolver stages
     "glob_regex",
     "is_builtin",
     "layout",
-    "load_table",
     "map_imports",
     "node_builtins",
     "owner_of",

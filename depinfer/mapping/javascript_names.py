@@ -1,42 +1,29 @@
 """What an npm module specifier names: a package, a Node builtin, or nothing at all.
 
 Also loads the shipped tables the JavaScript stages share (Node builtins, framework virtual
-modules, framework config files), read with tomlkit so Python 3.10 works too.
+modules, framework config files) through depinfer.data.
 """
 
 from __future__ import annotations
 
-import json
 import re
 from functools import lru_cache
-from pathlib import Path
 
-DATA = Path(__file__).resolve().parent.parent / "rules" / "data" / "javascript"
-BUILTINS_FILE = (
-    Path(__file__).resolve().parent.parent / "registries" / "data" / "node_builtins.json"
-)
+from depinfer.data import load_table
 
 _NAME = re.compile(r"^(?:@[a-z0-9][\w.~-]*/)?[a-z0-9~][\w.~-]*$", re.I)
 
 
-def load_table(path: Path) -> dict:
-    """A TOML data table as plain Python (tomlkit: a declared dependency that also runs on
-    Python 3.10, where the standard library has no TOML reader)."""
-    import tomlkit
-
-    return tomlkit.parse(path.read_text(encoding="utf-8")).unwrap()
-
-
 @lru_cache(maxsize=1)
 def node_builtins() -> frozenset[str]:
-    data = json.loads(BUILTINS_FILE.read_text(encoding="utf-8"))
+    data = load_table("javascript/node_builtins.json")
     return frozenset(data["builtins"]) | frozenset(data.get("prefix_only", []))
 
 
 @lru_cache(maxsize=1)
 def virtual_prefixes() -> tuple[str, ...]:
     """Specifier prefixes that frameworks and bundlers resolve themselves (data table)."""
-    data = load_table(DATA / "virtual_modules.toml")
+    data = load_table("javascript/virtual_modules.toml")
     return tuple(e["prefix"] for e in data["virtual"])
 
 
@@ -44,14 +31,14 @@ def virtual_prefixes() -> tuple[str, ...]:
 def engine_modules() -> dict[str, str]:
     """module → the `engines` key of a host that provides it (data table: a VS Code
     extension's `vscode`)."""
-    data = load_table(DATA / "virtual_modules.toml")
+    data = load_table("javascript/virtual_modules.toml")
     return {e["module"]: e["engine"] for e in data.get("engine_module", [])}
 
 
 @lru_cache(maxsize=1)
 def app_runtime_configs() -> tuple[str, ...]:
     """Config file patterns a framework's server loads at run time (rules data, frameworks)."""
-    data = load_table(DATA / "tools" / "frameworks.toml")
+    data = load_table("javascript/tools/frameworks.toml")
     return tuple(
         p for u in data.get("units", []) if u.get("app_runtime") for p in u["config_files"]
     )
@@ -60,7 +47,7 @@ def app_runtime_configs() -> tuple[str, ...]:
 @lru_cache(maxsize=1)
 def types_only_modules() -> frozenset[str]:
     """Names imported only for types whose declarations are @types/<name> (data table)."""
-    return frozenset(load_table(DATA / "types_only.toml")["names"])
+    return frozenset(load_table("javascript/types_only.toml")["names"])
 
 
 def is_builtin(spec: str) -> bool:

@@ -7,14 +7,13 @@ matches the `Serilog.Sinks.SystemConsole` row before the `Serilog` one.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 
 from depinfer.analyzers.csharp_layout import CsProject, tfm_major
+from depinfer.data import load_table
 
 
 @dataclass(frozen=True)
@@ -28,7 +27,7 @@ class Entry:
 
 
 def _load(name: str) -> dict:
-    return json.loads(resources.files("depinfer.registries").joinpath("data", name).read_text())
+    return load_table(f"csharp/{name}")
 
 
 @lru_cache(maxsize=1)

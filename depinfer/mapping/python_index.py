@@ -1,4 +1,4 @@
-"""Import name → PyPI distribution, from the shipped index (registries/data/pypi_modules.json).
+"""Import name → PyPI distribution, from the shipped index (data/python/pypi_modules.json).
 
 The index (built by scripts/build_pypi_index.py) holds, per import name, the distributions
 that provide it, best download rank first, plus the rank of the ~15,000 most downloaded
@@ -11,14 +11,12 @@ top-level names are something else — the ranking proves it exists.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from functools import cache
-from pathlib import Path
 
+from depinfer.data import load_table
 from depinfer.registries.names import pypi_normalize
 
-_DATA = Path(__file__).resolve().parent.parent / "registries/data/pypi_modules.json"
 UNRANKED = 10**6
 # A provider whose import name equals its distribution name wins over a more popular one
 # unless the other is this many times more downloaded (psycopg2 vs psycopg2-binary).
@@ -106,7 +104,7 @@ class PypiIndex:
 
 @cache
 def load_index() -> PypiIndex:
-    data = json.loads(_DATA.read_text(encoding="utf-8"))
+    data = load_table("python/pypi_modules.json")
     return PypiIndex(
         modules=data["modules"],
         ranks=data["ranks"],

@@ -1,23 +1,21 @@
 """The standard library of the *target* Python, and the backports that stand in for it.
 
-The table (registries/data/python_stdlib.json, built by scripts/build_python_stdlib.py)
+The table (data/python/python_stdlib.json, built by scripts/build_python_stdlib.py)
 lists the stdlib per CPython minor version, since the running interpreter's
 `sys.stdlib_module_names` says nothing about the version the analysed project targets.
-Backports (mapping/data/python_backports.json) turn a stdlib module that is newer than the
+Backports (data/python/python_backports.json) turn a stdlib module that is newer than the
 target (`tomllib` on 3.10) into its PyPI stand-in with a `python_version` marker.
 """
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
 
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 
-_DATA = Path(__file__).resolve().parent.parent / "registries/data/python_stdlib.json"
-_BACKPORTS = Path(__file__).resolve().parent / "data/python_backports.json"
+from depinfer.data import load_table
+
 DEFAULT_TARGET = "3.10"
 
 
@@ -30,12 +28,12 @@ def minor(version: str) -> int:
 
 @cache
 def _table() -> dict:
-    return json.loads(_DATA.read_text(encoding="utf-8"))
+    return load_table("python/python_stdlib.json")
 
 
 @cache
 def _backports() -> dict:
-    return json.loads(_BACKPORTS.read_text(encoding="utf-8"))
+    return load_table("python/python_backports.json")
 
 
 @cache

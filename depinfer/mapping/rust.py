@@ -13,7 +13,6 @@ manifest may rename it (`foo_bar = { package = "other" }`). The order of trust:
 from __future__ import annotations
 
 import fnmatch
-import json
 import os
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -21,10 +20,10 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from depinfer.context import Context
+from depinfer.data import load_table, load_table_or
 from depinfer.mapping.rust_globs import GlobExports
 from depinfer.model import Candidate, Ecosystem, Evidence, ImportRef, Manifest, Project, Section
 
-STD_DATA = Path(__file__).resolve().parent.parent / "registries" / "data" / "rust_std.json"
 SECTION_OF_TARGET = {"runtime": Section.RUNTIME, "dev": Section.DEV, "build": Section.BUILD}
 CODE_HOWS = {
     "use",
@@ -43,7 +42,7 @@ CODE_HOWS = {
 
 @lru_cache(maxsize=1)
 def _std_data() -> dict[str, Any]:
-    return json.loads(STD_DATA.read_text(encoding="utf-8"))
+    return load_table("rust/rust_std.json")
 
 
 def builtin_crates() -> frozenset[str]:
@@ -455,10 +454,7 @@ def _name_from_registry(
 @lru_cache(maxsize=1)
 def lib_name_table() -> dict[str, list[str]]:
     """Library name → popular packages building it (scripts/build_rust_lib_names.py)."""
-    path = STD_DATA.parent / "rust_lib_names.json"
-    if not path.is_file():
-        return {}
-    return json.loads(path.read_text(encoding="utf-8")).get("lib_names", {})
+    return load_table_or("rust/rust_lib_names.json", {}).get("lib_names", {})
 
 
 def _library_builder(

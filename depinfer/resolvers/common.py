@@ -57,6 +57,8 @@ def merge_candidates(
         have.spec = have.spec or c.spec
         if have.verified is None:
             have.verified = c.verified
+        if c.kinds:  # the file roles it is used from: all of them count
+            have.kinds = have.kinds + tuple(k for k in c.kinds if k not in have.kinds)
         if c.extra.get("kinds"):  # the file roles it is used from: all of them count
             kinds = list(have.extra.get("kinds") or [])
             have.extra["kinds"] = kinds + [k for k in c.extra["kinds"] if k not in kinds]
@@ -78,7 +80,8 @@ def to_requirement(c: Candidate, spec: str = "") -> Requirement:
         verified=c.verified,
         evidence=list(c.evidence),
         alternatives=list(c.alternatives),
-        group=c.extra.get("group"),
+        group=c.group or c.extra.get("group"),
+        facts=c.facts,
         extra=dict(c.extra),
     )
 

@@ -20,14 +20,14 @@ import os
 import re
 from collections import defaultdict
 from functools import lru_cache
-from pathlib import Path, PurePosixPath
+from pathlib import PurePosixPath
 
 from depinfer.context import Context
+from depinfer.data import load_table
 from depinfer.mapping.javascript import (
     Layout,
     ancestors,
     layout,
-    load_table,
     owner_of,
     standalone_example,
 )
@@ -340,8 +340,7 @@ def _align_peers(state: _State, out: list[Requirement]) -> None:
 
 @lru_cache(maxsize=1)
 def hosts() -> tuple[dict, ...]:
-    path = Path(__file__).resolve().parent.parent / "rules" / "data" / "javascript" / "hosts.toml"
-    return tuple(load_table(path)["host"])
+    return tuple(load_table("javascript/hosts.toml")["host"])
 
 
 def is_host_peer(lay: Layout, owner: Manifest, name: str) -> bool:

@@ -24,12 +24,12 @@ version stage; nothing here writes a constraint.
 
 from __future__ import annotations
 
-import json
 import re
 from functools import lru_cache
-from pathlib import Path, PurePosixPath
+from pathlib import PurePosixPath
 
 from depinfer.context import Context
+from depinfer.data import load_table
 from depinfer.mapping.python import target_python
 from depinfer.mapping.python_index import canonical
 from depinfer.mapping.python_manifests import (
@@ -216,14 +216,11 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
     return expand_deploy_locks(project, out, ctx)
 
 
-_FRAMEWORK_PARTS = Path(__file__).resolve().parent.parent / "rules/data/python/framework_parts.json"
-
-
 @lru_cache(maxsize=1)
 def framework_parts() -> dict[str, set[str]]:
     """framework -> the libraries its documentation teaches importing as its own parts
-    (rules/data/python/framework_parts.json, built by scripts/build_framework_parts.py)."""
-    data = json.loads(_FRAMEWORK_PARTS.read_text(encoding="utf-8"))
+    (data/python/framework_parts.json, built by scripts/build_framework_parts.py)."""
+    data = load_table("python/framework_parts.json")
     return {name: set(entry["parts"]) for name, entry in data["frameworks"].items()}
 
 

@@ -8,7 +8,6 @@ as-of date is in the past. A joint dry-run resolve (uv, else pip) checks the who
 
 from __future__ import annotations
 
-import json
 import re
 import shutil
 import subprocess
@@ -16,26 +15,21 @@ import sys
 from collections.abc import Iterable
 from datetime import datetime
 from functools import lru_cache
-from pathlib import Path
 
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
 from depinfer.context import Context
+from depinfer.data import load_table_or
 from depinfer.model import Ecosystem, Evidence, Requirement
 from depinfer.registries.base import VersionInfo
 from depinfer.resolvers.common import pick_version
 
-DATA = Path(__file__).parent / "data" / "api_lifecycles.json"
-
 
 @lru_cache(maxsize=1)
 def lifecycles() -> dict:
-    try:
-        return json.loads(DATA.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
+    return load_table_or("python/api_lifecycles.json", {})
 
 
 def api_bounds(

@@ -1,6 +1,6 @@
 """C# implicit dependencies: what no `using` shows.
 
-Applied in order, each from the data in rules/data/csharp/conventions.json:
+Applied in order, each from the data in data/csharp/conventions.json:
 1. test projects: the framework (from its attributes / usings, else the repository's
    dominant one) + its adapter, Microsoft.NET.Test.Sdk, coverlet when CI collects coverage,
    test loggers CI names;
@@ -21,16 +21,15 @@ Directory.Packages.props is not added (the repository chose not to use it).
 
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter, defaultdict
 from functools import lru_cache
-from importlib import resources
 
 import networkx as nx
 
 from depinfer.analyzers.csharp_layout import CsProject, tfm_major
 from depinfer.context import Context
+from depinfer.data import load_table
 from depinfer.mapping import nuget_index as nxi
 from depinfer.mapping.csharp import ProjectUse, gather
 from depinfer.mapping.csharp_projects import (
@@ -45,9 +44,7 @@ from depinfer.scan import walk_repository
 
 @lru_cache(maxsize=1)
 def conventions() -> dict:
-    return json.loads(
-        resources.files("depinfer.rules").joinpath("data", "csharp", "conventions.json").read_text()
-    )
+    return load_table("csharp/conventions.json")
 
 
 def _candidate(pid: str, cs: CsProject, rule: str, detail: str) -> Candidate:

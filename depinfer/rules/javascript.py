@@ -21,12 +21,12 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from depinfer.context import Context
+from depinfer.data import load_table, table_names
 from depinfer.mapping.javascript import (
     Layout,
     file_section,
     is_builtin,
     layout,
-    load_table,
     owner_of,
     package_name,
     standalone_example,
@@ -44,7 +44,6 @@ from depinfer.rules.javascript_scripts import script_executables, scripts_called
 
 __all__ = ["expand", "infer", "js_config_values", "script_executables", "tools", "bins"]
 
-DATA = Path(__file__).resolve().parent / "data" / "javascript"
 TS_EXTS = (".ts", ".tsx", ".mts", ".cts")
 RUNTIME_SCRIPTS = {"preinstall", "install", "postinstall"}  # run on the user's machine
 # Scripts that start the app where it is deployed: `start` (what `npm start` and hosting
@@ -83,13 +82,13 @@ class Tool:
 @lru_cache(maxsize=1)
 def tools() -> tuple[Tool, ...]:
     out: list[Tool] = []
-    for path in sorted((DATA / "tools").glob("*.toml")):
-        doc = load_table(path)
+    for name in table_names("javascript/tools", "*.toml"):
+        doc = load_table(name)
         units = doc.get("units") or [doc]
         for u in units:
             out.append(
                 Tool(
-                    name=u.get("name", doc.get("name", path.stem)),
+                    name=u.get("name", doc.get("name", Path(name).stem)),
                     docs=u.get("docs", doc.get("docs", "")),
                     config_files=list(u.get("config_files", [])),
                     package_json_key=u.get("package_json_key"),
@@ -110,7 +109,7 @@ def tools() -> tuple[Tool, ...]:
 @lru_cache(maxsize=1)
 def subcommands() -> tuple[tuple[re.Pattern[str], str, list[str]], ...]:
     out = []
-    for cmd, pkgs in load_table(DATA / "bins.toml").get("subcommands", {}).items():
+    for cmd, pkgs in load_table("javascript/bins.toml").get("subcommands", {}).items():
         exe, sub = cmd.split(" ", 1)
         pattern = re.compile(rf"(?:^|[\s;&|(/]){re.escape(exe)}\s+{re.escape(sub)}(?:\s|$|[;&|)])")
         out.append((pattern, cmd, list(pkgs)))
@@ -119,12 +118,12 @@ def subcommands() -> tuple[tuple[re.Pattern[str], str, list[str]], ...]:
 
 @lru_cache(maxsize=1)
 def production_runners() -> frozenset[str]:
-    return frozenset(load_table(DATA / "bins.toml")["production_runners"]["names"])
+    return frozenset(load_table("javascript/bins.toml")["production_runners"]["names"])
 
 
 @lru_cache(maxsize=1)
 def bins() -> tuple[dict[str, list[str]], frozenset[str]]:
-    doc = load_table(DATA / "bins.toml")
+    doc = load_table("javascript/bins.toml")
     return dict(doc["bins"]), frozenset(doc["not_packages"]["names"])
 
 
@@ -558,7 +557,7 @@ def css_packages(project: Project, rel: str, text: str) -> list[tuple[str, int, 
 
 @lru_cache(maxsize=1)
 def companions() -> tuple[dict[str, str], ...]:
-    doc = load_table(DATA / "companions.toml")
+    doc = load_table("javascript/companions.toml")
     return tuple(doc["companion"])
 
 

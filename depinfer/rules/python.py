@@ -17,23 +17,23 @@ follows the triggering file's role like an import would.
 pytest plugins the tests use without importing them (`@pytest.mark.anyio`, a `mocker`
 parameter, `pytest_plugins = [...]`, `-p NAME`, `asyncio_mode = auto`) are not in that
 table: python_pytest.py finds the uses and the generated plugin table
-(depinfer/ci/data/pytest_plugins.toml) names the plugin. The names a Poetry extras list
+(depinfer/data/python/pytest_plugins.toml) names the plugin. The names a Poetry extras list
 holds are optional Poetry dependencies by Poetry's own rule (python_poetry_extras.py).
 """
 
 from __future__ import annotations
 
 import fnmatch
-import json
 import os
 import posixpath
 import re
 from collections.abc import Callable
 from functools import lru_cache
-from pathlib import Path, PurePosixPath
+from pathlib import PurePosixPath
 from typing import Any
 
 from depinfer.context import Context
+from depinfer.data import load_table
 from depinfer.mapping.python_manifests import DEV_REQUIREMENT_NAME, ManifestLayout
 from depinfer.model import (
     Candidate,
@@ -47,7 +47,6 @@ from depinfer.model import (
 )
 from depinfer.rules import python_poetry_extras, python_pytest
 
-DATA = Path(__file__).resolve().parent / "data" / "python" / "implicit.json"
 MAX_BYTES = 1_000_000
 SERVER_FILES = ("Procfile", "Dockerfile", "Dockerfile.*", "*.dockerfile", "gunicorn.conf.py",
                 "gunicorn_conf.py", "app.yaml", "startup.sh", "entrypoint.sh", "fly.toml",
@@ -64,7 +63,7 @@ REQUIREMENT_FILES = ("*requirements*.txt", "*requirements*.in", "pipfile", "envi
 
 @lru_cache(maxsize=1)
 def rules() -> list[dict[str, Any]]:
-    data = json.loads(DATA.read_text(encoding="utf-8"))
+    data = load_table("python/implicit.json")
     out = []
     for rule in data["rules"]:
         rule = dict(rule)

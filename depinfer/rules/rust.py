@@ -13,7 +13,6 @@ Three sources of knowledge, each a table or a reader, none an if-chain:
 
 from __future__ import annotations
 
-import json
 import re
 import tempfile
 from collections.abc import Callable
@@ -22,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from depinfer.context import Context
+from depinfer.data import load_table, load_table_or
 from depinfer.mapping.rust import code_name, crates_of, feature_references, link_member
 from depinfer.model import Candidate, Ecosystem, Evidence, ImportRef, Project, Section
 from depinfer.rules.rust_gates import (
@@ -39,7 +39,6 @@ from depinfer.rules.rust_gates import (
     unpack_crate,
 )
 
-DATA = Path(__file__).resolve().parent / "data" / "rust"
 # Derives of the standard library: never a dependency.
 STD_DERIVES = frozenset("Debug Clone Copy PartialEq Eq PartialOrd Ord Hash Default".split())
 _VERSION_SUFFIX = re.compile(r"^(.+?)[-_]v?(\d+(?:[-_]\d+)*)$")
@@ -48,7 +47,7 @@ _VERSION_SUFFIX = re.compile(r"^(.+?)[-_]v?(\d+(?:[-_]\d+)*)$")
 @lru_cache(maxsize=1)
 def derive_table() -> dict[tuple[str, str], list[dict[str, Any]]]:
     """(kind, name) → entries; helper attributes are indexed as ("helper", name)."""
-    data = json.loads((DATA / "derives.json").read_text(encoding="utf-8"))
+    data = load_table("rust/derives.json")
     out: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for e in data["entries"]:
         out.setdefault((e["kind"], e["name"]), []).append(e)
@@ -59,10 +58,7 @@ def derive_table() -> dict[tuple[str, str], list[dict[str, Any]]]:
 
 @lru_cache(maxsize=1)
 def gate_snapshot() -> dict[str, Any]:
-    path = DATA / "gates.json"
-    if not path.is_file():
-        return {}
-    return json.loads(path.read_text(encoding="utf-8")).get("crates", {})
+    return load_table_or("rust/gates.json", {}).get("crates", {})
 
 
 def infer(
@@ -235,7 +231,7 @@ def _derives(refs: list[ImportRef], cands: list[Candidate], ctx: Context) -> Non
 @lru_cache(maxsize=1)
 def async_attribute_table() -> dict[str, list[dict[str, Any]]]:
     """attribute name → entries (scripts/build_rust_async_attributes.py)."""
-    data = json.loads((DATA / "async_attributes.json").read_text(encoding="utf-8"))
+    data = load_table("rust/async_attributes.json")
     out: dict[str, list[dict[str, Any]]] = {}
     for e in data["entries"]:
         out.setdefault(e["attribute"], []).append(e)
@@ -602,7 +598,7 @@ def _read_again(root: Path, rel: str) -> str:
 
 @lru_cache(maxsize=1)
 def macro_syntax() -> list[dict[str, Any]]:
-    return json.loads((DATA / "macro_syntax.json").read_text(encoding="utf-8"))["entries"]
+    return load_table("rust/macro_syntax.json")["entries"]
 
 
 _STRING_ARG = re.compile(r'\s*\(\s*"((?:[^"\\]|\\.)*)"\s*,\s*(?!\w+\s*=[^=])\S')
@@ -803,16 +799,12 @@ def _opt_in_only(feature: str) -> bool:
 @lru_cache(maxsize=1)
 def std_methods() -> frozenset[str]:
     """Method names of std/core/alloc types (scripts/build_rust_std_methods.py)."""
-    path = DATA / "std_methods.json"
-    if not path.is_file():
-        return frozenset()
-    return frozenset(json.loads(path.read_text(encoding="utf-8")).get("methods", []))
+    return frozenset(load_table_or("rust/std_methods.json", {}).get("methods", []))
 
 
 @lru_cache(maxsize=1)
 def helper_methods() -> dict[str, dict[str, list[str]]]:
-    path = DATA / "helper_methods.json"
-    return json.loads(path.read_text(encoding="utf-8")).get("crates", {}) if path.is_file() else {}
+    return load_table_or("rust/helper_methods.json", {}).get("crates", {})
 
 
 def _helper_keys(
@@ -960,8 +952,7 @@ def _serde_std_impls(
 
 @lru_cache(maxsize=1)
 def umbrella_table() -> dict[str, dict[str, Any]]:
-    path = DATA / "umbrella_features.json"
-    return json.loads(path.read_text(encoding="utf-8")).get("crates", {}) if path.is_file() else {}
+    return load_table_or("rust/umbrella_features.json", {}).get("crates", {})
 
 
 def _has_binary(project: Project, manifest: str) -> bool:
