@@ -167,7 +167,11 @@ def cycles(prefix: str = "") -> list[str]:
     for v in sorted(graph):
         if v not in index:
             visit(v)
-    return [c for c in out if any(m.replace(".", "/").startswith(prefix.removesuffix(".py")) for m in c.split(" <-> "))]
+    return [
+        c
+        for c in out
+        if any(m.replace(".", "/").startswith(prefix.removesuffix(".py")) for m in c.split(" <-> "))
+    ]
 
 
 @cache
