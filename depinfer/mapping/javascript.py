@@ -15,6 +15,7 @@ import re
 from pathlib import PurePosixPath
 
 from depinfer.context import Context
+from depinfer.facts.javascript import NpmFacts, import_facts
 from depinfer.mapping.javascript_layout import (
     Layout,
     TsConfig,
@@ -33,6 +34,7 @@ from depinfer.mapping.javascript_names import (
     app_runtime_configs,
     engine_modules,
     is_builtin,
+    jsx_runtimes,
     node_builtins,
     package_name,
     types_only_modules,
@@ -198,10 +200,11 @@ def jsx_source(lay: Layout, ref: ImportRef, owner: Manifest | None) -> str | Non
     """Package whose JSX runtime a file's JSX needs (pragma, tsconfig, else react)."""
     if ref.module:
         return ref.module
-    if ref.file.endswith(".vue"):
-        # JSX in a Vue single-file component is compiled by Vue's JSX plugin for Vue
-        # (@vue/babel-plugin-jsx imports from vue; Vue 2's preset calls render's h)
-        return "vue"
+    runtimes = jsx_runtimes()
+    for ext, runtime in runtimes.by_extension.items():
+        if ref.file.endswith(ext):
+            # JSX in a Vue single-file component is compiled by Vue's JSX plugin for Vue
+            return runtime
     for cfg in tsconfigs_for(lay, ref.file):
         if cfg.jsx_import_source:
             return cfg.jsx_import_source
@@ -210,10 +213,10 @@ def jsx_source(lay: Layout, ref: ImportRef, owner: Manifest | None) -> str | Non
     if owner is not None:
         deps = {n for names in owner.declared.values() for n in names}
         # A Preact/Vue/Solid project compiles JSX for its own runtime (knip: jsx-runtime).
-        for lib in ("preact", "solid-js", "vue", "@emotion/react", "hono"):
-            if lib in deps and "react" not in deps:
+        for lib in runtimes.declared:
+            if lib in deps and runtimes.default not in deps:
                 return lib
-    return "react"
+    return runtimes.default
 
 
 def classify_spec(
@@ -221,12 +224,13 @@ def classify_spec(
 ) -> tuple[str, str | None, Manifest | None]:
     """("skip"|"internal"|"external", package name, internal target manifest)."""
     spec = ref.module.strip()
-    if ref.extra.get("jsx"):
+    facts = import_facts(ref)
+    if facts.jsx:
         name = jsx_source(lay, ref, owner)
         if not name:
             return "skip", None, None
         spec = name
-    if ref.extra.get("types_reference"):
+    if facts.types_reference:
         if is_builtin(spec) or spec == "node":
             return "external", "@types/node", None
     if not spec or spec.startswith((".", "/", "#")) or re.match(r"^[a-zA-Z]:[\\/]", spec):
@@ -285,16 +289,15 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
         owner = owner_of(lay, ref.file)
         if owner is None:
             continue
-        if ref.extra.get("jsdoc") and not any(c.checks_js for c in tsconfigs_for(lay, ref.file)):
+        facts = import_facts(ref)
+        if facts.jsdoc and not any(c.checks_js for c in tsconfigs_for(lay, ref.file)):
             continue  # JSDoc types in JS that TypeScript never compiles name nothing needed
         verdict, name, target = classify_spec(lay, ref, owner)
-        type_only = ref.type_only or (
-            bool(ref.extra.get("elidable")) and not _keeps_value_imports(lay, ref.file)
-        )
+        type_only = ref.type_only or (facts.elidable and not _keeps_value_imports(lay, ref.file))
         if verdict == "skip" or name is None:
             continue
         if (
-            ref.extra.get("augmentation")
+            facts.augmentation
             and owner.path in lay.unpublished
             and not _shipped(
                 owner, ref.file[len(owner.directory) + 1 :] if owner.directory else ref.file
@@ -317,9 +320,9 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
             if not (published and type_only and section == Section.RUNTIME):
                 if type_only or published:
                     section = Section.DEV
-        if ref.extra.get("string_literal") and (
+        if facts.string_literal and (
             not (
-                (verdict == "internal" and ref.extra.get("single_value"))
+                (verdict == "internal" and facts.single_value)
                 or (verdict == "external" and _same_family(owner, name))
             )
             or section != Section.RUNTIME
@@ -327,7 +330,7 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
         ):
             continue
         ev = Evidence(
-            "jsx-runtime" if ref.extra.get("jsx") else "import",
+            "jsx-runtime" if facts.jsx else "import",
             ref.file,
             ref.line,
             ref.module or name,
@@ -340,12 +343,12 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
             import_names=[ref.module or name],
             evidence=[ev],
             optional=ref.optional,
-            extra={
-                "type_only": type_only,
-                "dynamic": ref.dynamic,
-                "heuristic": bool(ref.extra.get("heuristic") or ref.extra.get("string_literal")),
-                "require": bool(ref.extra.get("require")),
-            },
+            facts=NpmFacts(
+                type_only=type_only,
+                dynamic=ref.dynamic,
+                heuristic=facts.heuristic or facts.string_literal,
+                require=facts.require,
+            ),
         )
         if verdict == "internal" and target is not None:
             cand.internal = True

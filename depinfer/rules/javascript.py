@@ -15,13 +15,14 @@ from __future__ import annotations
 import fnmatch
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
 from typing import Any
 
 from depinfer.context import Context
 from depinfer.data import load_table, table_names
+from depinfer.facts.javascript import NpmFacts, import_facts, npm_facts
 from depinfer.mapping.javascript import (
     Layout,
     file_section,
@@ -140,7 +141,7 @@ def _cand(
         section=section,
         evidence=[Evidence(rule, file, line, detail)],
         confidence=0.9,
-        extra={"implicit": True},
+        facts=NpmFacts(implicit=True),
     )
 
 
@@ -247,8 +248,10 @@ def _config_file_rules(project: Project, lay: Layout, files: list[str]) -> list[
             section = _config_section(lay, owner, rel)
             for pkg in tool.implies:
                 cand = _cand(pkg, owner.path, section, f"rule:{tool.name}", rel, tool.docs)
-                cand.extra["implied"] = True  # the config's presence, not a name in it
-                cand.extra["presence_not_enough"] = tool.presence_not_enough
+                # the config's presence, not a name in it
+                cand.facts = replace(
+                    npm_facts(cand), implied=True, presence_not_enough=tool.presence_not_enough
+                )
                 out.append(cand)
             cfg, text = parse_config(project.abspath(rel), name)
             if tool.json_root and cfg is not None:
@@ -265,7 +268,7 @@ def _config_file_rules(project: Project, lay: Layout, files: list[str]) -> list[
                     here = Section.RUNTIME
                 cand = _cand(pkg, owner.path, here, f"rule:{tool.name}", rel, detail)
                 if required and not esm:
-                    cand.extra["require"] = True
+                    cand.facts = replace(npm_facts(cand), require=True)
                 out.append(cand)
     return out
 
@@ -375,13 +378,13 @@ def _package_json_rules(owner, raw: dict[str, Any]) -> list[Candidate]:
         cfg = value if isinstance(value, dict) else {"__string__": value}
         for pkg in tool.implies:
             cand = _cand(pkg, owner.path, Section.DEV, f"rule:{tool.name}", owner.path, key)
-            cand.extra["implied"] = True
+            cand.facts = replace(npm_facts(cand), implied=True)
             out.append(cand)
         esm = _runs_as_esm(raw)
         for pkg, detail, required in _from_config(tool, cfg, None):
             cand = _cand(pkg, owner.path, Section.DEV, f"rule:{tool.name}", owner.path, detail)
             if required and not esm:
-                cand.extra["require"] = True
+                cand.facts = replace(npm_facts(cand), require=True)
             out.append(cand)
     return out
 
@@ -486,7 +489,9 @@ def _node_types_rule(lay: Layout, refs: list[ImportRef]) -> list[Candidate]:
     out: list[Candidate] = []
     seen: set[str] = set()
     for ref in refs:
-        if not (ref.file.endswith(TS_EXTS) and not ref.extra.get("jsx") and is_builtin(ref.module)):
+        if not (
+            ref.file.endswith(TS_EXTS) and not import_facts(ref).jsx and is_builtin(ref.module)
+        ):
             continue
         owner = owner_of(lay, ref.file)
         if owner is None or owner.path in seen:
