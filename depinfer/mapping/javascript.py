@@ -36,6 +36,7 @@ from depinfer.mapping.javascript_names import (
     is_builtin,
     jsx_runtimes,
     node_builtins,
+    node_types,
     package_name,
     types_only_modules,
     virtual_prefixes,
@@ -64,6 +65,7 @@ __all__ = [  # shared with the rules and resolver stages
     "layout",
     "map_imports",
     "node_builtins",
+    "node_types",
     "owner_of",
     "package_name",
     "parse_jsonc",
@@ -232,7 +234,7 @@ def classify_spec(
         spec = name
     if facts.types_reference:
         if is_builtin(spec) or spec == "node":
-            return "external", "@types/node", None
+            return "external", node_types(), None
     if not spec or spec.startswith((".", "/", "#")) or re.match(r"^[a-zA-Z]:[\\/]", spec):
         return "skip", None, None
     if spec.startswith(virtual_prefixes()) or re.match(r"^[a-z][\w+.-]*:", spec):

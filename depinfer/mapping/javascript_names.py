@@ -70,6 +70,12 @@ def jsx_runtimes() -> JsxRuntimes:
     )
 
 
+@lru_cache(maxsize=1)
+def node_types() -> str:
+    """The package of Node's own API declarations (data table types_only.toml)."""
+    return load_table("javascript/types_only.toml")["node"]
+
+
 def is_builtin(spec: str) -> bool:
     if spec.startswith("node:"):
         return True

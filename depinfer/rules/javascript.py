@@ -28,6 +28,7 @@ from depinfer.mapping.javascript import (
     file_section,
     is_builtin,
     layout,
+    node_types,
     owner_of,
     package_name,
     standalone_example,
@@ -78,6 +79,9 @@ class Tool:
     presence_not_enough: bool = False
     # a JSON/YAML config read only under this top-level key (app.json's "expo" section)
     json_root: str | None = None
+    # a package named `<tool>-config` exports this tool's shareable config (false for tools
+    # whose configs are not shared by package that way)
+    shareable_config: bool = True
 
 
 @lru_cache(maxsize=1)
@@ -102,6 +106,7 @@ def tools() -> tuple[Tool, ...]:
                     commonjs_keys=set(u.get("commonjs_keys", [])),
                     presence_not_enough=bool(u.get("presence_not_enough", False)),
                     json_root=u.get("json_root"),
+                    shareable_config=bool(u.get("shareable_config", True)),
                 )
             )
     return tuple(out)
@@ -261,7 +266,7 @@ def _config_file_rules(project: Project, lay: Layout, files: list[str]) -> list[
             custom_roots = _custom_type_roots(cfg)
             esm = _runs_as_esm(_raw_package_json(project, owner.path))
             for pkg, detail, required in _from_config(tool, cfg, text):
-                if custom_roots and detail.startswith("types:") and pkg != "@types/node":
+                if custom_roots and detail.startswith("types:") and pkg != node_types():
                     continue  # `types` names may live under the extra typeRoots: ambiguous
                 here = section
                 if detail.split(":", 1)[0] in tool.bundled_keys and owner.path in lay.unpublished:
@@ -301,7 +306,7 @@ def _shareable_config_rules(project: Project, lay: Layout) -> list[Candidate]:
         last = name.rsplit("/", 1)[-1]
         entries = _entry_files(lay, owner)
         for tool in tools():
-            if not tool.keys or tool.name in ("typescript", "jsconfig"):
+            if not tool.keys or not tool.shareable_config:
                 continue
             stem = f"{tool.name}-config"
             by_name = last == stem or last.startswith(stem + "-")
@@ -506,7 +511,7 @@ def _node_types_rule(lay: Layout, refs: list[ImportRef]) -> list[Candidate]:
             section = file_section(owner, ref.file, ref.kind, True)
         out.append(
             _cand(
-                "@types/node",
+                node_types(),
                 owner.path,
                 section,
                 "rule:types-node",
