@@ -42,6 +42,7 @@ from depinfer.model import (
     Requirement,
     Section,
 )
+from depinfer.registries.base import VersionInfo
 from depinfer.resolvers.common import merge_candidates, parse_as_of, pick_version, to_requirement
 from depinfer.resolvers.javascript_packages import esm_only, ships_types, types_package
 from depinfer.resolvers.javascript_semver import node_ok_for, satisfies, semver_key
@@ -495,9 +496,9 @@ class _State:
         }
         self._floors: dict[str, str | None] = {}
         # (manifest, name) → the version chosen for a written external package
-        self.picked: dict[tuple[str, str], object] = {}
+        self.picked: dict[tuple[str, str], VersionInfo] = {}
 
-    def requirement(self, c: Candidate):
+    def requirement(self, c: Candidate) -> tuple[Requirement | None, VersionInfo | None]:
         owner = self.manifests[c.manifest]
         ctx = self.ctx
         if c.section == Section.DEV and keeps_everything_in_dependencies(self.lay, owner):
@@ -533,7 +534,7 @@ class _State:
             self.picked[(c.manifest, c.name)] = chosen
         return to_requirement(c, spec), chosen
 
-    def chosen(self, owner: Manifest, name: str, needs_cjs: bool = False):
+    def chosen(self, owner: Manifest, name: str, needs_cjs: bool = False) -> VersionInfo | None:
         """Newest fitting version; code that `require()`s the package gets the newest that
         still offers CommonJS (an ESM-only major cannot be required on older Node)."""
         versions = self.ctx.registries.versions(Ecosystem.NPM, name)
@@ -564,7 +565,7 @@ class _State:
             self._floors[owner.path] = f">={rt.minimum}" if rt.minimum else None
         return self._floors[owner.path]
 
-    def follow_ups(self, c: Candidate, chosen) -> list[Candidate]:
+    def follow_ups(self, c: Candidate, chosen: VersionInfo) -> list[Candidate]:
         """@types/<pkg> for TypeScript code when the chosen version ships no types, and, in
         apps, the peer dependencies of what they use (npm expects the app to declare them)."""
         out: list[Candidate] = []
