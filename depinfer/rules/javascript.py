@@ -400,50 +400,21 @@ def _script_rules(lay: Layout, owner, raw: dict[str, Any], ctx: Context) -> list
     scripts = raw.get("scripts")
     if not isinstance(scripts, dict):
         return []
-    bin_table, not_packages = bins()
     declared = {n.lower() for names in owner.declared.values() for n in names}
     root = lay.owners.get("")
     if root is not None and not standalone_example(owner):
         declared |= {n.lower() for names in root.declared.values() for n in names}
+    at_install = _install_time_scripts(scripts)
     out: list[Candidate] = []
-    # scripts an install script runs (`"postinstall": "npm run scss"`) run on the user's
-    # machine too
-    names = {k for k, v in scripts.items() if isinstance(v, str)}
-    at_install: set[str] = set()
-    todo = [k for k in RUNTIME_SCRIPTS if k in names]
-    while todo:
-        name = todo.pop()
-        if name in at_install:
-            continue
-        at_install.add(name)
-        todo.extend(scripts_called(scripts[name], names))
     for script, command in scripts.items():
         if not isinstance(command, str):
             continue
         section = Section.RUNTIME if script in at_install else Section.DEV
         exes, modules = script_executables(command)
         for exe in exes:
-            exe_name = PurePosixPath(exe).name if exe.startswith("node_modules/.bin/") else exe
-            if "/" in exe_name or exe_name in not_packages:
-                continue
-            pkgs = bin_table.get(exe_name)
-            if pkgs:
-                if any(p.lower() in declared for p in pkgs):
-                    continue  # an alternative provider is declared (npm-run-all2 for run-s)
-                pkg = pkgs[0]
-            else:
-                pkg = _bin_from_registry(ctx, exe_name)
-                if pkg is None:
-                    continue
-            detail = f"scripts.{script}: {exe_name}"
-            sec = section
-            if script in PRODUCTION_SCRIPTS and (
-                exe_name in production_runners() or _PRODUCTION_ENV.search(command)
-            ):
-                # keeps the app running where it is deployed; a start script that sets
-                # NODE_ENV=production runs there, so its env wrapper (cross-env) goes too
-                sec = Section.RUNTIME
-            out.append(_cand(pkg, owner.path, sec, "rule:script-bin", owner.path, detail))
+            cand = _executable_rule(owner, script, command, exe, section, declared, ctx)
+            if cand is not None:
+                out.append(cand)
         for pattern, cmd, pkgs in subcommands():
             if pattern.search(command):
                 detail = f"scripts.{script}: {cmd}"
@@ -461,6 +432,49 @@ def _script_rules(lay: Layout, owner, raw: dict[str, Any], ctx: Context) -> list
                     _cand(pkg, owner.path, section, "rule:script-preload", owner.path, detail)
                 )
     return out
+
+
+def _install_time_scripts(scripts: dict[str, Any]) -> set[str]:
+    """The install scripts, and the package's own scripts they run (`"postinstall": "npm run
+    scss"`): all run on the user's machine."""
+    names = {k for k, v in scripts.items() if isinstance(v, str)}
+    at_install: set[str] = set()
+    todo = [k for k in RUNTIME_SCRIPTS if k in names]
+    while todo:
+        name = todo.pop()
+        if name in at_install:
+            continue
+        at_install.add(name)
+        todo.extend(scripts_called(scripts[name], names))
+    return at_install
+
+
+def _executable_rule(
+    owner, script: str, command: str, exe: str, section: Section, declared: set[str], ctx
+) -> Candidate | None:
+    """The package whose `bin` provides an executable a script runs (None: the shell's or
+    the runtime's own command, or one an already declared alternative provides)."""
+    bin_table, not_packages = bins()
+    exe_name = PurePosixPath(exe).name if exe.startswith("node_modules/.bin/") else exe
+    if "/" in exe_name or exe_name in not_packages:
+        return None
+    pkgs = bin_table.get(exe_name)
+    if pkgs:
+        if any(p.lower() in declared for p in pkgs):
+            return None  # an alternative provider is declared (npm-run-all2 for run-s)
+        pkg = pkgs[0]
+    else:
+        pkg = _bin_from_registry(ctx, exe_name)
+        if pkg is None:
+            return None
+    detail = f"scripts.{script}: {exe_name}"
+    if script in PRODUCTION_SCRIPTS and (
+        exe_name in production_runners() or _PRODUCTION_ENV.search(command)
+    ):
+        # keeps the app running where it is deployed; a start script that sets
+        # NODE_ENV=production runs there, so its env wrapper (cross-env) goes too
+        section = Section.RUNTIME
+    return _cand(pkg, owner.path, section, "rule:script-bin", owner.path, detail)
 
 
 def _stylesheet_rules(project: Project, lay: Layout, files: list[str]) -> list[Candidate]:
@@ -591,48 +605,69 @@ def _extended_configs(lay: Layout) -> set[str]:
 def _companions(project: Project, lay: Layout, found: list[Candidate]) -> list[Candidate]:
     """Packages that the packages (or compiler options) in use need at run time."""
     out: list[Candidate] = []
-    used = {(c.manifest, c.name) for c in found}
-    used_lower = {(m, n.lower()) for m, n in used}
     for comp in companions():
-        section = Section(comp.get("section", "runtime"))
-        when = comp["when"]
-        if when.startswith("tsconfig:"):
-            option = when.split(":", 1)[1]
-            extended = _extended_configs(lay)
-            for rel, cfg in lay.tsconfigs.items():
-                owner = owner_of(lay, rel)
-                if owner is None or rel in extended:
-                    continue
-                # set here or in a config this one extends (tsconfig.base.json)
-                if cfg.flags.get(option) is True:
-                    out.append(
-                        _cand(
-                            comp["needs"], owner.path, section, "rule:companion", rel, comp["docs"]
-                        )
-                    )
-            continue
-        if when.startswith("module:"):
-            # an entry point of a package that loads an optional peer of that package
-            module = when.split(":", 1)[1]
-            unless = {n.lower() for n in comp.get("unless", [])}
-            for c in found:
-                if any((c.manifest, n) in used_lower for n in unless):
-                    continue  # an alternative the package uses instead
-                if any(m == module or m.startswith(module + "/") for m in c.import_names):
-                    sec = Section(comp["section"]) if "section" in comp else c.section
-                    at = c.evidence[0].file if c.evidence and c.evidence[0].file else c.manifest
-                    out.append(_cand(comp["needs"], c.manifest, sec, "rule:companion", at, module))
-            continue
-        for manifest, name in sorted(used):
-            if comp.get("if_used") and (manifest, comp["needs"]) not in used:
-                continue  # only places a package the code already uses
-            if name == when:
-                out.append(
-                    _cand(
-                        comp["needs"], manifest, section, "rule:companion", manifest, comp["docs"]
-                    )
-                )
+        rule = next(r for prefix, r in _COMPANION_KINDS if comp["when"].startswith(prefix))
+        out.extend(rule(lay, comp, found))
     return out
+
+
+def _option_companions(lay: Layout, comp: dict, found: list[Candidate]) -> list[Candidate]:
+    """`when = "tsconfig:<option>"`: a tsconfig that sets the compiler option (itself or
+    through a config it extends), and is not only a base other configs extend."""
+    option = comp["when"].split(":", 1)[1]
+    section = Section(comp.get("section", "runtime"))
+    extended = _extended_configs(lay)
+    out: list[Candidate] = []
+    for rel, cfg in lay.tsconfigs.items():
+        owner = owner_of(lay, rel)
+        if owner is None or rel in extended:
+            continue
+        if cfg.flags.get(option) is True:
+            out.append(
+                _cand(comp["needs"], owner.path, section, "rule:companion", rel, comp["docs"])
+            )
+    return out
+
+
+def _entry_point_companions(lay: Layout, comp: dict, found: list[Candidate]) -> list[Candidate]:
+    """`when = "module:<entry point>"`: an entry point of a package that loads an optional
+    peer of that package, unless an alternative the package uses replaces that peer."""
+    module = comp["when"].split(":", 1)[1]
+    used_lower = {(c.manifest, c.name.lower()) for c in found}
+    unless = {n.lower() for n in comp.get("unless", [])}
+    out: list[Candidate] = []
+    for c in found:
+        if any((c.manifest, n) in used_lower for n in unless):
+            continue  # an alternative the package uses instead
+        if any(m == module or m.startswith(module + "/") for m in c.import_names):
+            sec = Section(comp["section"]) if "section" in comp else c.section
+            at = c.evidence[0].file if c.evidence and c.evidence[0].file else c.manifest
+            out.append(_cand(comp["needs"], c.manifest, sec, "rule:companion", at, module))
+    return out
+
+
+def _package_companions(lay: Layout, comp: dict, found: list[Candidate]) -> list[Candidate]:
+    """`when = "<package>"`: a package in use (`if_used`: only where the needed package is
+    in use already, to place it)."""
+    used = {(c.manifest, c.name) for c in found}
+    section = Section(comp.get("section", "runtime"))
+    out: list[Candidate] = []
+    for manifest, name in sorted(used):
+        if comp.get("if_used") and (manifest, comp["needs"]) not in used:
+            continue  # only places a package the code already uses
+        if name == comp["when"]:
+            out.append(
+                _cand(comp["needs"], manifest, section, "rule:companion", manifest, comp["docs"])
+            )
+    return out
+
+
+# what a companion row's `when` names (by its prefix) → the rule that finds its uses
+_COMPANION_KINDS = (
+    ("tsconfig:", _option_companions),
+    ("module:", _entry_point_companions),
+    ("", _package_companions),
+)
 
 
 def _raw_package_json(project: Project, rel: str) -> dict[str, Any] | None:
