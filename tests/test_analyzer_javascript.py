@@ -4,13 +4,13 @@ from depinfer.analyzers.javascript import _embedded_scripts, parse_source
 
 
 def mods(src: str, grammar: str = "typescript") -> dict[str, dict]:
-    return {u["module"]: u for u in parse_source(src, grammar)}
+    return {u.module: u for u in parse_source(src, grammar)}
 
 
 def test_esm_imports_exports_and_side_effect_imports():
     found = mods("import a from 'a'\nimport 'side'\nexport * from 'b'\nexport { c } from 'c'\n")
     assert set(found) == {"a", "side", "b", "c"}
-    assert found["side"]["line"] == 2
+    assert found["side"].line == 2
 
 
 def test_commonjs_require_resolve_and_dynamic_import():
@@ -19,7 +19,7 @@ def test_commonjs_require_resolve_and_dynamic_import():
         "javascript",
     )
     assert set(found) == {"x", "y", "z", "t"}
-    assert all(found[m]["dynamic"] for m in "xyzt")
+    assert all(found[m].dynamic for m in "xyzt")
 
 
 def test_require_with_expression_or_substitution_is_ignored():
@@ -39,9 +39,9 @@ def test_type_only_forms_are_marked():
         "export type { E } from 'e'\n"
         "type T = typeof import('t')\n"
     )
-    assert found["a"]["type_only"] and found["b"]["type_only"] and found["e"]["type_only"]
-    assert found["t"]["type_only"]
-    assert not found["cd"]["type_only"]
+    assert found["a"].type_only and found["b"].type_only and found["e"].type_only
+    assert found["t"].type_only
+    assert not found["cd"].type_only
 
 
 def test_typescript_import_equals_require():
@@ -54,15 +54,15 @@ def test_ambient_module_declarations_are_not_imports():
 
 def test_triple_slash_reference_types():
     found = mods('/// <reference types="node" />\nexport {}\n')
-    assert found["node"]["types_reference"] and found["node"]["type_only"]
+    assert found["node"].facts.types_reference and found["node"].type_only
 
 
 def test_jsx_is_reported_once_with_pragma_source():
     uses = parse_source("const a = <div/>\nconst b = <><p/></>\n", "javascript")
-    jsx = [u for u in uses if u.get("jsx")]
-    assert len(jsx) == 1 and jsx[0]["module"] == ""
+    jsx = [u for u in uses if u.facts.jsx]
+    assert len(jsx) == 1 and jsx[0].module == ""
     pragma = parse_source("/** @jsxImportSource preact */\nconst a = <div/>\n", "tsx")
-    assert [u["module"] for u in pragma if u.get("jsx")] == ["preact"]
+    assert [u.module for u in pragma if u.facts.jsx] == ["preact"]
 
 
 def test_loader_helpers_report_bare_package_names_as_heuristic():
@@ -71,22 +71,22 @@ def test_loader_helpers_report_bare_package_names_as_heuristic():
         "resolveBin('./local.js')\n",
         "javascript",
     )
-    assert found["jest"]["heuristic"] and found["@scope/plugin"]["heuristic"]
+    assert found["jest"].facts.heuristic and found["@scope/plugin"].facts.heuristic
     assert "payload-plugin" not in found  # path.resolve is not a package loader
     assert "./local.js" not in found
 
 
 def test_loads_inside_try_are_optional():
     found = mods("try { require('opt') } catch {}\nrequire('req')\n", "javascript")
-    assert found["opt"]["optional"] and not found["req"]["optional"]
+    assert found["opt"].optional and not found["req"].optional
 
 
 def test_scoped_names_in_plain_strings_are_string_literals():
     found = mods('addNamed(path, "useSignals", "@preact/signals-react/runtime")\n')
-    assert found["@preact/signals-react/runtime"]["string_literal"]
-    assert found["@preact/signals-react/runtime"]["single_value"]
+    assert found["@preact/signals-react/runtime"].facts.string_literal
+    assert found["@preact/signals-react/runtime"].facts.single_value
     listed = mods('const KNOWN = new Set(["@scope/a", "@scope/b"])\n')
-    assert not listed["@scope/a"]["single_value"]  # one of a list of names to compare with
+    assert not listed["@scope/a"].facts.single_value  # one of a list of names to compare with
 
 
 def test_vue_and_svelte_script_blocks_keep_their_line_numbers():
@@ -94,12 +94,12 @@ def test_vue_and_svelte_script_blocks_keep_their_line_numbers():
     blocks = _embedded_scripts(vue, ".vue")
     assert blocks[0][1] == "typescript"
     uses = parse_source(blocks[0][0], blocks[0][1], blocks[0][2])
-    assert uses[0]["module"] == "vue" and uses[0]["line"] == 4
+    assert uses[0].module == "vue" and uses[0].line == 4
 
 
 def test_flow_annotated_javascript_is_read_again_with_the_tsx_grammar():
     src = "// @flow\nimport type { A } from 'a'\nconst x: Array<string> = require('y')\n"
-    assert {u["module"] for u in parse_source(src, "javascript")} == {"a", "y"}
+    assert {u.module for u in parse_source(src, "javascript")} == {"a", "y"}
 
 
 def test_minified_and_bundled_files_are_recognised():
@@ -135,7 +135,7 @@ def test_global_values_typed_as_a_package_export_are_runtime_uses():
         "}\n"
     )
     assert set(found) == {"vue"}
-    assert found["vue"]["type_only"] is False
+    assert found["vue"].type_only is False
 
 
 def test_scoped_names_used_as_keys_or_compared_against_load_nothing():
@@ -171,7 +171,7 @@ def test_packages_reached_by_name_at_run_time_are_heuristic_uses():
         "javascript",
     )
     assert set(found) == {"pug", "chart.js", "@popperjs/core"}
-    assert all(u["heuristic"] for u in found.values())
+    assert all(u.facts.heuristic for u in found.values())
 
 
 def test_pino_transport_targets_are_modules_loaded_by_name():
@@ -183,7 +183,7 @@ def test_pino_transport_targets_are_modules_loaded_by_name():
         "const ts = { target: 'es2020' }\n"
         "export default { build: { target: 'esnext' } }\n",
     )
-    heuristic = {m for m, u in found.items() if u.get("heuristic")}
+    heuristic = {m for m, u in found.items() if u.facts.heuristic}
     assert heuristic == {"pino-pretty", "@axiomhq/pino", "pino/file", "pino-loki"}
 
 
@@ -192,8 +192,8 @@ def test_a_bare_import_that_anchors_a_module_augmentation_is_marked():
         "import '@vue/runtime-core'\nimport 'vue'\nexport {}\n"
         "declare module '@vue/runtime-core' {\n  export interface GlobalComponents {}\n}\n"
     )
-    assert found["@vue/runtime-core"].get("augmentation") is True
-    assert not found["vue"].get("augmentation")
+    assert found["@vue/runtime-core"].facts.augmentation is True
+    assert not found["vue"].facts.augmentation
 
 
 def test_imports_whose_bindings_are_only_types_are_elidable():
@@ -204,5 +204,5 @@ def test_imports_whose_bindings_are_only_types_are_elidable():
         "let e: WriteError\nfunction f(a: D.T, b: NS.Q, c: Z) {}\n"
         "const q = { E }\nexport { F }\nnew G()\n"
     )
-    elided = {m for m, u in found.items() if u.get("elidable")}
+    elided = {m for m, u in found.items() if u.facts.elidable}
     assert elided == {"mongodb", "d", "ns", "y"}

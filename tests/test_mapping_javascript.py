@@ -4,6 +4,7 @@ from pathlib import Path
 
 from depinfer.analyzers.javascript import analyze
 from depinfer.context import Options
+from depinfer.facts.javascript import npm_facts
 from depinfer.mapping.javascript import (
     glob_regex,
     is_builtin,
@@ -142,7 +143,7 @@ def test_jsdoc_type_imports_in_javascript():
 
     src = "/**\n * @import {Nodes} from 'hast'\n * @param {import('unified').P} p\n */\n"
     uses = parse_source(src, "javascript")
-    assert [(u["module"], u["type_only"]) for u in uses] == [("hast", True), ("unified", True)]
+    assert [(u.module, u.type_only) for u in uses] == [("hast", True), ("unified", True)]
 
 
 def test_jsdoc_types_count_only_where_typescript_checks_the_javascript(tmp_path):
@@ -262,7 +263,7 @@ def test_an_import_typescript_elides_counts_as_type_only(tmp_path):
         project = scan(tmp_path)
         ctx = make_context(Options(offline=True))
         return {
-            c.name: c.extra["type_only"]
+            c.name: npm_facts(c).type_only
             for c in map_imports(project, analyze(project, ctx), ctx)
             if c.name != "vue"
         }

@@ -179,3 +179,15 @@ def test_a_workspaces_shareable_config_packages_depend_on_what_their_configs_nam
     commitlint = "tooling/commitlint/package.json"
     assert found[(commitlint, "@commitlint/config-conventional")] == Section.RUNTIME
     assert found[(commitlint, "@commitlint/cli")] == Section.RUNTIME
+
+
+def test_the_javascript_stages_hand_typed_facts_not_extra_dicts():
+    from depinfer.facts.javascript import NpmFacts
+
+    result, _ = run(FIXTURES / "monorepo")
+    assert result.candidates and result.requirements
+    for item in [*result.candidates, *result.requirements]:
+        assert not item.extra, item
+        assert item.facts is None or isinstance(item.facts, NpmFacts)
+    # the JSON decision record still serialises them
+    assert json.dumps(result.to_json())

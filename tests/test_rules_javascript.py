@@ -4,6 +4,7 @@ from pathlib import Path
 
 from depinfer.analyzers.javascript import analyze
 from depinfer.context import Options
+from depinfer.facts.javascript import npm_facts
 from depinfer.mapping.javascript import map_imports
 from depinfer.model import Section
 from depinfer.pipeline import make_context
@@ -117,9 +118,9 @@ def _jest_rule_requires(root: Path) -> dict[str, bool]:
     ctx = make_context(Options(offline=True))
     refs = analyze(project, ctx)
     return {
-        c.name: bool(c.extra.get("require"))
+        c.name: npm_facts(c).require
         for c in infer(project, refs, [], ctx)
-        if c.evidence and c.evidence[0].rule == "rule:jest" and not c.extra.get("implied")
+        if c.evidence and c.evidence[0].rule == "rule:jest" and not npm_facts(c).implied
     }
 
 

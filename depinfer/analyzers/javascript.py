@@ -12,19 +12,24 @@ What is reported (one `ImportRef` per use):
 - dynamic `import('x')` and `import.meta.resolve('x')` with a literal (`dynamic=True`);
 - TypeScript `import x = require('x')`, `import type`, `export type`, `typeof import('x')`
   (`type_only=True`) and `/// <reference types="x" />`;
-- JSX: one ref per file with `extra={"jsx": True}` (module "" or the file's
+- JSX: one ref per file with `JsImportFacts(jsx=True)` (module "" or the file's
   `@jsxImportSource` pragma) — the mapping stage decides which runtime package it implies.
+
+Each ref carries `JsImportFacts` (depinfer/facts/javascript.py): how the specifier was used.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import PurePosixPath
 
 from tree_sitter import Language, Node, Parser, Query, QueryCursor
 
 from depinfer.context import Context
+from depinfer.data import load_table
+from depinfer.facts.javascript import JsImportFacts
 from depinfer.model import FileKind, ImportRef, Project, SourceFile
 from depinfer.scan import classify, read_source
 
@@ -45,7 +50,15 @@ GRAMMAR_BY_EXT = {
 EMBEDDED_EXTS = {".vue", ".svelte", ".astro", ".mdx"}
 # ...and compile to modules that import their framework's runtime (vue, svelte/internal,
 # astro/runtime), so the framework is needed even when no <script> imports it.
-COMPONENT_RUNTIME = {".vue": "vue", ".svelte": "svelte", ".astro": "astro"}
+
+
+@cache
+def component_runtimes() -> dict[str, str]:
+    """Component file extension → the framework package its compiled module imports."""
+    return {
+        r["extension"]: r["runtime"] for r in load_table("javascript/components.toml")["component"]
+    }
+
 
 # Call targets whose first literal argument is a module specifier.
 CALL_FUNCTIONS = {"require"}
@@ -57,18 +70,15 @@ HELPER_NAME = re.compile(
     r"(?:Bin|From|Module|Package|Pkg|Esm|ESM|Fresh|Lazy|Cwd|Global|Silent|Optional|Peer|Dep))$"
 )
 _FILE_LIKE = re.compile(r"\.(?:[cm]?[jt]sx?|json|css|scss|html|md|node|wasm|d\.ts)$")
-MEMBER_CALLS = {
-    ("require", "resolve"),
-    ("module", "require"),
-    ("jest", "mock"),
-    ("jest", "requireActual"),
-    ("jest", "requireMock"),
-    ("jest", "doMock"),
-    ("vi", "mock"),
-    ("vi", "doMock"),
-    ("vi", "importActual"),
-    ("vi", "importMock"),
-}
+
+
+@cache
+def member_calls() -> frozenset[tuple[str, str]]:
+    """`object.method` calls whose first literal argument is a module the code loads, locates
+    or mocks (`require.resolve('x')`, `jest.mock('x')`): data table module_loaders.toml."""
+    rows = load_table("javascript/module_loaders.toml")["member_call"]
+    return frozenset((r["object"], r["method"]) for r in rows)
+
 
 _QUERY = """
 (import_statement source: (string) @src) @stmt
@@ -345,94 +355,168 @@ def _node_text(node: Node) -> str:
     return node.text.decode("utf-8", errors="replace") if node.text else ""
 
 
-def parse_source(text: str, grammar: str, line_offset: int = 0) -> list[dict]:
-    """Raw uses in one script: dicts with module, line, type_only, dynamic, jsx.
+@dataclass(frozen=True)
+class Use:
+    """One module specifier a script uses, as `parse_source` reports it."""
+
+    module: str
+    line: int
+    type_only: bool = False
+    dynamic: bool = False  # `import()`/`require()` and other loads by a literal at run time
+    optional: bool = False  # a dynamic load inside a `try` block
+    facts: JsImportFacts = JsImportFacts()
+
+
+def parse_source(text: str, grammar: str, line_offset: int = 0) -> list[Use]:
+    """Raw uses in one script.
 
     A .js file the JavaScript grammar cannot read cleanly (Flow or TypeScript-like type
     annotations) is read again with the TSX grammar and the uses of both readings merged.
     """
     uses, has_error = _parse_uses(text, grammar, line_offset)
     if has_error and grammar == "javascript":
-        seen = {(u["module"], u["line"]) for u in uses}
-        extra, _ = _parse_uses(text, "tsx", line_offset)
-        uses.extend(u for u in extra if (u["module"], u["line"]) not in seen)
+        seen = {(u.module, u.line) for u in uses}
+        again, _ = _parse_uses(text, "tsx", line_offset)
+        uses.extend(u for u in again if (u.module, u.line) not in seen)
     return uses
 
 
-def _parse_uses(text: str, grammar: str, line_offset: int) -> tuple[list[dict], bool]:
-    tree = Parser(_language(grammar)).parse(text.encode("utf-8"))
-    query, jsx_query, scoped_query = _queries(grammar)
-    uses: list[dict] = []
-    elsewhere: set[tuple[str, int]] = set()  # names looked up from other directories
-    value_names: set[str] | None = None  # identifiers the file uses as values
-    for _, caps in QueryCursor(query).matches(tree.root_node):
-        arg = (caps.get("src") or caps.get("arg") or [None])[0]
-        if arg is None:
-            continue
-        spec = _literal(arg)
-        if not spec:
-            continue
-        use = {
-            "module": spec,
-            "line": arg.start_point[0] + 1 + line_offset,
-            "type_only": False,
-            "dynamic": False,
-            "optional": False,
-        }
-        if "stmt" in caps:
-            stmt = caps["stmt"][0]
-            if _in_ambient_module(stmt):
-                continue
-            if _augmentation_anchor(stmt, spec, tree.root_node):
-                use["augmentation"] = True
-            if grammar != "javascript" and not use["type_only"]:
-                if value_names is None:
-                    value_names = _value_names(tree.root_node)
-                if _bindings_unused_as_values(stmt, value_names):
-                    use["elidable"] = True
-            use["type_only"] = _type_only_import(stmt)
-        elif "req" in caps:
-            pass
-        elif "dyn" in caps:
-            use["dynamic"] = True
-            use["type_only"] = _in_type_context(caps["dyn"][0])
-            if use["type_only"] and _in_ambient_module(caps["dyn"][0]):
-                if not _declared_global_value(caps["dyn"][0]):
-                    continue  # a type inside `declare module` augmentation: the user's to add
-                use["type_only"] = False
-                use["global_value"] = True
-        elif "call" in caps:
-            fn = _node_text(caps["fn"][0])
-            if fn in CALL_FUNCTIONS:
-                if arg.prev_named_sibling is not None:
-                    continue  # require's module is its first argument
-                use["require"] = True
-            elif HELPER_NAME.match(fn) and _bare_name(spec):
-                use["heuristic"] = True
-            else:
-                continue
-            use["dynamic"] = True
-        elif "member" in caps:
-            obj = _node_text(caps["obj"][0])
-            prop = _node_text(caps["prop"][0])
-            if (obj, prop) in MEMBER_CALLS or (obj == "import.meta" and prop == "resolve"):
-                if arg.prev_named_sibling is not None:
-                    continue
-                if prop == "resolve" and _resolves_elsewhere(arg):
-                    elsewhere.add((spec, use["line"]))
-                    continue
-            elif HELPER_NAME.match(obj) and "." not in obj and _bare_name(spec):
-                use["heuristic"] = True
-            else:
-                continue
-            use["dynamic"] = True
-        if use["dynamic"]:
-            use["optional"] = _in_try(arg)
-        uses.append(use)
-    seen = {(u["module"], u["line"]) for u in uses} | elsewhere
-    for node in QueryCursor(scoped_query).captures(tree.root_node).get("frag", []):
+class _Script:
+    """One parsed script and what reading its uses collects on the way."""
+
+    def __init__(self, text: str, grammar: str, line_offset: int) -> None:
+        self.text = text
+        self.grammar = grammar
+        self.line_offset = line_offset
+        self.tree = Parser(_language(grammar)).parse(text.encode("utf-8"))
+        self.elsewhere: set[tuple[str, int]] = set()  # names looked up from other directories
+        self._value_names: set[str] | None = None
+
+    def line_of(self, node: Node) -> int:
+        return node.start_point[0] + 1 + self.line_offset
+
+    def value_names(self) -> set[str]:
+        """Identifiers the file uses as values (computed on first need)."""
+        if self._value_names is None:
+            self._value_names = _value_names(self.tree.root_node)
+        return self._value_names
+
+
+def _parse_uses(text: str, grammar: str, line_offset: int) -> tuple[list[Use], bool]:
+    script = _Script(text, grammar, line_offset)
+    query, _, _ = _queries(grammar)
+    uses: list[Use] = []
+    for _, caps in QueryCursor(query).matches(script.tree.root_node):
+        use = _query_use(script, caps)
+        if use is not None:
+            uses.append(use)
+    seen = {(u.module, u.line) for u in uses} | script.elsewhere
+    uses.extend(_scoped_strings(script, seen))
+    uses.extend(_jsdoc_imports(script, seen))
+    uses.extend(_type_references(script))
+    uses.extend(_jsx_use(script))
+    uses.extend(_named_at_run_time(text, script.tree, line_offset))
+    return _split_inline_loaders(uses), script.tree.root_node.has_error
+
+
+def _query_use(script: _Script, caps: dict[str, list[Node]]) -> Use | None:
+    """The use one match of the import query stands for, by the strategy of its capture."""
+    arg = (caps.get("src") or caps.get("arg") or [None])[0]
+    if arg is None:
+        return None
+    spec = _literal(arg)
+    if not spec:
+        return None
+    base = Use(module=spec, line=script.line_of(arg))
+    for capture, strategy in _USE_STRATEGIES:
+        if capture in caps:
+            use = strategy(script, caps, arg, base)
+            break
+    else:
+        use = base
+    if use is not None and use.dynamic:
+        use = replace(use, optional=_in_try(arg))
+    return use
+
+
+def _static_import(script: _Script, caps, arg: Node, base: Use) -> Use | None:
+    """`import … from 'x'`, `import 'x'`, `export … from 'x'` (not inside `declare module`)."""
+    stmt = caps["stmt"][0]
+    if _in_ambient_module(stmt):
+        return None
+    elidable = script.grammar != "javascript" and _bindings_unused_as_values(
+        stmt, script.value_names()
+    )
+    facts = JsImportFacts(
+        augmentation=_augmentation_anchor(stmt, base.module, script.tree.root_node),
+        elidable=elidable,
+    )
+    return replace(base, type_only=_type_only_import(stmt), facts=facts)
+
+
+def _import_require(script: _Script, caps, arg: Node, base: Use) -> Use | None:
+    """TypeScript's `import x = require('x')`: a plain value import."""
+    return base
+
+
+def _dynamic_import(script: _Script, caps, arg: Node, base: Use) -> Use | None:
+    """`import('x')`: a type when written in a type position (`typeof import('x')`), unless
+    that type declares a global value a build plugin injects."""
+    node = caps["dyn"][0]
+    type_only = _in_type_context(node)
+    if type_only and _in_ambient_module(node):
+        if not _declared_global_value(node):
+            return None  # a type inside `declare module` augmentation: the user's to add
+        return replace(base, dynamic=True, facts=JsImportFacts(global_value=True))
+    return replace(base, dynamic=True, type_only=type_only)
+
+
+def _function_call(script: _Script, caps, arg: Node, base: Use) -> Use | None:
+    """`require('x')`, or a loader helper's bare package name (`resolveBin('jest')`)."""
+    fn = _node_text(caps["fn"][0])
+    if fn in CALL_FUNCTIONS:
+        if arg.prev_named_sibling is not None:
+            return None  # require's module is its first argument
+        return replace(base, dynamic=True, facts=JsImportFacts(require=True))
+    if HELPER_NAME.match(fn) and _bare_name(base.module):
+        return replace(base, dynamic=True, facts=JsImportFacts(heuristic=True))
+    return None
+
+
+def _member_call(script: _Script, caps, arg: Node, base: Use) -> Use | None:
+    """`require.resolve('x')`, `import.meta.resolve('x')`, test-runner module mocks, or a
+    loader helper object's bare package name; a lookup from other directories is none."""
+    obj = _node_text(caps["obj"][0])
+    prop = _node_text(caps["prop"][0])
+    if (obj, prop) in member_calls() or (obj == "import.meta" and prop == "resolve"):
+        if arg.prev_named_sibling is not None:
+            return None
+        if prop == "resolve" and _resolves_elsewhere(arg):
+            script.elsewhere.add((base.module, base.line))
+            return None
+        return replace(base, dynamic=True)
+    if HELPER_NAME.match(obj) and "." not in obj and _bare_name(base.module):
+        return replace(base, dynamic=True, facts=JsImportFacts(heuristic=True))
+    return None
+
+
+# capture name of the import query → the strategy that reads its match, tried in order
+_USE_STRATEGIES = (
+    ("stmt", _static_import),
+    ("req", _import_require),
+    ("dyn", _dynamic_import),
+    ("call", _function_call),
+    ("member", _member_call),
+)
+
+
+def _scoped_strings(script: _Script, seen: set[tuple[str, int]]) -> list[Use]:
+    """Scoped package names written as plain strings (kept only as the mapping allows)."""
+    _, _, scoped_query = _queries(script.grammar)
+    out: list[Use] = []
+    for node in QueryCursor(scoped_query).captures(script.tree.root_node).get("frag", []):
         spec = _node_text(node)
-        line = node.start_point[0] + 1 + line_offset
+        line = script.line_of(node)
         if (spec, line) in seen or _in_ambient_module(node):
             continue
         seen.add((spec, line))
@@ -442,58 +526,52 @@ def _parse_uses(text: str, grammar: str, line_offset: int) -> tuple[list[dict], 
         if _names_a_key(string):
             continue
         in_call = bool(string and string.parent and string.parent.type != "array")
-        uses.append(
-            {
-                "module": spec,
-                "line": line,
-                "type_only": False,
-                "dynamic": True,
-                "string_literal": True,
-                "single_value": in_call,
-            }
+        facts = JsImportFacts(string_literal=True, single_value=in_call)
+        out.append(Use(spec, line, dynamic=True, facts=facts))
+    return out
+
+
+def _jsdoc_imports(script: _Script, seen: set[tuple[str, int]]) -> list[Use]:
+    """JSDoc type imports of a JavaScript file."""
+    text = script.text
+    if script.grammar != "javascript" or "@" not in text:
+        return []
+    out: list[Use] = []
+    for m in _JSDOC_IMPORT.finditer(text):
+        spec = m.group(1) or m.group(2)
+        line = text.count("\n", 0, m.start()) + 1 + script.line_offset
+        if (spec, line) not in seen:
+            seen.add((spec, line))
+            # counts only where TypeScript checks this JS (see the mapping)
+            facts = JsImportFacts(jsdoc="@ts-check" not in text)
+            out.append(Use(spec, line, type_only=True, facts=facts))
+    return out
+
+
+def _type_references(script: _Script) -> list[Use]:
+    """`/// <reference types="x" />` directives."""
+    text = script.text
+    return [
+        Use(
+            m.group(1),
+            text.count("\n", 0, m.start()) + 1 + script.line_offset,
+            type_only=True,
+            facts=JsImportFacts(types_reference=True),
         )
-    if grammar == "javascript" and "@" in text:
-        for m in _JSDOC_IMPORT.finditer(text):
-            spec = m.group(1) or m.group(2)
-            line = text.count("\n", 0, m.start()) + 1 + line_offset
-            if (spec, line) not in seen:
-                seen.add((spec, line))
-                uses.append(
-                    {
-                        "module": spec,
-                        "line": line,
-                        "type_only": True,
-                        "dynamic": False,
-                        # counts only where TypeScript checks this JS (see the mapping)
-                        "jsdoc": "@ts-check" not in text,
-                    }
-                )
-    for m in _TRIPLE_SLASH.finditer(text):
-        uses.append(
-            {
-                "module": m.group(1),
-                "line": text.count("\n", 0, m.start()) + 1 + line_offset,
-                "type_only": True,
-                "dynamic": False,
-                "types_reference": True,
-            }
-        )
-    if grammar != "typescript":
-        for _, caps in QueryCursor(jsx_query).matches(tree.root_node):
-            node = caps["jsx"][0]
-            pragma = _JSX_PRAGMA.search(text)
-            uses.append(
-                {
-                    "module": pragma.group(1) if pragma else "",
-                    "line": node.start_point[0] + 1 + line_offset,
-                    "type_only": False,
-                    "dynamic": False,
-                    "jsx": True,
-                }
-            )
-            break
-    uses.extend(_named_at_run_time(text, tree, line_offset))
-    return _split_inline_loaders(uses), tree.root_node.has_error
+        for m in _TRIPLE_SLASH.finditer(script.text)
+    ]
+
+
+def _jsx_use(script: _Script) -> list[Use]:
+    """One use for a file's JSX: its `@jsxImportSource` pragma, or "" for the mapping."""
+    if script.grammar == "typescript":
+        return []
+    _, jsx_query, _ = _queries(script.grammar)
+    for _, caps in QueryCursor(jsx_query).matches(script.tree.root_node):
+        pragma = _JSX_PRAGMA.search(script.text)
+        module = pragma.group(1) if pragma else ""
+        return [Use(module, script.line_of(caps["jsx"][0]), facts=JsImportFacts(jsx=True))]
+    return []
 
 
 _NODE_MODULES_IN_STRING = re.compile(
@@ -511,7 +589,7 @@ _TRANSPORT_TARGET = re.compile(
 )
 
 
-def _named_at_run_time(text: str, tree, line_offset: int) -> list[dict]:
+def _named_at_run_time(text: str, tree, line_offset: int) -> list[Use]:
     """Packages the code reaches by name without importing them (heuristic uses):
     - a path into node_modules in a string (an Express app serving
       'node_modules/bootstrap/dist/js/bootstrap.min.js' to browsers);
@@ -519,7 +597,7 @@ def _named_at_run_time(text: str, tree, line_offset: int) -> list[dict]:
       name (Express guide, "Using template engines");
     - a pino transport's `target` module."""
     data = text.encode("utf-8")
-    out: list[dict] = []
+    out: list[Use] = []
     for pattern, marker in (
         (_NODE_MODULES_IN_STRING, b"node_modules/"),
         (_VIEW_ENGINE, b"view engine"),
@@ -534,13 +612,12 @@ def _named_at_run_time(text: str, tree, line_offset: int) -> list[dict]:
             if pattern is _TRANSPORT_TARGET and not _in_transport(node):
                 continue
             out.append(
-                {
-                    "module": m.group(1).decode("utf-8", errors="replace"),
-                    "line": node.start_point[0] + 1 + line_offset,
-                    "type_only": False,
-                    "dynamic": True,
-                    "heuristic": True,
-                }
+                Use(
+                    m.group(1).decode("utf-8", errors="replace"),
+                    node.start_point[0] + 1 + line_offset,
+                    dynamic=True,
+                    facts=JsImportFacts(heuristic=True),
+                )
             )
     return out
 
@@ -573,20 +650,20 @@ def _pair_key(pair) -> str:
     return _node_text(key).strip("'\"") if key is not None else ""
 
 
-def _split_inline_loaders(uses: list[dict]) -> list[dict]:
+def _split_inline_loaders(uses: list[Use]) -> list[Use]:
     """webpack's inline loader syntax (`require('script-loader!jsonlint')`,
     `import '!!raw-loader?esModule=false!./a.txt'`) names each loader and the resource:
     one use per segment (webpack docs, "Loaders: inline")."""
-    out: list[dict] = []
+    out: list[Use] = []
     for use in uses:
-        spec = use["module"]
-        if "!" not in spec or ":" in spec or use.get("jsx"):
+        spec = use.module
+        if "!" not in spec or ":" in spec or use.facts.jsx:
             out.append(use)
             continue
         for part in spec.lstrip("-!").split("!"):
             part = part.split("?", 1)[0].strip()
             if part:
-                out.append({**use, "module": part})
+                out.append(replace(use, module=part))
     return out
 
 
@@ -680,18 +757,19 @@ def analyze_file(
             return []
         blocks = [(text, grammar, 0)]
     refs: list[ImportRef] = []
-    if ext in COMPONENT_RUNTIME:
+    if ext in component_runtimes():
         # a component file compiles to code that imports its framework's runtime
         refs.append(
             ImportRef(
-                module=COMPONENT_RUNTIME[ext],
+                module=component_runtimes()[ext],
                 file=file.path,
                 line=1,
                 language=LANGUAGE,
                 kind=file.kind,
-                extra={"component": True},
+                facts=JsImportFacts(component=True),
             )
         )
+    typescript = file.path.endswith((".ts", ".tsx", ".mts", ".cts"))
     for script, grammar, offset in blocks:
         try:
             uses = parse_source(script, grammar, offset)
@@ -699,36 +777,22 @@ def analyze_file(
             ctx.warn(f"could not parse: {exc}", file.path)
             continue
         for use in uses:
-            extra = {
-                k: True
-                for k in (
-                    "jsx",
-                    "types_reference",
-                    "heuristic",
-                    "string_literal",
-                    "single_value",
-                    "require",
-                    "jsdoc",
-                    "augmentation",
-                    "elidable",
-                )
-                if use.get(k)
-            }
-            if not file.path.endswith((".ts", ".tsx", ".mts", ".cts")):
+            facts = use.facts
+            if facts.elidable and not typescript:
                 # a component file's template uses its imports too (Vue, Svelte, Astro)
-                extra.pop("elidable", None)
+                facts = replace(facts, elidable=False)
             refs.append(
                 ImportRef(
-                    module=use["module"],
+                    module=use.module,
                     file=file.path,
-                    line=use["line"],
+                    line=use.line,
                     language=LANGUAGE,
                     kind=file.kind,
-                    type_only=use["type_only"],
-                    dynamic=use["dynamic"],
-                    optional=bool(use.get("optional")),
-                    relative=use["module"].startswith("."),
-                    extra=extra,
+                    type_only=use.type_only,
+                    dynamic=use.dynamic,
+                    optional=use.optional,
+                    relative=use.module.startswith("."),
+                    facts=facts,
                 )
             )
     return refs

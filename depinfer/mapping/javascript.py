@@ -11,10 +11,13 @@ its own package.json decides the section: shipped code → dependencies, the res
 
 from __future__ import annotations
 
+import fnmatch
 import re
+from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from depinfer.context import Context
+from depinfer.facts.javascript import JsImportFacts, NpmFacts, import_facts
 from depinfer.mapping.javascript_layout import (
     Layout,
     TsConfig,
@@ -33,7 +36,9 @@ from depinfer.mapping.javascript_names import (
     app_runtime_configs,
     engine_modules,
     is_builtin,
+    jsx_runtimes,
     node_builtins,
+    node_types,
     package_name,
     types_only_modules,
     virtual_prefixes,
@@ -62,6 +67,7 @@ __all__ = [  # shared with the rules and resolver stages
     "layout",
     "map_imports",
     "node_builtins",
+    "node_types",
     "owner_of",
     "package_name",
     "parse_jsonc",
@@ -146,8 +152,6 @@ def file_section(
 
 
 def _matches(name: str, patterns: tuple[str, ...]) -> bool:
-    import fnmatch
-
     return any(fnmatch.fnmatch(name, p) for p in patterns)
 
 
@@ -198,10 +202,11 @@ def jsx_source(lay: Layout, ref: ImportRef, owner: Manifest | None) -> str | Non
     """Package whose JSX runtime a file's JSX needs (pragma, tsconfig, else react)."""
     if ref.module:
         return ref.module
-    if ref.file.endswith(".vue"):
-        # JSX in a Vue single-file component is compiled by Vue's JSX plugin for Vue
-        # (@vue/babel-plugin-jsx imports from vue; Vue 2's preset calls render's h)
-        return "vue"
+    runtimes = jsx_runtimes()
+    for ext, runtime in runtimes.by_extension.items():
+        if ref.file.endswith(ext):
+            # JSX in a Vue single-file component is compiled by Vue's JSX plugin for Vue
+            return runtime
     for cfg in tsconfigs_for(lay, ref.file):
         if cfg.jsx_import_source:
             return cfg.jsx_import_source
@@ -210,10 +215,10 @@ def jsx_source(lay: Layout, ref: ImportRef, owner: Manifest | None) -> str | Non
     if owner is not None:
         deps = {n for names in owner.declared.values() for n in names}
         # A Preact/Vue/Solid project compiles JSX for its own runtime (knip: jsx-runtime).
-        for lib in ("preact", "solid-js", "vue", "@emotion/react", "hono"):
-            if lib in deps and "react" not in deps:
+        for lib in runtimes.declared:
+            if lib in deps and runtimes.default not in deps:
                 return lib
-    return "react"
+    return runtimes.default
 
 
 def classify_spec(
@@ -221,14 +226,15 @@ def classify_spec(
 ) -> tuple[str, str | None, Manifest | None]:
     """("skip"|"internal"|"external", package name, internal target manifest)."""
     spec = ref.module.strip()
-    if ref.extra.get("jsx"):
+    facts = import_facts(ref)
+    if facts.jsx:
         name = jsx_source(lay, ref, owner)
         if not name:
             return "skip", None, None
         spec = name
-    if ref.extra.get("types_reference"):
+    if facts.types_reference:
         if is_builtin(spec) or spec == "node":
-            return "external", "@types/node", None
+            return "external", node_types(), None
     if not spec or spec.startswith((".", "/", "#")) or re.match(r"^[a-zA-Z]:[\\/]", spec):
         return "skip", None, None
     if spec.startswith(virtual_prefixes()) or re.match(r"^[a-z][\w+.-]*:", spec):
@@ -278,80 +284,113 @@ def _same_family(owner: Manifest, name: str) -> bool:
     return scope == "@" + own
 
 
+@dataclass(frozen=True)
+class _Mapped:
+    """One import classified: which package it names, for whom, and where it is placed."""
+
+    ref: ImportRef
+    facts: JsImportFacts
+    owner: Manifest
+    verdict: str  # "internal" | "external"
+    name: str
+    target: Manifest | None  # the sibling package an internal name points at
+    type_only: bool
+    section: Section
+
+
 def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[Candidate]:
     lay = layout(project)
     out: list[Candidate] = []
     for ref in refs:
-        owner = owner_of(lay, ref.file)
-        if owner is None:
+        use = _classify(lay, ref)
+        if use is None or any(drop(lay, use) for drop in _DROPPED):
             continue
-        if ref.extra.get("jsdoc") and not any(c.checks_js for c in tsconfigs_for(lay, ref.file)):
-            continue  # JSDoc types in JS that TypeScript never compiles name nothing needed
-        verdict, name, target = classify_spec(lay, ref, owner)
-        type_only = ref.type_only or (
-            bool(ref.extra.get("elidable")) and not _keeps_value_imports(lay, ref.file)
-        )
-        if verdict == "skip" or name is None:
-            continue
-        if (
-            ref.extra.get("augmentation")
-            and owner.path in lay.unpublished
-            and not _shipped(
-                owner, ref.file[len(owner.directory) + 1 :] if owner.directory else ref.file
-            )
-        ):
-            # an app's declaration file augmenting a module its framework brings
-            # (components.d.ts: `import '@vue/runtime-core'`): no consumer sees its types,
-            # unlike a workspace package's exported global.d.ts
-            continue
-        section = file_section(
-            owner, ref.file, ref.kind, owner.path in lay.unpublished, owner.path in lay.compiled
-        )
-        if type_only and verdict == "external" and name in types_only_modules():
-            name = f"@types/{name}"  # `import type { Root } from 'hast'`
-        if name.startswith("@types/"):
-            # Declarations are for the compiler, never run: dev — except that a published
-            # library's shipped types (`import type` in its source) reach its users, who
-            # then need those declarations too (got → type-fest, react-markdown → @types/hast).
-            published = owner.path not in lay.unpublished
-            if not (published and type_only and section == Section.RUNTIME):
-                if type_only or published:
-                    section = Section.DEV
-        if ref.extra.get("string_literal") and (
-            not (
-                (verdict == "internal" and ref.extra.get("single_value"))
-                or (verdict == "external" and _same_family(owner, name))
-            )
-            or section != Section.RUNTIME
-            or owner.path in lay.unpublished
-        ):
-            continue
-        ev = Evidence(
-            "jsx-runtime" if ref.extra.get("jsx") else "import",
-            ref.file,
-            ref.line,
-            ref.module or name,
-        )
-        cand = Candidate(
-            ecosystem=Ecosystem.NPM,
-            name=name,
-            manifest=owner.path,
-            section=section,
-            import_names=[ref.module or name],
-            evidence=[ev],
-            optional=ref.optional,
-            extra={
-                "type_only": type_only,
-                "dynamic": ref.dynamic,
-                "heuristic": bool(ref.extra.get("heuristic") or ref.extra.get("string_literal")),
-                "require": bool(ref.extra.get("require")),
-            },
-        )
-        if verdict == "internal" and target is not None:
-            cand.internal = True
-            cand.path = target.directory
-        out.append(cand)
+        out.append(_candidate(use))
     return out
+
+
+def _classify(lay: Layout, ref: ImportRef) -> _Mapped | None:
+    """The package an import names and its placement (None: nothing to install)."""
+    owner = owner_of(lay, ref.file)
+    if owner is None:
+        return None
+    facts = import_facts(ref)
+    verdict, name, target = classify_spec(lay, ref, owner)
+    if verdict == "skip" or name is None:
+        return None
+    type_only = ref.type_only or (facts.elidable and not _keeps_value_imports(lay, ref.file))
+    section = file_section(
+        owner, ref.file, ref.kind, owner.path in lay.unpublished, owner.path in lay.compiled
+    )
+    if type_only and verdict == "external" and name in types_only_modules():
+        name = f"@types/{name}"  # `import type { Root } from 'hast'`
+    if name.startswith("@types/"):
+        # Declarations are for the compiler, never run: dev — except that a published
+        # library's shipped types (`import type` in its source) reach its users, who
+        # then need those declarations too (got → type-fest, react-markdown → @types/hast).
+        published = owner.path not in lay.unpublished
+        if not (published and type_only and section == Section.RUNTIME):
+            if type_only or published:
+                section = Section.DEV
+    return _Mapped(ref, facts, owner, verdict, name, target, type_only, section)
+
+
+def _uncompiled_jsdoc(lay: Layout, use: _Mapped) -> bool:
+    """JSDoc types in JavaScript that TypeScript never compiles name nothing needed."""
+    return use.facts.jsdoc and not any(c.checks_js for c in tsconfigs_for(lay, use.ref.file))
+
+
+def _app_augmentation(lay: Layout, use: _Mapped) -> bool:
+    """An app's declaration file augmenting a module its framework brings (components.d.ts:
+    `import '@vue/runtime-core'`): no consumer sees its types, unlike a workspace package's
+    exported global.d.ts."""
+    owner, rel = use.owner, use.ref.file
+    return (
+        use.facts.augmentation
+        and owner.path in lay.unpublished
+        and not _shipped(owner, rel[len(owner.directory) + 1 :] if owner.directory else rel)
+    )
+
+
+def _unconfirmed_string(lay: Layout, use: _Mapped) -> bool:
+    """A scoped name in a plain string counts only in a published package's shipped code, as
+    a sibling package handed on as one value or a package of the package's own family."""
+    if not use.facts.string_literal:
+        return False
+    confirmed = (use.verdict == "internal" and use.facts.single_value) or (
+        use.verdict == "external" and _same_family(use.owner, use.name)
+    )
+    return not confirmed or use.section != Section.RUNTIME or use.owner.path in lay.unpublished
+
+
+# Why a classified import installs nothing, tried in order.
+_DROPPED = (_uncompiled_jsdoc, _app_augmentation, _unconfirmed_string)
+
+
+def _candidate(use: _Mapped) -> Candidate:
+    ref, facts = use.ref, use.facts
+    ev = Evidence(
+        "jsx-runtime" if facts.jsx else "import", ref.file, ref.line, ref.module or use.name
+    )
+    cand = Candidate(
+        ecosystem=Ecosystem.NPM,
+        name=use.name,
+        manifest=use.owner.path,
+        section=use.section,
+        import_names=[ref.module or use.name],
+        evidence=[ev],
+        optional=ref.optional,
+        facts=NpmFacts(
+            type_only=use.type_only,
+            dynamic=ref.dynamic,
+            heuristic=facts.heuristic or facts.string_literal,
+            require=facts.require,
+        ),
+    )
+    if use.verdict == "internal" and use.target is not None:
+        cand.internal = True
+        cand.path = use.target.directory
+    return cand
 
 
 def _keeps_value_imports(lay: Layout, rel_file: str) -> bool:

@@ -10,10 +10,12 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path, PurePosixPath
 
 import yaml
 
+from depinfer.data import load_table
 from depinfer.mapping.javascript_names import package_name
 from depinfer.model import Ecosystem, FileKind, Manifest, Project
 from depinfer.scan import classify, nearest_directory, walk_repository
@@ -309,30 +311,58 @@ def _build_layout(project: Project) -> Layout:
     root = project.root
     manifests = [m for m in project.manifests_of(Ecosystem.NPM) if m.format == "package_json"]
     good = [m for m in manifests if not m.parse_error]
+    config_files = _layout_files(root)
+    globs, style = _workspace_globs(root, good, config_files)
+    tsconfigs, bundler = _config_aliases(root, config_files)
+    _merge_extends(root, tsconfigs)
+    _add_bundler_aliases(project, bundler)
+    owners = _owners(good)
+    result = Layout(
+        owners=owners,
+        by_name=_by_name(good),
+        members=_members(good, globs),
+        workspace_style=style,
+        tsconfigs=tsconfigs,
+        bundler_aliases=bundler,
+        files={f.path for f in project.files},
+        root=Path(project.root),
+    )
+    result.unpublished = {m.path for m in owners.values() if _unpublished(result, m)}
+    result.compiled = {m.path for m in owners.values() if _files_all_built(root, m)}
+    return result
+
+
+def _owners(good: list[Manifest]) -> dict[str, Manifest]:
+    """directory → the package.json that owns the code under it."""
     owners: dict[str, Manifest] = {}
     for m in good:
         # A package.json without a name is a marker ({"type": "module"}), not a package.
         if m.directory == "" or m.data.get("name") or m.declared:
             owners[m.directory] = m
+    return owners
+
+
+def _by_name(good: list[Manifest]) -> dict[str, Manifest]:
+    """package name → the first package.json of that name."""
     by_name: dict[str, Manifest] = {}
     for m in good:
         name = m.data.get("name")
         if isinstance(name, str) and name and name not in by_name:
             by_name[name] = m
-    extra = _layout_files(root)
+    return by_name
+
+
+def _workspace_globs(
+    root: Path, good: list[Manifest], config_files: list[str]
+) -> tuple[list[str], str | None]:
+    """(member globs, reference style) of the workspace: package.json `workspaces` (npm, yarn,
+    yarn berry, bun by their lock files and packageManager), lerna.json, pnpm-workspace.yaml."""
     globs: list[str] = []
     style: str | None = None
     root_manifest = next((m for m in good if m.directory == ""), None)
     if root_manifest and root_manifest.data.get("workspaces"):
         globs.extend(root_manifest.data["workspaces"])
-        style = "npm"
-        pm = str(root_manifest.data.get("packageManager", ""))
-        if (root / "yarn.lock").exists() or pm.startswith("yarn"):
-            style = "yarn"
-        if (root / ".yarnrc.yml").exists() or re.match(r"yarn@[2-9]", pm):
-            style = "yarn-berry"
-        if (root / "bun.lockb").exists() or (root / "bun.lock").exists() or pm.startswith("bun"):
-            style = "bun"  # bun understands the workspace: protocol
+        style = _package_json_workspace_style(root, root_manifest)
     lerna = root / "lerna.json"
     if lerna.exists() and not globs:
         try:
@@ -342,7 +372,7 @@ def _build_layout(project: Project) -> Layout:
         if isinstance(doc, dict):
             globs.extend(p for p in doc.get("packages", ["packages/*"]) if isinstance(p, str))
             style = style or "npm"
-    if "pnpm-workspace.yaml" in extra:
+    if "pnpm-workspace.yaml" in config_files:
         try:
             doc = yaml.safe_load((root / "pnpm-workspace.yaml").read_text(encoding="utf-8"))
         except (OSError, yaml.YAMLError):
@@ -350,18 +380,43 @@ def _build_layout(project: Project) -> Layout:
         if isinstance(doc, dict) and isinstance(doc.get("packages"), list):
             globs.extend(p for p in doc["packages"] if isinstance(p, str))
         style = "pnpm"
+    return globs, style
+
+
+def _package_json_workspace_style(root: Path, root_manifest: Manifest) -> str:
+    """Which package manager runs a package.json `workspaces` workspace."""
+    style = "npm"
+    pm = str(root_manifest.data.get("packageManager", ""))
+    if (root / "yarn.lock").exists() or pm.startswith("yarn"):
+        style = "yarn"
+    if (root / ".yarnrc.yml").exists() or re.match(r"yarn@[2-9]", pm):
+        style = "yarn-berry"
+    if (root / "bun.lockb").exists() or (root / "bun.lock").exists() or pm.startswith("bun"):
+        style = "bun"  # bun understands the workspace: protocol
+    return style
+
+
+def _members(good: list[Manifest], globs: list[str]) -> set[str]:
+    """Paths of the package.json files the workspace globs take in (and do not exclude)."""
     include = [glob_regex(g) for g in globs if not g.startswith("!")]
     exclude = [glob_regex(g[1:]) for g in globs if g.startswith("!")]
-    members = {
+    return {
         m.path
         for m in good
         if m.directory
         and any(r.match(m.directory) for r in include)
         and not any(r.match(m.directory) or r.match(m.directory + "/") for r in exclude)
     }
+
+
+def _config_aliases(
+    root: Path, config_files: list[str]
+) -> tuple[dict[str, TsConfig], dict[str, list[str]]]:
+    """tsconfig/jsconfig files by path, and the aliases .babelrc and package.json files
+    (Jest's moduleNameMapper, Babel's module-resolver) give their directories."""
     tsconfigs: dict[str, TsConfig] = {}
     bundler: dict[str, list[str]] = {}
-    for rel in extra:
+    for rel in config_files:
         name = PurePosixPath(rel).name
         if name.startswith(".babelrc") or name == "package.json":
             try:
@@ -375,31 +430,29 @@ def _build_layout(project: Project) -> Layout:
             cfg = _read_tsconfig(root, rel)
             if cfg is not None:
                 tsconfigs[rel] = cfg
-    _merge_extends(root, tsconfigs)
+    return tsconfigs, bundler
+
+
+@lru_cache(maxsize=1)
+def _alias_config_names() -> tuple[re.Pattern[str], tuple[str, ...]]:
+    """(config file names, file name prefixes) that may hold aliases: alias_configs.toml."""
+    doc = load_table("javascript/alias_configs.toml")
+    stems = "|".join(re.escape(row["stem"]) for row in doc["config"])
+    return re.compile(rf"(?:{stems})\.config\."), tuple(row["prefix"] for row in doc["prefix"])
+
+
+def _add_bundler_aliases(project: Project, bundler: dict[str, list[str]]) -> None:
+    """The aliases of the bundler and test-runner configs among the scanned files."""
+    config_name, prefixes = _alias_config_names()
     for f in project.files_of("javascript"):
         name = PurePosixPath(f.path).name
-        if re.match(
-            r"(vite|vitest|webpack|rollup|nuxt|astro|svelte|babel|jest)\.config\.", name
-        ) or (name.startswith((".babelrc", "webpack."))):
+        if config_name.match(name) or name.startswith(prefixes):
             try:
                 text = project.abspath(f.path).read_text(encoding="utf-8", errors="replace")
             except OSError:
                 continue
             d = str(PurePosixPath(f.path).parent)
             bundler.setdefault("" if d == "." else d, []).extend(_bundler_aliases(text))
-    result = Layout(
-        owners=owners,
-        by_name=by_name,
-        members=members,
-        workspace_style=style,
-        tsconfigs=tsconfigs,
-        bundler_aliases=bundler,
-        files={f.path for f in project.files},
-        root=Path(project.root),
-    )
-    result.unpublished = {m.path for m in owners.values() if _unpublished(result, m)}
-    result.compiled = {m.path for m in owners.values() if _files_all_built(root, m)}
-    return result
 
 
 # Files npm publishes whatever `files` says, or that a list names beside the code

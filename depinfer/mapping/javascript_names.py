@@ -7,6 +7,7 @@ modules, framework config files) through depinfer.data.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from functools import lru_cache
 
 from depinfer.data import load_table
@@ -48,6 +49,31 @@ def app_runtime_configs() -> tuple[str, ...]:
 def types_only_modules() -> frozenset[str]:
     """Names imported only for types whose declarations are @types/<name> (data table)."""
     return frozenset(load_table("javascript/types_only.toml")["names"])
+
+
+@dataclass(frozen=True)
+class JsxRuntimes:
+    """Where JSX compiles to imports from when no pragma or tsconfig says (data table)."""
+
+    default: str  # the runtime JSX compiles for unless told otherwise
+    by_extension: dict[str, str]  # file extension → its framework's JSX runtime
+    declared: tuple[str, ...]  # runtimes a project that declares them (not the default) uses
+
+
+@lru_cache(maxsize=1)
+def jsx_runtimes() -> JsxRuntimes:
+    data = load_table("javascript/jsx_runtimes.toml")
+    return JsxRuntimes(
+        default=data["default"]["runtime"],
+        by_extension={e["extension"]: e["runtime"] for e in data.get("extension", [])},
+        declared=tuple(d["runtime"] for d in data.get("declared", [])),
+    )
+
+
+@lru_cache(maxsize=1)
+def node_types() -> str:
+    """The package of Node's own API declarations (data table types_only.toml)."""
+    return load_table("javascript/types_only.toml")["node"]
 
 
 def is_builtin(spec: str) -> bool:

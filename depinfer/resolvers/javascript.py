@@ -19,11 +19,13 @@ import json
 import os
 import re
 from collections import defaultdict
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import PurePosixPath
 
 from depinfer.context import Context
 from depinfer.data import load_table
+from depinfer.facts.javascript import NpmFacts, npm_facts
 from depinfer.mapping.javascript import (
     Layout,
     ancestors,
@@ -40,11 +42,12 @@ from depinfer.model import (
     Requirement,
     Section,
 )
+from depinfer.registries.base import VersionInfo
 from depinfer.resolvers.common import merge_candidates, parse_as_of, pick_version, to_requirement
 from depinfer.resolvers.javascript_packages import esm_only, ships_types, types_package
 from depinfer.resolvers.javascript_semver import node_ok_for, satisfies, semver_key
 from depinfer.resolvers.runtime import node_runtime
-from depinfer.rules.javascript import tools
+from depinfer.rules.javascript import bins, tools
 
 __all__ = ["esm_only", "resolve", "satisfies", "ships_types", "types_package"]
 
@@ -132,58 +135,124 @@ def _internal_spec(lay: Layout, owner: Manifest, c: Candidate) -> str:
     return "file:" + PurePosixPath(rel.replace(os.sep, "/")).as_posix()
 
 
-def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list[Requirement]:
-    lay = layout(project)
-    manifests = {m.path: m for m in project.manifests}
-    npm = [c for c in candidates if c.ecosystem == Ecosystem.NPM]
-    value_used = {(c.manifest, c.name) for c in npm if not c.extra.get("type_only")}
-    required = {(c.manifest, c.name) for c in npm if c.extra.get("require")}
-    named = {(c.manifest, c.name) for c in npm if not c.extra.get("implied")}
-    tool_rules = {f"rule:{t.name}" for t in tools()}
-    # named by something other than a tool's config (code, scripts, other rules)
-    beyond_configs = {
-        (c.manifest, c.name) for c in npm if any(e.rule not in tool_rules for e in c.evidence)
-    }
-    presence_not_enough = {(c.manifest, c.name) for c in npm if c.extra.get("presence_not_enough")}
+@dataclass(frozen=True)
+class _Uses:
+    """What all the uses of each (manifest, name) say, gathered before they are merged."""
+
+    value_used: frozenset[tuple[str, str]]  # some use is not for types only
+    required: frozenset[tuple[str, str]]  # some use `require()`s it
+    named: frozenset[tuple[str, str]]  # some use is more than a config file's presence
+    beyond_configs: frozenset[tuple[str, str]]  # named by code, scripts or rules, not configs
+    presence_not_enough: frozenset[tuple[str, str]]  # implied by a presence that installs nothing
+
+    @classmethod
+    def of(cls, npm: list[Candidate]) -> _Uses:
+        tool_rules = {f"rule:{t.name}" for t in tools()}
+        facts = [(c, npm_facts(c)) for c in npm]
+        return cls(
+            value_used=frozenset((c.manifest, c.name) for c, f in facts if not f.type_only),
+            required=frozenset((c.manifest, c.name) for c, f in facts if f.require),
+            named=frozenset((c.manifest, c.name) for c, f in facts if not f.implied),
+            beyond_configs=frozenset(
+                (c.manifest, c.name)
+                for c in npm
+                if any(e.rule not in tool_rules for e in c.evidence)
+            ),
+            presence_not_enough=frozenset(
+                (c.manifest, c.name) for c, f in facts if f.presence_not_enough
+            ),
+        )
+
+    def facts_of(self, c: Candidate) -> NpmFacts:
+        """The merged candidate's facts, with what all its uses together say."""
+        key = (c.manifest, c.name)
+        return replace(
+            npm_facts(c),
+            type_only_all=key not in self.value_used,
+            required=key in self.required,
+            implied_only=key not in self.named,
+            config_only=key not in self.beyond_configs,
+            presence_not_enough=key in self.presence_not_enough,
+        )
+
+
+@dataclass
+class _Triage:
+    """Sorting the merged candidates: which to resolve, which only for their types."""
+
+    lay: Layout
+    ctx: Context
+    uses: _Uses
+    internal_peers: dict[str, set[str]]
+    todo: list[Candidate] = field(default_factory=list)
+    types_of_covered: list[Candidate] = field(default_factory=list)
+
+
+def _already_declared(t: _Triage, c: Candidate, owner: Manifest) -> bool:
+    """The manifests declare it already (a published library's types-only runtime use is
+    kept aside: its users may still need the package's DefinitelyTyped types)."""
+    if not covered(t.lay, owner, c):
+        return False
+    if (
+        c.section == Section.RUNTIME
+        and not c.internal
+        and (c.manifest, c.name) not in t.uses.value_used
+        and owner.path not in t.lay.unpublished
+    ):
+        t.types_of_covered.append(c)
+    return True
+
+
+def _peer_left_to_host(t: _Triage, c: Candidate, owner: Manifest) -> bool:
+    """A published package's sibling dependency peers it: the host provides it."""
+    if c.internal or c.name.lower() not in t.internal_peers.get(c.manifest, set()):
+        return False
+    if owner.path in t.lay.unpublished:
+        return False
+    t.ctx.info(f"'{c.name}' is a peer of a sibling package it uses; left to the host")
+    return True
+
+
+def _types_declared(t: _Triage, c: Candidate, owner: Manifest) -> bool:
+    """Only its types are used and the manifest declares its DefinitelyTyped package
+    (`import type { MDXComponents } from 'mdx/types'` beside @types/mdx)."""
+    return (
+        (c.manifest, c.name) not in t.uses.value_used
+        and not c.internal
+        and not c.name.startswith("@types/")
+        and types_package(c.name).lower() in _declared(owner)
+    )
+
+
+# Why a merged candidate is not resolved, tried in order; the rest are resolved.
+_NOT_RESOLVED = (_already_declared, _peer_left_to_host, _types_declared)
+
+
+def _triage(
+    lay: Layout, ctx: Context, manifests: dict[str, Manifest], npm: list[Candidate]
+) -> _Triage:
+    """Merge the candidates and sort them: to resolve, or declared but maybe types needed."""
+    uses = _Uses.of(npm)
     merged = merge_candidates(npm)
-    internal_peers = _internal_peers(lay, merged)
-    todo: list[Candidate] = []
-    types_of_covered: list[Candidate] = []
+    t = _Triage(lay, ctx, uses, _internal_peers(lay, merged))
     for c in merged:
         owner = manifests.get(c.manifest)
         if owner is None or owner.parse_error:
             continue
-        if covered(lay, owner, c):
-            if (
-                c.section == Section.RUNTIME
-                and not c.internal
-                and (c.manifest, c.name) not in value_used
-                and owner.path not in lay.unpublished
-            ):
-                types_of_covered.append(c)
+        if any(reason(t, c, owner) for reason in _NOT_RESOLVED):
             continue
-        if not c.internal and c.name.lower() in internal_peers.get(c.manifest, set()):
-            if owner.path not in lay.unpublished:
-                ctx.info(f"'{c.name}' is a peer of a sibling package it uses; left to the host")
-                continue
-        c.extra["type_only_all"] = (c.manifest, c.name) not in value_used
-        if (
-            c.extra["type_only_all"]
-            and not c.internal
-            and not c.name.startswith("@types/")
-            and types_package(c.name).lower() in _declared(owner)
-        ):
-            # only its types are used, and the manifest declares its DefinitelyTyped package
-            # (`import type { MDXComponents } from 'mdx/types'` beside @types/mdx)
-            continue
-        c.extra["required"] = (c.manifest, c.name) in required
-        c.extra["implied_only"] = (c.manifest, c.name) not in named
-        c.extra["config_only"] = (c.manifest, c.name) not in beyond_configs
-        c.extra["presence_not_enough"] = (c.manifest, c.name) in presence_not_enough
+        c.facts = uses.facts_of(c)
         if c.section == Section.RUNTIME and is_host_peer(lay, owner, c.name):
             c.section = Section.PEER
-        todo.append(c)
+        t.todo.append(c)
+    return t
 
+
+def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list[Requirement]:
+    lay = layout(project)
+    manifests = {m.path: m for m in project.manifests}
+    npm = [c for c in candidates if c.ecosystem == Ecosystem.NPM]
+    triage = _triage(lay, ctx, manifests, npm)
     try:
         as_of = parse_as_of(ctx.options.as_of, project.last_commit_date)
     except ValueError as exc:
@@ -191,11 +260,11 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
         as_of = None
     state = _State(project, lay, ctx, as_of)
     if state.online:  # warm the client's cache concurrently; the loop below asks one by one
-        names = sorted({c.name for c in todo if not c.internal})
+        names = sorted({c.name for c in triage.todo if not c.internal})
         ctx.registries.versions_many(Ecosystem.NPM, names)
     out: list[Requirement] = []
     follow_ups: list[Candidate] = []
-    for c in todo:
+    for c in triage.todo:
         req, chosen = state.requirement(c)
         if req is None:
             continue
@@ -205,16 +274,31 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
     # A published library's shipped code imports only types from a package it declares as
     # a dev (bundled) dependency: the declarations it ships still point at that package's
     # types, so its users need the DefinitelyTyped package (vitepress: @types/markdown-it).
-    for c in types_of_covered:
+    for c in triage.types_of_covered:
         chosen = state.chosen(manifests[c.manifest], c.name)
         if chosen is not None:
-            c.extra["type_only_all"] = True
-            follow_ups.extend(f for f in state.follow_ups(c, chosen) if not f.extra.get("peer_of"))
+            c.facts = replace(npm_facts(c), type_only_all=True)
+            follow_ups.extend(f for f in state.follow_ups(c, chosen) if not npm_facts(f).peer_of)
+    out.extend(_follow_up_requirements(state, out, follow_ups))
+    out = _without_replaced(out)
+    out = [r for r in out if not _brought_along(state, r)]
+    if state.online and ctx.options.versions:
+        _align_peers(state, out)
+    _warn_unchecked(state, out)
+    return out
+
+
+def _follow_up_requirements(
+    state: _State, out: list[Requirement], follow_ups: list[Candidate]
+) -> list[Requirement]:
+    """Requirements for the follow-ups (@types packages, apps' peers) not written yet."""
     written = {(r.manifest, r.name.lower()) for r in out}
     by_key = {(r.manifest, r.name.lower()): r for r in out}
+    added: list[Requirement] = []
     for c in merge_candidates(follow_ups):
-        owner = manifests[c.manifest]
+        owner = state.manifests[c.manifest]
         key = (c.manifest, c.name.lower())
+        peer_of = npm_facts(c).peer_of
         if key in written:
             # an app's runtime dependency needs its peer where it runs: a peer the tooling
             # also uses (an Expo app's `expo` CLI, whose package every expo-* module peers)
@@ -222,7 +306,7 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
             r = by_key.get(key)
             if (
                 r is not None
-                and c.extra.get("peer_of")
+                and peer_of
                 and c.section == Section.RUNTIME
                 and r.section == Section.DEV
                 and r.group is None
@@ -230,54 +314,61 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
                 r.section = Section.RUNTIME
                 r.evidence.extend(c.evidence)
             continue
-        if covered(lay, owner, c):
+        if covered(state.lay, owner, c):
             continue
-        if c.extra.get("peer_of") and c.name.lower() in state.dependencies_of[c.manifest]:
+        if peer_of and c.name.lower() in state.dependencies_of[c.manifest]:
             continue  # another package the app uses brings this peer along (astro → vite)
         req, _ = state.requirement(c)
         if req is not None:
-            out.append(req)
+            added.append(req)
             written.add((c.manifest, c.name.lower()))
-    if c_types := [r for r in out if r.extra.get("replaces")]:
-        replaced = {(r.manifest, r.extra["replaces"]) for r in c_types}
-        out = [r for r in out if (r.manifest, r.name) not in replaced]
-    # A tool implied only by its config file's presence (vite.config → vite) comes with a
-    # framework the package already uses (vitepress, astro, nuxt depend on vite); so does a
-    # package only a tool's config names (Create React App's eslintConfig extends react-app:
-    # react-scripts depends on eslint-config-react-app, its docs say none is to be installed).
-    # An app that only names a package's types (`/// <reference types="vite/client" />`,
-    # `import type { RemarkPlugin } from '@astrojs/markdown-remark'`) gets them with the
-    # framework that depends on that package (astro → vite): nothing of it runs in the app.
-    # A package published only for its types (@types/mdast, @shikijs/types) is one the app
-    # installs for them, so it stays.
-    out = [
-        r
-        for r in out
-        if not (
-            (
-                r.extra.get("implied_only")
-                or r.extra.get("config_only")
-                or (
-                    r.extra.get("type_only_all")
-                    and not r.internal
-                    and not _types_package_name(r.name)
-                    and r.manifest in state.unpublished_paths
-                )
-            )
-            and r.name.lower() in state.dependencies_of[r.manifest]
+    return added
+
+
+def _without_replaced(out: list[Requirement]) -> list[Requirement]:
+    """Drop a types-only package whose @types package was written in its place."""
+    replaced = {(r.manifest, f.replaces) for r in out if (f := npm_facts(r)).replaces}
+    if not replaced:
+        return out
+    return [r for r in out if (r.manifest, r.name) not in replaced]
+
+
+def _brought_along(state: _State, r: Requirement) -> bool:
+    """A package another written package already depends on, and that nothing but that
+    framework's own conventions asks for.
+
+    A tool implied only by its config file's presence (vite.config → vite) comes with a
+    framework the package already uses (vitepress, astro, nuxt depend on vite); so does a
+    package only a tool's config names (Create React App's eslintConfig extends react-app:
+    react-scripts depends on eslint-config-react-app, its docs say none is to be installed).
+    An app that only names a package's types (`/// <reference types="vite/client" />`,
+    `import type { RemarkPlugin } from '@astrojs/markdown-remark'`) gets them with the
+    framework that depends on that package (astro → vite): nothing of it runs in the app.
+    A package published only for its types (@types/mdast, @shikijs/types) is one the app
+    installs for them, so it stays."""
+    f = npm_facts(r)
+    return (
+        f.implied_only
+        or f.config_only
+        or (
+            f.type_only_all
+            and not r.internal
+            and not _types_package_name(r.name)
+            and r.manifest in state.unpublished_paths
         )
-    ]
-    if state.online and ctx.options.versions:
-        _align_peers(state, out)
+    ) and r.name.lower() in state.dependencies_of[r.manifest]
+
+
+def _warn_unchecked(state: _State, out: list[Requirement]) -> None:
+    """Offline: say which names and versions the registry could not confirm."""
     unchecked = sorted({r.name for r in out if not r.internal and r.verified is None})
     if unchecked and not state.online:
-        ctx.warn(
+        state.ctx.warn(
             "npm registry not consulted (offline): names and versions unverified; versions "
             "come from the repository's other manifests and lock files, else '*': "
             + ", ".join(unchecked[:15])
             + (" …" if len(unchecked) > 15 else "")
         )
-    return out
 
 
 def _types_package_name(name: str) -> bool:
@@ -405,13 +496,13 @@ class _State:
         }
         self._floors: dict[str, str | None] = {}
         # (manifest, name) → the version chosen for a written external package
-        self.picked: dict[tuple[str, str], object] = {}
+        self.picked: dict[tuple[str, str], VersionInfo] = {}
 
-    def requirement(self, c: Candidate):
+    def requirement(self, c: Candidate) -> tuple[Requirement | None, VersionInfo | None]:
         owner = self.manifests[c.manifest]
         ctx = self.ctx
         if c.section == Section.DEV and keeps_everything_in_dependencies(self.lay, owner):
-            if c.extra.get("implied_only") and c.extra.get("presence_not_enough"):
+            if npm_facts(c).implied_only and npm_facts(c).presence_not_enough:
                 # tsconfig.json alone in an app whose framework strips the types itself:
                 # nothing runs the compiler, so nothing to list
                 return None, None
@@ -423,17 +514,15 @@ class _State:
             ctx.warn(f"'{c.name}' is not in the npm registry; not written", c.manifest)
             return None, None
         c.verified = verdict
-        if c.extra.get("heuristic") and c.optional:
+        if npm_facts(c).heuristic and c.optional:
             ctx.info(f"'{c.name}' is only loaded inside try blocks by name; not written")
             return None, None
-        if verdict is None and c.extra.get("heuristic") and c.name.lower() not in self.known:
+        if verdict is None and npm_facts(c).heuristic and c.name.lower() not in self.known:
             # a name read from a helper call or a plain string, and nothing confirms it
             ctx.info(f"'{c.name}' (from {c.evidence[0]}) could not be verified; not written")
             return None, None
         chosen = (
-            self.chosen(owner, c.name, needs_cjs=bool(c.extra.get("required")))
-            if self.online
-            else None
+            self.chosen(owner, c.name, needs_cjs=npm_facts(c).required) if self.online else None
         )
         spec = ""
         if ctx.options.versions:
@@ -445,7 +534,7 @@ class _State:
             self.picked[(c.manifest, c.name)] = chosen
         return to_requirement(c, spec), chosen
 
-    def chosen(self, owner: Manifest, name: str, needs_cjs: bool = False):
+    def chosen(self, owner: Manifest, name: str, needs_cjs: bool = False) -> VersionInfo | None:
         """Newest fitting version; code that `require()`s the package gets the newest that
         still offers CommonJS (an ESM-only major cannot be required on older Node)."""
         versions = self.ctx.registries.versions(Ecosystem.NPM, name)
@@ -476,7 +565,7 @@ class _State:
             self._floors[owner.path] = f">={rt.minimum}" if rt.minimum else None
         return self._floors[owner.path]
 
-    def follow_ups(self, c: Candidate, chosen) -> list[Candidate]:
+    def follow_ups(self, c: Candidate, chosen: VersionInfo) -> list[Candidate]:
         """@types/<pkg> for TypeScript code when the chosen version ships no types, and, in
         apps, the peer dependencies of what they use (npm expects the app to declare them)."""
         out: list[Candidate] = []
@@ -492,13 +581,13 @@ class _State:
                 # types are for the compiler: dev, unless the package was only ever imported
                 # for types by a published library's shipped code (its users need them)
                 section = Section.DEV
-                extra = {}
-                if c.extra.get("type_only_all"):
-                    extra = {"replaces": c.name}
+                facts = NpmFacts()
+                if npm_facts(c).type_only_all:
+                    facts = NpmFacts(replaces=c.name)
                     if owner.path not in self.lay.unpublished and c.section == Section.RUNTIME:
                         section = Section.RUNTIME
                 out.append(
-                    _follow(c, dt, section, f"{c.name}@{chosen.version} ships no types", extra)
+                    _follow(c, dt, section, f"{c.name}@{chosen.version} ships no types", facts)
                 )
         # a private package that declares peers of its own is a library its workspace's apps
         # host (a UI kit peering react): the peers of what it uses are theirs to provide too
@@ -515,7 +604,7 @@ class _State:
                         peer,
                         c.section,
                         f"peer of {c.name}@{chosen.version}",
-                        {"peer_of": c.name},
+                        NpmFacts(peer_of=c.name),
                     )
                 )
         self.dependencies_of[c.manifest].update(
@@ -524,9 +613,7 @@ class _State:
         return out
 
 
-def _follow(c: Candidate, name: str, section: Section, why: str, extra=None) -> Candidate:
-    from depinfer.model import Evidence
-
+def _follow(c: Candidate, name: str, section: Section, why: str, facts: NpmFacts) -> Candidate:
     return Candidate(
         ecosystem=Ecosystem.NPM,
         name=name,
@@ -534,11 +621,9 @@ def _follow(c: Candidate, name: str, section: Section, why: str, extra=None) -> 
         section=section,
         evidence=[Evidence("registry", None, None, why)],
         confidence=0.8,
-        extra=dict(extra or {}),
+        facts=facts,
     )
 
 
 def _known_tool_packages() -> set[str]:
-    from depinfer.rules.javascript import bins
-
     return {p.lower() for pkgs in bins()[0].values() for p in pkgs}

@@ -1,16 +1,17 @@
-"""Facts about a published version, read from its package.json as the registry serves it:
+"""Facts about a published version, read from its package.json fields as the registry serves
+them (`VersionInfo.extra`):
 does it offer CommonJS, does it ship type declarations, what is its DefinitelyTyped name."""
 
 from __future__ import annotations
 
 
-def esm_only(extra: dict) -> bool:
+def esm_only(fields: dict) -> bool:
     """The version's package.json offers no CommonJS entry: `type: module` and no `require`
     export condition or .cjs target."""
-    if extra.get("type") != "module":
+    if fields.get("type") != "module":
         return False
-    main = extra.get("main")
-    if isinstance(main, str) and main.endswith(".cjs") and "exports" not in extra:
+    main = fields.get("main")
+    if isinstance(main, str) and main.endswith(".cjs") and "exports" not in fields:
         return False
 
     def walk(node) -> bool:
@@ -20,13 +21,13 @@ def esm_only(extra: dict) -> bool:
             return any(walk(v) for v in node)
         return isinstance(node, str) and node.endswith(".cjs")
 
-    return not walk(extra.get("exports"))
+    return not walk(fields.get("exports"))
 
 
-def ships_types(extra: dict) -> bool:
+def ships_types(fields: dict) -> bool:
     """The version's package.json declares types (`types`/`typings`, a `types` export
     condition or .d.ts export)."""
-    if extra.get("types") or extra.get("typings"):
+    if fields.get("types") or fields.get("typings"):
         return True
 
     def walk(node) -> bool:
@@ -36,7 +37,7 @@ def ships_types(extra: dict) -> bool:
             return any(walk(v) for v in node)
         return isinstance(node, str) and node.endswith((".d.ts", ".d.mts", ".d.cts"))
 
-    return walk(extra.get("exports"))
+    return walk(fields.get("exports"))
 
 
 def types_package(name: str) -> str:

@@ -15,18 +15,20 @@ from __future__ import annotations
 import fnmatch
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
 from typing import Any
 
 from depinfer.context import Context
 from depinfer.data import load_table, table_names
+from depinfer.facts.javascript import NpmFacts, import_facts, npm_facts
 from depinfer.mapping.javascript import (
     Layout,
     file_section,
     is_builtin,
     layout,
+    node_types,
     owner_of,
     package_name,
     standalone_example,
@@ -77,6 +79,9 @@ class Tool:
     presence_not_enough: bool = False
     # a JSON/YAML config read only under this top-level key (app.json's "expo" section)
     json_root: str | None = None
+    # a package named `<tool>-config` exports this tool's shareable config (false for tools
+    # whose configs are not shared by package that way)
+    shareable_config: bool = True
 
 
 @lru_cache(maxsize=1)
@@ -101,6 +106,7 @@ def tools() -> tuple[Tool, ...]:
                     commonjs_keys=set(u.get("commonjs_keys", [])),
                     presence_not_enough=bool(u.get("presence_not_enough", False)),
                     json_root=u.get("json_root"),
+                    shareable_config=bool(u.get("shareable_config", True)),
                 )
             )
     return tuple(out)
@@ -140,7 +146,7 @@ def _cand(
         section=section,
         evidence=[Evidence(rule, file, line, detail)],
         confidence=0.9,
-        extra={"implicit": True},
+        facts=NpmFacts(implicit=True),
     )
 
 
@@ -247,8 +253,10 @@ def _config_file_rules(project: Project, lay: Layout, files: list[str]) -> list[
             section = _config_section(lay, owner, rel)
             for pkg in tool.implies:
                 cand = _cand(pkg, owner.path, section, f"rule:{tool.name}", rel, tool.docs)
-                cand.extra["implied"] = True  # the config's presence, not a name in it
-                cand.extra["presence_not_enough"] = tool.presence_not_enough
+                # the config's presence, not a name in it
+                cand.facts = replace(
+                    npm_facts(cand), implied=True, presence_not_enough=tool.presence_not_enough
+                )
                 out.append(cand)
             cfg, text = parse_config(project.abspath(rel), name)
             if tool.json_root and cfg is not None:
@@ -258,14 +266,14 @@ def _config_file_rules(project: Project, lay: Layout, files: list[str]) -> list[
             custom_roots = _custom_type_roots(cfg)
             esm = _runs_as_esm(_raw_package_json(project, owner.path))
             for pkg, detail, required in _from_config(tool, cfg, text):
-                if custom_roots and detail.startswith("types:") and pkg != "@types/node":
+                if custom_roots and detail.startswith("types:") and pkg != node_types():
                     continue  # `types` names may live under the extra typeRoots: ambiguous
                 here = section
                 if detail.split(":", 1)[0] in tool.bundled_keys and owner.path in lay.unpublished:
                     here = Section.RUNTIME
                 cand = _cand(pkg, owner.path, here, f"rule:{tool.name}", rel, detail)
                 if required and not esm:
-                    cand.extra["require"] = True
+                    cand.facts = replace(npm_facts(cand), require=True)
                 out.append(cand)
     return out
 
@@ -298,7 +306,7 @@ def _shareable_config_rules(project: Project, lay: Layout) -> list[Candidate]:
         last = name.rsplit("/", 1)[-1]
         entries = _entry_files(lay, owner)
         for tool in tools():
-            if not tool.keys or tool.name in ("typescript", "jsconfig"):
+            if not tool.keys or not tool.shareable_config:
                 continue
             stem = f"{tool.name}-config"
             by_name = last == stem or last.startswith(stem + "-")
@@ -375,13 +383,13 @@ def _package_json_rules(owner, raw: dict[str, Any]) -> list[Candidate]:
         cfg = value if isinstance(value, dict) else {"__string__": value}
         for pkg in tool.implies:
             cand = _cand(pkg, owner.path, Section.DEV, f"rule:{tool.name}", owner.path, key)
-            cand.extra["implied"] = True
+            cand.facts = replace(npm_facts(cand), implied=True)
             out.append(cand)
         esm = _runs_as_esm(raw)
         for pkg, detail, required in _from_config(tool, cfg, None):
             cand = _cand(pkg, owner.path, Section.DEV, f"rule:{tool.name}", owner.path, detail)
             if required and not esm:
-                cand.extra["require"] = True
+                cand.facts = replace(npm_facts(cand), require=True)
             out.append(cand)
     return out
 
@@ -392,50 +400,21 @@ def _script_rules(lay: Layout, owner, raw: dict[str, Any], ctx: Context) -> list
     scripts = raw.get("scripts")
     if not isinstance(scripts, dict):
         return []
-    bin_table, not_packages = bins()
     declared = {n.lower() for names in owner.declared.values() for n in names}
     root = lay.owners.get("")
     if root is not None and not standalone_example(owner):
         declared |= {n.lower() for names in root.declared.values() for n in names}
+    at_install = _install_time_scripts(scripts)
     out: list[Candidate] = []
-    # scripts an install script runs (`"postinstall": "npm run scss"`) run on the user's
-    # machine too
-    names = {k for k, v in scripts.items() if isinstance(v, str)}
-    at_install: set[str] = set()
-    todo = [k for k in RUNTIME_SCRIPTS if k in names]
-    while todo:
-        name = todo.pop()
-        if name in at_install:
-            continue
-        at_install.add(name)
-        todo.extend(scripts_called(scripts[name], names))
     for script, command in scripts.items():
         if not isinstance(command, str):
             continue
         section = Section.RUNTIME if script in at_install else Section.DEV
         exes, modules = script_executables(command)
         for exe in exes:
-            exe_name = PurePosixPath(exe).name if exe.startswith("node_modules/.bin/") else exe
-            if "/" in exe_name or exe_name in not_packages:
-                continue
-            pkgs = bin_table.get(exe_name)
-            if pkgs:
-                if any(p.lower() in declared for p in pkgs):
-                    continue  # an alternative provider is declared (npm-run-all2 for run-s)
-                pkg = pkgs[0]
-            else:
-                pkg = _bin_from_registry(ctx, exe_name)
-                if pkg is None:
-                    continue
-            detail = f"scripts.{script}: {exe_name}"
-            sec = section
-            if script in PRODUCTION_SCRIPTS and (
-                exe_name in production_runners() or _PRODUCTION_ENV.search(command)
-            ):
-                # keeps the app running where it is deployed; a start script that sets
-                # NODE_ENV=production runs there, so its env wrapper (cross-env) goes too
-                sec = Section.RUNTIME
-            out.append(_cand(pkg, owner.path, sec, "rule:script-bin", owner.path, detail))
+            cand = _executable_rule(owner, script, command, exe, section, declared, ctx)
+            if cand is not None:
+                out.append(cand)
         for pattern, cmd, pkgs in subcommands():
             if pattern.search(command):
                 detail = f"scripts.{script}: {cmd}"
@@ -453,6 +432,49 @@ def _script_rules(lay: Layout, owner, raw: dict[str, Any], ctx: Context) -> list
                     _cand(pkg, owner.path, section, "rule:script-preload", owner.path, detail)
                 )
     return out
+
+
+def _install_time_scripts(scripts: dict[str, Any]) -> set[str]:
+    """The install scripts, and the package's own scripts they run (`"postinstall": "npm run
+    scss"`): all run on the user's machine."""
+    names = {k for k, v in scripts.items() if isinstance(v, str)}
+    at_install: set[str] = set()
+    todo = [k for k in RUNTIME_SCRIPTS if k in names]
+    while todo:
+        name = todo.pop()
+        if name in at_install:
+            continue
+        at_install.add(name)
+        todo.extend(scripts_called(scripts[name], names))
+    return at_install
+
+
+def _executable_rule(
+    owner, script: str, command: str, exe: str, section: Section, declared: set[str], ctx
+) -> Candidate | None:
+    """The package whose `bin` provides an executable a script runs (None: the shell's or
+    the runtime's own command, or one an already declared alternative provides)."""
+    bin_table, not_packages = bins()
+    exe_name = PurePosixPath(exe).name if exe.startswith("node_modules/.bin/") else exe
+    if "/" in exe_name or exe_name in not_packages:
+        return None
+    pkgs = bin_table.get(exe_name)
+    if pkgs:
+        if any(p.lower() in declared for p in pkgs):
+            return None  # an alternative provider is declared (npm-run-all2 for run-s)
+        pkg = pkgs[0]
+    else:
+        pkg = _bin_from_registry(ctx, exe_name)
+        if pkg is None:
+            return None
+    detail = f"scripts.{script}: {exe_name}"
+    if script in PRODUCTION_SCRIPTS and (
+        exe_name in production_runners() or _PRODUCTION_ENV.search(command)
+    ):
+        # keeps the app running where it is deployed; a start script that sets
+        # NODE_ENV=production runs there, so its env wrapper (cross-env) goes too
+        section = Section.RUNTIME
+    return _cand(pkg, owner.path, section, "rule:script-bin", owner.path, detail)
 
 
 def _stylesheet_rules(project: Project, lay: Layout, files: list[str]) -> list[Candidate]:
@@ -486,7 +508,9 @@ def _node_types_rule(lay: Layout, refs: list[ImportRef]) -> list[Candidate]:
     out: list[Candidate] = []
     seen: set[str] = set()
     for ref in refs:
-        if not (ref.file.endswith(TS_EXTS) and not ref.extra.get("jsx") and is_builtin(ref.module)):
+        if not (
+            ref.file.endswith(TS_EXTS) and not import_facts(ref).jsx and is_builtin(ref.module)
+        ):
             continue
         owner = owner_of(lay, ref.file)
         if owner is None or owner.path in seen:
@@ -501,7 +525,7 @@ def _node_types_rule(lay: Layout, refs: list[ImportRef]) -> list[Candidate]:
             section = file_section(owner, ref.file, ref.kind, True)
         out.append(
             _cand(
-                "@types/node",
+                node_types(),
                 owner.path,
                 section,
                 "rule:types-node",
@@ -581,48 +605,69 @@ def _extended_configs(lay: Layout) -> set[str]:
 def _companions(project: Project, lay: Layout, found: list[Candidate]) -> list[Candidate]:
     """Packages that the packages (or compiler options) in use need at run time."""
     out: list[Candidate] = []
-    used = {(c.manifest, c.name) for c in found}
-    used_lower = {(m, n.lower()) for m, n in used}
     for comp in companions():
-        section = Section(comp.get("section", "runtime"))
-        when = comp["when"]
-        if when.startswith("tsconfig:"):
-            option = when.split(":", 1)[1]
-            extended = _extended_configs(lay)
-            for rel, cfg in lay.tsconfigs.items():
-                owner = owner_of(lay, rel)
-                if owner is None or rel in extended:
-                    continue
-                # set here or in a config this one extends (tsconfig.base.json)
-                if cfg.flags.get(option) is True:
-                    out.append(
-                        _cand(
-                            comp["needs"], owner.path, section, "rule:companion", rel, comp["docs"]
-                        )
-                    )
-            continue
-        if when.startswith("module:"):
-            # an entry point of a package that loads an optional peer of that package
-            module = when.split(":", 1)[1]
-            unless = {n.lower() for n in comp.get("unless", [])}
-            for c in found:
-                if any((c.manifest, n) in used_lower for n in unless):
-                    continue  # an alternative the package uses instead
-                if any(m == module or m.startswith(module + "/") for m in c.import_names):
-                    sec = Section(comp["section"]) if "section" in comp else c.section
-                    at = c.evidence[0].file if c.evidence and c.evidence[0].file else c.manifest
-                    out.append(_cand(comp["needs"], c.manifest, sec, "rule:companion", at, module))
-            continue
-        for manifest, name in sorted(used):
-            if comp.get("if_used") and (manifest, comp["needs"]) not in used:
-                continue  # only places a package the code already uses
-            if name == when:
-                out.append(
-                    _cand(
-                        comp["needs"], manifest, section, "rule:companion", manifest, comp["docs"]
-                    )
-                )
+        rule = next(r for prefix, r in _COMPANION_KINDS if comp["when"].startswith(prefix))
+        out.extend(rule(lay, comp, found))
     return out
+
+
+def _option_companions(lay: Layout, comp: dict, found: list[Candidate]) -> list[Candidate]:
+    """`when = "tsconfig:<option>"`: a tsconfig that sets the compiler option (itself or
+    through a config it extends), and is not only a base other configs extend."""
+    option = comp["when"].split(":", 1)[1]
+    section = Section(comp.get("section", "runtime"))
+    extended = _extended_configs(lay)
+    out: list[Candidate] = []
+    for rel, cfg in lay.tsconfigs.items():
+        owner = owner_of(lay, rel)
+        if owner is None or rel in extended:
+            continue
+        if cfg.flags.get(option) is True:
+            out.append(
+                _cand(comp["needs"], owner.path, section, "rule:companion", rel, comp["docs"])
+            )
+    return out
+
+
+def _entry_point_companions(lay: Layout, comp: dict, found: list[Candidate]) -> list[Candidate]:
+    """`when = "module:<entry point>"`: an entry point of a package that loads an optional
+    peer of that package, unless an alternative the package uses replaces that peer."""
+    module = comp["when"].split(":", 1)[1]
+    used_lower = {(c.manifest, c.name.lower()) for c in found}
+    unless = {n.lower() for n in comp.get("unless", [])}
+    out: list[Candidate] = []
+    for c in found:
+        if any((c.manifest, n) in used_lower for n in unless):
+            continue  # an alternative the package uses instead
+        if any(m == module or m.startswith(module + "/") for m in c.import_names):
+            sec = Section(comp["section"]) if "section" in comp else c.section
+            at = c.evidence[0].file if c.evidence and c.evidence[0].file else c.manifest
+            out.append(_cand(comp["needs"], c.manifest, sec, "rule:companion", at, module))
+    return out
+
+
+def _package_companions(lay: Layout, comp: dict, found: list[Candidate]) -> list[Candidate]:
+    """`when = "<package>"`: a package in use (`if_used`: only where the needed package is
+    in use already, to place it)."""
+    used = {(c.manifest, c.name) for c in found}
+    section = Section(comp.get("section", "runtime"))
+    out: list[Candidate] = []
+    for manifest, name in sorted(used):
+        if comp.get("if_used") and (manifest, comp["needs"]) not in used:
+            continue  # only places a package the code already uses
+        if name == comp["when"]:
+            out.append(
+                _cand(comp["needs"], manifest, section, "rule:companion", manifest, comp["docs"])
+            )
+    return out
+
+
+# what a companion row's `when` names (by its prefix) → the rule that finds its uses
+_COMPANION_KINDS = (
+    ("tsconfig:", _option_companions),
+    ("module:", _entry_point_companions),
+    ("", _package_companions),
+)
 
 
 def _raw_package_json(project: Project, rel: str) -> dict[str, Any] | None:

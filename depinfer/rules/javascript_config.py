@@ -9,11 +9,14 @@ objects, `require('x')`), and the naming conventions turn short names into packa
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from depinfer.data import load_table
 from depinfer.mapping.javascript import package_name, parse_jsonc
 
 # ---------------------------------------------------------------- naming conventions
@@ -80,23 +83,46 @@ def expand(value: str, convention: str) -> str | None:
         return _prefixed(value, "eslint-config")
     if convention == "eslint-plugin":
         return _prefixed(value, "eslint-plugin")
-    if convention == "jest-environment":
-        if value == "node":
-            return None
-        if value.startswith("jest-environment-") or "/" in value:
-            return package_name(value)
-        return f"jest-environment-{value}"
-    if convention == "vitest-environment":
-        if value in ("node", "edge-runtime"):
-            return None
-        return package_name(value) if value in ("jsdom", "happy-dom") or "/" in value else None
+    if convention in ("jest-environment", "vitest-environment"):
+        return _environment(value, runner_environments()[convention.split("-", 1)[0]])
     if convention == "types":
         if "/" in value and not value.startswith("@"):
             return package_name(value)
         if value.startswith("@"):
             return package_name(value)
-        return f"@types/{value}"
+        return f"@types/{value}"  # DefinitelyTyped's naming convention
     return None
+
+
+@dataclass(frozen=True)
+class RunnerEnvironments:
+    """A test runner's environment names (data table test_environments.toml)."""
+
+    builtin: frozenset[str]  # shipped with the runner: no package
+    prefix: str  # the runner's naming convention for a short name ("" for none)
+    packages: frozenset[str]  # short names that are themselves the package
+
+
+@lru_cache(maxsize=1)
+def runner_environments() -> dict[str, RunnerEnvironments]:
+    """runner → its environment names."""
+    return {
+        runner: RunnerEnvironments(
+            builtin=frozenset(row.get("builtin", [])),
+            prefix=row.get("prefix", ""),
+            packages=frozenset(row.get("packages", [])),
+        )
+        for runner, row in load_table("javascript/test_environments.toml").items()
+    }
+
+
+def _environment(value: str, envs: RunnerEnvironments) -> str | None:
+    """The package a test environment name stands for (None: built in, or unknown)."""
+    if value in envs.builtin:
+        return None
+    if "/" in value or value in envs.packages or (envs.prefix and value.startswith(envs.prefix)):
+        return package_name(value)
+    return envs.prefix + value if envs.prefix else None
 
 
 # ---------------------------------------------------------------- reading config values

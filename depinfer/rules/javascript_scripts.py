@@ -10,43 +10,28 @@ from __future__ import annotations
 
 import re
 import shlex
+from functools import lru_cache
+
+from depinfer.data import load_table
 
 _SPLIT = re.compile(r"\s*(?:&&|\|\||;|\|(?!\|)|&(?!&))\s*")
 _LOAD_FLAGS = {"-r", "--require", "--import", "--loader", "--experimental-loader"}
 _ENV = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
-# Commands whose -r/--require/--import/--loader flags preload a module (elsewhere `-r` means
-# anything: `conventional-changelog -r 1`).
-PRELOAD_RUNNERS = {
-    "node",
-    "mocha",
-    "_mocha",
-    "ts-node",
-    "ts-node-esm",
-    "ts-node-dev",
-    "tsnd",
-    "tsx",
-    "esno",
-    "babel-node",
-    "nodemon",
-    "node-dev",
-    "tape",
-    "tap",
-    "ava",
-    "nyc",
-    "c8",
-    "electron",
-    "cucumber-js",
-    "ts-mocha",
-    "vite-node",
-    "borp",
-}
-# Runners that execute the rest of their line as a command of its own.
-_COMMAND_RUNNERS = {"cross-env", "cross-env-shell", "dotenv", "env-cmd", "nodemon"}
-_WRAPPERS = {"npx", "pnpx", "bunx", "exec", "dlx", "--", "time", "nice"}
+
+
+@lru_cache(maxsize=1)
+def _runners() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """(commands whose -r/--require/--import/--loader flags preload a module, runners that run
+    the rest of their line as a command, words that only hand the line on): bins.toml."""
+    doc = load_table("javascript/bins.toml")
+    return tuple(
+        frozenset(doc[k]["names"]) for k in ("preload_runners", "command_runners", "wrappers")
+    )
 
 
 def script_executables(command: str) -> tuple[list[str], list[str]]:
     """(executables run, modules preloaded with -r/--require/--import/--loader)."""
+    preloaders, command_runners, wrappers = _runners()
     exes: list[str] = []
     modules: list[str] = []
     for part in _SPLIT.split(command):
@@ -61,7 +46,7 @@ def script_executables(command: str) -> tuple[list[str], list[str]]:
         current = ""
         while i < len(words):
             w = words[i]
-            preload = current in PRELOAD_RUNNERS
+            preload = current in preloaders
             if w in _LOAD_FLAGS and i + 1 < len(words) and preload:
                 modules.append(words[i + 1])
                 i += 2
@@ -76,13 +61,13 @@ def script_executables(command: str) -> tuple[list[str], list[str]]:
                         i += 2
                         continue
                     break  # `npm run x`, `yarn test`: another script, not an executable
-                if w in _WRAPPERS or w.startswith("-"):
+                if w in wrappers or w.startswith("-"):
                     i += 1
                     continue
                 exes.append(w)
                 current = w.rsplit("/", 1)[-1]
                 first = False
-                if w in _COMMAND_RUNNERS:
+                if w in command_runners:
                     i += 1
                     while i < len(words) and (_ENV.match(words[i]) or words[i].startswith("-")):
                         i += 1  # its own settings and flags
