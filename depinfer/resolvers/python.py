@@ -18,7 +18,7 @@ Placement (names only here; version constraints come from python_versions when e
   to no file whose stack already has it (declared in or written to a file it pulls in), and
   not to a file that a layer on top of it declares it in (the layer's own addition).
 A version pinned for the same distribution elsewhere in the repository (another
-requirements file, CI install lines) is kept as evidence (extra["pinned_elsewhere"]) for the
+requirements file, CI install lines) is kept as evidence ("pinned-elsewhere") for the
 version stage; nothing here writes a constraint.
 """
 
@@ -30,6 +30,7 @@ from pathlib import PurePosixPath
 
 from depinfer.context import Context
 from depinfer.data import load_table
+from depinfer.facts.python import dependency_facts
 from depinfer.mapping.python import target_python
 from depinfer.mapping.python_index import canonical
 from depinfer.mapping.python_manifests import (
@@ -51,7 +52,7 @@ from depinfer.model import (
 )
 from depinfer.resolvers.common import merge_candidates, parse_as_of, to_requirement
 from depinfer.resolvers.python_versions import (
-    _PINNED,
+    PINNED,
     index_args,
     joint_check,
     select_versions,
@@ -70,9 +71,9 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
     ours = [c for c in candidates if c.ecosystem == Ecosystem.PYPI]
     used: dict[str, set[str]] = {}
     for c in ours:
-        used.setdefault(canonical(c.name), set()).update(c.extra.get("api") or ())
+        used.setdefault(canonical(c.name), set()).update(dependency_facts(c).api)
     # names the modules `import pkg` runs import at module level: needed by the package itself
-    core = {(c.manifest, canonical(c.name)) for c in ours if c.extra.get("core")}
+    core = {(c.manifest, canonical(c.name)) for c in ours if dependency_facts(c).core}
     # modules that import a distribution of a feature extra without a guard can only load
     # when that extra is installed: they are the extra's code (kombu/transport/sqs.py), and
     # what the extra's distributions depend on (botocore under boto3) comes with it; an
@@ -86,7 +87,7 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
         if canonical(c.name) in feature_names
         and not c.optional
         and c.section == Section.RUNTIME
-        and not c.extra.get("lazy")  # inside a function: the module loads without it
+        and not dependency_facts(c).lazy  # inside a function: the module loads without it
         and (c.manifest, canonical(c.name)) not in core
     ]
     feature_files = {e.file for c in feature_imports for e in c.evidence if e.file}
@@ -97,7 +98,7 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
         if (
             c.section == Section.RUNTIME
             and not c.optional
-            and not (c.extra.get("lazy") or c.extra.get("lazy_module"))
+            and not (dependency_facts(c).lazy or dependency_facts(c).lazy_module)
         ):
             files = eager_files.setdefault((c.manifest, canonical(c.name)), set())
             files.update(e.file for e in c.evidence if e.file)
@@ -132,9 +133,10 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
         siblings = _siblings(project, manifest, c)
         declared_any = _declared_anywhere(siblings)
         name = canonical(c.name)
+        pin: tuple[str, str] | None = None  # (file, spec) of a pin elsewhere
         if name in pins and pins[name][0] != manifest.path:
-            c.evidence.append(Evidence("pinned-elsewhere", pins[name][0], detail=pins[name][1]))
-            c.extra["pinned_elsewhere"] = {"file": pins[name][0], "spec": pins[name][1]}
+            pin = pins[name]
+            c.evidence.append(Evidence("pinned-elsewhere", pin[0], detail=pin[1]))
         req: Requirement | None = None
         # lazy imports elsewhere load nothing until their feature is used
         files = eager_files.get((manifest.path, name), set())
@@ -165,7 +167,7 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
                 manifest, name, manifests, stacks, runtime_targets.get(name, set())
             ):
                 continue
-            elif set(c.extra.get("layer_bases") or ()) & runtime_targets.get(name, set()):
+            elif set(dependency_facts(c).layer_bases) & runtime_targets.get(name, set()):
                 continue  # an environment layer: the base list it stacks on has it already
             else:
                 req = _req(c, Section.RUNTIME, None)
@@ -187,7 +189,7 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
                 continue
             target = _dev_group(siblings, c)
             if target is None:
-                kinds = set(c.extra.get("kinds") or [])
+                kinds = set(c.kinds)
                 ctx.info(
                     f"{c.name}: used by notebooks/examples only and the project has no "
                     "group for them; not written"
@@ -206,9 +208,8 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
         if key in seen:
             continue
         seen.add(key)
-        pin = c.extra.get("pinned_elsewhere")
-        if pin and pin["spec"].startswith("=="):
-            req.spec = pin["spec"]  # evidence: wins in select_versions when the registry agrees
+        if pin and pin[1].startswith("=="):
+            req.spec = pin[1]  # evidence: wins in select_versions when the registry agrees
         out.append(req)
     out = _drop_framework_parts(_drop_lockstep_parts(out, ctx), ctx)
     if ctx.options.versions:
@@ -373,8 +374,8 @@ def expand_deploy_locks(
         text = "".join(
             r.name + r.spec + (f"; {r.markers}" if r.markers else "") + "\n" for r in top
         )
-        ok, stdout, err = uv_compile(text, python, as_of, extra=index_args(ctx))
-        pins = dict(_PINNED.findall(stdout)) if ok else {}
+        ok, stdout, err = uv_compile(text, python, as_of, uv_args=index_args(ctx))
+        pins = dict(PINNED.findall(stdout)) if ok else {}
         if not pins:
             ctx.warn(
                 f"could not compile the deploy lock ({err.splitlines()[-1] if err else 'no output'}); "
@@ -470,7 +471,8 @@ def _first_file(c: Candidate) -> str | None:
 
 def _siblings(project: Project, manifest: Manifest, c: Candidate) -> list[Manifest]:
     """The Python manifests of the candidate's folder (and its requirements/ sub-folder)."""
-    folder = c.extra.get("folder", manifest.directory)
+    folder = dependency_facts(c).folder
+    folder = manifest.directory if folder is None else folder
     out = []
     for m in project.manifests_of(Ecosystem.PYPI):
         d = m.directory
@@ -748,7 +750,7 @@ def _poetry_extra_naming(manifests: list[Manifest], manifest: Manifest, name: st
 
 
 def _dev_group(manifests: list[Manifest], c: Candidate) -> tuple[str, str | None] | None:
-    kinds = set(c.extra.get("kinds") or [])
+    kinds = set(c.kinds)
     if kinds and kinds <= {"docs"}:
         wanted = DOCS_GROUPS
     elif kinds and kinds <= DEMO_KINDS:

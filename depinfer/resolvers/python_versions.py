@@ -255,7 +255,7 @@ def uv_compile(
     python: str | None,
     as_of: datetime | None,
     timeout: int = 120,
-    extra: list[str] | None = None,
+    uv_args: list[str] | None = None,
 ) -> tuple[bool, str, str]:
     """(resolved, stdout, stderr) of a dry-run resolve; nothing is installed."""
     uv = find_uv()
@@ -272,7 +272,7 @@ def uv_compile(
         "--no-annotate",
         "--python",
         sys.executable,
-        *(extra or []),
+        *(uv_args or []),
         "-",
     ]
     if python:
@@ -286,7 +286,8 @@ def uv_compile(
     return proc.returncode == 0, proc.stdout, proc.stderr.strip()
 
 
-_PINNED = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*)(?:\[[^\]]*\])?==([^\s;]+)", re.M)
+# a `name==version` line of `uv pip compile` output (name as written, extras dropped)
+PINNED = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*)(?:\[[^\]]*\])?==([^\s;]+)", re.M)
 
 
 def joint_check(
@@ -312,10 +313,10 @@ def joint_check(
         return "\n".join(out) + "\n"
 
     args = index_args(ctx)
-    ok, out, err = uv_compile(lines(False), python, as_of, extra=args)
+    ok, out, err = uv_compile(lines(False), python, as_of, uv_args=args)
     if ok:
-        return {canonicalize_name(n): v for n, v in _PINNED.findall(out)}
-    ok_relaxed, out2, err2 = uv_compile(lines(True), python, as_of, extra=args)
+        return {canonicalize_name(n): v for n, v in PINNED.findall(out)}
+    ok_relaxed, out2, err2 = uv_compile(lines(True), python, as_of, uv_args=args)
     first = err.splitlines()[-1] if err else "conflict"
     if ok_relaxed:
         for r in reqs:
@@ -326,7 +327,7 @@ def joint_check(
                 )
                 r.spec = relaxed
         ctx.warn(f"requirements did not resolve together ({first}); upper bounds relaxed")
-        return {canonicalize_name(n): v for n, v in _PINNED.findall(out2)}
+        return {canonicalize_name(n): v for n, v in PINNED.findall(out2)}
     ctx.warn(
         f"requirements do not resolve together for Python {python}: "
         f"{err2.splitlines()[-1] if err2 else first}"

@@ -34,6 +34,7 @@ from typing import Any
 
 from depinfer.context import Context
 from depinfer.data import load_table
+from depinfer.facts.python import DependencyFacts
 from depinfer.mapping.python_manifests import DEV_REQUIREMENT_NAME, ManifestLayout
 from depinfer.model import (
     Candidate,
@@ -337,16 +338,12 @@ def _emit(
                 evidence=[evidence],
                 confidence=0.8,
                 verified=True,
-                extra={
-                    "folder": folder.directory,
-                    "kinds": [kind.value],
-                    "rule": rule["id"],
-                    **(
-                        {"layer_bases": folder.layer_bases(manifest)}
-                        if folder.layer_bases(manifest)
-                        else {}
-                    ),
-                },
+                kinds=(kind.value,),
+                facts=DependencyFacts(
+                    folder=folder.directory,
+                    rule=rule["id"],
+                    layer_bases=tuple(folder.layer_bases(manifest)),
+                ),
             )
         )
 

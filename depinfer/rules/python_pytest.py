@@ -34,8 +34,7 @@ from typing import Any
 
 from tree_sitter import Node, Parser
 
-from depinfer.analyzers.python import LANGUAGE
-from depinfer.analyzers.python import _string_literal as _string_literal
+from depinfer.analyzers.python import LANGUAGE, string_literal
 from depinfer.data import table_path
 from depinfer.model import FileKind, ImportRef
 from depinfer.toml_compat import tomllib
@@ -438,12 +437,12 @@ def _strings(node: Node | None) -> list[str]:
     if node is None:
         return []
     if node.type == "string":
-        value = _string_literal(node)
+        value = string_literal(node)
         return [value] if value is not None else []
     if node.type in ("list", "tuple", "parenthesized_expression"):
         return [v for child in node.named_children for v in _strings(child)]
     if node.type == "concatenated_string":
-        parts = [_string_literal(c) for c in node.named_children]
+        parts = [string_literal(c) for c in node.named_children]
         return (
             ["".join(p for p in parts if p is not None)]
             if all(p is not None for p in parts)
