@@ -136,7 +136,7 @@ _DYNAMIC_QUALIFIERS = {
     "import_module": {"", "importlib"},
     "__import__": {"", "builtins", "importlib"},
     "find_spec": {"", "importlib.util", "util"},
-    "importorskip": {"", "pytest"},
+    "importorskip": {"", "pytest"},  # package literal: the call's own qualified name
     # runpy.run_module("pip", run_name="__main__") runs an installed module as `python -m`
     "run_module": {"", "runpy"},
 }

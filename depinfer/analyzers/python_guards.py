@@ -72,7 +72,7 @@ _PLATFORM_PREFIX_VALUE = {
 }
 _VERSION_INFO = {"sys.version_info", "_sys.version_info", "version_info"}
 _MAJOR_ONLY = {f"{v}{part}" for v in _VERSION_INFO for part in ("[0]", ".major")}
-_TYPE_CHECKING = {"TYPE_CHECKING", "MYPY", "False"}
+_TYPE_CHECKING = {"TYPE_CHECKING", "MYPY", "False"}  # package literal: a flag name
 # Python 2/3 flags of six and of projects that copy its names.
 _PY_FLAGS: dict[str, Atom] = {
     "six.PY2": ("python_version", "<", '"3"'),

@@ -24,7 +24,7 @@ class Host:
     """One row of the table."""
 
     dist: str  # the host's distribution
-    modules: tuple[str, ...]  # its import names (top-level)
+    modules: tuple[str, ...]  # its import names (top-level), the main one first
     role: str  # "test-runner" | "worker-host"
     section: Section  # where its import from a hosted file goes
     from_sections: tuple[Section, ...]  # only from these sections (empty: from any)
@@ -32,6 +32,11 @@ class Host:
     docs_pattern: re.Pattern[str] | None  # hosted files: class paths the docs name
     command: str  # the command word that runs it ("" when none matters)
     config_sections: tuple[tuple[str, tuple[str, ...]], ...]  # file name -> its sections
+
+    @property
+    def module(self) -> str:
+        """Its main import name (`pytest`, not `_pytest`)."""
+        return self.modules[0]
 
     def places(self, section: Section) -> Section:
         """Where an import of the host from a hosted file goes, from its usual section."""
