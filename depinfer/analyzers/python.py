@@ -71,7 +71,7 @@ from depinfer.analyzers.python_notebook import (
 )
 from depinfer.context import Context
 from depinfer.facts.python import NO_IMPORT_FACTS, ImportFacts, import_facts, mark
-from depinfer.model import Diagnostic, ImportRef, Project, SourceFile
+from depinfer.model import Diagnostic, FileKind, ImportRef, Project, SourceFile
 from depinfer.scan import read_source
 
 LANGUAGE = Language(tree_sitter_python.language())
@@ -199,8 +199,6 @@ def analyze_text(
     text: str, path: str = "module.py", package: list[str] | None = None
 ) -> list[ImportRef]:
     """Import references of one piece of Python source (tests, tools, the hybrid arbiter)."""
-    from depinfer.model import FileKind
-
     state = _File(SourceFile(path, "python", FileKind.SOURCE), package or [])
     _read_unit(state, text, None)
     _finish(state)

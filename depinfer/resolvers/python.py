@@ -62,6 +62,7 @@ from depinfer.resolvers.python_versions import (
     uv_compile,
 )
 from depinfer.scan import classify
+from depinfer.toml_compat import tomllib
 
 _PIN = re.compile(
     r"(?:^|[\s'\"])(?:pip\s+install\s+[^\n]*?)?([A-Za-z0-9][A-Za-z0-9._-]*)(\[[^\]]*\])?\s*(==\s*[0-9][\w.*+!-]*)"
@@ -84,9 +85,11 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
         item = p.item(c)
         if item is None:
             continue
-        req = next(d for place in PLACEMENTS if (d := place(p, item)) is not None).requirement
+        place, decided = next((f, d) for f in PLACEMENTS if (d := f(p, item)) is not None)
+        req = decided.requirement
         if req is None:
             continue
+        req.evidence.append(Evidence(f"placement:{place.__name__}"))  # --explain names it
         key = (req.manifest, item.name, req.group)
         if key in seen:
             continue
@@ -648,8 +651,6 @@ def pixi_feature_names(project: Project) -> set[str]:
     platform too (`[feature.x.target.linux-64.dependencies]`). Conda names mostly equal the
     PyPI ones; what the package's run-dependencies or the default environment list is left
     out, whichever feature repeats it (a minimum-versions feature)."""
-    from depinfer.toml_compat import tomllib
-
     try:
         doc = tomllib.loads(project.abspath("pixi.toml").read_text(encoding="utf-8"))
     except (OSError, ValueError):

@@ -26,6 +26,7 @@ from depinfer.context import Context
 from depinfer.data import load_table_or
 from depinfer.model import Ecosystem, Evidence, Requirement
 from depinfer.registries.base import VersionInfo
+from depinfer.registries.endpoints import pypi_index_from_url
 from depinfer.resolvers.common import pick_version
 
 
@@ -294,8 +295,6 @@ def index_args(ctx: Context) -> list[str]:
     injected = ctx.registries.endpoints.get(Ecosystem.PYPI)
     if not injected:
         return []
-    from depinfer.registries.endpoints import pypi_index_from_url
-
     return ["--no-config", "--index-url", pypi_index_from_url(injected).url]
 
 
