@@ -275,7 +275,7 @@ def _target_chains(ref: ImportRef, internal: InternalModules) -> list[list[str]]
     parts = [p for p in ref.module.split(".") if p]
     if not parts or not all(p.isidentifier() for p in parts):
         return []
-    bases = [*internal.roots_for(ref.file), *internal._bases(ref.file)]
+    bases = [*internal.roots_for(ref.file), *internal.folder_bases(ref.file)]
 
     def resolve(dotted: list[str]) -> list[str]:
         for base in bases:
