@@ -634,3 +634,15 @@ def test_a_guarded_call_of_an_imported_name_does_not_guard_a_function_of_that_na
     )
     pip = next(r for r in refs_of(src) if r.module == "pip")
     assert not pip.optional
+
+
+def test_facts_are_replaced_not_changed_and_default_when_absent():
+    from depinfer.facts.python import NO_IMPORT_FACTS, ImportFacts, mark
+
+    ref = ImportRef("numpy", "a.py", 1, "python")
+    assert import_facts(ref) is NO_IMPORT_FACTS
+    mark(ref, lazy=True)
+    first = ref.facts
+    mark(ref, core=True)
+    assert isinstance(first, ImportFacts) and first.lazy and not first.core
+    assert import_facts(ref).lazy and import_facts(ref).core
