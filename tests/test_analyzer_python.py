@@ -12,6 +12,7 @@ from packaging.markers import Marker
 from depinfer.analyzers.python import MAX_ATTRS, analyze, analyze_text, package_of
 from depinfer.analyzers.python_notebook import pip_requirements
 from depinfer.context import Context, Options
+from depinfer.facts.python import import_facts
 from depinfer.model import FileKind, ImportRef
 from depinfer.registries import Registries
 from depinfer.scan import scan
@@ -150,7 +151,7 @@ def test_fallback_in_the_except_handler_is_required_and_names_what_it_replaces()
     refs, _ = run_fixture("an-optional-imports")
     tomli = by_module(refs)["tomli"]
     assert not tomli.optional
-    assert tomli.extra["fallback_for"] == ["tomllib"]
+    assert list(import_facts(tomli).fallback_for) == ["tomllib"]
 
 
 def test_contextlib_suppress_import_error_marks_optional():
@@ -172,8 +173,8 @@ def test_handler_that_raises_again_keeps_optional_but_says_reraised():
         """
     )
     found = by_module(refs)
-    assert found["pyarrow"].optional and found["pyarrow"].extra["reraised"] is True
-    assert found["fastparquet"].optional and "reraised" not in found["fastparquet"].extra
+    assert found["pyarrow"].optional and import_facts(found["pyarrow"]).reraised is True
+    assert found["fastparquet"].optional and not import_facts(found["fastparquet"]).reraised
 
 
 def test_try_else_runs_only_when_the_guarded_import_worked_so_is_optional():
@@ -361,8 +362,8 @@ def test_importorskip_is_optional_and_dynamic_with_its_minversion():
     refs, _ = run_fixture("an-dynamic-imports")
     numpy = next(r for r in refs if r.module == "numpy")
     assert numpy.dynamic and numpy.optional
-    assert numpy.extra["minversion"] == "1.20"
-    assert "numpy.mean" in numpy.extra["attrs"]  # bound by `np = pytest.importorskip(...)`
+    assert import_facts(numpy).minversion == "1.20"
+    assert "numpy.mean" in import_facts(numpy).attrs  # bound by `np = pytest.importorskip(...)`
 
 
 def test_find_spec_is_an_optional_probe_and_guards_optional_imports():
@@ -402,10 +403,10 @@ def test_attribute_chains_on_imported_names_are_recorded_from_the_module():
         """
     )
     found = by_module(refs)
-    assert found["numpy"].extra["attrs"] == ["numpy.float", "numpy.random.rand"]
-    assert found["pandas"].extra["attrs"] == ["pandas.DataFrame.append"]
-    assert found["pydantic"].extra["attrs"] == ["pydantic.BaseModel.model_validate"]
-    assert found["os.path"].extra["attrs"] == ["os.path.join"]
+    assert list(import_facts(found["numpy"]).attrs) == ["numpy.float", "numpy.random.rand"]
+    assert list(import_facts(found["pandas"]).attrs) == ["pandas.DataFrame.append"]
+    assert list(import_facts(found["pydantic"]).attrs) == ["pydantic.BaseModel.model_validate"]
+    assert list(import_facts(found["os.path"]).attrs) == ["os.path.join"]
 
 
 def test_attribute_chains_ignore_comments_strings_and_other_objects():
@@ -418,14 +419,14 @@ def test_attribute_chains_ignore_comments_strings_and_other_objects():
         np.real
         """
     )
-    assert refs[0].extra["attrs"] == ["numpy.real"]
+    assert list(import_facts(refs[0]).attrs) == ["numpy.real"]
 
 
 def test_attribute_chains_are_deduplicated_and_capped():
     lines = ["import big"] + [f"big.f{i % (MAX_ATTRS + 50)}()" for i in range(2 * MAX_ATTRS)]
     (ref,) = refs_of("\n".join(lines) + "\n")
-    assert len(ref.extra["attrs"]) == MAX_ATTRS
-    assert len(set(ref.extra["attrs"])) == MAX_ATTRS
+    assert len(import_facts(ref).attrs) == MAX_ATTRS
+    assert len(set(import_facts(ref).attrs)) == MAX_ATTRS
 
 
 # --- notebooks -----------------------------------------------------------------------------
@@ -433,7 +434,9 @@ def test_attribute_chains_are_deduplicated_and_capped():
 
 def test_notebook_code_cells_are_read_and_other_cells_ignored():
     refs, _ = run_fixture("an-notebooks")
-    imports = [(r.module, r.extra["cell"], r.line) for r in refs if not r.extra.get("pip_install")]
+    imports = [
+        (r.module, import_facts(r).cell, r.line) for r in refs if not import_facts(r).pip_install
+    ]
     assert imports == [
         ("pandas", 2, 4),
         ("numpy", 2, 5),
@@ -445,7 +448,7 @@ def test_notebook_code_cells_are_read_and_other_cells_ignored():
 
 def test_notebook_pip_install_lines_become_refs():
     refs, _ = run_fixture("an-notebooks")
-    pips = [(r.module, r.extra["requirement"]) for r in refs if r.extra.get("pip_install")]
+    pips = [(r.module, import_facts(r).requirement) for r in refs if import_facts(r).pip_install]
     assert pips == [
         ("seaborn", "seaborn"),
         ("scikit-learn", "scikit-learn>=1.2"),
@@ -474,7 +477,7 @@ def test_guards_are_judged_per_notebook_cell(tmp_path):
     (tmp_path / "nb.ipynb").write_text(json.dumps(notebook))
     ctx = Context(Options(offline=True), Registries(offline=True))
     refs = analyze(scan(tmp_path), ctx)
-    assert [(r.module, r.optional, r.extra["cell"]) for r in refs] == [
+    assert [(r.module, r.optional, import_facts(r).cell) for r in refs] == [
         ("ujson", True, 1),
         ("requests", False, 2),
     ]
@@ -505,12 +508,12 @@ def test_pip_installs_in_notebooks_exported_to_python_are_recorded():
         get_ipython().run_line_magic('pip', 'install polars')
         """
     )
-    assert [(r.module, r.extra["requirement"], r.line) for r in refs] == [
+    assert [(r.module, import_facts(r).requirement, r.line) for r in refs] == [
         ("torch", "torch", 2),
         ("transformers", "transformers>=4", 2),
         ("polars", "polars", 3),
     ]
-    assert all(r.extra["pip_install"] for r in refs)
+    assert all(import_facts(r).pip_install for r in refs)
 
 
 # --- bad input -----------------------------------------------------------------------------
@@ -596,7 +599,7 @@ def test_lazy_import_in_a_function_whose_callers_catch_import_error_is_optional(
     )
     found = by_module(refs)
     assert found["fastcluster"].optional
-    assert found["fastcluster"].extra["guarded_by_caller"] == "_linkage_fast"
+    assert import_facts(found["fastcluster"]).guarded_by_caller == "_linkage_fast"
     assert not found["scipy.cluster"].optional
     assert not found["matplotlib.pyplot"].optional
 
@@ -631,3 +634,15 @@ def test_a_guarded_call_of_an_imported_name_does_not_guard_a_function_of_that_na
     )
     pip = next(r for r in refs_of(src) if r.module == "pip")
     assert not pip.optional
+
+
+def test_facts_are_replaced_not_changed_and_default_when_absent():
+    from depinfer.facts.python import NO_IMPORT_FACTS, ImportFacts, mark
+
+    ref = ImportRef("numpy", "a.py", 1, "python")
+    assert import_facts(ref) is NO_IMPORT_FACTS
+    mark(ref, lazy=True)
+    first = ref.facts
+    mark(ref, core=True)
+    assert isinstance(first, ImportFacts) and first.lazy and not first.core
+    assert import_facts(ref).lazy and import_facts(ref).core

@@ -108,3 +108,15 @@ def test_a_gunicorn_worker_class_the_docs_run_makes_gunicorn_the_host(tmp_path):
     (tmp_path / "docs/deployment.md").write_text("Run the server.\n")
     result = infer(tmp_path, Options(offline=True, versions=False))
     assert "gunicorn" in {r.name for r in result.requirements if r.section == Section.RUNTIME}
+
+
+def test_every_host_row_says_why_where_and_how_its_files_are_found():
+    from depinfer.mapping.python_hosts import hosts, runner
+    from depinfer.model import Section
+
+    rows = hosts()
+    assert rows and len({h.dist for h in rows}) == len(rows)
+    for host in rows:
+        assert host.modules and host.section in Section
+        assert host.entry_point_groups or host.docs_pattern is not None
+    assert runner().command and dict(runner().config_sections)

@@ -369,3 +369,23 @@ def test_a_lazy_import_a_pixi_feature_environment_installs_is_that_features(tmp_
     # h5py and numba are tested in feature environments; toolz is the package's own
     # (run-dependencies), however a minimum-versions feature repeats it; yaml is no feature
     assert runtime == {"toolz", "pyyaml"}
+
+
+def test_each_requirement_names_the_placement_that_decided(tmp_path):
+    _write(
+        tmp_path,
+        {
+            "pyproject.toml": '[project]\nname = "p"\nversion = "1"\ndependencies = []\n'
+            '[project.optional-dependencies]\ntest = ["pytest"]\n',
+            "p/__init__.py": "import yaml\n",
+            "tests/test_p.py": "import hypothesis\n",
+        },
+    )
+    placed = {
+        r.name: [e.rule for e in r.evidence if e.rule.startswith("placement:")]
+        for r in _reqs(tmp_path)
+    }
+    assert placed == {
+        "pyyaml": ["placement:runtime_list"],
+        "hypothesis": ["placement:dev_group"],
+    }

@@ -48,7 +48,7 @@ def test_deploy_lock_gets_the_compiled_pinned_set(tmp_path, monkeypatch):
     root = _app(tmp_path, "FROM python:3.12\nRUN pip install -r requirements.txt\n")
     seen = {}
 
-    def fake_compile(text, python, as_of, timeout=120, extra=None):
+    def fake_compile(text, python, as_of, timeout=120, uv_args=None):
         seen["python"], seen["text"] = python, text
         return True, "quart==0.20.0\nwerkzeug==3.1.3\n", ""
 

@@ -22,20 +22,21 @@ What each `ImportRef` means (the mapping stage relies on these conventions):
   ModuleNotFoundError, Exception, BaseException or everything; or in a
   `with contextlib.suppress(ImportError)` block; or under an `if` that asks `find_spec`.
   An import in such a `try`'s `except` handler is the fallback: not optional, and
-  extra["fallback_for"] lists the modules the `try` body imported (`tomllib` → `tomli`).
+  facts.fallback_for lists the modules the `try` body imported (`tomllib` → `tomli`).
   When every such handler ends in `raise` ("please install x"), the ref stays optional but
-  extra["reraised"] is True: the module cannot work without it.
+  facts.reraised is True: the module cannot work without it.
 - type_only: under `if TYPE_CHECKING:` (any `*.TYPE_CHECKING`, `MYPY`, `if False:`) and
   everything in `.pyi` stubs; `else` branches are not type-only.
 - marker: PEP 508 text from the enclosing `if` guards (see python_guards), joined by `and`.
-- extra["attrs"]: dotted attribute chains used on an imported name, written from the module
+- facts.attrs: dotted attribute chains used on an imported name, written from the module
   (`import numpy as np` … `np.float` → "numpy.float"), deduplicated, at most 200 per ref;
-  resolvers use them for API-based version bounds. extra["cell"]: the notebook cell.
-- Notebook `!pip install x` / `%pip install x` → module "x", extra {"pip_install": True,
-  "requirement": "x>=1"}.
+  resolvers use them for API-based version bounds. facts.cell: the notebook cell.
+- Notebook `!pip install x` / `%pip install x` → module "x", facts pip_install=True,
+  requirement="x>=1".
+(The facts are depinfer.facts.python.ImportFacts.)
 - `from __future__ import …` is not recorded.
 - Django settings modules: the import paths INSTALLED_APPS, MIDDLEWARE, TEMPLATES, CACHES …
-  name in strings → dynamic refs of those dotted paths, extra["django_setting"]
+  name in strings → dynamic refs of those dotted paths, facts.django_setting
   (python_django).
 - Extension modules that library calls name by import path (Jinja's `Environment(
   extensions=[...])`, Python-Markdown's `markdown(extensions=[...])`) → dynamic refs
@@ -46,7 +47,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import tree_sitter_python
@@ -69,7 +70,8 @@ from depinfer.analyzers.python_notebook import (
     requirement_name,
 )
 from depinfer.context import Context
-from depinfer.model import Diagnostic, ImportRef, Project, SourceFile
+from depinfer.facts.python import NO_IMPORT_FACTS, ImportFacts, import_facts, mark
+from depinfer.model import Diagnostic, FileKind, ImportRef, Project, SourceFile
 from depinfer.scan import read_source
 
 LANGUAGE = Language(tree_sitter_python.language())
@@ -134,7 +136,7 @@ _DYNAMIC_QUALIFIERS = {
     "import_module": {"", "importlib"},
     "__import__": {"", "builtins", "importlib"},
     "find_spec": {"", "importlib.util", "util"},
-    "importorskip": {"", "pytest"},
+    "importorskip": {"", "pytest"},  # package literal: the call's own qualified name
     # runpy.run_module("pip", run_name="__main__") runs an installed module as `python -m`
     "run_module": {"", "runpy"},
 }
@@ -197,8 +199,6 @@ def analyze_text(
     text: str, path: str = "module.py", package: list[str] | None = None
 ) -> list[ImportRef]:
     """Import references of one piece of Python source (tests, tools, the hybrid arbiter)."""
-    from depinfer.model import FileKind
-
     state = _File(SourceFile(path, "python", FileKind.SOURCE), package or [])
     _read_unit(state, text, None)
     _finish(state)
@@ -206,7 +206,7 @@ def analyze_text(
 
 
 def _position(ref: ImportRef) -> tuple[int, int]:
-    return ref.extra.get("cell", 0), ref.line
+    return import_facts(ref).cell or 0, ref.line
 
 
 def package_of(path: str, init_dirs: set[str]) -> list[str]:
@@ -253,7 +253,7 @@ def _analyze_file(
                     pip.line,
                     "python",
                     source.kind,
-                    extra={"pip_install": True, "requirement": pip.requirement, "cell": pip.cell},
+                    facts=ImportFacts(cell=pip.cell, pip_install=True, requirement=pip.requirement),
                 )
             )
     else:
@@ -310,7 +310,7 @@ def _read_unit(state: _File, text: str, cell: int | None) -> None:
                     flags,
                     cell,
                     line,
-                    extra={"pip_install": True, "requirement": token},
+                    facts=ImportFacts(pip_install=True, requirement=token),
                 )
     if any(word in src for word in _DYNAMIC_WORDS):
         for match in _DYNAMIC_CALL.finditer(src):
@@ -358,7 +358,7 @@ def _guarded_by_callers(state: _File, root: Node, src: bytes, flags: dict[str, G
         if guarded:
             for index in indexes:
                 state.refs[index].optional = True
-                state.refs[index].extra["guarded_by_caller"] = function
+                mark(state.refs[index], guarded_by_caller=function)
 
 
 def _word_positions(src: bytes, word: bytes) -> list[int]:
@@ -433,13 +433,13 @@ def _add(
 ) -> int:
     """Record one ref; `node` places it in the tree (its guards) and gives its line."""
     where = _where(state, node, flags)
-    extra: dict[str, Any] = kw.pop("extra", {})
+    facts: ImportFacts = kw.pop("facts", NO_IMPORT_FACTS)
     requested_optional = bool(kw.pop("optional", False))
     optional = where.optional or requested_optional
     if cell is not None:
-        extra["cell"] = cell
+        facts = replace(facts, cell=cell)
     if where.reraised:
-        extra["reraised"] = True
+        facts = replace(facts, reraised=True)
     ref = ImportRef(
         module,
         state.source.path,
@@ -449,7 +449,7 @@ def _add(
         optional=optional,
         type_only=where.type_only or state.source.path.endswith(".pyi"),
         marker=where.marker,
-        extra=extra,
+        facts=facts,
         **kw,
     )
     index = len(state.refs)
@@ -540,7 +540,7 @@ def _resolve_relative(package: list[str], level: int, dotted: str) -> str:
     return "." * level + dotted
 
 
-def _string_literal(node: Node) -> str | None:
+def string_literal(node: Node) -> str | None:
     if node.type != "string":
         return None
     value = ""
@@ -574,17 +574,17 @@ def _dynamic_import(
     positional = [
         a for a in arguments.named_children if a.type not in ("comment", "keyword_argument")
     ]
-    module = _string_literal(positional[0]) if positional else None
+    module = string_literal(positional[0]) if positional else None
     if not module or not _DOTTED.match(module):
         return
-    extra: dict[str, Any] = {}
+    minversion: str | None = None
     for argument in arguments.named_children:
         if argument.type == "keyword_argument":
             key = _text(argument.child_by_field_name("name"))
             value_node = argument.child_by_field_name("value")
-            value = _string_literal(value_node) if value_node is not None else None
+            value = string_literal(value_node) if value_node is not None else None
             if key == "minversion" and value:
-                extra["minversion"] = value
+                minversion = value
     relative = module.startswith(".")
     if relative:
         level = len(module) - len(module.lstrip("."))
@@ -598,7 +598,7 @@ def _dynamic_import(
         dynamic=True,
         relative=relative,
         optional=word in ("importorskip", "find_spec"),
-        extra=extra,
+        facts=ImportFacts(minversion=minversion),
     )
     holder = call.parent
     if holder is not None and holder.type == "assignment" and word != "find_spec":
@@ -735,7 +735,7 @@ def _finish(state: _File) -> None:
     for index, key in state.fallbacks:
         modules = state.body_modules.get(key)
         if modules:
-            state.refs[index].extra["fallback_for"] = list(dict.fromkeys(modules))
+            mark(state.refs[index], fallback_for=tuple(dict.fromkeys(modules)))
     if state.bindings:
         _collect_attrs(state)
 
@@ -770,7 +770,7 @@ def _collect_attrs(state: _File) -> None:
                 if len(found) < MAX_ATTRS:
                     found[full] = None
     for index, found in attrs.items():
-        state.refs[index].extra["attrs"] = list(found)
+        mark(state.refs[index], attrs=tuple(found))
 
 
 def _owner(state: _File, bound: str, chain: str) -> tuple[int, str]:

@@ -18,6 +18,7 @@ import re
 from functools import lru_cache
 
 from depinfer.data import load_table
+from depinfer.facts.python import ImportFacts
 from depinfer.model import FileKind, ImportRef
 
 
@@ -74,7 +75,13 @@ def refs(path: str, text: str, kind: FileKind) -> list[ImportRef]:
         seen.add(module)
         out.append(
             ImportRef(
-                module, path, line, "python", kind, dynamic=True, extra={"django_setting": setting}
+                module,
+                path,
+                line,
+                "python",
+                kind,
+                dynamic=True,
+                facts=ImportFacts(django_setting=setting),
             )
         )
     return out

@@ -14,9 +14,12 @@ De Morgan exactly and rendering adds parentheses only where `or` sits inside `an
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Union
 
 from tree_sitter import Node
+
+from depinfer.data import load_table
 
 # A PEP 508 comparison: (left, op, right), both sides already rendered ("sys_platform", '"win32"').
 Atom = tuple[str, str, str]
@@ -72,14 +75,17 @@ _PLATFORM_PREFIX_VALUE = {
 }
 _VERSION_INFO = {"sys.version_info", "_sys.version_info", "version_info"}
 _MAJOR_ONLY = {f"{v}{part}" for v in _VERSION_INFO for part in ("[0]", ".major")}
-_TYPE_CHECKING = {"TYPE_CHECKING", "MYPY", "False"}
-# Python 2/3 flags of six and of projects that copy its names.
-_PY_FLAGS: dict[str, Atom] = {
-    "six.PY2": ("python_version", "<", '"3"'),
-    "PY2": ("python_version", "<", '"3"'),
-    "six.PY3": ("python_version", ">=", '"3"'),
-    "PY3": ("python_version", ">=", '"3"'),
-}
+_TYPE_CHECKING = {"TYPE_CHECKING", "MYPY", "False"}  # package literal: a flag name
+
+
+@lru_cache(maxsize=1)
+def version_flags() -> dict[str, Atom]:
+    """Python 2/3 flags of six and of projects that copy its names → the marker atom of
+    their true branch (data/python/version_flags.json)."""
+    rows = load_table("python/version_flags.json")["flags"]
+    return {r["name"]: ("python_version", r["op"], f'"{r["version"]}"') for r in rows}
+
+
 _MAX_DEPTH = 40
 
 
@@ -392,8 +398,8 @@ def evaluate(node: Node | None, names: dict[str, Guard] | None = None, depth: in
         text = _compact(node)
         if text in _TYPE_CHECKING or text.endswith(".TYPE_CHECKING"):
             return Guard(pos_type_checking=True)
-        if text in _PY_FLAGS:
-            atom = _PY_FLAGS[text]
+        if text in version_flags():
+            atom = version_flags()[text]
             return Guard(atom, negate(atom))
         if names and text in names:
             return names[text]

@@ -17,6 +17,7 @@ from functools import lru_cache
 
 from depinfer.analyzers.python_django import string_items
 from depinfer.data import load_table
+from depinfer.facts.python import ImportFacts
 from depinfer.model import FileKind, ImportRef
 
 _DOTTED = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)+$")
@@ -66,6 +67,8 @@ def refs(path: str, text: str, kind: FileKind) -> list[ImportRef]:
             continue
         seen.add(module)
         out.append(
-            ImportRef(module, path, line, "python", kind, dynamic=True, extra={"named_in": "call"})
+            ImportRef(
+                module, path, line, "python", kind, dynamic=True, facts=ImportFacts(named_in="call")
+            )
         )
     return out

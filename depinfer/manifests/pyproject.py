@@ -33,6 +33,9 @@ from depinfer.manifests.pep508 import (
 )
 from depinfer.model import Manifest, Requirement
 
+# PEP 735's table of dependency groups (`[dependency-groups]`)
+DEPENDENCY_GROUPS = "dependency-groups"  # package literal: a table name of the format
+
 try:  # the strict standard parser (3.11+) double-checks what the writer produces
     import tomllib as _strict_toml
 except ModuleNotFoundError:  # pragma: no cover - Python 3.10
@@ -120,7 +123,7 @@ def _declared(doc: TOMLDocument) -> dict[str, list[str]]:
         for extra, items in (_table(poetry.get("extras")) or {}).items():
             if isinstance(items, list):
                 declared[f"extras.{extra}"] = [str(i) for i in items if isinstance(i, str)]
-    for group, items in (_table(doc.get("dependency-groups")) or {}).items():
+    for group, items in (_table(doc.get(DEPENDENCY_GROUPS)) or {}).items():
         if isinstance(items, list):
             declared[f"dependency-groups.{group}"] = names_of(items)
     build = _table(doc.get("build-system"))
@@ -562,8 +565,8 @@ def _write(
         if project is None:
             raise ManifestError("no [project] table to hold optional dependencies")
         _put_list(_ensure_table(project, "optional-dependencies", created), rest, reqs, arrays)
-    elif head == "dependency-groups" and rest:
-        _put_list(_ensure_table(doc, "dependency-groups", created), rest, reqs, arrays)
+    elif head == DEPENDENCY_GROUPS and rest:
+        _put_list(_ensure_table(doc, DEPENDENCY_GROUPS, created), rest, reqs, arrays)
     elif key == "build-system.requires":
         _put_list(_ensure_table(doc, "build-system", created), "requires", reqs, arrays)
     elif head == "group" and rest:
@@ -606,7 +609,7 @@ def _place(req: Requirement, style: str, doc: TOMLDocument, declared: dict) -> s
         return f"dependency-groups.{rest}"
     if not has_poetry and key == "dev-dependencies":
         return "dependency-groups.dev"
-    if style == "poetry" and head == "dependency-groups" and key not in declared:
+    if style == "poetry" and head == DEPENDENCY_GROUPS and key not in declared:
         if "dev-dependencies" in declared and rest == "dev" and "group.dev" not in declared:
             return "dev-dependencies"
         return f"group.{rest}"

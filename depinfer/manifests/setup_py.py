@@ -242,72 +242,117 @@ def _insert_items(
     expand_empty: bool,
 ) -> list[_Edit]:
     """Edits that add `items` ((sort name, source text)) to a list/dict literal `node`."""
-    elts: list[ast.expr]
-    spans: list[tuple[int, int]]
+    spans, names = _literal_entries(src, node)
+    open_at, close_at = src.start(node), src.end(node) - 1  # the brackets
+    multiline = "\n" in src.text[open_at:close_at]
+    if not spans:
+        return _into_empty(src, node, items, nl, step, expand_empty, multiline)
+    if multiline:
+        return _into_multiline(src, node, items, nl, spans, names)
+    return _into_single_line(items, spans, names)
+
+
+def _literal_entries(src: _Source, node: ast.expr) -> tuple[list[tuple[int, int]], list[str]]:
+    """(source span, requirement name or "") of each entry of a list/tuple/dict literal."""
     if isinstance(node, ast.Dict):
-        elts = [k for k in node.keys if k is not None]
+        keys = [k for k in node.keys if k is not None]
         spans = [
             (src.start(k), src.end(v))
             for k, v in zip(node.keys, node.values, strict=False)
             if k is not None
         ]
-        names = [k.value if isinstance(k, ast.Constant) else "" for k in elts]
-    else:
-        elts = list(node.elts)  # type: ignore[attr-defined]
-        spans = [(src.start(e), src.end(e)) for e in elts]
-        names = [
-            (requirement_name(e.value) or "") if isinstance(e, ast.Constant) else "" for e in elts
-        ]
-        names = [str(n) for n in names]
-    open_at, close_at = src.start(node), src.end(node) - 1  # the brackets
-    multiline = "\n" in src.text[open_at:close_at]
-    edits: list[_Edit] = []
-    if not elts:
-        if multiline:
-            inner = src.indent_at(close_at) + step
-            body = "".join(f"{nl}{inner}{text}," for _, text in items)
-            return [_Edit(open_at + 1, body)]
-        if not expand_empty:
-            # `("a")` is no tuple: an inline tuple keeps a trailing comma
-            comma = "," if isinstance(node, ast.Tuple) else ""
-            return [_Edit(open_at + 1, ", ".join(text for _, text in items) + comma)]
-        outer = src.indent_at(open_at)
-        body = "".join(f"{nl}{outer}{step}{text}," for _, text in items) + nl + outer
-        return [_Edit(open_at + 1, body)]
-    sorted_names = is_sorted(names)
+        return spans, [k.value if isinstance(k, ast.Constant) else "" for k in keys]
+    elts = list(node.elts)  # type: ignore[attr-defined]
+    names = [(requirement_name(e.value) or "") if isinstance(e, ast.Constant) else "" for e in elts]
+    return [(src.start(e), src.end(e)) for e in elts], [str(n) for n in names]
+
+
+def _into_empty(
+    src: _Source,
+    node: ast.expr,
+    items: list[tuple[str, str]],
+    nl: str,
+    step: str,
+    expand_empty: bool,
+    multiline: bool,
+) -> list[_Edit]:
+    """An empty literal: one item a line when it spans lines (or `expand_empty`), else inline."""
+    open_at, close_at = src.start(node), src.end(node) - 1
     if multiline:
-        indent = src.indent_at(spans[0][0])
-        if src.text.rfind("\n", 0, spans[0][0]) < open_at:  # first item on the bracket line
-            indent = " " * (spans[0][0] - (src.text.rfind("\n", 0, spans[0][0]) + 1))
-        last_end = spans[-1][1]
-        comma = _has_comma_after(src, last_end, close_at)
-        closing_on_last_line = "\n" not in src.text[last_end:close_at]
-        tail: list[str] = []
-        for name, text in items:
-            pos = insert_index(names, name) if sorted_names else len(names)
-            if pos < len(spans):
-                line_start = src.text.rfind("\n", 0, spans[pos][0]) + 1
-                if line_start > open_at and not src.text[line_start : spans[pos][0]].strip():
-                    edits.append(_Edit(line_start, f"{indent}{text},{nl}"))
-                    continue
-            tail.append(text)
-        if tail:
-            if closing_on_last_line:
-                at = comma if comma is not None else last_end
-                lead = "" if comma is not None else ","
-                body = lead + "".join(f"{nl}{indent}{t}," for t in tail)
-                if comma is None:
-                    body = body[:-1]
-                edits.append(_Edit(at, body))
-            else:
-                if comma is None:
-                    edits.append(_Edit(last_end, ","))
-                at = src.line_end(last_end)
-                body = "".join(f"{indent}{t},{nl}" for t in tail)
-                if comma is None:
-                    body = body[: -len("," + nl)] + nl
-                edits.append(_Edit(at, body))
-        return edits
+        inner = src.indent_at(close_at) + step
+        body = "".join(f"{nl}{inner}{text}," for _, text in items)
+        return [_Edit(open_at + 1, body)]
+    if not expand_empty:
+        # `("a")` is no tuple: an inline tuple keeps a trailing comma
+        comma = "," if isinstance(node, ast.Tuple) else ""
+        return [_Edit(open_at + 1, ", ".join(text for _, text in items) + comma)]
+    outer = src.indent_at(open_at)
+    body = "".join(f"{nl}{outer}{step}{text}," for _, text in items) + nl + outer
+    return [_Edit(open_at + 1, body)]
+
+
+def _into_multiline(
+    src: _Source,
+    node: ast.expr,
+    items: list[tuple[str, str]],
+    nl: str,
+    spans: list[tuple[int, int]],
+    names: list[str],
+) -> list[_Edit]:
+    """A literal of one entry a line: each item on its own line, in sorted place when the
+    entries are sorted, else after the last entry (keeping its comma style)."""
+    open_at, close_at = src.start(node), src.end(node) - 1
+    sorted_names = is_sorted(names)
+    indent = src.indent_at(spans[0][0])
+    if src.text.rfind("\n", 0, spans[0][0]) < open_at:  # first item on the bracket line
+        indent = " " * (spans[0][0] - (src.text.rfind("\n", 0, spans[0][0]) + 1))
+    edits: list[_Edit] = []
+    tail: list[str] = []
+    for name, text in items:
+        pos = insert_index(names, name) if sorted_names else len(names)
+        if pos < len(spans):
+            line_start = src.text.rfind("\n", 0, spans[pos][0]) + 1
+            if line_start > open_at and not src.text[line_start : spans[pos][0]].strip():
+                edits.append(_Edit(line_start, f"{indent}{text},{nl}"))
+                continue
+        tail.append(text)
+    if tail:
+        edits += _after_last(src, spans[-1][1], close_at, tail, indent, nl)
+    return edits
+
+
+def _after_last(
+    src: _Source, last_end: int, close_at: int, tail: list[str], indent: str, nl: str
+) -> list[_Edit]:
+    """Items appended after a multi-line literal's last entry."""
+    comma = _has_comma_after(src, last_end, close_at)
+    if "\n" not in src.text[last_end:close_at]:  # the closing bracket is on the last line
+        at = comma if comma is not None else last_end
+        lead = "" if comma is not None else ","
+        body = lead + "".join(f"{nl}{indent}{t}," for t in tail)
+        if comma is None:
+            body = body[:-1]
+        return [_Edit(at, body)]
+    edits = [] if comma is not None else [_Edit(last_end, ",")]
+    body = "".join(f"{indent}{t},{nl}" for t in tail)
+    if comma is None:
+        body = body[: -len("," + nl)] + nl
+    return [*edits, _Edit(src.line_end(last_end), body)]
+
+
+def _into_single_line(
+    items: list[tuple[str, str]], spans: list[tuple[int, int]], names: list[str]
+) -> list[_Edit]:
+    """A literal on one line: each item inline, in sorted place when the entries are sorted."""
+    sorted_names = is_sorted(names)
+    edits: list[_Edit] = []
+    for name, text in items:
+        pos = insert_index(names, name) if sorted_names else len(names)
+        if pos < len(spans):
+            edits.append(_Edit(spans[pos][0], f"{text}, "))
+        else:
+            edits.append(_Edit(spans[-1][1], f", {text}"))
+    return edits
     # single line: insert inline
     for name, text in items:
         pos = insert_index(names, name) if sorted_names else len(names)

@@ -29,20 +29,23 @@ import os
 import re
 import subprocess
 from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 from typing import Any
 
 from depinfer.context import Context
+from depinfer.facts.python import DependencyFacts, dependency_facts, import_facts, mark
+from depinfer.mapping.python_hosts import Host, hosts
 from depinfer.mapping.python_index import Match, canonical, load_index
 from depinfer.mapping.python_internal import InternalModules
 from depinfer.mapping.python_manifests import ManifestLayout
 from depinfer.mapping.python_optional_modules import (
-    gunicorn_worker_files,
+    hosted_files,
     mark_core_modules,
     mark_lazy_modules,
     mark_optional_modules,
     mark_type_only_modules,
-    pytest_plugin_files,
 )
 from depinfer.mapping.python_stdlib import (
     DEFAULT_TARGET,
@@ -72,6 +75,7 @@ _NOT_DISTRIBUTIONS = {"__main__", "__future__", "__builtin__", "builtins"}
 def target_python(project: Project, ctx: Context) -> str:
     """The oldest Python the project supports (resolvers.runtime.python_runtime: --python,
     requires-python, then classifiers, CI matrix, .python-version, runtime.txt, Dockerfile)."""
+    # in-function: resolvers.runtime is a later stage; it moves to the base layer (#21, core)
     from depinfer.resolvers.runtime import python_runtime
 
     detected = python_runtime(project, ctx.options.python).minimum
@@ -91,7 +95,7 @@ def section_of(ref: ImportRef) -> Section:
     """Where an import's distribution belongs, from the file's role and the import's guards.
 
     Notebooks are never shipped code (tutorials, analyses): their imports are dev-only.
-    An import indented inside a function (lazy, `extra["lazy"]`) in shipped code is how
+    An import indented inside a function (lazy, `facts.lazy`) in shipped code is how
     libraries import optional features (`IPython` in rich, DB drivers in connectors), so it
     counts as optional unless the same distribution is imported eagerly somewhere.
     A guarded import (try/except ImportError) under a platform check (`if sys.platform ==
@@ -104,14 +108,14 @@ def section_of(ref: ImportRef) -> Section:
         return Section.DEV
     if ref.type_only:
         return Section.DEV
-    if ref.extra.get("vendored"):
+    if import_facts(ref).vendored:
         return Section.OPTIONAL
     if ref.optional:
         if (
             ref.marker
             and ("sys_platform" in ref.marker or "platform_system" in ref.marker)
-            and not ref.extra.get("optional_module")
-            and not ref.extra.get("lazy")
+            and not import_facts(ref).optional_module
+            and not import_facts(ref).lazy
         ):
             # `if sys.platform == "win32": try: import colorama`: the guard only spares
             # other platforms; where the marker holds, the project installs it
@@ -228,16 +232,16 @@ def _mark_lazy_and_vendored(refs: list[ImportRef], project: Project, lines: _Lin
     for ref in refs:
         parts = ref.file.split("/")[:-1]
         if any(p.lower() in VENDORED_DIRS for p in parts):
-            ref.extra["vendored"] = True
+            mark(ref, vendored=True)
         if (
             ref.kind == FileKind.SOURCE
             and not ref.optional
             and not ref.type_only
             and not ref.marker
-            and not ref.extra.get("fallback_for")
+            and not import_facts(ref).fallback_for
             and lines.indented(ref)
         ):
-            ref.extra["lazy"] = True
+            mark(ref, lazy=True)
 
 
 def project_environment(project: Project) -> dict[str, list[str]] | None:
@@ -275,52 +279,107 @@ def _lookup_keys(ref: ImportRef) -> list[str]:
 
 
 def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[Candidate]:
-    index = load_index()
-    internal = InternalModules(project)
-    layout = ManifestLayout(project)
-    target = target_python(project, ctx)
-    env = project_environment(project)
-    lines = _Lines(project)
-    _roles_in_nested_projects(refs, project, layout)
-    _mark_lazy_and_vendored(refs, project, lines)
-    mark_type_only_modules(refs, internal, project)
-    mark_lazy_modules(refs, internal, project)
-    mark_optional_modules(refs, internal, project)
-    mark_core_modules(refs, internal)
-    out: list[Candidate] = []
-    unknown: dict[str, list[ImportRef]] = defaultdict(list)
-    declared = _declared_names(project)
-    # a shipped pytest plugin imports pytest, which is what loads it
-    pytest_plugins = pytest_plugin_files(project, internal)
-    # a gunicorn worker class the docs run: gunicorn is the host that loads the module
-    gunicorn_workers = gunicorn_worker_files(project, internal)
+    """Candidates for the project's imports: each ref goes through STRATEGIES in order
+    until one decides (the evidence rule of what it emits names it); the names no strategy
+    placed are asked of the registry at the end, all at once."""
+    mapper = _Mapper.of(project, ctx)
+    _roles_in_nested_projects(refs, project, mapper.layout)
+    _mark_lazy_and_vendored(refs, project, mapper.lines)
+    mark_type_only_modules(refs, mapper.internal, project)
+    mark_lazy_modules(refs, mapper.internal, project)
+    mark_optional_modules(refs, mapper.internal, project)
+    mark_core_modules(refs, mapper.internal)
+    mapper.hosted = tuple((host, hosted_files(project, mapper.internal, host)) for host in hosts())
+    for ref in refs:
+        if ref.relative or not ref.module:
+            continue
+        root = ref.module.split(".")[0]
+        if not root.isidentifier() or root in _NOT_DISTRIBUTIONS:
+            continue
+        use = mapper.use(ref, root)
+        for strategy in STRATEGIES:
+            if strategy(mapper, use):
+                break
+    _lazy_optional(mapper.out)
+    _by_registry(mapper)
+    return mapper.out
 
-    def emit(dist: str, ref: ImportRef, evidence: Evidence, **kw: Any) -> None:
-        folder = layout.folder_of(ref.file)
+
+@dataclass(frozen=True)
+class _Use:
+    """One import to map, with where it goes unless a strategy says otherwise."""
+
+    ref: ImportRef
+    root: str  # the top-level module
+    section: Section  # from the file's role, guards, hosts, integrations and fallbacks
+    marker: str | None  # the guard's marker, narrowed for a stdlib fallback
+
+
+@dataclass
+class _Mapper:
+    """What mapping one project's imports reads once, and what it has found so far."""
+
+    project: Project
+    ctx: Context
+    index: Any  # the shipped module → distribution index (python_index)
+    internal: InternalModules
+    layout: ManifestLayout
+    target: str  # the oldest Python the project supports
+    env: dict[str, list[str]] | None  # the project's own virtualenv, when active
+    lines: _Lines
+    declared: set[str]  # canonical names the manifests declare anywhere
+    hosted: tuple[tuple[Host, set[str]], ...] = ()  # hosts and the files they load
+    out: list[Candidate] = field(default_factory=list)
+    # canonical name → refs left for the registry's same-name check
+    unknown: dict[str, list[ImportRef]] = field(default_factory=lambda: defaultdict(list))
+
+    @classmethod
+    def of(cls, project: Project, ctx: Context) -> _Mapper:
+        return cls(
+            project=project,
+            ctx=ctx,
+            index=load_index(),
+            internal=InternalModules(project),
+            layout=ManifestLayout(project),
+            target=target_python(project, ctx),
+            env=project_environment(project),
+            lines=_Lines(project),
+            declared=_declared_names(project),
+        )
+
+    def use(self, ref: ImportRef, root: str) -> _Use:
+        """The import with its default placement (see `_placement`)."""
+        section, marker = _placement(self, ref, root)
+        return _Use(ref, root, section, marker)
+
+    def emit(self, dist: str, ref: ImportRef, evidence: Evidence, **kw: Any) -> None:
+        """One candidate per manifest that takes `dist` for the importing file."""
+        folder = self.layout.folder_of(ref.file)
         if folder is None:
-            ctx.info(f"{dist}: no Python manifest owns this file; not written", ref.file)
+            self.ctx.info(f"{dist}: no Python manifest owns this file; not written", ref.file)
             return
         section = kw.pop("section", section_of(ref))
         markers = kw.pop("markers", ref.marker)
-        extra = {
-            "api": api_names(ref),
-            "lazy": bool(ref.extra.get("lazy")),
-            "lazy_module": bool(ref.extra.get("lazy_module")),
-            "core": bool(ref.extra.get("core")),
-            "folder": folder.directory,
-            # notebooks are demonstrations, whatever folder they sit in
-            "kinds": ["notebook" if _is_notebook(ref) else ref.kind.value],
-            "type_only": ref.type_only,
-            **kw.pop("extra", {}),
-        }
+        seen = import_facts(ref)
+        facts = DependencyFacts(
+            api=tuple(api_names(ref)),
+            lazy=seen.lazy,
+            lazy_module=seen.lazy_module,
+            core=seen.core,
+            folder=folder.directory,
+            type_only=ref.type_only,
+            **kw.pop("facts", {}),
+        )
+        # notebooks are demonstrations, whatever folder they sit in
+        kinds = ("notebook" if _is_notebook(ref) else ref.kind.value,)
         targets = (
             folder.runtime_targets(ref.file) if section == Section.RUNTIME else folder.runtime[:1]
         )
         for manifest in targets or folder.all[:1]:
             bases = folder.layer_bases(manifest)
             if bases:
-                extra["layer_bases"] = bases
-            out.append(
+                facts = replace(facts, layer_bases=tuple(bases))
+            self.out.append(
                 Candidate(
                     ecosystem=Ecosystem.PYPI,
                     name=dist,
@@ -330,185 +389,236 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
                     evidence=[evidence],
                     optional=section == Section.OPTIONAL,
                     markers=markers,
-                    extra=dict(extra),
+                    kinds=kinds,
+                    facts=facts,
                     **kw,
                 )
             )
 
-    for ref in refs:
-        if ref.relative or not ref.module:
-            continue
-        root = ref.module.split(".")[0]
-        if not root.isidentifier() or root in _NOT_DISTRIBUTIONS:
-            continue
-        if ref.extra.get("pip_install"):
-            unknown[canonical(ref.module)].append(ref)
-            continue
-        if internal.is_internal(ref.module, ref.file, ref.names) or lines.made_by_test(ref):
-            folder = layout.folder_of(ref.file)
-            sibling = internal.sibling_project(
-                ref.module, folder.directory if folder is not None else ""
-            )
-            if sibling:
-                # another project of this repository (hatch's backend/ is hatchling): the
-                # importer depends on that distribution by name
-                emit(
-                    canonical(sibling),
-                    ref,
-                    Evidence(
-                        "sibling-project",
-                        ref.file,
-                        ref.line,
-                        f"{ref.module} → {sibling} (a project of this repository)",
-                    ),
-                    confidence=0.9,
-                    verified=True,
-                )
-            continue
-        fallback_for = [m for m in ref.extra.get("fallback_for") or [] if isinstance(m, str)]
-        if is_stdlib(ref.module, target) or ever_stdlib(ref.module):
-            bp = backport_for(ref.module, ref.names, target)
-            if bp is None:
-                continue
-            marker = _and(ref.marker, bp.marker)
-            if not needed_on(marker, target):
-                continue  # `if sys.version_info >= (3, 11): import tomllib` needs no backport
-            emit(
-                canonical(bp.dist),
-                ref,
-                Evidence(
-                    "backport", ref.file, ref.line, f"{ref.module} on Python {target}: {bp.why}"
-                ),
-                markers=marker,
-                confidence=0.9,
-                verified=True,
-            )
-            continue
-        marker = ref.marker
-        section = section_of(ref)
-        if ref.file in pytest_plugins and root in ("pytest", "_pytest"):
-            section = Section.DEV
-        if ref.file in gunicorn_workers and root == "gunicorn" and section == Section.RUNTIME:
-            section = Section.OPTIONAL
-        if section == Section.RUNTIME and _integration_with(ref.file, root):
-            section = Section.OPTIONAL
-        if fallback_for:
-            # `except ImportError: import tomli` after `import tomllib`: needed only where the
-            # stdlib lacks the module the `try` wanted
-            oldest = known_versions()[0]
-            firsts = [since(m) or oldest for m in fallback_for if ever_stdlib(m)]
-            firsts = [s for s in firsts if s]
-            if firsts and len(firsts) == len(fallback_for):
-                newest = max(firsts, key=minor)
-                marker = _and(marker, f'python_version < "{newest}"')
-            elif not firsts and any(not ever_stdlib(m) for m in fallback_for):
-                # fallback between two third-party modules: either one will do
-                section = Section.OPTIONAL if section == Section.RUNTIME else section
-        if marker and not needed_on(marker, target):
-            continue
-        if env is not None:
-            dists = env.get(root)
-            if dists:
-                emit(
-                    canonical(dists[0]),
-                    ref,
-                    Evidence("environment", ref.file, ref.line, f"{root} installed by {dists[0]}"),
-                    markers=marker,
-                    section=section,
-                    verified=True,
-                    alternatives=[canonical(d) for d in dists[1:]],
-                )
-                continue
-        match = _lookup(index, ref)
-        if match is None:
-            if ever_stdlib(ref.module):
-                continue
-            named = _declared_fork(canonical(root), declared)
-            if named is not None:
-                emit(
-                    named,
-                    ref,
-                    Evidence(
-                        "declared",
-                        ref.file,
-                        ref.line,
-                        f"{ref.module} → {named} (the project declares it; not in the index)",
-                    ),
-                    markers=marker,
-                    section=section,
-                    confidence=0.8,
-                    verified=True,
-                )
-                continue
-            unknown[canonical(root)].append(ref)
-            continue
-        _prefer_declared(match, declared)
-        emit(
-            match.chosen,
+
+def _placement(m: _Mapper, ref: ImportRef, root: str) -> tuple[Section, str | None]:
+    """Section and marker of an import found outside the repository and the stdlib: the
+    file's role and guards (section_of), a host that loads the file (a pytest plugin's
+    pytest, a gunicorn worker's gunicorn: data/python/hosts.toml), an integration named
+    after the library, and a fallback for a module the stdlib gained later."""
+    marker = ref.marker
+    section = section_of(ref)
+    for host, files in m.hosted:
+        if root in host.modules and ref.file in files:
+            section = host.places(section)
+    if section == Section.RUNTIME and _integration_with(ref.file, root):
+        section = Section.OPTIONAL
+    fallback_for = [x for x in import_facts(ref).fallback_for if isinstance(x, str)]
+    if fallback_for:
+        # `except ImportError: import tomli` after `import tomllib`: needed only where the
+        # stdlib lacks the module the `try` wanted
+        oldest = known_versions()[0]
+        firsts = [since(x) or oldest for x in fallback_for if ever_stdlib(x)]
+        firsts = [s for s in firsts if s]
+        if firsts and len(firsts) == len(fallback_for):
+            newest = max(firsts, key=minor)
+            marker = _and(marker, f'python_version < "{newest}"')
+        elif not firsts and any(not ever_stdlib(x) for x in fallback_for):
+            # fallback between two third-party modules: either one will do
+            section = Section.OPTIONAL if section == Section.RUNTIME else section
+    return section, marker
+
+
+def by_pip_install(m: _Mapper, use: _Use) -> bool:
+    """A notebook's `!pip install x`: the name is the distribution's; the registry checks it."""
+    if not import_facts(use.ref).pip_install:
+        return False
+    m.unknown[canonical(use.ref.module)].append(use.ref)
+    return True
+
+
+def by_repository(m: _Mapper, use: _Use) -> bool:
+    """The repository's own module (or one a test writes): nothing to install, unless it
+    belongs to another project of the repository, which the importer then depends on."""
+    ref = use.ref
+    if not (m.internal.is_internal(ref.module, ref.file, ref.names) or m.lines.made_by_test(ref)):
+        return False
+    folder = m.layout.folder_of(ref.file)
+    sibling = m.internal.sibling_project(ref.module, folder.directory if folder is not None else "")
+    if sibling:
+        # another project of this repository (hatch's backend/ is hatchling): the
+        # importer depends on that distribution by name
+        m.emit(
+            canonical(sibling),
             ref,
             Evidence(
-                "index:pypi",
+                "sibling-project",
                 ref.file,
                 ref.line,
-                f"{match.key} → {match.chosen}"
-                + (f" (also {', '.join(match.alternatives[:3])})" if match.alternatives else ""),
+                f"{ref.module} → {sibling} (a project of this repository)",
             ),
-            markers=marker,
-            section=section,
-            alternatives=match.alternatives[:5],
-            ambiguous=match.ambiguous,
-            confidence=0.6 if match.ambiguous else 0.95,
-            verified=True if index.is_ranked(match.chosen) else None,
-            extra={
-                "ranks": {k: v for k, v in list(match.ranks.items())[:6]},
-                "match": match.source,
-            },
+            confidence=0.9,
+            verified=True,
         )
+    return True
 
-    _lazy_optional(out)
-    if unknown:
-        answers = ctx.registries.exists_many(Ecosystem.PYPI, sorted(unknown))
-        for dist, uses in sorted(unknown.items()):
-            answer = answers.get(dist)
-            first = uses[0]
-            if answer is True:
-                for ref in uses:
-                    emit(
-                        dist,
-                        ref,
-                        Evidence(
-                            "registry:exists",
-                            ref.file,
-                            ref.line,
-                            f"{ref.module} → {dist} (same name)",
-                        ),
-                        confidence=0.5,
-                        verified=True,
-                    )
-            elif answer is False:
-                ctx.warn(f"`{first.module}`: no distribution of that name; not written", first.file)
-            elif ctx.options.keep_unverified:
-                # check mode compares these with what the manifests declare
-                for ref in uses:
-                    emit(
-                        dist,
-                        ref,
-                        Evidence(
-                            "unverified",
-                            ref.file,
-                            ref.line,
-                            f"{ref.module} → {dist} (same name, not verified)",
-                        ),
-                        confidence=0.3,
-                        verified=None,
-                    )
-            else:
-                ctx.warn(
-                    f"`{first.module}`: unknown import; the same-named distribution `{dist}` "
-                    "could not be verified (offline?), not written",
-                    first.file,
+
+def by_standard_library(m: _Mapper, use: _Use) -> bool:
+    """A module of the standard library (now or once): nothing to install, unless the
+    target Python lacks it and a backport stands in (`tomllib` on 3.10 → tomli)."""
+    ref = use.ref
+    if not (is_stdlib(ref.module, m.target) or ever_stdlib(ref.module)):
+        return False
+    bp = backport_for(ref.module, ref.names, m.target)
+    if bp is None:
+        return True
+    marker = _and(ref.marker, bp.marker)
+    if not needed_on(marker, m.target):
+        return True  # `if sys.version_info >= (3, 11): import tomllib` needs no backport
+    m.emit(
+        canonical(bp.dist),
+        ref,
+        Evidence("backport", ref.file, ref.line, f"{ref.module} on Python {m.target}: {bp.why}"),
+        markers=marker,
+        confidence=0.9,
+        verified=True,
+    )
+    return True
+
+
+def not_on_target(m: _Mapper, use: _Use) -> bool:
+    """The import's marker excludes every Python the project supports: nothing to write."""
+    return bool(use.marker) and not needed_on(use.marker, m.target)
+
+
+def by_environment(m: _Mapper, use: _Use) -> bool:
+    """The project's own active virtualenv knows which distribution installs the module."""
+    dists = m.env.get(use.root) if m.env is not None else None
+    if not dists:
+        return False
+    ref = use.ref
+    m.emit(
+        canonical(dists[0]),
+        ref,
+        Evidence("environment", ref.file, ref.line, f"{use.root} installed by {dists[0]}"),
+        markers=use.marker,
+        section=use.section,
+        verified=True,
+        alternatives=[canonical(d) for d in dists[1:]],
+    )
+    return True
+
+
+def by_index(m: _Mapper, use: _Use) -> bool:
+    """The shipped index names the module's providers: the one the manifests declare, else
+    the most downloaded."""
+    ref = use.ref
+    match = _lookup(m.index, ref)
+    if match is None:
+        return False
+    _prefer_declared(match, m.declared)
+    m.emit(
+        match.chosen,
+        ref,
+        Evidence(
+            "index:pypi",
+            ref.file,
+            ref.line,
+            f"{match.key} → {match.chosen}"
+            + (f" (also {', '.join(match.alternatives[:3])})" if match.alternatives else ""),
+        ),
+        markers=use.marker,
+        section=use.section,
+        alternatives=match.alternatives[:5],
+        ambiguous=match.ambiguous,
+        confidence=0.6 if match.ambiguous else 0.95,
+        verified=True if m.index.is_ranked(match.chosen) else None,
+        facts={"ranks": tuple(list(match.ranks.items())[:6]), "match": match.source},
+    )
+    return True
+
+
+def by_declared_fork(m: _Mapper, use: _Use) -> bool:
+    """A module the index does not know, and one declared distribution is named after it
+    with a prefix (`discogs_client` → python3-discogs-client)."""
+    ref = use.ref
+    named = _declared_fork(canonical(use.root), m.declared)
+    if named is None:
+        return False
+    m.emit(
+        named,
+        ref,
+        Evidence(
+            "declared",
+            ref.file,
+            ref.line,
+            f"{ref.module} → {named} (the project declares it; not in the index)",
+        ),
+        markers=use.marker,
+        section=use.section,
+        confidence=0.8,
+        verified=True,
+    )
+    return True
+
+
+def by_same_name(m: _Mapper, use: _Use) -> bool:
+    """Anything else: the same-named distribution, if the registry confirms it (at the end)."""
+    m.unknown[canonical(use.root)].append(use.ref)
+    return True
+
+
+# Tried in this order for each import; the first that returns True decides.
+STRATEGIES: tuple[Callable[[_Mapper, _Use], bool], ...] = (
+    by_pip_install,
+    by_repository,
+    by_standard_library,
+    not_on_target,
+    by_environment,
+    by_index,
+    by_declared_fork,
+    by_same_name,
+)
+
+
+def _by_registry(m: _Mapper) -> None:
+    """The names left for the registry: the same-named distribution where it exists; an
+    unverified one only when asked to keep those (check mode); else a warning."""
+    if not m.unknown:
+        return
+    answers = m.ctx.registries.exists_many(Ecosystem.PYPI, sorted(m.unknown))
+    for dist, uses in sorted(m.unknown.items()):
+        answer = answers.get(dist)
+        first = uses[0]
+        if answer is True:
+            for ref in uses:
+                m.emit(
+                    dist,
+                    ref,
+                    Evidence(
+                        "registry:exists", ref.file, ref.line, f"{ref.module} → {dist} (same name)"
+                    ),
+                    confidence=0.5,
+                    verified=True,
                 )
-    return out
+        elif answer is False:
+            m.ctx.warn(f"`{first.module}`: no distribution of that name; not written", first.file)
+        elif m.ctx.options.keep_unverified:
+            # check mode compares these with what the manifests declare
+            for ref in uses:
+                m.emit(
+                    dist,
+                    ref,
+                    Evidence(
+                        "unverified",
+                        ref.file,
+                        ref.line,
+                        f"{ref.module} → {dist} (same name, not verified)",
+                    ),
+                    confidence=0.3,
+                    verified=None,
+                )
+        else:
+            m.ctx.warn(
+                f"`{first.module}`: unknown import; the same-named distribution `{dist}` "
+                "could not be verified (offline?), not written",
+                first.file,
+            )
 
 
 def _declared_names(project: Project) -> set[str]:
@@ -546,7 +656,7 @@ def api_names(ref: ImportRef) -> list[str]:
     """Dotted names the code uses from the module (`pydantic.field_validator`,
     `numpy.float`): the version stage bounds releases by which of them exist."""
     names = [ref.module] + [f"{ref.module}.{n}" for n in ref.names if n != "*"]
-    names += [a for a in ref.extra.get("attrs") or [] if isinstance(a, str)]
+    names += [a for a in import_facts(ref).attrs if isinstance(a, str)]
     return names
 
 
@@ -558,11 +668,11 @@ def _lazy_optional(cands: list[Candidate]) -> None:
     eager = {
         (c.manifest, c.name)
         for c in cands
-        if c.section == Section.RUNTIME and not c.extra.get("lazy")
+        if c.section == Section.RUNTIME and not dependency_facts(c).lazy
     }
     for c in cands:
         key = (c.manifest, c.name)
-        if c.extra.get("lazy") and c.section == Section.RUNTIME and key in guarded:
+        if dependency_facts(c).lazy and c.section == Section.RUNTIME and key in guarded:
             if key not in eager:
                 c.section = Section.OPTIONAL
                 c.optional = True

@@ -103,7 +103,8 @@ class InternalModules:
         return False
 
     @lru_cache(maxsize=65536)  # noqa: B019 - one instance per run
-    def _bases(self, file: str) -> tuple[str, ...]:
+    def folder_bases(self, file: str) -> tuple[str, ...]:
+        """Folders besides the import roots that `file` imports top-level names from."""
         parent = PurePosixPath(file).parent
         own = "" if str(parent) == "." else str(parent)
         # a script's own folder is on sys.path; a module inside a regular package is
@@ -147,7 +148,7 @@ class InternalModules:
             deeper = [parts + [n] for n in names if n.isidentifier()]
         else:
             deeper = []
-        for base in (*self.roots_for(file), *self._bases(file)):
+        for base in (*self.roots_for(file), *self.folder_bases(file)):
             if self._resolves(base, parts):
                 if not deeper or not self._namespace_only(base, parts):
                     return True

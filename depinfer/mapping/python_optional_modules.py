@@ -21,6 +21,8 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 
+from depinfer.facts.python import import_facts, mark
+from depinfer.mapping.python_hosts import Host
 from depinfer.mapping.python_internal import InternalModules
 from depinfer.model import Ecosystem, FileKind, ImportRef, Project
 from depinfer.scan import walk_repository
@@ -29,7 +31,7 @@ from depinfer.scan import walk_repository
 def mark_optional_modules(
     refs: list[ImportRef], internal: InternalModules, project: Project | None = None
 ) -> None:
-    """Set `optional` (and extra["optional_module"]) on the refs of optional modules."""
+    """Set `optional` (and facts.optional_module) on the refs of optional modules."""
     guarded: dict[str, list[ImportRef]] = defaultdict(list)
     unguarded: dict[str, list[ImportRef]] = defaultdict(list)
     direct: dict[str, list[ImportRef]] = defaultdict(list)  # unguarded, naming the file itself
@@ -40,7 +42,7 @@ def mark_optional_modules(
             target, parents = chain[-1], chain[:-1]
             if target == ref.file:
                 continue
-            if ref.optional and not ref.extra.get("reraised"):
+            if ref.optional and not import_facts(ref).reraised:
                 guarded[target].append(ref)
             else:
                 unguarded[target].append(ref)
@@ -69,7 +71,7 @@ def mark_optional_modules(
     for ref in refs:
         if ref.file in optional and ref.kind == FileKind.SOURCE and not ref.optional:
             ref.optional = True
-            ref.extra["optional_module"] = optional[ref.file]
+            mark(ref, optional_module=optional[ref.file])
 
 
 def mark_type_only_modules(
@@ -102,7 +104,7 @@ def mark_lazy_modules(
 ) -> None:
     """A repository module that shipped code imports only inside functions loads only when
     such a function runs (altair's `load_ipython_extension` imports `_magics`, which imports
-    IPython at its top): its own module-level imports are lazy too (extra["lazy"]).
+    IPython at its top): its own module-level imports are lazy too (facts.lazy_module).
     Spreads along chains of such modules; packages (`__init__.py`) are left alone, since
     importing any of their modules loads them."""
     importers: dict[str, list[ImportRef]] = defaultdict(list)
@@ -123,7 +125,7 @@ def mark_lazy_modules(
         for target, by in importers.items():
             if target in lazy or target.endswith("__init__.py"):
                 continue
-            if all(r.extra.get("lazy") or r.file in lazy for r in by):
+            if all(import_facts(r).lazy or r.file in lazy for r in by):
                 lazy.add(target)
                 changed = True
     for ref in refs:
@@ -133,10 +135,10 @@ def mark_lazy_modules(
             and not ref.optional
             and not ref.type_only
             and not ref.marker
-            and not ref.extra.get("fallback_for")
-            and not ref.extra.get("lazy")
+            and not import_facts(ref).fallback_for
+            and not import_facts(ref).lazy
         ):
-            ref.extra["lazy_module"] = True
+            mark(ref, lazy_module=True)
 
 
 def _entry_point_files(
@@ -169,24 +171,28 @@ def _entry_point_files(
     return out
 
 
-def pytest_plugin_files(project: Project | None, internal: InternalModules) -> set[str]:
-    """Files of the modules a `pytest11` entry point names: pytest loads them (pytest's
-    documentation, "Writing plugins" → "Making your plugin installable by others"), so the
-    pytest they import is the host's, not a runtime need of the package."""
-    return _entry_point_files(project, internal, frozenset({"pytest11"}))
+def hosted_files(project: Project | None, internal: InternalModules, host: Host) -> set[str]:
+    """Files of the repository's modules that `host` loads itself (data/python/hosts.toml):
+    the modules its entry-point groups name (`pytest11`: pytest's documentation, "Writing
+    plugins"), and the class paths the README or docs run it with (`gunicorn app:app -k
+    pkg.workers.Worker`). The host they import is what runs them, not a runtime need of
+    the package."""
+    out: set[str] = set()
+    if host.entry_point_groups:
+        out |= _entry_point_files(project, internal, host.entry_point_groups)
+    if host.docs_pattern is not None:
+        out |= _files_named_in_docs(project, internal, host.docs_pattern)
+    return out
 
 
-# gunicorn's worker_class setting (`-k` / `--worker-class`) takes "a Python path to a
-# subclass of gunicorn.workers.base.Worker" (gunicorn documentation, "Settings" ->
-# worker_class): a module the project's documentation names there is loaded by gunicorn.
-_WORKER_CLASS = re.compile(r"(?:\s-k|--worker-class)[ =]+['\"]?([A-Za-z_][\w.]*)\.[A-Za-z_]\w*")
 _DOC_SUFFIXES = (".md", ".rst", ".txt")
 
 
-def gunicorn_worker_files(project: Project | None, internal: InternalModules) -> set[str]:
-    """Files of the repository's modules that its README or docs run as gunicorn worker
-    classes (`gunicorn app:app -k pkg.workers.Worker`): gunicorn loads them, so the gunicorn
-    they import is the host the user runs, not a runtime need of the package."""
+def _files_named_in_docs(
+    project: Project | None, internal: InternalModules, pattern: re.Pattern[str]
+) -> set[str]:
+    """Files of the repository's modules whose dotted path (group 1 of `pattern`) the
+    README or the docs folder names."""
     if project is None:
         return set()
     out: set[str] = set()
@@ -206,7 +212,7 @@ def gunicorn_worker_files(project: Project | None, internal: InternalModules) ->
             text = path.read_text(encoding="utf-8", errors="replace")
         except OSError:
             continue
-        for m in _WORKER_CLASS.finditer(text):
+        for m in pattern.finditer(text):
             parts = m.group(1).split(".")
             for base in internal.roots:
                 chain = _chain(base, parts, internal)
@@ -219,7 +225,7 @@ def gunicorn_worker_files(project: Project | None, internal: InternalModules) ->
 def mark_core_modules(refs: list[ImportRef], internal: InternalModules) -> None:
     """The modules `import pkg` runs: a top-level package's `__init__.py` and what it and
     they import at module level, unguarded, transitively. What those modules import there
-    (extra["core"]) is needed to import the package at all, whatever extras list it
+    (facts.core) is needed to import the package at all, whatever extras list it
     (ydata-profiling's `spark` extra repeats pandas, which the core imports everywhere)."""
     eager: dict[str, list[ImportRef]] = defaultdict(list)
     for ref in refs:
@@ -228,8 +234,8 @@ def mark_core_modules(refs: list[ImportRef], internal: InternalModules) -> None:
             or ref.type_only
             or ref.optional
             or ref.marker
-            or ref.extra.get("lazy")
-            or ref.extra.get("lazy_module")
+            or import_facts(ref).lazy
+            or import_facts(ref).lazy_module
             or not ref.module
         ):
             continue
@@ -251,7 +257,7 @@ def mark_core_modules(refs: list[ImportRef], internal: InternalModules) -> None:
                         todo.append(target)
     for f in core:
         for ref in eager.get(f, ()):
-            ref.extra["core"] = True
+            mark(ref, core=True)
 
 
 def _child_of(root: str, d: str) -> str | None:
@@ -269,7 +275,7 @@ def _target_chains(ref: ImportRef, internal: InternalModules) -> list[list[str]]
     parts = [p for p in ref.module.split(".") if p]
     if not parts or not all(p.isidentifier() for p in parts):
         return []
-    bases = [*internal.roots_for(ref.file), *internal._bases(ref.file)]
+    bases = [*internal.roots_for(ref.file), *internal.folder_bases(ref.file)]
 
     def resolve(dotted: list[str]) -> list[str]:
         for base in bases:

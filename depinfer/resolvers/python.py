@@ -18,18 +18,22 @@ Placement (names only here; version constraints come from python_versions when e
   to no file whose stack already has it (declared in or written to a file it pulls in), and
   not to a file that a layer on top of it declares it in (the layer's own addition).
 A version pinned for the same distribution elsewhere in the repository (another
-requirements file, CI install lines) is kept as evidence (extra["pinned_elsewhere"]) for the
+requirements file, CI install lines) is kept as evidence ("pinned-elsewhere") for the
 version stage; nothing here writes a constraint.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import PurePosixPath
 
 from depinfer.context import Context
 from depinfer.data import load_table
+from depinfer.facts.python import dependency_facts
+from depinfer.manifests.pyproject import DEPENDENCY_GROUPS
 from depinfer.mapping.python import target_python
 from depinfer.mapping.python_index import canonical
 from depinfer.mapping.python_manifests import (
@@ -51,13 +55,14 @@ from depinfer.model import (
 )
 from depinfer.resolvers.common import merge_candidates, parse_as_of, to_requirement
 from depinfer.resolvers.python_versions import (
-    _PINNED,
+    PINNED,
     index_args,
     joint_check,
     select_versions,
     uv_compile,
 )
 from depinfer.scan import classify
+from depinfer.toml_compat import tomllib
 
 _PIN = re.compile(
     r"(?:^|[\s'\"])(?:pip\s+install\s+[^\n]*?)?([A-Za-z0-9][A-Za-z0-9._-]*)(\[[^\]]*\])?\s*(==\s*[0-9][\w.*+!-]*)"
@@ -66,154 +71,299 @@ _GROUP_HEADS = ("optional-dependencies.", "dependency-groups.", "group.")
 
 
 def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list[Requirement]:
-    manifests = {m.path: m for m in project.manifests_of(Ecosystem.PYPI)}
+    """Requirements for the Python candidates: each merged candidate goes through PLACEMENTS
+    in order until one decides where it is written (or that it is not)."""
     ours = [c for c in candidates if c.ecosystem == Ecosystem.PYPI]
     used: dict[str, set[str]] = {}
     for c in ours:
-        used.setdefault(canonical(c.name), set()).update(c.extra.get("api") or ())
-    # names the modules `import pkg` runs import at module level: needed by the package itself
-    core = {(c.manifest, canonical(c.name)) for c in ours if c.extra.get("core")}
-    # modules that import a distribution of a feature extra without a guard can only load
-    # when that extra is installed: they are the extra's code (kombu/transport/sqs.py), and
-    # what the extra's distributions depend on (botocore under boto3) comes with it; an
-    # extra that repeats a distribution the package itself needs (pandas in ydata-profiling's
-    # `spark`) does not make its importers the extra's code
-    featured_brings: dict[tuple[str, ...], set[str]] = {}  # per manifest set, once
-    feature_names = _feature_names(list(manifests.values()), ctx, featured_brings)
-    feature_imports = [
-        c
-        for c in ours
-        if canonical(c.name) in feature_names
-        and not c.optional
-        and c.section == Section.RUNTIME
-        and not c.extra.get("lazy")  # inside a function: the module loads without it
-        and (c.manifest, canonical(c.name)) not in core
-    ]
-    feature_files = {e.file for c in feature_imports for e in c.evidence if e.file}
-    brought = _brought_by_extras({canonical(c.name) for c in feature_imports}, ctx)
-    # where shipped code imports each (manifest, name) at module level
-    eager_files: dict[tuple[str, str], set[str]] = {}
-    for c in ours:
-        if (
-            c.section == Section.RUNTIME
-            and not c.optional
-            and not (c.extra.get("lazy") or c.extra.get("lazy_module"))
-        ):
-            files = eager_files.setdefault((c.manifest, canonical(c.name)), set())
-            files.update(e.file for e in c.evidence if e.file)
-    eager = set(eager_files)
-    # where shipped code imports each name at all (module level, inside functions, guarded)
-    source_files: dict[str, set[str]] = {}
-    for c in ours:
-        if c.section in (Section.RUNTIME, Section.OPTIONAL):
-            source_files.setdefault(canonical(c.name), set()).update(
-                e.file for e in c.evidence if e.file
-            )
+        used.setdefault(canonical(c.name), set()).update(dependency_facts(c).api)
     merged = merge_candidates(ours, canonical)
-    runtime_targets: dict[str, set[str]] = {}
-    for c in merged:
-        if c.section == Section.RUNTIME and not c.optional:
-            runtime_targets.setdefault(canonical(c.name), set()).add(c.manifest)
-    pins = pinned_elsewhere(project, manifests)
-    environments = pixi_feature_names(project)
-    # each requirements file's `-r` stack, read once
-    stacks = {
-        p: _included(p, manifests) for p, m in manifests.items() if m.format == "requirements"
-    }
-    group_brought: dict[tuple[str, ...], dict[str, set[str]]] = {}  # per manifest set, once
+    p = _Placing.of(project, ours, merged, ctx)
     out: list[Requirement] = []
     seen: set[tuple[str, str, str | None]] = set()
     for c in merged:
-        manifest = manifests.get(c.manifest)
-        if manifest is None or manifest.parse_error:
+        item = p.item(c)
+        if item is None:
             continue
-        if c.verified is False:
+        place, decided = next((f, d) for f in PLACEMENTS if (d := f(p, item)) is not None)
+        req = decided.requirement
+        if req is None:
             continue
-        siblings = _siblings(project, manifest, c)
-        declared_any = _declared_anywhere(siblings)
-        name = canonical(c.name)
-        if name in pins and pins[name][0] != manifest.path:
-            c.evidence.append(Evidence("pinned-elsewhere", pins[name][0], detail=pins[name][1]))
-            c.extra["pinned_elsewhere"] = {"file": pins[name][0], "spec": pins[name][1]}
-        req: Requirement | None = None
-        # lazy imports elsewhere load nothing until their feature is used
-        files = eager_files.get((manifest.path, name), set())
-        in_feature_module = bool(files) and files <= feature_files and name in brought
-        if c.section == Section.RUNTIME and not c.optional and not in_feature_module:
-            extra_group = _poetry_extra_naming(siblings, manifest, name)
-            if extra_group and manifest.format == "pyproject":
-                req = _req(c, Section.OPTIONAL, extra_group, optional=True)
-            elif name in _feature_names(siblings, ctx, featured_brings) and (
-                (manifest.path, name) not in core
-                or name in _variant_extras(siblings, {n for p, n in core if p == manifest.path})
-            ):
-                # the project already offers it as an optional feature (an extra): the
-                # code that imports it is that feature's, so it stays out of the runtime list
-                # (unless importing the package itself needs it and the extra is a feature
-                # that merely repeats it; an extra of core names alone picks a variant)
-                continue
-            elif (manifest.path, name) not in eager and (
-                _installed_with_a_group(name, siblings, ctx, group_brought, source_files)
-                or name in environments
-            ):
-                # imported only inside functions (loaded when a feature is used) and kept
-                # in one of the project's extras or groups, or required by a distribution
-                # kept there: the project installs it with that group (altair's polars in
-                # `dev`, numpy in `all`; ydata-profiling's IPython under ipywidgets)
-                continue
-            elif _layered_elsewhere(
-                manifest, name, manifests, stacks, runtime_targets.get(name, set())
-            ):
-                continue
-            elif set(c.extra.get("layer_bases") or ()) & runtime_targets.get(name, set()):
-                continue  # an environment layer: the base list it stacks on has it already
-            else:
-                req = _req(c, Section.RUNTIME, None)
-        elif c.section == Section.OPTIONAL or c.optional or in_feature_module:
-            extra_group = _poetry_extra_naming(siblings, manifest, name)
-            if extra_group and manifest.format == "pyproject":
-                req = _req(c, Section.OPTIONAL, extra_group, optional=True)
-            elif name in declared_any:
-                continue
-            else:
-                ctx.info(
-                    f"{c.name}: imported only where it may be missing (optional); "
-                    "not added to the runtime list",
-                    _first_file(c),
-                )
-                continue
-        elif c.section == Section.DEV:
-            if name in declared_any:
-                continue
-            target = _dev_group(siblings, c)
-            if target is None:
-                kinds = set(c.extra.get("kinds") or [])
-                ctx.info(
-                    f"{c.name}: used by notebooks/examples only and the project has no "
-                    "group for them; not written"
-                    if kinds and kinds <= DEMO_KINDS
-                    else f"{c.name}: used by tests/docs/tooling only and the project has no "
-                    "test/dev group to hold it; not written",
-                    _first_file(c),
-                )
-                continue
-            path, group = target
-            req = _req(c, Section.DEV, group)
-            req.manifest = path
-        else:  # BUILD and anything else
-            continue
-        key = (req.manifest, name, req.group)
+        req.evidence.append(Evidence(f"placement:{place.__name__}"))  # --explain names it
+        key = (req.manifest, item.name, req.group)
         if key in seen:
             continue
         seen.add(key)
-        pin = c.extra.get("pinned_elsewhere")
-        if pin and pin["spec"].startswith("=="):
-            req.spec = pin["spec"]  # evidence: wins in select_versions when the registry agrees
+        if item.pin and item.pin[1].startswith("=="):
+            req.spec = item.pin[1]  # evidence: wins in select_versions when the registry agrees
         out.append(req)
     out = _drop_framework_parts(_drop_lockstep_parts(out, ctx), ctx)
     if ctx.options.versions:
         choose_specs(project, out, ctx, used)
     return expand_deploy_locks(project, out, ctx)
+
+
+@dataclass
+class _Placing:
+    """What placing one project's candidates reads once: its manifests and where the code
+    imports each name (module level, inside functions, in a feature's modules)."""
+
+    project: Project
+    ctx: Context
+    manifests: dict[str, Manifest]
+    core: set[tuple[str, str]]  # (manifest, name) the modules `import pkg` runs import
+    eager: set[tuple[str, str]]  # (manifest, name) shipped code imports at module level
+    eager_files: dict[tuple[str, str], set[str]]  # ... and from which files
+    feature_files: set[str]  # files that import a feature extra's distribution unguarded
+    brought: set[str]  # what those feature distributions require (registry)
+    source_files: dict[str, set[str]]  # name -> files of shipped code that import it at all
+    runtime_targets: dict[str, set[str]]  # name -> manifests it goes to as runtime
+    pins: dict[str, tuple[str, str]]  # name -> (file, spec) pinned elsewhere
+    environments: set[str]  # names pixi's feature environments install
+    stacks: dict[str, set[str]]  # requirements file -> the files it pulls in with `-r`
+    featured_brings: dict[tuple[str, ...], set[str]]  # per manifest set, once
+    group_brought: dict[tuple[str, ...], dict[str, set[str]]]  # per manifest set, once
+
+    @classmethod
+    def of(
+        cls, project: Project, ours: list[Candidate], merged: list[Candidate], ctx: Context
+    ) -> _Placing:
+        manifests = {m.path: m for m in project.manifests_of(Ecosystem.PYPI)}
+        # names the modules `import pkg` runs import at module level: the package's own needs
+        core = {(c.manifest, canonical(c.name)) for c in ours if dependency_facts(c).core}
+        featured_brings: dict[tuple[str, ...], set[str]] = {}
+        feature_imports = _feature_imports(
+            ours, list(manifests.values()), core, ctx, featured_brings
+        )
+        eager_files: dict[tuple[str, str], set[str]] = {}
+        source_files: dict[str, set[str]] = {}
+        for c in ours:
+            facts = dependency_facts(c)
+            if (
+                c.section == Section.RUNTIME
+                and not c.optional
+                and not (facts.lazy or facts.lazy_module)
+            ):
+                files = eager_files.setdefault((c.manifest, canonical(c.name)), set())
+                files.update(e.file for e in c.evidence if e.file)
+        for c in ours:  # where shipped code imports each name at all (any guard, any depth)
+            if c.section in (Section.RUNTIME, Section.OPTIONAL):
+                source_files.setdefault(canonical(c.name), set()).update(
+                    e.file for e in c.evidence if e.file
+                )
+        runtime_targets: dict[str, set[str]] = {}
+        for c in merged:
+            if c.section == Section.RUNTIME and not c.optional:
+                runtime_targets.setdefault(canonical(c.name), set()).add(c.manifest)
+        return cls(
+            project=project,
+            ctx=ctx,
+            manifests=manifests,
+            core=core,
+            eager=set(eager_files),
+            eager_files=eager_files,
+            feature_files={e.file for c in feature_imports for e in c.evidence if e.file},
+            brought=_brought_by_extras({canonical(c.name) for c in feature_imports}, ctx),
+            source_files=source_files,
+            runtime_targets=runtime_targets,
+            pins=pinned_elsewhere(project, manifests),
+            environments=pixi_feature_names(project),
+            stacks={
+                path: _included(path, manifests)
+                for path, m in manifests.items()
+                if m.format == "requirements"
+            },
+            featured_brings=featured_brings,
+            group_brought={},
+        )
+
+    def item(self, c: Candidate) -> _Item | None:
+        """The merged candidate with what its placement asks; None when it is not written
+        at all (no readable manifest, or the registry denies the name)."""
+        manifest = self.manifests.get(c.manifest)
+        if manifest is None or manifest.parse_error or c.verified is False:
+            return None
+        siblings = _siblings(self.project, manifest, c)
+        name = canonical(c.name)
+        pin: tuple[str, str] | None = None
+        if name in self.pins and self.pins[name][0] != manifest.path:
+            pin = self.pins[name]
+            c.evidence.append(Evidence("pinned-elsewhere", pin[0], detail=pin[1]))
+        # lazy imports elsewhere load nothing until their feature is used
+        files = self.eager_files.get((manifest.path, name), set())
+        in_feature_module = bool(files) and files <= self.feature_files and name in self.brought
+        if c.section == Section.RUNTIME and not c.optional and not in_feature_module:
+            role = "runtime"
+        elif c.section == Section.OPTIONAL or c.optional or in_feature_module:
+            role = "optional"
+        elif c.section == Section.DEV:
+            role = "dev"
+        else:
+            role = "other"  # BUILD and anything else
+        return _Item(c, manifest, siblings, _declared_anywhere(siblings), name, role, pin)
+
+
+def _feature_imports(
+    ours: list[Candidate],
+    manifests: list[Manifest],
+    core: set[tuple[str, str]],
+    ctx: Context,
+    cache: dict[tuple[str, ...], set[str]],
+) -> list[Candidate]:
+    """Modules that import a distribution of a feature extra without a guard can only load
+    when that extra is installed: they are the extra's code (kombu/transport/sqs.py), and
+    what the extra's distributions depend on (botocore under boto3) comes with it; an extra
+    that repeats a distribution the package itself needs (pandas in ydata-profiling's
+    `spark`) does not make its importers the extra's code."""
+    feature_names = _feature_names(manifests, ctx, cache)
+    return [
+        c
+        for c in ours
+        if canonical(c.name) in feature_names
+        and not c.optional
+        and c.section == Section.RUNTIME
+        and not dependency_facts(c).lazy  # inside a function: the module loads without it
+        and (c.manifest, canonical(c.name)) not in core
+    ]
+
+
+@dataclass(frozen=True)
+class _Item:
+    """One merged candidate being placed."""
+
+    c: Candidate
+    manifest: Manifest
+    siblings: list[Manifest]  # the Python manifests of its folder
+    declared_any: set[str]  # what they declare anywhere (groups and extras too)
+    name: str  # canonical
+    role: str  # runtime | optional | dev | other: which placements apply
+    pin: tuple[str, str] | None  # (file, spec) of a pin elsewhere in the repository
+
+
+@dataclass(frozen=True)
+class Placed:
+    """A placement's decision: the requirement to write, or None when nothing is written."""
+
+    requirement: Requirement | None
+
+
+NOT_WRITTEN = Placed(None)
+
+
+def in_poetry_extra(p: _Placing, it: _Item) -> Placed | None:
+    """A runtime or optional name a Poetry extras list holds: an optional Poetry dependency."""
+    if it.role not in ("runtime", "optional"):
+        return None
+    extra_group = _poetry_extra_naming(it.siblings, it.manifest, it.name)
+    if extra_group and it.manifest.format == "pyproject":
+        return Placed(_req(it.c, Section.OPTIONAL, extra_group, optional=True))
+    return None
+
+
+def offered_as_feature(p: _Placing, it: _Item) -> Placed | None:
+    """The project already offers it as an optional feature (an extra): the code that
+    imports it is that feature's, so it stays out of the runtime list (unless importing the
+    package itself needs it and the extra merely repeats it; an extra of core names alone
+    picks a variant)."""
+    if it.role != "runtime":
+        return None
+    key = (it.manifest.path, it.name)
+    if it.name in _feature_names(it.siblings, p.ctx, p.featured_brings) and (
+        key not in p.core
+        or it.name in _variant_extras(it.siblings, {n for m, n in p.core if m == it.manifest.path})
+    ):
+        return NOT_WRITTEN
+    return None
+
+
+def lazy_in_a_group(p: _Placing, it: _Item) -> Placed | None:
+    """Imported only inside functions (loaded when a feature is used) and kept in one of the
+    project's extras or groups, or required by a distribution kept there: the project
+    installs it with that group (altair's polars in `dev`; ydata-profiling's IPython)."""
+    if it.role != "runtime" or (it.manifest.path, it.name) in p.eager:
+        return None
+    if (
+        _installed_with_a_group(it.name, it.siblings, p.ctx, p.group_brought, p.source_files)
+        or it.name in p.environments
+    ):
+        return NOT_WRITTEN
+    return None
+
+
+def in_a_lower_layer(p: _Placing, it: _Item) -> Placed | None:
+    """A requirements file stacked with `-r` on one that has (or a layer on top that
+    declares) the name, or an environment layer whose base list has it already."""
+    if it.role != "runtime":
+        return None
+    targets = p.runtime_targets.get(it.name, set())
+    if _layered_elsewhere(it.manifest, it.name, p.manifests, p.stacks, targets):
+        return NOT_WRITTEN
+    if set(dependency_facts(it.c).layer_bases) & targets:
+        return NOT_WRITTEN
+    return None
+
+
+def runtime_list(p: _Placing, it: _Item) -> Placed | None:
+    """Any other runtime import of shipped code: the runtime list."""
+    if it.role != "runtime":
+        return None
+    return Placed(_req(it.c, Section.RUNTIME, None))
+
+
+def optional_elsewhere(p: _Placing, it: _Item) -> Placed | None:
+    """An optional import: declared somewhere already, or reported as a suggestion."""
+    if it.role != "optional":
+        return None
+    if it.name not in it.declared_any:
+        p.ctx.info(
+            f"{it.c.name}: imported only where it may be missing (optional); "
+            "not added to the runtime list",
+            _first_file(it.c),
+        )
+    return NOT_WRITTEN
+
+
+def dev_group(p: _Placing, it: _Item) -> Placed | None:
+    """Tests, docs, examples, tooling: the manifest's matching group unless one declares
+    it already; with no such group it is reported, not written."""
+    if it.role != "dev":
+        return None
+    if it.name in it.declared_any:
+        return NOT_WRITTEN
+    target = _dev_group(it.siblings, it.c)
+    if target is None:
+        kinds = set(it.c.kinds)
+        p.ctx.info(
+            f"{it.c.name}: used by notebooks/examples only and the project has no "
+            "group for them; not written"
+            if kinds and kinds <= DEMO_KINDS
+            else f"{it.c.name}: used by tests/docs/tooling only and the project has no "
+            "test/dev group to hold it; not written",
+            _first_file(it.c),
+        )
+        return NOT_WRITTEN
+    path, group = target
+    req = _req(it.c, Section.DEV, group)
+    req.manifest = path
+    return Placed(req)
+
+
+def not_written(p: _Placing, it: _Item) -> Placed | None:
+    """Build-script imports (setup.py) and anything else: not written."""
+    return NOT_WRITTEN
+
+
+# Tried in this order for each merged candidate; the first that returns a decision wins.
+PLACEMENTS: tuple[Callable[[_Placing, _Item], Placed | None], ...] = (
+    in_poetry_extra,
+    offered_as_feature,
+    lazy_in_a_group,
+    in_a_lower_layer,
+    runtime_list,
+    optional_elsewhere,
+    dev_group,
+    not_written,
+)
 
 
 @lru_cache(maxsize=1)
@@ -373,8 +523,8 @@ def expand_deploy_locks(
         text = "".join(
             r.name + r.spec + (f"; {r.markers}" if r.markers else "") + "\n" for r in top
         )
-        ok, stdout, err = uv_compile(text, python, as_of, extra=index_args(ctx))
-        pins = dict(_PINNED.findall(stdout)) if ok else {}
+        ok, stdout, err = uv_compile(text, python, as_of, uv_args=index_args(ctx))
+        pins = dict(PINNED.findall(stdout)) if ok else {}
         if not pins:
             ctx.warn(
                 f"could not compile the deploy lock ({err.splitlines()[-1] if err else 'no output'}); "
@@ -470,7 +620,8 @@ def _first_file(c: Candidate) -> str | None:
 
 def _siblings(project: Project, manifest: Manifest, c: Candidate) -> list[Manifest]:
     """The Python manifests of the candidate's folder (and its requirements/ sub-folder)."""
-    folder = c.extra.get("folder", manifest.directory)
+    folder = dependency_facts(c).folder
+    folder = manifest.directory if folder is None else folder
     out = []
     for m in project.manifests_of(Ecosystem.PYPI):
         d = m.directory
@@ -500,8 +651,6 @@ def pixi_feature_names(project: Project) -> set[str]:
     platform too (`[feature.x.target.linux-64.dependencies]`). Conda names mostly equal the
     PyPI ones; what the package's run-dependencies or the default environment list is left
     out, whichever feature repeats it (a minimum-versions feature)."""
-    from depinfer.toml_compat import tomllib
-
     try:
         doc = tomllib.loads(project.abspath("pixi.toml").read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -603,7 +752,7 @@ def _in_extras_or_groups(manifests: list[Manifest]) -> set[str]:
                 continue
             if key == "dev-dependencies" or head in (
                 "optional-dependencies",
-                "dependency-groups",
+                DEPENDENCY_GROUPS,
                 "group",
             ):
                 # a feature extra's `name[feature]` asks for the dependency's feature, so
@@ -748,7 +897,7 @@ def _poetry_extra_naming(manifests: list[Manifest], manifest: Manifest, name: st
 
 
 def _dev_group(manifests: list[Manifest], c: Candidate) -> tuple[str, str | None] | None:
-    kinds = set(c.extra.get("kinds") or [])
+    kinds = set(c.kinds)
     if kinds and kinds <= {"docs"}:
         wanted = DOCS_GROUPS
     elif kinds and kinds <= DEMO_KINDS:

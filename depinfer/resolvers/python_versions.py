@@ -12,7 +12,9 @@ import re
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
 
@@ -24,6 +26,7 @@ from depinfer.context import Context
 from depinfer.data import load_table_or
 from depinfer.model import Ecosystem, Evidence, Requirement
 from depinfer.registries.base import VersionInfo
+from depinfer.registries.endpoints import pypi_index_from_url
 from depinfer.resolvers.common import pick_version
 
 
@@ -147,84 +150,131 @@ def select_versions(
     as_of: datetime | None,
     used: dict[str, set[str]] | None = None,
 ) -> None:
-    """Set `spec` on each external PyPI requirement in place (concurrent registry look-ups)."""
-    from concurrent.futures import ThreadPoolExecutor
-
+    """Set `spec` on each external PyPI requirement in place (concurrent registry look-ups):
+    the first of VERSION_STRATEGIES that decides writes it."""
     todo = [r for r in requirements if r.ecosystem == Ecosystem.PYPI and not r.internal]
-    names = list(dict.fromkeys(r.name for r in todo))
+    found = _fetch_versions(ctx, list(dict.fromkeys(r.name for r in todo)))
+    for req in todo:
+        lower, upper, evidence = api_bounds(
+            req.name, (used or {}).get(canonicalize_name(req.name), ())
+        )
+        ask = _Ask(ctx, python, as_of, found.get(req.name) or [], lower, upper, evidence, req.spec)
+        req.spec = ""
+        for strategy in VERSION_STRATEGIES:
+            if strategy(ask, req):
+                break
+
+
+def _fetch_versions(ctx: Context, names: list[str]) -> dict[str, list[VersionInfo]]:
+    """Each name's releases, asked of the registry concurrently."""
     if not names:
-        return
+        return {}
     with ThreadPoolExecutor(max_workers=min(16, len(names))) as pool:
-        found = dict(
+        return dict(
             zip(
                 names,
                 pool.map(lambda n: ctx.registries.versions(Ecosystem.PYPI, n), names),
                 strict=True,
             )
         )
-    past = as_of is not None
-    for req in todo:
-        versions = found.get(req.name) or []
-        lower, upper, evidence = api_bounds(
-            req.name, (used or {}).get(canonicalize_name(req.name), ())
-        )
-        pinned, req.spec = req.spec, ""
-        if pinned:
-            # a pin elsewhere in the repository wins when the registry (if reachable) agrees
-            if versions:
-                chosen = choose_version(versions, as_of, python, None, None, pinned)
-            else:
-                pin_v = _version(pinned.lstrip("=<>!~ "))
-                chosen = VersionInfo(str(pin_v)) if pin_v and pinned.startswith("==") else None
-            if chosen is not None:
-                req.spec = spec_for(Version(chosen.version), past, upper, lower)
-                req.evidence.append(
-                    Evidence("pin-elsewhere", detail=f"{req.name}{pinned} found in the repository")
-                )
-                continue
-        if not versions:
-            # offline: only what the code itself proves
-            if lower or upper:
-                parts = ([f">={lower}"] if lower else []) + ([f"<{upper}"] if upper else [])
-                req.spec = ",".join(parts)
-                req.evidence.extend(evidence)
-            continue
-        chosen = choose_version(versions, as_of, python, lower, upper)
+
+
+@dataclass(frozen=True)
+class _Ask:
+    """What choosing one requirement's constraint knows."""
+
+    ctx: Context
+    python: str | None  # the oldest Python the project supports
+    as_of: datetime | None  # newest publish date allowed (None: now)
+    versions: list[VersionInfo]  # the registry's releases (empty offline)
+    lower: Version | None  # API bounds from the names the code uses
+    upper: Version | None
+    evidence: list[Evidence]  # why those bounds
+    pinned: str  # a pin found elsewhere in the repository ("" when none)
+
+    @property
+    def past(self) -> bool:
+        return self.as_of is not None
+
+
+def by_pin_elsewhere(a: _Ask, req: Requirement) -> bool:
+    """A pin elsewhere in the repository wins when the registry (if reachable) agrees."""
+    if not a.pinned:
+        return False
+    if a.versions:
+        chosen = choose_version(a.versions, a.as_of, a.python, None, None, a.pinned)
+    else:
+        pin_v = _version(a.pinned.lstrip("=<>!~ "))
+        chosen = VersionInfo(str(pin_v)) if pin_v and a.pinned.startswith("==") else None
+    if chosen is None:
+        return False
+    req.spec = spec_for(Version(chosen.version), a.past, a.upper, a.lower)
+    req.evidence.append(
+        Evidence("pin-elsewhere", detail=f"{req.name}{a.pinned} found in the repository")
+    )
+    return True
+
+
+def by_code_alone(a: _Ask, req: Requirement) -> bool:
+    """Offline (no releases known): only the bounds the code itself proves."""
+    if a.versions:
+        return False
+    if a.lower or a.upper:
+        parts = ([f">={a.lower}"] if a.lower else []) + ([f"<{a.upper}"] if a.upper else [])
+        req.spec = ",".join(parts)
+        req.evidence.extend(a.evidence)
+    return True
+
+
+def by_registry(a: _Ask, req: Requirement) -> bool:
+    """The newest release that fits the Python, date and API bounds (the bounds dropped when
+    no release satisfies them), capped where newer Pythons could reach further."""
+    lower, upper, evidence = a.lower, a.upper, a.evidence
+    chosen = choose_version(a.versions, a.as_of, a.python, lower, upper)
+    if chosen is None:
+        chosen = choose_version(a.versions, a.as_of, a.python, None, None)
         if chosen is None:
-            chosen = choose_version(versions, as_of, python, None, None)
-            if chosen is None:
-                ctx.warn(
-                    f"{req.name}: no release fits Python {python} by {as_of:%Y-%m-%d}"
-                    if as_of
-                    else f"{req.name}: no release fits Python {python}",
-                    req.manifest,
-                )
-                continue
-            evidence = [
-                Evidence("api-lifecycle", detail="API bounds ignored: no release satisfies them")
-            ]
-            lower = upper = None
-        cv = Version(chosen.version)
-        newest = choose_version(versions, as_of, None, lower, upper) if python else None
-        reach = _version(newest.version) if newest is not None else None
-        req.spec = spec_for(cv, past, upper, lower, reach)
-        req.evidence.extend(evidence)
-        if reach is not None and reach > cv:
-            req.evidence.append(
-                Evidence(
-                    "runtime",
-                    detail=f"{req.name} {chosen.version} is the newest for Python {python}; "
-                    f"newer Pythons may take up to {newest.version}",
-                )
+            a.ctx.warn(
+                f"{req.name}: no release fits Python {a.python} by {a.as_of:%Y-%m-%d}"
+                if a.as_of
+                else f"{req.name}: no release fits Python {a.python}",
+                req.manifest,
             )
-        when = f" published {chosen.published:%Y-%m-%d}" if chosen.published else ""
+            return True
+        evidence = [
+            Evidence("api-lifecycle", detail="API bounds ignored: no release satisfies them")
+        ]
+        lower = upper = None
+    cv = Version(chosen.version)
+    newest = choose_version(a.versions, a.as_of, None, lower, upper) if a.python else None
+    reach = _version(newest.version) if newest is not None else None
+    req.spec = spec_for(cv, a.past, upper, lower, reach)
+    req.evidence.extend(evidence)
+    if reach is not None and reach > cv:
         req.evidence.append(
             Evidence(
-                "registry:version",
-                detail=f"{req.name} {chosen.version}{when}"
-                + (f", requires_python {chosen.runtime}" if chosen.runtime else ""),
+                "runtime",
+                detail=f"{req.name} {chosen.version} is the newest for Python {a.python}; "
+                f"newer Pythons may take up to {newest.version}",
             )
         )
+    when = f" published {chosen.published:%Y-%m-%d}" if chosen.published else ""
+    req.evidence.append(
+        Evidence(
+            "registry:version",
+            detail=f"{req.name} {chosen.version}{when}"
+            + (f", requires_python {chosen.runtime}" if chosen.runtime else ""),
+        )
+    )
+    return True
+
+
+# Tried in this order for each requirement; the first that returns True decides.
+VERSION_STRATEGIES: tuple[Callable[[_Ask, Requirement], bool], ...] = (
+    by_pin_elsewhere,
+    by_code_alone,
+    by_registry,
+)
 
 
 def find_uv() -> str | None:
@@ -245,8 +295,6 @@ def index_args(ctx: Context) -> list[str]:
     injected = ctx.registries.endpoints.get(Ecosystem.PYPI)
     if not injected:
         return []
-    from depinfer.registries.endpoints import pypi_index_from_url
-
     return ["--no-config", "--index-url", pypi_index_from_url(injected).url]
 
 
@@ -255,7 +303,7 @@ def uv_compile(
     python: str | None,
     as_of: datetime | None,
     timeout: int = 120,
-    extra: list[str] | None = None,
+    uv_args: list[str] | None = None,
 ) -> tuple[bool, str, str]:
     """(resolved, stdout, stderr) of a dry-run resolve; nothing is installed."""
     uv = find_uv()
@@ -272,7 +320,7 @@ def uv_compile(
         "--no-annotate",
         "--python",
         sys.executable,
-        *(extra or []),
+        *(uv_args or []),
         "-",
     ]
     if python:
@@ -286,7 +334,8 @@ def uv_compile(
     return proc.returncode == 0, proc.stdout, proc.stderr.strip()
 
 
-_PINNED = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*)(?:\[[^\]]*\])?==([^\s;]+)", re.M)
+# a `name==version` line of `uv pip compile` output (name as written, extras dropped)
+PINNED = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*)(?:\[[^\]]*\])?==([^\s;]+)", re.M)
 
 
 def joint_check(
@@ -312,10 +361,10 @@ def joint_check(
         return "\n".join(out) + "\n"
 
     args = index_args(ctx)
-    ok, out, err = uv_compile(lines(False), python, as_of, extra=args)
+    ok, out, err = uv_compile(lines(False), python, as_of, uv_args=args)
     if ok:
-        return {canonicalize_name(n): v for n, v in _PINNED.findall(out)}
-    ok_relaxed, out2, err2 = uv_compile(lines(True), python, as_of, extra=args)
+        return {canonicalize_name(n): v for n, v in PINNED.findall(out)}
+    ok_relaxed, out2, err2 = uv_compile(lines(True), python, as_of, uv_args=args)
     first = err.splitlines()[-1] if err else "conflict"
     if ok_relaxed:
         for r in reqs:
@@ -326,7 +375,7 @@ def joint_check(
                 )
                 r.spec = relaxed
         ctx.warn(f"requirements did not resolve together ({first}); upper bounds relaxed")
-        return {canonicalize_name(n): v for n, v in _PINNED.findall(out2)}
+        return {canonicalize_name(n): v for n, v in PINNED.findall(out2)}
     ctx.warn(
         f"requirements do not resolve together for Python {python}: "
         f"{err2.splitlines()[-1] if err2 else first}"

@@ -28,12 +28,15 @@ import os
 import posixpath
 import re
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import PurePosixPath
 from typing import Any
 
 from depinfer.context import Context
 from depinfer.data import load_table
+from depinfer.facts.python import DependencyFacts
+from depinfer.mapping.python_hosts import runner
 from depinfer.mapping.python_manifests import DEV_REQUIREMENT_NAME, ManifestLayout
 from depinfer.model import (
     Candidate,
@@ -78,101 +81,160 @@ def rules() -> list[dict[str, Any]]:
 def infer(
     project: Project, refs: list[ImportRef], candidates: list[Candidate], ctx: Context
 ) -> list[Candidate]:
+    """Candidates the table's rules add (each rule fires on what its TRIGGERS find), the
+    pytest plugins the tests use, and the names a Poetry extras list holds."""
     out = list(candidates)
     layout = ManifestLayout(project)
-    imported = {r.module for r in refs if not r.relative}
-    roots = {m.split(".")[0] for m in imported}
-    # modules some code needs: imported outside try/except ImportError and TYPE_CHECKING
-    required_roots = {
-        r.module.split(".")[0]
-        for r in refs
-        if not r.relative and not r.optional and not r.type_only
-    }
-    families = _file_families(project)
-    texts: dict[str, str | None] = {}
-
-    def text_of(rel: str) -> str | None:
-        if rel not in texts:
-            texts[rel] = _read(project, rel)
-        return texts[rel]
-
-    declared: set[str] | None = None
-
-    def declared_anywhere() -> set[str]:
-        """Every name the Python manifests declare, groups and extras included."""
-        nonlocal declared
-        if declared is None:
-            declared = {
-                _canon(re.split(r"[\s\[<>=!~;(@]", n.strip(), maxsplit=1)[0])
-                for m in project.manifests_of(Ecosystem.PYPI)
-                for key, names in m.declared.items()
-                if key != "build-system.requires"
-                for n in names
-            }
-        return declared
-
+    repo = _Repo.of(project, refs)
     for rule in rules():
-        hits: list[tuple[str, int, FileKind]] = []
-        if "imports" in rule:
-            prefix = rule["imports"]
-            # names whose import alone does not use the feature (an exception class)
-            inert = set(rule.get("unless_only_names") or ())
-            for r in refs:
-                if inert and r.names and set(r.names) <= inert:
-                    continue
-                if r.module == prefix or r.module.startswith(prefix + "."):
-                    hits.append((r.file, r.line, r.kind))
-                elif any(f"{r.module}.{n}" == prefix for n in r.names):
-                    hits.append((r.file, r.line, r.kind))
-        if "imports_regex" in rule:  # a family of modules (`azure.<service>.aio`)
-            pattern = re.compile(rule["imports_regex"])
-            for r in refs:
-                if pattern.search(r.module) or any(
-                    pattern.search(f"{r.module}.{n}") for n in r.names
-                ):
-                    hits.append((r.file, r.line, r.kind))
-        if "regex" in rule:
-            needs = rule.get("needs_import")
-            if needs and not ({needs} if isinstance(needs, str) else set(needs)) & roots:
-                continue  # one of these modules must be imported too
-            if needs and not ({needs} if isinstance(needs, str) else set(needs)) & required_roots:
-                # imported only where it may be missing (openai's pandas proxy): what the
-                # call needs is as optional as the library that makes it
-                continue
-            if set(rule.get("unless_imports") or ()) & roots:
-                continue  # the code already imports what the rule would add (or a rival)
-            if {_canon(n) for n in rule.get("unless_declared") or ()} & declared_anywhere():
-                continue  # the project chose (a rival of) it in a group or extra already
-            rel_files = [rk for family in rule.get("files", []) for rk in families.get(family, [])]
-            unless = rule.get("unless_regex")
-            if unless is not None and any(
-                _active_match(unless, text_of(rel) or "") for rel, _ in rel_files
-            ):
-                continue  # the files name the choice the rule would guess (a driver in the URL)
-            for family in rule.get("files", []):
-                for rel, kind in families.get(family, []):
-                    text = text_of(rel)
-                    if not text:
-                        continue
-                    m = _active_match(rule["regex"], text, rel.endswith(".py"))
-                    if m:
-                        line = text.count("\n", 0, m.start()) + 1
-                        hits.append((rel, line, kind))
-                        break
+        hits = _hits(rule, repo)
         if not hits:
             continue
         installed = None
         if rule["section"] == "runtime" and "server" in rule.get("files", []):
-            image = _image_installs(families, text_of, rule["dist"])
+            image = _image_installs(repo.families, repo.text_of, rule["dist"])
             if image:
                 # `RUN pip install gunicorn /app[server]`: the image brings the server itself
                 ctx.info(f"{rule['dist']}: the image installs it itself ({image}); not written")
                 continue
-            installed = _image_requirements(project, families, text_of)
+            installed = _image_requirements(project, repo.families, repo.text_of)
         _emit(rule, hits, layout, out, ctx, installed)
-    _pytest_plugins(project, refs, families, text_of, layout, out, ctx)
+    _pytest_plugins(project, refs, repo.families, repo.text_of, layout, out, ctx)
     out.extend(python_poetry_extras.candidates(project))
     return out
+
+
+Hit = tuple[str, int, FileKind]  # (file, line, the file's role) where a rule fired
+
+
+@dataclass
+class _Repo:
+    """What the rules read of one repository, each at most once."""
+
+    project: Project
+    refs: list[ImportRef]
+    families: dict[str, list[tuple[str, FileKind]]]  # the files each rule family reads
+    roots: set[str]  # top-level modules imported anywhere
+    # modules some code needs: imported outside try/except ImportError and TYPE_CHECKING
+    required_roots: set[str]
+    texts: dict[str, str | None] = field(default_factory=dict)
+    declared: set[str] | None = None
+
+    @classmethod
+    def of(cls, project: Project, refs: list[ImportRef]) -> _Repo:
+        return cls(
+            project=project,
+            refs=refs,
+            families=_file_families(project),
+            roots={r.module.split(".")[0] for r in refs if not r.relative},
+            required_roots={
+                r.module.split(".")[0]
+                for r in refs
+                if not r.relative and not r.optional and not r.type_only
+            },
+        )
+
+    def text_of(self, rel: str) -> str | None:
+        if rel not in self.texts:
+            self.texts[rel] = _read(self.project, rel)
+        return self.texts[rel]
+
+    def declared_anywhere(self) -> set[str]:
+        """Every name the Python manifests declare, groups and extras included."""
+        if self.declared is None:
+            self.declared = {
+                _canon(re.split(r"[\s\[<>=!~;(@]", n.strip(), maxsplit=1)[0])
+                for m in self.project.manifests_of(Ecosystem.PYPI)
+                for key, names in m.declared.items()
+                if key != "build-system.requires"
+                for n in names
+            }
+        return self.declared
+
+
+def _hits(rule: dict[str, Any], repo: _Repo) -> list[Hit]:
+    """Where the rule fires: what each of TRIGGERS finds, nothing when one vetoes it."""
+    hits: list[Hit] = []
+    for trigger in TRIGGERS:
+        found = trigger(rule, repo)
+        if found is None:
+            return []
+        hits += found
+    return hits
+
+
+def by_imports(rule: dict[str, Any], repo: _Repo) -> list[Hit] | None:
+    """`imports`: a module prefix imported somewhere, unless only the inert names are."""
+    if "imports" not in rule:
+        return []
+    prefix = rule["imports"]
+    # names whose import alone does not use the feature (an exception class)
+    inert = set(rule.get("unless_only_names") or ())
+    hits: list[Hit] = []
+    for r in repo.refs:
+        if inert and r.names and set(r.names) <= inert:
+            continue
+        if r.module == prefix or r.module.startswith(prefix + "."):
+            hits.append((r.file, r.line, r.kind))
+        elif any(f"{r.module}.{n}" == prefix for n in r.names):
+            hits.append((r.file, r.line, r.kind))
+    return hits
+
+
+def by_imports_regex(rule: dict[str, Any], repo: _Repo) -> list[Hit] | None:
+    """`imports_regex`: a family of modules (`azure.<service>.aio`)."""
+    if "imports_regex" not in rule:
+        return []
+    pattern = re.compile(rule["imports_regex"])
+    return [
+        (r.file, r.line, r.kind)
+        for r in repo.refs
+        if pattern.search(r.module) or any(pattern.search(f"{r.module}.{n}") for n in r.names)
+    ]
+
+
+def by_text(rule: dict[str, Any], repo: _Repo) -> list[Hit] | None:
+    """`text`: the first active match in each file family, when the imports it needs are
+    there and nothing shows the project chose otherwise (None: the rule is vetoed)."""
+    if "regex" not in rule:
+        return []
+    needs = rule.get("needs_import")
+    needed = ({needs} if isinstance(needs, str) else set(needs)) if needs else set()
+    if needs and not needed & repo.roots:
+        return None  # one of these modules must be imported too
+    if needs and not needed & repo.required_roots:
+        # imported only where it may be missing (openai's pandas proxy): what the
+        # call needs is as optional as the library that makes it
+        return None
+    if set(rule.get("unless_imports") or ()) & repo.roots:
+        return None  # the code already imports what the rule would add (or a rival)
+    if {_canon(n) for n in rule.get("unless_declared") or ()} & repo.declared_anywhere():
+        return None  # the project chose (a rival of) it in a group or extra already
+    rel_files = [rk for family in rule.get("files", []) for rk in repo.families.get(family, [])]
+    unless = rule.get("unless_regex")
+    if unless is not None and any(
+        _active_match(unless, repo.text_of(rel) or "") for rel, _ in rel_files
+    ):
+        return None  # the files name the choice the rule would guess (a driver in the URL)
+    hits: list[Hit] = []
+    for family in rule.get("files", []):
+        for rel, kind in repo.families.get(family, []):
+            text = repo.text_of(rel)
+            if not text:
+                continue
+            m = _active_match(rule["regex"], text, rel.endswith(".py"))
+            if m:
+                hits.append((rel, text.count("\n", 0, m.start()) + 1, kind))
+                break
+    return hits
+
+
+# A rule's triggers, tried in this order; their hits add up, and one that vetoes wins.
+TRIGGERS: tuple[Callable[[dict[str, Any], _Repo], list[Hit] | None], ...] = (
+    by_imports,
+    by_imports_regex,
+    by_text,
+)
 
 
 def _pytest_plugins(
@@ -201,11 +263,12 @@ def _pytest_plugins(
         python_pytest.scan_commands(rel, text, found)
         shown.append(text)
     shown += [text_of(rel) or "" for rel, _ in families["requirements"]]
+    host = runner()
     uses_pytest = (
-        any(r.module.split(".")[0] == "pytest" for r in refs)
+        any(r.module.split(".")[0] == host.module for r in refs)
         or any(PurePosixPath(rel).name == "conftest.py" for rel, _ in families["python"])
         or any(u.kind == "ini" for u in found.uses)
-        or any("pytest" in text for text in shown)
+        or any(host.command in text for text in shown)
     )
     if not uses_pytest:
         return
@@ -337,16 +400,12 @@ def _emit(
                 evidence=[evidence],
                 confidence=0.8,
                 verified=True,
-                extra={
-                    "folder": folder.directory,
-                    "kinds": [kind.value],
-                    "rule": rule["id"],
-                    **(
-                        {"layer_bases": folder.layer_bases(manifest)}
-                        if folder.layer_bases(manifest)
-                        else {}
-                    ),
-                },
+                kinds=(kind.value,),
+                facts=DependencyFacts(
+                    folder=folder.directory,
+                    rule=rule["id"],
+                    layer_bases=tuple(folder.layer_bases(manifest)),
+                ),
             )
         )
 

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import re
 
+from depinfer.facts.python import DependencyFacts
 from depinfer.mapping.python_index import canonical
-from depinfer.model import Candidate, Ecosystem, Evidence, Project, Section
+from depinfer.model import Candidate, Ecosystem, Evidence, FileKind, Project, Section
 
 SOURCE = 'Poetry\'s documentation, "The pyproject.toml file", section "extras"'
 
@@ -50,7 +51,8 @@ def candidates(project: Project) -> list[Candidate]:
                         confidence=0.9,
                         optional=True,
                         verified=True,
-                        extra={"folder": m.directory, "kinds": ["source"], "rule": "poetry-extras"},
+                        kinds=(FileKind.SOURCE.value,),
+                        facts=DependencyFacts(folder=m.directory, rule="poetry-extras"),
                     )
                 )
     return out

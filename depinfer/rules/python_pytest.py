@@ -34,9 +34,9 @@ from typing import Any
 
 from tree_sitter import Node, Parser
 
-from depinfer.analyzers.python import LANGUAGE
-from depinfer.analyzers.python import _string_literal as _string_literal
+from depinfer.analyzers.python import LANGUAGE, string_literal
 from depinfer.data import table_path
+from depinfer.mapping.python_hosts import runner
 from depinfer.model import FileKind, ImportRef
 from depinfer.toml_compat import tomllib
 
@@ -45,12 +45,6 @@ TABLE_NAME = "depinfer/data/python/pytest_plugins.toml"
 _PARSER = Parser(LANGUAGE)
 FIXTURE_DECORATORS = {"fixture", "yield_fixture"}
 NOT_FIXTURES = {"self", "cls", "request"}
-PYTEST_CONFIG = {
-    "pytest.ini": ("pytest",),
-    "tox.ini": ("pytest",),
-    "setup.cfg": ("tool:pytest",),
-    "pyproject.toml": (),
-}
 KIND_WORDS = {
     "marker": "marker `{}` is registered by",
     "fixture": "fixture `{}` is provided by",
@@ -249,14 +243,17 @@ def scan_python(rel: str, text: str, uses_wanted: bool, found: Found) -> None:
 def scan_config(rel: str, text: str, found: Found) -> None:
     """pytest's own sections: registered markers, ini keys, `-p NAME` in addopts."""
     name = PurePosixPath(rel).name
-    if name not in PYTEST_CONFIG:
+    where = dict(runner().config_sections).get(name)
+    if where is None:
         return
     sections: list[dict[str, Any]] = []
-    if name == "pyproject.toml":
+    if name.endswith(".toml"):
         try:
-            tool = tomllib.loads(text).get("tool", {}).get("pytest", {})
+            tool: Any = tomllib.loads(text)
         except tomllib.TOMLDecodeError:
             return
+        for key in where[0].split("."):  # the table that holds the keys (`tool.pytest`)
+            tool = tool.get(key, {}) if isinstance(tool, dict) else {}
         if isinstance(tool, dict):
             inner = tool.get("ini_options")
             sections.append(inner if isinstance(inner, dict) else tool)
@@ -266,7 +263,7 @@ def scan_config(rel: str, text: str, found: Found) -> None:
             parser.read_string(text)
         except configparser.Error:
             return
-        sections += [dict(parser[s]) for s in PYTEST_CONFIG.get(name, ()) if parser.has_section(s)]
+        sections += [dict(parser[s]) for s in where if parser.has_section(s)]
     for section in sections:
         line = _line_of(text, "addopts")
         for key, value in section.items():
@@ -285,9 +282,10 @@ def scan_config(rel: str, text: str, found: Found) -> None:
 
 def scan_commands(rel: str, text: str, found: Found) -> None:
     """`pytest ... -p NAME` in CI workflows, tox and nox files."""
+    command = runner().command
     for number, line in enumerate(text.splitlines(), 1):
-        if "pytest" in line:
-            for plugin in _dash_p(line.split("pytest", 1)[1]):
+        if command in line:
+            for plugin in _dash_p(line.split(command, 1)[1]):
                 found.uses.append(Use("plugin", plugin, rel, number))
 
 
@@ -438,12 +436,12 @@ def _strings(node: Node | None) -> list[str]:
     if node is None:
         return []
     if node.type == "string":
-        value = _string_literal(node)
+        value = string_literal(node)
         return [value] if value is not None else []
     if node.type in ("list", "tuple", "parenthesized_expression"):
         return [v for child in node.named_children for v in _strings(child)]
     if node.type == "concatenated_string":
-        parts = [_string_literal(c) for c in node.named_children]
+        parts = [string_literal(c) for c in node.named_children]
         return (
             ["".join(p for p in parts if p is not None)]
             if all(p is not None for p in parts)
