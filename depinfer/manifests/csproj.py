@@ -15,6 +15,7 @@ import re
 import xml.etree.ElementTree as ET
 from typing import Any
 
+from depinfer.facts.csharp import dep_facts
 from depinfer.manifests import ManifestError
 from depinfer.model import Manifest, Requirement
 
@@ -60,7 +61,7 @@ def read(text: str, path: str) -> tuple[dict[str, list[str]], dict[str, Any]]:
         "framework_references": [],
         "internals_visible_to": [],
         "trimmer_roots": [],  # TrimmerRootAssembly: assemblies the trimmer must keep whole
-        "protobuf": [],  # GrpcServices of each <Protobuf> item (Grpc.Tools compiles them)
+        "protobuf_services": [],  # GrpcServices of each Protobuf item (Grpc.Tools compiles them)
         "usings": [],
         "using_removes": [],
         "compile_include": [],
@@ -155,9 +156,9 @@ def _read_item(
         data["internals_visible_to"].append(include)
     elif kind == "TrimmerRootAssembly" and include:
         data["trimmer_roots"].append(include)
-    elif kind == "Protobuf" and include:
+    elif kind == "Protobuf" and include:  # package literal: the MSBuild item type
         # Grpc.Tools' default for GrpcServices is Both
-        data["protobuf"].append(
+        data["protobuf_services"].append(
             item.get("GrpcServices") or _child_text(item, "GrpcServices") or "Both"
         )
     elif kind == "FrameworkReference" and include:
@@ -294,9 +295,9 @@ def render(text: str, manifest: Manifest, requirements: list[Requirement]) -> st
             # (and one built only for the files its output gives, not for its API)
             analyzer = (
                 ' OutputItemType="Analyzer" ReferenceOutputAssembly="false"'
-                if req.extra.get("analyzer")
+                if dep_facts(req).analyzer
                 else ' ReferenceOutputAssembly="false"'
-                if req.extra.get("build_order")
+                if dep_facts(req).build_order
                 else ""
             )
             projects.append(
@@ -307,11 +308,11 @@ def render(text: str, manifest: Manifest, requirements: list[Requirement]) -> st
         if key in seen:
             continue
         seen.add(key)
-        if req.extra.get("framework_reference"):
+        if dep_facts(req).framework_reference:
             if req.name not in manifest.data.get("framework_references", []):
                 frameworks.append(f'<FrameworkReference Include="{_attr(req.name)}" />')
             continue
-        if manifest.format == "props" or req.extra.get("package_version"):
+        if manifest.format == "props" or dep_facts(req).package_version:
             if key in declared.get(PACKAGE_VERSION, set()):
                 continue
             versions.append(
@@ -320,7 +321,7 @@ def render(text: str, manifest: Manifest, requirements: list[Requirement]) -> st
             continue
         if key in declared.get(PACKAGE_REFERENCE, set()):
             continue
-        condition = _tfm_condition(req.extra.get("tfms") or [])
+        condition = _tfm_condition(list(dep_facts(req).tfms))
         if condition:
             conditional.setdefault(condition, []).append(
                 (req.name.lower(), _package_reference(req, unit, newline))
@@ -349,8 +350,9 @@ def _tfm_condition(tfms: list[str]) -> str:
 
 
 def _package_reference(req: Requirement, unit: str, newline: str) -> str:
-    version = "" if req.extra.get("central") or not req.spec else f' Version="{_attr(req.spec)}"'
-    if req.extra.get("private_assets"):
+    facts = dep_facts(req)
+    version = "" if facts.central or not req.spec else f' Version="{_attr(req.spec)}"'
+    if facts.private_assets:
         inner = unit * 3
         return (
             f'<PackageReference Include="{_attr(req.name)}"{version}>{newline}'
