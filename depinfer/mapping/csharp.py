@@ -15,6 +15,7 @@ Order of decisions for one namespace in one project:
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import dataclass
 from functools import lru_cache
 
 from depinfer.analyzers.csharp_layout import CsProject
@@ -183,93 +184,172 @@ def choose(
     return chosen
 
 
-def namespace_candidates(
-    ns: str, ref: ImportRef, use: ProjectUse, internal: set[str], ctx: Context
-) -> tuple[list[Candidate], bool]:
-    """(candidates, resolved) for one namespace used by one project."""
-    cs = use.cs
-    pool = cs.pool if cs.central else None
-    prefix, entries = nx.lookup(ns)
-    inbox_prefix = nx.inbox_match(ns, cs)
-    if ns in internal and not prefix:
-        return [], True
-    if _hinted(ns, cs):
-        return [], True  # the project references a DLL file that provides it
-    if pool is not None:
-        listed = _listed_platform_id(ns, pool)
-        if listed and (inbox_prefix or nx.package_in_box(listed, cs)):
-            # the repository lists the package although the framework has the API: its
-            # projects that import the namespace reference the package
-            c = _candidate(listed, cs, ref, f"namespace {ns}; listed centrally", verified=True)
-            return [c], True
-    if inbox_prefix and len(inbox_prefix) >= len(prefix):
-        # the framework has the namespace, but a package may add extension methods to
-        # it (`AddServiceDiscovery` in Microsoft.Extensions.DependencyInjection): one
-        # whose entry point the project calls is needed all the same
-        out = []
-        for e in entries if prefix == inbox_prefix else ():
-            if e.package.lower() in use.own_ids or nx.package_in_box(e.package, cs):
-                continue
-            hit = next(
-                (
-                    m
-                    for m in e.markers
-                    if _strong_marker(m)
-                    and use.uses_marker(m)
-                    and m.split(".")[-1] not in use.repo_extensions
-                ),
-                None,
-            )
-            if hit and (pool is None or e.package.lower() in {k.lower() for k in pool}):
-                c = _candidate(e.package, cs, ref, f"namespace {ns}; calls {hit}", verified=True)
-                set_dep(c, direct=True)
-                out.append(c)
-        return out, True
+@dataclass(frozen=True)
+class NamespaceQuery:
+    """One namespace used by one project, with what the index and the box say of it."""
+
+    ns: str
+    ref: ImportRef
+    use: ProjectUse
+    internal: set[str]  # namespaces the repository declares (and their prefixes)
+    pool: dict[str, str] | None  # the central list, when the project has one
+    prefix: str  # the longest indexed prefix of the namespace ("" when none)
+    entries: list[nx.Entry]  # the index's packages for that prefix
+    inbox_prefix: str  # the longest prefix the target frameworks have in the box
+
+    @property
+    def cs(self) -> CsProject:
+        return self.use.cs
+
+
+Answer = tuple[list[Candidate], bool]  # (candidates, resolved)
+
+
+def _by_own_namespace(q: NamespaceQuery) -> Answer | None:
+    """The repository declares the namespace and no package is indexed for it."""
+    return ([], True) if q.ns in q.internal and not q.prefix else None
+
+
+def _by_hint_path(q: NamespaceQuery) -> Answer | None:
+    """The project references a DLL file that provides it."""
+    return ([], True) if _hinted(q.ns, q.cs) else None
+
+
+def _by_listed_platform_id(q: NamespaceQuery) -> Answer | None:
+    """The central list names a System.* package the framework also has: the repository's
+    projects that import the namespace reference the package."""
+    if q.pool is None:
+        return None
+    listed = _listed_platform_id(q.ns, q.pool)
+    if not (listed and (q.inbox_prefix or nx.package_in_box(listed, q.cs))):
+        return None
+    detail = f"namespace {q.ns}; listed centrally"
+    return [_candidate(listed, q.cs, q.ref, detail, verified=True)], True
+
+
+def _by_inbox_extension(q: NamespaceQuery) -> Answer | None:
+    """The framework has the namespace, but a package may add extension methods to it
+    (`AddServiceDiscovery` in Microsoft.Extensions.DependencyInjection): one whose entry
+    point the project calls is needed all the same."""
+    if not (q.inbox_prefix and len(q.inbox_prefix) >= len(q.prefix)):
+        return None
+    use, cs = q.use, q.cs
+    out = []
+    for e in q.entries if q.prefix == q.inbox_prefix else ():
+        if e.package.lower() in use.own_ids or nx.package_in_box(e.package, cs):
+            continue
+        hit = next(
+            (
+                m
+                for m in e.markers
+                if _strong_marker(m)
+                and use.uses_marker(m)
+                and m.split(".")[-1] not in use.repo_extensions
+            ),
+            None,
+        )
+        if hit and (q.pool is None or e.package.lower() in {k.lower() for k in q.pool}):
+            c = _candidate(e.package, cs, q.ref, f"namespace {q.ns}; calls {hit}", verified=True)
+            set_dep(c, direct=True)
+            out.append(c)
+    return out, True
+
+
+def _pool_choice(q: NamespaceQuery, chosen: list[nx.Entry]) -> list[nx.Entry]:
+    """Under central package management: the listed id that names the namespace more
+    closely, else the chosen ones; with none, a listed id found by name, else (for a
+    `using`) an unlisted third-party package the resolver adds to the list."""
+    pool, entries, cs = q.pool, q.entries, q.cs
+    # a listed id that names the namespace more closely than the index row matched
+    # (Spectre.Console.Testing beside the Spectre.Console row) is that package
+    closer = _listed_prefix(q.ns, pool, len(q.prefix))
+    if closer:
+        chosen = [nx.Entry(closer, 0, nx.kind_of(closer))]
+    if chosen:
+        return chosen
+    hit = _pool_lookup(q.ns, pool) or _pool_variant(entries, pool)
+    if hit:
+        return [nx.Entry(hit, 0, nx.kind_of(hit))]
+    if entries and ref_kind(q.ref) == "using":
+        # not listed centrally yet: the resolver adds its PackageVersion. Only for a
+        # third-party package whose family the list does not already cover (platform
+        # packages are usually in the box or brought by another listed one).
+        # A compiler plug-in pins the compiler API it builds against (a
+        # VersionOverride of the oldest Roslyn it supports), whatever the list says.
+        roslyn = is_roslyn_component(cs, q.use)
+        return [
+            e
+            for e in choose(entries, q.use, None)
+            if _unlisted_ok(e.package, pool)
+            or (roslyn and e.package.startswith("Microsoft.CodeAnalysis."))
+        ]
+    return chosen
+
+
+def _entry_candidates(q: NamespaceQuery, chosen: list[nx.Entry]) -> list[Candidate]:
+    """Candidates for the chosen packages the repository does not build and the box lacks."""
+    use, cs = q.use, q.cs
     out: list[Candidate] = []
-    chosen = choose(entries, use, pool, prefix) if entries else []
-    if pool is not None:
-        # a listed id that names the namespace more closely than the index row matched
-        # (Spectre.Console.Testing beside the Spectre.Console row) is that package
-        closer = _listed_prefix(ns, pool, len(prefix))
-        if closer:
-            chosen = [nx.Entry(closer, 0, nx.kind_of(closer))]
-    if pool is not None and not chosen:
-        hit = _pool_lookup(ns, pool) or _pool_variant(entries, pool)
-        if hit:
-            chosen = [nx.Entry(hit, 0, nx.kind_of(hit))]
-        elif entries and ref_kind(ref) == "using":
-            # not listed centrally yet: the resolver adds its PackageVersion. Only for a
-            # third-party package whose family the list does not already cover (platform
-            # packages are usually in the box or brought by another listed one).
-            # A compiler plug-in pins the compiler API it builds against (a
-            # VersionOverride of the oldest Roslyn it supports), whatever the list says.
-            roslyn = is_roslyn_component(cs, use)
-            chosen = [
-                e
-                for e in choose(entries, use, None)
-                if _unlisted_ok(e.package, pool)
-                or (roslyn and e.package.startswith("Microsoft.CodeAnalysis."))
-            ]
-    if ref_kind(ref) == "qualified" and prefix.count(".") < 1 and not pool:
-        return [], True  # `Foo.Bar` in code may be a member access, not a namespace
     for e in chosen:
         if e.package.lower() in use.own_ids:
             continue
-        if ns in internal and not e.markers and _own_family(e.package, use.own_ids):
+        if q.ns in q.internal and not e.markers and _own_family(e.package, use.own_ids):
             # the repository declares this namespace and builds a project the package is
             # named after (Humanizer builds what it publishes as Humanizer.Core)
             continue
         if nx.package_in_box(e.package, cs):
             continue
-        c = _candidate(e.package, cs, ref, f"namespace {ns}", verified=True)
+        c = _candidate(e.package, cs, q.ref, f"namespace {q.ns}", verified=True)
         _condition(c, e.package, cs)
         if any(_strong_marker(m) and use.uses_marker(m) for m in e.markers):
             set_dep(c, direct=True)  # an entry point of this package is called here
         out.append(c)
-    if chosen or entries:
+    return out
+
+
+def _by_index(q: NamespaceQuery) -> Answer | None:
+    """The shipped index (checked against the central list): its chosen packages."""
+    chosen = choose(q.entries, q.use, q.pool, q.prefix) if q.entries else []
+    if q.pool is not None:
+        chosen = _pool_choice(q, chosen)
+    if ref_kind(q.ref) == "qualified" and q.prefix.count(".") < 1 and not q.pool:
+        return [], True  # `Foo.Bar` in code may be a member access, not a namespace
+    out = _entry_candidates(q, chosen)
+    if chosen or q.entries:
         return out, True
-    if ns in internal:
-        return [], True
+    return [], q.ns in q.internal
+
+
+# How one namespace of one project is placed, tried in order; the first answer decides.
+NAMESPACE_STRATEGIES = (
+    _by_own_namespace,
+    _by_hint_path,
+    _by_listed_platform_id,
+    _by_inbox_extension,
+    _by_index,
+)
+
+
+def namespace_candidates(
+    ns: str, ref: ImportRef, use: ProjectUse, internal: set[str], ctx: Context
+) -> tuple[list[Candidate], bool]:
+    """(candidates, resolved) for one namespace used by one project."""
+    cs = use.cs
+    prefix, entries = nx.lookup(ns)
+    query = NamespaceQuery(
+        ns=ns,
+        ref=ref,
+        use=use,
+        internal=internal,
+        pool=cs.pool if cs.central else None,
+        prefix=prefix,
+        entries=entries,
+        inbox_prefix=nx.inbox_match(ns, cs),
+    )
+    for strategy in NAMESPACE_STRATEGIES:
+        answer = strategy(query)
+        if answer is not None:
+            return answer
     return [], False
 
 

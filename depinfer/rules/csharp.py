@@ -683,6 +683,57 @@ REDUCE_PACKAGES = True
 CARRIER_WEIGHT = 1.0
 
 
+@dataclass(frozen=True)
+class Flow:
+    """What flows through the project graph: the graph without an AppHost's resource
+    edges, and the projects whose references carry nothing on for a reason."""
+
+    graph: nx.DiGraph  # the flowing edges
+    tests: frozenset[str] | set[str]
+    subjects: frozenset[tuple[str, str]] | set[tuple[str, str]]  # (test project, its subject)
+    support: frozenset[str] | set[str]  # test-helper projects
+
+
+def _implied(flow: Flow, src: str, dst: str, stronger: bool = False) -> bool:
+    """Another well-evidenced reference of `src` already brings `dst` (with `stronger`:
+    one that `src` uses more than it uses `dst` itself)."""
+    flowing = flow.graph
+    own = flowing[src][dst].get("weight", 1.0) if flowing.has_edge(src, dst) else 0.0
+    for mid in flowing.successors(src):
+        w = flowing[src][mid].get("weight", 1.0)
+        if mid == dst or w < CARRIER_WEIGHT:
+            continue
+        if flowing[mid].get(dst, {}).get("published"):
+            # `mid` takes `dst` as its published package: naming the project too
+            # would bring a second copy of the same assembly, however much it is used
+            return True
+        if stronger and w <= own:
+            continue
+        if src in flow.tests and mid in flow.tests:
+            continue  # another test project is referenced for its fixtures, not its subject
+        if (src, dst) in flow.subjects and mid in flow.support:
+            continue  # a test-helper project brings the subject, the tests still name it
+        if dst in nx.descendants(flowing, mid):
+            return True
+    return False
+
+
+def _packages_by_project(candidates: list[Candidate]) -> dict[str, set[str]]:
+    """Lower-case library ids each project has, with what each package brings with it
+    (its dependency group: a project referencing one that takes the Npgsql provider gets
+    EF Core's relational layer from it too)."""
+    brings: dict[str, set[str]] = defaultdict(set)
+    for dep, carriers in conventions()["implied_by"].items():
+        for carrier in carriers:
+            brings[carrier.lower()].add(dep.lower())
+    packages: dict[str, set[str]] = defaultdict(set)
+    for c in candidates:
+        if not c.internal and (dep_facts(c).kind or "lib") == "lib":
+            packages[c.manifest].add(c.name.lower())
+            packages[c.manifest].update(brings.get(c.name.lower(), ()))
+    return packages
+
+
 def reduce_transitive(
     candidates: list[Candidate],
     graph: nx.DiGraph,
@@ -708,67 +759,38 @@ def reduce_transitive(
         return candidates
     flowing = graph.copy()
     flowing.remove_edges_from([(s, d) for s, d in graph.edges if s in apphosts])
+    flow = Flow(flowing, tests, subjects, support)
+    packages = _packages_by_project(candidates if brought is None else brought)
 
-    def implied(src: str, dst: str, stronger: bool = False) -> bool:
-        """Another well-evidenced reference of `src` already brings `dst` (with `stronger`:
-        one that `src` uses more than it uses `dst` itself)."""
-        own = flowing[src][dst].get("weight", 1.0) if flowing.has_edge(src, dst) else 0.0
-        for mid in flowing.successors(src):
-            w = flowing[src][mid].get("weight", 1.0)
-            if mid == dst or w < CARRIER_WEIGHT:
-                continue
-            if flowing[mid].get(dst, {}).get("published"):
-                # `mid` takes `dst` as its published package: naming the project too
-                # would bring a second copy of the same assembly, however much it is used
-                return True
-            if stronger and w <= own:
-                continue
-            if src in tests and mid in tests:
-                continue  # another test project is referenced for its fixtures, not its subject
-            if (src, dst) in subjects and mid in support:
-                continue  # a test-helper project brings the subject, the tests still name it
-            if dst in nx.descendants(flowing, mid):
-                return True
-        return False
+    def reference_implied(c: Candidate) -> bool:
+        """A ProjectReference another reference of the project already brings."""
+        return (
+            not all_evidence
+            and c.manifest in flowing
+            and c.manifest not in own_references
+            and not dep_facts(c).named
+            and _implied(flow, c.manifest, c.path, stronger=not REDUCE_PROJECT_REFERENCES)
+        )
 
-    # what each package brings with it (its dependency group): a project referencing one
-    # that takes the Npgsql provider gets EF Core's relational layer from it too
-    brings: dict[str, set[str]] = defaultdict(set)
-    for dep, carriers in conventions()["implied_by"].items():
-        for carrier in carriers:
-            brings[carrier.lower()].add(dep.lower())
-    packages: dict[str, set[str]] = defaultdict(set)
-    for c in candidates if brought is None else brought:
-        if not c.internal and (dep_facts(c).kind or "lib") == "lib":
-            packages[c.manifest].add(c.name.lower())
-            packages[c.manifest].update(brings.get(c.name.lower(), ()))
-    out = []
-    for c in candidates:
-        if c.internal:
-            if (
-                not all_evidence
-                and c.manifest in flowing
-                and c.manifest not in own_references
-                and not dep_facts(c).named
-                and implied(c.manifest, c.path, stronger=not REDUCE_PROJECT_REFERENCES)
-            ):
-                continue
-            out.append(c)
-            continue
-        if (
+    def package_implied(c: Candidate) -> bool:
+        """A library package a referenced project brings (and whose entry points the
+        project does not call itself)."""
+        if not (
             REDUCE_PACKAGES
             and (dep_facts(c).kind or "lib") == "lib"
             and not dep_facts(c).direct
             and c.manifest in graph
         ):
-            if any(
-                c.name.lower() in packages.get(d, ())
-                for d in nx.descendants(flowing, c.manifest)
-                if d not in private_packages
-            ):
-                continue
-        out.append(c)
-    return out
+            return False
+        return any(
+            c.name.lower() in packages.get(d, ())
+            for d in nx.descendants(flowing, c.manifest)
+            if d not in private_packages
+        )
+
+    return [
+        c for c in candidates if not (reference_implied(c) if c.internal else package_implied(c))
+    ]
 
 
 def drop_implied(
