@@ -16,6 +16,7 @@ from typing import Any
 
 from depinfer.analyzers.msbuild_conditions import evaluate
 from depinfer.analyzers.msbuild_functions import Evaluator, rooted_path
+from depinfer.data import load_table
 from depinfer.manifests import ManifestError
 from depinfer.manifests.csproj import read as read_msbuild
 from depinfer.model import Ecosystem, Manifest, Project, SourceFile
@@ -168,6 +169,11 @@ def _by_directory(manifests: list[Manifest], file_name: str) -> dict[str, Manife
     }
 
 
+def _test_sdks() -> list[str]:
+    """Project SDKs that make a test project (MSTest.Sdk), from the shipped inbox table."""
+    return list(load_table("csharp/nuget_inbox.json")["test_sdks"])
+
+
 def _read_project(
     project: Project,
     m: Manifest,
@@ -202,7 +208,7 @@ def _read_project(
     cs.implicit_usings = props.get("ImplicitUsings", "").lower() in ("enable", "true")
     cs.is_test = (
         props.get("IsTestProject", "").lower() == "true"
-        or any(s.startswith("MSTest.Sdk") for s in cs.sdk_names)
+        or any(s.startswith(sdk) for s in cs.sdk_names for sdk in _test_sdks())
         or bool(TEST_NAME.search(name))
         or bool(TEST_NAME_PASCAL.search(name))
     )

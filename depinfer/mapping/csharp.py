@@ -33,10 +33,8 @@ from depinfer.mapping.csharp_use import (
 )
 from depinfer.model import Candidate, Ecosystem, Evidence, ImportRef, Project, Section
 
-FRAMEWORK_REFERENCE = "Microsoft.AspNetCore.App"
-
 # First segments that are never package namespaces on their own (too generic to look up).
-_GENERIC_ROOTS = {"System", "Microsoft", "Windows", "Internal", "Common", "Shared"}
+_GENERIC_ROOTS = frozenset(nx.app_frameworks()["platform"]["generic_roots"])
 
 
 @lru_cache(maxsize=1)
@@ -106,7 +104,7 @@ def _qualified_pool_id(name: str, pool: dict[str, str]) -> str | None:
 
 
 def _unlisted_ok(pid: str, pool: dict[str, str]) -> bool:
-    if pid.startswith(("Microsoft.", "System.", "Aspire.")):
+    if pid.startswith(tuple(nx.app_frameworks()["platform"]["id_prefixes"])):
         return False
     lowered = {p.lower() for p in pool}
     if any(b.lower() in lowered for b in brought_by().get(pid, [])):
@@ -281,7 +279,7 @@ def _pool_choice(q: NamespaceQuery, chosen: list[nx.Entry]) -> list[nx.Entry]:
             e
             for e in choose(entries, q.use, None)
             if _unlisted_ok(e.package, pool)
-            or (roslyn and e.package.startswith("Microsoft.CodeAnalysis."))
+            or (roslyn and e.package.startswith(nx.app_frameworks()["roslyn"]["namespace"] + "."))
         ]
     return chosen
 
@@ -374,7 +372,8 @@ def _listed_platform_id(ns: str, pool: dict[str, str]) -> str | None:
     """A centrally listed System.* id that is the namespace or a prefix of it (two segments
     at least). Microsoft.* ids are left out: their namespaces are shared by whole families
     (Microsoft.Extensions.Logging is also the Abstractions package's namespace)."""
-    lowered = {k.lower(): k for k in pool if k.startswith("System.")}
+    platform = nx.app_frameworks()["platform"]["listed_platform_prefix"]
+    lowered = {k.lower(): k for k in pool if k.startswith(platform)}
     for p in nx.prefixes(ns):
         if "." in p and p.lower() in lowered:
             return lowered[p.lower()]
@@ -573,7 +572,7 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
                 )
     for use in uses.values():
         if use.cs.needs_aspnetcore_framework:
-            c = _candidate(FRAMEWORK_REFERENCE, use.cs, None, "uses ASP.NET Core", True)
+            c = _candidate(nx.shared_framework(), use.cs, None, "uses ASP.NET Core", True)
             set_dep(c, kind="framework", framework_reference=True)
             # part of the SDK, not a registry package: never looked up or checked as one
             c.internal = True

@@ -20,8 +20,8 @@ import networkx as nx
 from depinfer.analyzers.csharp_layout import CsProject, tfm_major
 from depinfer.context import Context
 from depinfer.facts.csharp import CsDepFacts, file_facts
-from depinfer.mapping.csharp_use import ProjectUse, app_frameworks, is_apphost
-from depinfer.mapping.nuget_index import inbox, is_web
+from depinfer.mapping.csharp_use import ProjectUse, is_apphost
+from depinfer.mapping.nuget_index import app_frameworks, inbox, is_web
 from depinfer.model import Candidate, Ecosystem, Evidence, Section
 
 _TEST_SUFFIX = re.compile(
@@ -547,7 +547,7 @@ def is_roslyn_component(cs: CsProject, use: ProjectUse) -> bool:
     if cs.properties.get("IsRoslynComponent", "").lower() == "true":
         return True
     return any(a in use.attributes for a in _PLUGIN_ATTRIBUTES) and any(
-        u.startswith("Microsoft.CodeAnalysis") for u in use.usings
+        u.startswith(app_frameworks()["roslyn"]["namespace"]) for u in use.usings
     )
 
 
@@ -583,6 +583,7 @@ def generator_references(
     finds its input by attribute metadata names ("Refit.GetAttribute") declared by a
     project here runs in each project that applies those attributes; such a project
     references the generator as an analyzer (the library's package would bundle it)."""
+    roslyn = app_frameworks()["roslyn"]["namespace"]
     declared: dict[tuple[str, str], str] = {}
     for cs in layout:
         for f in uses[cs.path].files:
@@ -610,11 +611,7 @@ def generator_references(
             continue
         for cs in layout:
             other = uses[cs.path]
-            if (
-                cs is gen
-                or cs.path in owners
-                or any(u.startswith("Microsoft.CodeAnalysis") for u in other.usings)
-            ):
+            if cs is gen or cs.path in owners or any(u.startswith(roslyn) for u in other.usings):
                 continue
             hits = sorted(
                 a

@@ -21,7 +21,6 @@ from depinfer.analyzers.csharp_layout import CsProject
 from depinfer.context import Context
 from depinfer.facts.csharp import CsDepFacts, dep_facts
 from depinfer.mapping import nuget_index
-from depinfer.mapping.csharp_use import app_frameworks
 from depinfer.model import Candidate, Ecosystem, Evidence, Project, Section
 
 # Project("{type guid}") = "Name", "relative\path.csproj", "{guid}"
@@ -222,5 +221,5 @@ def _tag_versioned(cs: CsProject) -> bool:
     return any(
         any(k.startswith(row["property_prefix"]) for k in cs.properties)
         or row["package"].lower() in cs.inherited_packages
-        for row in app_frameworks()["tag_versioning"]
+        for row in nuget_index.app_frameworks()["tag_versioning"]
     )

@@ -32,14 +32,9 @@ def brought_by() -> dict[str, list[str]]:
     return conventions().get("brought_by", {})
 
 
-def app_frameworks() -> dict:
-    """Application frameworks and MSBuild SDKs whose conventions the C# steps follow."""
-    return load_table("csharp/frameworks.json")
-
-
 def is_apphost(cs: CsProject) -> bool:
     """An Aspire AppHost: its SDK, or the property the SDK sets."""
-    aspire = app_frameworks()["aspire"]
+    aspire = nx.app_frameworks()["aspire"]
     return aspire["apphost_sdk"] in cs.sdk_names or (
         cs.properties.get(aspire["apphost_property"], "").lower() == "true"
     )

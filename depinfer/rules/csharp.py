@@ -36,7 +36,8 @@ from depinfer.mapping.csharp_projects import (
     is_roslyn_component,
     test_subject,
 )
-from depinfer.mapping.csharp_use import ProjectUse, app_frameworks, conventions, gather
+from depinfer.mapping.csharp_use import ProjectUse, conventions, gather
+from depinfer.mapping.nuget_index import app_frameworks
 from depinfer.model import Candidate, Ecosystem, Evidence, ImportRef, Project, Section
 from depinfer.rules.csharp_config import serilog_packages
 from depinfer.scan import walk_repository
@@ -129,7 +130,7 @@ def test_candidates(
         if (not cs.files and not generated) or (not cs.is_test and fw is None):
             continue  # no sources at all: a shell project, unless a generator writes them
         if not cs.is_test and any(
-            u.startswith("Microsoft.CodeAnalysis") for u in uses[cs.path].usings
+            u.startswith(app_frameworks()["roslyn"]["namespace"]) for u in uses[cs.path].usings
         ):
             continue  # a source generator / analyzer project that emits test code
         if not cs.is_test and not any(f.kind.value == "test" for f in cs.files):
