@@ -15,7 +15,7 @@ Order of decisions for one namespace in one project:
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from depinfer.analyzers.csharp_layout import CsProject
@@ -347,6 +347,9 @@ def namespace_candidates(
     for strategy in NAMESPACE_STRATEGIES:
         answer = strategy(query)
         if answer is not None:
+            for c in answer[0]:  # `--explain` names the strategy that decided
+                why = c.evidence[0]
+                c.evidence[0] = replace(why, detail=f"{why.detail} [{strategy.__name__[1:]}]")
             return answer
     return [], False
 

@@ -199,8 +199,9 @@ VISIBILITY = (_by_using, _by_enclosing, _by_tested_program, _by_global)
 
 def _options(
     view: FileView, decl: Declarations, me: str, ident: str
-) -> list[tuple[str, str, float]]:
-    """(project, namespace, weight) of each other project's declaration `ident` may mean."""
+) -> list[tuple[str, str, float, str]]:
+    """(project, namespace, weight, strategy) of each other project's declaration `ident`
+    may mean."""
     visible_internal = [
         (o, ns) for o, ns in decl.internal_symbols.get(ident, ()) if me in decl.friends.get(o, ())
     ]
@@ -212,17 +213,19 @@ def _options(
             weight = strategy(view, decl, other, ns, ident)
             if weight is not None:
                 if weight:
-                    options.append((other, ns, weight))
+                    options.append((other, ns, weight, strategy.__name__[1:]))
                 break
     return options
 
 
-def _nearest(path: str, options: list[tuple[str, str, float]]) -> list[tuple[str, str, float]]:
+def _nearest(
+    path: str, options: list[tuple[str, str, float, str]]
+) -> list[tuple[str, str, float, str]]:
     """The same name in several projects: the nearest in the tree is meant; still several,
     the strongest reading takes it (a `using` over an enclosing namespace), shared on a tie."""
     best = max(_common_depth(path, o[0]) for o in options)
     nearest = [o for o in options if _common_depth(path, o[0]) == best]
-    top = max(w for _, _, w in nearest)
+    top = max(o[2] for o in nearest)
     return [o for o in nearest if o[2] == top]
 
 
@@ -264,11 +267,12 @@ def _type_uses(
             if not options:
                 continue
             nearest = _nearest(path, options)
-            for other, ns, w in nearest:
+            for other, ns, w, strategy in nearest:
                 if (other, ident) not in seen:
                     seen.add((other, ident))
                     share = w / len({o[0] for o in nearest})
                     reason = f"uses {ns}.{ident}" if ns else f"uses {ident}"
+                    reason += f" [{strategy}]"  # `--explain` names how the file sees it
                     extension = (other, ns, ident) in decl.extension_entries
                     edges.add(path, other, share, reason, extension)
 
