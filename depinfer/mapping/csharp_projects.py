@@ -538,20 +538,17 @@ def generator_of(cs: CsProject, layout: list[CsProject]) -> CsProject | None:
     return None
 
 
-# Attributes that register a Roslyn plug-in (Microsoft.CodeAnalysis docs: source
-# generators, diagnostic analyzers, code fix providers)
-_PLUGIN_ATTRIBUTES = ("Generator", "DiagnosticAnalyzer", "ExportCodeFixProvider")
-
-
 def is_roslyn_component(cs: CsProject, use: ProjectUse) -> bool:
     """A source generator / analyzer project: `IsRoslynComponent`, or code that registers
-    one of Roslyn's plug-in kinds. A test project is none (its test analyzers run there)."""
+    one of Roslyn's plug-in kinds (the `roslyn` row of data/csharp/frameworks.json). A
+    test project is none (its test analyzers run there)."""
     if cs.is_test:
         return False
-    if cs.properties.get("IsRoslynComponent", "").lower() == "true":
+    roslyn = app_frameworks()["roslyn"]
+    if cs.properties.get(roslyn["component_property"], "").lower() == "true":
         return True
-    return any(a in use.attributes for a in _PLUGIN_ATTRIBUTES) and any(
-        u.startswith(app_frameworks()["roslyn"]["namespace"]) for u in use.usings
+    return any(a in use.attributes for a in roslyn["plugin_attributes"]) and any(
+        u.startswith(roslyn["namespace"]) for u in use.usings
     )
 
 
@@ -576,10 +573,6 @@ def packed_plugins(layout: list[CsProject], plugins: set[str]) -> list[tuple[str
     return out
 
 
-# Interfaces a Roslyn source generator implements (Microsoft.CodeAnalysis docs)
-_GENERATOR_INTERFACES = ("IIncrementalGenerator", "ISourceGenerator")
-
-
 def generator_references(
     layout: list[CsProject], uses: dict[str, ProjectUse]
 ) -> list[tuple[str, str, str]]:
@@ -587,7 +580,8 @@ def generator_references(
     finds its input by attribute metadata names ("Refit.GetAttribute") declared by a
     project here runs in each project that applies those attributes; such a project
     references the generator as an analyzer (the library's package would bundle it)."""
-    roslyn = app_frameworks()["roslyn"]["namespace"]
+    spec = app_frameworks()["roslyn"]
+    roslyn = spec["namespace"]
     declared: dict[tuple[str, str], str] = {}
     for cs in layout:
         for f in uses[cs.path].files:
@@ -598,8 +592,8 @@ def generator_references(
     out = []
     for gen in layout:
         use = uses[gen.path]
-        if "Generator" not in use.attributes or not any(
-            i in use.identifiers for i in _GENERATOR_INTERFACES
+        if spec["generator_attribute"] not in use.attributes or not any(
+            i in use.identifiers for i in spec["generator_interfaces"]
         ):
             continue
         wanted: dict[str, set[str]] = defaultdict(set)  # short attribute name -> namespaces
