@@ -6,6 +6,7 @@ from pathlib import Path
 
 from depinfer.analyzers.csharp import analyze_text
 from depinfer.analyzers.csharp_layout import build_layout, tfm_major
+from depinfer.facts.csharp import ref_facts, ref_kind, ref_project
 from depinfer.model import FileKind
 from depinfer.scan import scan
 
@@ -35,28 +36,28 @@ public static class Extensions
 
 
 def _by_kind(refs, kind):
-    return [r for r in refs if r.extra.get("kind") == kind]
+    return [r for r in refs if ref_kind(r) == kind]
 
 
 def test_usings_of_every_form():
     refs = analyze_text(SOURCE, "a.cs", FileKind.SOURCE, "a.csproj")
-    usings = {r.module: r.extra for r in _by_kind(refs, "using")}
-    assert usings["Xunit"]["global"] is True
-    assert usings["System.Math"]["static"] is True
-    assert usings["Newtonsoft.Json.JsonConvert"]["alias"] == "Json"
+    usings = {r.module: ref_facts(r) for r in _by_kind(refs, "using")}
+    assert usings["Xunit"].global_using is True
+    assert usings["System.Math"].static is True
+    assert usings["Newtonsoft.Json.JsonConvert"].alias == "Json"
     assert "System.Text" in usings
-    assert all(r.extra["project"] == "a.csproj" for r in refs)
+    assert all(ref_project(r) == "a.csproj" for r in refs)
 
 
 def test_declared_namespaces_types_and_extension_methods():
     refs = analyze_text(SOURCE, "a.cs", FileKind.SOURCE, "a.csproj")
     (summary,) = _by_kind(refs, "file")
-    assert summary.extra["namespaces"] == ["Acme.Orders"]
-    types = {(ns, name): public for ns, name, public in summary.extra["types"]}
+    assert summary.facts.namespaces == ("Acme.Orders",)
+    types = {(ns, name): public for ns, name, public in summary.facts.types}
     assert types[("Acme.Orders", "OrdersController")] is True
     assert types[("Acme.Orders", "Line")] is False
-    assert ["Acme.Orders", "AddOrders"] in summary.extra["extensions"]
-    assert "Information" in summary.extra["identifiers"]
+    assert ("Acme.Orders", "AddOrders") in summary.facts.extensions
+    assert "Information" in summary.facts.identifiers
 
 
 MEMBERS = """namespace Retry;
@@ -74,14 +75,14 @@ public sealed class Execution
 
 def test_member_names_are_not_type_uses():
     (summary,) = _by_kind(analyze_text(MEMBERS, "a.cs", FileKind.SOURCE, "a.csproj"), "file")
-    idents = set(summary.extra["identifiers"])
+    idents = set(summary.facts.identifiers)
     # `Context` is only a property here; `Options` is also written as a type
     assert "Context" not in idents
     assert {"ResilienceContext", "Options", "Arguments"} <= idents
     # `args.Outcome` names a member of something: kept for extension-method matching,
     # marked so the project graph does not read it as a type
-    assert {"Outcome", "Make"} <= set(summary.extra["member_only"])
-    assert "Options" not in summary.extra["member_only"]
+    assert {"Outcome", "Make"} <= set(summary.facts.member_only)
+    assert "Options" not in summary.facts.member_only
 
 
 def test_item_conditions_read_with_the_projects_properties():
@@ -110,14 +111,14 @@ def test_attributes_and_fully_qualified_names():
 def test_block_namespaces_nest():
     refs = analyze_text("namespace A { namespace B { class C {} } }", "a.cs", FileKind.SOURCE, None)
     (summary,) = _by_kind(refs, "file")
-    assert summary.extra["namespaces"] == ["A", "A.B"]
-    assert summary.extra["types"] == [["A.B", "C", False]]
+    assert summary.facts.namespaces == ("A", "A.B")
+    assert summary.facts.types == (("A.B", "C", False),)
 
 
 def test_syntax_errors_still_give_what_parses():
     refs = analyze_text("using Polly;\nclass {{{", "a.cs", FileKind.SOURCE, None)
     assert any(r.module == "Polly" for r in refs)
-    assert any(r.extra.get("kind") == "syntax_error" for r in refs)
+    assert any(ref_kind(r) == "syntax_error" for r in refs)
 
 
 def test_files_belong_to_the_nearest_project_and_compile_remove_applies():
@@ -163,13 +164,11 @@ def test_razor_files_give_usings_names_and_their_component(tmp_path):
     from depinfer.pipeline import make_context
 
     refs = analyze(scan(tmp_path), make_context(Options(offline=True)))
-    usings = {r.module: r.extra["global"] for r in refs if r.extra.get("kind") == "using"}
+    usings = {r.module: ref_facts(r).global_using for r in refs if ref_kind(r) == "using"}
     assert usings == {"MudBlazor": True, "Ui.Shared": True}
-    (counter,) = [
-        r for r in refs if r.extra.get("kind") == "file" and r.file.endswith("Counter.razor")
-    ]
-    assert counter.extra["types"] == [["Ui.Pages", "Counter", True]]
-    assert "MudButton" in counter.extra["identifiers"]
+    (counter,) = [r for r in refs if ref_kind(r) == "file" and r.file.endswith("Counter.razor")]
+    assert counter.facts.types == (("Ui.Pages", "Counter", True),)
+    assert "MudButton" in counter.facts.identifiers
 
 
 def test_object_initializer_members_and_member_reads_are_no_type_uses():
@@ -182,11 +181,11 @@ def test_object_initializer_members_and_member_reads_are_no_type_uses():
         "  var b = o.ServiceCollection.Count; } }\n"
     )
     (summary,) = [
-        r for r in analyze_text(text, "C.cs", FileKind.SOURCE, None) if r.extra["kind"] == "file"
+        r for r in analyze_text(text, "C.cs", FileKind.SOURCE, None) if ref_kind(r) == "file"
     ]
-    assert "LoggerFactory" not in summary.extra["identifiers"]
+    assert "LoggerFactory" not in summary.facts.identifiers
     # read as a member only: kept apart so entry-point markers do not match it
-    assert "ServiceCollection" in summary.extra["member_only"]
+    assert "ServiceCollection" in summary.facts.member_only
 
 
 def test_usings_carry_the_if_symbols_they_are_compiled_under():
@@ -195,7 +194,7 @@ def test_usings_carry_the_if_symbols_they_are_compiled_under():
         "#if !LEGACY\nusing Modern;\n#endif\n#if A && B\nusing Both;\n#endif\nclass C {}\n"
     )
     guards = {
-        r.module: r.extra.get("if")
+        r.module: [list(g) for g in ref_facts(r).guard] or None
         for r in _by_kind(analyze_text(src, "a.cs", FileKind.SOURCE, "a.csproj"), "using")
     }
     assert guards == {

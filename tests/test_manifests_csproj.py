@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from depinfer.facts.csharp import CsDepFacts
 from depinfer.manifests import ManifestError, csproj
 from depinfer.model import Ecosystem, Manifest, Requirement
 
@@ -117,11 +118,11 @@ def test_render_central_management_and_private_assets():
         text,
         m,
         [
-            _req("xunit", spec="2.9.3", extra={"central": True}),
+            _req("xunit", spec="2.9.3", facts=CsDepFacts(central=True)),
             _req(
                 "StyleCop.Analyzers",
                 spec="1.1.118",
-                extra={"central": True, "private_assets": True},
+                facts=CsDepFacts(central=True, private_assets=True),
             ),
         ],
     )
@@ -139,7 +140,10 @@ def test_render_props_adds_package_versions_once():
         [
             _req("xunit", "Directory.Packages.props", spec="9"),
             _req(
-                "Moq", "Directory.Packages.props", spec="4.20.72", extra={"package_version": True}
+                "Moq",
+                "Directory.Packages.props",
+                spec="4.20.72",
+                facts=CsDepFacts(package_version=True),
             ),
         ],
     )
@@ -171,7 +175,7 @@ def test_packages_only_some_frameworks_need_go_in_a_conditional_group():
         text,
         m,
         [
-            _req("System.Memory", spec="4.6.3", extra={"tfms": ["netstandard2.0"]}),
+            _req("System.Memory", spec="4.6.3", facts=CsDepFacts(tfms=("netstandard2.0",))),
             _req("Polly", spec="8.6.1"),
         ],
     )

@@ -9,6 +9,7 @@ import pytest
 
 from depinfer.analyzers.csharp_layout import build_layout
 from depinfer.context import Options
+from depinfer.facts.csharp import CsDepFacts, dep_facts
 from depinfer.mapping import nuget_index as nx
 from depinfer.pipeline import infer, write_edits
 from depinfer.registries.base import VersionInfo
@@ -113,7 +114,7 @@ def test_multitarget_polyfills_and_tfm_aligned_versions():
     }
     assert lib["System.Text.Json"] == "8.0.0"  # versions with .NET: the newest target is net8.0
     tfms = {
-        r.name: r.extra.get("tfms")
+        r.name: list(dep_facts(r).tfms) or None
         for r in inference.requirements
         if r.manifest == "src/Parsing/Parsing.csproj"
     }
@@ -220,7 +221,7 @@ def test_a_package_missing_from_central_versions_is_added_there(shop):
 def test_a_library_using_aspnetcore_gets_the_shared_framework_not_packages():
     inference = infer(FIXTURES / "aspnetlib", Options(offline=True))
     reqs = [r for r in inference.requirements if r.manifest == "src/Middleware/Middleware.csproj"]
-    assert [(r.name, bool(r.extra.get("framework_reference"))) for r in reqs] == [
+    assert [(r.name, bool(dep_facts(r).framework_reference)) for r in reqs] == [
         ("Microsoft.AspNetCore.App", True)
     ]
     (edit,) = [e for e in inference.edits if e.path == "src/Middleware/Middleware.csproj"]
@@ -371,14 +372,14 @@ def test_a_test_project_referenced_for_its_fixtures_does_not_carry_the_subject()
             manifest=src,
             internal=True,
             path=dst,
-            extra={"weight": weight},
+            facts=CsDepFacts(weight=weight),
         )
 
     cands = [ref("It", "Unit", 3.0), ref("It", "Infra", 6.0), ref("Unit", "Web", 10.0)]
     cands.append(ref("Web", "Infra", 20.0))
     graph = networkx.DiGraph()
     for c in cands:
-        graph.add_edge(c.manifest, c.path, weight=c.extra["weight"])
+        graph.add_edge(c.manifest, c.path, weight=dep_facts(c).weight)
     kept = reduce_transitive(cands, graph, tests={"It", "Unit"})
     # Infra reaches It through the Unit test project only: It still names it
     assert sorted((c.manifest, c.path) for c in kept) == [
@@ -435,7 +436,7 @@ def test_a_library_using_aspnetcore_gets_the_framework_reference_not_extension_p
     # `using Microsoft.AspNetCore.Builder` alone does not mean Swashbuckle (its index row is
     # marked by UseSwagger), so the library needs the shared framework, which holds logging
     reqs = [r for r in sharedframework.requirements if r.manifest == "src/Defaults/Defaults.csproj"]
-    assert [(r.name, bool(r.extra.get("framework_reference"))) for r in reqs] == [
+    assert [(r.name, bool(dep_facts(r).framework_reference)) for r in reqs] == [
         ("Microsoft.AspNetCore.App", True)
     ]
 
@@ -621,7 +622,7 @@ def test_projects_applying_a_generators_attributes_reference_it_as_an_analyzer()
     # compiler plug-in, references no runtime library even though it names GetAttribute
     assert _projects(result, "src/Api/Api.csproj") == ["src/Api.Generator/Api.Generator.csproj"]
     api = next(r for r in result.requirements if r.manifest == "src/Api/Api.csproj")
-    assert api.extra.get("analyzer")
+    assert dep_facts(api).analyzer
     assert _projects(result, "src/Api.Generator/Api.Generator.csproj") == []
     # a centrally listed `.Testing` harness is no variant of Microsoft.CodeAnalysis.CSharp,
     # and a plug-in takes no Workspaces package to bring the compiler (RS1038): it pins
@@ -1214,7 +1215,7 @@ def test_a_reference_to_a_compiler_plugin_is_an_analyzer_reference(tmp_path):
     )
     found = infer(tmp_path, Options(offline=True))
     (ref,) = [r for r in found.requirements if r.manifest == "App/App.csproj" and r.internal]
-    assert ref.path == "Gen/Gen.csproj" and ref.extra.get("analyzer")
+    assert ref.path == "Gen/Gen.csproj" and dep_facts(ref).analyzer
 
 
 def test_aspire_integrations_take_the_version_of_the_apphost_sdk(aspireservices):
@@ -1693,7 +1694,7 @@ def test_a_using_under_a_symbol_the_project_does_not_define_is_not_compiled():
 
 
 def test_if_symbols_only_the_repository_defines_are_decided():
-    from depinfer.mapping.csharp import _active
+    from depinfer.mapping.csharp_use import guard_active as _active
 
     # POMELO is defined by some project here: off where this project lacks it
     assert not _active([["POMELO", True]], set(), {"POMELO"})

@@ -1,14 +1,15 @@
 """C# analyzer: .cs files → `ImportRef`s, with tree-sitter-c-sharp.
 
-What it records, each as an ImportRef whose `extra["kind"]` says which:
+What it records, each as an ImportRef whose typed facts (depinfer/facts/csharp.py) say
+which (`CsRefFacts.kind`):
 - "using": `using N;`, `global using N;`, `using static N.T;`, `using A = N.T;` and the
   `<Using Include>` items of the project and its Directory.Build.props;
 - "qualified": fully-qualified names written in code (`Newtonsoft.Json.JsonConvert`);
 - "attribute": attribute names (`[Fact]`, `[TestMethod]`, `[ApiController]`);
-- "file": one summary per file: identifiers used, `A.B` member pairs, namespaces and
+- a `CsFileFacts` summary per file: identifiers used, `A.B` member pairs, namespaces and
   types it declares. Mapping and rules use these to tell split packages apart
   (`UseSqlite` → the Sqlite provider) and to find which project's types another uses.
-Every ref carries `extra["project"]`, the .csproj that compiles the file. Razor files
+Every ref's facts name `project`, the .csproj that compiles the file. Razor files
 (.razor, .cshtml) give their `@using` lines, the names they use and their component class.
 """
 
@@ -19,6 +20,7 @@ from functools import lru_cache
 
 from depinfer.analyzers.csharp_layout import CsProject, build_layout
 from depinfer.context import Context
+from depinfer.facts.csharp import CsFileFacts, CsRefFacts, ref_kind
 from depinfer.model import FileKind, ImportRef, Project
 from depinfer.scan import read_source
 
@@ -158,220 +160,276 @@ def _name(node) -> str:
 _ATTRIBUTE_METADATA = re.compile(r"[A-Z]\w*(?:\.[A-Z]\w*)*\.[A-Z]\w*Attribute")
 
 
+class _FileWalk:
+    """What one walk over a C# syntax tree gathers; `HANDLERS` decide per node type."""
+
+    def __init__(self, ref) -> None:
+        self.ref = ref  # records a `using` as soon as it is seen
+        self.identifiers: set[str] = set()
+        self.features: set[str] = set()  # language features older targets need polyfills for
+        # extension method (namespace, name) -> [(fewest, most arguments)] of its overloads
+        self.arity: dict[tuple[str, str], list[tuple[int, int]]] = {}
+        self.call_arity: dict[str, set[int]] = {}  # member call name -> argument counts seen
+        self.pairs: set[str] = set()
+        self.declared_ns: set[str] = set()
+        self.types: list[tuple[str, str, bool]] = []  # (namespace, name, public)
+        self.qualified: dict[str, int] = {}
+        self.attributes: dict[str, int] = {}
+        self.extensions: set[tuple[str, str]] = set()  # (namespace, extension method name)
+        self.attribute_names: set[str] = set()  # "Ns.NameAttribute" string literals
+        self.members: set[str] = set()  # properties, fields, methods... this file declares
+        self.typed: set[str] = set()  # names written where only a type can stand
+        self.accessed: set[str] = set()  # `x.Name`: a member of something (or an extension)
+        self.standalone: set[str] = set()  # names written anywhere else
+        self.called: set[str] = set()  # `x.Name(…)`
+        self.nested: set[str] = set()  # types declared inside other types
+        self.stack: list[tuple[object, str]] = []
+
+    def run(self, root) -> None:
+        """Walk the tree depth-first, in source order, with each node's namespace."""
+        # A file-scoped namespace applies to the top-level siblings that follow it.
+        current = ""
+        for child in root.children:
+            if child.type == "file_scoped_namespace_declaration":
+                current = _name(child.child_by_field_name("name"))
+                if current:
+                    self.declared_ns.add(current)
+                continue
+            self.stack.append((child, current))
+        self.stack.reverse()
+        while self.stack:
+            node, ns = self.stack.pop()
+            if node.type not in ("using_directive", "namespace_declaration"):
+                self.feature(node)
+            handler = HANDLERS.get(node.type)
+            if handler is not None and handler(self, node, ns):
+                continue  # the handler took the node and whatever it needed below it
+            for c in reversed(node.children):
+                self.stack.append((c, ns))
+
+    def feature(self, node) -> None:
+        """Newer-language syntax (records, ranges, init, required …) the node spells."""
+        t = node.type
+        if t in _LANGUAGE_FEATURES:
+            self.features.add(_LANGUAGE_FEATURES[t])
+        elif t == "accessor_declaration" and any(c.type == "init" for c in node.children):
+            self.features.add("init")
+        elif t == "modifier" and node.text == b"required":
+            self.features.add("required")
+        elif t == "prefix_unary_expression" and node.children and node.children[0].type == "^":
+            self.features.add("index")
+
+    def using(self, node, ns: str) -> bool:
+        """`using …;`: recorded as its own ref."""
+        _using(node, self.ref)
+        return True
+
+    def namespace(self, node, ns: str) -> bool:
+        """`namespace A.B { … }`: its members are walked inside the joined namespace."""
+        inner = _name(node.child_by_field_name("name"))
+        full = f"{ns}.{inner}" if ns and inner else inner or ns
+        if full:
+            self.declared_ns.add(full)
+        name_node = node.child_by_field_name("name")
+        for c in reversed(node.children):
+            if name_node is None or c.id != name_node.id:
+                self.stack.append((c, full))
+        return True
+
+    def type_decl(self, node, ns: str) -> bool:
+        """A class, struct, record …: a top-level type of the file or a nested one."""
+        name_node = node.child_by_field_name("name")
+        if name_node is not None:
+            mods = {c.text.decode() for c in node.children if c.type == "modifier"}
+            is_nested = (
+                node.parent is not None
+                and node.parent.type == "declaration_list"
+                and (node.parent.parent is not None and node.parent.parent.type in _TYPE_DECLS)
+            )
+            name = name_node.text.decode("utf-8", "replace")
+            if not is_nested:
+                self.types.append((ns, name, "public" in mods))
+            else:
+                # a test class's own `Source`/`Dest`: uses in this file mean it
+                self.nested.add(name)
+        return False
+
+    def method(self, node, ns: str) -> bool:
+        """A non-private `this`-parameter method: an extension method, with its arities."""
+        params = node.child_by_field_name("parameters")
+        first = params.named_children[0] if params is not None and params.named_children else None
+        mods = {c.text for c in node.children if c.type == "modifier"}
+        if (
+            first is not None
+            and b"private" not in mods
+            and any(c.type == "modifier" and c.text == b"this" for c in first.children)
+        ):
+            name_node = node.child_by_field_name("name")
+            if name_node is not None:
+                name = name_node.text.decode("utf-8", "replace")
+                self.extensions.add((ns, name))
+                self.arity.setdefault((ns, name), []).append(_arity(params))
+        return False
+
+    def attribute(self, node, ns: str) -> bool:
+        """`[Name(args)]`: the attribute, its qualified name, then only its arguments."""
+        name = _name(node.child_by_field_name("name"))
+        if not name:
+            return False
+        short = name.rsplit(".", 1)[-1]
+        if short not in self.attributes:
+            self.attributes[short] = node.start_point[0] + 1
+        if "." in name:
+            self.qualified.setdefault(name, node.start_point[0] + 1)
+        # `[Command]` names CommandAttribute: the bare name is not a use of `Command`
+        self.identifiers.add(f"{short}Attribute")
+        args = node.child_by_field_name("arguments") or next(
+            (c for c in node.children if c.type == "attribute_argument_list"), None
+        )
+        if args is not None:
+            self.stack.append((args, ns))
+        return True
+
+    def qualified_name(self, node, ns: str) -> bool:
+        """`A.B.C` in a type position: a qualified name, nothing below it."""
+        name = _name(node)
+        if name:
+            self.qualified.setdefault(name, node.start_point[0] + 1)
+        return True
+
+    def string_literal(self, node, ns: str) -> bool:
+        """A string spelling an attribute's metadata name ("Refit.GetAttribute")."""
+        # a source generator finds the attributes it acts on by metadata name: which of
+        # this repository's attributes it reads
+        m = _ATTRIBUTE_METADATA.fullmatch(node.text.decode("utf-8", "replace").strip('@"'))
+        if m:
+            self.attribute_names.add(m.group(0))
+        return True
+
+    def member_access(self, node, ns: str) -> bool:
+        """`X.Y.Z` in code: a qualified name when capitalised, and its `Y.Z` pair."""
+        name = _name(node)
+        if name and name[0].isupper():
+            self.qualified.setdefault(name, node.start_point[0] + 1)
+        nm = node.child_by_field_name("name")
+        ex = node.child_by_field_name("expression")
+        if nm is not None and ex is not None:
+            if ex.type == "member_access_expression":
+                last = _name(ex.child_by_field_name("name"))
+            elif ex.type == "invocation_expression":
+                last = ""
+            else:
+                last = _name(ex).rsplit(".", 1)[-1] if _name(ex) else ""
+            if last:
+                self.pairs.add(f"{last}.{_name(nm)}")
+        return False
+
+    def invocation(self, node, ns: str) -> bool:
+        """`x.Name(a, b)` / `x.Name<T>(a)`: how many arguments a member call passes."""
+        fn = node.child_by_field_name("function")
+        args = node.child_by_field_name("arguments")
+        if fn is not None and fn.type == "member_access_expression" and args is not None:
+            nm = fn.child_by_field_name("name")
+            if nm is not None and nm.type == "generic_name":
+                nm = next((c for c in nm.children if c.type == "identifier"), None)
+            if nm is not None:
+                n = sum(1 for c in args.named_children if c.type == "argument")
+                self.call_arity.setdefault(nm.text.decode("utf-8", "replace"), set()).add(n)
+        return False
+
+    def identifier(self, node, ns: str) -> bool:
+        """A capitalised name: declared member, member use, call, type or plain use."""
+        txt = node.text.decode("utf-8", "replace")
+        if not txt[:1].isupper():
+            return True
+        parent = node.parent
+        role = _role(node)
+        if role == "name" and parent is not None and parent.type in _MEMBER_DECLS:
+            self.members.add(txt)  # declares a member: no use of anything
+            return True
+        if parent is not None and _initialized_member(node, parent, role):
+            return True  # sets a member of the created object: no use of anything
+        self.identifiers.add(txt)
+        if parent is not None and (
+            (role == "name" and parent.type == "member_access_expression")
+            or (role == "function" and parent.type == "invocation_expression")
+        ):
+            self.accessed.add(txt)  # `x.Name`, `Name(…)`: a member, never a type
+            grand = parent.parent
+            if (
+                parent.type == "member_access_expression"
+                and grand is not None
+                and grand.type == "invocation_expression"
+                and _role(parent) == "function"
+            ):
+                self.called.add(txt)  # `x.Name(…)`: an extension method may be meant
+        else:
+            self.standalone.add(txt)
+        if role in ("type", "returns") or (parent is not None and parent.type in _TYPE_PARENTS):
+            self.typed.add(txt)
+        return True
+
+    def summary(self, project_path: str | None) -> CsFileFacts:
+        """The file's summary facts, once the walk is done."""
+        # `Context.IsSynchronous` next to a declared `Context` property reads the property:
+        # a name this file declares as a member counts as a type only where a type must stand
+        identifiers = self.identifiers - (self.members - self.typed)
+        return CsFileFacts(
+            project=project_path,
+            identifiers=tuple(sorted(identifiers)),
+            pairs=tuple(sorted(self.pairs)),
+            namespaces=tuple(sorted(self.declared_ns)),
+            types=tuple(self.types),
+            extensions=tuple(sorted(self.extensions)),
+            member_only=tuple(sorted(self.accessed - self.standalone - self.members - self.called)),
+            called_only=tuple(sorted(self.called - self.standalone - self.members)),
+            called=tuple(sorted(self.called)),
+            nested=tuple(sorted(self.nested)),
+            attribute_names=tuple(sorted(self.attribute_names)),
+            features=tuple(sorted(self.features)),
+            extension_arity=tuple((ns, n, tuple(a)) for (ns, n), a in sorted(self.arity.items())),
+            call_arity=tuple((k, tuple(sorted(v))) for k, v in self.call_arity.items()),
+        )
+
+
+# node type -> the walk's handler; it returns True when the node's children are done
+HANDLERS = {
+    "using_directive": _FileWalk.using,
+    "namespace_declaration": _FileWalk.namespace,
+    **dict.fromkeys(_TYPE_DECLS, _FileWalk.type_decl),
+    "method_declaration": _FileWalk.method,
+    "attribute": _FileWalk.attribute,
+    "qualified_name": _FileWalk.qualified_name,
+    "string_literal": _FileWalk.string_literal,
+    "member_access_expression": _FileWalk.member_access,
+    "invocation_expression": _FileWalk.invocation,
+    "identifier": _FileWalk.identifier,
+}
+
+
 def analyze_text(text: str, rel: str, kind: FileKind, project_path: str | None) -> list[ImportRef]:
     """ImportRefs of one C# source text (the unit the tests exercise)."""
     tree = _parser().parse(text.encode("utf-8"))
     refs: list[ImportRef] = []
-    identifiers: set[str] = set()
-    features: set[str] = set()  # language features older targets need polyfills for
-    # extension method (namespace, name) -> [(fewest, most arguments)] of its overloads
-    arity: dict[tuple[str, str], list[tuple[int, int]]] = {}
-    call_arity: dict[str, set[int]] = {}  # member call name -> argument counts seen
-    pairs: set[str] = set()
-    declared_ns: set[str] = set()
-    types: list[tuple[str, str, bool]] = []  # (namespace, name, public)
-    qualified: dict[str, int] = {}
-    attributes: dict[str, int] = {}
-    extensions: set[tuple[str, str]] = set()  # (namespace, extension method name)
-    attribute_names: set[str] = set()  # "Ns.NameAttribute" string literals
-    members: set[str] = set()  # properties, fields, methods... this file declares
-    typed: set[str] = set()  # names written where only a type can stand
-    accessed: set[str] = set()  # `x.Name`: a member of something (or an extension method)
-    standalone: set[str] = set()  # names written anywhere else
-    called: set[str] = set()  # `x.Name(…)`
-    nested: set[str] = set()  # types declared inside other types
 
-    def ref(module: str, line: int, **extra) -> None:
-        extra["project"] = project_path
-        refs.append(ImportRef(module, rel, line, "csharp", kind, extra=extra))
+    def ref(module: str, line: int, facts: CsRefFacts | CsFileFacts) -> None:
+        refs.append(ImportRef(module, rel, line, "csharp", kind, facts=facts))
 
-    # A file-scoped namespace applies to the top-level siblings that follow it.
-    stack = []
-    current = ""
-    for child in tree.root_node.children:
-        if child.type == "file_scoped_namespace_declaration":
-            current = _name(child.child_by_field_name("name"))
-            if current:
-                declared_ns.add(current)
-            continue
-        stack.append((child, current))
-    stack.reverse()
-    while stack:
-        node, ns = stack.pop()
-        t = node.type
-        if t == "using_directive":
-            _using(node, ref)
-            continue
-        if t == "namespace_declaration":
-            inner = _name(node.child_by_field_name("name"))
-            full = f"{ns}.{inner}" if ns and inner else inner or ns
-            if full:
-                declared_ns.add(full)
-            name_node = node.child_by_field_name("name")
-            for c in reversed(node.children):
-                if name_node is None or c.id != name_node.id:
-                    stack.append((c, full))
-            continue
-        if t in _LANGUAGE_FEATURES:
-            features.add(_LANGUAGE_FEATURES[t])
-        elif t == "accessor_declaration" and any(c.type == "init" for c in node.children):
-            features.add("init")
-        elif t == "modifier" and node.text == b"required":
-            features.add("required")
-        elif t == "prefix_unary_expression" and node.children and node.children[0].type == "^":
-            features.add("index")
-        if t in _TYPE_DECLS:
-            name_node = node.child_by_field_name("name")
-            if name_node is not None:
-                mods = {c.text.decode() for c in node.children if c.type == "modifier"}
-                is_nested = (
-                    node.parent is not None
-                    and node.parent.type == "declaration_list"
-                    and (node.parent.parent is not None and node.parent.parent.type in _TYPE_DECLS)
-                )
-                if not is_nested:
-                    types.append((ns, name_node.text.decode("utf-8", "replace"), "public" in mods))
-                else:
-                    # a test class's own `Source`/`Dest`: uses in this file mean it
-                    nested.add(name_node.text.decode("utf-8", "replace"))
-        elif t == "method_declaration":
-            params = node.child_by_field_name("parameters")
-            first = (
-                params.named_children[0] if params is not None and params.named_children else None
-            )
-            mods = {c.text for c in node.children if c.type == "modifier"}
-            if (
-                first is not None
-                and b"private" not in mods
-                and any(c.type == "modifier" and c.text == b"this" for c in first.children)
-            ):
-                name_node = node.child_by_field_name("name")
-                if name_node is not None:
-                    name = name_node.text.decode("utf-8", "replace")
-                    extensions.add((ns, name))
-                    arity.setdefault((ns, name), []).append(_arity(params))
-        elif t == "attribute":
-            name = _name(node.child_by_field_name("name"))
-            if name:
-                short = name.rsplit(".", 1)[-1]
-                if short not in attributes:
-                    attributes[short] = node.start_point[0] + 1
-                if "." in name:
-                    qualified.setdefault(name, node.start_point[0] + 1)
-                # `[Command]` names CommandAttribute: the bare name is not a use of `Command`
-                identifiers.add(f"{short}Attribute")
-                args = node.child_by_field_name("arguments") or next(
-                    (c for c in node.children if c.type == "attribute_argument_list"), None
-                )
-                if args is not None:
-                    stack.append((args, ns))
-                continue
-        elif t == "qualified_name":
-            name = _name(node)
-            if name:
-                qualified.setdefault(name, node.start_point[0] + 1)
-            continue
-        elif t == "string_literal":
-            # a source generator finds the attributes it acts on by metadata name
-            # ("Refit.GetAttribute"): which of this repository's attributes it reads
-            m = _ATTRIBUTE_METADATA.fullmatch(node.text.decode("utf-8", "replace").strip('@"'))
-            if m:
-                attribute_names.add(m.group(0))
-            continue
-        elif t == "member_access_expression":
-            name = _name(node)
-            if name and name[0].isupper():
-                qualified.setdefault(name, node.start_point[0] + 1)
-            nm = node.child_by_field_name("name")
-            ex = node.child_by_field_name("expression")
-            if nm is not None and ex is not None:
-                if ex.type == "member_access_expression":
-                    last = _name(ex.child_by_field_name("name"))
-                elif ex.type == "invocation_expression":
-                    last = ""
-                else:
-                    last = _name(ex).rsplit(".", 1)[-1] if _name(ex) else ""
-                if last:
-                    pairs.add(f"{last}.{_name(nm)}")
-        elif t == "invocation_expression":
-            # `x.Name(a, b)` / `x.Name<T>(a)`: how many arguments an extension call passes
-            fn = node.child_by_field_name("function")
-            args = node.child_by_field_name("arguments")
-            if fn is not None and fn.type == "member_access_expression" and args is not None:
-                nm = fn.child_by_field_name("name")
-                if nm is not None and nm.type == "generic_name":
-                    nm = next((c for c in nm.children if c.type == "identifier"), None)
-                if nm is not None:
-                    n = sum(1 for c in args.named_children if c.type == "argument")
-                    call_arity.setdefault(nm.text.decode("utf-8", "replace"), set()).add(n)
-        elif t == "identifier":
-            txt = node.text.decode("utf-8", "replace")
-            if txt[:1].isupper():
-                parent = node.parent
-                role = _role(node)
-                if role == "name" and parent is not None and parent.type in _MEMBER_DECLS:
-                    members.add(txt)  # declares a member: no use of anything
-                    continue
-                if parent is not None and _initialized_member(node, parent, role):
-                    continue  # sets a member of the created object: no use of anything
-                identifiers.add(txt)
-                if parent is not None and (
-                    (role == "name" and parent.type == "member_access_expression")
-                    or (role == "function" and parent.type == "invocation_expression")
-                ):
-                    accessed.add(txt)  # `x.Name`, `Name(…)`: a member, never a type
-                    grand = parent.parent
-                    if (
-                        parent.type == "member_access_expression"
-                        and grand is not None
-                        and grand.type == "invocation_expression"
-                        and _role(parent) == "function"
-                    ):
-                        called.add(txt)  # `x.Name(…)`: an extension method may be meant
-                else:
-                    standalone.add(txt)
-                if role in ("type", "returns") or (
-                    parent is not None and parent.type in _TYPE_PARENTS
-                ):
-                    typed.add(txt)
-            continue
-        for c in reversed(node.children):
-            stack.append((c, ns))
+    def use(module: str, line: int, use_kind: str, **more) -> None:
+        ref(module, line, CsRefFacts(kind=use_kind, project=project_path, **more))
 
-    # `Context.IsSynchronous` next to a declared `Context` property reads the property:
-    # a name this file declares as a member counts as a type only where a type must stand
-    identifiers -= members - typed
+    walk = _FileWalk(use)
+    walk.run(tree.root_node)
     if any(c.type == "global_statement" for c in tree.root_node.children):
         # top-level statements compile into a `Program` class in the global namespace
-        types.append(("", "Program", True))
-    for name, line in qualified.items():
-        ref(name, line, kind="qualified")
-    for name, line in attributes.items():
-        ref(name, line, kind="attribute")
+        walk.types.append(("", "Program", True))
+    for name, line in walk.qualified.items():
+        use(name, line, "qualified")
+    for name, line in walk.attributes.items():
+        use(name, line, "attribute")
     if tree.root_node.has_error:
-        ref("", 1, kind="syntax_error")
-    ref(
-        "",
-        0,
-        kind="file",
-        identifiers=sorted(identifiers),
-        pairs=sorted(pairs),
-        namespaces=sorted(declared_ns),
-        types=[list(t) for t in types],
-        extensions=sorted([list(e) for e in extensions]),
-        member_only=sorted(accessed - standalone - members - called),
-        called_only=sorted(called - standalone - members),
-        called=sorted(called),
-        nested=sorted(nested),
-        **({"attribute_names": sorted(attribute_names)} if attribute_names else {}),
-        **({"features": sorted(features)} if features else {}),
-        **(
-            {"extension_arity": [[ns, n, a] for (ns, n), a in sorted(arity.items())]}
-            if arity
-            else {}
-        ),
-        **({"call_arity": {k: sorted(v) for k, v in call_arity.items()}} if call_arity else {}),
-    )
+        use("", 1, "syntax_error")
+    ref("", 0, walk.summary(project_path))
     return refs
 
 
@@ -388,21 +446,10 @@ def analyze_razor(text: str, rel: str, kind: FileKind, cs: CsProject) -> list[Im
     refs: list[ImportRef] = []
     for m in _RAZOR_USING.finditer(text):
         line = text.count("\n", 0, m.start()) + 1
-        refs.append(
-            ImportRef(
-                m.group(1),
-                rel,
-                line,
-                "csharp",
-                kind,
-                extra={
-                    "kind": "using",
-                    "global": rel.endswith("_Imports.razor"),
-                    "static": False,
-                    "project": cs.path,
-                },
-            )
+        facts = CsRefFacts(
+            kind="using", project=cs.path, global_using=rel.endswith("_Imports.razor")
         )
+        refs.append(ImportRef(m.group(1), rel, line, "csharp", kind, facts=facts))
     types = []
     namespaces = []
     if rel.endswith(".razor") and not rel.endswith("_Imports.razor"):
@@ -415,27 +462,16 @@ def analyze_razor(text: str, rel: str, kind: FileKind, cs: CsProject) -> list[Im
             ns = ".".join([cs.root_namespace, *parts]) if cs.root_namespace else ""
         stem = rel.rsplit("/", 1)[-1].split(".", 1)[0]
         if stem.isidentifier():
-            types.append([ns, stem, True])
+            types.append((ns, stem, True))
             if ns:
                 namespaces.append(ns)
-    refs.append(
-        ImportRef(
-            "",
-            rel,
-            0,
-            "csharp",
-            kind,
-            extra={
-                "kind": "file",
-                "identifiers": sorted(set(_RAZOR_NAME.findall(text))),
-                "pairs": [],
-                "namespaces": namespaces,
-                "types": types,
-                "extensions": [],
-                "project": cs.path,
-            },
-        )
+    summary = CsFileFacts(
+        project=cs.path,
+        identifiers=tuple(sorted(set(_RAZOR_NAME.findall(text)))),
+        namespaces=tuple(namespaces),
+        types=tuple(types),
     )
+    refs.append(ImportRef("", rel, 0, "csharp", kind, facts=summary))
     return refs
 
 
@@ -454,13 +490,16 @@ def _using(node, ref) -> None:
     module = _name(target) if target is not None else ""
     if not module:
         return
-    extra = {"kind": "using", "global": is_global, "static": is_static}
-    if alias:
-        extra["alias"] = alias
     guard = _guard(node)
-    if guard:
-        extra["if"] = guard
-    ref(module, node.start_point[0] + 1, **extra)
+    ref(
+        module,
+        node.start_point[0] + 1,
+        "using",
+        global_using=is_global,
+        static=is_static,
+        alias=alias or None,
+        guard=tuple((symbol, wanted) for symbol, wanted in guard),
+    )
 
 
 def _guard(node) -> list[list]:
@@ -507,9 +546,9 @@ def analyze(project: Project, ctx: Context) -> list[ImportRef]:
             else:
                 file_refs = analyze_text(text, f.path, f.kind, cs.path)
             for r in file_refs:
-                if r.extra.get("kind") == "syntax_error":
+                if ref_kind(r) == "syntax_error":
                     ctx.info("C# syntax errors; analysed what could be parsed", f.path)
-            refs.extend(r for r in file_refs if r.extra.get("kind") != "syntax_error")
+            refs.extend(r for r in file_refs if ref_kind(r) != "syntax_error")
     return refs
 
 
@@ -520,22 +559,14 @@ def _project_refs(cs: CsProject) -> list[ImportRef]:
         ns = entry.get("namespace", "")
         if not ns or ns in cs.using_removes:
             continue
-        out.append(
-            ImportRef(
-                ns,
-                cs.path,
-                0,
-                "csharp",
-                FileKind.CONFIG,
-                extra={
-                    "kind": "using",
-                    "global": True,
-                    "static": bool(entry.get("static")),
-                    "project": cs.path,
-                    "msbuild": True,
-                },
-            )
+        facts = CsRefFacts(
+            kind="using",
+            project=cs.path,
+            global_using=True,
+            static=bool(entry.get("static")),
+            msbuild=True,
         )
+        out.append(ImportRef(ns, cs.path, 0, "csharp", FileKind.CONFIG, facts=facts))
     return out
 
 

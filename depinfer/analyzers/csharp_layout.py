@@ -16,6 +16,9 @@ from typing import Any
 
 from depinfer.analyzers.msbuild_conditions import evaluate
 from depinfer.analyzers.msbuild_functions import Evaluator, rooted_path
+from depinfer.data import load_table
+from depinfer.manifests import ManifestError
+from depinfer.manifests.csproj import read as read_msbuild
 from depinfer.model import Ecosystem, Manifest, Project, SourceFile
 
 # The last part of a project name that marks a test project (`Shop.UnitTests`, `X.Specs`).
@@ -125,17 +128,10 @@ def _ancestors(directory: str) -> list[str]:
 
 
 def build_layout(project: Project) -> list[CsProject]:
+    """Every readable .csproj with what it inherits, and the source files it compiles."""
     manifests = project.manifests_of(Ecosystem.NUGET)
-    build_props = {
-        _dir(m.path): m
-        for m in manifests
-        if m.path.rsplit("/", 1)[-1] == "Directory.Build.props" and not m.parse_error
-    }
-    package_props = {
-        _dir(m.path): m
-        for m in manifests
-        if m.path.rsplit("/", 1)[-1] == "Directory.Packages.props" and not m.parse_error
-    }
+    build_props = _by_directory(manifests, "Directory.Build.props")
+    package_props = _by_directory(manifests, "Directory.Packages.props")
     projects: list[CsProject] = []
     imported_cache: dict[str, dict[str, Any] | None] = {}
     inherited_refs: dict[str, list[tuple[str, str, str]]] = {}
@@ -143,87 +139,11 @@ def build_layout(project: Project) -> list[CsProject]:
     for m in manifests:
         if m.format != "csproj" or m.parse_error:
             continue
-        directory = _dir(m.path)
-        name = posixpath.basename(m.path)[: -len(".csproj")]
-        cs = CsProject(manifest=m, path=m.path, directory=directory, name=name)
-        cs.props = _props_chain(directory, build_props)
-        props: dict[str, str] = {}
-        for pm in reversed(cs.props):
-            props.update(_functions(project, pm.data, _dir(pm.path), directory, props))
-        props.update(_functions(project, m.data, directory, directory, props))
-        # files the props chain imports (`eng/Common.props`) count as part of it; their
-        # properties give way to the project's own
-        early = _imported(project, cs.props, props, directory, imported_cache)
-        own = _imported(project, [m], props, directory, imported_cache)
-        for data in own + early:
-            where = _dir(data.get("path", ""))
-            for key, value in _functions(project, data, where, directory, props).items():
-                props.setdefault(key, value)
-        cs.properties = props
-        for data in own:
-            if data.get("path", "").endswith(".projitems"):
-                cs.shared_compile.extend(_shared_items(data))
-        cs.sdk = m.data.get("sdk") or ""
-        cs.extra_sdks = [n for n in m.data.get("extra_sdks", []) if n != cs.sdk]
-        tfms = _expand(props.get("TargetFrameworks") or props.get("TargetFramework") or "", props)
-        legacy = re.fullmatch(r"v(\d)\.(\d)(?:\.(\d))?", props.get("TargetFrameworkVersion", ""))
-        if not tfms and legacy:
-            tfms = "net" + "".join(g for g in legacy.groups() if g)  # old format: v4.7.2
-        cs.target_frameworks = [t.strip() for t in tfms.split(";") if t.strip()]
-        cs.implicit_usings = props.get("ImplicitUsings", "").lower() in ("enable", "true")
-        cs.is_test = (
-            props.get("IsTestProject", "").lower() == "true"
-            or any(s.startswith("MSTest.Sdk") for s in cs.sdk_names)
-            or bool(TEST_NAME.search(name))
-            or bool(TEST_NAME_PASCAL.search(name))
-        )
-        for ancestor in _ancestors(directory):
-            if ancestor in package_props:
-                cs.packages_props = package_props[ancestor]
-                break
-        central_flag = props.get("ManagePackageVersionsCentrally", "")
-        if cs.packages_props is not None:
-            pp = cs.packages_props
-            cs.pool = dict(pp.data.get("package_versions", {}))
-            flag = pp.data.get("properties", {}).get("ManagePackageVersionsCentrally", "")
-            central_flag = central_flag or flag
-        # the flag without any PackageVersion list (set under `Exists(...Packages.props)`
-        # in a shared file used by repositories with and without one) manages nothing
-        cs.central = (
-            central_flag.lower() == "true" and (cs.packages_props is not None or bool(cs.pool))
-            if central_flag
-            else bool(cs.pool)
-        )
-        for pm in cs.props + ([cs.packages_props] if cs.packages_props else []):
-            for pid in pm.data.get("global_package_references", []):
-                cs.inherited_packages.add(pid.lower())
-        cs.packages_flow = _packages_flow(
-            [m, *cs.props, *([cs.packages_props] if cs.packages_props else [])]
-        )
-        late = _build_targets(project, directory, props, imported_cache)
-        # what conditions test: the project's properties, then those the targets set
-        evaluated = dict(props)
-        evaluated["MSBuildProjectName"] = name
-        evaluated["MSBuildProjectFullPath"] = "/" + m.path
-        evaluated["MSBuildProjectDirectory"] = "/" + directory
-        for data in late:
-            for key, value in data.get("properties", {}).items():
-                evaluated.setdefault(key, value)
-
-        for pm in cs.props:
-            for pid in _applicable_refs(pm, cs.is_test, evaluated):
-                cs.inherited_packages.add(pid.lower())
-            cs.inherited_usings.extend(_usings(pm.data, cs.is_test, evaluated))
-            cs.using_removes.update(pm.data.get("using_removes", []))
-        for data in early + late:
-            cs.shared_packages.update(_package_ids(data, cs.is_test, evaluated))
-        cs.shared_packages.update(cs.inherited_packages)
-        for data in own + early + late:
-            cs.inherited_packages.update(_package_ids(data, cs.is_test, evaluated))
-            cs.inherited_usings.extend(_usings(data, cs.is_test, evaluated))
-            cs.using_removes.update(data.get("using_removes", []))
-        cs.inherited_usings.extend(_usings(m.data, cs.is_test, evaluated))
-        cs.using_removes.update(m.data.get("using_removes", []))
+        cs, early, own = _read_project(project, m, build_props, imported_cache)
+        _find_central(cs, package_props)
+        late = _build_targets(project, cs.directory, cs.properties, imported_cache)
+        evaluated = _evaluated(cs, late)
+        _inherit_items(cs, early, own, late, evaluated)
         shared = [(pm.path, pm.data) for pm in cs.props] + [
             (d.get("path", ""), d) for d in early + late
         ]
@@ -238,6 +158,137 @@ def build_layout(project: Project) -> list[CsProject]:
     _assign_files(project, projects)
     _resolve_inherited_projects(projects, inherited_refs, evaluated_props)
     return projects
+
+
+def _by_directory(manifests: list[Manifest], file_name: str) -> dict[str, Manifest]:
+    """The readable MSBuild files of one name (Directory.Build.props …) by their folder."""
+    return {
+        _dir(m.path): m
+        for m in manifests
+        if m.path.rsplit("/", 1)[-1] == file_name and not m.parse_error
+    }
+
+
+def _test_sdks() -> list[str]:
+    """Project SDKs that make a test project (MSTest.Sdk), from the shipped inbox table."""
+    return list(load_table("csharp/nuget_inbox.json")["test_sdks"])
+
+
+def _read_project(
+    project: Project,
+    m: Manifest,
+    build_props: dict[str, Manifest],
+    imported_cache: dict[str, dict[str, Any] | None],
+) -> tuple[CsProject, list[dict[str, Any]], list[dict[str, Any]]]:
+    """The project with its properties (props chain, own file, what both import), SDKs,
+    target frameworks and test role; with the files its props chain and it import."""
+    directory = _dir(m.path)
+    name = posixpath.basename(m.path)[: -len(".csproj")]
+    cs = CsProject(manifest=m, path=m.path, directory=directory, name=name)
+    cs.props = _props_chain(directory, build_props)
+    props: dict[str, str] = {}
+    for pm in reversed(cs.props):
+        props.update(_functions(project, pm.data, _dir(pm.path), directory, props))
+    props.update(_functions(project, m.data, directory, directory, props))
+    # files the props chain imports (`eng/Common.props`) count as part of it; their
+    # properties give way to the project's own
+    early = _imported(project, cs.props, props, directory, imported_cache)
+    own = _imported(project, [m], props, directory, imported_cache)
+    for data in own + early:
+        where = _dir(data.get("path", ""))
+        for key, value in _functions(project, data, where, directory, props).items():
+            props.setdefault(key, value)
+    cs.properties = props
+    for data in own:
+        if data.get("path", "").endswith(".projitems"):
+            cs.shared_compile.extend(_shared_items(data))
+    cs.sdk = m.data.get("sdk") or ""
+    cs.extra_sdks = [n for n in m.data.get("extra_sdks", []) if n != cs.sdk]
+    cs.target_frameworks = _target_frameworks(props)
+    cs.implicit_usings = props.get("ImplicitUsings", "").lower() in ("enable", "true")
+    cs.is_test = (
+        props.get("IsTestProject", "").lower() == "true"
+        or any(s.startswith(sdk) for s in cs.sdk_names for sdk in _test_sdks())
+        or bool(TEST_NAME.search(name))
+        or bool(TEST_NAME_PASCAL.search(name))
+    )
+    return cs, early, own
+
+
+def _target_frameworks(props: dict[str, str]) -> list[str]:
+    """TargetFrameworks / TargetFramework, or the old format's TargetFrameworkVersion."""
+    tfms = _expand(props.get("TargetFrameworks") or props.get("TargetFramework") or "", props)
+    legacy = re.fullmatch(r"v(\d)\.(\d)(?:\.(\d))?", props.get("TargetFrameworkVersion", ""))
+    if not tfms and legacy:
+        tfms = "net" + "".join(g for g in legacy.groups() if g)  # old format: v4.7.2
+    return [t.strip() for t in tfms.split(";") if t.strip()]
+
+
+def _find_central(cs: CsProject, package_props: dict[str, Manifest]) -> None:
+    """The nearest Directory.Packages.props, its PackageVersion list, and whether central
+    package management is in force; with the GlobalPackageReferences it and the props
+    chain make, and whether the project's packages flow on."""
+    for ancestor in _ancestors(cs.directory):
+        if ancestor in package_props:
+            cs.packages_props = package_props[ancestor]
+            break
+    central_flag = cs.properties.get("ManagePackageVersionsCentrally", "")
+    if cs.packages_props is not None:
+        pp = cs.packages_props
+        cs.pool = dict(pp.data.get("package_versions", {}))
+        flag = pp.data.get("properties", {}).get("ManagePackageVersionsCentrally", "")
+        central_flag = central_flag or flag
+    # the flag without any PackageVersion list (set under `Exists(...Packages.props)`
+    # in a shared file used by repositories with and without one) manages nothing
+    cs.central = (
+        central_flag.lower() == "true" and (cs.packages_props is not None or bool(cs.pool))
+        if central_flag
+        else bool(cs.pool)
+    )
+    for pm in cs.props + ([cs.packages_props] if cs.packages_props else []):
+        for pid in pm.data.get("global_package_references", []):
+            cs.inherited_packages.add(pid.lower())
+    cs.packages_flow = _packages_flow(
+        [cs.manifest, *cs.props, *([cs.packages_props] if cs.packages_props else [])]
+    )
+
+
+def _evaluated(cs: CsProject, late: list[dict[str, Any]]) -> dict[str, str]:
+    """What conditions test: the project's properties, then those the targets set."""
+    evaluated = dict(cs.properties)
+    evaluated["MSBuildProjectName"] = cs.name
+    evaluated["MSBuildProjectFullPath"] = "/" + cs.path
+    evaluated["MSBuildProjectDirectory"] = "/" + cs.directory
+    for data in late:
+        for key, value in data.get("properties", {}).items():
+            evaluated.setdefault(key, value)
+    return evaluated
+
+
+def _inherit_items(
+    cs: CsProject,
+    early: list[dict[str, Any]],
+    own: list[dict[str, Any]],
+    late: list[dict[str, Any]],
+    evaluated: dict[str, str],
+) -> None:
+    """The PackageReferences and Using items the project gets from its props chain, the
+    files it and the chain import, and the build targets (those whose Condition holds)."""
+    m = cs.manifest
+    for pm in cs.props:
+        for pid in _applicable_refs(pm, cs.is_test, evaluated):
+            cs.inherited_packages.add(pid.lower())
+        cs.inherited_usings.extend(_usings(pm.data, cs.is_test, evaluated))
+        cs.using_removes.update(pm.data.get("using_removes", []))
+    for data in early + late:
+        cs.shared_packages.update(_package_ids(data, cs.is_test, evaluated))
+    cs.shared_packages.update(cs.inherited_packages)
+    for data in own + early + late:
+        cs.inherited_packages.update(_package_ids(data, cs.is_test, evaluated))
+        cs.inherited_usings.extend(_usings(data, cs.is_test, evaluated))
+        cs.using_removes.update(data.get("using_removes", []))
+    cs.inherited_usings.extend(_usings(m.data, cs.is_test, evaluated))
+    cs.using_removes.update(m.data.get("using_removes", []))
 
 
 def _resolve_inherited_projects(
@@ -469,14 +520,13 @@ def _read_msbuild(
     (a broken shared file only loses what it would have added)."""
     if rel in cache:
         return cache[rel]
-    from depinfer.manifests import ManifestError
-    from depinfer.manifests.csproj import read
-
     data: dict[str, Any] | None = None
     try:
         path = project.abspath(rel)
         if path.is_file() and path.stat().st_size < 1_000_000:
-            declared, data = read(path.read_text(encoding="utf-8-sig", errors="replace"), rel)
+            declared, data = read_msbuild(
+                path.read_text(encoding="utf-8-sig", errors="replace"), rel
+            )
             data["declared"] = declared
             data["path"] = rel
     except (OSError, ManifestError, ValueError):

@@ -15,6 +15,7 @@ import re
 import xml.etree.ElementTree as ET
 from typing import Any
 
+from depinfer.facts.csharp import dep_facts
 from depinfer.manifests import ManifestError
 from depinfer.model import Manifest, Requirement
 
@@ -49,10 +50,33 @@ def read(text: str, path: str) -> tuple[dict[str, list[str]], dict[str, Any]]:
         raise ManifestError("not an MSBuild project (root element is not <Project>)")
 
     declared: dict[str, list[str]] = {}
-    props: dict[str, str] = {}
-    data: dict[str, Any] = {
+    data = _empty_data(root)
+    _read_top_level(root, data)
+    for group in root.iter():
+        tag = _local(group.tag)
+        if tag == "PropertyGroup":
+            _read_properties(group, data)
+        elif tag == "ItemGroup":
+            group_cond = group.get("Condition")
+            for item in group:
+                _read_item(item, group_cond, declared, data)
+        elif tag == "ItemDefinitionGroup":
+            # defaults for every item of a kind: `<PackageReference><PrivateAssets>` here
+            # decides whether packages flow on to the projects that reference this one
+            for item in group:
+                if _local(item.tag) == PACKAGE_REFERENCE:
+                    private = item.get("PrivateAssets") or _child_text(item, "PrivateAssets")
+                    if private:
+                        data["package_private_assets_default"] = private
+    _summarize_properties(data, text)
+    return declared, data
+
+
+def _empty_data(root: ET.Element) -> dict[str, Any]:
+    """The facts `read` gathers, before any element is read."""
+    return {
         "sdk": root.get("Sdk") or "",
-        "properties": props,
+        "properties": {},
         "package_versions": {},
         "package_reference_versions": {},
         "private_assets": [],
@@ -60,7 +84,7 @@ def read(text: str, path: str) -> tuple[dict[str, list[str]], dict[str, Any]]:
         "framework_references": [],
         "internals_visible_to": [],
         "trimmer_roots": [],  # TrimmerRootAssembly: assemblies the trimmer must keep whole
-        "protobuf": [],  # GrpcServices of each <Protobuf> item (Grpc.Tools compiles them)
+        "protobuf_services": [],  # GrpcServices of each Protobuf item (Grpc.Tools compiles them)
         "usings": [],
         "using_removes": [],
         "compile_include": [],
@@ -70,6 +94,10 @@ def read(text: str, path: str) -> tuple[dict[str, list[str]], dict[str, Any]]:
         "conditional_references": [],
         "project_reference_items": [],  # (Include, Condition) of each ProjectReference
     }
+
+
+def _read_top_level(root: ET.Element, data: dict[str, Any]) -> None:
+    """SDK style, `<Sdk>` elements and `<Import>`s among the project's own children."""
     # SDK-style: `<Project Sdk=…>`, an `<Sdk>` element or an `<Import Sdk=…>`; the older
     # format (ToolsVersion, packages.config, `<Reference HintPath>`) restores nothing itself
     data["sdk_style"] = bool(root.get("Sdk")) or any(
@@ -85,31 +113,25 @@ def read(text: str, path: str) -> tuple[dict[str, list[str]], dict[str, Any]]:
             data.setdefault("extra_sdks", []).append(named)
         if _local(child.tag) == "Import" and child.get("Project"):
             data["imports"].append(child.get("Project"))
-    for group in root.iter():
-        tag = _local(group.tag)
-        if tag == "PropertyGroup":
-            for prop in group:
-                name = _local(prop.tag)
-                if name and (name not in props or not prop.get("Condition")):
-                    props[name] = _text(prop)
-                if name == "DefineConstants":
-                    # every configuration's symbols: `#if` guards are read against these
-                    symbols = data.setdefault("define_constants", [])
-                    symbols.extend(s for s in constant_symbols(_text(prop)) if s not in symbols)
-                _output_path(_text(prop), data)
-        elif tag == "ItemGroup":
-            group_cond = group.get("Condition")
-            for item in group:
-                _read_item(item, group_cond, declared, data)
-        elif tag == "ItemDefinitionGroup":
-            # defaults for every item of a kind: `<PackageReference><PrivateAssets>` here
-            # decides whether packages flow on to the projects that reference this one
-            for item in group:
-                if _local(item.tag) == PACKAGE_REFERENCE:
-                    private = item.get("PrivateAssets") or _child_text(item, "PrivateAssets")
-                    if private:
-                        data["package_private_assets_default"] = private
 
+
+def _read_properties(group: ET.Element, data: dict[str, Any]) -> None:
+    """One PropertyGroup: an unconditional value wins over a conditional one."""
+    props = data["properties"]
+    for prop in group:
+        name = _local(prop.tag)
+        if name and (name not in props or not prop.get("Condition")):
+            props[name] = _text(prop)
+        if name == "DefineConstants":
+            # every configuration's symbols: `#if` guards are read against these
+            symbols = data.setdefault("define_constants", [])
+            symbols.extend(s for s in constant_symbols(_text(prop)) if s not in symbols)
+        _output_path(_text(prop), data)
+
+
+def _summarize_properties(data: dict[str, Any], text: str) -> None:
+    """The properties later steps read by name, and the file's line ending."""
+    props = data["properties"]
     frameworks = props.get("TargetFrameworks") or props.get("TargetFramework") or ""
     data["target_frameworks"] = [f.strip() for f in frameworks.split(";") if f.strip()]
     data["implicit_usings"] = props.get("ImplicitUsings", "").lower() in _TRUE
@@ -122,7 +144,6 @@ def read(text: str, path: str) -> tuple[dict[str, list[str]], dict[str, Any]]:
         props.get("ManagePackageVersionsCentrally", "").lower() == "true"
     )
     data["crlf"] = "\r\n" in text
-    return declared, data
 
 
 def _read_item(
@@ -155,9 +176,9 @@ def _read_item(
         data["internals_visible_to"].append(include)
     elif kind == "TrimmerRootAssembly" and include:
         data["trimmer_roots"].append(include)
-    elif kind == "Protobuf" and include:
+    elif kind == "Protobuf" and include:  # package literal: the MSBuild item type
         # Grpc.Tools' default for GrpcServices is Both
-        data["protobuf"].append(
+        data["protobuf_services"].append(
             item.get("GrpcServices") or _child_text(item, "GrpcServices") or "Both"
         )
     elif kind == "FrameworkReference" and include:
@@ -294,9 +315,9 @@ def render(text: str, manifest: Manifest, requirements: list[Requirement]) -> st
             # (and one built only for the files its output gives, not for its API)
             analyzer = (
                 ' OutputItemType="Analyzer" ReferenceOutputAssembly="false"'
-                if req.extra.get("analyzer")
+                if dep_facts(req).analyzer
                 else ' ReferenceOutputAssembly="false"'
-                if req.extra.get("build_order")
+                if dep_facts(req).build_order
                 else ""
             )
             projects.append(
@@ -307,11 +328,11 @@ def render(text: str, manifest: Manifest, requirements: list[Requirement]) -> st
         if key in seen:
             continue
         seen.add(key)
-        if req.extra.get("framework_reference"):
+        if dep_facts(req).framework_reference:
             if req.name not in manifest.data.get("framework_references", []):
                 frameworks.append(f'<FrameworkReference Include="{_attr(req.name)}" />')
             continue
-        if manifest.format == "props" or req.extra.get("package_version"):
+        if manifest.format == "props" or dep_facts(req).package_version:
             if key in declared.get(PACKAGE_VERSION, set()):
                 continue
             versions.append(
@@ -320,7 +341,7 @@ def render(text: str, manifest: Manifest, requirements: list[Requirement]) -> st
             continue
         if key in declared.get(PACKAGE_REFERENCE, set()):
             continue
-        condition = _tfm_condition(req.extra.get("tfms") or [])
+        condition = _tfm_condition(list(dep_facts(req).tfms))
         if condition:
             conditional.setdefault(condition, []).append(
                 (req.name.lower(), _package_reference(req, unit, newline))
@@ -349,8 +370,9 @@ def _tfm_condition(tfms: list[str]) -> str:
 
 
 def _package_reference(req: Requirement, unit: str, newline: str) -> str:
-    version = "" if req.extra.get("central") or not req.spec else f' Version="{_attr(req.spec)}"'
-    if req.extra.get("private_assets"):
+    facts = dep_facts(req)
+    version = "" if facts.central or not req.spec else f' Version="{_attr(req.spec)}"'
+    if facts.private_assets:
         inner = unit * 3
         return (
             f'<PackageReference Include="{_attr(req.name)}"{version}>{newline}'

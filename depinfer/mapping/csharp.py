@@ -14,147 +14,27 @@ Order of decisions for one namespace in one project:
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from depinfer.analyzers.csharp_layout import CsProject, build_layout
+from depinfer.analyzers.csharp_layout import CsProject
 from depinfer.context import Context
+from depinfer.facts.csharp import CsDepFacts, CsRefFacts, file_facts, ref_kind, set_dep
 from depinfer.mapping import nuget_index as nx
 from depinfer.mapping.csharp_projects import is_roslyn_component, project_references
 from depinfer.mapping.csharp_solutions import published_instead, separately_released, solutions
+from depinfer.mapping.csharp_use import (
+    ProjectUse,
+    brought_by,
+    builder_families,
+    gather,
+    internal_namespaces,
+)
 from depinfer.model import Candidate, Ecosystem, Evidence, ImportRef, Project, Section
 
-FRAMEWORK_REFERENCE = "Microsoft.AspNetCore.App"
-
 # First segments that are never package namespaces on their own (too generic to look up).
-_GENERIC_ROOTS = {"System", "Microsoft", "Windows", "Internal", "Common", "Shared"}
-
-
-@dataclass
-class ProjectUse:
-    """What the code of one .csproj uses, gathered from its refs."""
-
-    cs: CsProject
-    usings: dict[str, ImportRef] = field(default_factory=dict)
-    qualified: dict[str, ImportRef] = field(default_factory=dict)
-    attributes: dict[str, ImportRef] = field(default_factory=dict)
-    identifiers: set[str] = field(default_factory=set)
-    # identifiers used somewhere as more than a member read (`x.LoggerFactory`): a type,
-    # a call or a standalone name; markers are looked up among these
-    marker_names: set[str] = field(default_factory=set)
-    pairs: set[str] = field(default_factory=set)
-    namespaces: set[str] = field(default_factory=set)
-    files: list[ImportRef] = field(default_factory=list)  # "file" summaries
-    file_usings: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
-    global_usings: set[str] = field(default_factory=set)
-    own_ids: set[str] = field(default_factory=set)  # ids this repository builds itself
-    repo_ids: set[str] = field(default_factory=set)  # ids its manifests already reference
-    # extension methods the repository declares itself: a call of one of these names is no
-    # sign of a package's entry point of the same name (its own `AddOpenApi`)
-    repo_extensions: set[str] = field(default_factory=set)
-
-    def uses_marker(self, marker: str) -> bool:
-        if marker.startswith("?."):
-            # called on a chain whose receiver has no name (`….SetMinimumLevel(l).AddSerilog()`)
-            name = marker[2:]
-            return name in self.marker_names and not any(p.endswith("." + name) for p in self.pairs)
-        if "." in marker:
-            if marker in self.pairs:
-                return True
-            return marker.startswith("WriteTo.") and self._sink_in_lambda(marker[8:])
-        return marker in self.marker_names or marker in self.attributes
-
-    def _sink_in_lambda(self, sink: str) -> bool:
-        """Serilog sinks wrapped by another sink are configured on the lambda's parameter
-        (`WriteTo.Async(a => a.File(…))`, `WriteTo.Map(…, (v, wt) => wt.File(…))`): in a
-        project that configures sinks, `<short lower-case parameter>.<Sink>` counts."""
-        if not any(p.startswith("WriteTo.") for p in self.pairs):
-            return False
-        return any(
-            p.endswith("." + sink) and _lambda_parameter(p[: -len(sink) - 1]) for p in self.pairs
-        )
-
-
-def _lambda_parameter(name: str) -> bool:
-    return 0 < len(name) <= 3 and name.isalpha() and name.islower()
-
-
-def gather(
-    project: Project, refs: list[ImportRef]
-) -> tuple[list[CsProject], dict[str, ProjectUse]]:
-    layout = build_layout(project)
-    uses = {cs.path: ProjectUse(cs) for cs in layout}
-    defined = {cs.path: _defined_symbols(cs) for cs in layout}
-    # symbols the repository's own project files define somewhere: only those are read
-    # as off where a project does not define them (others may come from the command line)
-    known = set().union(*defined.values()) if defined else set()
-    for r in refs:
-        use = uses.get(r.extra.get("project") or "")
-        if use is None:
-            continue
-        kind = r.extra.get("kind")
-        if kind == "using" and not _active(r.extra.get("if"), defined[use.cs.path], known):
-            continue  # `#if POMELO using MySqlConnector;` in a project without POMELO
-        if kind == "using":
-            use.usings.setdefault(r.module, r)
-            if r.extra.get("global"):
-                use.global_usings.add(r.module)
-            else:
-                use.file_usings[r.file].add(r.module)
-        elif kind == "qualified":
-            use.qualified.setdefault(r.module, r)
-        elif kind == "attribute":
-            use.attributes.setdefault(r.module, r)
-        elif kind == "file":
-            use.files.append(r)
-            use.identifiers.update(r.extra.get("identifiers", []))
-            use.marker_names.update(
-                set(r.extra.get("identifiers", [])) - set(r.extra.get("member_only", []))
-            )
-            use.pairs.update(r.extra.get("pairs", []))
-            use.namespaces.update(r.extra.get("namespaces", []))
-    own = set()
-    for cs in layout:
-        own.update(
-            n.lower()
-            for n in (cs.name, cs.assembly_name, cs.properties.get("PackageId", ""))
-            if n and "$(" not in n
-        )
-    repo_ids = {
-        pid.lower()
-        for m in project.manifests_of(Ecosystem.NUGET)
-        for kind in ("PackageReference", "PackageVersion")
-        for pid in m.declared.get(kind, [])
-    }
-    repo_extensions = {
-        name
-        for use in uses.values()
-        for f in use.files
-        for _ns, name in f.extra.get("extensions", [])
-    }
-    for use in uses.values():
-        use.global_usings.update(nx.implicit_usings(use.cs))
-        use.own_ids = own
-        use.repo_ids = repo_ids
-        use.repo_extensions = repo_extensions
-        declared = {n for n in use.namespaces}
-        used = {u for u in use.usings if u not in declared}
-        carrier = nx.framework_package(used)
-        use.cs.aspnetcore_via_package = carrier is not None
-        use.cs.needs_aspnetcore_framework = carrier is None and nx.needs_aspnetcore_framework(
-            use.cs, used, use.uses_marker
-        )
-    return layout, uses
-
-
-def internal_namespaces(uses: dict[str, ProjectUse]) -> set[str]:
-    out: set[str] = set()
-    for use in uses.values():
-        for ns in use.namespaces:
-            out.update(nx.prefixes(ns))
-    return out
+_GENERIC_ROOTS = frozenset(nx.app_frameworks()["platform"]["generic_roots"])
 
 
 @lru_cache(maxsize=1)
@@ -224,46 +104,13 @@ def _qualified_pool_id(name: str, pool: dict[str, str]) -> str | None:
 
 
 def _unlisted_ok(pid: str, pool: dict[str, str]) -> bool:
-    if pid.startswith(("Microsoft.", "System.", "Aspire.")):
+    if pid.startswith(tuple(nx.app_frameworks()["platform"]["id_prefixes"])):
         return False
     lowered = {p.lower() for p in pool}
-    if any(b.lower() in lowered for b in _brought_by().get(pid, [])):
+    if any(b.lower() in lowered for b in brought_by().get(pid, [])):
         return False  # a listed package depends on it
     family = pid.split(".", 1)[0].lower()
     return not any(p.split(".", 1)[0] == family for p in lowered)
-
-
-# Symbols the SDK defines from the target framework, platform and configuration
-# ("Preprocessor symbols" in the C# compiler options docs): never decided here.
-_SDK_SYMBOL = re.compile(
-    r"(DEBUG|TRACE|RELEASE|NET\w*|WINDOWS\w*|ANDROID\w*|IOS\w*|MACCATALYST\w*|MACOS\w*"
-    r"|TVOS\w*|WATCHOS\w*|BROWSER\w*|\w*_OR_GREATER)"
-)
-
-
-def _defined_symbols(cs: CsProject) -> set[str]:
-    from depinfer.manifests.csproj import constant_symbols
-
-    own = cs.manifest.data.get("define_constants", [])
-    return {*own, *constant_symbols(cs.properties.get("DefineConstants"))}
-
-
-def _active(guard: list | None, defined: set[str], known: set[str]) -> bool:
-    """Whether a directive under `#if` guards ([symbol, wanted] pairs) is compiled in a
-    project defining `defined`; only symbols in `known` are decided."""
-    for symbol, wanted in guard or ():
-        if _SDK_SYMBOL.fullmatch(symbol) or symbol not in known:
-            continue
-        if (symbol in defined) != wanted:
-            return False
-    return True
-
-
-@lru_cache(maxsize=1)
-def _brought_by() -> dict[str, list[str]]:
-    from depinfer.rules.csharp import conventions
-
-    return conventions().get("brought_by", {})
 
 
 def _pool_variant(entries: list[nx.Entry], pool: dict[str, str]) -> str | None:
@@ -292,7 +139,7 @@ def _listed_carrier(e: nx.Entry, listed: dict[str, str]) -> nx.Entry:
     PostgreSQL hosting integration for `AddPostgres`)."""
     if e.package.lower() in listed:
         return e
-    carriers = [listed[b.lower()] for b in _brought_by().get(e.package, []) if b.lower() in listed]
+    carriers = [listed[b.lower()] for b in brought_by().get(e.package, []) if b.lower() in listed]
     if len(carriers) != 1:
         return e
     return nx.Entry(carriers[0], e.rank, nx.kind_of(carriers[0]), e.markers)
@@ -335,93 +182,175 @@ def choose(
     return chosen
 
 
-def namespace_candidates(
-    ns: str, ref: ImportRef, use: ProjectUse, internal: set[str], ctx: Context
-) -> tuple[list[Candidate], bool]:
-    """(candidates, resolved) for one namespace used by one project."""
-    cs = use.cs
-    pool = cs.pool if cs.central else None
-    prefix, entries = nx.lookup(ns)
-    inbox_prefix = nx.inbox_match(ns, cs)
-    if ns in internal and not prefix:
-        return [], True
-    if _hinted(ns, cs):
-        return [], True  # the project references a DLL file that provides it
-    if pool is not None:
-        listed = _listed_platform_id(ns, pool)
-        if listed and (inbox_prefix or nx.package_in_box(listed, cs)):
-            # the repository lists the package although the framework has the API: its
-            # projects that import the namespace reference the package
-            c = _candidate(listed, cs, ref, f"namespace {ns}; listed centrally", verified=True)
-            return [c], True
-    if inbox_prefix and len(inbox_prefix) >= len(prefix):
-        # the framework has the namespace, but a package may add extension methods to
-        # it (`AddServiceDiscovery` in Microsoft.Extensions.DependencyInjection): one
-        # whose entry point the project calls is needed all the same
-        out = []
-        for e in entries if prefix == inbox_prefix else ():
-            if e.package.lower() in use.own_ids or nx.package_in_box(e.package, cs):
-                continue
-            hit = next(
-                (
-                    m
-                    for m in e.markers
-                    if _strong_marker(m)
-                    and use.uses_marker(m)
-                    and m.split(".")[-1] not in use.repo_extensions
-                ),
-                None,
-            )
-            if hit and (pool is None or e.package.lower() in {k.lower() for k in pool}):
-                c = _candidate(e.package, cs, ref, f"namespace {ns}; calls {hit}", verified=True)
-                c.extra["direct"] = True
-                out.append(c)
-        return out, True
+@dataclass(frozen=True)
+class NamespaceQuery:
+    """One namespace used by one project, with what the index and the box say of it."""
+
+    ns: str
+    ref: ImportRef
+    use: ProjectUse
+    internal: set[str]  # namespaces the repository declares (and their prefixes)
+    pool: dict[str, str] | None  # the central list, when the project has one
+    prefix: str  # the longest indexed prefix of the namespace ("" when none)
+    entries: list[nx.Entry]  # the index's packages for that prefix
+    inbox_prefix: str  # the longest prefix the target frameworks have in the box
+
+    @property
+    def cs(self) -> CsProject:
+        return self.use.cs
+
+
+Answer = tuple[list[Candidate], bool]  # (candidates, resolved)
+
+
+def _by_own_namespace(q: NamespaceQuery) -> Answer | None:
+    """The repository declares the namespace and no package is indexed for it."""
+    return ([], True) if q.ns in q.internal and not q.prefix else None
+
+
+def _by_hint_path(q: NamespaceQuery) -> Answer | None:
+    """The project references a DLL file that provides it."""
+    return ([], True) if _hinted(q.ns, q.cs) else None
+
+
+def _by_listed_platform_id(q: NamespaceQuery) -> Answer | None:
+    """The central list names a System.* package the framework also has: the repository's
+    projects that import the namespace reference the package."""
+    if q.pool is None:
+        return None
+    listed = _listed_platform_id(q.ns, q.pool)
+    if not (listed and (q.inbox_prefix or nx.package_in_box(listed, q.cs))):
+        return None
+    detail = f"namespace {q.ns}; listed centrally"
+    return [_candidate(listed, q.cs, q.ref, detail, verified=True)], True
+
+
+def _by_inbox_extension(q: NamespaceQuery) -> Answer | None:
+    """The framework has the namespace, but a package may add extension methods to it
+    (`AddServiceDiscovery` in Microsoft.Extensions.DependencyInjection): one whose entry
+    point the project calls is needed all the same."""
+    if not (q.inbox_prefix and len(q.inbox_prefix) >= len(q.prefix)):
+        return None
+    use, cs = q.use, q.cs
+    out = []
+    for e in q.entries if q.prefix == q.inbox_prefix else ():
+        if e.package.lower() in use.own_ids or nx.package_in_box(e.package, cs):
+            continue
+        hit = next(
+            (
+                m
+                for m in e.markers
+                if _strong_marker(m)
+                and use.uses_marker(m)
+                and m.split(".")[-1] not in use.repo_extensions
+            ),
+            None,
+        )
+        if hit and (q.pool is None or e.package.lower() in {k.lower() for k in q.pool}):
+            c = _candidate(e.package, cs, q.ref, f"namespace {q.ns}; calls {hit}", verified=True)
+            set_dep(c, direct=True)
+            out.append(c)
+    return out, True
+
+
+def _pool_choice(q: NamespaceQuery, chosen: list[nx.Entry]) -> list[nx.Entry]:
+    """Under central package management: the listed id that names the namespace more
+    closely, else the chosen ones; with none, a listed id found by name, else (for a
+    `using`) an unlisted third-party package the resolver adds to the list."""
+    pool, entries, cs = q.pool, q.entries, q.cs
+    # a listed id that names the namespace more closely than the index row matched
+    # (Spectre.Console.Testing beside the Spectre.Console row) is that package
+    closer = _listed_prefix(q.ns, pool, len(q.prefix))
+    if closer:
+        chosen = [nx.Entry(closer, 0, nx.kind_of(closer))]
+    if chosen:
+        return chosen
+    hit = _pool_lookup(q.ns, pool) or _pool_variant(entries, pool)
+    if hit:
+        return [nx.Entry(hit, 0, nx.kind_of(hit))]
+    if entries and ref_kind(q.ref) == "using":
+        # not listed centrally yet: the resolver adds its PackageVersion. Only for a
+        # third-party package whose family the list does not already cover (platform
+        # packages are usually in the box or brought by another listed one).
+        # A compiler plug-in pins the compiler API it builds against (a
+        # VersionOverride of the oldest Roslyn it supports), whatever the list says.
+        roslyn = is_roslyn_component(cs, q.use)
+        return [
+            e
+            for e in choose(entries, q.use, None)
+            if _unlisted_ok(e.package, pool)
+            or (roslyn and e.package.startswith(nx.app_frameworks()["roslyn"]["namespace"] + "."))
+        ]
+    return chosen
+
+
+def _entry_candidates(q: NamespaceQuery, chosen: list[nx.Entry]) -> list[Candidate]:
+    """Candidates for the chosen packages the repository does not build and the box lacks."""
+    use, cs = q.use, q.cs
     out: list[Candidate] = []
-    chosen = choose(entries, use, pool, prefix) if entries else []
-    if pool is not None:
-        # a listed id that names the namespace more closely than the index row matched
-        # (Spectre.Console.Testing beside the Spectre.Console row) is that package
-        closer = _listed_prefix(ns, pool, len(prefix))
-        if closer:
-            chosen = [nx.Entry(closer, 0, nx.kind_of(closer))]
-    if pool is not None and not chosen:
-        hit = _pool_lookup(ns, pool) or _pool_variant(entries, pool)
-        if hit:
-            chosen = [nx.Entry(hit, 0, nx.kind_of(hit))]
-        elif entries and ref.extra.get("kind") == "using":
-            # not listed centrally yet: the resolver adds its PackageVersion. Only for a
-            # third-party package whose family the list does not already cover (platform
-            # packages are usually in the box or brought by another listed one).
-            # A compiler plug-in pins the compiler API it builds against (a
-            # VersionOverride of the oldest Roslyn it supports), whatever the list says.
-            roslyn = is_roslyn_component(cs, use)
-            chosen = [
-                e
-                for e in choose(entries, use, None)
-                if _unlisted_ok(e.package, pool)
-                or (roslyn and e.package.startswith("Microsoft.CodeAnalysis."))
-            ]
-    if ref.extra.get("kind") == "qualified" and prefix.count(".") < 1 and not pool:
-        return [], True  # `Foo.Bar` in code may be a member access, not a namespace
     for e in chosen:
         if e.package.lower() in use.own_ids:
             continue
-        if ns in internal and not e.markers and _own_family(e.package, use.own_ids):
+        if q.ns in q.internal and not e.markers and _own_family(e.package, use.own_ids):
             # the repository declares this namespace and builds a project the package is
             # named after (Humanizer builds what it publishes as Humanizer.Core)
             continue
         if nx.package_in_box(e.package, cs):
             continue
-        c = _candidate(e.package, cs, ref, f"namespace {ns}", verified=True)
+        c = _candidate(e.package, cs, q.ref, f"namespace {q.ns}", verified=True)
         _condition(c, e.package, cs)
         if any(_strong_marker(m) and use.uses_marker(m) for m in e.markers):
-            c.extra["direct"] = True  # an entry point of this package is called here
+            set_dep(c, direct=True)  # an entry point of this package is called here
         out.append(c)
-    if chosen or entries:
+    return out
+
+
+def _by_index(q: NamespaceQuery) -> Answer | None:
+    """The shipped index (checked against the central list): its chosen packages."""
+    chosen = choose(q.entries, q.use, q.pool, q.prefix) if q.entries else []
+    if q.pool is not None:
+        chosen = _pool_choice(q, chosen)
+    if ref_kind(q.ref) == "qualified" and q.prefix.count(".") < 1 and not q.pool:
+        return [], True  # `Foo.Bar` in code may be a member access, not a namespace
+    out = _entry_candidates(q, chosen)
+    if chosen or q.entries:
         return out, True
-    if ns in internal:
-        return [], True
+    return [], q.ns in q.internal
+
+
+# How one namespace of one project is placed, tried in order; the first answer decides.
+NAMESPACE_STRATEGIES = (
+    _by_own_namespace,
+    _by_hint_path,
+    _by_listed_platform_id,
+    _by_inbox_extension,
+    _by_index,
+)
+
+
+def namespace_candidates(
+    ns: str, ref: ImportRef, use: ProjectUse, internal: set[str], ctx: Context
+) -> tuple[list[Candidate], bool]:
+    """(candidates, resolved) for one namespace used by one project."""
+    cs = use.cs
+    prefix, entries = nx.lookup(ns)
+    query = NamespaceQuery(
+        ns=ns,
+        ref=ref,
+        use=use,
+        internal=internal,
+        pool=cs.pool if cs.central else None,
+        prefix=prefix,
+        entries=entries,
+        inbox_prefix=nx.inbox_match(ns, cs),
+    )
+    for strategy in NAMESPACE_STRATEGIES:
+        answer = strategy(query)
+        if answer is not None:
+            for c in answer[0]:  # `--explain` names the strategy that decided
+                why = c.evidence[0]
+                c.evidence[0] = replace(why, detail=f"{why.detail} [{strategy.__name__[1:]}]")
+            return answer
     return [], False
 
 
@@ -446,7 +375,8 @@ def _listed_platform_id(ns: str, pool: dict[str, str]) -> str | None:
     """A centrally listed System.* id that is the namespace or a prefix of it (two segments
     at least). Microsoft.* ids are left out: their namespaces are shared by whole families
     (Microsoft.Extensions.Logging is also the Abstractions package's namespace)."""
-    lowered = {k.lower(): k for k in pool if k.startswith("System.")}
+    platform = nx.app_frameworks()["platform"]["listed_platform_prefix"]
+    lowered = {k.lower(): k for k in pool if k.startswith(platform)}
     for p in nx.prefixes(ns):
         if "." in p and p.lower() in lowered:
             return lowered[p.lower()]
@@ -468,7 +398,7 @@ def _candidate(
     pid: str, cs: CsProject, ref: ImportRef | None, detail: str, verified: bool | None
 ) -> Candidate:
     ev = Evidence(
-        "index:nuget" if ref is None or ref.extra.get("kind") != "rule" else "rule",
+        "index:nuget" if ref is None or ref_kind(ref) != "rule" else "rule",
         ref.file if ref else cs.path,
         ref.line if ref else None,
         detail,
@@ -481,7 +411,7 @@ def _candidate(
         import_names=[ref.module] if ref else [],
         evidence=[ev],
         verified=verified,
-        extra={"kind": nx.kind_of(pid)},
+        facts=CsDepFacts(kind=nx.kind_of(pid)),
     )
 
 
@@ -489,7 +419,7 @@ def _condition(c: Candidate, pid: str, cs: CsProject) -> None:
     """Mark a package only some target frameworks need (the others have it in the box)."""
     missing = nx.missing_tfms(pid, cs)
     if missing and "*" not in missing and set(missing) != set(cs.target_frameworks):
-        c.extra["tfms"] = missing
+        set_dep(c, tfms=tuple(missing))
 
 
 def _online_guess(ns: str, cs: CsProject, ref: ImportRef, ctx: Context) -> Candidate | None:
@@ -519,7 +449,7 @@ def _marker_candidates(use: ProjectUse, names: dict[str, ImportRef]) -> list[Can
     cs = use.cs
     pool = cs.pool if cs.central else None
     out: list[Candidate] = []
-    anchor = ImportRef("", cs.path, 0, "csharp", extra={"kind": "rule"})
+    anchor = ImportRef("", cs.path, 0, "csharp", facts=CsRefFacts(kind="rule"))
     for ns in nx.implicit_usings(cs):
         if ns in names:
             continue
@@ -527,13 +457,13 @@ def _marker_candidates(use: ProjectUse, names: dict[str, ImportRef]) -> list[Can
         for e in choose(entries, use, pool):
             if e.markers and not nx.package_in_box(e.package, cs):
                 c = _candidate(e.package, cs, anchor, f"implicit using {ns}", True)
-                c.extra["direct"] = True
+                set_dep(c, direct=True)
                 out.append(c)
     if pool:
         for pid in pool:
-            if _serilog_sink_called(pid, use) and not nx.package_in_box(pid, cs):
+            if _builder_method_called(pid, use) and not nx.package_in_box(pid, cs):
                 c = _candidate(pid, cs, anchor, f"configures the {pid} sink", True)
-                c.extra["direct"] = True
+                set_dep(c, direct=True)
                 out.append(c)
                 continue
             info = nx.package_info(pid)
@@ -548,22 +478,25 @@ def _marker_candidates(use: ProjectUse, names: dict[str, ImportRef]) -> list[Can
                 )
                 if hit and not nx.package_in_box(pid, cs):
                     c = _candidate(pid, cs, anchor, f"calls {hit}", True)
-                    c.extra["direct"] = True
+                    set_dep(c, direct=True)
                     out.append(c)
                     break
     return out
 
 
-def _serilog_sink_called(pid: str, use: ProjectUse) -> bool:
-    """Serilog's sink packages are named after their configuration method
-    (Serilog.Sinks.Map → `WriteTo.Map`), so a listed sink the index does not know is
-    still recognised by its call."""
-    parts = pid.split(".")
-    if len(parts) != 3 or parts[0].lower() != "serilog" or parts[1].lower() != "sinks":
-        return False
-    if nx.package_info(pid):
-        return False  # the index's own markers decide
-    return use.uses_marker(f"WriteTo.{parts[2]}")
+def _builder_method_called(pid: str, use: ProjectUse) -> bool:
+    """Packages of a builder family are named after their configuration method
+    (Serilog.Sinks.Map → `WriteTo.Map`, data/csharp/builder_methods.json), so a listed
+    one the index does not know is still recognised by its call."""
+    for row in builder_families():
+        prefix = row["package_prefix"]
+        method = pid[len(prefix) :]
+        if not pid.lower().startswith(prefix.lower()) or "." in method:
+            continue
+        if nx.package_info(pid):
+            return False  # the index's own markers decide
+        return use.uses_marker(f"{row['builder']}.{method}")
+    return False
 
 
 def _code_roots(uses: dict[str, ProjectUse]) -> set[str]:
@@ -586,11 +519,9 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
     }
     roots = _code_roots(uses)
     candidates: list[Candidate] = []
-    own_types = {t[1] for use in uses.values() for f in use.files for t in f.extra.get("types", [])}
+    own_types = {t[1] for use in uses.values() for f in use.files for t in file_facts(f).types}
     # a nested class (`SystemPermissions.Hangfire`) is read as `Hangfire.Resource` too
-    own_types.update(
-        n for use in uses.values() for f in use.files for n in f.extra.get("nested", [])
-    )
+    own_types.update(n for use in uses.values() for f in use.files for n in file_facts(f).nested)
     for use in uses.values():
         unresolved: dict[str, ImportRef] = {}
         names: dict[str, ImportRef] = dict(use.usings)
@@ -612,7 +543,7 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
         for ns, r in names.items():
             found, resolved = namespace_candidates(ns, r, use, internal, ctx)
             candidates.extend(found)
-            if not resolved and r.extra.get("kind") == "using":
+            if not resolved and ref_kind(r) == "using":
                 unresolved[ns] = r
         candidates.extend(_marker_candidates(use, names))
         for ns, r in unresolved.items():
@@ -644,9 +575,8 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
                 )
     for use in uses.values():
         if use.cs.needs_aspnetcore_framework:
-            c = _candidate(FRAMEWORK_REFERENCE, use.cs, None, "uses ASP.NET Core", True)
-            c.extra["kind"] = "framework"
-            c.extra["framework_reference"] = True
+            c = _candidate(nx.shared_framework(), use.cs, None, "uses ASP.NET Core", True)
+            set_dep(c, kind="framework", framework_reference=True)
             # part of the SDK, not a registry package: never looked up or checked as one
             c.internal = True
             candidates.append(c)

@@ -13,17 +13,16 @@ from __future__ import annotations
 import posixpath
 import re
 from collections import defaultdict
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field
 
 import networkx as nx
 
-from depinfer.analyzers.csharp_layout import tfm_major
+from depinfer.analyzers.csharp_layout import CsProject, tfm_major
 from depinfer.context import Context
+from depinfer.facts.csharp import CsDepFacts, file_facts
+from depinfer.mapping.csharp_use import ProjectUse, is_apphost
+from depinfer.mapping.nuget_index import app_frameworks, inbox, is_web
 from depinfer.model import Candidate, Ecosystem, Evidence, Section
-
-if TYPE_CHECKING:
-    from depinfer.analyzers.csharp_layout import CsProject
-    from depinfer.mapping.csharp import ProjectUse
 
 _TEST_SUFFIX = re.compile(
     r"[._-]?(unit|integration|functional|acceptance|architecture|e2e)?[._-]?(tests?|specs?)$",
@@ -52,179 +51,293 @@ def _common_depth(a: str, b: str) -> int:
 _FIRM, _ENCLOSING, _GLOBAL = 1.0, 0.5, 0.34
 
 
-def reference_graph(
-    layout: list[CsProject], uses: dict[str, ProjectUse], all_evidence: bool = False
-) -> nx.DiGraph:
-    """Which project uses which, weighted by how firmly (1.0 = one firm use). With
-    `all_evidence` every edge any use supports is kept (the evidence ceiling)."""
-    graph = nx.DiGraph()
-    for cs in layout:
-        graph.add_node(cs.path, test=cs.is_test)
-    symbols: dict[str, list[tuple[str, str]]] = defaultdict(list)  # name -> [(project, ns)]
-    ns_owners: dict[str, set[str]] = defaultdict(set)
-    own_symbols: dict[str, set[str]] = defaultdict(set)
-    linked_symbols: dict[str, set[str]] = defaultdict(set)  # from Compile Include files
-    extension_names: set[str] = set()
-    extension_entries: set[tuple[str, str, str]] = set()  # (project, namespace, method)
+@dataclass
+class Declarations:
+    """What each project of the repository declares, as other projects' code may name it."""
+
+    # public type or extension method name -> [(project, namespace)]
+    symbols: dict[str, list[tuple[str, str]]] = field(default_factory=lambda: defaultdict(list))
+    ns_owners: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
+    own_symbols: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
+    # types of files compiled in through Compile Include: the project's own copies
+    linked_symbols: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
+    extension_names: set[str] = field(default_factory=set)
+    extension_entries: set[tuple[str, str, str]] = field(
+        default_factory=set
+    )  # (project, ns, method)
     # (project, namespace, method) -> (fewest, most) arguments of each overload
-    ext_arity: dict[tuple[str, str, str], list[tuple[int, int]]] = defaultdict(list)
-    ns_types: dict[tuple[str, str], set[str]] = defaultdict(set)  # (project, namespace)
+    ext_arity: dict[tuple[str, str, str], list[tuple[int, int]]] = field(
+        default_factory=lambda: defaultdict(list)
+    )
+    ns_types: dict[tuple[str, str], set[str]] = field(default_factory=lambda: defaultdict(set))
     # internal types count only for the assemblies InternalsVisibleTo names
-    internal_symbols: dict[str, list[tuple[str, str]]] = defaultdict(list)
-    friends = {
+    internal_symbols: dict[str, list[tuple[str, str]]] = field(
+        default_factory=lambda: defaultdict(list)
+    )
+    friends: dict[str, set[str]] = field(default_factory=dict)
+
+
+def collect_declarations(uses: dict[str, ProjectUse]) -> Declarations:
+    """Types, extension methods and namespaces each project's files declare."""
+    d = Declarations()
+    d.friends = {
         path: {n.lower() for n in use.cs.manifest.data.get("internals_visible_to", [])}
         for path, use in uses.items()
     }
     for path, use in uses.items():
         linked = use.cs.linked
         for f in use.files:
+            summary = file_facts(f)
             if f.file in linked:
                 # a file compiled in through Compile Include: its types are this
                 # project's own copy, never a reason for others to reference it
-                for _ns, name, _public in f.extra.get("types", []):
-                    linked_symbols[path].add(name)
+                for _ns, name, _public in summary.types:
+                    d.linked_symbols[path].add(name)
                 continue
-            for ns, name, public in f.extra.get("types", []):
-                own_symbols[path].add(name)
-                ns_types[(path, ns)].add(name)
+            for ns, name, public in summary.types:
+                d.own_symbols[path].add(name)
+                d.ns_types[(path, ns)].add(name)
                 if public:
-                    symbols[name].append((path, ns))
+                    d.symbols[name].append((path, ns))
                 else:
-                    internal_symbols[name].append((path, ns))
-            own_symbols[path].update(f.extra.get("nested", []))
-            for ns, name, arities in f.extra.get("extension_arity", []):
-                ext_arity[(path, ns, name)].extend(tuple(a) for a in arities)
-            for ns, name in f.extra.get("extensions", []):
-                extension_entries.add((path, ns, name))
-                symbols[name].append((path, ns))
-                own_symbols[path].add(name)
-                extension_names.add(name)
-            for ns in f.extra.get("namespaces", []):
-                ns_owners[ns].add(path)
-    from depinfer.mapping.nuget_index import is_web
+                    d.internal_symbols[name].append((path, ns))
+            d.own_symbols[path].update(summary.nested)
+            for ns, name, arities in summary.extension_arity:
+                d.ext_arity[(path, ns, name)].extend(tuple(a) for a in arities)
+            for ns, name in summary.extensions:
+                d.extension_entries.add((path, ns, name))
+                d.symbols[name].append((path, ns))
+                d.own_symbols[path].add(name)
+                d.extension_names.add(name)
+            for ns in summary.namespaces:
+                d.ns_owners[ns].add(path)
+    return d
 
-    web = {path: is_web(use.cs) for path, use in uses.items()}
-    weights: dict[tuple[str, str], float] = defaultdict(float)
+
+@dataclass
+class EdgeWeights:
+    """The evidence gathered for each (project, referenced project) edge."""
+
+    weights: dict[tuple[str, str], float] = field(default_factory=lambda: defaultdict(float))
     # the part of each weight that rests on extension-method names alone
-    by_extension: dict[tuple[str, str], float] = defaultdict(float)
-    why: dict[tuple[str, str], str] = {}
+    by_extension: dict[tuple[str, str], float] = field(default_factory=lambda: defaultdict(float))
+    why: dict[tuple[str, str], str] = field(default_factory=dict)
 
-    def add(src: str, dst: str, weight: float, reason: str, extension: bool = False) -> None:
+    def add(self, src: str, dst: str, weight: float, reason: str, extension: bool = False) -> None:
+        """One more use of `dst` by `src` (none of a project by itself)."""
         if src != dst:
-            weights[(src, dst)] += weight
+            self.weights[(src, dst)] += weight
             if extension:
-                by_extension[(src, dst)] += weight
-            why.setdefault((src, dst), reason)
+                self.by_extension[(src, dst)] += weight
+            self.why.setdefault((src, dst), reason)
 
-    for path, use in uses.items():
-        for f in use.files:
-            firm = set(use.global_usings) | use.file_usings.get(f.file, set())
-            enclosing: set[str] = set()
-            for ns in f.extra.get("namespaces", []):
-                enclosing.update(_prefixes(ns))
-            seen: set[tuple[str, str]] = set()
-            idents = f.extra.get("identifiers", [])
-            # `args.Context` reads a member, not a type; `x.Name(…)` counts only as a call
-            # of another project's extension method
-            member_only = set(f.extra.get("member_only", []))
-            member_only |= set(f.extra.get("called_only", [])) - extension_names
-            call_arity = f.extra.get("call_arity", {})
-            called = set(f.extra.get("called", idents)) | set(call_arity)
-            host_factory = "WebApplicationFactory" in idents
-            for ident in idents:
-                if ident in own_symbols[path] or ident in linked_symbols[path]:
-                    continue
-                if ident in member_only:
-                    continue
-                options = []
-                me = use.cs.assembly_name.lower()
-                visible_internal = [
-                    (o, ns) for o, ns in internal_symbols.get(ident, ()) if me in friends.get(o, ())
-                ]
-                for other, ns in list(symbols.get(ident, ())) + visible_internal:
-                    if other == path:
-                        continue
-                    if (other, ns, ident) in extension_entries:
-                        if ident not in called:
-                            continue  # `new Color(…)` is no call of a `Color(this …)` extension
-                        overloads = ext_arity.get((other, ns, ident))
-                        counts = call_arity.get(ident)
-                        if (
-                            overloads
-                            and counts
-                            and not any(lo <= n <= hi for n in counts for lo, hi in overloads)
-                        ):
-                            continue  # no overload there takes that many arguments
-                    if ns in firm:
-                        options.append((other, ns, _FIRM))
-                    elif ns in enclosing:
-                        # an extension method's name is specific enough on its own, and
-                        # so is a type only one project of the repository declares
-                        unique = len({o for o, _ in symbols.get(ident, ())}) == 1
-                        w = _FIRM if ident in extension_names or unique else _ENCLOSING
-                        options.append((other, ns, w))
-                    elif ns == "" and ident == "Program":
-                        # WebApplicationFactory<Program>: the docs' way to test an ASP.NET
-                        # Core app; any other `Program` is some project's entry point
-                        if host_factory and web.get(other):
-                            options.append((other, ns, _FIRM))
-                    elif ns == "":
-                        options.append((other, ns, _GLOBAL))
-                if not options:
-                    continue
-                # the same name in several projects: the nearest in the tree is meant
-                best = max(_common_depth(path, o[0]) for o in options)
-                nearest = [o for o in options if _common_depth(path, o[0]) == best]
-                # still several: the name is ambiguous, the strongest reading takes it
-                # (a `using` over an enclosing namespace), shared when they tie
-                top = max(w for _, _, w in nearest)
-                nearest = [o for o in nearest if o[2] == top]
-                for other, ns, w in nearest:
-                    if (other, ident) not in seen:
-                        seen.add((other, ident))
-                        share = w / len({o[0] for o in nearest})
-                        reason = f"uses {ns}.{ident}" if ns else f"uses {ident}"
-                        add(path, other, share, reason, (other, ns, ident) in extension_entries)
-        for ns in use.usings:
-            owners = ns_owners.get(ns, set()) - {path}
-            if owners and ns not in use.namespaces and len(owners) == 1:
-                (other,) = owners
-                add(path, other, 0.5, f"imports namespace {ns}")
-        for q in use.qualified:
-            if q.startswith("Projects.") and q.count(".") >= 1:
-                # Aspire AppHost: `Projects.My_Web` is generated for each referenced project
-                wanted = q.split(".")[1]
-                for other in uses:
-                    if _aspire_name(uses[other].cs.name) == wanted:
-                        add(path, other, _FIRM, f"Aspire resource {q}")
+
+@dataclass(frozen=True)
+class FileView:
+    """How one file of a project sees names: its firm and enclosing namespaces, its calls."""
+
+    path: str  # the project
+    firm: frozenset[str]  # namespaces its usings (and the project's global ones) open
+    enclosing: frozenset[str]  # namespaces it sits in, with their prefixes
+    called: frozenset[str]  # names it calls as members
+    call_arity: dict[str, tuple[int, ...]]  # member call -> argument counts seen
+    host_factory: bool  # it uses WebApplicationFactory (tests an ASP.NET Core app)
+    web: dict[str, bool]  # project -> an ASP.NET Core project
+
+
+def _extension_call_fits(
+    view: FileView, decl: Declarations, other: str, ns: str, ident: str
+) -> bool:
+    """A name another project declares as an extension method counts only where it is
+    called, with an argument count one of its overloads takes."""
+    if (other, ns, ident) not in decl.extension_entries:
+        return True
+    if ident not in view.called:
+        return False  # `new Color(…)` is no call of a `Color(this …)` extension
+    overloads = decl.ext_arity.get((other, ns, ident))
+    counts = view.call_arity.get(ident)
+    return not (
+        overloads and counts and not any(lo <= n <= hi for n in counts for lo, hi in overloads)
+    )
+
+
+def _by_using(view: FileView, decl: Declarations, other: str, ns: str, ident: str) -> float | None:
+    """The file imports the namespace (or the project does, globally): a firm use."""
+    return _FIRM if ns in view.firm else None
+
+
+def _by_enclosing(
+    view: FileView, decl: Declarations, other: str, ns: str, ident: str
+) -> float | None:
+    """The file sits in the namespace: firm for an extension method or a type only one
+    project declares, weaker otherwise (another project's type of that name may be meant)."""
+    if ns not in view.enclosing:
+        return None
+    unique = len({o for o, _ in decl.symbols.get(ident, ())}) == 1
+    return _FIRM if ident in decl.extension_names or unique else _ENCLOSING
+
+
+def _by_tested_program(
+    view: FileView, decl: Declarations, other: str, ns: str, ident: str
+) -> float | None:
+    """WebApplicationFactory<Program>: the docs' way to test an ASP.NET Core app; any
+    other `Program` in the global namespace is some project's entry point (no use)."""
+    if ns != "" or ident != "Program":
+        return None
+    return _FIRM if view.host_factory and view.web.get(other) else 0.0
+
+
+def _by_global(view: FileView, decl: Declarations, other: str, ns: str, ident: str) -> float | None:
+    """A type in the global namespace: visible everywhere, so a weak sign."""
+    return _GLOBAL if ns == "" else None
+
+
+# How a file can see another project's type, tried in order; the first that answers
+# decides (0.0: it sees it, but that is no use of the project).
+VISIBILITY = (_by_using, _by_enclosing, _by_tested_program, _by_global)
+
+
+def _options(
+    view: FileView, decl: Declarations, me: str, ident: str
+) -> list[tuple[str, str, float, str]]:
+    """(project, namespace, weight, strategy) of each other project's declaration `ident`
+    may mean."""
+    visible_internal = [
+        (o, ns) for o, ns in decl.internal_symbols.get(ident, ()) if me in decl.friends.get(o, ())
+    ]
+    options = []
+    for other, ns in list(decl.symbols.get(ident, ())) + visible_internal:
+        if other == view.path or not _extension_call_fits(view, decl, other, ns, ident):
+            continue
+        for strategy in VISIBILITY:
+            weight = strategy(view, decl, other, ns, ident)
+            if weight is not None:
+                if weight:
+                    options.append((other, ns, weight, strategy.__name__[1:]))
+                break
+    return options
+
+
+def _nearest(
+    path: str, options: list[tuple[str, str, float, str]]
+) -> list[tuple[str, str, float, str]]:
+    """The same name in several projects: the nearest in the tree is meant; still several,
+    the strongest reading takes it (a `using` over an enclosing namespace), shared on a tie."""
+    best = max(_common_depth(path, o[0]) for o in options)
+    nearest = [o for o in options if _common_depth(path, o[0]) == best]
+    top = max(o[2] for o in nearest)
+    return [o for o in nearest if o[2] == top]
+
+
+def _type_uses(
+    path: str,
+    use: ProjectUse,
+    decl: Declarations,
+    web: dict[str, bool],
+    edges: EdgeWeights,
+) -> None:
+    """Edges from the names each file of the project uses to the projects declaring them."""
+    me = use.cs.assembly_name.lower()
+    for f in use.files:
+        summary = file_facts(f)
+        enclosing: set[str] = set()
+        for ns in summary.namespaces:
+            enclosing.update(_prefixes(ns))
+        call_arity = summary.call_counts()
+        view = FileView(
+            path=path,
+            firm=frozenset(set(use.global_usings) | use.file_usings.get(f.file, set())),
+            enclosing=frozenset(enclosing),
+            called=frozenset(summary.calls() | set(call_arity)),
+            call_arity=call_arity,
+            host_factory="WebApplicationFactory" in summary.identifiers,
+            web=web,
+        )
+        # `args.Context` reads a member, not a type; `x.Name(…)` counts only as a call
+        # of another project's extension method
+        member_only = set(summary.member_only)
+        member_only |= set(summary.called_only) - decl.extension_names
+        seen: set[tuple[str, str]] = set()
+        for ident in summary.identifiers:
+            if ident in decl.own_symbols[path] or ident in decl.linked_symbols[path]:
                 continue
-            # a qualified name is looked up from each enclosing namespace outwards
-            bases = {""}
-            for ns in use.namespaces:
-                bases.update(_prefixes(ns))
-            for base in sorted(bases, key=len, reverse=True):
-                full = f"{base}.{q}" if base else q
-                hit = False
-                for p in _prefixes(full)[1:]:
-                    owners = ns_owners.get(p, set()) - {path}
-                    name = full[len(p) + 1 :].split(".", 1)[0]
-                    for other in owners:
-                        if name in ns_types[(other, p)] and name not in linked_symbols[path]:
-                            add(path, other, _FIRM, f"uses {p}.{name}")
-                            hit = True
-                    if owners:
-                        break
-                if hit:
+            if ident in member_only:
+                continue
+            options = _options(view, decl, me, ident)
+            if not options:
+                continue
+            nearest = _nearest(path, options)
+            for other, ns, w, strategy in nearest:
+                if (other, ident) not in seen:
+                    seen.add((other, ident))
+                    share = w / len({o[0] for o in nearest})
+                    reason = f"uses {ns}.{ident}" if ns else f"uses {ident}"
+                    reason += f" [{strategy}]"  # `--explain` names how the file sees it
+                    extension = (other, ns, ident) in decl.extension_entries
+                    edges.add(path, other, share, reason, extension)
+
+
+def _namespace_imports(path: str, use: ProjectUse, decl: Declarations, edges: EdgeWeights) -> None:
+    """Edges from `using` a namespace only one other project declares (extension methods)."""
+    for ns in use.usings:
+        owners = decl.ns_owners.get(ns, set()) - {path}
+        if owners and ns not in use.namespaces and len(owners) == 1:
+            (other,) = owners
+            edges.add(path, other, 0.5, f"imports namespace {ns}")
+
+
+def _qualified_uses(
+    path: str,
+    use: ProjectUse,
+    uses: dict[str, ProjectUse],
+    decl: Declarations,
+    edges: EdgeWeights,
+) -> None:
+    """Edges from fully-qualified names (and an Aspire AppHost's `Projects.X` resources)."""
+    for q in use.qualified:
+        if (
+            q.startswith(app_frameworks()["aspire"]["resource_namespace"] + ".")
+            and q.count(".") >= 1
+        ):
+            # Aspire AppHost: `Projects.My_Web` is generated for each referenced project
+            wanted = q.split(".")[1]
+            for other in uses:
+                if _aspire_name(uses[other].cs.name) == wanted:
+                    edges.add(path, other, _FIRM, f"Aspire resource {q}")
+            continue
+        # a qualified name is looked up from each enclosing namespace outwards
+        bases = {""}
+        for ns in use.namespaces:
+            bases.update(_prefixes(ns))
+        for base in sorted(bases, key=len, reverse=True):
+            full = f"{base}.{q}" if base else q
+            hit = False
+            for p in _prefixes(full)[1:]:
+                owners = decl.ns_owners.get(p, set()) - {path}
+                name = full[len(p) + 1 :].split(".", 1)[0]
+                for other in owners:
+                    if name in decl.ns_types[(other, p)] and name not in decl.linked_symbols[path]:
+                        edges.add(path, other, _FIRM, f"uses {p}.{name}")
+                        hit = True
+                if owners:
                     break
+            if hit:
+                break
+
+
+def _add_kept_edges(
+    graph: nx.DiGraph, edges: EdgeWeights, layout: list[CsProject], all_evidence: bool
+) -> None:
+    """The edges with enough evidence whose target frameworks fit."""
     tfms = {cs.path: cs.target_frameworks for cs in layout}
     by_path = {cs.path: cs for cs in layout}
     floor = 1e-9 if all_evidence else 1.0
-    for (src, dst), w in weights.items():
+    for (src, dst), w in edges.weights.items():
         if w < floor or not can_reference(tfms.get(src, []), tfms.get(dst, [])):
             continue
         if (
             not all_evidence
-            and w - by_extension[(src, dst)] < 1.0
+            and w - edges.by_extension[(src, dst)] < 1.0
             and is_application(by_path[dst])
             and not by_path[src].is_test
         ):
@@ -232,7 +345,11 @@ def reference_graph(
             # call named like one of its extension methods (`WithReference`) is most
             # likely the framework's own method of that name
             continue
-        graph.add_edge(src, dst, weight=w, why=why[(src, dst)])
+        graph.add_edge(src, dst, weight=w, why=edges.why[(src, dst)])
+
+
+def _add_build_edges(graph: nx.DiGraph, layout: list[CsProject]) -> None:
+    """Edges the project files themselves call for: trimmer roots, embedded build output."""
     # the trimmer keeps a TrimmerRootAssembly whole (.NET trimming docs): it must be one
     # of the project's references, so a root named after a project here is one
     by_assembly = {cs.assembly_name.lower(): cs for cs in layout}
@@ -249,20 +366,37 @@ def reference_graph(
                 graph.add_edge(
                     cs.path, other.path, weight=1.0, why="embeds its build output", build_order=True
                 )
+
+
+def reference_graph(
+    layout: list[CsProject], uses: dict[str, ProjectUse], all_evidence: bool = False
+) -> nx.DiGraph:
+    """Which project uses which, weighted by how firmly (1.0 = one firm use). With
+    `all_evidence` every edge any use supports is kept (the evidence ceiling)."""
+    graph = nx.DiGraph()
+    for cs in layout:
+        graph.add_node(cs.path, test=cs.is_test)
+    decl = collect_declarations(uses)
+    web = {path: is_web(use.cs) for path, use in uses.items()}
+    edges = EdgeWeights()
+    for path, use in uses.items():
+        _type_uses(path, use, decl, web, edges)
+        _namespace_imports(path, use, decl, edges)
+        _qualified_uses(path, use, uses, decl, edges)
+    _add_kept_edges(graph, edges, layout, all_evidence)
+    _add_build_edges(graph, layout)
     return graph
 
 
 def is_application(cs: CsProject) -> bool:
     """An executable: OutputType Exe/WinExe, the Web SDK, or an Aspire AppHost."""
-    from depinfer.mapping.nuget_index import inbox
-
     output = cs.properties.get("OutputType", "").lower()
     if output == "library":
         return False  # a Web SDK project built as a library (shared sample hosting code)
     return (
         output in ("exe", "winexe")
         or cs.sdk.split("/", 1)[0] in inbox()["web_sdks"]
-        or _is_apphost(cs)
+        or is_apphost(cs)
     )
 
 
@@ -353,27 +487,22 @@ def test_subject(cs: CsProject, layout: list[CsProject], exact: bool = False) ->
 def is_shell(use: ProjectUse) -> bool:
     """Sources, but no type declared in them (a template's test project holding only its
     global usings). A project with no sources at all may be generated instead."""
-    return bool(use.files) and not any(f.extra.get("types") for f in use.files)
-
-
-def _is_apphost(cs: CsProject) -> bool:
-    return "Aspire.AppHost.Sdk" in cs.sdk_names or (
-        cs.properties.get("IsAspireHost", "").lower() == "true"
-    )
+    return bool(use.files) and not any(file_facts(f).types for f in use.files)
 
 
 def _tested_apphost(
     cs: CsProject, use: ProjectUse, layout: list[CsProject], graph: nx.DiGraph
 ) -> CsProject | None:
-    """Aspire.Hosting.Testing starts an AppHost: its docs have the test project reference
+    """Aspire's testing package starts an AppHost: its docs have the test project reference
     the AppHost project. A test project using it with no AppHost among its references gets
     the nearest one in the tree (none when two are equally near)."""
+    testing = app_frameworks()["aspire"]["testing_package"]
     if not any(
-        u == "Aspire.Hosting.Testing" or u.startswith("Aspire.Hosting.Testing.")
+        u == testing or u.startswith(testing + ".")
         for u in list(use.usings) + list(use.global_usings)
     ):
         return None
-    hosts = [o for o in layout if o is not cs and _is_apphost(o)]
+    hosts = [o for o in layout if o is not cs and is_apphost(o)]
     reached = nx.descendants(graph, cs.path) if cs.path in graph else set()
     if not hosts or any(h.path in reached for h in hosts):
         return None
@@ -409,20 +538,17 @@ def generator_of(cs: CsProject, layout: list[CsProject]) -> CsProject | None:
     return None
 
 
-# Attributes that register a Roslyn plug-in (Microsoft.CodeAnalysis docs: source
-# generators, diagnostic analyzers, code fix providers)
-_PLUGIN_ATTRIBUTES = ("Generator", "DiagnosticAnalyzer", "ExportCodeFixProvider")
-
-
 def is_roslyn_component(cs: CsProject, use: ProjectUse) -> bool:
     """A source generator / analyzer project: `IsRoslynComponent`, or code that registers
-    one of Roslyn's plug-in kinds. A test project is none (its test analyzers run there)."""
+    one of Roslyn's plug-in kinds (the `roslyn` row of data/csharp/frameworks.json). A
+    test project is none (its test analyzers run there)."""
     if cs.is_test:
         return False
-    if cs.properties.get("IsRoslynComponent", "").lower() == "true":
+    roslyn = app_frameworks()["roslyn"]
+    if cs.properties.get(roslyn["component_property"], "").lower() == "true":
         return True
-    return any(a in use.attributes for a in _PLUGIN_ATTRIBUTES) and any(
-        u.startswith("Microsoft.CodeAnalysis") for u in use.usings
+    return any(a in use.attributes for a in roslyn["plugin_attributes"]) and any(
+        u.startswith(roslyn["namespace"]) for u in use.usings
     )
 
 
@@ -447,10 +573,6 @@ def packed_plugins(layout: list[CsProject], plugins: set[str]) -> list[tuple[str
     return out
 
 
-# Interfaces a Roslyn source generator implements (Microsoft.CodeAnalysis docs)
-_GENERATOR_INTERFACES = ("IIncrementalGenerator", "ISourceGenerator")
-
-
 def generator_references(
     layout: list[CsProject], uses: dict[str, ProjectUse]
 ) -> list[tuple[str, str, str]]:
@@ -458,24 +580,26 @@ def generator_references(
     finds its input by attribute metadata names ("Refit.GetAttribute") declared by a
     project here runs in each project that applies those attributes; such a project
     references the generator as an analyzer (the library's package would bundle it)."""
+    spec = app_frameworks()["roslyn"]
+    roslyn = spec["namespace"]
     declared: dict[tuple[str, str], str] = {}
     for cs in layout:
         for f in uses[cs.path].files:
             if f.file in cs.linked:
                 continue  # a linked copy (the generator compiling its attribute's source)
-            for ns, name, *_ in f.extra.get("types", []):
+            for ns, name, *_ in file_facts(f).types:
                 declared.setdefault((ns, name), cs.path)
     out = []
     for gen in layout:
         use = uses[gen.path]
-        if "Generator" not in use.attributes or not any(
-            i in use.identifiers for i in _GENERATOR_INTERFACES
+        if spec["generator_attribute"] not in use.attributes or not any(
+            i in use.identifiers for i in spec["generator_interfaces"]
         ):
             continue
         wanted: dict[str, set[str]] = defaultdict(set)  # short attribute name -> namespaces
         owners: set[str] = set()
         for f in use.files:
-            for full in f.extra.get("attribute_names", []):
+            for full in file_facts(f).attribute_names:
                 ns, _, name = full.rpartition(".")
                 owner = declared.get((ns, name))
                 if owner is not None and owner != gen.path:
@@ -485,11 +609,7 @@ def generator_references(
             continue
         for cs in layout:
             other = uses[cs.path]
-            if (
-                cs is gen
-                or cs.path in owners
-                or any(u.startswith("Microsoft.CodeAnalysis") for u in other.usings)
-            ):
+            if cs is gen or cs.path in owners or any(u.startswith(roslyn) for u in other.usings):
                 continue
             hits = sorted(
                 a
@@ -527,50 +647,44 @@ def _one_variant(
     return out
 
 
-_TRAVERSAL_SDK = "Microsoft.Build.Traversal"
-
-
 def traversal_references(layout: list[CsProject]) -> list[tuple[str, str]]:
     """(traversal project, project): a project on the Microsoft.Build.Traversal SDK exists
     to build others (the SDK's README: it references the projects to build, usually with
     wildcards over its folder), so it references every project in and below its folder
     except other traversal projects."""
+    traversal = app_frameworks()["traversal"]["sdk"]
     out = []
     for cs in layout:
-        if _TRAVERSAL_SDK not in cs.sdk_names:
+        if traversal not in cs.sdk_names:
             continue
         prefix = cs.directory + "/" if cs.directory else ""
         for other in layout:
             if (
                 other is not cs
                 and other.path.startswith(prefix)
-                and _TRAVERSAL_SDK not in other.sdk_names
+                and traversal not in other.sdk_names
                 and other.files  # not a docs or CI folder's item-only project
             ):
                 out.append((cs.path, other.path))
     return out
 
 
-def project_references(
-    layout: list[CsProject], uses: dict[str, ProjectUse], ctx: Context
-) -> list[Candidate]:
-    graph = reference_graph(layout, uses, ctx.options.all_evidence)
-    _drop_test_targets(graph)
-    # a compiler plug-in loads into the compiler, which has none of the repository's
-    # runtime libraries: it references only other plug-ins (shared analyzer code). Pruned
-    # before cycles are broken: a generator naming its library's attributes is no cycle.
-    plugins = {cs.path for cs in layout if is_roslyn_component(cs, uses[cs.path])}
-    graph.remove_edges_from([(s, d) for s, d in graph.edges if s in plugins and d not in plugins])
-    _break_cycles(graph)
-    # references a Directory.Build file makes for the project: already there, never
-    # written, but what they bring flows on like any other reference
+def _add_inherited(graph: nx.DiGraph, layout: list[CsProject]) -> None:
+    """References a Directory.Build file makes for the project: already there, never
+    written, but what they bring flows on like any other reference."""
     for cs in layout:
         for dst in cs.inherited_projects:
             if graph.has_edge(cs.path, dst):
                 graph[cs.path][dst]["inherited"] = True
             elif not nx.has_path(graph, dst, cs.path) if dst in graph else True:
                 graph.add_edge(cs.path, dst, weight=1.0, why="Directory.Build", inherited=True)
-    by_path = {cs.path: cs for cs in layout}
+
+
+def _add_named_by_convention(
+    graph: nx.DiGraph, layout: list[CsProject], uses: dict[str, ProjectUse]
+) -> None:
+    """Edges the projects' names and roles imply: a generated project's generator, the
+    project a test project is named after, the AppHost an Aspire test starts."""
     alone = {
         cs.path: not any(not graph.nodes[d].get("test") for d in graph.successors(cs.path))
         for cs in layout
@@ -595,8 +709,25 @@ def project_references(
                 graph.add_edge(cs.path, subject.path, weight=1.0, why="test project name")
             host = _tested_apphost(cs, uses[cs.path], layout, graph)
             if host is not None:
-                graph.add_edge(cs.path, host.path, weight=1.0, why="Aspire.Hosting.Testing")
+                graph.add_edge(
+                    cs.path,
+                    host.path,
+                    weight=1.0,
+                    why=app_frameworks()["aspire"]["testing_package"],
+                )
+
+
+def _prune_plugins(graph: nx.DiGraph, plugins: set[str]) -> None:
+    """A compiler plug-in loads into the compiler, which has none of the repository's
+    runtime libraries: it references only other plug-ins (shared analyzer code)."""
     graph.remove_edges_from([(s, d) for s, d in graph.edges if s in plugins and d not in plugins])
+
+
+def _add_plugin_edges(
+    graph: nx.DiGraph, layout: list[CsProject], uses: dict[str, ProjectUse], plugins: set[str]
+) -> None:
+    """Generators the repository's projects run, plug-ins its libraries pack; a reference
+    to a plug-in is an analyzer reference."""
     for src, dst, why in generator_references(layout, uses) + packed_plugins(layout, plugins):
         if not graph.has_edge(src, dst):
             graph.add_edge(src, dst, weight=1.0, why=why, analyzer=True)
@@ -606,8 +737,11 @@ def project_references(
             # an analyzer (nothing of it reaches the runtime or flows on), whatever names
             # the two share
             graph[src][dst]["analyzer"] = True
-    for src, dst in traversal_references(layout):
-        graph.add_edge(src, dst, weight=1.0, why="traversal project", build_order=True)
+
+
+def _reference_candidates(graph: nx.DiGraph, layout: list[CsProject]) -> list[Candidate]:
+    """One internal candidate per edge, with its C# facts."""
+    by_path = {cs.path: cs for cs in layout}
     out: list[Candidate] = []
     for src, dst, data in graph.edges(data=True):
         target = by_path[dst]
@@ -622,14 +756,33 @@ def project_references(
                 path=dst,
                 verified=True,
                 confidence=min(1.0, data["weight"]),
-                extra={
-                    "weight": data["weight"],
-                    **({"analyzer": True} if data.get("analyzer") else {}),
-                    **({"build_order": True} if data.get("build_order") else {}),
-                    **({"inherited": True} if data.get("inherited") else {}),
+                facts=CsDepFacts(
+                    weight=data["weight"],
+                    analyzer=bool(data.get("analyzer")),
+                    build_order=bool(data.get("build_order")),
+                    inherited=bool(data.get("inherited")),
                     # named by the project file itself: never left to flow from another
-                    **({"named": True} if data.get("named") else {}),
-                },
+                    named=bool(data.get("named")),
+                ),
             )
         )
     return out
+
+
+def project_references(
+    layout: list[CsProject], uses: dict[str, ProjectUse], ctx: Context
+) -> list[Candidate]:
+    """The ProjectReferences each project needs, as internal candidates."""
+    graph = reference_graph(layout, uses, ctx.options.all_evidence)
+    _drop_test_targets(graph)
+    # pruned before cycles are broken: a generator naming its library's attributes is no cycle
+    plugins = {cs.path for cs in layout if is_roslyn_component(cs, uses[cs.path])}
+    _prune_plugins(graph, plugins)
+    _break_cycles(graph)
+    _add_inherited(graph, layout)
+    _add_named_by_convention(graph, layout, uses)
+    _prune_plugins(graph, plugins)
+    _add_plugin_edges(graph, layout, uses, plugins)
+    for src, dst in traversal_references(layout):
+        graph.add_edge(src, dst, weight=1.0, why="traversal project", build_order=True)
+    return _reference_candidates(graph, layout)

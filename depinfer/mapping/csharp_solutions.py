@@ -14,16 +14,14 @@ import posixpath
 import re
 import xml.etree.ElementTree as ET
 from collections import defaultdict
-from typing import TYPE_CHECKING
 
 import networkx as nx
 
+from depinfer.analyzers.csharp_layout import CsProject
+from depinfer.context import Context
+from depinfer.facts.csharp import CsDepFacts, dep_facts
 from depinfer.mapping import nuget_index
 from depinfer.model import Candidate, Ecosystem, Evidence, Project, Section
-
-if TYPE_CHECKING:
-    from depinfer.analyzers.csharp_layout import CsProject
-    from depinfer.context import Context
 
 # Project("{type guid}") = "Name", "relative\path.csproj", "{guid}"
 _SLN_PROJECT = re.compile(r'^Project\("[^"]*"\)\s*=\s*"[^"]*",\s*"([^"]+)"', re.M)
@@ -149,7 +147,7 @@ def published_instead(
     # a package of the repository brings the packages of the projects it references
 
     def brought(c: Candidate) -> bool:
-        mine = c.extra.get("published")
+        mine = dep_facts(c).published
         return mine is not None and any(
             other != mine and mine in nx.descendants(graph, other)
             for other in published.get(c.manifest, ())
@@ -197,7 +195,12 @@ def separately_released(candidates: list[Candidate], layout: list[CsProject]) ->
 
 
 def _as_package(
-    c: Candidate, src: CsProject, dst: CsProject, pid: str, why: Evidence, **extra: str
+    c: Candidate,
+    src: CsProject,
+    dst: CsProject,
+    pid: str,
+    why: Evidence,
+    pinned: str | None = None,
 ) -> Candidate:
     """The reference `c` from `src` to `dst`, taken as `dst`'s published package `pid`."""
     return Candidate(
@@ -208,10 +211,15 @@ def _as_package(
         evidence=[*c.evidence, why],
         verified=True,
         confidence=c.confidence,
-        extra={"kind": "lib", "direct": True, "published": dst.path, **extra},
+        facts=CsDepFacts(kind="lib", direct=True, published=dst.path, pinned=pinned),
     )
 
 
 def _tag_versioned(cs: CsProject) -> bool:
-    """Versioned from git tags (MinVer, Nerdbank.GitVersioning's version.json aside)."""
-    return any(k.startswith("MinVer") for k in cs.properties) or "minver" in cs.inherited_packages
+    """Versioned from git tags (MinVer, Nerdbank.GitVersioning's version.json aside): a
+    tool of data/csharp/frameworks.json's `tag_versioning` set up or inherited."""
+    return any(
+        any(k.startswith(row["property_prefix"]) for k in cs.properties)
+        or row["package"].lower() in cs.inherited_packages
+        for row in nuget_index.app_frameworks()["tag_versioning"]
+    )

@@ -36,6 +36,16 @@ def index() -> dict:
 
 
 @lru_cache(maxsize=1)
+def app_frameworks() -> dict:
+    """Application frameworks and MSBuild SDKs whose conventions the C# steps follow."""
+    return load_table("csharp/frameworks.json")
+
+
+def shared_framework() -> str:
+    """The ASP.NET Core shared framework's FrameworkReference name."""
+    return app_frameworks()["aspnetcore"]["shared_framework"]
+
+
 def inbox() -> dict:
     return _load("nuget_inbox.json")
 
@@ -108,7 +118,7 @@ def is_web(cs: CsProject) -> bool:
     sdk = cs.sdk.split("/", 1)[0]
     if sdk in inbox()["web_sdks"] or cs.needs_aspnetcore_framework:
         return True
-    if "Microsoft.AspNetCore.App" not in cs.manifest.data.get("framework_references", []):
+    if shared_framework() not in cs.manifest.data.get("framework_references", []):
         return False
     # a FrameworkReference only serves the .NET (Core) targets of a multi-targeted project
     return all(tfm_major(t)[0] == "netcore" for t in cs.target_frameworks)
@@ -160,7 +170,7 @@ def needs_aspnetcore_framework(
     except_ = set(inbox()["aspnetcore_shared_except"])
     shared = False
     for ns in namespaces:
-        if not ns.startswith("Microsoft.AspNetCore."):
+        if not ns.startswith(app_frameworks()["aspnetcore"]["namespace_prefix"]):
             continue
         _, entries = lookup(ns)
         if entries and any(e.package in except_ for e in _active(entries, uses_marker)):
@@ -193,9 +203,8 @@ def package_in_box(pid: str, cs: CsProject | None) -> bool:
 def _in_shared_framework(pid: str) -> bool:
     """Whether the ASP.NET Core shared framework (Microsoft.AspNetCore.App) has this API."""
     data = inbox()
-    if pid in data["aspnetcore_shared_except"] or not pid.startswith(
-        ("Microsoft.AspNetCore.", "Microsoft.Extensions.")
-    ):
+    prefixes = tuple(app_frameworks()["aspnetcore"]["shared_package_prefixes"])
+    if pid in data["aspnetcore_shared_except"] or not pid.startswith(prefixes):
         return False
     info = package_info(pid)
     namespaces = [n["namespace"] for n in (info or {}).get("namespaces", [])]
@@ -225,7 +234,7 @@ def missing_tfms(pid: str, cs: CsProject | None) -> list[str]:
     if cs is not None and _in_shared_framework(pid):
         if has_shared_framework(cs):
             return []
-        if "Microsoft.AspNetCore.App" in cs.manifest.data.get("framework_references", []):
+        if shared_framework() in cs.manifest.data.get("framework_references", []):
             # the FrameworkReference serves the .NET (Core) targets; older ones need packages
             return (
                 [t for t in everywhere if tfm_major(t)[0] != "netcore"]

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from depinfer.analyzers.csharp_layout import CsProject, build_layout, tfm_major
 from depinfer.context import Context
+from depinfer.facts.csharp import CsDepFacts, dep_facts, set_dep
 from depinfer.mapping import nuget_index as nx
 from depinfer.model import Candidate, Ecosystem, Project, Requirement, Section
 from depinfer.registries.base import VersionInfo
@@ -99,19 +100,20 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
     pool_adds: dict[str, dict[str, Requirement]] = {}
     for c in merge_candidates(candidates):
         cs = layout.get(c.manifest)
-        if c.internal or c.extra.get("framework_reference"):
+        if c.internal or dep_facts(c).framework_reference:
             req = to_requirement(c)
-            req.extra.setdefault("kind", "project")
+            if dep_facts(req).kind is None:
+                set_dep(req, kind="project")
             out.append(req)
             continue
         if cs is not None and c.name.lower() in cs.inherited_packages:
             continue  # Directory.Build.props already references it
         if c.verified is False:
             continue
-        kind = c.extra.get("kind") or nx.kind_of(c.name)
+        kind = dep_facts(c).kind or nx.kind_of(c.name)
         spec = ""
-        if ctx.options.versions and c.extra.get("pinned"):
-            spec = c.extra["pinned"]  # the sibling's own release line (separately_released)
+        if ctx.options.versions and dep_facts(c).pinned:
+            spec = dep_facts(c).pinned  # the sibling's own release line (separately_released)
         elif ctx.options.versions:
             if c.name not in trains:
                 trains[c.name] = nx.release_train_version(c.name, list(layout.values()))
@@ -119,9 +121,9 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
         req = to_requirement(c, "" if (cs and cs.central) else spec)
         req.section = Section.RUNTIME
         if kind in PRIVATE_KINDS:
-            req.extra["private_assets"] = True
+            set_dep(req, private_assets=True)
         if cs is not None and cs.central:
-            req.extra["central"] = True
+            set_dep(req, central=True)
             pool = {k.lower() for k in cs.pool}
             if c.name.lower() not in pool and cs.packages_props is not None and spec:
                 pool_adds.setdefault(cs.packages_props.path, {})[c.name.lower()] = Requirement(
@@ -130,7 +132,7 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
                     manifest=cs.packages_props.path,
                     spec=spec,
                     evidence=list(c.evidence),
-                    extra={"package_version": True},
+                    facts=CsDepFacts(package_version=True),
                 )
         out.append(req)
     for reqs in pool_adds.values():

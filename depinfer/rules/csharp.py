@@ -23,28 +23,24 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from functools import lru_cache
+from dataclasses import dataclass
 
 import networkx as nx
 
 from depinfer.analyzers.csharp_layout import CsProject, tfm_major
 from depinfer.context import Context
-from depinfer.data import load_table
+from depinfer.facts.csharp import CsDepFacts, dep_facts, file_facts, set_dep
 from depinfer.mapping import nuget_index as nxi
-from depinfer.mapping.csharp import ProjectUse, gather
 from depinfer.mapping.csharp_projects import (
     generator_of,
     is_roslyn_component,
     test_subject,
 )
+from depinfer.mapping.csharp_use import ProjectUse, conventions, gather
+from depinfer.mapping.nuget_index import app_frameworks
 from depinfer.model import Candidate, Ecosystem, Evidence, ImportRef, Project, Section
 from depinfer.rules.csharp_config import serilog_packages
 from depinfer.scan import walk_repository
-
-
-@lru_cache(maxsize=1)
-def conventions() -> dict:
-    return load_table("csharp/conventions.json")
 
 
 def _candidate(pid: str, cs: CsProject, rule: str, detail: str) -> Candidate:
@@ -55,7 +51,7 @@ def _candidate(pid: str, cs: CsProject, rule: str, detail: str) -> Candidate:
         section=Section.RUNTIME,
         evidence=[Evidence(f"rule:{rule}", cs.path, None, detail)],
         verified=True,
-        extra={"kind": nxi.kind_of(pid), "convention": True},
+        facts=CsDepFacts(kind=nxi.kind_of(pid), convention=True),
     )
 
 
@@ -134,7 +130,7 @@ def test_candidates(
         if (not cs.files and not generated) or (not cs.is_test and fw is None):
             continue  # no sources at all: a shell project, unless a generator writes them
         if not cs.is_test and any(
-            u.startswith("Microsoft.CodeAnalysis") for u in uses[cs.path].usings
+            u.startswith(app_frameworks()["roslyn"]["namespace"]) for u in uses[cs.path].usings
         ):
             continue  # a source generator / analyzer project that emits test code
         if not cs.is_test and not any(f.kind.value == "test" for f in cs.files):
@@ -173,7 +169,7 @@ def test_candidates(
             out.append(
                 _candidate(conv["test_sdk"], cs, "test-sdk", "listed centrally beside the platform")
             )
-        for pid, signs in list(conv["coverage"].items()) + list(conv["test_loggers"].items()):
+        for pid, signs in list(conv["coverage_tools"].items()) + list(conv["test_loggers"].items()):
             if any(s.lower() in ci.lower() for s in signs) or pid.lower() in preferred:
                 out.append(_candidate(pid, cs, "ci", "CI collects coverage / uses the logger"))
     return out
@@ -238,7 +234,7 @@ def polyfill_candidates(layout: list[CsProject], uses: dict[str, ProjectUse]) ->
         if not _legacy(cs):
             continue
         use = uses[cs.path]
-        features = {feat for f in use.files for feat in f.extra.get("features", [])}
+        features = {feat for f in use.files for feat in file_facts(f).features}
         for pid, types in conventions()["polyfill_types"].items():
             if nxi.package_in_box(pid, cs):
                 continue
@@ -247,7 +243,7 @@ def polyfill_candidates(layout: list[CsProject], uses: dict[str, ProjectUse]) ->
                 c = _candidate(pid, cs, "polyfill", f"{hit} on {cs.target_frameworks}")
                 missing = nxi.missing_tfms(pid, cs)
                 if missing and set(missing) != set(cs.target_frameworks):
-                    c.extra["tfms"] = missing
+                    set_dep(c, tfms=tuple(missing))
                 out.append(c)
         for pid, wanted in conventions().get("polyfill_features", {}).items():
             hit = next((f for f in wanted if f in features), None)
@@ -256,7 +252,7 @@ def polyfill_candidates(layout: list[CsProject], uses: dict[str, ProjectUse]) ->
             c = _candidate(pid, cs, "polyfill", f"{hit} syntax on {cs.target_frameworks}")
             missing = nxi.missing_tfms(pid, cs)
             if missing and set(missing) != set(cs.target_frameworks):
-                c.extra["tfms"] = missing
+                set_dep(c, tfms=tuple(missing))
             out.append(c)
     return out
 
@@ -289,20 +285,25 @@ def config_candidates(layout: list[CsProject], project: Project) -> list[Candida
     return out
 
 
+PROTOBUF_ITEM = "Protobuf"  # package literal: the MSBuild item type, not a package
+PROTOBUF_RULE = PROTOBUF_ITEM.lower()  # the rule's name in the evidence
+
+
 def protobuf_candidates(layout: list[CsProject]) -> list[Candidate]:
     """Packages that compile the project's <Protobuf> items: the ASP.NET Core gRPC server
     package for a web app serving the services, else the compiler and message runtime."""
-    spec = conventions().get("protobuf", {})
+    spec = conventions().get("protobuf_packages", {})
     out = []
     for cs in layout:
-        services = {s.strip().lower() for s in cs.manifest.data.get("protobuf", [])}
+        services = {s.strip().lower() for s in cs.manifest.data.get("protobuf_services", [])}
         if not services:
             continue
         serves = bool(services & {"server", "both"})
         role = "server" if serves and _web_app(cs) else "client"
         for pid in spec.get(role, []):
             if pid.lower() not in cs.inherited_packages and not nxi.package_in_box(pid, cs):
-                out.append(_candidate(pid, cs, "protobuf", f"<Protobuf> items ({role})"))
+                rule = PROTOBUF_RULE
+                out.append(_candidate(pid, cs, rule, f"<{PROTOBUF_ITEM}> items ({role})"))
     return out
 
 
@@ -336,10 +337,6 @@ def property_candidates(layout: list[CsProject], project: Project) -> list[Candi
                 continue
             out.append(_candidate(pid, cs, "tool-settings", f"<{hit}> in the project file"))
     return out
-
-
-def _uses_ef(use: ProjectUse) -> bool:
-    return any(u.startswith("Microsoft.EntityFrameworkCore") for u in use.usings)
 
 
 def placement_candidates(
@@ -420,7 +417,7 @@ def _placed_candidate(pid: str, cs: CsProject, rule: str, detail: str) -> Candid
     if nxi.package_info(pid) is None:
         # a tool the conventions place (SBOM, versioning, analyzers): it works in the
         # build of the project that references it and flows nowhere
-        c.extra["kind"] = "build"
+        set_dep(c, kind="build")
     return c
 
 
@@ -441,6 +438,169 @@ def template_candidates(
     return out
 
 
+@dataclass(frozen=True)
+class Placement:
+    """What a placement rule (`kind:arg` in the conventions table) asks about a project."""
+
+    arg: str  # the part after the colon ("" when none)
+    cs: CsProject
+    use: ProjectUse
+    by_project: dict[str, set[str]]  # project -> lower-case ids it references
+    graph: nx.DiGraph  # ProjectReferences
+    uses: dict[str, ProjectUse]
+    project: Project
+
+
+def _on_apphost_sdk(cs: CsProject) -> bool:
+    return app_frameworks()["aspire"]["apphost_sdk"] in cs.sdk_names
+
+
+def _uses_ef(use: ProjectUse) -> bool:
+    ef = app_frameworks()["ef_core"]["namespace"]
+    return any(u.startswith(ef) for u in use.usings)
+
+
+def _has_migrations(use: ProjectUse) -> bool:
+    return app_frameworks()["ef_core"]["migration_attribute"] in use.attributes
+
+
+def _blazor_wasm(cs: CsProject) -> bool:
+    return cs.sdk.split("/", 1)[0] == app_frameworks()["blazor_wasm"]["sdk"]
+
+
+def _place_all(p: Placement) -> bool:
+    """all: every project of the list."""
+    return True
+
+
+def _place_code(p: Placement) -> bool:
+    """code: only where code uses it (mapping decides; never placed here)."""
+    return False
+
+
+def _place_test(p: Placement) -> bool:
+    """test[:fw|fw]: test projects (of those frameworks)."""
+    return p.cs.is_test and (not p.arg or detect_framework(p.use, p.cs) in p.arg.split("|"))
+
+
+def _place_uses(p: Placement) -> bool:
+    """uses:Id: projects that reference the package Id."""
+    return p.arg.lower() in p.by_project.get(p.cs.path, set())
+
+
+def _ef_startup(p: Placement, migrations: bool) -> bool:
+    """Design-time tools: the project holding EF Core migrations, or a startup project
+    (web app or executable) whose references reach EF Core (startup-ef) or the
+    migrations themselves (ef-migrations)."""
+    cs, use = p.cs, p.use
+    if cs.is_test or _on_apphost_sdk(cs):
+        return False
+    if _has_migrations(use) and _uses_ef(use):
+        return True
+    if not (_web_app(cs) or cs.properties.get("OutputType", "").lower() == "exe"):
+        return False
+    reach = list(nx.descendants(p.graph, cs.path)) if cs.path in p.graph else []
+    if migrations:
+        return any(_has_migrations(p.uses[r]) for r in reach if r in p.uses)
+    return any(_uses_ef(p.uses[r]) for r in [cs.path, *reach] if r in p.uses)
+
+
+def _place_startup_ef(p: Placement) -> bool:
+    """startup-ef: the EF Core startup project (or the one holding migrations)."""
+    return _ef_startup(p, migrations=False)
+
+
+def _place_ef_migrations(p: Placement) -> bool:
+    """ef-migrations: the startup project reaching the migrations (or holding them)."""
+    return _ef_startup(p, migrations=True)
+
+
+def _place_apphost(p: Placement) -> bool:
+    """apphost: an Aspire AppHost (its SDK, or code using the hosting API)."""
+    hosting = app_frameworks()["aspire"]["hosting_namespace"]
+    return _on_apphost_sdk(p.cs) or any(u.startswith(hosting) for u in p.use.usings)
+
+
+def _place_web(p: Placement) -> bool:
+    """web: an ASP.NET Core application that is no test project."""
+    return _web_app(p.cs) and not p.cs.is_test
+
+
+def _place_web_views(p: Placement) -> bool:
+    """web-views: an MVC app: views, or the routing attributes of controllers/endpoints."""
+    mvc = set(conventions().get("mvc_attributes", []))
+    return (
+        _web_app(p.cs)
+        and not p.cs.is_test
+        and (bool(mvc & set(p.use.attributes)) or _has_views(p.project, p.cs))
+    )
+
+
+def _place_wasm(p: Placement) -> bool:
+    """wasm: a Blazor WebAssembly project."""
+    return _blazor_wasm(p.cs)
+
+
+def _place_wasm_app(p: Placement) -> bool:
+    """wasm-app: a WebAssembly app adding its own root components (it runs in the browser
+    on its own, or hosted); a Blazor Web App's client project is rendered from the server."""
+    call = app_frameworks()["blazor_wasm"]["root_components_call"]
+    return _blazor_wasm(p.cs) and any(pair.endswith(call) for pair in p.use.pairs)
+
+
+def _place_file(p: Placement) -> bool:
+    """file:name: projects with that file in their folder."""
+    cs = p.cs
+    return p.project.abspath(f"{cs.directory}/{p.arg}" if cs.directory else p.arg).is_file()
+
+
+def _place_legacy_tfm(p: Placement) -> bool:
+    """legacy-tfm: projects targeting .NET Framework or .NET Standard before 2.1."""
+    return _legacy(p.cs)
+
+
+def _place_legacy_syntax(p: Placement) -> bool:
+    """legacy-syntax: such projects whose code uses syntax needing polyfills."""
+    return _legacy(p.cs) and bool(needs_syntax_polyfills(p.use))
+
+
+def _place_roslyn(p: Placement) -> bool:
+    """roslyn: source generator and analyzer projects."""
+    return is_roslyn_component(p.cs, p.use)
+
+
+def _place_packable(p: Placement) -> bool:
+    """packable: libraries that are packed (not tests, executables or web apps)."""
+    cs = p.cs
+    return (
+        not cs.is_test
+        and cs.properties.get("IsPackable", "").lower() != "false"
+        and cs.properties.get("OutputType", "").lower() != "exe"
+        and not _web_app(cs)
+    )
+
+
+# placement rule kind -> the strategy deciding whether a project gets the package
+PLACEMENTS = {
+    "all": _place_all,
+    "code": _place_code,
+    "test": _place_test,
+    "uses": _place_uses,
+    "startup-ef": _place_startup_ef,
+    "ef-migrations": _place_ef_migrations,
+    "apphost": _place_apphost,
+    "web": _place_web,
+    "web-views": _place_web_views,
+    "wasm": _place_wasm,
+    "wasm-app": _place_wasm_app,
+    "file": _place_file,
+    "legacy-tfm": _place_legacy_tfm,
+    "legacy-syntax": _place_legacy_syntax,
+    "roslyn": _place_roslyn,
+    "packable": _place_packable,
+}
+
+
 def _placed(
     rule: str,
     cs: CsProject,
@@ -450,68 +610,12 @@ def _placed(
     uses: dict[str, ProjectUse],
     project: Project,
 ) -> bool:
+    """Whether the placement `rule` puts its package into `cs` (unknown kinds: never)."""
     kind, _, arg = rule.partition(":")
-    sdk = cs.sdk.split("/", 1)[0]
-    if kind == "all":
-        return True
-    if kind == "code":
+    strategy = PLACEMENTS.get(kind)
+    if strategy is None:
         return False
-    if kind == "test":
-        return cs.is_test and (not arg or detect_framework(use, cs) in arg.split("|"))
-    if kind == "uses":
-        return arg.lower() in by_project.get(cs.path, set())
-    if kind in ("startup-ef", "ef-migrations"):
-        # design-time tools: the project holding EF Core migrations, or a startup project
-        # (web app or executable) whose references reach EF Core (startup-ef) or the
-        # migrations themselves (ef-migrations)
-        if cs.is_test or "Aspire.AppHost.Sdk" in cs.sdk_names:
-            return False
-        if "Migration" in use.attributes and _uses_ef(use):
-            return True
-        if not (_web_app(cs) or cs.properties.get("OutputType", "").lower() == "exe"):
-            return False
-        reach = list(nx.descendants(graph, cs.path)) if cs.path in graph else []
-        if kind == "ef-migrations":
-            return any("Migration" in uses[p].attributes for p in reach if p in uses)
-        return any(_uses_ef(uses[p]) for p in [cs.path, *reach] if p in uses)
-    if kind == "apphost":
-        return "Aspire.AppHost.Sdk" in cs.sdk_names or any(
-            u.startswith("Aspire.Hosting") for u in use.usings
-        )
-    if kind == "web":
-        return _web_app(cs) and not cs.is_test
-    if kind == "web-views":
-        # MVC: the views, or the routing attributes of controllers and endpoint classes
-        mvc = set(conventions().get("mvc_attributes", []))
-        return (
-            _web_app(cs)
-            and not cs.is_test
-            and (bool(mvc & set(use.attributes)) or _has_views(project, cs))
-        )
-    if kind == "wasm":
-        return sdk == "Microsoft.NET.Sdk.BlazorWebAssembly"
-    if kind == "wasm-app":
-        # an app adding its own root components runs in the browser on its own (or
-        # hosted); a Blazor Web App's client project is rendered from the server
-        return sdk == "Microsoft.NET.Sdk.BlazorWebAssembly" and any(
-            p.endswith("RootComponents.Add") for p in use.pairs
-        )
-    if kind == "file":
-        return project.abspath(f"{cs.directory}/{arg}" if cs.directory else arg).is_file()
-    if kind == "legacy-tfm":
-        return _legacy(cs)
-    if kind == "legacy-syntax":
-        return _legacy(cs) and bool(needs_syntax_polyfills(use))
-    if kind == "roslyn":
-        return is_roslyn_component(cs, use)
-    if kind == "packable":
-        return (
-            not cs.is_test
-            and cs.properties.get("IsPackable", "").lower() != "false"
-            and cs.properties.get("OutputType", "").lower() != "exe"
-            and not _web_app(cs)
-        )
-    return False
+    return strategy(Placement(arg, cs, use, by_project, graph, uses, project))
 
 
 def _has_views(project: Project, cs: CsProject) -> bool:
@@ -532,8 +636,8 @@ def needs_syntax_polyfills(use: ProjectUse) -> list[str]:
     """The newer-language syntax and compiler attributes the project's code uses that an
     older target compiles only with polyfilled types it does not declare itself."""
     spec = conventions()["polyfill_syntax"]
-    own = {name for f in use.files for _ns, name, *_ in f.extra.get("types", [])}
-    used = {feat for f in use.files for feat in f.extra.get("features", [])}
+    own = {name for f in use.files for _ns, name, *_ in file_facts(f).types}
+    used = {feat for f in use.files for feat in file_facts(f).features}
     out = sorted(f for f in used if spec["features"].get(f) not in own and f in spec["features"])
     out += sorted(
         a for a in spec["attributes"] if a in use.attributes and f"{a}Attribute" not in own
@@ -555,13 +659,12 @@ def _project_graph(candidates: list[Candidate], layout: list[CsProject]) -> nx.D
     for c in candidates:
         # an analyzer or build-order reference (ReferenceOutputAssembly=false) passes
         # nothing on
-        if c.internal and c.path and not (c.extra.get("analyzer") or c.extra.get("build_order")):
-            graph.add_edge(c.manifest, c.path, weight=c.extra.get("weight", 1.0))
-        elif not c.internal and c.extra.get("published") in graph:
+        facts = dep_facts(c)
+        if c.internal and c.path and not (facts.analyzer or facts.build_order):
+            graph.add_edge(c.manifest, c.path, weight=facts.weight)
+        elif not c.internal and facts.published in graph:
             # a sibling taken as its published package still brings that project's code
-            graph.add_edge(
-                c.manifest, c.extra["published"], weight=c.extra.get("weight", 1.0), published=True
-            )
+            graph.add_edge(c.manifest, facts.published, weight=facts.weight, published=True)
     return graph
 
 
@@ -579,6 +682,57 @@ REDUCE_PACKAGES = True
 # The evidence a reference needs to carry others (1.0 = any kept edge; raising it to
 # require several firm uses measured worse on the dev repositories).
 CARRIER_WEIGHT = 1.0
+
+
+@dataclass(frozen=True)
+class Flow:
+    """What flows through the project graph: the graph without an AppHost's resource
+    edges, and the projects whose references carry nothing on for a reason."""
+
+    graph: nx.DiGraph  # the flowing edges
+    tests: frozenset[str] | set[str]
+    subjects: frozenset[tuple[str, str]] | set[tuple[str, str]]  # (test project, its subject)
+    support: frozenset[str] | set[str]  # test-helper projects
+
+
+def _implied(flow: Flow, src: str, dst: str, stronger: bool = False) -> bool:
+    """Another well-evidenced reference of `src` already brings `dst` (with `stronger`:
+    one that `src` uses more than it uses `dst` itself)."""
+    flowing = flow.graph
+    own = flowing[src][dst].get("weight", 1.0) if flowing.has_edge(src, dst) else 0.0
+    for mid in flowing.successors(src):
+        w = flowing[src][mid].get("weight", 1.0)
+        if mid == dst or w < CARRIER_WEIGHT:
+            continue
+        if flowing[mid].get(dst, {}).get("published"):
+            # `mid` takes `dst` as its published package: naming the project too
+            # would bring a second copy of the same assembly, however much it is used
+            return True
+        if stronger and w <= own:
+            continue
+        if src in flow.tests and mid in flow.tests:
+            continue  # another test project is referenced for its fixtures, not its subject
+        if (src, dst) in flow.subjects and mid in flow.support:
+            continue  # a test-helper project brings the subject, the tests still name it
+        if dst in nx.descendants(flowing, mid):
+            return True
+    return False
+
+
+def _packages_by_project(candidates: list[Candidate]) -> dict[str, set[str]]:
+    """Lower-case library ids each project has, with what each package brings with it
+    (its dependency group: a project referencing one that takes the Npgsql provider gets
+    EF Core's relational layer from it too)."""
+    brings: dict[str, set[str]] = defaultdict(set)
+    for dep, carriers in conventions()["implied_by"].items():
+        for carrier in carriers:
+            brings[carrier.lower()].add(dep.lower())
+    packages: dict[str, set[str]] = defaultdict(set)
+    for c in candidates:
+        if not c.internal and (dep_facts(c).kind or "lib") == "lib":
+            packages[c.manifest].add(c.name.lower())
+            packages[c.manifest].update(brings.get(c.name.lower(), ()))
+    return packages
 
 
 def reduce_transitive(
@@ -606,67 +760,38 @@ def reduce_transitive(
         return candidates
     flowing = graph.copy()
     flowing.remove_edges_from([(s, d) for s, d in graph.edges if s in apphosts])
+    flow = Flow(flowing, tests, subjects, support)
+    packages = _packages_by_project(candidates if brought is None else brought)
 
-    def implied(src: str, dst: str, stronger: bool = False) -> bool:
-        """Another well-evidenced reference of `src` already brings `dst` (with `stronger`:
-        one that `src` uses more than it uses `dst` itself)."""
-        own = flowing[src][dst].get("weight", 1.0) if flowing.has_edge(src, dst) else 0.0
-        for mid in flowing.successors(src):
-            w = flowing[src][mid].get("weight", 1.0)
-            if mid == dst or w < CARRIER_WEIGHT:
-                continue
-            if flowing[mid].get(dst, {}).get("published"):
-                # `mid` takes `dst` as its published package: naming the project too
-                # would bring a second copy of the same assembly, however much it is used
-                return True
-            if stronger and w <= own:
-                continue
-            if src in tests and mid in tests:
-                continue  # another test project is referenced for its fixtures, not its subject
-            if (src, dst) in subjects and mid in support:
-                continue  # a test-helper project brings the subject, the tests still name it
-            if dst in nx.descendants(flowing, mid):
-                return True
-        return False
+    def reference_implied(c: Candidate) -> bool:
+        """A ProjectReference another reference of the project already brings."""
+        return (
+            not all_evidence
+            and c.manifest in flowing
+            and c.manifest not in own_references
+            and not dep_facts(c).named
+            and _implied(flow, c.manifest, c.path, stronger=not REDUCE_PROJECT_REFERENCES)
+        )
 
-    # what each package brings with it (its dependency group): a project referencing one
-    # that takes the Npgsql provider gets EF Core's relational layer from it too
-    brings: dict[str, set[str]] = defaultdict(set)
-    for dep, carriers in conventions()["implied_by"].items():
-        for carrier in carriers:
-            brings[carrier.lower()].add(dep.lower())
-    packages: dict[str, set[str]] = defaultdict(set)
-    for c in candidates if brought is None else brought:
-        if not c.internal and c.extra.get("kind", "lib") == "lib":
-            packages[c.manifest].add(c.name.lower())
-            packages[c.manifest].update(brings.get(c.name.lower(), ()))
-    out = []
-    for c in candidates:
-        if c.internal:
-            if (
-                not all_evidence
-                and c.manifest in flowing
-                and c.manifest not in own_references
-                and not c.extra.get("named")
-                and implied(c.manifest, c.path, stronger=not REDUCE_PROJECT_REFERENCES)
-            ):
-                continue
-            out.append(c)
-            continue
-        if (
+    def package_implied(c: Candidate) -> bool:
+        """A library package a referenced project brings (and whose entry points the
+        project does not call itself)."""
+        if not (
             REDUCE_PACKAGES
-            and c.extra.get("kind", "lib") == "lib"
-            and not c.extra.get("direct")
+            and (dep_facts(c).kind or "lib") == "lib"
+            and not dep_facts(c).direct
             and c.manifest in graph
         ):
-            if any(
-                c.name.lower() in packages.get(d, ())
-                for d in nx.descendants(flowing, c.manifest)
-                if d not in private_packages
-            ):
-                continue
-        out.append(c)
-    return out
+            return False
+        return any(
+            c.name.lower() in packages.get(d, ())
+            for d in nx.descendants(flowing, c.manifest)
+            if d not in private_packages
+        )
+
+    return [
+        c for c in candidates if not (reference_implied(c) if c.internal else package_implied(c))
+    ]
 
 
 def drop_implied(
@@ -684,7 +809,7 @@ def drop_implied(
     implied = {k.lower(): {v.lower() for v in vs} for k, vs in conventions()["implied_by"].items()}
     names: dict[str, set[str]] = defaultdict(set)
     for c in candidates:
-        if not c.internal or (c.path and c.extra.get("kind") != "framework"):
+        if not c.internal or (c.path and dep_facts(c).kind != "framework"):
             names[c.manifest].add(c.name.lower())
     dropped = [
         not c.internal and bool(implied.get(c.name.lower(), set()) & names[c.manifest])
@@ -740,7 +865,7 @@ def infer(
         + template_candidates(layout, uses, graph, project)
     )
     tests = {cs.path for cs in layout if cs.is_test}
-    apphosts = {cs.path for cs in layout if "Aspire.AppHost.Sdk" in cs.sdk_names}
+    apphosts = {cs.path for cs in layout if _on_apphost_sdk(cs)}
     private = {cs.path for cs in layout if not cs.packages_flow}
     own_refs = {
         cs.path
@@ -779,7 +904,7 @@ def infer(
     )
     _report_unplaced(project, layout, result, ctx)
     # a reference a Directory.Build file already makes is not written again
-    return [c for c in result if not (c.internal and c.extra.get("inherited"))]
+    return [c for c in result if not (c.internal and dep_facts(c).inherited)]
 
 
 def _one_framework_package(candidates: list[Candidate], added: list[Candidate]) -> list[Candidate]:
