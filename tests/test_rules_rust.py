@@ -6,16 +6,16 @@ import io
 import tarfile
 from pathlib import Path
 
-from depinfer.mapping.rust import feature_references
-from depinfer.rules.rust import derive_table
-from depinfer.rules.rust_gates import (
+from depinfer.analyzers.rust_gates import (
     crate_features,
     features_for,
     minimal_features,
     read_gates,
     required_features,
-    unpack_crate,
 )
+from depinfer.mapping.rust import feature_references
+from depinfer.registries.crate_sources import unpack_crate
+from depinfer.rules.rust import derive_table
 
 MINITOK = (
     Path(__file__).resolve().parent.parent / "fixtures" / "rust" / "crate-src" / "minitok-0.1.0"
@@ -33,7 +33,7 @@ def test_gates_follow_cfg_attributes_and_gating_macros():
 
 
 def test_a_docs_only_alternative_does_not_lift_a_feature_gate():
-    from depinfer.rules.rust_gates import required_features
+    from depinfer.analyzers.rust_gates import required_features
 
     assert required_features('any(docsrs, feature = "actix-compat")') == ["actix-compat"]
     assert required_features('any(unix, feature = "x")') == []
@@ -212,7 +212,7 @@ def test_test_attribute_features_go_to_the_dev_candidate():
 
 
 def test_trait_impls_in_an_inline_modules_files_carry_their_gates():
-    from depinfer.rules.rust_gates import trait_gates
+    from depinfer.analyzers.rust_gates import trait_gates
 
     gates = read_gates(str(MINITOK))
     assert trait_gates(gates, "Debug", "Builder") == ["net"]  # src/gen/debug.rs under mod gen
@@ -250,7 +250,7 @@ def test_an_any_gate_settles_for_a_feature_another_use_switches_on():
 
 
 def test_methods_recorded_by_type_name_are_not_root_names():
-    from depinfer.rules.rust import _top_level_names
+    from depinfer.analyzers.rust_gates import top_level_names
 
     gates = {
         "decoding": [],
@@ -260,7 +260,7 @@ def test_methods_recorded_by_type_name_are_not_root_names():
         "Error": [],
     }
     # ruzstd 0.8 moved FrameDecoder into `decoding`: the root no longer offers it
-    assert _top_level_names(gates) == {"decoding", "Error"}
+    assert top_level_names(gates) == {"decoding", "Error"}
 
 
 def test_items_of_a_generated_api_crate_switch_on_the_features_named_after_them():
@@ -292,7 +292,7 @@ def test_an_unreadable_crate_takes_the_features_its_used_items_name(tmp_path, mo
     (crate / "src" / "lib.rs").write_text("// generated\n")
     monkeypatch.setattr(rules, "read_gates", lambda root: {})  # too large to read
     monkeypatch.setattr(rules, "cargo_source_dir", lambda name, version=None: crate)
-    monkeypatch.setattr(rules, "_registry_source", lambda *a: (None, None))
+    monkeypatch.setattr(rules, "registry_source", lambda *a: (None, None))
     c = Candidate(
         ecosystem=Ecosystem.CRATES,
         name="web-sys",

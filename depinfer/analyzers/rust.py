@@ -111,7 +111,7 @@ _STRING_PATH = re.compile(r"^(::)?[A-Za-z_][A-Za-z0-9_]*(::[A-Za-z_][A-Za-z0-9_]
 
 
 @lru_cache(maxsize=1)
-def _parser() -> Any:
+def rust_parser() -> Any:
     import tree_sitter as ts
     import tree_sitter_rust as tsr
 
@@ -139,11 +139,12 @@ class Cfg:
 # ---------------------------------------------------------------- cfg expressions
 
 
-def _cfg_tokens(text: str) -> list[str]:
+def cfg_tokens(text: str) -> list[str]:
+    """The tokens of a `cfg(..)` body: string literals, identifiers and punctuation."""
     return re.findall(r'"(?:[^"\\]|\\.)*"|[A-Za-z_][A-Za-z0-9_]*|[(),=!]', text)
 
 
-def _cfg_tree(tokens: list[str], pos: int = 0) -> tuple[Any, int]:
+def cfg_tree(tokens: list[str], pos: int = 0) -> tuple[Any, int]:
     """Parse one cfg predicate: ident | ident = "lit" | ident(pred, ...)."""
     if pos >= len(tokens):
         return None, pos
@@ -159,7 +160,7 @@ def _cfg_tree(tokens: list[str], pos: int = 0) -> tuple[Any, int]:
             if tokens[pos] == ",":
                 pos += 1
                 continue
-            sub, pos = _cfg_tree(tokens, pos)
+            sub, pos = cfg_tree(tokens, pos)
             if sub is None:
                 break
             args.append(sub)
@@ -169,7 +170,7 @@ def _cfg_tree(tokens: list[str], pos: int = 0) -> tuple[Any, int]:
 
 def parse_cfg(text: str) -> Cfg:
     """The parts of a `cfg(...)` body that decide where a dependency goes."""
-    tree, _ = _cfg_tree(_cfg_tokens(text))
+    tree, _ = cfg_tree(cfg_tokens(text))
     out = Cfg()
     if tree is None:
         return out
@@ -365,7 +366,7 @@ def _use_arguments(node: Any, src: bytes) -> list[tuple[Any, bytes]]:
     out = []
     for m in _USE_IN_TOKENS.finditer(src[node.start_byte : node.end_byte]):
         snippet = m.group(0)
-        root = _parser().parse(snippet).root_node
+        root = rust_parser().parse(snippet).root_node
         for decl in root.children:
             if decl.type == "use_declaration" and not decl.has_error:
                 arg = decl.child_by_field_name("argument")
@@ -1006,7 +1007,7 @@ def analyze(project: Project, ctx: Context) -> list[ImportRef]:
         return []
     pkgs = packages(project)
     dirs = set(pkgs)
-    parser = _parser()
+    parser = rust_parser()
     facts: dict[str, FileFacts] = {}
     owner: dict[str, Package] = {}
     kinds: dict[str, FileKind] = {}

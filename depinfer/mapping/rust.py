@@ -19,10 +19,13 @@ from functools import lru_cache
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from depinfer.analyzers.rust_gates import read_gates, top_level_names
 from depinfer.context import Context
 from depinfer.data import load_table, load_table_or
 from depinfer.mapping.rust_globs import GlobExports
+from depinfer.mapping.rust_sources import registry_source
 from depinfer.model import Candidate, Ecosystem, Evidence, ImportRef, Manifest, Project, Section
+from depinfer.registries.crate_sources import remove_workdir
 
 SECTION_OF_TARGET = {"runtime": Section.RUNTIME, "dev": Section.DEV, "build": Section.BUILD}
 CODE_HOWS = {
@@ -473,9 +476,6 @@ def _library_builder(
         return package
     if project is None or ctx.options.offline:
         return name
-    from depinfer.rules.rust import _registry_source, _top_level_names
-    from depinfer.rules.rust_gates import read_gates
-
     used = {
         p.split("::")[1]
         for c in cands
@@ -486,18 +486,15 @@ def _library_builder(
     cover: dict[str, int | None] = {}
     try:
         for crate in (package, name):
-            src, _ = _registry_source(crate, [], project, ctx, workdir)
+            src, _ = registry_source(crate, [], project, ctx, workdir)
             if src is None:
                 cover[crate] = None
                 continue
             # names spelled out at the root; a glob or an item macro there (`*`) may hold
             # any name, which tells the two apart no better
-            cover[crate] = len(used & _top_level_names(read_gates(str(src))))
+            cover[crate] = len(used & top_level_names(read_gates(str(src))))
     finally:
-        if workdir:
-            import shutil
-
-            shutil.rmtree(workdir[0], ignore_errors=True)
+        remove_workdir(workdir)
     if cover[package] is None or cover[name] is None:
         return name
     return package if cover[package] >= cover[name] else name

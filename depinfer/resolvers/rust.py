@@ -18,7 +18,6 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from typing import Any
 
 import tomlkit
@@ -26,32 +25,16 @@ import tomlkit
 from depinfer.context import Context
 from depinfer.mapping.rust import code_name, crates_of, feature_references, workspace_entry
 from depinfer.model import Candidate, Ecosystem, Evidence, Project, Requirement, Section
-from depinfer.registries.base import VersionInfo
-from depinfer.resolvers.common import (
-    SECTION_RANK,
-    merge_candidates,
-    parse_as_of,
-    pick_version,
-    to_requirement,
-)
+from depinfer.resolvers.common import SECTION_RANK, merge_candidates, to_requirement
+from depinfer.versions import compat_key, parse_as_of, pick_crate_version, vtuple
 
 # `chrono_0_4`, `hashbrown-0-14`, `indexmap_2`: a key naming a crate and its major version
 _VERSION_SUFFIX = re.compile(r"^([a-z][a-z0-9_-]*?)[-_]v?(\d+(?:[-_]\d+)*)$")
 
 
-def _vtuple(v: str) -> tuple[int, ...]:
-    nums = re.findall(r"\d+", v.split("-")[0].split("+")[0])
-    return tuple(int(x) for x in nums[:3]) + (0,) * (3 - min(3, len(nums)))
-
-
-def _compat(version: str) -> tuple[int, ...]:
-    v = _vtuple(version)
-    return (v[0],) if v[0] else (0, v[1])
-
-
 def caret(version: str) -> str:
     """1.0.228 → "1.0"; 0.4.41 → "0.4.41" (0.x minors are breaking, keep the patch floor)."""
-    parts = _vtuple(version)
+    parts = vtuple(version)
     if parts[0] == 0:
         return f"0.{parts[1]}.{parts[2]}"
     return f"{parts[0]}.{parts[1]}"
@@ -114,48 +97,18 @@ def styled(version: str, style: tuple[int, int] | None) -> str:
     """The requirement for `version` in the repository's style (`caret` when it has none)."""
     if style is None:
         return caret(version)
-    parts = _vtuple(version)
+    parts = vtuple(version)
     n = style[0] if parts[0] else max(2, style[1])
     return ".".join(str(p) for p in parts[:n])
-
-
-def reachable_if_yanked(versions: list[VersionInfo]) -> Callable[[VersionInfo], bool]:
-    """A yanked release still dates the code: what a snapshot was written against when all
-    of its line's releases up to that day were later yanked (futures-util 0.3.0 to 0.3.30),
-    not the line before it (0.2). A caret requirement on it is kept when an unyanked release
-    of the same line at or above it exists, which cargo then resolves to (the Cargo Book,
-    Specifying Dependencies: caret requirements; cargo yank: a yanked version is not used
-    for new resolutions)."""
-    top: dict[tuple[int, ...], tuple[int, ...]] = {}
-    for v in versions:
-        if not v.yanked and not v.prerelease:
-            key = _compat(v.version)
-            top[key] = max(top.get(key, ()), _vtuple(v.version))
-    return lambda v: top.get(_compat(v.version), ()) >= _vtuple(v.version)
-
-
-def pick_crate_version(
-    versions: list[VersionInfo],
-    as_of: Any = None,
-    runtime_ok: Callable[[VersionInfo], bool] | None = None,
-) -> VersionInfo | None:
-    """`pick_version` with cargo's ordering, and yanked releases a caret requirement reaches."""
-    return pick_version(
-        versions,
-        as_of=as_of,
-        runtime_ok=runtime_ok,
-        sort_key=_vtuple,
-        yanked_ok=reachable_if_yanked(versions),
-    )
 
 
 def rust_version_ok(project_rv: str | None):
     if not project_rv:
         return None
-    limit = _vtuple(project_rv)
+    limit = vtuple(project_rv)
 
     def ok(v: Any) -> bool:
-        return not v.runtime or _vtuple(v.runtime) <= limit
+        return not v.runtime or vtuple(v.runtime) <= limit
 
     return ok
 
@@ -297,8 +250,8 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
         versions = ctx.registries.versions(Ecosystem.CRATES, package)
         pin = c.extra.get("version_pin")
         if pin:
-            group = _compat(pin)
-            versions = [v for v in versions if _compat(v.version) == group] or versions
+            group = compat_key(pin)
+            versions = [v for v in versions if compat_key(v.version) == group] or versions
         if c.extra.get("version_guess"):
             prefix = c.extra["version_guess"]
             versions = [v for v in versions if v.version.startswith(prefix + ".")] or versions

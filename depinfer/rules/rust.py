@@ -14,19 +14,13 @@ Three sources of knowledge, each a table or a reader, none an if-chain:
 from __future__ import annotations
 
 import re
-import tempfile
 from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from depinfer.context import Context
-from depinfer.data import load_table, load_table_or
-from depinfer.mapping.rust import code_name, crates_of, feature_references, link_member
-from depinfer.model import Candidate, Ecosystem, Evidence, ImportRef, Project, Section
-from depinfer.rules.rust_gates import (
+from depinfer.analyzers.rust_gates import (
     TRAIT_PREFIX,
-    cargo_source_dir,
     crate_features,
     crate_reexports,
     dependency_requirement,
@@ -36,8 +30,14 @@ from depinfer.rules.rust_gates import (
     minimal_features,
     read_gates,
     trait_gates,
-    unpack_crate,
 )
+from depinfer.context import Context
+from depinfer.data import load_table, load_table_or
+from depinfer.mapping.rust import code_name, crates_of, feature_references, link_member
+from depinfer.mapping.rust_sources import registry_source, release_source
+from depinfer.model import Candidate, Ecosystem, Evidence, ImportRef, Project, Section
+from depinfer.registries.crate_sources import cargo_source_dir, remove_workdir
+from depinfer.versions import parse_as_of, pick_crate_version, vtuple
 
 # Derives of the standard library: never a dependency.
 STD_DERIVES = frozenset("Debug Clone Copy PartialEq Eq PartialOrd Ord Hash Default".split())
@@ -317,97 +317,6 @@ def _add_features(c: Candidate, entry: dict[str, Any], ref: ImportRef) -> None:
 # ---------------------------------------------------------------- feature gates in sources
 
 
-def compat_key(version: str) -> tuple[int, ...]:
-    """Cargo's compatibility group: the major, or `0.minor` for 0.x releases."""
-    from depinfer.resolvers.rust import _vtuple
-
-    v = _vtuple(version)
-    return (v[0],) if v[0] else (0, v[1])
-
-
-def _crate_source(
-    package: str, version: str, ctx: Context, workdir: list[Path], registry_name: str = ""
-) -> Path | None:
-    """A release's source: cargo's local copy, else its `.crate` from the registry unpacked
-    into the run's work directory (made on first use); only the local copy offline."""
-    src = cargo_source_dir(package, version)
-    if src is not None or ctx.options.offline:
-        return src
-    data = ctx.registries.download_crate(registry_name or package, version)
-    if not data:
-        return None
-    if not workdir:
-        workdir.append(Path(tempfile.mkdtemp(prefix="depinfer-crates-")))
-    return unpack_crate(data, workdir[0])
-
-
-def _registry_source(
-    package: str, used: list[str], project: Project, ctx: Context, workdir: list[Path]
-) -> tuple[Path | None, str | None]:
-    """Source of the release the resolver would choose, read from its `.crate`; when the
-    code uses top-level names that release lacks (`bincode::serialize` is gone in bincode 2),
-    the newest release of an older compatibility group that has them (up to two steps back).
-    Returns (source root, version to pin) — the version only when it differs from the newest."""
-    if ctx.options.offline or not hasattr(ctx.registries, "download_crate"):
-        return None, None
-    from depinfer.resolvers.common import parse_as_of
-    from depinfer.resolvers.rust import _vtuple, pick_crate_version
-
-    versions = ctx.registries.versions(Ecosystem.CRATES, package)
-    try:
-        as_of = parse_as_of(ctx.options.as_of, project.last_commit_date)
-    except ValueError:
-        as_of = None
-    current = pick_crate_version(versions, as_of=as_of)
-    tops = {u.split("::")[0] for u in used if u}
-    best: tuple[int, Path, str] | None = None
-    newest = current.version if current is not None else None
-    # a breaking line too new to have settled by the as-of date (pick_version passes it over)
-    # is tried next when the settled release lacks names the code uses: code that already
-    # names `syn::ReceiverKind` was written against syn 3, however recent
-    newer = (
-        pick_crate_version(
-            [v for v in versions if compat_key(v.version) > compat_key(newest)], as_of=as_of
-        )
-        if newest is not None
-        else None
-    )
-    for step in range(4):
-        if current is None:
-            break
-        src = _crate_source(package, current.version, ctx, workdir)
-        if src is None:
-            break
-        public = _top_level_names(read_gates(str(src)))
-        glob = any(p.startswith("*") for p in public)
-        cover = len(tops) if glob else sum(1 for t in tops if t in public)
-        if best is None or cover > best[0]:
-            best = (cover, src, current.version)
-        if cover == len(tops):
-            break
-        if step == 0 and newer is not None:
-            current = newer
-            continue
-        group = compat_key(min(current.version, newest, key=_vtuple))
-        older = [v for v in versions if compat_key(v.version) < group]
-        current = pick_crate_version(older, as_of=as_of)
-    if best is None:
-        return None, None
-    return best[1], (best[2] if best[2] != newest else None)
-
-
-def _top_level_names(gates: dict[str, list[str]]) -> set[str]:
-    """Names a crate offers at its root: items recorded there and the modules paths start
-    with. Inherent methods are recorded as `Type::method` whatever module the type is in
-    (`FrameDecoder::new` while the type is `decoding::FrameDecoder`), so they do not count."""
-    out = set()
-    for key in gates:
-        head = key.split("::")[0]
-        if "::" not in key or head[:1].islower() or head.startswith("*"):
-            out.add(head)
-    return {n for n in out if not n.startswith("<")}
-
-
 def _with_reexports(
     src: Path,
     gates: dict[str, list[str]],
@@ -423,7 +332,7 @@ def _with_reexports(
     for ext in external_globs(gates):
         req = dependency_requirement(str(src), ext) or ""
         exact = req.lstrip("=").strip() if req.strip().startswith("=") else None
-        ext_src = _crate_source(ext, exact, ctx, workdir) if exact else None
+        ext_src = release_source(ext, exact, ctx, workdir) if exact else None
         if ext_src is None:
             continue
         for path, needs in read_gates(str(ext_src)).items():
@@ -472,7 +381,7 @@ def _with_crate_aliases(
             )
             exact = req.lstrip("=").strip() if req and req.strip().startswith("=") else None
             if exact:
-                ext_src = _crate_source(ext, exact, ctx, workdir, ext.replace("_", "-"))
+                ext_src = release_source(ext, exact, ctx, workdir, ext.replace("_", "-"))
         if ext_src is None:
             continue
         outer = merged.get(alias, [])
@@ -538,7 +447,7 @@ def _source_gates(
             src = None
             if (paths or every.get(package)) and project is not None:
                 used = [p.split("::", 1)[1] for p in every.get(package) or paths]
-                src, pin = _registry_source(package, used, project, ctx, workdir)
+                src, pin = registry_source(package, used, project, ctx, workdir)
                 if pin is not None:
                     pins[package] = pin
             src = src or cargo_source_dir(package)
@@ -580,10 +489,7 @@ def _source_gates(
                 "source:cfg-feature", detail=f"{package} needs '{f}'"
             ),
         )
-    if workdir:
-        import shutil
-
-        shutil.rmtree(workdir[0], ignore_errors=True)
+    remove_workdir(workdir)
     return cache
 
 
@@ -623,9 +529,6 @@ def _macro_syntax_caps(
     """Attribute syntax a derive rejects from one major on (data/rust/macro_syntax.json:
     thiserror 2 refuses `{0}` beside extra positional arguments) keeps the crate on the newest
     line before that major: a manifest asking for the newer one does not build."""
-    from depinfer.resolvers.common import parse_as_of
-    from depinfer.resolvers.rust import _vtuple, pick_crate_version
-
     files: dict[str, set[str]] = {}
     for r in refs:
         files.setdefault(r.module, set()).add(r.file)
@@ -642,20 +545,20 @@ def _macro_syntax_caps(
                 break
         if hit is None:
             continue
-        since = _vtuple(entry["since"])[0]
+        since = vtuple(entry["since"])[0]
         versions = ctx.registries.versions(Ecosystem.CRATES, entry["crate"])
         try:
             as_of = parse_as_of(ctx.options.as_of, project.last_commit_date)
         except ValueError:
             as_of = None
         older = pick_crate_version(
-            [v for v in versions if _vtuple(v.version)[0] < since], as_of=as_of
+            [v for v in versions if vtuple(v.version)[0] < since], as_of=as_of
         )
         for c in cands:
             if (c.extra.get("package") or c.name) != entry["crate"] or older is None:
                 continue
             pin = c.extra.get("version_pin")
-            if pin and _vtuple(pin)[0] < since:
+            if pin and vtuple(pin)[0] < since:
                 continue
             c.extra["version_pin"] = older.version
             c.evidence.append(

@@ -13,13 +13,12 @@ or from a directory a test hands in; nothing is fetched here.
 
 from __future__ import annotations
 
-import os
 import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from depinfer.analyzers.rust import _cfg_tokens, _cfg_tree, _parser
+from depinfer.analyzers.rust import cfg_tokens, cfg_tree, rust_parser
 
 MAX_DEPTH = 4
 # generated API crates (windows, objc2-*) have thousands of files; their gates are per item.
@@ -58,7 +57,7 @@ _DOC_CFGS = ("docsrs", "doc")
 def required_features(cfg_text: str, custom: dict[str, str] | None = None) -> list[str] | None:
     """Features a `cfg(..)` body needs; None when it can only be false-able by a negation
     (`not(feature = ..)`), which means "this item is the fallback, not the feature's"."""
-    tree, _ = _cfg_tree(_cfg_tokens(cfg_text))
+    tree, _ = cfg_tree(cfg_tokens(cfg_text))
     if tree is None:
         return []
 
@@ -96,7 +95,7 @@ ANY_PREFIX = "<any>"
 
 def any_features(cfg_text: str) -> list[str] | None:
     """`any(feature = "a", feature = "b")` → ["a", "b"]; None for any other shape."""
-    tree, _ = _cfg_tree(_cfg_tokens(cfg_text))
+    tree, _ = cfg_tree(cfg_tokens(cfg_text))
     if tree is None or tree[0] == "kv" or tree[0] == "id" or tree[1] != "any":
         return None
     out = []
@@ -167,7 +166,7 @@ def _gating_macros(
 class _Reader:
     def __init__(self, root: Path) -> None:
         self.root = root
-        self.parser = _parser()
+        self.parser = rust_parser()
         files = list((root / "src").rglob("*.rs"))
         self.custom = build_cfg_features(root)
         self.gating, self.exporting = _gating_macros(files, self.custom)
@@ -628,25 +627,6 @@ def features_for(
     return out
 
 
-def cargo_source_dir(name: str, version: str | None = None) -> Path | None:
-    """A crate's unpacked source in Cargo's cache (newest when no version is given)."""
-    home = Path(os.environ.get("CARGO_HOME") or Path.home() / ".cargo")
-    best: tuple[tuple[int, ...], Path] | None = None
-    for base in (home / "registry" / "src").glob("*"):
-        for d in base.glob(f"{name}-*"):
-            v = d.name[len(name) + 1 :]
-            if not re.match(r"^\d+\.\d+\.\d+", v):
-                continue
-            if version is not None and v != version:
-                continue
-            key = tuple(int(x) for x in re.findall(r"\d+", v.split("-")[0])[:3])
-            if "-" in v:
-                continue
-            if best is None or key > best[0]:
-                best = (key, d)
-    return best[1] if best else None
-
-
 def crate_features(crate_root: str) -> dict[str, list[str]]:
     """The `[features]` table of a crate's own Cargo.toml, with optional dependencies added
     as their implicit features (unless a `dep:` entry hides them)."""
@@ -710,30 +690,13 @@ def minimal_features(needed: list[str], features: dict[str, list[str]]) -> list[
     return out
 
 
-def unpack_crate(data: bytes, dest: Path) -> Path | None:
-    """Unpack a `.crate` tarball's Cargo.toml and `.rs` files under `dest`; returns the crate
-    root. Members with absolute paths or `..` are skipped (a tarball is untrusted input)."""
-    import io
-    import tarfile
-
-    root: Path | None = None
-    try:
-        with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as tar:
-            for member in tar.getmembers():
-                name = member.name
-                parts = Path(name).parts
-                if not member.isfile() or name.startswith("/") or ".." in parts:
-                    continue
-                if not (name.endswith(".rs") or parts[-1] == "Cargo.toml"):
-                    continue
-                target = dest.joinpath(*parts)
-                target.parent.mkdir(parents=True, exist_ok=True)
-                fh = tar.extractfile(member)
-                if fh is None:
-                    continue
-                target.write_bytes(fh.read())
-                if len(parts) == 2 and parts[1] == "Cargo.toml":
-                    root = dest / parts[0]
-    except (tarfile.TarError, OSError, EOFError):
-        return None
-    return root
+def top_level_names(gates: dict[str, list[str]]) -> set[str]:
+    """Names a crate offers at its root: items recorded there and the modules paths start
+    with. Inherent methods are recorded as `Type::method` whatever module the type is in
+    (`FrameDecoder::new` while the type is `decoding::FrameDecoder`), so they do not count."""
+    out = set()
+    for key in gates:
+        head = key.split("::")[0]
+        if "::" not in key or head[:1].islower() or head.startswith("*"):
+            out.add(head)
+    return {n for n in out if not n.startswith("<")}
