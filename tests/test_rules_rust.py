@@ -13,6 +13,7 @@ from depinfer.analyzers.rust_gates import (
     read_gates,
     required_features,
 )
+from depinfer.facts.rust import CrateFacts, RustUse
 from depinfer.mapping.rust import feature_references
 from depinfer.registries.crate_sources import unpack_crate
 from depinfer.rules.rust import derive_table
@@ -128,14 +129,14 @@ def test_gated_methods_called_on_values_switch_features_on():
             "src/a.rs",
             1,
             "rust",
-            extra={"how": "use", "path": "minitok::Builder", **common},
+            facts=RustUse(how="use", path="minitok::Builder", **common),
         ),
         ImportRef(
             "",
             "src/a.rs",
             1,
             "rust",
-            extra={"how": "methods", "methods": ["listen_all", "new"], **common},
+            facts=RustUse(how="methods", methods=("listen_all", "new"), **common),
         ),
     ]
     cand = Candidate(Ecosystem.CRATES, "minitok", "Cargo.toml")
@@ -173,10 +174,14 @@ def _method_refs(methods: list[str], target: str = "runtime") -> list:
     common = {"manifest": "Cargo.toml", "target": target}
     return [
         ImportRef(
-            "minitok", "src/a.rs", 1, "rust", extra={"how": "use", "path": "minitok::B", **common}
+            "minitok", "src/a.rs", 1, "rust", facts=RustUse(how="use", path="minitok::B", **common)
         ),
         ImportRef(
-            "", "src/a.rs", 1, "rust", extra={"how": "methods", "methods": methods, **common}
+            "",
+            "src/a.rs",
+            1,
+            "rust",
+            facts=RustUse(how="methods", methods=tuple(methods), **common),
         ),
     ]
 
@@ -205,7 +210,7 @@ def test_test_attribute_features_go_to_the_dev_candidate():
         "src/lib.rs",
         9,
         "rust",
-        extra={"how": "attr", "path": "tokio::test", "manifest": "Cargo.toml", "target": "dev"},
+        facts=RustUse(how="attr", path="tokio::test", manifest="Cargo.toml", target="dev"),
     )
     _derives([ref], [runtime, dev], None)  # type: ignore[arg-type]
     assert runtime.features == [] and "macros" in dev.features
@@ -229,13 +234,13 @@ def test_derive_over_a_field_of_a_crate_type_needs_the_trait_impl_feature():
         "src/lib.rs",
         3,
         "rust",
-        extra={
-            "how": "type-use",
-            "path": "minitok::Builder",
-            "derives": ["Clone", "Debug"],
-            "manifest": "Cargo.toml",
-            "target": "runtime",
-        },
+        facts=RustUse(
+            how="type-use",
+            path="minitok::Builder",
+            derives=("Clone", "Debug"),
+            manifest="Cargo.toml",
+            target="runtime",
+        ),
     )
     cand = Candidate(Ecosystem.CRATES, "minitok", "Cargo.toml")
     _derived_trait_impls([ref], [cand], known)
@@ -297,7 +302,7 @@ def test_an_unreadable_crate_takes_the_features_its_used_items_name(tmp_path, mo
         ecosystem=Ecosystem.CRATES,
         name="web-sys",
         manifest="Cargo.toml",
-        extra={"paths": ["web_sys::Window", "web_sys::EventTarget", "web_sys::window"]},
+        facts=CrateFacts(paths=("web_sys::Window", "web_sys::EventTarget", "web_sys::window")),
     )
     rules._source_gates([c], Context(Options(offline=True), registries=None), None)
     assert c.features == ["Window"]  # EventTarget comes with Window

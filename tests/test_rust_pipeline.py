@@ -18,6 +18,7 @@ import pytest
 import tomlkit
 
 from depinfer.context import Context, Options
+from depinfer.facts.rust import crate_of
 from depinfer.model import Ecosystem
 from depinfer.pipeline import infer
 from depinfer.registries import Registries
@@ -358,7 +359,7 @@ def test_a_crate_attribute_names_a_registry_crate_renamed(tmp_path):
     project = scan(tmp_path)
     ctx = Context(Options(offline=True), registries=RecordedRegistry())
     found = {c.name: c for c in map_imports(project, analyze(project, ctx), ctx)}
-    assert found["s"].extra.get("package") == "serde"
+    assert crate_of(found["s"]).package == "serde"
 
 
 def test_path_roots_a_glob_import_brings_in_are_not_crates(tmp_path):

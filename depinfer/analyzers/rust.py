@@ -11,7 +11,7 @@ analyzer already drops what is local to the file's crate: `crate`/`self`/`super`
 declared with `mod`, items and names brought in by `use` (uniform paths), generic
 parameters and primitive types; the mapping stage drops std/core/alloc and the crate itself.
 
-Context travels with every ref in `extra`:
+Context travels with every ref in its facts (`RustUse`):
 - `target`: which Cargo target the file belongs to — "runtime" (lib/bins), "dev" (tests,
   benches, examples, `#[cfg(test)]` code) or "build" (build.rs);
 - `marker`: a `cfg(...)` made only of target predicates (`unix`, `target_os = ..`) → target table;
@@ -28,6 +28,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from depinfer.context import Context
+from depinfer.facts.rust import RustUse
 from depinfer.model import Diagnostic, Ecosystem, FileKind, ImportRef, Manifest, Project
 from depinfer.scan import nearest_directory, read_source
 
@@ -470,7 +471,7 @@ class _Walker:
         self.f = facts
         self.pkg = pkg
         self.src = facts.text
-        self.refs: list[tuple[str, int, Scope, dict[str, Any]]] = []
+        self.refs: list[tuple[str, int, Scope, RustUse]] = []
         # Since edition 2018 a module is in scope only where it is declared or imported; a
         # glob import of a local module (`use super::*`, `pub use generated::*`) may bring in
         # any name the package declares (even the file's own module, declared in its parent).
@@ -504,7 +505,7 @@ class _Walker:
             if imported is not None and imported.split("::")[0] != name:
                 return  # `use a as b; use b::x;`
         self.refs.append(
-            (name, node.start_point[0] + 1, scope, {"how": how, "path": "::".join(path)})
+            (name, node.start_point[0] + 1, scope, RustUse(how=how, path="::".join(path)))
         )
 
     def apply_attrs(self, attrs: list[Any], scope: Scope) -> Scope:
@@ -544,8 +545,8 @@ class _Walker:
             if a is None or a.type != "attribute" or head is None:
                 continue
             path = _text(head, self.src)
-            extra = {"how": "async-attr", "path": path}
-            self.refs.append(("", attr.start_point[0] + 1, scope, extra))
+            use = RustUse(how="async-attr", path=path)
+            self.refs.append(("", attr.start_point[0] + 1, scope, use))
 
     def attribute(self, attr_item: Any, scope: Scope) -> None:
         a = attr_item.named_children[0] if attr_item.named_children else None
@@ -605,12 +606,12 @@ class _Walker:
                 name,
                 line_node.start_point[0] + 1,
                 scope,
-                {
-                    "how": "attr",
-                    "path": name,
-                    "resolved": self.f.uses.get(name),
-                    "keys": self._attr_keys(args),
-                },
+                RustUse(
+                    how="attr",
+                    path=name,
+                    resolved=self.f.uses.get(name),
+                    keys=tuple(self._attr_keys(args)),
+                ),
             )
         )
         if args is not None:
@@ -662,8 +663,8 @@ class _Walker:
         """`derive(A, b::C)`: bare names go to the derive table, paths name their crate."""
         for path in self._token_paths(args, keep_single=True):
             if len(path) == 1:
-                extra = {"how": "derive", "path": path[0], "resolved": self.f.uses.get(path[0])}
-                self.refs.append((path[0], line_node.start_point[0] + 1, scope, extra))
+                use = RustUse(how="derive", path=path[0], resolved=self.f.uses.get(path[0]))
+                self.refs.append((path[0], line_node.start_point[0] + 1, scope, use))
             else:
                 self.emit(path[0], line_node, scope, "derive", path)
 
@@ -708,7 +709,8 @@ class _Walker:
             before = len(self.refs)
             self.emit(segs[0], tok, scope, "attr-string", segs)
             if key == "crate" and owner and len(self.refs) > before:
-                self.refs[-1][3]["crate_of"] = owner
+                name, line, at, use = self.refs[-1]
+                self.refs[-1] = (name, line, at, replace(use, crate_of=owner))
 
     def token_tree(self, tt: Any, scope: Scope) -> None:
         for path in self._token_paths(tt):
@@ -741,7 +743,7 @@ class _Walker:
             for full in bases:
                 self.emit(full[0], node, scope, "via-glob", full)
 
-    def walk(self) -> list[tuple[str, int, Scope, dict[str, Any]]]:
+    def walk(self) -> list[tuple[str, int, Scope, RustUse]]:
         root = self.f.tree.root_node
         scope = self.start
         inner = [c for c in root.children if c.type == "inner_attribute_item"]
@@ -752,8 +754,8 @@ class _Walker:
         if self.methods:
             # method names called in this file: a crate's gated methods (similar's
             # `TextDiff::iter_inline_changes` needs `inline`) are called on values, not paths
-            extra = {"how": "methods", "path": "", "methods": sorted(self.methods)}
-            self.refs.append(("", 1, scope, extra))
+            use = RustUse(how="methods", methods=tuple(sorted(self.methods)))
+            self.refs.append(("", 1, scope, use))
         return self.refs
 
     def block(self, node: Any, scope: Scope) -> None:
@@ -807,13 +809,18 @@ class _Walker:
                 and _text(node, src) in SHARED_POINTERS
                 and (full is None or full.split("::")[0] in ("std", "alloc", "core"))
             ):
-                extra = {"how": "serde-std-type", "path": _text(node, src)}
-                self.refs.append(("", node.start_point[0] + 1, scope, extra))
+                use = RustUse(how="serde-std-type", path=_text(node, src))
+                self.refs.append(("", node.start_point[0] + 1, scope, use))
             if full and "::" in full:
                 segs = full.split("::")
                 if segs[0] not in KEYWORDS and _CRATE_LIKE.match(segs[0]):
                     self.refs.append(
-                        (segs[0], node.start_point[0] + 1, scope, {"how": "type-use", "path": full})
+                        (
+                            segs[0],
+                            node.start_point[0] + 1,
+                            scope,
+                            RustUse(how="type-use", path=full),
+                        )
                     )
         if t == "inner_attribute_item":
             if node.parent is not None and node.parent.type != "source_file":
@@ -1043,7 +1050,7 @@ def analyze(project: Project, ctx: Context) -> list[ImportRef]:
     # Walk from each target's root file along `mod x;` declarations, so `#[cfg(test)] mod x;`
     # and `#[cfg(feature = "f")] mod x;` pass their scope on; a file two targets include
     # (`#[path = "src/cli.rs"] mod cli;` in build.rs) is read once per target.
-    results: dict[tuple[str, str], list[tuple[str, int, Scope, dict[str, Any]]]] = {}
+    results: dict[tuple[str, str], list[tuple[str, int, Scope, RustUse]]] = {}
     queue: list[tuple[str, Scope]] = []
     for rel in facts:
         target = _root_target(owner[rel], rel)
@@ -1080,17 +1087,19 @@ def analyze(project: Project, ctx: Context) -> list[ImportRef]:
             ff, Scope(target=target), pkg_names[owner[rel].directory], _edition(owner[rel])
         )
         refs = walker.walk()
-        results[(rel, target)] = [(n, line, s, {**e, "unreached": True}) for n, line, s, e in refs]
+        results[(rel, target)] = [
+            (n, line, s, replace(e, unreached=True)) for n, line, s, e in refs
+        ]
 
     out: list[ImportRef] = []
     for (rel, _target), refs in results.items():
         pkg = owner[rel]
         # `use other_crate::*` (at any depth of the file): a path root there may be a module
         # that glob brings in (macroquad's `use miniquad::*; date::now()`), not a crate
-        globs = ["::".join(b) for b in facts[rel].extern_globs]
-        for name, line, scope, extra in refs:
-            if globs and extra.get("how") not in NOT_THROUGH_GLOBS:
-                extra = {**extra, "globs": globs}
+        globs = tuple("::".join(b) for b in facts[rel].extern_globs)
+        for name, line, scope, use in refs:
+            if globs and use.how not in NOT_THROUGH_GLOBS:
+                use = replace(use, globs=globs)
             kind = {"dev": FileKind.TEST, "build": FileKind.BUILD}.get(
                 scope.target, FileKind.SOURCE
             )
@@ -1103,15 +1112,15 @@ def analyze(project: Project, ctx: Context) -> list[ImportRef]:
                     kind=kind,
                     optional=bool(scope.features),
                     marker=scope.marker,
-                    names=tuple(extra.get("path", "").split("::")[1:2]),
-                    extra={
-                        **extra,
-                        "target": scope.target,
-                        "features": list(scope.features),
-                        "serde_item": scope.serde_item,
-                        "derives": list(scope.derives),
-                        "manifest": pkg.manifest.path,
-                    },
+                    names=tuple(use.path.split("::")[1:2]),
+                    facts=replace(
+                        use,
+                        target=scope.target,
+                        features=tuple(scope.features),
+                        serde_item=scope.serde_item,
+                        derives=tuple(scope.derives),
+                        manifest=pkg.manifest.path,
+                    ),
                 )
             )
     return out

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import fnmatch
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -22,6 +22,7 @@ from typing import Any
 from depinfer.analyzers.rust_gates import read_gates, top_level_names
 from depinfer.context import Context
 from depinfer.data import load_table, load_table_or
+from depinfer.facts.rust import CrateFacts, crate_of, use_of
 from depinfer.mapping.rust_globs import GlobExports
 from depinfer.mapping.rust_sources import registry_source
 from depinfer.model import Candidate, Ecosystem, Evidence, ImportRef, Manifest, Project, Section
@@ -193,22 +194,21 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
     roots = {
         r.module
         for r in refs
-        if r.extra.get("how") in ("use", "path", "extern") and not r.extra.get("crate_of")
+        if use_of(r).how in ("use", "path", "extern") and not use_of(r).crate_of
     }
     for r in refs:
-        if r.extra.get("crate_of"):
-            renamed.setdefault((r.extra.get("manifest", ""), r.module), set()).add(
-                r.extra["crate_of"]
-            )
+        if use_of(r).crate_of:
+            renamed.setdefault((use_of(r).manifest, r.module), set()).add(use_of(r).crate_of)
     glob_exports = GlobExports(project, ctx, by_lib)
     feature_keys: list[Candidate] = []  # keys only `[features]` names, spelling unchecked
     for ref in refs:
-        how = ref.extra.get("how")
+        use = use_of(ref)
+        how = use.how
         if how not in CODE_HOWS:
             continue
-        if how in ("attr", "derive") and "::" not in ref.extra.get("path", ""):
+        if how in ("attr", "derive") and "::" not in use.path:
             continue  # bare attribute/derive names are for the rule tables
-        info = crates.get(ref.extra.get("manifest", ""))
+        info = crates.get(use.manifest)
         if info is None:
             continue
         name = ref.module
@@ -218,8 +218,8 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
             continue  # `clippy::…` / `rustfmt::…` lint paths, also inside macro bodies
         if _from_glob(name, ref, info, glob_exports, builtins):
             continue
-        section = SECTION_OF_TARGET.get(ref.extra.get("target", "runtime"), Section.RUNTIME)
-        evidence = Evidence("import", ref.file, ref.line, ref.extra.get("path", name))
+        section = SECTION_OF_TARGET.get(use.target, Section.RUNTIME)
+        evidence = Evidence("import", ref.file, ref.line, use.path)
         cand = Candidate(
             ecosystem=Ecosystem.CRATES,
             name=name,
@@ -228,10 +228,7 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
             import_names=[name],
             evidence=[evidence],
             markers=ref.marker,
-            extra={
-                "gates": list(ref.extra.get("features", [])),
-                "paths": [ref.extra.get("path", "")],
-            },
+            facts=CrateFacts(gates=use.features, paths=(use.path,)),
         )
         cand.optional = _optional(info, name, ref)
         sibling = by_lib.get(name)
@@ -242,10 +239,10 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
         if known is not None and known.get("path") is None:
             cand.name = known["key"]
             if known.get("package") and known["package"] != known["key"]:
-                cand.extra["package"] = known["package"]
+                cand.facts = replace(crate_of(cand), package=known["package"])
             cand.verified = True if known.get("from") != "features" else None
             cand.evidence.append(Evidence("manifest", info.manifest.path, None, known["from"]))
-            if from_features and "package" not in cand.extra:
+            if from_features and crate_of(cand).package is None:
                 feature_keys.append(cand)
             out.append(cand)
             continue
@@ -258,7 +255,7 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
             registry = sorted(h for h in heads if h in roots and code_name(h) not in by_lib)
             if target is None and not targets and len(registry) == 1:
                 # `#[serde(crate = "::s")]`: `s` is this manifest's key for serde
-                cand.extra["package"] = registry[0]
+                cand.facts = replace(crate_of(cand), package=registry[0])
                 cand.verified = None
                 cand.evidence.append(
                     Evidence("attribute", ref.file, ref.line, f"crate = {name} of {registry[0]}")
@@ -270,7 +267,7 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
                 # path = "../serde_with" }`
                 link_member(cand, info, target)
                 cand.name = name
-                cand.extra["package"] = target.name
+                cand.facts = replace(crate_of(cand), package=target.name)
                 out.append(cand)
                 continue
         if sibling is not None and sibling is not info:
@@ -307,17 +304,16 @@ def _condense(cands: list[Candidate]) -> list[Candidate]:
         have = out.get(key)
         if have is None:
             out[key] = c
-            c.extra["paths"] = list(dict.fromkeys(c.extra.get("paths", [])))
+            c.facts = replace(crate_of(c), paths=tuple(dict.fromkeys(crate_of(c).paths)))
             continue
         if len(have.evidence) < MAX_EVIDENCE:
             have.evidence.extend(e for e in c.evidence if e not in have.evidence)
-        paths = have.extra.setdefault("paths", [])
-        for p in c.extra.get("paths", []):
-            if p not in paths:
-                paths.append(p)
-        for g in c.extra.get("gates", []):
-            if g not in have.extra.setdefault("gates", []):
-                have.extra["gates"].append(g)
+        mine, theirs = crate_of(have), crate_of(c)
+        gates = list(mine.gates)
+        gates.extend(g for g in dict.fromkeys(theirs.gates) if g not in mine.gates)
+        have.facts = replace(
+            mine, paths=tuple(dict.fromkeys(mine.paths + theirs.paths)), gates=tuple(gates)
+        )
     return list(out.values())
 
 
@@ -343,7 +339,7 @@ def member_version(info: CrateInfo) -> str | None:
 
 def _optional(info: CrateInfo, name: str, ref: ImportRef) -> bool:
     """Used only under `cfg(feature = "x")` where `[features]` ties x to this dependency."""
-    gates = ref.extra.get("features") or []
+    gates = use_of(ref).features
     if not gates:
         return False
     features = info.manifest.data.get("features", {})
@@ -374,7 +370,7 @@ def _from_glob(
     name: str, ref: ImportRef, info: CrateInfo, exports: GlobExports, builtins: frozenset[str]
 ) -> bool:
     """The path root is a name one of the file's `use other_crate::…::*` imports brings in."""
-    for base in ref.extra.get("globs", []):
+    for base in use_of(ref).globs:
         crate = base.split("::", 1)[0]
         if crate in builtins or crate == name:
             continue
@@ -399,7 +395,7 @@ def _feature_key_packages(cands: list[Candidate], ctx: Context) -> None:
         alt = other.get(c.name)
         if alt is None or answers.get(c.name) is not False or not answers.get(alt):
             continue
-        c.extra["package"] = alt
+        c.facts = replace(crate_of(c), package=alt)
         c.verified = True
         c.evidence.append(Evidence("registry:exists", detail=alt))
 
@@ -479,7 +475,7 @@ def _library_builder(
     used = {
         p.split("::")[1]
         for c in cands
-        for p in c.extra.get("paths", [])
+        for p in crate_of(c).paths
         if p.count("::") >= 1 and p.split("::")[1]
     }
     workdir: list[Path] = []

@@ -18,11 +18,13 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any
 
 import tomlkit
 
 from depinfer.context import Context
+from depinfer.facts.rust import CargoEntry, crate_of, entry_of
 from depinfer.mapping.rust import code_name, crates_of, feature_references, workspace_entry
 from depinfer.model import Candidate, Ecosystem, Evidence, Project, Requirement, Section
 from depinfer.resolvers.common import SECTION_RANK, merge_candidates, to_requirement
@@ -213,13 +215,13 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
         # features the manifest's own [features] switch on (`tokio/macros`) are not repeated
         switched = _switched_features(info.manifest.data.get("features", {}), name)
         req.features = [f for f in req.features if f not in switched]
-        req.extra = {k: v for k, v in req.extra.items() if k in ("package", "default_features")}
+        req.facts = CargoEntry(package=crate_of(c).package)
         if c.internal:
             req.path = c.path
             req.spec = caret(c.spec) if c.spec else ""
             ws = workspace_entry(info, name)
             if ws is not None:
-                req.extra = {"workspace": True}
+                req.facts = CargoEntry(workspace=True)
                 req.name = ws[0]
             out.append(req)
             continue
@@ -228,18 +230,18 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
             key, entry = ws
             req.name = key
             req.spec = ""
-            req.extra = {"workspace": True}
+            req.facts = CargoEntry(workspace=True)
             req.features = [f for f in req.features if f not in entry.get("features", [])]
             req.evidence.append(Evidence("manifest", info.workspace_root.path, None, "workspace"))
             out.append(req)
             continue
         _rename_from_guess(c, req, ctx, info)
-        package = req.extra.get("package") or req.name
+        package = entry_of(req).package or req.name
         if not ctx.options.versions:
             req.spec = ""
             out.append(req)
             continue
-        same = _declared_version(info, package, req.name, c.extra.get("version_guess"))
+        same = _declared_version(info, package, req.name, crate_of(c).version_guess)
         if same:
             # the manifest already names this crate in another table (dev-, build-, target):
             # one version of it per package avoids two copies (`multiple candidates for rlib`)
@@ -248,12 +250,12 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
             out.append(req)
             continue
         versions = ctx.registries.versions(Ecosystem.CRATES, package)
-        pin = c.extra.get("version_pin")
+        pin = crate_of(c).version_pin
         if pin:
             group = compat_key(pin)
             versions = [v for v in versions if compat_key(v.version) == group] or versions
-        if c.extra.get("version_guess"):
-            prefix = c.extra["version_guess"]
+        if crate_of(c).version_guess:
+            prefix = crate_of(c).version_guess
             versions = [v for v in versions if v.version.startswith(prefix + ".")] or versions
         rv = info.manifest.data.get("rust_version")
         if rv == "workspace" and info.workspace_root is not None:
@@ -274,8 +276,8 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
         if repo_versions is None:
             repo_versions = repository_versions(project)
         known = repo_versions.get(code_name(package))
-        if known is None and c.extra.get("version_guess"):
-            known = c.extra["version_guess"]
+        if known is None and crate_of(c).version_guess:
+            known = crate_of(c).version_guess
         if known:
             req.spec = known
             req.evidence.append(Evidence("repository:version", detail=known))
@@ -360,13 +362,14 @@ def _switched_features(features: dict[str, list[str]], name: str) -> set[str]:
 
 def _rename_from_guess(c: Candidate, req: Requirement, ctx: Context, info: Any) -> None:
     """`chrono_0_4` named only in [features]: a rename of `chrono` when the registry lacks the key."""
-    guess = c.extra.get("package_guess")
+    guess = crate_of(c).package_guess
     if not guess:
         m = _VERSION_SUFFIX.match(req.name)
         if m:
             guess = m.group(1)
-            c.extra["version_guess"] = m.group(2).replace("_", ".").replace("-", ".")
-    if not guess or req.extra.get("package"):
+            version = m.group(2).replace("_", ".").replace("-", ".")
+            c.facts = replace(crate_of(c), version_guess=version)
+    if not guess or entry_of(req).package:
         return
     known = ctx.registries.exists(Ecosystem.CRATES, req.name)
     if known:
@@ -377,5 +380,6 @@ def _rename_from_guess(c: Candidate, req: Requirement, ctx: Context, info: Any) 
     answer = ctx.registries.exists(Ecosystem.CRATES, guess)
     if answer is False:
         return
-    req.extra["package"] = guess.replace("_", "-") if answer is None and "-" in c.name else guess
+    package = guess.replace("_", "-") if answer is None and "-" in c.name else guess
+    req.facts = replace(entry_of(req), package=package)
     req.evidence.append(Evidence("rule:renamed-by-version", detail=f"{req.name} → {guess}"))

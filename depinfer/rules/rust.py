@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -33,6 +34,7 @@ from depinfer.analyzers.rust_gates import (
 )
 from depinfer.context import Context
 from depinfer.data import load_table, load_table_or
+from depinfer.facts.rust import CrateFacts, crate_of, package_of, use_of
 from depinfer.mapping.rust import code_name, crates_of, feature_references, link_member
 from depinfer.mapping.rust_sources import registry_source, release_source
 from depinfer.model import Candidate, Ecosystem, Evidence, ImportRef, Project, Section
@@ -143,7 +145,7 @@ def _from_features_tables(crates: dict, have: list[Candidate], ctx: Context) -> 
                 ],
                 optional=ref["optional"],
                 confidence=0.9,
-                extra={"from_features": True},
+                facts=CrateFacts(from_features=True),
             )
             sibling = by_lib.get(code_name(key))
             if sibling is not None and sibling is not info:
@@ -154,8 +156,11 @@ def _from_features_tables(crates: dict, have: list[Candidate], ctx: Context) -> 
             m = _VERSION_SUFFIX.match(key)
             if m and not key[0].isdigit():
                 # `chrono_0_4` → a rename of `chrono` (the registry decides in the resolver)
-                cand.extra["package_guess"] = m.group(1)
-                cand.extra["version_guess"] = m.group(2).replace("_", ".").replace("-", ".")
+                cand.facts = replace(
+                    crate_of(cand),
+                    package_guess=m.group(1),
+                    version_guess=m.group(2).replace("_", ".").replace("-", "."),
+                )
             out.append(cand)
             present.add((path, code_name(key)))
     return out
@@ -170,8 +175,8 @@ def _by_code_name(cands: list[Candidate]) -> dict[str, dict[str, list[Candidate]
     out: dict[str, dict[str, list[Candidate]]] = {}
     for c in cands:
         out.setdefault(c.manifest, {}).setdefault(code_name(c.name), []).append(c)
-        if c.extra.get("package"):
-            out[c.manifest].setdefault(code_name(c.extra["package"]), []).append(c)
+        if crate_of(c).package:
+            out[c.manifest].setdefault(code_name(crate_of(c).package), []).append(c)
     return out
 
 
@@ -180,16 +185,16 @@ def _derives(refs: list[ImportRef], cands: list[Candidate], ctx: Context) -> Non
     by_manifest = _by_code_name(cands)
     added: dict[tuple[str, str, Section], Candidate] = {}
     for ref in refs:
-        how = ref.extra.get("how")
+        how = use_of(ref).how
         if how not in ("derive", "attr"):
             continue
-        path = ref.extra.get("path", "")
+        path = use_of(ref).path
         name = path.split("::")[-1]
         if how == "derive" and name in STD_DERIVES:
             continue
-        manifest = ref.extra.get("manifest", "")
+        manifest = use_of(ref).manifest
         have = by_manifest.get(manifest, {})
-        resolved = ref.extra.get("resolved")
+        resolved = use_of(ref).resolved
         via = path.split("::")[0] if "::" in path else None
         crate = via or (resolved.split("::")[0] if resolved and "::" in resolved else None)
         kinds = ("derive",) if how == "derive" else ("attribute",)
@@ -240,9 +245,7 @@ def async_attribute_table() -> dict[str, list[dict[str, Any]]]:
 
 def _ref_section(ref: ImportRef) -> Section:
     """The manifest table a macro use belongs to: its file's target (tests, build script)."""
-    return {"dev": Section.DEV, "build": Section.BUILD}.get(
-        ref.extra.get("target", "runtime"), Section.RUNTIME
-    )
+    return {"dev": Section.DEV, "build": Section.BUILD}.get(use_of(ref).target, Section.RUNTIME)
 
 
 def _ref_candidate(
@@ -257,7 +260,7 @@ def _ref_candidate(
         confidence=confidence,
         markers=ref.marker,
         optional=ref.optional,
-        extra={"gates": list(ref.extra.get("features", []))},
+        facts=CrateFacts(gates=use_of(ref).features),
     )
 
 
@@ -267,10 +270,10 @@ def _async_attributes(refs: list[ImportRef], cands: list[Candidate]) -> None:
     table = async_attribute_table()
     have = _by_code_name(cands)
     for ref in refs:
-        if ref.extra.get("how") != "async-attr":
+        if use_of(ref).how != "async-attr":
             continue
-        path = ref.extra.get("path", "")
-        manifest = ref.extra.get("manifest", "")
+        path = use_of(ref).path
+        manifest = use_of(ref).manifest
         present = have.setdefault(manifest, {})
         for e in table.get(path.split("::")[-1], []):
             provider = code_name(e["crate"])
@@ -298,7 +301,7 @@ def _same_target(cands: list[Candidate], ref: ImportRef) -> list[Candidate]:
     """The candidates of the target the use sits in: `#[tokio::test]` in a `#[cfg(test)]`
     module needs `macros` in the dev-dependency, not in `[dependencies]`, which a library
     would otherwise carry for its tests alone. All of them when none is of that target."""
-    sections = _TARGET_SECTIONS.get(ref.extra.get("target", "runtime"), ())
+    sections = _TARGET_SECTIONS.get(use_of(ref).target, ())
     same = [c for c in cands if c.section in sections]
     return same or cands
 
@@ -421,11 +424,11 @@ def _source_gates(
     every: dict[str, list[str]] = {}
     for c in cands:
         if not c.internal:
-            bucket = every.setdefault(c.extra.get("package") or c.name, [])
-            bucket.extend(p for p in c.extra.get("paths", []) if "::" in p and p not in bucket)
+            bucket = every.setdefault(package_of(c), [])
+            bucket.extend(p for p in crate_of(c).paths if "::" in p and p not in bucket)
     for c in cands:
-        paths = [p for p in c.extra.get("paths", []) if "::" in p]
-        package = c.extra.get("package") or c.name
+        paths = [p for p in crate_of(c).paths if "::" in p]
+        package = package_of(c)
         known = cache.get(package)
         if known is None and c.internal:
             # a sibling crate: its own source in the repository says which features it gates
@@ -459,7 +462,7 @@ def _source_gates(
             cache[package] = known
         gates, features = known
         if package in pins:
-            c.extra["version_pin"] = pins[package]
+            c.facts = replace(crate_of(c), version_pin=pins[package])
             c.evidence.append(
                 Evidence(
                     "source:api", detail=f"names the code uses exist in {package} {pins[package]}"
@@ -555,12 +558,12 @@ def _macro_syntax_caps(
             [v for v in versions if vtuple(v.version)[0] < since], as_of=as_of
         )
         for c in cands:
-            if (c.extra.get("package") or c.name) != entry["crate"] or older is None:
+            if package_of(c) != entry["crate"] or older is None:
                 continue
-            pin = c.extra.get("version_pin")
+            pin = crate_of(c).version_pin
             if pin and vtuple(pin)[0] < since:
                 continue
-            c.extra["version_pin"] = older.version
+            c.facts = replace(crate_of(c), version_pin=older.version)
             c.evidence.append(
                 Evidence("source:macro-syntax", hit, None, f"{entry['why']} since {entry['since']}")
             )
@@ -612,21 +615,20 @@ def _method_gates(
         return name in words[file]
 
     for r in refs:
-        how = r.extra.get("how")
+        how = use_of(r).how
         if how == "methods":
-            methods.setdefault(r.file, set()).update(r.extra.get("methods", []))
+            methods.setdefault(r.file, set()).update(use_of(r).methods)
         elif (
-            how in ("use", "path", "via-use", "via-glob", "macro")
-            and r.extra.get("target") == "runtime"
+            how in ("use", "path", "via-use", "via-glob", "macro") and use_of(r).target == "runtime"
         ):
-            users.setdefault((r.extra.get("manifest", ""), r.module), set()).add(r.file)
-            last = str(r.extra.get("path", "")).rpartition("::")[2]
+            users.setdefault((use_of(r).manifest, r.module), set()).add(r.file)
+            last = use_of(r).path.rpartition("::")[2]
             if last[:1].isupper():
                 types.setdefault((r.file, r.module), set()).add(last)
     for c in cands:
         if c.section != Section.RUNTIME:
             continue
-        package = c.extra.get("package") or c.name
+        package = package_of(c)
         gates, features = known.get(package, ({}, {}))
         if not gates:
             continue
@@ -718,18 +720,18 @@ def _helper_keys(
     """`#[arg(env = "X")]` calls `Arg::env`, which clap compiles only with its `env` feature."""
     table = helper_methods()
     for c in cands:
-        helpers = table.get(c.extra.get("package") or c.name)
+        helpers = table.get(package_of(c))
         if not helpers or c.internal:
             continue
-        gates, features = known.get(c.extra.get("package") or c.name, ({}, {}))
+        gates, features = known.get(package_of(c), ({}, {}))
         if not gates:
             continue
         needed: list[str] = []
         for r in refs:
-            if r.extra.get("how") != "attr" or r.extra.get("manifest") != c.manifest:
+            if use_of(r).how != "attr" or use_of(r).manifest != c.manifest:
                 continue
-            for ty in helpers.get(r.extra.get("path", ""), []):
-                for key in r.extra.get("keys", []):
+            for ty in helpers.get(use_of(r).path, []):
+                for key in use_of(r).keys:
                     gate = gates.get(f"{ty}::{key}", [])
                     if not any(_opt_in_only(f) for f in gate):
                         needed.extend(gate)
@@ -756,16 +758,16 @@ def _serde_integration(
     feature (when X has one that is not on by default)."""
     used: dict[tuple[str, str, str], set[str]] = {}
     for r in refs:
-        if r.extra.get("serde_item") and r.extra.get("how") in ("type-use", "path"):
-            target = r.extra.get("target", "runtime")
-            used.setdefault((r.extra.get("manifest", ""), r.module, target), set()).add(r.file)
+        if use_of(r).serde_item and use_of(r).how in ("type-use", "path"):
+            target = use_of(r).target
+            used.setdefault((use_of(r).manifest, r.module, target), set()).add(r.file)
     for c in cands:
         # a use in tests reaches the dev entry (or [dependencies] when there is none: the
         # resolver's merge decides), one in the library the runtime entry
         target = {Section.DEV: "dev", Section.BUILD: "build"}.get(c.section, "runtime")
         if c.internal or not used.get((c.manifest, code_name(c.name), target)):
             continue
-        package = c.extra.get("package") or c.name
+        package = package_of(c)
         features = known.get(package, ({}, {}))[1]
         default = expand(features, ["default"])
         for f in SERDE_FEATURES:
@@ -793,14 +795,14 @@ def _derived_trait_impls(
         if not c.internal:
             by_key.setdefault((c.manifest, code_name(c.name)), []).append(c)
     for r in refs:
-        derives = r.extra.get("derives") or []
-        if not derives or r.extra.get("how") not in ("type-use", "path"):
+        derives = use_of(r).derives
+        if not derives or use_of(r).how not in ("type-use", "path"):
             continue
-        segs = [s for s in r.extra.get("path", "").split("::") if s]
+        segs = [s for s in use_of(r).path.split("::") if s]
         if len(segs) < 2 or not segs[-1][:1].isupper():
             continue
-        for c in _same_target(by_key.get((r.extra.get("manifest", ""), segs[0]), []), r):
-            gates, features = known.get(c.extra.get("package") or c.name, ({}, {}))
+        for c in _same_target(by_key.get((use_of(r).manifest, segs[0]), []), r):
+            gates, features = known.get(package_of(c), ({}, {}))
             needed = [f for t in derives for f in (trait_gates(gates, t, segs[-1]) or [])]
             if not needed:
                 continue
@@ -830,15 +832,15 @@ def _serde_std_impls(
     serde = {
         (c.manifest, c.section): c
         for c in cands
-        if code_name(c.extra.get("package") or c.name) == "serde" and not c.internal
+        if code_name(package_of(c)) == "serde" and not c.internal
     }
     for r in refs:
-        feature = SERDE_STD_IMPLS.get(r.extra.get("path", ""))
-        if r.extra.get("how") != "serde-std-type" or feature is None:
+        feature = SERDE_STD_IMPLS.get(use_of(r).path)
+        if use_of(r).how != "serde-std-type" or feature is None:
             continue
-        mine = [c for (m, _), c in serde.items() if m == r.extra.get("manifest")]
+        mine = [c for (m, _), c in serde.items() if m == use_of(r).manifest]
         for c in _same_target(mine, r):
-            features = known.get(c.extra.get("package") or c.name, ({}, {}))[1]
+            features = known.get(package_of(c), ({}, {}))[1]
             if features and feature not in features:
                 continue  # a serde without that feature (renamed or very old)
             if feature not in c.features:
@@ -848,7 +850,7 @@ def _serde_std_impls(
                         "rule:serde-std-impl",
                         r.file,
                         r.line,
-                        f"serde item field {r.extra['path']}<..>",
+                        f"serde item field {use_of(r).path}<..>",
                     )
                 )
 
@@ -882,7 +884,7 @@ def _umbrella(
     table = umbrella_table()
     groups: dict[tuple[str, str], list[Candidate]] = {}
     for c in cands:
-        package = c.extra.get("package") or c.name
+        package = package_of(c)
         if c.internal or code_name(package) not in table:
             continue
         groups.setdefault((c.manifest, package), []).append(c)

@@ -1,0 +1,1 @@
+"""Each language's typed facts, handed from one stage to the next; below every stage so any stage may import them."""
