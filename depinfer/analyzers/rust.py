@@ -795,101 +795,22 @@ class _Walker:
 
     def node(self, node: Any, scope: Scope) -> None:
         t = node.type
-        src = self.src
-        if (
-            (scope.serde_item or scope.derives)
-            and t == "type_identifier"
-            and not _names_its_item(node)
-            and _text(node, src) not in self.defined  # a local type of the same name
-        ):
-            # `chrono::DateTime` imported with `use` and used as a field type of a serde item
-            full = self.f.uses.get(_text(node, src))
-            if (
-                scope.serde_item
-                and _text(node, src) in SHARED_POINTERS
-                and (full is None or full.split("::")[0] in ("std", "alloc", "core"))
-            ):
-                use = RustUse(how="serde-std-type", path=_text(node, src))
-                self.refs.append(("", node.start_point[0] + 1, scope, use))
-            if full and "::" in full:
-                segs = full.split("::")
-                if segs[0] not in KEYWORDS and _CRATE_LIKE.match(segs[0]):
-                    self.refs.append(
-                        (
-                            segs[0],
-                            node.start_point[0] + 1,
-                            scope,
-                            RustUse(how="type-use", path=full),
-                        )
-                    )
-        if t == "inner_attribute_item":
-            if node.parent is not None and node.parent.type != "source_file":
-                self.attribute(node, scope)  # file-level ones were read in walk()
-            return
-        if t == "use_declaration":
-            arg = node.child_by_field_name("argument")
-            if arg is None:
-                return
-            for segs, _alias, _glob in _use_leaves(arg, src, []):
-                if segs:
-                    self.emit(segs[0], node, scope, "use", segs)
-            return
-        if t == "extern_crate_declaration":
-            name = node.child_by_field_name("name")
-            if name is not None:
-                self.emit(_text(name, src), node, scope, "extern", [_text(name, src)])
-            return
-        if t == "mod_item":
-            body = node.child_by_field_name("body")
-            name = node.child_by_field_name("name")
-            if body is None and name is not None:
-                self.f.child_mods.append((_text(name, src), scope, _path_attr(node, src)))
-            elif body is not None:
-                if node.start_byte in self.f.inline_glob_mods:
-                    saved = self.internal
-                    self.internal = saved | self.pkg.scope
-                    self.block(body, scope)
-                    self.internal = saved
-                else:
-                    self.block(body, scope)
+        if (scope.serde_item or scope.derives) and t == "type_identifier":
+            self._item_field_type(node, scope)
+        reader = _NODE_READERS.get(t)
+        if reader is not None:
+            getattr(self, reader)(node, scope)
             return
         if t == "call_expression":
             fn = node.child_by_field_name("function")
             if fn is not None and fn.type == "field_expression":
                 field_node = fn.child_by_field_name("field")
                 if field_node is not None:
-                    self.methods.add(_text(field_node, src))
-        if t == "macro_definition":
-            # a local `macro_rules!` body is code of this crate once invoked: its paths to
-            # other crates are uses (`h2::Error` in tokio-console's `with_client!`);
-            # `$crate::…` and `$x::…` paths are not
-            for rule in node.children:
-                if rule.type == "macro_rule":
-                    body = rule.child_by_field_name("right")
-                    if body is not None and body.type == "token_tree":
-                        for path in self._token_paths(body):
-                            self.path_ref(path, body, scope, "macro-def")
-            return
-        if t == "macro_invocation":
-            mac = node.child_by_field_name("macro")
-            macro_name = ""
-            if mac is not None:
-                if mac.type == "scoped_identifier":
-                    segs = _path_segments(mac, src)
-                    self.emit(segs[0], node, scope, "macro", segs)
-                    macro_name = segs[-1]
-                else:
-                    macro_name = _text(mac, src)
-            if macro_name in QUOTING_MACROS:
-                return
-            for child in node.children:
-                if child.type == "token_tree":
-                    self.token_tree(child, scope)
-            return
+                    self.methods.add(_text(field_node, self.src))
         if t in ("scoped_identifier", "scoped_type_identifier") and not _is_path_of_parent(node):
             # the outermost path node: `tokio::net::TcpListener::bind` as a whole, so the
             # feature gates of every segment can be looked up
-            self.path_ref(_path_segments(node, src), node, scope, "path")
+            self.path_ref(_path_segments(node, self.src), node, scope, "path")
         if t in ("declaration_list", "block", "field_declaration_list", "source_file") or any(
             c.type == "attribute_item" for c in node.children
         ):
@@ -897,6 +818,102 @@ class _Walker:
             return
         for child in node.children:
             self.node(child, scope)
+
+    def _item_field_type(self, node: Any, scope: Scope) -> None:
+        """A type named inside a serde item or one deriving std traits: `chrono::DateTime`
+        imported with `use` and used as a field type (`type-use`), and std's `Arc`/`Rc` in a
+        serde item (`serde-std-type`)."""
+        src = self.src
+        name = _text(node, src)
+        if _names_its_item(node) or name in self.defined:  # a local type of the same name
+            return
+        full = self.f.uses.get(name)
+        if (
+            scope.serde_item
+            and name in SHARED_POINTERS
+            and (full is None or full.split("::")[0] in ("std", "alloc", "core"))
+        ):
+            use = RustUse(how="serde-std-type", path=name)
+            self.refs.append(("", node.start_point[0] + 1, scope, use))
+        if full and "::" in full:
+            segs = full.split("::")
+            if segs[0] not in KEYWORDS and _CRATE_LIKE.match(segs[0]):
+                use = RustUse(how="type-use", path=full)
+                self.refs.append((segs[0], node.start_point[0] + 1, scope, use))
+
+    def _inner_attribute(self, node: Any, scope: Scope) -> None:
+        """`#![..]` inside a module or block (file-level ones were read in walk())."""
+        if node.parent is not None and node.parent.type != "source_file":
+            self.attribute(node, scope)
+
+    def _use(self, node: Any, scope: Scope) -> None:
+        """`use a::{b, c::d};`: each leaf's root."""
+        arg = node.child_by_field_name("argument")
+        if arg is None:
+            return
+        for segs, _alias, _glob in _use_leaves(arg, self.src, []):
+            if segs:
+                self.emit(segs[0], node, scope, "use", segs)
+
+    def _extern_crate(self, node: Any, scope: Scope) -> None:
+        """`extern crate x;`."""
+        name = node.child_by_field_name("name")
+        if name is not None:
+            self.emit(_text(name, self.src), node, scope, "extern", [_text(name, self.src)])
+
+    def _mod(self, node: Any, scope: Scope) -> None:
+        """`mod x;` is walked in its own file (with this scope); `mod x { .. }` here."""
+        body = node.child_by_field_name("body")
+        name = node.child_by_field_name("name")
+        if body is None and name is not None:
+            self.f.child_mods.append((_text(name, self.src), scope, _path_attr(node, self.src)))
+        elif body is not None:
+            if node.start_byte in self.f.inline_glob_mods:
+                saved = self.internal
+                self.internal = saved | self.pkg.scope
+                self.block(body, scope)
+                self.internal = saved
+            else:
+                self.block(body, scope)
+
+    def _macro_definition(self, node: Any, scope: Scope) -> None:
+        """A local `macro_rules!` body is code of this crate once invoked: its paths to other
+        crates are uses (`h2::Error` in tokio-console's `with_client!`); `$crate::…` and
+        `$x::…` paths are not."""
+        for rule in node.children:
+            if rule.type == "macro_rule":
+                body = rule.child_by_field_name("right")
+                if body is not None and body.type == "token_tree":
+                    for path in self._token_paths(body):
+                        self.path_ref(path, body, scope, "macro-def")
+
+    def _macro_invocation(self, node: Any, scope: Scope) -> None:
+        """`a::m!(..)` names crate a; paths in the tokens count, except in quoting macros."""
+        mac = node.child_by_field_name("macro")
+        macro_name = ""
+        if mac is not None:
+            if mac.type == "scoped_identifier":
+                segs = _path_segments(mac, self.src)
+                self.emit(segs[0], node, scope, "macro", segs)
+                macro_name = segs[-1]
+            else:
+                macro_name = _text(mac, self.src)
+        if macro_name in QUOTING_MACROS:
+            return
+        for child in node.children:
+            if child.type == "token_tree":
+                self.token_tree(child, scope)
+
+
+# node type → the `_Walker` method that reads it whole
+_NODE_READERS = {
+    "inner_attribute_item": "_inner_attribute",
+    "use_declaration": "_use",
+    "extern_crate_declaration": "_extern_crate",
+    "mod_item": "_mod",
+    "macro_definition": "_macro_definition",
+    "macro_invocation": "_macro_invocation",
+}
 
 
 # ---------------------------------------------------------------- packages and targets
@@ -1008,17 +1025,38 @@ def _child_files(parent: str, name: str, path_attr: str | None) -> list[str]:
     return [(base / f"{name}.rs").as_posix(), (base / name / "mod.rs").as_posix()]
 
 
+# (file, target) → the uses the walk found there
+_Walked = dict[tuple[str, str], list[tuple[str, int, Scope, RustUse]]]
+
+
+@dataclass
+class _Files:
+    """The parsed `.rs` files of a project, each with its package and file kind."""
+
+    facts: dict[str, FileFacts] = field(default_factory=dict)
+    owner: dict[str, Package] = field(default_factory=dict)
+    kinds: dict[str, FileKind] = field(default_factory=dict)
+
+
 def analyze(project: Project, ctx: Context) -> list[ImportRef]:
     files = [f for f in project.files_of("rust")]
     if not files:
         return []
     pkgs = packages(project)
+    read = _read_files(project, ctx, pkgs)
+    pkg_names = _package_names(read, set(pkgs))
+    results, reached = _walk_targets(read, pkg_names)
+    _walk_unreached(read, pkg_names, results, reached)
+    return _import_refs(read, results)
+
+
+def _read_files(project: Project, ctx: Context, pkgs: dict[str, Package]) -> _Files:
+    """Parse every `.rs` file that belongs to a package (syntax errors are reported, and
+    what could be parsed is read)."""
     dirs = set(pkgs)
     parser = rust_parser()
-    facts: dict[str, FileFacts] = {}
-    owner: dict[str, Package] = {}
-    kinds: dict[str, FileKind] = {}
-    for f in files:
+    out = _Files()
+    for f in project.files_of("rust"):
         d = nearest_directory(f.path, dirs)
         if d is None:
             continue
@@ -1033,12 +1071,17 @@ def analyze(project: Project, ctx: Context) -> list[ImportRef]:
             continue
         if tree.root_node.has_error:
             ctx.info("syntax errors; read what could be parsed", f.path)
-        facts[f.path] = _collect_file_facts(f.path, tree, src)
-        owner[f.path] = pkgs[d]
-        kinds[f.path] = f.kind
+        out.facts[f.path] = _collect_file_facts(f.path, tree, src)
+        out.owner[f.path] = pkgs[d]
+        out.kinds[f.path] = f.kind
+    return out
+
+
+def _package_names(read: _Files, dirs: set[str]) -> dict[str, PackageNames]:
+    """Per package directory: the names its files declare, module by module."""
     pkg_names: dict[str, PackageNames] = {d: PackageNames() for d in dirs}
-    for rel, ff in facts.items():
-        names = pkg_names[owner[rel].directory]
+    for rel, ff in read.facts.items():
+        names = pkg_names[read.owner[rel].directory]
         names.mods.update(ff.mods)
         names.scope.update(n for n in ff.locals if _CRATE_LIKE.match(n))
         path = PurePosixPath(rel)
@@ -1046,11 +1089,15 @@ def analyze(project: Project, ctx: Context) -> list[ImportRef]:
         names.children.setdefault(module, set()).update(ff.mods)
         if ff.pub_extern_globs:
             names.reexports.setdefault(module, []).extend(ff.pub_extern_globs)
+    return pkg_names
 
-    # Walk from each target's root file along `mod x;` declarations, so `#[cfg(test)] mod x;`
-    # and `#[cfg(feature = "f")] mod x;` pass their scope on; a file two targets include
-    # (`#[path = "src/cli.rs"] mod cli;` in build.rs) is read once per target.
-    results: dict[tuple[str, str], list[tuple[str, int, Scope, RustUse]]] = {}
+
+def _walk_targets(read: _Files, pkg_names: dict[str, PackageNames]) -> tuple[_Walked, set[str]]:
+    """Walk from each target's root file along `mod x;` declarations, so `#[cfg(test)] mod x;`
+    and `#[cfg(feature = "f")] mod x;` pass their scope on; a file two targets include
+    (`#[path = "src/cli.rs"] mod cli;` in build.rs) is read once per target."""
+    facts, owner = read.facts, read.owner
+    results: _Walked = {}
     queue: list[tuple[str, Scope]] = []
     for rel in facts:
         target = _root_target(owner[rel], rel)
@@ -1072,14 +1119,21 @@ def analyze(project: Project, ctx: Context) -> list[ImportRef]:
                 if child in facts:
                     queue.append((child, child_scope))
                     break
-    # Files no target reaches (declared through macros, #[path] we could not follow, stray):
-    # their place in the layout decides.
+    return results, reached
+
+
+def _walk_unreached(
+    read: _Files, pkg_names: dict[str, PackageNames], results: _Walked, reached: set[str]
+) -> None:
+    """Files no target reaches (declared through macros, #[path] we could not follow,
+    stray): their place in the layout decides."""
+    facts, owner = read.facts, read.owner
     for rel, ff in facts.items():
         if rel in reached:
             continue
         target = _target_of(owner[rel], rel)
         if target is None:
-            kind = kinds[rel]
+            kind = read.kinds[rel]
             dev = kind in (FileKind.TEST, FileKind.EXAMPLE, FileKind.BENCH)
             target = "dev" if dev else "runtime"
         _inherit_includer_scope(rel, ff, facts, reached)
@@ -1091,12 +1145,15 @@ def analyze(project: Project, ctx: Context) -> list[ImportRef]:
             (n, line, s, replace(e, unreached=True)) for n, line, s, e in refs
         ]
 
+
+def _import_refs(read: _Files, results: _Walked) -> list[ImportRef]:
+    """The walk's uses as ImportRefs, each with its scope in its facts."""
     out: list[ImportRef] = []
     for (rel, _target), refs in results.items():
-        pkg = owner[rel]
+        pkg = read.owner[rel]
         # `use other_crate::*` (at any depth of the file): a path root there may be a module
         # that glob brings in (macroquad's `use miniquad::*; date::now()`), not a crate
-        globs = tuple("::".join(b) for b in facts[rel].extern_globs)
+        globs = tuple("::".join(b) for b in read.facts[rel].extern_globs)
         for name, line, scope, use in refs:
             if globs and use.how not in NOT_THROUGH_GLOBS:
                 use = replace(use, globs=globs)

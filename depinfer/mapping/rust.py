@@ -49,10 +49,12 @@ def _std_data() -> dict[str, Any]:
     return load_table("rust/rust_std.json")
 
 
+@lru_cache(maxsize=1)
 def builtin_crates() -> frozenset[str]:
     return frozenset(_std_data()["extern_prelude"])
 
 
+@lru_cache(maxsize=1)
 def tool_attributes() -> frozenset[str]:
     return frozenset(_std_data().get("tool_attributes", []))
 
@@ -176,120 +178,185 @@ def workspace_entry(info: CrateInfo, name: str) -> tuple[str, dict[str, Any]] | 
     return None
 
 
+@dataclass
+class _Mapping:
+    """What placing one use needs: the repository's crates and what the refs say overall."""
+
+    crates: dict[str, CrateInfo]
+    by_lib: dict[str, CrateInfo]  # lib name → the repository's crate building it
+    # `#[serde_with(crate = "::s_with")]`: s_with is this manifest's name for serde_with
+    # (the attribute may be a macro of that crate, `#[serde_as(crate = …)]`: any head that
+    # names a crate of the workspace decides)
+    renamed: dict[tuple[str, str], set[str]]
+    # names the code uses as crate roots somewhere (`serde::Serialize`): an attribute head
+    # among them is a crate, not just a macro of one
+    roots: set[str]
+    feature_keys: list[Candidate] = field(default_factory=list)  # spelling unchecked
+    unknown: dict[str, list[Candidate]] = field(default_factory=dict)  # for the registry
+
+
 def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[Candidate]:
     crates = crates_of(project)
     by_lib: dict[str, CrateInfo] = {}
     for info in crates.values():
         by_lib.setdefault(info.lib_name, info)
-    builtins = builtin_crates()
-    tools = tool_attributes()
-    out: list[Candidate] = []
-    unknown: dict[str, list[Candidate]] = {}
-    # `#[serde_with(crate = "::s_with")]`: s_with is this manifest's name for serde_with
-    # (the attribute may be a macro of that crate, `#[serde_as(crate = …)]`: any head that
-    # names a crate of the workspace decides)
     renamed: dict[tuple[str, str], set[str]] = {}
-    # names the code uses as crate roots somewhere (`serde::Serialize`): an attribute head
-    # among them is a crate, not just a macro of one
+    for r in refs:
+        if use_of(r).crate_of:
+            renamed.setdefault((use_of(r).manifest, r.module), set()).add(use_of(r).crate_of)
     roots = {
         r.module
         for r in refs
         if use_of(r).how in ("use", "path", "extern") and not use_of(r).crate_of
     }
-    for r in refs:
-        if use_of(r).crate_of:
-            renamed.setdefault((use_of(r).manifest, r.module), set()).add(use_of(r).crate_of)
+    state = _Mapping(crates, by_lib, renamed, roots)
     glob_exports = GlobExports(project, ctx, by_lib)
-    feature_keys: list[Candidate] = []  # keys only `[features]` names, spelling unchecked
+    out: list[Candidate] = []
     for ref in refs:
-        use = use_of(ref)
-        how = use.how
-        if how not in CODE_HOWS:
+        found = _use_candidate(ref, state, glob_exports)
+        if found is None:
             continue
-        if how in ("attr", "derive") and "::" not in use.path:
-            continue  # bare attribute/derive names are for the rule tables
-        info = crates.get(use.manifest)
-        if info is None:
-            continue
-        name = ref.module
-        if name in builtins or name == info.lib_name:
-            continue
-        if how in ("attr", "macro", "macro-def") and name in tools:
-            continue  # `clippy::…` / `rustfmt::…` lint paths, also inside macro bodies
-        if _from_glob(name, ref, info, glob_exports, builtins):
-            continue
-        section = SECTION_OF_TARGET.get(use.target, Section.RUNTIME)
-        evidence = Evidence("import", ref.file, ref.line, use.path)
-        cand = Candidate(
-            ecosystem=Ecosystem.CRATES,
-            name=name,
-            manifest=info.manifest.path,
-            section=section,
-            import_names=[name],
-            evidence=[evidence],
-            markers=ref.marker,
-            facts=CrateFacts(gates=use.features, paths=(use.path,)),
-        )
-        cand.optional = _optional(info, name, ref)
-        sibling = by_lib.get(name)
-        known = info.keys.get(name)
-        from_features = known is not None and known.get("from") == "features"
-        if from_features and sibling is not None and sibling is not info:
-            known = None  # `[features]` names a workspace crate: the path dependency it was
-        if known is not None and known.get("path") is None:
-            cand.name = known["key"]
-            if known.get("package") and known["package"] != known["key"]:
-                cand.facts = replace(crate_of(cand), package=known["package"])
-            cand.verified = True if known.get("from") != "features" else None
-            cand.evidence.append(Evidence("manifest", info.manifest.path, None, known["from"]))
-            if from_features and crate_of(cand).package is None:
-                feature_keys.append(cand)
-            out.append(cand)
-            continue
-        heads = renamed.get((info.manifest.path, name), set())
-        if sibling is None and known is None and heads:
-            targets = {
-                by_lib[c].manifest.path: by_lib[c] for c in map(code_name, heads) if c in by_lib
-            }
-            target = next(iter(targets.values())) if len(targets) == 1 else None
-            registry = sorted(h for h in heads if h in roots and code_name(h) not in by_lib)
-            if target is None and not targets and len(registry) == 1:
-                # `#[serde(crate = "::s")]`: `s` is this manifest's key for serde
-                cand.facts = replace(crate_of(cand), package=registry[0])
-                cand.verified = None
-                cand.evidence.append(
-                    Evidence("attribute", ref.file, ref.line, f"crate = {name} of {registry[0]}")
-                )
-                out.append(cand)
-                continue
-            if target is not None and target is not info:
-                # a workspace crate under another key: `s_with = { package = "serde_with",
-                # path = "../serde_with" }`
-                link_member(cand, info, target)
-                cand.name = name
-                cand.facts = replace(crate_of(cand), package=target.name)
-                out.append(cand)
-                continue
-        if sibling is not None and sibling is not info:
-            link_member(cand, info, sibling)
-            out.append(cand)
-            continue
-        ws = workspace_entry(info, name)
-        if ws is not None:
-            cand.name = ws[0]
-            cand.verified = True
-            cand.evidence.append(
-                Evidence("manifest", info.workspace_root.path, None, "workspace.dependencies")
-            )
-            out.append(cand)
-            continue
-        unknown.setdefault(name, []).append(cand)
+        cand, info = found
+        for place in PLACEMENTS:
+            if place(cand, ref, info, state):
+                break
         out.append(cand)
     glob_exports.close()
-    _name_from_registry(unknown, ctx, project)
-    _feature_key_packages(feature_keys, ctx)
+    _name_from_registry(state.unknown, ctx, project)
+    _feature_key_packages(state.feature_keys, ctx)
     kept = [c for c in out if c.verified is not False or ctx.options.keep_unverified]
     return _condense(kept)
+
+
+def _use_candidate(
+    ref: ImportRef, state: _Mapping, glob_exports: GlobExports
+) -> tuple[Candidate, CrateInfo] | None:
+    """The candidate a use stands for, before it is placed; None when the use names no
+    crate (std, the crate itself, a lint tool, a local name, a glob-imported module)."""
+    use = use_of(ref)
+    how = use.how
+    if how not in CODE_HOWS:
+        return None
+    if how in ("attr", "derive") and "::" not in use.path:
+        return None  # bare attribute/derive names are for the rule tables
+    info = state.crates.get(use.manifest)
+    if info is None:
+        return None
+    name = ref.module
+    builtins = builtin_crates()
+    if name in builtins or name == info.lib_name:
+        return None
+    if how in ("attr", "macro", "macro-def") and name in tool_attributes():
+        return None  # `clippy::…` / `rustfmt::…` lint paths, also inside macro bodies
+    if _from_glob(name, ref, info, glob_exports, builtins):
+        return None
+    cand = Candidate(
+        ecosystem=Ecosystem.CRATES,
+        name=name,
+        manifest=info.manifest.path,
+        section=SECTION_OF_TARGET.get(use.target, Section.RUNTIME),
+        import_names=[name],
+        evidence=[Evidence("import", ref.file, ref.line, use.path)],
+        markers=ref.marker,
+        facts=CrateFacts(gates=use.features, paths=(use.path,)),
+    )
+    cand.optional = _optional(info, name, ref)
+    return cand, info
+
+
+def _known_key(info: CrateInfo, name: str, state: _Mapping) -> dict[str, Any] | None:
+    """The manifest's own entry for a code name; not one only `[features]` names when that
+    is a workspace crate (the path dependency it was)."""
+    known = info.keys.get(name)
+    sibling = state.by_lib.get(name)
+    if known is not None and known.get("from") == "features":
+        if sibling is not None and sibling is not info:
+            return None
+    return known
+
+
+def by_manifest_key(cand: Candidate, ref: ImportRef, info: CrateInfo, state: _Mapping) -> bool:
+    """When a kept table or `[features]` of the manifest names the crate (not as a path
+    dependency): its key and package."""
+    known = _known_key(info, ref.module, state)
+    if known is None or known.get("path") is not None:
+        return False
+    from_features = known.get("from") == "features"
+    cand.name = known["key"]
+    if known.get("package") and known["package"] != known["key"]:
+        cand.facts = replace(crate_of(cand), package=known["package"])
+    cand.verified = True if not from_features else None
+    cand.evidence.append(Evidence("manifest", info.manifest.path, None, known["from"]))
+    if from_features and crate_of(cand).package is None:
+        state.feature_keys.append(cand)
+    return True
+
+
+def by_attribute_crate(cand: Candidate, ref: ImportRef, info: CrateInfo, state: _Mapping) -> bool:
+    """When an attribute's `crate = "::s"` says whose rename the name is: a registry crate
+    the code uses elsewhere, or a workspace crate under another key."""
+    name = ref.module
+    heads = state.renamed.get((info.manifest.path, name), set())
+    by_lib = state.by_lib
+    if by_lib.get(name) is not None or _known_key(info, name, state) is not None or not heads:
+        return False
+    targets = {by_lib[c].manifest.path: by_lib[c] for c in map(code_name, heads) if c in by_lib}
+    target = next(iter(targets.values())) if len(targets) == 1 else None
+    registry = sorted(h for h in heads if h in state.roots and code_name(h) not in by_lib)
+    if target is None and not targets and len(registry) == 1:
+        # `#[serde(crate = "::s")]`: `s` is this manifest's key for serde
+        cand.facts = replace(crate_of(cand), package=registry[0])
+        cand.verified = None
+        cand.evidence.append(
+            Evidence("attribute", ref.file, ref.line, f"crate = {name} of {registry[0]}")
+        )
+        return True
+    if target is not None and target is not info:
+        # a workspace crate under another key: `s_with = { package = "serde_with",
+        # path = "../serde_with" }`
+        link_member(cand, info, target)
+        cand.name = name
+        cand.facts = replace(crate_of(cand), package=target.name)
+        return True
+    return False
+
+
+def by_workspace_member(cand: Candidate, ref: ImportRef, info: CrateInfo, state: _Mapping) -> bool:
+    """When another crate of the repository builds the library: a path dependency on it."""
+    sibling = state.by_lib.get(ref.module)
+    if sibling is None or sibling is info:
+        return False
+    link_member(cand, info, sibling)
+    return True
+
+
+def by_workspace_entry(cand: Candidate, ref: ImportRef, info: CrateInfo, state: _Mapping) -> bool:
+    """When `[workspace.dependencies]` names the crate: the member inherits that entry."""
+    ws = workspace_entry(info, ref.module)
+    if ws is None:
+        return False
+    cand.name = ws[0]
+    cand.verified = True
+    cand.evidence.append(
+        Evidence("manifest", info.workspace_root.path, None, "workspace.dependencies")
+    )
+    return True
+
+
+def by_registry(cand: Candidate, ref: ImportRef, info: CrateInfo, state: _Mapping) -> bool:
+    """Otherwise: the registry decides the spelling (or the package building that library)."""
+    state.unknown.setdefault(ref.module, []).append(cand)
+    return True
+
+
+# Ways of placing a use, tried in order; the first that applies decides.
+PLACEMENTS = (
+    by_manifest_key,
+    by_attribute_crate,
+    by_workspace_member,
+    by_workspace_entry,
+    by_registry,
+)
 
 
 MAX_EVIDENCE = 5

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -411,56 +411,27 @@ def _with_crate_aliases(
                 merged[key] = list(dict.fromkeys(outer + mapped))
 
 
-def _source_gates(
-    cands: list[Candidate], ctx: Context, project: Project | None = None
-) -> dict[str, tuple[dict[str, list[str]], dict[str, list[str]]]]:
-    snapshot = gate_snapshot()
-    cache: dict[str, tuple[dict[str, list[str]], dict[str, list[str]]]] = {}
+# package → (its gates: public path → features, its `[features]` table)
+Known = dict[str, tuple[dict[str, list[str]], dict[str, list[str]]]]
+
+
+def _source_gates(cands: list[Candidate], ctx: Context, project: Project | None = None) -> Known:
+    """Each candidate's gates and features, read once per package, and the features the
+    paths its code uses need switched on."""
+    cache: Known = {}
     workdir: list[Path] = []
     pins: dict[str, str] = {}
-    # the release is chosen once per package for the whole repository, so from the names every
-    # manifest's code uses (one example's `rand::prelude` alone would not rule out rand 0.10,
-    # another's `rand::thread_rng` does)
-    every: dict[str, list[str]] = {}
-    for c in cands:
-        if not c.internal:
-            bucket = every.setdefault(package_of(c), [])
-            bucket.extend(p for p in crate_of(c).paths if "::" in p and p not in bucket)
+    every = _paths_per_package(cands)
     for c in cands:
         paths = [p for p in crate_of(c).paths if "::" in p]
         package = package_of(c)
         known = cache.get(package)
         if known is None and c.internal:
-            # a sibling crate: its own source in the repository says which features it gates
-            known = ({}, {})
-            if project is not None and c.path is not None:
-                base = Path(c.manifest).parent / c.path
-                root = project.root / base
-                if (root / "Cargo.toml").is_file():
-                    known = (read_gates(str(root.resolve())), crate_features(str(root)))
-                    if crate_reexports(known[0]):
-                        gates = _with_reexports(
-                            root, known[0], known[1], ctx, workdir, _sibling_locator(project)
-                        )
-                        known = (gates, known[1])
-            cache[package] = known
+            known = cache[package] = _sibling_gates(c, ctx, project, workdir)
         if known is None:
-            known = ({}, {})
-            snap = snapshot.get(code_name(package)) or snapshot.get(package)
-            src = None
-            if (paths or every.get(package)) and project is not None:
-                used = [p.split("::", 1)[1] for p in every.get(package) or paths]
-                src, pin = registry_source(package, used, project, ctx, workdir)
-                if pin is not None:
-                    pins[package] = pin
-            src = src or cargo_source_dir(package)
-            if src is not None:
-                known = (read_gates(str(src)), crate_features(str(src)))
-                known = (_with_reexports(src, known[0], known[1], ctx, workdir), known[1])
-            elif snap:
-                known = (snap.get("gates", {}), snap.get("features", {}))
+            used = every.get(package) or paths
+            known = _published_gates(package, used, ctx, project, workdir, pins)
             cache[package] = known
-        gates, features = known
         if package in pins:
             c.facts = replace(crate_of(c), version_pin=pins[package])
             c.evidence.append(
@@ -468,32 +439,95 @@ def _source_gates(
                     "source:api", detail=f"names the code uses exist in {package} {pins[package]}"
                 )
             )
-        if not gates and features and paths:
-            named = _item_named_features([p.split("::", 1)[1] for p in paths], features)
-            if named:
-                _enable(
-                    c,
-                    named,
-                    features,
-                    lambda f, package=package: Evidence(
-                        "source:item-feature", detail=f"{package} names a feature '{f}'"
-                    ),
-                )
-            continue
-        if not gates or not paths:
-            continue
-        used = [p.split("::", 1)[1] for p in paths]
-        enabled = frozenset(expand(features, ["default", *c.features]) | set(c.features))
-        _enable(
-            c,
-            features_for(gates, used, enabled),
-            features,
-            lambda f, package=package: Evidence(
-                "source:cfg-feature", detail=f"{package} needs '{f}'"
-            ),
-        )
+        _enable_gated(c, package, paths, *known)
     remove_workdir(workdir)
     return cache
+
+
+def _paths_per_package(cands: list[Candidate]) -> dict[str, list[str]]:
+    """The release is chosen once per package for the whole repository, so from the names
+    every manifest's code uses (one example's `rand::prelude` alone would not rule out rand
+    0.10, another's `rand::thread_rng` does)."""
+    every: dict[str, list[str]] = {}
+    for c in cands:
+        if not c.internal:
+            bucket = every.setdefault(package_of(c), [])
+            bucket.extend(p for p in crate_of(c).paths if "::" in p and p not in bucket)
+    return every
+
+
+def _sibling_gates(
+    c: Candidate, ctx: Context, project: Project | None, workdir: list[Path]
+) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+    """A sibling crate: its own source in the repository says which features it gates."""
+    if project is None or c.path is None:
+        return {}, {}
+    root = project.root / (Path(c.manifest).parent / c.path)
+    if not (root / "Cargo.toml").is_file():
+        return {}, {}
+    gates, features = read_gates(str(root.resolve())), crate_features(str(root))
+    if crate_reexports(gates):
+        gates = _with_reexports(root, gates, features, ctx, workdir, _sibling_locator(project))
+    return gates, features
+
+
+def _published_gates(
+    package: str,
+    used: list[str],
+    ctx: Context,
+    project: Project | None,
+    workdir: list[Path],
+    pins: dict[str, str],
+) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+    """A registry crate: the source of the release the names `used` fit (pinned in `pins`
+    when not the newest), else Cargo's cache, else the shipped snapshot."""
+    src = None
+    if used and project is not None:
+        tails = [p.split("::", 1)[1] for p in used]
+        src, pin = registry_source(package, tails, project, ctx, workdir)
+        if pin is not None:
+            pins[package] = pin
+    src = src or cargo_source_dir(package)
+    if src is not None:
+        gates, features = read_gates(str(src)), crate_features(str(src))
+        return _with_reexports(src, gates, features, ctx, workdir), features
+    snap = gate_snapshot().get(code_name(package)) or gate_snapshot().get(package)
+    if snap:
+        return snap.get("gates", {}), snap.get("features", {})
+    return {}, {}
+
+
+def _enable_gated(
+    c: Candidate,
+    package: str,
+    paths: list[str],
+    gates: dict[str, list[str]],
+    features: dict[str, list[str]],
+) -> None:
+    """Switch on the features the used paths need: by the crate's cfg gates, or for a crate
+    too large to read, by features named after the items."""
+    if not gates and features and paths:
+        named = _item_named_features([p.split("::", 1)[1] for p in paths], features)
+        if named:
+            _enable(
+                c,
+                named,
+                features,
+                lambda f: Evidence(
+                    "source:item-feature", detail=f"{package} names a feature '{f}'"
+                ),
+            )
+        return
+    if not gates or not paths:
+        return
+    used = [p.split("::", 1)[1] for p in paths]
+    enabled = frozenset(expand(features, ["default", *c.features]) | set(c.features))
+    _enable(
+        c,
+        features_for(gates, used, enabled),
+        features,
+        lambda f: Evidence("source:cfg-feature", detail=f"{package} needs '{f}'"),
+    )
 
 
 def _read_again(root: Path, rel: str) -> str:
@@ -588,10 +622,50 @@ def _item_named_features(used: list[str], features: dict[str, list[str]]) -> lis
     return out
 
 
+@dataclass
+class _Calls:
+    """What the refs say about method calls: per file the methods it calls, per (manifest,
+    crate) the runtime files using the crate, per (file, crate) the crate's types it names."""
+
+    methods: dict[str, set[str]] = field(default_factory=dict)
+    users: dict[tuple[str, str], set[str]] = field(default_factory=dict)
+    types: dict[tuple[str, str], set[str]] = field(default_factory=dict)
+
+
+def _calls(refs: list[ImportRef]) -> _Calls:
+    out = _Calls()
+    for r in refs:
+        use = use_of(r)
+        if use.how == "methods":
+            out.methods.setdefault(r.file, set()).update(use.methods)
+        elif use.how in ("use", "path", "via-use", "via-glob", "macro") and use.target == "runtime":
+            out.users.setdefault((use.manifest, r.module), set()).add(r.file)
+            last = use.path.rpartition("::")[2]
+            if last[:1].isupper():
+                out.types.setdefault((r.file, r.module), set()).add(last)
+    return out
+
+
+class _UseWords:
+    """file → the names its `use` items name, read on demand."""
+
+    def __init__(self, root: Path | None) -> None:
+        self.root = root
+        self.words: dict[str, set[str]] = {}
+
+    def mentions(self, file: str, name: str) -> bool:
+        if file not in self.words:
+            text = _read_again(self.root, file) if self.root else ""
+            text = re.sub(r"//[^\n]*|/\*.*?\*/", " ", text, flags=re.DOTALL)
+            uses = " ".join(re.findall(r"\buse\s[^;]*;", text))
+            self.words[file] = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", uses))
+        return name in self.words[file]
+
+
 def _method_gates(
     refs: list[ImportRef],
     cands: list[Candidate],
-    known: dict[str, tuple[dict[str, list[str]], dict[str, list[str]]]],
+    known: Known,
     root: Path | None = None,
 ) -> None:
     """A method called in a file that uses crate X, which X defines only behind a feature
@@ -599,86 +673,82 @@ def _method_gates(
     `json`), switches that feature on. Names the standard library also defines (`.parse()`,
     `.is_empty()`: data/rust/std_methods.json) and very short ones say nothing of the type
     called, so they are skipped."""
-    std = std_methods()
-    derives = derive_table()
-    methods: dict[str, set[str]] = {}
-    users: dict[tuple[str, str], set[str]] = {}
-    types: dict[tuple[str, str], set[str]] = {}  # (file, crate) → the crate's types it names
-    words: dict[str, set[str]] = {}  # file → the names its `use` items name, read on demand
-
-    def mentions(file: str, name: str) -> bool:
-        if file not in words:
-            text = _read_again(root, file) if root else ""
-            text = re.sub(r"//[^\n]*|/\*.*?\*/", " ", text, flags=re.DOTALL)
-            uses = " ".join(re.findall(r"\buse\s[^;]*;", text))
-            words[file] = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", uses))
-        return name in words[file]
-
-    for r in refs:
-        how = use_of(r).how
-        if how == "methods":
-            methods.setdefault(r.file, set()).update(use_of(r).methods)
-        elif (
-            how in ("use", "path", "via-use", "via-glob", "macro") and use_of(r).target == "runtime"
-        ):
-            users.setdefault((use_of(r).manifest, r.module), set()).add(r.file)
-            last = use_of(r).path.rpartition("::")[2]
-            if last[:1].isupper():
-                types.setdefault((r.file, r.module), set()).add(last)
+    calls = _calls(refs)
+    words = _UseWords(root)
     for c in cands:
         if c.section != Section.RUNTIME:
             continue
-        package = package_of(c)
-        gates, features = known.get(package, ({}, {}))
+        gates, features = known.get(package_of(c), ({}, {}))
         if not gates:
             continue
-        gated: dict[str, list[list[str]]] = {}
-        for path, needs in gates.items():
-            head, _, method = path.rpartition("::")
-            # methods only (`TextDiff::iter_inline_changes`), not module functions
-            if head.rpartition("::")[2][:1].isupper() and method[:1].islower():
-                gated.setdefault(method, []).append(needs)
         called: set[str] = set()
         needed: list[str] = []
-        for f in users.get((c.manifest, code_name(c.name)), set()):
-            called |= methods.get(f, set())
-            # a trait method of a type the file names, the trait imported (a call needs it in
-            # scope: `use crate::{Sink, Stream}` in warp): `tx.poll_flush()` in a file naming
-            # `mpsc::UnboundedSender`, whose Sink impl is behind `sink`
-            # Traits with a derive (Serialize, defmt's Format) are called by generic code on
-            # any type (a serializer calls `.serialize()`), and std's method names say nothing
-            # of the type, so neither counts (serde's own integration has its rule below).
-            named = types.get((f, code_name(c.name)), set())
-            for path, needs in gates.items():
-                if path.startswith(TRAIT_PREFIX) and needs:
-                    owner, _, method = path[len(TRAIT_PREFIX) :].partition("::")
-                    trait, _, tname = owner.partition("/")
-                    if (
-                        tname in named
-                        and len(method) >= 4
-                        and method not in std
-                        and ("derive", trait) not in derives
-                        and method in methods.get(f, set())
-                        and mentions(f, trait)
-                    ):
-                        needed.extend(n for n in needs if not _opt_in_only(n))
-        for m in called:
-            alternatives = gated.get(m)
-            if not alternatives or len(m) < 4 or m in std:
-                continue
-            if any(not a for a in alternatives):
-                continue  # some type has it ungated
-            enabled = expand(features, c.features + ["default"]) | set(c.features)
-            if any(set(a) <= enabled for a in alternatives):
-                continue  # a type already switched on has it (`Xxh3::update` beside `Xxh32`'s)
-            best = min(alternatives, key=len)
-            if any(_opt_in_only(f) for f in best):
-                continue  # a name alone never switches on an unstable or private feature
-            needed.extend(best)
+        for f in calls.users.get((c.manifest, code_name(c.name)), set()):
+            called |= calls.methods.get(f, set())
+            needed.extend(_trait_method_needs(f, c, gates, calls, words))
+        needed.extend(_inherent_method_needs(called, c, gates, features))
         if needed:
             _enable(
                 c, needed, features, lambda f: Evidence("source:method-gate", detail=f"needs '{f}'")
             )
+
+
+def _trait_method_needs(
+    f: str, c: Candidate, gates: dict[str, list[str]], calls: _Calls, words: _UseWords
+) -> list[str]:
+    """A trait method of a type the file names, the trait imported (a call needs it in
+    scope: `use crate::{Sink, Stream}` in warp): `tx.poll_flush()` in a file naming
+    `mpsc::UnboundedSender`, whose Sink impl is behind `sink`. Traits with a derive
+    (Serialize, defmt's Format) are called by generic code on any type (a serializer calls
+    `.serialize()`), and std's method names say nothing of the type, so neither counts
+    (serde's own integration has its rule below)."""
+    std = std_methods()
+    derives = derive_table()
+    named = calls.types.get((f, code_name(c.name)), set())
+    out: list[str] = []
+    for path, needs in gates.items():
+        if not path.startswith(TRAIT_PREFIX) or not needs:
+            continue
+        owner, _, method = path[len(TRAIT_PREFIX) :].partition("::")
+        trait, _, tname = owner.partition("/")
+        if (
+            tname in named
+            and len(method) >= 4
+            and method not in std
+            and ("derive", trait) not in derives
+            and method in calls.methods.get(f, set())
+            and words.mentions(f, trait)
+        ):
+            out.extend(n for n in needs if not _opt_in_only(n))
+    return out
+
+
+def _inherent_method_needs(
+    called: set[str], c: Candidate, gates: dict[str, list[str]], features: dict[str, list[str]]
+) -> list[str]:
+    """Methods of the crate's types (`TextDiff::iter_inline_changes`, not module functions)
+    the files call, which every type having that method gates behind a feature."""
+    std = std_methods()
+    gated: dict[str, list[list[str]]] = {}
+    for path, needs in gates.items():
+        head, _, method = path.rpartition("::")
+        if head.rpartition("::")[2][:1].isupper() and method[:1].islower():
+            gated.setdefault(method, []).append(needs)
+    out: list[str] = []
+    for m in called:
+        alternatives = gated.get(m)
+        if not alternatives or len(m) < 4 or m in std:
+            continue
+        if any(not a for a in alternatives):
+            continue  # some type has it ungated
+        enabled = expand(features, c.features + ["default"]) | set(c.features)
+        if any(set(a) <= enabled for a in alternatives):
+            continue  # a type already switched on has it (`Xxh3::update` beside `Xxh32`'s)
+        best = min(alternatives, key=len)
+        if any(_opt_in_only(f) for f in best):
+            continue  # a name alone never switches on an unstable or private feature
+        out.extend(best)
+    return out
 
 
 def _enable(
@@ -715,7 +785,7 @@ def helper_methods() -> dict[str, dict[str, list[str]]]:
 def _helper_keys(
     refs: list[ImportRef],
     cands: list[Candidate],
-    known: dict[str, tuple[dict[str, list[str]], dict[str, list[str]]]],
+    known: Known,
 ) -> None:
     """`#[arg(env = "X")]` calls `Arg::env`, which clap compiles only with its `env` feature."""
     table = helper_methods()
@@ -752,7 +822,7 @@ SERDE_FEATURES = ("serde", "serde1", "serde-1", "with-serde")
 def _serde_integration(
     refs: list[ImportRef],
     cands: list[Candidate],
-    known: dict[str, tuple[dict[str, list[str]], dict[str, list[str]]]],
+    known: Known,
 ) -> None:
     """A type of crate X inside a `#[derive(Serialize/Deserialize)]` item needs X's serde
     feature (when X has one that is not on by default)."""
@@ -785,7 +855,7 @@ def _serde_integration(
 def _derived_trait_impls(
     refs: list[ImportRef],
     cands: list[Candidate],
-    known: dict[str, tuple[dict[str, list[str]], dict[str, list[str]]]],
+    known: Known,
 ) -> None:
     """`#[derive(Debug, PartialEq)] struct S(syn::Meta)` needs syn to implement Debug and
     PartialEq for Meta, which syn compiles only with `extra-traits`: the crate's own
@@ -825,7 +895,7 @@ SERDE_STD_IMPLS = {"Rc": "rc", "Arc": "rc"}
 def _serde_std_impls(
     refs: list[ImportRef],
     cands: list[Candidate],
-    known: dict[str, tuple[dict[str, list[str]], dict[str, list[str]]]],
+    known: Known,
 ) -> None:
     """A `#[derive(Serialize)]` item with an `Arc<T>` field does not build without serde's
     `rc` feature."""
@@ -874,7 +944,7 @@ def _has_binary(project: Project, manifest: str) -> bool:
 def _umbrella(
     project: Project,
     cands: list[Candidate],
-    known: dict[str, tuple[dict[str, list[str]], dict[str, list[str]]]],
+    known: Known,
 ) -> None:
     """An application (a package with a binary) that needs several of tokio's features writes `full`, as tokio's own
     getting-started does (data/rust/umbrella_features.json); a library keeps the minimal list.
