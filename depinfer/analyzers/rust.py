@@ -28,6 +28,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from depinfer.context import Context
+from depinfer.data import load_table
 from depinfer.facts.rust import RustUse
 from depinfer.model import Diagnostic, Ecosystem, FileKind, ImportRef, Manifest, Project
 from depinfer.scan import nearest_directory, read_source
@@ -38,9 +39,11 @@ PRIMITIVES = frozenset(
 KEYWORDS = frozenset({"crate", "self", "super", "Self"})
 # `#[test]`, `#[bench]` and test-harness attributes (`#[tokio::test]`, `#[rstest]`) mark
 # functions compiled only by `cargo test`/`cargo bench`.
-TEST_ATTRIBUTES = frozenset({"test", "bench", "rstest", "test_case", "traced_test", "serial"})
+TEST_ATTRIBUTES = frozenset(
+    a["name"] for a in load_table("rust/test_attributes.json")["attributes"]
+)
 # Macros whose token trees are code for another crate (generated code), not this crate's uses.
-QUOTING_MACROS = frozenset({"quote", "quote_spanned", "parse_quote", "parse_quote_spanned"})
+QUOTING_MACROS = frozenset(m["name"] for m in load_table("rust/quoting_macros.json")["macros"])
 TARGET_PREDICATES = frozenset(
     {
         "unix",
@@ -71,8 +74,12 @@ ITEM_NAMES = {
 _CRATE_LIKE = re.compile(r"^[a-z_][a-z0-9_]*$")
 # std's shared pointers: serde implements its traits for them only behind its `rc` feature, so
 # a field of this type in a serde item is reported (`how: serde-std-type`) for the rules.
-SHARED_POINTERS = frozenset({"Rc", "Arc"})
-_SERDE_DERIVE = re.compile(rb"derive\([^)]*\b(Serialize|Deserialize)\b")
+# (data/rust/serde.json)
+SERDE = load_table("rust/serde.json")
+SHARED_POINTERS = frozenset(row["type"] for row in SERDE["std_impls"])
+_SERDE_DERIVE = re.compile(
+    rb"derive\([^)]*\b(" + "|".join(SERDE["derives"]["names"]).encode() + rb")\b"
+)
 # std's derivable traits: a crate may implement them for its types only behind a feature
 # (syn's Debug/Eq/PartialEq/Hash behind `extra-traits`), which a derive on an item holding
 # such a type needs.

@@ -20,6 +20,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from depinfer.analyzers.rust import SERDE
 from depinfer.analyzers.rust_gates import (
     TRAIT_PREFIX,
     crate_features,
@@ -814,9 +815,8 @@ def _helper_keys(
             )
 
 
-# A crate's serde support sits behind one of these feature names (crate docs: "serde",
-# indexmap 1's "serde-1", older crates' "serde1"/"with-serde").
-SERDE_FEATURES = ("serde", "serde1", "serde-1", "with-serde")
+# A crate's serde support sits behind one of these feature names (data/rust/serde.json).
+SERDE_FEATURES = tuple(SERDE["integration_features"]["names"])
 
 
 def _serde_integration(
@@ -888,8 +888,8 @@ def _derived_trait_impls(
 
 
 # serde implements Serialize/Deserialize for std's shared pointers only with its `rc` feature
-# (serde docs, "Feature flags": "rc — Opt into impls for Rc<T> and Arc<T>").
-SERDE_STD_IMPLS = {"Rc": "rc", "Arc": "rc"}
+# (data/rust/serde.json).
+SERDE_STD_IMPLS = {row["type"]: row["feature"] for row in SERDE["std_impls"]}
 
 
 def _serde_std_impls(
@@ -902,7 +902,7 @@ def _serde_std_impls(
     serde = {
         (c.manifest, c.section): c
         for c in cands
-        if code_name(package_of(c)) == "serde" and not c.internal
+        if code_name(package_of(c)) == code_name(SERDE["crate"]) and not c.internal
     }
     for r in refs:
         feature = SERDE_STD_IMPLS.get(use_of(r).path)
