@@ -299,11 +299,15 @@ _USE_ALIAS_TEXT = re.compile(
     rb"\buse\s+(?:crate|self|super)\b[^;{}]*\bas\s+([A-Za-z_][A-Za-z0-9_]*)\s*;"
 )
 _MACRO_TEXT = re.compile(rb"\bmacro_rules!\s*([A-Za-z_][A-Za-z0-9_]*)")
-# Diesel's `table!` generates a module named after the table (`users::table`,
-# `users::dsl::*`; Diesel's schema docs): `table! { users (id) { .. } }`, the schema part of
-# `public.users` aside
-_DIESEL_TABLE_TEXT = re.compile(
-    rb"\btable!\s*[{(]\s*(?:#\[[^\]]*\]\s*)*(?:[A-Za-z_]\w*\s*\.\s*)?([A-Za-z_]\w*)\s*[({]"
+# Item macros that generate a module named after the table they declare (Diesel's
+# `table! { users (id) { .. } }` → `users::table`; data/rust/module_macros.json)
+_MODULE_MACROS = "|".join(
+    re.escape(m["macro"]) for m in load_table("rust/module_macros.json")["macros"]
+)
+_MODULE_MACRO_TEXT = re.compile(
+    rb"\b(?:"
+    + _MODULE_MACROS.encode()
+    + rb")!\s*[{(]\s*(?:#\[[^\]]*\]\s*)*(?:[A-Za-z_]\w*\s*\.\s*)?([A-Za-z_]\w*)\s*[({]"
 )
 
 
@@ -388,7 +392,7 @@ def _collect_file_facts(rel: str, tree: Any, src: bytes) -> FileFacts:
     facts.mods.update(m.decode() for m in _MOD_TEXT.findall(src))
     facts.types.update(m.decode() for m in _MACRO_TEXT.findall(src))
     facts.mods.update(m.decode() for m in _USE_ALIAS_TEXT.findall(src))
-    facts.mods.update(m.decode() for m in _DIESEL_TABLE_TEXT.findall(src))
+    facts.mods.update(m.decode() for m in _MODULE_MACRO_TEXT.findall(src))
     glob_roots: set[str] = set()
     # (node, the inline `mod x { … }` it sits in): a glob import inside one brings names
     # into that module only (`mod tests { use super::*; }`), not into the whole file

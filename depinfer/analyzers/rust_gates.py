@@ -18,7 +18,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from depinfer.analyzers.rust import cfg_tokens, cfg_tree, rust_parser
+from depinfer.analyzers.rust import STD_DERIVABLE, cfg_tokens, cfg_tree, rust_parser
 
 MAX_DEPTH = 4
 # generated API crates (windows, objc2-*) have thousands of files; their gates are per item.
@@ -111,7 +111,7 @@ def _text(node: Any, src: bytes) -> str:
 
 
 # std's derivable traits, whose impls for a crate's types are recorded (see `trait_gates`)
-DERIVABLE = frozenset("Debug Clone Copy PartialEq Eq PartialOrd Ord Hash Default".split())
+DERIVABLE = STD_DERIVABLE
 IMPL_PREFIX = "<impl>"
 # `<trait>Sink/UnboundedSender::poll_flush`: a trait's method on the crate's type, behind
 # features the type itself does not need (its name alone is no evidence: other crates' traits

@@ -20,7 +20,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from depinfer.analyzers.rust import SERDE
+from depinfer.analyzers.rust import SERDE, STD_DERIVABLE
 from depinfer.analyzers.rust_gates import (
     TRAIT_PREFIX,
     crate_features,
@@ -43,7 +43,7 @@ from depinfer.registries.crate_sources import cargo_source_dir, remove_workdir
 from depinfer.versions import parse_as_of, pick_crate_version, vtuple
 
 # Derives of the standard library: never a dependency.
-STD_DERIVES = frozenset("Debug Clone Copy PartialEq Eq PartialOrd Ord Hash Default".split())
+STD_DERIVES = STD_DERIVABLE
 _VERSION_SUFFIX = re.compile(r"^(.+?)[-_]v?(\d+(?:[-_]\d+)*)$")
 
 
