@@ -42,6 +42,7 @@ class CrateFacts(Facts):
     package_guess: str | None = None  # `chrono_0_4` → "chrono" (the registry decides)
     version_guess: str | None = None  # `chrono_0_4` → "0.4"
     version_pin: str | None = None  # the release whose API the code uses, if not the newest
+    placed_by: str = ""  # the mapping strategy that placed the use (for --explain)
 
 
 @dataclass(frozen=True)

@@ -219,6 +219,7 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
         cand, info = found
         for place in PLACEMENTS:
             if place(cand, ref, info, state):
+                cand.facts = replace(crate_of(cand), placed_by=place.__name__)
                 break
         out.append(cand)
     glob_exports.close()

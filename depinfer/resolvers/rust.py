@@ -197,12 +197,13 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
         if info is None or _declared_already(c, info):
             continue
         req = _requirement(c, info)
-        if any(way(c, req, info, run) for way in ENTRY_WAYS):
-            out.append(req)
-            continue
-        _rename_from_guess(c, req, ctx, info)
-        package = entry_of(req).package or req.name
-        if any(way(c, req, info, package, run) for way in VERSION_WAYS):
+        way = next((w for w in ENTRY_WAYS if w(c, req, info, run)), None)
+        if way is None:
+            _rename_from_guess(c, req, ctx, info)
+            package = entry_of(req).package or req.name
+            way = next((w for w in VERSION_WAYS if w(c, req, info, package, run)), None)
+        if way is not None:
+            req.evidence.append(_strategies(c, way.__name__))
             out.append(req)
             continue
         why = (
@@ -212,6 +213,13 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
         )
         ctx.warn(f"crate '{package}': {why}; not written", c.manifest)
     return out
+
+
+def _strategies(c: Candidate, way: str) -> Evidence:
+    """Which mapping strategy placed the crate and which way wrote its entry (for
+    `--explain`; last, so the evidence the entry had comes first)."""
+    placed = crate_of(c).placed_by
+    return Evidence("strategy", detail=f"placed {placed}, written {way}" if placed else way)
 
 
 def _table_of(c: Candidate) -> str:
