@@ -2,9 +2,9 @@
 which Cargo features, and each crate's own `[features]` table.
 
 At run time depinfer reads these facts from the crate's source in Cargo's download cache when
-it is there (depinfer.rules.rust_gates); this snapshot covers the same crates when it is not.
+it is there (depinfer.analyzers.rust_gates); this snapshot covers the same crates when it is not.
 Sources: the crates' published sources (fetched by `cargo fetch` through cargo's own registry
-configuration), read by depinfer.rules.rust_gates.read_gates / crate_features; the version
+configuration), read by depinfer.analyzers.rust_gates.read_gates / crate_features; the version
 read is recorded per crate.
 Run: python scripts/build_rust_gates.py
 """
@@ -22,8 +22,8 @@ sys.path.insert(0, str(HERE))
 
 from build_rust_derives import crate_dir, fetch, locked_versions  # noqa: E402
 
+from depinfer.analyzers.rust_gates import crate_features, read_gates  # noqa: E402
 from depinfer.data import DATA_DIR  # noqa: E402
-from depinfer.rules.rust_gates import crate_features, read_gates  # noqa: E402
 
 OUT = DATA_DIR / "rust/gates.json"
 
@@ -115,7 +115,7 @@ def main() -> None:
     OUT.write_text(
         json.dumps(
             {
-                "_source": "published crate sources, read by depinfer.rules.rust_gates",
+                "_source": "published crate sources, read by depinfer.analyzers.rust_gates",
                 "crates": out,
             },
             indent=0,

@@ -28,8 +28,8 @@ sys.path.insert(0, str(ROOT))
 from depinfer.data import DATA_DIR  # noqa: E402
 from depinfer.model import Ecosystem  # noqa: E402
 from depinfer.registries import Registries  # noqa: E402
-from depinfer.resolvers.rust import _vtuple  # noqa: E402
-from depinfer.rules.rust_gates import unpack_crate  # noqa: E402
+from depinfer.registries.crate_sources import unpack_crate  # noqa: E402
+from depinfer.versions import vtuple  # noqa: E402
 
 OUT = DATA_DIR / "rust/macro_syntax.json"
 
@@ -53,8 +53,8 @@ def first_release_with(reg: Registries, crate: str, marker: str) -> tuple[str, s
     for v in reg.versions(Ecosystem.CRATES, crate):
         if v.prerelease:
             continue
-        major = _vtuple(v.version)[0]
-        if major not in firsts or _vtuple(v.version) < _vtuple(firsts[major]):
+        major = vtuple(v.version)[0]
+        if major not in firsts or vtuple(v.version) < vtuple(firsts[major]):
             firsts[major] = v.version
     with tempfile.TemporaryDirectory() as tmp:
         for major in sorted(firsts):

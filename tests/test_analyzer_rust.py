@@ -8,6 +8,7 @@ import pytest
 
 from depinfer.analyzers.rust import analyze, parse_cfg
 from depinfer.context import Context, Options
+from depinfer.facts.rust import use_of
 from depinfer.registries import Registries
 from depinfer.scan import scan
 
@@ -28,11 +29,13 @@ def app():
 def crates(refs, **where):
     out = set()
     for r in refs:
-        if r.extra["how"] in ("derive", "attr") and "::" not in r.extra["path"]:
+        if use_of(r).how in ("derive", "attr") and "::" not in use_of(r).path:
             continue
-        if r.extra["how"] == "type-use":
+        if use_of(r).how == "type-use":
             continue
-        if all(r.extra.get(k) == v if k != "marker" else r.marker == v for k, v in where.items()):
+        if all(
+            getattr(use_of(r), k) == v if k != "marker" else r.marker == v for k, v in where.items()
+        ):
             out.add(r.module)
     return out
 
@@ -64,7 +67,7 @@ def test_build_script_and_dev_targets(app):
 
 
 def test_paths_through_imported_types_keep_the_crate_path(app):
-    paths = {r.extra["path"] for r in app if r.extra["how"] == "via-use"}
+    paths = {use_of(r).path for r in app if use_of(r).how == "via-use"}
     assert "chrono::Utc::now" in paths
 
 
@@ -75,11 +78,11 @@ def test_cfg_target_predicates_become_markers(app):
 
 def test_cfg_feature_gates_are_recorded(app):
     gated = [r for r in app if r.module == "serde_json"]
-    assert gated and all(r.extra["features"] == ["json"] and r.optional for r in gated)
+    assert gated and all(use_of(r).features == ("json",) and r.optional for r in gated)
 
 
 def test_derives_carry_their_imported_path(app):
-    derives = {r.module: r.extra.get("resolved") for r in app if r.extra["how"] == "derive"}
+    derives = {r.module: use_of(r).resolved for r in app if use_of(r).how == "derive"}
     assert derives["Serialize"] == "serde::Serialize"
     assert derives["Parser"] == "clap::Parser"
 
@@ -105,27 +108,27 @@ def test_syntax_errors_and_binary_files_do_not_crash(tmp_path):
 
 
 def test_helper_attribute_keys_are_recorded(app):
-    keys = [r.extra.get("keys") for r in app if r.extra["how"] == "attr" and r.module == "arg"]
-    assert ["long"] in keys
+    keys = [use_of(r).keys for r in app if use_of(r).how == "attr" and r.module == "arg"]
+    assert ("long",) in keys
 
 
 def test_derives_inside_cfg_attr_are_gated(app):
-    refs = [r for r in app if r.extra["how"] == "derive" and r.extra["path"] == "serde::Serialize"]
-    assert refs and refs[0].extra["features"] == ["json"]
+    refs = [r for r in app if use_of(r).how == "derive" and use_of(r).path == "serde::Serialize"]
+    assert refs and use_of(refs[0]).features == ("json",)
 
 
 def test_derived_std_traits_and_shared_pointers_of_items_are_reported():
     refs, _ = refs_of("shared-serde")
-    held = [r for r in refs if r.extra.get("derives") == ["Debug"] and r.module == "tokio"]
-    assert held and held[0].extra["path"].startswith("tokio::sync::mpsc::Sender")
-    pointers = [r for r in refs if r.extra["how"] == "serde-std-type"]
-    assert [r.extra["path"] for r in pointers] == ["Arc"]
+    held = [r for r in refs if use_of(r).derives == ("Debug",) and r.module == "tokio"]
+    assert held and use_of(held[0]).path.startswith("tokio::sync::mpsc::Sender")
+    pointers = [r for r in refs if use_of(r).how == "serde-std-type"]
+    assert [use_of(r).path for r in pointers] == ["Arc"]
 
 
 def test_local_types_and_item_names_are_not_taken_for_imported_ones():
     refs, _ = refs_of("shared-serde")
-    in_schema = [r for r in refs if r.file.endswith("schema.rs") and r.extra["how"] == "type-use"]
-    assert not [r for r in in_schema if r.extra.get("serde_item")]
+    in_schema = [r for r in refs if r.file.endswith("schema.rs") and use_of(r).how == "type-use"]
+    assert not [r for r in in_schema if use_of(r).serde_item]
 
 
 def test_paths_in_a_local_macro_rules_body_are_uses_but_metavariable_paths_are_not(tmp_path):
@@ -143,7 +146,7 @@ def test_paths_in_a_local_macro_rules_body_are_uses_but_metavariable_paths_are_n
     )
     ctx = Context(Options(offline=True), Registries(offline=True))
     refs = analyze(scan(tmp_path), ctx)
-    found = {r.module for r in refs if r.extra["how"] == "macro-def"}
+    found = {r.module for r in refs if use_of(r).how == "macro-def"}
     assert "h2" in found and "conn" not in found and "client" not in found
 
 
@@ -205,7 +208,7 @@ def test_names_reached_through_a_glob_of_another_crate_keep_that_crates_path(tmp
         "use termion::event::*;\npub fn k() { let _ = Key::Char('q'); }\n"
     )
     ctx = Context(Options(offline=True), Registries(offline=True))
-    paths = {r.extra["path"] for r in analyze(scan(tmp_path), ctx) if r.extra["how"] == "via-glob"}
+    paths = {use_of(r).path for r in analyze(scan(tmp_path), ctx) if use_of(r).how == "via-glob"}
     assert "crossterm::event::EventStream::new" in paths
     assert "termion::event::Key::Char" in paths
 
@@ -263,8 +266,8 @@ def test_attributes_on_async_functions_are_recorded_for_the_rule_table(tmp_path)
         "#[wasm_bindgen]\npub async fn run() {}\n\n#[wasm_bindgen]\npub fn plain() {}\n"
     )
     ctx = Context(Options(offline=True), Registries(offline=True))
-    refs = [r for r in analyze(scan(tmp_path), ctx) if r.extra.get("how") == "async-attr"]
-    assert [(r.line, r.extra["path"]) for r in refs] == [(1, "wasm_bindgen")]
+    refs = [r for r in analyze(scan(tmp_path), ctx) if use_of(r).how == "async-attr"]
+    assert [(r.line, use_of(r).path) for r in refs] == [(1, "wasm_bindgen")]
 
 
 def test_a_file_no_mod_reaches_beside_an_includer_uses_the_includers_names():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from depinfer.facts.rust import CargoEntry
 from depinfer.manifests import ManifestError
 from depinfer.manifests.cargo import read, render
 from depinfer.model import Ecosystem, Manifest, Requirement, Section
@@ -160,9 +161,9 @@ def test_render_workspace_inheritance_and_path_and_rename():
         TEXT,
         m,
         [
-            req("serde", features=["rc"], extra={"workspace": True}),
+            req("serde", features=["rc"], facts=CargoEntry(workspace=True)),
             req("my-core", spec="0.2.0", path="../core", internal=True),
-            req("chrono_0_4", spec="0.4", optional=True, extra={"package": "chrono"}),
+            req("chrono_0_4", spec="0.4", optional=True, facts=CargoEntry(package="chrono")),
         ],
     )
     assert 'serde = { workspace = true, features = ["rc"] }' in new

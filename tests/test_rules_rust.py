@@ -6,16 +6,17 @@ import io
 import tarfile
 from pathlib import Path
 
-from depinfer.mapping.rust import feature_references
-from depinfer.rules.rust import derive_table
-from depinfer.rules.rust_gates import (
+from depinfer.analyzers.rust_gates import (
     crate_features,
     features_for,
     minimal_features,
     read_gates,
     required_features,
-    unpack_crate,
 )
+from depinfer.facts.rust import CrateFacts, RustUse
+from depinfer.mapping.rust import feature_references
+from depinfer.registries.crate_sources import unpack_crate
+from depinfer.rules.rust import derive_table
 
 MINITOK = (
     Path(__file__).resolve().parent.parent / "fixtures" / "rust" / "crate-src" / "minitok-0.1.0"
@@ -33,7 +34,7 @@ def test_gates_follow_cfg_attributes_and_gating_macros():
 
 
 def test_a_docs_only_alternative_does_not_lift_a_feature_gate():
-    from depinfer.rules.rust_gates import required_features
+    from depinfer.analyzers.rust_gates import required_features
 
     assert required_features('any(docsrs, feature = "actix-compat")') == ["actix-compat"]
     assert required_features('any(unix, feature = "x")') == []
@@ -128,14 +129,14 @@ def test_gated_methods_called_on_values_switch_features_on():
             "src/a.rs",
             1,
             "rust",
-            extra={"how": "use", "path": "minitok::Builder", **common},
+            facts=RustUse(how="use", path="minitok::Builder", **common),
         ),
         ImportRef(
             "",
             "src/a.rs",
             1,
             "rust",
-            extra={"how": "methods", "methods": ["listen_all", "new"], **common},
+            facts=RustUse(how="methods", methods=("listen_all", "new"), **common),
         ),
     ]
     cand = Candidate(Ecosystem.CRATES, "minitok", "Cargo.toml")
@@ -173,10 +174,14 @@ def _method_refs(methods: list[str], target: str = "runtime") -> list:
     common = {"manifest": "Cargo.toml", "target": target}
     return [
         ImportRef(
-            "minitok", "src/a.rs", 1, "rust", extra={"how": "use", "path": "minitok::B", **common}
+            "minitok", "src/a.rs", 1, "rust", facts=RustUse(how="use", path="minitok::B", **common)
         ),
         ImportRef(
-            "", "src/a.rs", 1, "rust", extra={"how": "methods", "methods": methods, **common}
+            "",
+            "src/a.rs",
+            1,
+            "rust",
+            facts=RustUse(how="methods", methods=tuple(methods), **common),
         ),
     ]
 
@@ -205,14 +210,14 @@ def test_test_attribute_features_go_to_the_dev_candidate():
         "src/lib.rs",
         9,
         "rust",
-        extra={"how": "attr", "path": "tokio::test", "manifest": "Cargo.toml", "target": "dev"},
+        facts=RustUse(how="attr", path="tokio::test", manifest="Cargo.toml", target="dev"),
     )
     _derives([ref], [runtime, dev], None)  # type: ignore[arg-type]
     assert runtime.features == [] and "macros" in dev.features
 
 
 def test_trait_impls_in_an_inline_modules_files_carry_their_gates():
-    from depinfer.rules.rust_gates import trait_gates
+    from depinfer.analyzers.rust_gates import trait_gates
 
     gates = read_gates(str(MINITOK))
     assert trait_gates(gates, "Debug", "Builder") == ["net"]  # src/gen/debug.rs under mod gen
@@ -229,13 +234,13 @@ def test_derive_over_a_field_of_a_crate_type_needs_the_trait_impl_feature():
         "src/lib.rs",
         3,
         "rust",
-        extra={
-            "how": "type-use",
-            "path": "minitok::Builder",
-            "derives": ["Clone", "Debug"],
-            "manifest": "Cargo.toml",
-            "target": "runtime",
-        },
+        facts=RustUse(
+            how="type-use",
+            path="minitok::Builder",
+            derives=("Clone", "Debug"),
+            manifest="Cargo.toml",
+            target="runtime",
+        ),
     )
     cand = Candidate(Ecosystem.CRATES, "minitok", "Cargo.toml")
     _derived_trait_impls([ref], [cand], known)
@@ -250,7 +255,7 @@ def test_an_any_gate_settles_for_a_feature_another_use_switches_on():
 
 
 def test_methods_recorded_by_type_name_are_not_root_names():
-    from depinfer.rules.rust import _top_level_names
+    from depinfer.analyzers.rust_gates import top_level_names
 
     gates = {
         "decoding": [],
@@ -260,7 +265,7 @@ def test_methods_recorded_by_type_name_are_not_root_names():
         "Error": [],
     }
     # ruzstd 0.8 moved FrameDecoder into `decoding`: the root no longer offers it
-    assert _top_level_names(gates) == {"decoding", "Error"}
+    assert top_level_names(gates) == {"decoding", "Error"}
 
 
 def test_items_of_a_generated_api_crate_switch_on_the_features_named_after_them():
@@ -292,12 +297,12 @@ def test_an_unreadable_crate_takes_the_features_its_used_items_name(tmp_path, mo
     (crate / "src" / "lib.rs").write_text("// generated\n")
     monkeypatch.setattr(rules, "read_gates", lambda root: {})  # too large to read
     monkeypatch.setattr(rules, "cargo_source_dir", lambda name, version=None: crate)
-    monkeypatch.setattr(rules, "_registry_source", lambda *a: (None, None))
+    monkeypatch.setattr(rules, "registry_source", lambda *a: (None, None))
     c = Candidate(
         ecosystem=Ecosystem.CRATES,
         name="web-sys",
         manifest="Cargo.toml",
-        extra={"paths": ["web_sys::Window", "web_sys::EventTarget", "web_sys::window"]},
+        facts=CrateFacts(paths=("web_sys::Window", "web_sys::EventTarget", "web_sys::window")),
     )
     rules._source_gates([c], Context(Options(offline=True), registries=None), None)
     assert c.features == ["Window"]  # EventTarget comes with Window

@@ -18,6 +18,7 @@ import pytest
 import tomlkit
 
 from depinfer.context import Context, Options
+from depinfer.facts.rust import crate_of
 from depinfer.model import Ecosystem
 from depinfer.pipeline import infer
 from depinfer.registries import Registries
@@ -358,7 +359,7 @@ def test_a_crate_attribute_names_a_registry_crate_renamed(tmp_path):
     project = scan(tmp_path)
     ctx = Context(Options(offline=True), registries=RecordedRegistry())
     found = {c.name: c for c in map_imports(project, analyze(project, ctx), ctx)}
-    assert found["s"].extra.get("package") == "serde"
+    assert crate_of(found["s"]).package == "serde"
 
 
 def test_path_roots_a_glob_import_brings_in_are_not_crates(tmp_path):
@@ -546,7 +547,7 @@ def test_a_library_name_maps_to_the_popular_package_that_builds_it(tmp_path, mon
 def test_the_names_the_code_uses_decide_between_the_library_and_a_crate_of_its_name(
     tmp_path, monkeypatch, code, expected
 ):
-    from depinfer.rules import rust as rules
+    from depinfer.mapping import rust as mapping
 
     monkeypatch.setitem(globals(), "KNOWN_NAMES", {"md-5", "md5"})
     sources = {
@@ -557,7 +558,7 @@ def test_the_names_the_code_uses_decide_between_the_library_and_a_crate_of_its_n
         (tmp_path / crate / "src").mkdir(parents=True)
         (tmp_path / crate / "Cargo.toml").write_text(f'[package]\nname = "{crate}"\n')
         (tmp_path / crate / "src" / "lib.rs").write_text(lib)
-    monkeypatch.setattr(rules, "_registry_source", lambda name, *a: (tmp_path / name, None))
+    monkeypatch.setattr(mapping, "registry_source", lambda name, *a: (tmp_path / name, None))
     user = tmp_path / "user"
     user.mkdir()
     _md5_user(user, code)
@@ -594,18 +595,17 @@ def test_names_only_a_new_unsettled_major_has_choose_it(tmp_path):
 
 
 def test_a_path_glob_over_the_crates_own_module_lifts_its_names_and_is_no_foreign_glob():
-    from depinfer.rules.rust import _top_level_names
-    from depinfer.rules.rust_gates import external_globs, read_gates
+    from depinfer.analyzers.rust_gates import external_globs, read_gates, top_level_names
 
     gates = read_gates(str(FIXTURES / "crate-src" / "newapi-1.0.0"))
     assert "visit::run" in gates  # `pub use crate::gen::*` lifts gen's modules to the root
     assert external_globs(gates) == []
-    tops = _top_level_names(gates)
+    tops = top_level_names(gates)
     assert {"visit", "Receiver"} <= tops and not any(t.startswith("*") for t in tops)
 
 
 def test_a_yanked_release_dates_the_line_when_a_caret_requirement_still_reaches_a_live_one():
-    from depinfer.resolvers.rust import pick_crate_version
+    from depinfer.versions import pick_crate_version
 
     def v(version: str, day: str, yanked: bool = False) -> VersionInfo:
         return VersionInfo(version, published=datetime.fromisoformat(day), yanked=yanked)
@@ -660,7 +660,7 @@ def test_a_trait_method_counts_only_in_a_file_importing_the_trait(tmp_path):
 
 
 def test_trait_impl_methods_are_kept_only_where_the_impl_needs_more_than_the_type():
-    from depinfer.rules.rust_gates import TRAIT_PREFIX, read_gates
+    from depinfer.analyzers.rust_gates import TRAIT_PREFIX, read_gates
 
     gates = read_gates(str(FIXTURES / "crate-src" / "chan-0.3.0"))
     assert gates[TRAIT_PREFIX + "Sink/UnboundedSender::poll_flush"] == ["std", "sink"]

@@ -11,7 +11,7 @@ analyzer already drops what is local to the file's crate: `crate`/`self`/`super`
 declared with `mod`, items and names brought in by `use` (uniform paths), generic
 parameters and primitive types; the mapping stage drops std/core/alloc and the crate itself.
 
-Context travels with every ref in `extra`:
+Context travels with every ref in its facts (`RustUse`):
 - `target`: which Cargo target the file belongs to — "runtime" (lib/bins), "dev" (tests,
   benches, examples, `#[cfg(test)]` code) or "build" (build.rs);
 - `marker`: a `cfg(...)` made only of target predicates (`unix`, `target_os = ..`) → target table;
@@ -28,6 +28,8 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from depinfer.context import Context
+from depinfer.data import load_table
+from depinfer.facts.rust import RustUse
 from depinfer.model import Diagnostic, Ecosystem, FileKind, ImportRef, Manifest, Project
 from depinfer.scan import nearest_directory, read_source
 
@@ -37,9 +39,11 @@ PRIMITIVES = frozenset(
 KEYWORDS = frozenset({"crate", "self", "super", "Self"})
 # `#[test]`, `#[bench]` and test-harness attributes (`#[tokio::test]`, `#[rstest]`) mark
 # functions compiled only by `cargo test`/`cargo bench`.
-TEST_ATTRIBUTES = frozenset({"test", "bench", "rstest", "test_case", "traced_test", "serial"})
+TEST_ATTRIBUTES = frozenset(
+    a["name"] for a in load_table("rust/test_attributes.json")["attributes"]
+)
 # Macros whose token trees are code for another crate (generated code), not this crate's uses.
-QUOTING_MACROS = frozenset({"quote", "quote_spanned", "parse_quote", "parse_quote_spanned"})
+QUOTING_MACROS = frozenset(m["name"] for m in load_table("rust/quoting_macros.json")["macros"])
 TARGET_PREDICATES = frozenset(
     {
         "unix",
@@ -70,8 +74,12 @@ ITEM_NAMES = {
 _CRATE_LIKE = re.compile(r"^[a-z_][a-z0-9_]*$")
 # std's shared pointers: serde implements its traits for them only behind its `rc` feature, so
 # a field of this type in a serde item is reported (`how: serde-std-type`) for the rules.
-SHARED_POINTERS = frozenset({"Rc", "Arc"})
-_SERDE_DERIVE = re.compile(rb"derive\([^)]*\b(Serialize|Deserialize)\b")
+# (data/rust/serde.json)
+SERDE = load_table("rust/serde.json")
+SHARED_POINTERS = frozenset(row["type"] for row in SERDE["std_impls"])
+_SERDE_DERIVE = re.compile(
+    rb"derive\([^)]*\b(" + "|".join(SERDE["derives"]["names"]).encode() + rb")\b"
+)
 # std's derivable traits: a crate may implement them for its types only behind a feature
 # (syn's Debug/Eq/PartialEq/Hash behind `extra-traits`), which a derive on an item holding
 # such a type needs.
@@ -111,7 +119,7 @@ _STRING_PATH = re.compile(r"^(::)?[A-Za-z_][A-Za-z0-9_]*(::[A-Za-z_][A-Za-z0-9_]
 
 
 @lru_cache(maxsize=1)
-def _parser() -> Any:
+def rust_parser() -> Any:
     import tree_sitter as ts
     import tree_sitter_rust as tsr
 
@@ -139,11 +147,12 @@ class Cfg:
 # ---------------------------------------------------------------- cfg expressions
 
 
-def _cfg_tokens(text: str) -> list[str]:
+def cfg_tokens(text: str) -> list[str]:
+    """The tokens of a `cfg(..)` body: string literals, identifiers and punctuation."""
     return re.findall(r'"(?:[^"\\]|\\.)*"|[A-Za-z_][A-Za-z0-9_]*|[(),=!]', text)
 
 
-def _cfg_tree(tokens: list[str], pos: int = 0) -> tuple[Any, int]:
+def cfg_tree(tokens: list[str], pos: int = 0) -> tuple[Any, int]:
     """Parse one cfg predicate: ident | ident = "lit" | ident(pred, ...)."""
     if pos >= len(tokens):
         return None, pos
@@ -159,7 +168,7 @@ def _cfg_tree(tokens: list[str], pos: int = 0) -> tuple[Any, int]:
             if tokens[pos] == ",":
                 pos += 1
                 continue
-            sub, pos = _cfg_tree(tokens, pos)
+            sub, pos = cfg_tree(tokens, pos)
             if sub is None:
                 break
             args.append(sub)
@@ -169,7 +178,7 @@ def _cfg_tree(tokens: list[str], pos: int = 0) -> tuple[Any, int]:
 
 def parse_cfg(text: str) -> Cfg:
     """The parts of a `cfg(...)` body that decide where a dependency goes."""
-    tree, _ = _cfg_tree(_cfg_tokens(text))
+    tree, _ = cfg_tree(cfg_tokens(text))
     out = Cfg()
     if tree is None:
         return out
@@ -290,11 +299,15 @@ _USE_ALIAS_TEXT = re.compile(
     rb"\buse\s+(?:crate|self|super)\b[^;{}]*\bas\s+([A-Za-z_][A-Za-z0-9_]*)\s*;"
 )
 _MACRO_TEXT = re.compile(rb"\bmacro_rules!\s*([A-Za-z_][A-Za-z0-9_]*)")
-# Diesel's `table!` generates a module named after the table (`users::table`,
-# `users::dsl::*`; Diesel's schema docs): `table! { users (id) { .. } }`, the schema part of
-# `public.users` aside
-_DIESEL_TABLE_TEXT = re.compile(
-    rb"\btable!\s*[{(]\s*(?:#\[[^\]]*\]\s*)*(?:[A-Za-z_]\w*\s*\.\s*)?([A-Za-z_]\w*)\s*[({]"
+# Item macros that generate a module named after the table they declare (Diesel's
+# `table! { users (id) { .. } }` → `users::table`; data/rust/module_macros.json)
+_MODULE_MACROS = "|".join(
+    re.escape(m["macro"]) for m in load_table("rust/module_macros.json")["macros"]
+)
+_MODULE_MACRO_TEXT = re.compile(
+    rb"\b(?:"
+    + _MODULE_MACROS.encode()
+    + rb")!\s*[{(]\s*(?:#\[[^\]]*\]\s*)*(?:[A-Za-z_]\w*\s*\.\s*)?([A-Za-z_]\w*)\s*[({]"
 )
 
 
@@ -365,7 +378,7 @@ def _use_arguments(node: Any, src: bytes) -> list[tuple[Any, bytes]]:
     out = []
     for m in _USE_IN_TOKENS.finditer(src[node.start_byte : node.end_byte]):
         snippet = m.group(0)
-        root = _parser().parse(snippet).root_node
+        root = rust_parser().parse(snippet).root_node
         for decl in root.children:
             if decl.type == "use_declaration" and not decl.has_error:
                 arg = decl.child_by_field_name("argument")
@@ -379,7 +392,7 @@ def _collect_file_facts(rel: str, tree: Any, src: bytes) -> FileFacts:
     facts.mods.update(m.decode() for m in _MOD_TEXT.findall(src))
     facts.types.update(m.decode() for m in _MACRO_TEXT.findall(src))
     facts.mods.update(m.decode() for m in _USE_ALIAS_TEXT.findall(src))
-    facts.mods.update(m.decode() for m in _DIESEL_TABLE_TEXT.findall(src))
+    facts.mods.update(m.decode() for m in _MODULE_MACRO_TEXT.findall(src))
     glob_roots: set[str] = set()
     # (node, the inline `mod x { … }` it sits in): a glob import inside one brings names
     # into that module only (`mod tests { use super::*; }`), not into the whole file
@@ -469,7 +482,7 @@ class _Walker:
         self.f = facts
         self.pkg = pkg
         self.src = facts.text
-        self.refs: list[tuple[str, int, Scope, dict[str, Any]]] = []
+        self.refs: list[tuple[str, int, Scope, RustUse]] = []
         # Since edition 2018 a module is in scope only where it is declared or imported; a
         # glob import of a local module (`use super::*`, `pub use generated::*`) may bring in
         # any name the package declares (even the file's own module, declared in its parent).
@@ -503,7 +516,7 @@ class _Walker:
             if imported is not None and imported.split("::")[0] != name:
                 return  # `use a as b; use b::x;`
         self.refs.append(
-            (name, node.start_point[0] + 1, scope, {"how": how, "path": "::".join(path)})
+            (name, node.start_point[0] + 1, scope, RustUse(how=how, path="::".join(path)))
         )
 
     def apply_attrs(self, attrs: list[Any], scope: Scope) -> Scope:
@@ -543,8 +556,8 @@ class _Walker:
             if a is None or a.type != "attribute" or head is None:
                 continue
             path = _text(head, self.src)
-            extra = {"how": "async-attr", "path": path}
-            self.refs.append(("", attr.start_point[0] + 1, scope, extra))
+            use = RustUse(how="async-attr", path=path)
+            self.refs.append(("", attr.start_point[0] + 1, scope, use))
 
     def attribute(self, attr_item: Any, scope: Scope) -> None:
         a = attr_item.named_children[0] if attr_item.named_children else None
@@ -604,12 +617,12 @@ class _Walker:
                 name,
                 line_node.start_point[0] + 1,
                 scope,
-                {
-                    "how": "attr",
-                    "path": name,
-                    "resolved": self.f.uses.get(name),
-                    "keys": self._attr_keys(args),
-                },
+                RustUse(
+                    how="attr",
+                    path=name,
+                    resolved=self.f.uses.get(name),
+                    keys=tuple(self._attr_keys(args)),
+                ),
             )
         )
         if args is not None:
@@ -661,8 +674,8 @@ class _Walker:
         """`derive(A, b::C)`: bare names go to the derive table, paths name their crate."""
         for path in self._token_paths(args, keep_single=True):
             if len(path) == 1:
-                extra = {"how": "derive", "path": path[0], "resolved": self.f.uses.get(path[0])}
-                self.refs.append((path[0], line_node.start_point[0] + 1, scope, extra))
+                use = RustUse(how="derive", path=path[0], resolved=self.f.uses.get(path[0]))
+                self.refs.append((path[0], line_node.start_point[0] + 1, scope, use))
             else:
                 self.emit(path[0], line_node, scope, "derive", path)
 
@@ -707,7 +720,8 @@ class _Walker:
             before = len(self.refs)
             self.emit(segs[0], tok, scope, "attr-string", segs)
             if key == "crate" and owner and len(self.refs) > before:
-                self.refs[-1][3]["crate_of"] = owner
+                name, line, at, use = self.refs[-1]
+                self.refs[-1] = (name, line, at, replace(use, crate_of=owner))
 
     def token_tree(self, tt: Any, scope: Scope) -> None:
         for path in self._token_paths(tt):
@@ -740,7 +754,7 @@ class _Walker:
             for full in bases:
                 self.emit(full[0], node, scope, "via-glob", full)
 
-    def walk(self) -> list[tuple[str, int, Scope, dict[str, Any]]]:
+    def walk(self) -> list[tuple[str, int, Scope, RustUse]]:
         root = self.f.tree.root_node
         scope = self.start
         inner = [c for c in root.children if c.type == "inner_attribute_item"]
@@ -751,8 +765,8 @@ class _Walker:
         if self.methods:
             # method names called in this file: a crate's gated methods (similar's
             # `TextDiff::iter_inline_changes` needs `inline`) are called on values, not paths
-            extra = {"how": "methods", "path": "", "methods": sorted(self.methods)}
-            self.refs.append(("", 1, scope, extra))
+            use = RustUse(how="methods", methods=tuple(sorted(self.methods)))
+            self.refs.append(("", 1, scope, use))
         return self.refs
 
     def block(self, node: Any, scope: Scope) -> None:
@@ -792,96 +806,22 @@ class _Walker:
 
     def node(self, node: Any, scope: Scope) -> None:
         t = node.type
-        src = self.src
-        if (
-            (scope.serde_item or scope.derives)
-            and t == "type_identifier"
-            and not _names_its_item(node)
-            and _text(node, src) not in self.defined  # a local type of the same name
-        ):
-            # `chrono::DateTime` imported with `use` and used as a field type of a serde item
-            full = self.f.uses.get(_text(node, src))
-            if (
-                scope.serde_item
-                and _text(node, src) in SHARED_POINTERS
-                and (full is None or full.split("::")[0] in ("std", "alloc", "core"))
-            ):
-                extra = {"how": "serde-std-type", "path": _text(node, src)}
-                self.refs.append(("", node.start_point[0] + 1, scope, extra))
-            if full and "::" in full:
-                segs = full.split("::")
-                if segs[0] not in KEYWORDS and _CRATE_LIKE.match(segs[0]):
-                    self.refs.append(
-                        (segs[0], node.start_point[0] + 1, scope, {"how": "type-use", "path": full})
-                    )
-        if t == "inner_attribute_item":
-            if node.parent is not None and node.parent.type != "source_file":
-                self.attribute(node, scope)  # file-level ones were read in walk()
-            return
-        if t == "use_declaration":
-            arg = node.child_by_field_name("argument")
-            if arg is None:
-                return
-            for segs, _alias, _glob in _use_leaves(arg, src, []):
-                if segs:
-                    self.emit(segs[0], node, scope, "use", segs)
-            return
-        if t == "extern_crate_declaration":
-            name = node.child_by_field_name("name")
-            if name is not None:
-                self.emit(_text(name, src), node, scope, "extern", [_text(name, src)])
-            return
-        if t == "mod_item":
-            body = node.child_by_field_name("body")
-            name = node.child_by_field_name("name")
-            if body is None and name is not None:
-                self.f.child_mods.append((_text(name, src), scope, _path_attr(node, src)))
-            elif body is not None:
-                if node.start_byte in self.f.inline_glob_mods:
-                    saved = self.internal
-                    self.internal = saved | self.pkg.scope
-                    self.block(body, scope)
-                    self.internal = saved
-                else:
-                    self.block(body, scope)
+        if (scope.serde_item or scope.derives) and t == "type_identifier":
+            self._item_field_type(node, scope)
+        reader = _NODE_READERS.get(t)
+        if reader is not None:
+            getattr(self, reader)(node, scope)
             return
         if t == "call_expression":
             fn = node.child_by_field_name("function")
             if fn is not None and fn.type == "field_expression":
                 field_node = fn.child_by_field_name("field")
                 if field_node is not None:
-                    self.methods.add(_text(field_node, src))
-        if t == "macro_definition":
-            # a local `macro_rules!` body is code of this crate once invoked: its paths to
-            # other crates are uses (`h2::Error` in tokio-console's `with_client!`);
-            # `$crate::…` and `$x::…` paths are not
-            for rule in node.children:
-                if rule.type == "macro_rule":
-                    body = rule.child_by_field_name("right")
-                    if body is not None and body.type == "token_tree":
-                        for path in self._token_paths(body):
-                            self.path_ref(path, body, scope, "macro-def")
-            return
-        if t == "macro_invocation":
-            mac = node.child_by_field_name("macro")
-            macro_name = ""
-            if mac is not None:
-                if mac.type == "scoped_identifier":
-                    segs = _path_segments(mac, src)
-                    self.emit(segs[0], node, scope, "macro", segs)
-                    macro_name = segs[-1]
-                else:
-                    macro_name = _text(mac, src)
-            if macro_name in QUOTING_MACROS:
-                return
-            for child in node.children:
-                if child.type == "token_tree":
-                    self.token_tree(child, scope)
-            return
+                    self.methods.add(_text(field_node, self.src))
         if t in ("scoped_identifier", "scoped_type_identifier") and not _is_path_of_parent(node):
             # the outermost path node: `tokio::net::TcpListener::bind` as a whole, so the
             # feature gates of every segment can be looked up
-            self.path_ref(_path_segments(node, src), node, scope, "path")
+            self.path_ref(_path_segments(node, self.src), node, scope, "path")
         if t in ("declaration_list", "block", "field_declaration_list", "source_file") or any(
             c.type == "attribute_item" for c in node.children
         ):
@@ -889,6 +829,102 @@ class _Walker:
             return
         for child in node.children:
             self.node(child, scope)
+
+    def _item_field_type(self, node: Any, scope: Scope) -> None:
+        """A type named inside a serde item or one deriving std traits: `chrono::DateTime`
+        imported with `use` and used as a field type (`type-use`), and std's `Arc`/`Rc` in a
+        serde item (`serde-std-type`)."""
+        src = self.src
+        name = _text(node, src)
+        if _names_its_item(node) or name in self.defined:  # a local type of the same name
+            return
+        full = self.f.uses.get(name)
+        if (
+            scope.serde_item
+            and name in SHARED_POINTERS
+            and (full is None or full.split("::")[0] in ("std", "alloc", "core"))
+        ):
+            use = RustUse(how="serde-std-type", path=name)
+            self.refs.append(("", node.start_point[0] + 1, scope, use))
+        if full and "::" in full:
+            segs = full.split("::")
+            if segs[0] not in KEYWORDS and _CRATE_LIKE.match(segs[0]):
+                use = RustUse(how="type-use", path=full)
+                self.refs.append((segs[0], node.start_point[0] + 1, scope, use))
+
+    def _inner_attribute(self, node: Any, scope: Scope) -> None:
+        """`#![..]` inside a module or block (file-level ones were read in walk())."""
+        if node.parent is not None and node.parent.type != "source_file":
+            self.attribute(node, scope)
+
+    def _use(self, node: Any, scope: Scope) -> None:
+        """`use a::{b, c::d};`: each leaf's root."""
+        arg = node.child_by_field_name("argument")
+        if arg is None:
+            return
+        for segs, _alias, _glob in _use_leaves(arg, self.src, []):
+            if segs:
+                self.emit(segs[0], node, scope, "use", segs)
+
+    def _extern_crate(self, node: Any, scope: Scope) -> None:
+        """`extern crate x;`."""
+        name = node.child_by_field_name("name")
+        if name is not None:
+            self.emit(_text(name, self.src), node, scope, "extern", [_text(name, self.src)])
+
+    def _mod(self, node: Any, scope: Scope) -> None:
+        """`mod x;` is walked in its own file (with this scope); `mod x { .. }` here."""
+        body = node.child_by_field_name("body")
+        name = node.child_by_field_name("name")
+        if body is None and name is not None:
+            self.f.child_mods.append((_text(name, self.src), scope, _path_attr(node, self.src)))
+        elif body is not None:
+            if node.start_byte in self.f.inline_glob_mods:
+                saved = self.internal
+                self.internal = saved | self.pkg.scope
+                self.block(body, scope)
+                self.internal = saved
+            else:
+                self.block(body, scope)
+
+    def _macro_definition(self, node: Any, scope: Scope) -> None:
+        """A local `macro_rules!` body is code of this crate once invoked: its paths to other
+        crates are uses (`h2::Error` in tokio-console's `with_client!`); `$crate::…` and
+        `$x::…` paths are not."""
+        for rule in node.children:
+            if rule.type == "macro_rule":
+                body = rule.child_by_field_name("right")
+                if body is not None and body.type == "token_tree":
+                    for path in self._token_paths(body):
+                        self.path_ref(path, body, scope, "macro-def")
+
+    def _macro_invocation(self, node: Any, scope: Scope) -> None:
+        """`a::m!(..)` names crate a; paths in the tokens count, except in quoting macros."""
+        mac = node.child_by_field_name("macro")
+        macro_name = ""
+        if mac is not None:
+            if mac.type == "scoped_identifier":
+                segs = _path_segments(mac, self.src)
+                self.emit(segs[0], node, scope, "macro", segs)
+                macro_name = segs[-1]
+            else:
+                macro_name = _text(mac, self.src)
+        if macro_name in QUOTING_MACROS:
+            return
+        for child in node.children:
+            if child.type == "token_tree":
+                self.token_tree(child, scope)
+
+
+# node type → the `_Walker` method that reads it whole
+_NODE_READERS = {
+    "inner_attribute_item": "_inner_attribute",
+    "use_declaration": "_use",
+    "extern_crate_declaration": "_extern_crate",
+    "mod_item": "_mod",
+    "macro_definition": "_macro_definition",
+    "macro_invocation": "_macro_invocation",
+}
 
 
 # ---------------------------------------------------------------- packages and targets
@@ -1000,17 +1036,38 @@ def _child_files(parent: str, name: str, path_attr: str | None) -> list[str]:
     return [(base / f"{name}.rs").as_posix(), (base / name / "mod.rs").as_posix()]
 
 
+# (file, target) → the uses the walk found there
+_Walked = dict[tuple[str, str], list[tuple[str, int, Scope, RustUse]]]
+
+
+@dataclass
+class _Files:
+    """The parsed `.rs` files of a project, each with its package and file kind."""
+
+    facts: dict[str, FileFacts] = field(default_factory=dict)
+    owner: dict[str, Package] = field(default_factory=dict)
+    kinds: dict[str, FileKind] = field(default_factory=dict)
+
+
 def analyze(project: Project, ctx: Context) -> list[ImportRef]:
     files = [f for f in project.files_of("rust")]
     if not files:
         return []
     pkgs = packages(project)
+    read = _read_files(project, ctx, pkgs)
+    pkg_names = _package_names(read, set(pkgs))
+    results, reached = _walk_targets(read, pkg_names)
+    _walk_unreached(read, pkg_names, results, reached)
+    return _import_refs(read, results)
+
+
+def _read_files(project: Project, ctx: Context, pkgs: dict[str, Package]) -> _Files:
+    """Parse every `.rs` file that belongs to a package (syntax errors are reported, and
+    what could be parsed is read)."""
     dirs = set(pkgs)
-    parser = _parser()
-    facts: dict[str, FileFacts] = {}
-    owner: dict[str, Package] = {}
-    kinds: dict[str, FileKind] = {}
-    for f in files:
+    parser = rust_parser()
+    out = _Files()
+    for f in project.files_of("rust"):
         d = nearest_directory(f.path, dirs)
         if d is None:
             continue
@@ -1025,12 +1082,17 @@ def analyze(project: Project, ctx: Context) -> list[ImportRef]:
             continue
         if tree.root_node.has_error:
             ctx.info("syntax errors; read what could be parsed", f.path)
-        facts[f.path] = _collect_file_facts(f.path, tree, src)
-        owner[f.path] = pkgs[d]
-        kinds[f.path] = f.kind
+        out.facts[f.path] = _collect_file_facts(f.path, tree, src)
+        out.owner[f.path] = pkgs[d]
+        out.kinds[f.path] = f.kind
+    return out
+
+
+def _package_names(read: _Files, dirs: set[str]) -> dict[str, PackageNames]:
+    """Per package directory: the names its files declare, module by module."""
     pkg_names: dict[str, PackageNames] = {d: PackageNames() for d in dirs}
-    for rel, ff in facts.items():
-        names = pkg_names[owner[rel].directory]
+    for rel, ff in read.facts.items():
+        names = pkg_names[read.owner[rel].directory]
         names.mods.update(ff.mods)
         names.scope.update(n for n in ff.locals if _CRATE_LIKE.match(n))
         path = PurePosixPath(rel)
@@ -1038,11 +1100,15 @@ def analyze(project: Project, ctx: Context) -> list[ImportRef]:
         names.children.setdefault(module, set()).update(ff.mods)
         if ff.pub_extern_globs:
             names.reexports.setdefault(module, []).extend(ff.pub_extern_globs)
+    return pkg_names
 
-    # Walk from each target's root file along `mod x;` declarations, so `#[cfg(test)] mod x;`
-    # and `#[cfg(feature = "f")] mod x;` pass their scope on; a file two targets include
-    # (`#[path = "src/cli.rs"] mod cli;` in build.rs) is read once per target.
-    results: dict[tuple[str, str], list[tuple[str, int, Scope, dict[str, Any]]]] = {}
+
+def _walk_targets(read: _Files, pkg_names: dict[str, PackageNames]) -> tuple[_Walked, set[str]]:
+    """Walk from each target's root file along `mod x;` declarations, so `#[cfg(test)] mod x;`
+    and `#[cfg(feature = "f")] mod x;` pass their scope on; a file two targets include
+    (`#[path = "src/cli.rs"] mod cli;` in build.rs) is read once per target."""
+    facts, owner = read.facts, read.owner
+    results: _Walked = {}
     queue: list[tuple[str, Scope]] = []
     for rel in facts:
         target = _root_target(owner[rel], rel)
@@ -1064,14 +1130,21 @@ def analyze(project: Project, ctx: Context) -> list[ImportRef]:
                 if child in facts:
                     queue.append((child, child_scope))
                     break
-    # Files no target reaches (declared through macros, #[path] we could not follow, stray):
-    # their place in the layout decides.
+    return results, reached
+
+
+def _walk_unreached(
+    read: _Files, pkg_names: dict[str, PackageNames], results: _Walked, reached: set[str]
+) -> None:
+    """Files no target reaches (declared through macros, #[path] we could not follow,
+    stray): their place in the layout decides."""
+    facts, owner = read.facts, read.owner
     for rel, ff in facts.items():
         if rel in reached:
             continue
         target = _target_of(owner[rel], rel)
         if target is None:
-            kind = kinds[rel]
+            kind = read.kinds[rel]
             dev = kind in (FileKind.TEST, FileKind.EXAMPLE, FileKind.BENCH)
             target = "dev" if dev else "runtime"
         _inherit_includer_scope(rel, ff, facts, reached)
@@ -1079,17 +1152,22 @@ def analyze(project: Project, ctx: Context) -> list[ImportRef]:
             ff, Scope(target=target), pkg_names[owner[rel].directory], _edition(owner[rel])
         )
         refs = walker.walk()
-        results[(rel, target)] = [(n, line, s, {**e, "unreached": True}) for n, line, s, e in refs]
+        results[(rel, target)] = [
+            (n, line, s, replace(e, unreached=True)) for n, line, s, e in refs
+        ]
 
+
+def _import_refs(read: _Files, results: _Walked) -> list[ImportRef]:
+    """The walk's uses as ImportRefs, each with its scope in its facts."""
     out: list[ImportRef] = []
     for (rel, _target), refs in results.items():
-        pkg = owner[rel]
+        pkg = read.owner[rel]
         # `use other_crate::*` (at any depth of the file): a path root there may be a module
         # that glob brings in (macroquad's `use miniquad::*; date::now()`), not a crate
-        globs = ["::".join(b) for b in facts[rel].extern_globs]
-        for name, line, scope, extra in refs:
-            if globs and extra.get("how") not in NOT_THROUGH_GLOBS:
-                extra = {**extra, "globs": globs}
+        globs = tuple("::".join(b) for b in read.facts[rel].extern_globs)
+        for name, line, scope, use in refs:
+            if globs and use.how not in NOT_THROUGH_GLOBS:
+                use = replace(use, globs=globs)
             kind = {"dev": FileKind.TEST, "build": FileKind.BUILD}.get(
                 scope.target, FileKind.SOURCE
             )
@@ -1102,15 +1180,15 @@ def analyze(project: Project, ctx: Context) -> list[ImportRef]:
                     kind=kind,
                     optional=bool(scope.features),
                     marker=scope.marker,
-                    names=tuple(extra.get("path", "").split("::")[1:2]),
-                    extra={
-                        **extra,
-                        "target": scope.target,
-                        "features": list(scope.features),
-                        "serde_item": scope.serde_item,
-                        "derives": list(scope.derives),
-                        "manifest": pkg.manifest.path,
-                    },
+                    names=tuple(use.path.split("::")[1:2]),
+                    facts=replace(
+                        use,
+                        target=scope.target,
+                        features=tuple(scope.features),
+                        serde_item=scope.serde_item,
+                        derives=tuple(scope.derives),
+                        manifest=pkg.manifest.path,
+                    ),
                 )
             )
     return out

@@ -17,6 +17,7 @@ from typing import Any
 import tomlkit
 from tomlkit.exceptions import TOMLKitError
 
+from depinfer.facts.rust import entry_of
 from depinfer.manifests import ManifestError
 from depinfer.model import Manifest, Requirement, Section
 
@@ -194,19 +195,19 @@ def _toml_key(key: str) -> str:
 def _value_fields(req: Requirement) -> dict[str, Any]:
     """The fields of one entry in Cargo's usual order."""
     fields: dict[str, Any] = {}
-    extra = req.extra or {}
-    if extra.get("workspace"):
+    entry = entry_of(req)
+    if entry.workspace:
         fields["workspace"] = True
     else:
-        if extra.get("package") and extra["package"] != req.name:
-            fields["package"] = extra["package"]
+        if entry.package and entry.package != req.name:
+            fields["package"] = entry.package
         if req.path:
             fields["path"] = req.path
         if req.spec:
             fields["version"] = req.spec
         elif not req.path:
             fields["version"] = "*"  # names-only runs: any version (cargo needs one)
-        if extra.get("default_features") is False:
+        if entry.default_features is False:
             fields["default-features"] = False
     if req.optional:
         fields["optional"] = True

@@ -14,15 +14,19 @@ from __future__ import annotations
 
 import fnmatch
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from depinfer.analyzers.rust_gates import read_gates, top_level_names
 from depinfer.context import Context
 from depinfer.data import load_table, load_table_or
+from depinfer.facts.rust import CrateFacts, crate_of, use_of
 from depinfer.mapping.rust_globs import GlobExports
+from depinfer.mapping.rust_sources import registry_source
 from depinfer.model import Candidate, Ecosystem, Evidence, ImportRef, Manifest, Project, Section
+from depinfer.registries.crate_sources import remove_workdir
 
 SECTION_OF_TARGET = {"runtime": Section.RUNTIME, "dev": Section.DEV, "build": Section.BUILD}
 CODE_HOWS = {
@@ -45,10 +49,12 @@ def _std_data() -> dict[str, Any]:
     return load_table("rust/rust_std.json")
 
 
+@lru_cache(maxsize=1)
 def builtin_crates() -> frozenset[str]:
     return frozenset(_std_data()["extern_prelude"])
 
 
+@lru_cache(maxsize=1)
 def tool_attributes() -> frozenset[str]:
     return frozenset(_std_data().get("tool_attributes", []))
 
@@ -172,124 +178,186 @@ def workspace_entry(info: CrateInfo, name: str) -> tuple[str, dict[str, Any]] | 
     return None
 
 
+@dataclass
+class _Mapping:
+    """What placing one use needs: the repository's crates and what the refs say overall."""
+
+    crates: dict[str, CrateInfo]
+    by_lib: dict[str, CrateInfo]  # lib name → the repository's crate building it
+    # `#[serde_with(crate = "::s_with")]`: s_with is this manifest's name for serde_with
+    # (the attribute may be a macro of that crate, `#[serde_as(crate = …)]`: any head that
+    # names a crate of the workspace decides)
+    renamed: dict[tuple[str, str], set[str]]
+    # names the code uses as crate roots somewhere (`serde::Serialize`): an attribute head
+    # among them is a crate, not just a macro of one
+    roots: set[str]
+    feature_keys: list[Candidate] = field(default_factory=list)  # spelling unchecked
+    unknown: dict[str, list[Candidate]] = field(default_factory=dict)  # for the registry
+
+
 def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[Candidate]:
     crates = crates_of(project)
     by_lib: dict[str, CrateInfo] = {}
     for info in crates.values():
         by_lib.setdefault(info.lib_name, info)
-    builtins = builtin_crates()
-    tools = tool_attributes()
-    out: list[Candidate] = []
-    unknown: dict[str, list[Candidate]] = {}
-    # `#[serde_with(crate = "::s_with")]`: s_with is this manifest's name for serde_with
-    # (the attribute may be a macro of that crate, `#[serde_as(crate = …)]`: any head that
-    # names a crate of the workspace decides)
     renamed: dict[tuple[str, str], set[str]] = {}
-    # names the code uses as crate roots somewhere (`serde::Serialize`): an attribute head
-    # among them is a crate, not just a macro of one
+    for r in refs:
+        if use_of(r).crate_of:
+            renamed.setdefault((use_of(r).manifest, r.module), set()).add(use_of(r).crate_of)
     roots = {
         r.module
         for r in refs
-        if r.extra.get("how") in ("use", "path", "extern") and not r.extra.get("crate_of")
+        if use_of(r).how in ("use", "path", "extern") and not use_of(r).crate_of
     }
-    for r in refs:
-        if r.extra.get("crate_of"):
-            renamed.setdefault((r.extra.get("manifest", ""), r.module), set()).add(
-                r.extra["crate_of"]
-            )
+    state = _Mapping(crates, by_lib, renamed, roots)
     glob_exports = GlobExports(project, ctx, by_lib)
-    feature_keys: list[Candidate] = []  # keys only `[features]` names, spelling unchecked
+    out: list[Candidate] = []
     for ref in refs:
-        how = ref.extra.get("how")
-        if how not in CODE_HOWS:
+        found = _use_candidate(ref, state, glob_exports)
+        if found is None:
             continue
-        if how in ("attr", "derive") and "::" not in ref.extra.get("path", ""):
-            continue  # bare attribute/derive names are for the rule tables
-        info = crates.get(ref.extra.get("manifest", ""))
-        if info is None:
-            continue
-        name = ref.module
-        if name in builtins or name == info.lib_name:
-            continue
-        if how in ("attr", "macro", "macro-def") and name in tools:
-            continue  # `clippy::…` / `rustfmt::…` lint paths, also inside macro bodies
-        if _from_glob(name, ref, info, glob_exports, builtins):
-            continue
-        section = SECTION_OF_TARGET.get(ref.extra.get("target", "runtime"), Section.RUNTIME)
-        evidence = Evidence("import", ref.file, ref.line, ref.extra.get("path", name))
-        cand = Candidate(
-            ecosystem=Ecosystem.CRATES,
-            name=name,
-            manifest=info.manifest.path,
-            section=section,
-            import_names=[name],
-            evidence=[evidence],
-            markers=ref.marker,
-            extra={
-                "gates": list(ref.extra.get("features", [])),
-                "paths": [ref.extra.get("path", "")],
-            },
-        )
-        cand.optional = _optional(info, name, ref)
-        sibling = by_lib.get(name)
-        known = info.keys.get(name)
-        from_features = known is not None and known.get("from") == "features"
-        if from_features and sibling is not None and sibling is not info:
-            known = None  # `[features]` names a workspace crate: the path dependency it was
-        if known is not None and known.get("path") is None:
-            cand.name = known["key"]
-            if known.get("package") and known["package"] != known["key"]:
-                cand.extra["package"] = known["package"]
-            cand.verified = True if known.get("from") != "features" else None
-            cand.evidence.append(Evidence("manifest", info.manifest.path, None, known["from"]))
-            if from_features and "package" not in cand.extra:
-                feature_keys.append(cand)
-            out.append(cand)
-            continue
-        heads = renamed.get((info.manifest.path, name), set())
-        if sibling is None and known is None and heads:
-            targets = {
-                by_lib[c].manifest.path: by_lib[c] for c in map(code_name, heads) if c in by_lib
-            }
-            target = next(iter(targets.values())) if len(targets) == 1 else None
-            registry = sorted(h for h in heads if h in roots and code_name(h) not in by_lib)
-            if target is None and not targets and len(registry) == 1:
-                # `#[serde(crate = "::s")]`: `s` is this manifest's key for serde
-                cand.extra["package"] = registry[0]
-                cand.verified = None
-                cand.evidence.append(
-                    Evidence("attribute", ref.file, ref.line, f"crate = {name} of {registry[0]}")
-                )
-                out.append(cand)
-                continue
-            if target is not None and target is not info:
-                # a workspace crate under another key: `s_with = { package = "serde_with",
-                # path = "../serde_with" }`
-                link_member(cand, info, target)
-                cand.name = name
-                cand.extra["package"] = target.name
-                out.append(cand)
-                continue
-        if sibling is not None and sibling is not info:
-            link_member(cand, info, sibling)
-            out.append(cand)
-            continue
-        ws = workspace_entry(info, name)
-        if ws is not None:
-            cand.name = ws[0]
-            cand.verified = True
-            cand.evidence.append(
-                Evidence("manifest", info.workspace_root.path, None, "workspace.dependencies")
-            )
-            out.append(cand)
-            continue
-        unknown.setdefault(name, []).append(cand)
+        cand, info = found
+        for place in PLACEMENTS:
+            if place(cand, ref, info, state):
+                cand.facts = replace(crate_of(cand), placed_by=place.__name__)
+                break
         out.append(cand)
     glob_exports.close()
-    _name_from_registry(unknown, ctx, project)
-    _feature_key_packages(feature_keys, ctx)
+    _name_from_registry(state.unknown, ctx, project)
+    _feature_key_packages(state.feature_keys, ctx)
     kept = [c for c in out if c.verified is not False or ctx.options.keep_unverified]
     return _condense(kept)
+
+
+def _use_candidate(
+    ref: ImportRef, state: _Mapping, glob_exports: GlobExports
+) -> tuple[Candidate, CrateInfo] | None:
+    """The candidate a use stands for, before it is placed; None when the use names no
+    crate (std, the crate itself, a lint tool, a local name, a glob-imported module)."""
+    use = use_of(ref)
+    how = use.how
+    if how not in CODE_HOWS:
+        return None
+    if how in ("attr", "derive") and "::" not in use.path:
+        return None  # bare attribute/derive names are for the rule tables
+    info = state.crates.get(use.manifest)
+    if info is None:
+        return None
+    name = ref.module
+    builtins = builtin_crates()
+    if name in builtins or name == info.lib_name:
+        return None
+    if how in ("attr", "macro", "macro-def") and name in tool_attributes():
+        return None  # `clippy::…` / `rustfmt::…` lint paths, also inside macro bodies
+    if _from_glob(name, ref, info, glob_exports, builtins):
+        return None
+    cand = Candidate(
+        ecosystem=Ecosystem.CRATES,
+        name=name,
+        manifest=info.manifest.path,
+        section=SECTION_OF_TARGET.get(use.target, Section.RUNTIME),
+        import_names=[name],
+        evidence=[Evidence("import", ref.file, ref.line, use.path)],
+        markers=ref.marker,
+        facts=CrateFacts(gates=use.features, paths=(use.path,)),
+    )
+    cand.optional = _optional(info, name, ref)
+    return cand, info
+
+
+def _known_key(info: CrateInfo, name: str, state: _Mapping) -> dict[str, Any] | None:
+    """The manifest's own entry for a code name; not one only `[features]` names when that
+    is a workspace crate (the path dependency it was)."""
+    known = info.keys.get(name)
+    sibling = state.by_lib.get(name)
+    if known is not None and known.get("from") == "features":
+        if sibling is not None and sibling is not info:
+            return None
+    return known
+
+
+def by_manifest_key(cand: Candidate, ref: ImportRef, info: CrateInfo, state: _Mapping) -> bool:
+    """When a kept table or `[features]` of the manifest names the crate (not as a path
+    dependency): its key and package."""
+    known = _known_key(info, ref.module, state)
+    if known is None or known.get("path") is not None:
+        return False
+    from_features = known.get("from") == "features"
+    cand.name = known["key"]
+    if known.get("package") and known["package"] != known["key"]:
+        cand.facts = replace(crate_of(cand), package=known["package"])
+    cand.verified = True if not from_features else None
+    cand.evidence.append(Evidence("manifest", info.manifest.path, None, known["from"]))
+    if from_features and crate_of(cand).package is None:
+        state.feature_keys.append(cand)
+    return True
+
+
+def by_attribute_crate(cand: Candidate, ref: ImportRef, info: CrateInfo, state: _Mapping) -> bool:
+    """When an attribute's `crate = "::s"` says whose rename the name is: a registry crate
+    the code uses elsewhere, or a workspace crate under another key."""
+    name = ref.module
+    heads = state.renamed.get((info.manifest.path, name), set())
+    by_lib = state.by_lib
+    if by_lib.get(name) is not None or _known_key(info, name, state) is not None or not heads:
+        return False
+    targets = {by_lib[c].manifest.path: by_lib[c] for c in map(code_name, heads) if c in by_lib}
+    target = next(iter(targets.values())) if len(targets) == 1 else None
+    registry = sorted(h for h in heads if h in state.roots and code_name(h) not in by_lib)
+    if target is None and not targets and len(registry) == 1:
+        # `#[serde(crate = "::s")]`: `s` is this manifest's key for serde
+        cand.facts = replace(crate_of(cand), package=registry[0])
+        cand.verified = None
+        cand.evidence.append(
+            Evidence("attribute", ref.file, ref.line, f"crate = {name} of {registry[0]}")
+        )
+        return True
+    if target is not None and target is not info:
+        # a workspace crate under another key: `s_with = { package = "serde_with",
+        # path = "../serde_with" }`
+        link_member(cand, info, target)
+        cand.name = name
+        cand.facts = replace(crate_of(cand), package=target.name)
+        return True
+    return False
+
+
+def by_workspace_member(cand: Candidate, ref: ImportRef, info: CrateInfo, state: _Mapping) -> bool:
+    """When another crate of the repository builds the library: a path dependency on it."""
+    sibling = state.by_lib.get(ref.module)
+    if sibling is None or sibling is info:
+        return False
+    link_member(cand, info, sibling)
+    return True
+
+
+def by_workspace_entry(cand: Candidate, ref: ImportRef, info: CrateInfo, state: _Mapping) -> bool:
+    """When `[workspace.dependencies]` names the crate: the member inherits that entry."""
+    ws = workspace_entry(info, ref.module)
+    if ws is None:
+        return False
+    cand.name = ws[0]
+    cand.verified = True
+    cand.evidence.append(
+        Evidence("manifest", info.workspace_root.path, None, "workspace.dependencies")
+    )
+    return True
+
+
+def by_registry(cand: Candidate, ref: ImportRef, info: CrateInfo, state: _Mapping) -> bool:
+    """Otherwise: the registry decides the spelling (or the package building that library)."""
+    state.unknown.setdefault(ref.module, []).append(cand)
+    return True
+
+
+# Ways of placing a use, tried in order; the first that applies decides.
+PLACEMENTS = (
+    by_manifest_key,
+    by_attribute_crate,
+    by_workspace_member,
+    by_workspace_entry,
+    by_registry,
+)
 
 
 MAX_EVIDENCE = 5
@@ -304,17 +372,16 @@ def _condense(cands: list[Candidate]) -> list[Candidate]:
         have = out.get(key)
         if have is None:
             out[key] = c
-            c.extra["paths"] = list(dict.fromkeys(c.extra.get("paths", [])))
+            c.facts = replace(crate_of(c), paths=tuple(dict.fromkeys(crate_of(c).paths)))
             continue
         if len(have.evidence) < MAX_EVIDENCE:
             have.evidence.extend(e for e in c.evidence if e not in have.evidence)
-        paths = have.extra.setdefault("paths", [])
-        for p in c.extra.get("paths", []):
-            if p not in paths:
-                paths.append(p)
-        for g in c.extra.get("gates", []):
-            if g not in have.extra.setdefault("gates", []):
-                have.extra["gates"].append(g)
+        mine, theirs = crate_of(have), crate_of(c)
+        gates = list(mine.gates)
+        gates.extend(g for g in dict.fromkeys(theirs.gates) if g not in mine.gates)
+        have.facts = replace(
+            mine, paths=tuple(dict.fromkeys(mine.paths + theirs.paths)), gates=tuple(gates)
+        )
     return list(out.values())
 
 
@@ -340,7 +407,7 @@ def member_version(info: CrateInfo) -> str | None:
 
 def _optional(info: CrateInfo, name: str, ref: ImportRef) -> bool:
     """Used only under `cfg(feature = "x")` where `[features]` ties x to this dependency."""
-    gates = ref.extra.get("features") or []
+    gates = use_of(ref).features
     if not gates:
         return False
     features = info.manifest.data.get("features", {})
@@ -371,7 +438,7 @@ def _from_glob(
     name: str, ref: ImportRef, info: CrateInfo, exports: GlobExports, builtins: frozenset[str]
 ) -> bool:
     """The path root is a name one of the file's `use other_crate::…::*` imports brings in."""
-    for base in ref.extra.get("globs", []):
+    for base in use_of(ref).globs:
         crate = base.split("::", 1)[0]
         if crate in builtins or crate == name:
             continue
@@ -396,7 +463,7 @@ def _feature_key_packages(cands: list[Candidate], ctx: Context) -> None:
         alt = other.get(c.name)
         if alt is None or answers.get(c.name) is not False or not answers.get(alt):
             continue
-        c.extra["package"] = alt
+        c.facts = replace(crate_of(c), package=alt)
         c.verified = True
         c.evidence.append(Evidence("registry:exists", detail=alt))
 
@@ -473,31 +540,25 @@ def _library_builder(
         return package
     if project is None or ctx.options.offline:
         return name
-    from depinfer.rules.rust import _registry_source, _top_level_names
-    from depinfer.rules.rust_gates import read_gates
-
     used = {
         p.split("::")[1]
         for c in cands
-        for p in c.extra.get("paths", [])
+        for p in crate_of(c).paths
         if p.count("::") >= 1 and p.split("::")[1]
     }
     workdir: list[Path] = []
     cover: dict[str, int | None] = {}
     try:
         for crate in (package, name):
-            src, _ = _registry_source(crate, [], project, ctx, workdir)
+            src, _ = registry_source(crate, [], project, ctx, workdir)
             if src is None:
                 cover[crate] = None
                 continue
             # names spelled out at the root; a glob or an item macro there (`*`) may hold
             # any name, which tells the two apart no better
-            cover[crate] = len(used & _top_level_names(read_gates(str(src))))
+            cover[crate] = len(used & top_level_names(read_gates(str(src))))
     finally:
-        if workdir:
-            import shutil
-
-            shutil.rmtree(workdir[0], ignore_errors=True)
+        remove_workdir(workdir)
     if cover[package] is None or cover[name] is None:
         return name
     return package if cover[package] >= cover[name] else name

@@ -14,12 +14,14 @@ choose), through `rust_gates.read_gates`.
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 from typing import Any
 
+from depinfer.analyzers.rust_gates import crate_reexports, read_gates
 from depinfer.context import Context
+from depinfer.mapping.rust_sources import registry_source
 from depinfer.model import Ecosystem, Project
+from depinfer.registries.crate_sources import remove_workdir
 
 MAX_GLOB_DEPTH = 4
 
@@ -64,8 +66,6 @@ class GlobExports:
         self.workdir: list[Path] = []
 
     def names(self, base: str, package: str | None = None) -> set[str] | None:
-        from depinfer.rules.rust_gates import crate_reexports
-
         if base not in self.cache:
             self.cache[base] = None  # a cycle of re-exports ends here
             crate, _, path = base.partition("::")
@@ -80,8 +80,6 @@ class GlobExports:
         return self.cache[base]
 
     def _gates(self, crate: str, package: str | None) -> dict[str, list[str]] | None:
-        from depinfer.rules.rust_gates import read_gates
-
         if crate not in self.sources:
             self.sources[crate] = self._source(crate, package)
         src = self.sources[crate]
@@ -96,20 +94,17 @@ class GlobExports:
             return Path(self.project.root) / (sibling.directory or ".")
         if self.ctx.options.offline:
             return None
-        from depinfer.rules.rust import _registry_source
-
         names = [package] if package else [crate]
         if not package and "_" in crate:
             names.append(crate.replace("_", "-"))
         for name in names:
             if not self.ctx.registries.exists(Ecosystem.CRATES, name):
                 continue
-            src, _ = _registry_source(name, [], self.project, self.ctx, self.workdir)
+            src, _ = registry_source(name, [], self.project, self.ctx, self.workdir)
             if src is not None:
                 return src
         return None
 
     def close(self) -> None:
-        if self.workdir:
-            shutil.rmtree(self.workdir[0], ignore_errors=True)
-            self.workdir.clear()
+        remove_workdir(self.workdir)
+        self.workdir.clear()

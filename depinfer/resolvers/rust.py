@@ -18,40 +18,25 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import tomlkit
 
 from depinfer.context import Context
+from depinfer.facts.rust import CargoEntry, crate_of, entry_of
 from depinfer.mapping.rust import code_name, crates_of, feature_references, workspace_entry
 from depinfer.model import Candidate, Ecosystem, Evidence, Project, Requirement, Section
-from depinfer.registries.base import VersionInfo
-from depinfer.resolvers.common import (
-    SECTION_RANK,
-    merge_candidates,
-    parse_as_of,
-    pick_version,
-    to_requirement,
-)
+from depinfer.resolvers.common import SECTION_RANK, merge_candidates, to_requirement
+from depinfer.versions import compat_key, parse_as_of, pick_crate_version, vtuple
 
 # `chrono_0_4`, `hashbrown-0-14`, `indexmap_2`: a key naming a crate and its major version
 _VERSION_SUFFIX = re.compile(r"^([a-z][a-z0-9_-]*?)[-_]v?(\d+(?:[-_]\d+)*)$")
 
 
-def _vtuple(v: str) -> tuple[int, ...]:
-    nums = re.findall(r"\d+", v.split("-")[0].split("+")[0])
-    return tuple(int(x) for x in nums[:3]) + (0,) * (3 - min(3, len(nums)))
-
-
-def _compat(version: str) -> tuple[int, ...]:
-    v = _vtuple(version)
-    return (v[0],) if v[0] else (0, v[1])
-
-
 def caret(version: str) -> str:
     """1.0.228 → "1.0"; 0.4.41 → "0.4.41" (0.x minors are breaking, keep the patch floor)."""
-    parts = _vtuple(version)
+    parts = vtuple(version)
     if parts[0] == 0:
         return f"0.{parts[1]}.{parts[2]}"
     return f"{parts[0]}.{parts[1]}"
@@ -114,48 +99,18 @@ def styled(version: str, style: tuple[int, int] | None) -> str:
     """The requirement for `version` in the repository's style (`caret` when it has none)."""
     if style is None:
         return caret(version)
-    parts = _vtuple(version)
+    parts = vtuple(version)
     n = style[0] if parts[0] else max(2, style[1])
     return ".".join(str(p) for p in parts[:n])
-
-
-def reachable_if_yanked(versions: list[VersionInfo]) -> Callable[[VersionInfo], bool]:
-    """A yanked release still dates the code: what a snapshot was written against when all
-    of its line's releases up to that day were later yanked (futures-util 0.3.0 to 0.3.30),
-    not the line before it (0.2). A caret requirement on it is kept when an unyanked release
-    of the same line at or above it exists, which cargo then resolves to (the Cargo Book,
-    Specifying Dependencies: caret requirements; cargo yank: a yanked version is not used
-    for new resolutions)."""
-    top: dict[tuple[int, ...], tuple[int, ...]] = {}
-    for v in versions:
-        if not v.yanked and not v.prerelease:
-            key = _compat(v.version)
-            top[key] = max(top.get(key, ()), _vtuple(v.version))
-    return lambda v: top.get(_compat(v.version), ()) >= _vtuple(v.version)
-
-
-def pick_crate_version(
-    versions: list[VersionInfo],
-    as_of: Any = None,
-    runtime_ok: Callable[[VersionInfo], bool] | None = None,
-) -> VersionInfo | None:
-    """`pick_version` with cargo's ordering, and yanked releases a caret requirement reaches."""
-    return pick_version(
-        versions,
-        as_of=as_of,
-        runtime_ok=runtime_ok,
-        sort_key=_vtuple,
-        yanked_ok=reachable_if_yanked(versions),
-    )
 
 
 def rust_version_ok(project_rv: str | None):
     if not project_rv:
         return None
-    limit = _vtuple(project_rv)
+    limit = vtuple(project_rv)
 
     def ok(v: Any) -> bool:
-        return not v.runtime or _vtuple(v.runtime) <= limit
+        return not v.runtime or vtuple(v.runtime) <= limit
 
     return ok
 
@@ -221,120 +176,207 @@ def _merge(cands: list[Candidate], crates: dict[str, Any] | None = None) -> list
     return merge_candidates(rest, key=code_name) + merge_candidates(build, key=code_name)
 
 
+@dataclass
+class _Run:
+    """What one resolve call shares across its candidates."""
+
+    project: Project
+    ctx: Context
+    as_of: Any
+    styles: dict[str, tuple[int, int] | None] = field(default_factory=dict)  # per manifest
+    repo_versions: dict[str, str] | None = None  # read on first need
+    releases: dict[str, list[Any]] = field(default_factory=dict)  # package → registry answer
+
+
 def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list[Requirement]:
     crates = crates_of(project)
-    as_of = parse_as_of(ctx.options.as_of, project.last_commit_date)
-    repo_versions: dict[str, str] | None = None
-    styles: dict[str, tuple[int, int] | None] = {}
+    run = _Run(project, ctx, parse_as_of(ctx.options.as_of, project.last_commit_date))
     out: list[Requirement] = []
     for c in _break_cycles(_merge(candidates, crates), crates, ctx):
         info = crates.get(c.manifest)
-        if info is None:
+        if info is None or _declared_already(c, info):
             continue
-        declared = _declared(info)
-        name = code_name(c.name)
-        base = {Section.DEV: "dev-dependencies", Section.BUILD: "build-dependencies"}.get(
-            c.section, "dependencies"
-        )
-        target_tables = {
-            t.split(".", 1)[1].rsplit(".", 1)[0]: names
-            for t, names in declared.items()
-            if t.startswith("target.") and t.endswith("." + base)
-        }
-        if name in declared.get(base, set()):
-            continue
-        if any(name in n for n in target_tables.values()):
-            continue
-        if base == "dev-dependencies" and name in declared.get("dependencies", set()):
-            continue
-        markers = c.markers if c.markers in target_tables else None
-        c.markers = markers
-        if c.section == Section.OPTIONAL:
-            c.section = Section.RUNTIME
-        req = to_requirement(c)
-        # `dep:x` and `x?/f` in [features] are valid only for optional dependencies
-        named = feature_references(info.manifest.data.get("features", {})).get(req.name)
-        if named and named["optional"] and c.section == Section.RUNTIME:
-            c.optional = True
-        req.optional = c.optional and c.section == Section.RUNTIME
-        # features the manifest's own [features] switch on (`tokio/macros`) are not repeated
-        switched = _switched_features(info.manifest.data.get("features", {}), name)
-        req.features = [f for f in req.features if f not in switched]
-        req.extra = {k: v for k, v in req.extra.items() if k in ("package", "default_features")}
-        if c.internal:
-            req.path = c.path
-            req.spec = caret(c.spec) if c.spec else ""
-            ws = workspace_entry(info, name)
-            if ws is not None:
-                req.extra = {"workspace": True}
-                req.name = ws[0]
-            out.append(req)
-            continue
-        ws = workspace_entry(info, name)
-        if ws is not None:
-            key, entry = ws
-            req.name = key
-            req.spec = ""
-            req.extra = {"workspace": True}
-            req.features = [f for f in req.features if f not in entry.get("features", [])]
-            req.evidence.append(Evidence("manifest", info.workspace_root.path, None, "workspace"))
-            out.append(req)
-            continue
-        _rename_from_guess(c, req, ctx, info)
-        package = req.extra.get("package") or req.name
-        if not ctx.options.versions:
-            req.spec = ""
-            out.append(req)
-            continue
-        same = _declared_version(info, package, req.name, c.extra.get("version_guess"))
-        if same:
-            # the manifest already names this crate in another table (dev-, build-, target):
-            # one version of it per package avoids two copies (`multiple candidates for rlib`)
-            req.spec = same
-            req.evidence.append(Evidence("manifest:version", info.manifest.path, None, same))
-            out.append(req)
-            continue
-        versions = ctx.registries.versions(Ecosystem.CRATES, package)
-        pin = c.extra.get("version_pin")
-        if pin:
-            group = _compat(pin)
-            versions = [v for v in versions if _compat(v.version) == group] or versions
-        if c.extra.get("version_guess"):
-            prefix = c.extra["version_guess"]
-            versions = [v for v in versions if v.version.startswith(prefix + ".")] or versions
-        rv = info.manifest.data.get("rust_version")
-        if rv == "workspace" and info.workspace_root is not None:
-            rv = (
-                info.workspace_root.data.get("workspace", {}).get("package", {}).get("rust-version")
-            )
-        chosen = pick_crate_version(
-            versions, as_of=as_of, runtime_ok=rust_version_ok(rv if isinstance(rv, str) else None)
-        )
-        if chosen is not None:
-            if c.manifest not in styles:
-                styles[c.manifest] = spec_style(project, c.manifest)
-            req.spec = styled(chosen.version, styles[c.manifest])
-            req.verified = True
-            req.evidence.append(Evidence("registry:version", detail=chosen.version))
-            out.append(req)
-            continue
-        if repo_versions is None:
-            repo_versions = repository_versions(project)
-        known = repo_versions.get(code_name(package))
-        if known is None and c.extra.get("version_guess"):
-            known = c.extra["version_guess"]
-        if known:
-            req.spec = known
-            req.evidence.append(Evidence("repository:version", detail=known))
+        req = _requirement(c, info)
+        way = next((w for w in ENTRY_WAYS if w(c, req, info, run)), None)
+        if way is None:
+            _rename_from_guess(c, req, ctx, info)
+            package = entry_of(req).package or req.name
+            way = next((w for w in VERSION_WAYS if w(c, req, info, package, run)), None)
+        if way is not None:
+            req.evidence.append(_strategies(c, way.__name__))
             out.append(req)
             continue
         why = (
             "no release fits the project's rust-version and as-of date"
-            if versions
+            if run.releases.get(package)
             else "no version could be checked (registry unreachable or crate unknown)"
         )
         ctx.warn(f"crate '{package}': {why}; not written", c.manifest)
     return out
+
+
+def _strategies(c: Candidate, way: str) -> Evidence:
+    """Which mapping strategy placed the crate and which way wrote its entry (for
+    `--explain`; last, so the evidence the entry had comes first)."""
+    placed = crate_of(c).placed_by
+    return Evidence("strategy", detail=f"placed {placed}, written {way}" if placed else way)
+
+
+def _table_of(c: Candidate) -> str:
+    return {Section.DEV: "dev-dependencies", Section.BUILD: "build-dependencies"}.get(
+        c.section, "dependencies"
+    )
+
+
+def _declared_already(c: Candidate, info: Any) -> bool:
+    """The manifest already names the crate in the table it would go to (or in a target
+    table of that kind, or in `[dependencies]` for a dev use): left alone. Otherwise the
+    candidate keeps a cfg marker only when the manifest has that target table."""
+    declared = _declared(info)
+    name = code_name(c.name)
+    base = _table_of(c)
+    target_tables = {
+        t.split(".", 1)[1].rsplit(".", 1)[0]: names
+        for t, names in declared.items()
+        if t.startswith("target.") and t.endswith("." + base)
+    }
+    if name in declared.get(base, set()):
+        return True
+    if any(name in n for n in target_tables.values()):
+        return True
+    if base == "dev-dependencies" and name in declared.get("dependencies", set()):
+        return True
+    c.markers = c.markers if c.markers in target_tables else None
+    return False
+
+
+def _requirement(c: Candidate, info: Any) -> Requirement:
+    """The entry for a candidate, before its version: optional as `[features]` requires,
+    without the features the manifest's own `[features]` switch on."""
+    if c.section == Section.OPTIONAL:
+        c.section = Section.RUNTIME
+    req = to_requirement(c)
+    # `dep:x` and `x?/f` in [features] are valid only for optional dependencies
+    named = feature_references(info.manifest.data.get("features", {})).get(req.name)
+    if named and named["optional"] and c.section == Section.RUNTIME:
+        c.optional = True
+    req.optional = c.optional and c.section == Section.RUNTIME
+    # features the manifest's own [features] switch on (`tokio/macros`) are not repeated
+    switched = _switched_features(info.manifest.data.get("features", {}), code_name(c.name))
+    req.features = [f for f in req.features if f not in switched]
+    req.facts = CargoEntry(package=crate_of(c).package)
+    return req
+
+
+def as_path_dependency(c: Candidate, req: Requirement, info: Any, run: _Run) -> bool:
+    """When the crate is one of the repository's: `{ path = .., version = .. }`, or
+    `{ workspace = true }` when the workspace lists it."""
+    if not c.internal:
+        return False
+    req.path = c.path
+    req.spec = caret(c.spec) if c.spec else ""
+    ws = workspace_entry(info, code_name(c.name))
+    if ws is not None:
+        req.facts = CargoEntry(workspace=True)
+        req.name = ws[0]
+    return True
+
+
+def as_workspace_inheritance(c: Candidate, req: Requirement, info: Any, run: _Run) -> bool:
+    """When `[workspace.dependencies]` names the crate: `{ workspace = true }` and the
+    features the workspace entry lacks."""
+    ws = workspace_entry(info, code_name(c.name))
+    if ws is None:
+        return False
+    key, entry = ws
+    req.name = key
+    req.spec = ""
+    req.facts = CargoEntry(workspace=True)
+    req.features = [f for f in req.features if f not in entry.get("features", [])]
+    req.evidence.append(Evidence("manifest", info.workspace_root.path, None, "workspace"))
+    return True
+
+
+# How an entry is written without a version of its own, tried in order.
+ENTRY_WAYS = (as_path_dependency, as_workspace_inheritance)
+
+
+def without_versions(c: Candidate, req: Requirement, info: Any, package: str, run: _Run) -> bool:
+    """When versions are not wanted (`--no-versions`): no version."""
+    if run.ctx.options.versions:
+        return False
+    req.spec = ""
+    return True
+
+
+def version_of_other_table(
+    c: Candidate, req: Requirement, info: Any, package: str, run: _Run
+) -> bool:
+    """When the manifest already names this crate in another table (dev-, build-, target):
+    the same version, since one version of it per package avoids two copies (`multiple
+    candidates for rlib`)."""
+    same = _declared_version(info, package, req.name, crate_of(c).version_guess)
+    if not same:
+        return False
+    req.spec = same
+    req.evidence.append(Evidence("manifest:version", info.manifest.path, None, same))
+    return True
+
+
+def version_from_registry(
+    c: Candidate, req: Requirement, info: Any, package: str, run: _Run
+) -> bool:
+    """The newest release that fits (the as-of date, the project's rust-version, a pin the
+    code's API asks for, a version its key spells), in the repository's style."""
+    versions = run.ctx.registries.versions(Ecosystem.CRATES, package)
+    run.releases[package] = versions
+    facts = crate_of(c)
+    if facts.version_pin:
+        group = compat_key(facts.version_pin)
+        versions = [v for v in versions if compat_key(v.version) == group] or versions
+    if facts.version_guess:
+        prefix = facts.version_guess
+        versions = [v for v in versions if v.version.startswith(prefix + ".")] or versions
+    rv = info.manifest.data.get("rust_version")
+    if rv == "workspace" and info.workspace_root is not None:
+        rv = info.workspace_root.data.get("workspace", {}).get("package", {}).get("rust-version")
+    chosen = pick_crate_version(
+        versions, as_of=run.as_of, runtime_ok=rust_version_ok(rv if isinstance(rv, str) else None)
+    )
+    if chosen is None:
+        return False
+    if c.manifest not in run.styles:
+        run.styles[c.manifest] = spec_style(run.project, c.manifest)
+    req.spec = styled(chosen.version, run.styles[c.manifest])
+    req.verified = True
+    req.evidence.append(Evidence("registry:version", detail=chosen.version))
+    return True
+
+
+def version_from_repository(
+    c: Candidate, req: Requirement, info: Any, package: str, run: _Run
+) -> bool:
+    """Without a registry answer: a version the repository shows elsewhere (other
+    manifests, Cargo.lock), else the one the key spells."""
+    if run.repo_versions is None:
+        run.repo_versions = repository_versions(run.project)
+    known = run.repo_versions.get(code_name(package))
+    if known is None and crate_of(c).version_guess:
+        known = crate_of(c).version_guess
+    if not known:
+        return False
+    req.spec = known
+    req.evidence.append(Evidence("repository:version", detail=known))
+    return True
+
+
+# How a registry crate's version is chosen, tried in order; none: reported, not written.
+VERSION_WAYS = (
+    without_versions,
+    version_of_other_table,
+    version_from_registry,
+    version_from_repository,
+)
 
 
 def _break_cycles(cands: list[Candidate], crates: dict[str, Any], ctx: Context) -> list[Candidate]:
@@ -407,13 +449,14 @@ def _switched_features(features: dict[str, list[str]], name: str) -> set[str]:
 
 def _rename_from_guess(c: Candidate, req: Requirement, ctx: Context, info: Any) -> None:
     """`chrono_0_4` named only in [features]: a rename of `chrono` when the registry lacks the key."""
-    guess = c.extra.get("package_guess")
+    guess = crate_of(c).package_guess
     if not guess:
         m = _VERSION_SUFFIX.match(req.name)
         if m:
             guess = m.group(1)
-            c.extra["version_guess"] = m.group(2).replace("_", ".").replace("-", ".")
-    if not guess or req.extra.get("package"):
+            version = m.group(2).replace("_", ".").replace("-", ".")
+            c.facts = replace(crate_of(c), version_guess=version)
+    if not guess or entry_of(req).package:
         return
     known = ctx.registries.exists(Ecosystem.CRATES, req.name)
     if known:
@@ -424,5 +467,6 @@ def _rename_from_guess(c: Candidate, req: Requirement, ctx: Context, info: Any) 
     answer = ctx.registries.exists(Ecosystem.CRATES, guess)
     if answer is False:
         return
-    req.extra["package"] = guess.replace("_", "-") if answer is None and "-" in c.name else guess
+    package = guess.replace("_", "-") if answer is None and "-" in c.name else guess
+    req.facts = replace(entry_of(req), package=package)
     req.evidence.append(Evidence("rule:renamed-by-version", detail=f"{req.name} → {guess}"))

@@ -14,19 +14,15 @@ Three sources of knowledge, each a table or a reader, none an if-chain:
 from __future__ import annotations
 
 import re
-import tempfile
 from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from depinfer.context import Context
-from depinfer.data import load_table, load_table_or
-from depinfer.mapping.rust import code_name, crates_of, feature_references, link_member
-from depinfer.model import Candidate, Ecosystem, Evidence, ImportRef, Project, Section
-from depinfer.rules.rust_gates import (
+from depinfer.analyzers.rust import SERDE, STD_DERIVABLE
+from depinfer.analyzers.rust_gates import (
     TRAIT_PREFIX,
-    cargo_source_dir,
     crate_features,
     crate_reexports,
     dependency_requirement,
@@ -36,11 +32,18 @@ from depinfer.rules.rust_gates import (
     minimal_features,
     read_gates,
     trait_gates,
-    unpack_crate,
 )
+from depinfer.context import Context
+from depinfer.data import load_table, load_table_or
+from depinfer.facts.rust import CrateFacts, crate_of, package_of, use_of
+from depinfer.mapping.rust import code_name, crates_of, feature_references, link_member
+from depinfer.mapping.rust_sources import registry_source, release_source
+from depinfer.model import Candidate, Ecosystem, Evidence, ImportRef, Project, Section
+from depinfer.registries.crate_sources import cargo_source_dir, remove_workdir
+from depinfer.versions import parse_as_of, pick_crate_version, vtuple
 
 # Derives of the standard library: never a dependency.
-STD_DERIVES = frozenset("Debug Clone Copy PartialEq Eq PartialOrd Ord Hash Default".split())
+STD_DERIVES = STD_DERIVABLE
 _VERSION_SUFFIX = re.compile(r"^(.+?)[-_]v?(\d+(?:[-_]\d+)*)$")
 
 
@@ -143,7 +146,7 @@ def _from_features_tables(crates: dict, have: list[Candidate], ctx: Context) -> 
                 ],
                 optional=ref["optional"],
                 confidence=0.9,
-                extra={"from_features": True},
+                facts=CrateFacts(from_features=True),
             )
             sibling = by_lib.get(code_name(key))
             if sibling is not None and sibling is not info:
@@ -154,8 +157,11 @@ def _from_features_tables(crates: dict, have: list[Candidate], ctx: Context) -> 
             m = _VERSION_SUFFIX.match(key)
             if m and not key[0].isdigit():
                 # `chrono_0_4` → a rename of `chrono` (the registry decides in the resolver)
-                cand.extra["package_guess"] = m.group(1)
-                cand.extra["version_guess"] = m.group(2).replace("_", ".").replace("-", ".")
+                cand.facts = replace(
+                    crate_of(cand),
+                    package_guess=m.group(1),
+                    version_guess=m.group(2).replace("_", ".").replace("-", "."),
+                )
             out.append(cand)
             present.add((path, code_name(key)))
     return out
@@ -170,8 +176,8 @@ def _by_code_name(cands: list[Candidate]) -> dict[str, dict[str, list[Candidate]
     out: dict[str, dict[str, list[Candidate]]] = {}
     for c in cands:
         out.setdefault(c.manifest, {}).setdefault(code_name(c.name), []).append(c)
-        if c.extra.get("package"):
-            out[c.manifest].setdefault(code_name(c.extra["package"]), []).append(c)
+        if crate_of(c).package:
+            out[c.manifest].setdefault(code_name(crate_of(c).package), []).append(c)
     return out
 
 
@@ -180,16 +186,16 @@ def _derives(refs: list[ImportRef], cands: list[Candidate], ctx: Context) -> Non
     by_manifest = _by_code_name(cands)
     added: dict[tuple[str, str, Section], Candidate] = {}
     for ref in refs:
-        how = ref.extra.get("how")
+        how = use_of(ref).how
         if how not in ("derive", "attr"):
             continue
-        path = ref.extra.get("path", "")
+        path = use_of(ref).path
         name = path.split("::")[-1]
         if how == "derive" and name in STD_DERIVES:
             continue
-        manifest = ref.extra.get("manifest", "")
+        manifest = use_of(ref).manifest
         have = by_manifest.get(manifest, {})
-        resolved = ref.extra.get("resolved")
+        resolved = use_of(ref).resolved
         via = path.split("::")[0] if "::" in path else None
         crate = via or (resolved.split("::")[0] if resolved and "::" in resolved else None)
         kinds = ("derive",) if how == "derive" else ("attribute",)
@@ -240,9 +246,7 @@ def async_attribute_table() -> dict[str, list[dict[str, Any]]]:
 
 def _ref_section(ref: ImportRef) -> Section:
     """The manifest table a macro use belongs to: its file's target (tests, build script)."""
-    return {"dev": Section.DEV, "build": Section.BUILD}.get(
-        ref.extra.get("target", "runtime"), Section.RUNTIME
-    )
+    return {"dev": Section.DEV, "build": Section.BUILD}.get(use_of(ref).target, Section.RUNTIME)
 
 
 def _ref_candidate(
@@ -257,7 +261,7 @@ def _ref_candidate(
         confidence=confidence,
         markers=ref.marker,
         optional=ref.optional,
-        extra={"gates": list(ref.extra.get("features", []))},
+        facts=CrateFacts(gates=use_of(ref).features),
     )
 
 
@@ -267,10 +271,10 @@ def _async_attributes(refs: list[ImportRef], cands: list[Candidate]) -> None:
     table = async_attribute_table()
     have = _by_code_name(cands)
     for ref in refs:
-        if ref.extra.get("how") != "async-attr":
+        if use_of(ref).how != "async-attr":
             continue
-        path = ref.extra.get("path", "")
-        manifest = ref.extra.get("manifest", "")
+        path = use_of(ref).path
+        manifest = use_of(ref).manifest
         present = have.setdefault(manifest, {})
         for e in table.get(path.split("::")[-1], []):
             provider = code_name(e["crate"])
@@ -298,7 +302,7 @@ def _same_target(cands: list[Candidate], ref: ImportRef) -> list[Candidate]:
     """The candidates of the target the use sits in: `#[tokio::test]` in a `#[cfg(test)]`
     module needs `macros` in the dev-dependency, not in `[dependencies]`, which a library
     would otherwise carry for its tests alone. All of them when none is of that target."""
-    sections = _TARGET_SECTIONS.get(ref.extra.get("target", "runtime"), ())
+    sections = _TARGET_SECTIONS.get(use_of(ref).target, ())
     same = [c for c in cands if c.section in sections]
     return same or cands
 
@@ -317,97 +321,6 @@ def _add_features(c: Candidate, entry: dict[str, Any], ref: ImportRef) -> None:
 # ---------------------------------------------------------------- feature gates in sources
 
 
-def compat_key(version: str) -> tuple[int, ...]:
-    """Cargo's compatibility group: the major, or `0.minor` for 0.x releases."""
-    from depinfer.resolvers.rust import _vtuple
-
-    v = _vtuple(version)
-    return (v[0],) if v[0] else (0, v[1])
-
-
-def _crate_source(
-    package: str, version: str, ctx: Context, workdir: list[Path], registry_name: str = ""
-) -> Path | None:
-    """A release's source: cargo's local copy, else its `.crate` from the registry unpacked
-    into the run's work directory (made on first use); only the local copy offline."""
-    src = cargo_source_dir(package, version)
-    if src is not None or ctx.options.offline:
-        return src
-    data = ctx.registries.download_crate(registry_name or package, version)
-    if not data:
-        return None
-    if not workdir:
-        workdir.append(Path(tempfile.mkdtemp(prefix="depinfer-crates-")))
-    return unpack_crate(data, workdir[0])
-
-
-def _registry_source(
-    package: str, used: list[str], project: Project, ctx: Context, workdir: list[Path]
-) -> tuple[Path | None, str | None]:
-    """Source of the release the resolver would choose, read from its `.crate`; when the
-    code uses top-level names that release lacks (`bincode::serialize` is gone in bincode 2),
-    the newest release of an older compatibility group that has them (up to two steps back).
-    Returns (source root, version to pin) — the version only when it differs from the newest."""
-    if ctx.options.offline or not hasattr(ctx.registries, "download_crate"):
-        return None, None
-    from depinfer.resolvers.common import parse_as_of
-    from depinfer.resolvers.rust import _vtuple, pick_crate_version
-
-    versions = ctx.registries.versions(Ecosystem.CRATES, package)
-    try:
-        as_of = parse_as_of(ctx.options.as_of, project.last_commit_date)
-    except ValueError:
-        as_of = None
-    current = pick_crate_version(versions, as_of=as_of)
-    tops = {u.split("::")[0] for u in used if u}
-    best: tuple[int, Path, str] | None = None
-    newest = current.version if current is not None else None
-    # a breaking line too new to have settled by the as-of date (pick_version passes it over)
-    # is tried next when the settled release lacks names the code uses: code that already
-    # names `syn::ReceiverKind` was written against syn 3, however recent
-    newer = (
-        pick_crate_version(
-            [v for v in versions if compat_key(v.version) > compat_key(newest)], as_of=as_of
-        )
-        if newest is not None
-        else None
-    )
-    for step in range(4):
-        if current is None:
-            break
-        src = _crate_source(package, current.version, ctx, workdir)
-        if src is None:
-            break
-        public = _top_level_names(read_gates(str(src)))
-        glob = any(p.startswith("*") for p in public)
-        cover = len(tops) if glob else sum(1 for t in tops if t in public)
-        if best is None or cover > best[0]:
-            best = (cover, src, current.version)
-        if cover == len(tops):
-            break
-        if step == 0 and newer is not None:
-            current = newer
-            continue
-        group = compat_key(min(current.version, newest, key=_vtuple))
-        older = [v for v in versions if compat_key(v.version) < group]
-        current = pick_crate_version(older, as_of=as_of)
-    if best is None:
-        return None, None
-    return best[1], (best[2] if best[2] != newest else None)
-
-
-def _top_level_names(gates: dict[str, list[str]]) -> set[str]:
-    """Names a crate offers at its root: items recorded there and the modules paths start
-    with. Inherent methods are recorded as `Type::method` whatever module the type is in
-    (`FrameDecoder::new` while the type is `decoding::FrameDecoder`), so they do not count."""
-    out = set()
-    for key in gates:
-        head = key.split("::")[0]
-        if "::" not in key or head[:1].islower() or head.startswith("*"):
-            out.add(head)
-    return {n for n in out if not n.startswith("<")}
-
-
 def _with_reexports(
     src: Path,
     gates: dict[str, list[str]],
@@ -423,7 +336,7 @@ def _with_reexports(
     for ext in external_globs(gates):
         req = dependency_requirement(str(src), ext) or ""
         exact = req.lstrip("=").strip() if req.strip().startswith("=") else None
-        ext_src = _crate_source(ext, exact, ctx, workdir) if exact else None
+        ext_src = release_source(ext, exact, ctx, workdir) if exact else None
         if ext_src is None:
             continue
         for path, needs in read_gates(str(ext_src)).items():
@@ -472,7 +385,7 @@ def _with_crate_aliases(
             )
             exact = req.lstrip("=").strip() if req and req.strip().startswith("=") else None
             if exact:
-                ext_src = _crate_source(ext, exact, ctx, workdir, ext.replace("_", "-"))
+                ext_src = release_source(ext, exact, ctx, workdir, ext.replace("_", "-"))
         if ext_src is None:
             continue
         outer = merged.get(alias, [])
@@ -499,92 +412,123 @@ def _with_crate_aliases(
                 merged[key] = list(dict.fromkeys(outer + mapped))
 
 
-def _source_gates(
-    cands: list[Candidate], ctx: Context, project: Project | None = None
-) -> dict[str, tuple[dict[str, list[str]], dict[str, list[str]]]]:
-    snapshot = gate_snapshot()
-    cache: dict[str, tuple[dict[str, list[str]], dict[str, list[str]]]] = {}
+# package → (its gates: public path → features, its `[features]` table)
+Known = dict[str, tuple[dict[str, list[str]], dict[str, list[str]]]]
+
+
+def _source_gates(cands: list[Candidate], ctx: Context, project: Project | None = None) -> Known:
+    """Each candidate's gates and features, read once per package, and the features the
+    paths its code uses need switched on."""
+    cache: Known = {}
     workdir: list[Path] = []
     pins: dict[str, str] = {}
-    # the release is chosen once per package for the whole repository, so from the names every
-    # manifest's code uses (one example's `rand::prelude` alone would not rule out rand 0.10,
-    # another's `rand::thread_rng` does)
-    every: dict[str, list[str]] = {}
+    every = _paths_per_package(cands)
     for c in cands:
-        if not c.internal:
-            bucket = every.setdefault(c.extra.get("package") or c.name, [])
-            bucket.extend(p for p in c.extra.get("paths", []) if "::" in p and p not in bucket)
-    for c in cands:
-        paths = [p for p in c.extra.get("paths", []) if "::" in p]
-        package = c.extra.get("package") or c.name
+        paths = [p for p in crate_of(c).paths if "::" in p]
+        package = package_of(c)
         known = cache.get(package)
         if known is None and c.internal:
-            # a sibling crate: its own source in the repository says which features it gates
-            known = ({}, {})
-            if project is not None and c.path is not None:
-                base = Path(c.manifest).parent / c.path
-                root = project.root / base
-                if (root / "Cargo.toml").is_file():
-                    known = (read_gates(str(root.resolve())), crate_features(str(root)))
-                    if crate_reexports(known[0]):
-                        gates = _with_reexports(
-                            root, known[0], known[1], ctx, workdir, _sibling_locator(project)
-                        )
-                        known = (gates, known[1])
-            cache[package] = known
+            known = cache[package] = _sibling_gates(c, ctx, project, workdir)
         if known is None:
-            known = ({}, {})
-            snap = snapshot.get(code_name(package)) or snapshot.get(package)
-            src = None
-            if (paths or every.get(package)) and project is not None:
-                used = [p.split("::", 1)[1] for p in every.get(package) or paths]
-                src, pin = _registry_source(package, used, project, ctx, workdir)
-                if pin is not None:
-                    pins[package] = pin
-            src = src or cargo_source_dir(package)
-            if src is not None:
-                known = (read_gates(str(src)), crate_features(str(src)))
-                known = (_with_reexports(src, known[0], known[1], ctx, workdir), known[1])
-            elif snap:
-                known = (snap.get("gates", {}), snap.get("features", {}))
+            used = every.get(package) or paths
+            known = _published_gates(package, used, ctx, project, workdir, pins)
             cache[package] = known
-        gates, features = known
         if package in pins:
-            c.extra["version_pin"] = pins[package]
+            c.facts = replace(crate_of(c), version_pin=pins[package])
             c.evidence.append(
                 Evidence(
                     "source:api", detail=f"names the code uses exist in {package} {pins[package]}"
                 )
             )
-        if not gates and features and paths:
-            named = _item_named_features([p.split("::", 1)[1] for p in paths], features)
-            if named:
-                _enable(
-                    c,
-                    named,
-                    features,
-                    lambda f, package=package: Evidence(
-                        "source:item-feature", detail=f"{package} names a feature '{f}'"
-                    ),
-                )
-            continue
-        if not gates or not paths:
-            continue
-        used = [p.split("::", 1)[1] for p in paths]
-        enabled = frozenset(expand(features, ["default", *c.features]) | set(c.features))
-        _enable(
-            c,
-            features_for(gates, used, enabled),
-            features,
-            lambda f, package=package: Evidence(
-                "source:cfg-feature", detail=f"{package} needs '{f}'"
-            ),
-        )
-    if workdir:
-        import shutil
-
-        shutil.rmtree(workdir[0], ignore_errors=True)
+        _enable_gated(c, package, paths, *known)
+    remove_workdir(workdir)
     return cache
+
+
+def _paths_per_package(cands: list[Candidate]) -> dict[str, list[str]]:
+    """The release is chosen once per package for the whole repository, so from the names
+    every manifest's code uses (one example's `rand::prelude` alone would not rule out rand
+    0.10, another's `rand::thread_rng` does)."""
+    every: dict[str, list[str]] = {}
+    for c in cands:
+        if not c.internal:
+            bucket = every.setdefault(package_of(c), [])
+            bucket.extend(p for p in crate_of(c).paths if "::" in p and p not in bucket)
+    return every
+
+
+def _sibling_gates(
+    c: Candidate, ctx: Context, project: Project | None, workdir: list[Path]
+) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+    """A sibling crate: its own source in the repository says which features it gates."""
+    if project is None or c.path is None:
+        return {}, {}
+    root = project.root / (Path(c.manifest).parent / c.path)
+    if not (root / "Cargo.toml").is_file():
+        return {}, {}
+    gates, features = read_gates(str(root.resolve())), crate_features(str(root))
+    if crate_reexports(gates):
+        gates = _with_reexports(root, gates, features, ctx, workdir, _sibling_locator(project))
+    return gates, features
+
+
+def _published_gates(
+    package: str,
+    used: list[str],
+    ctx: Context,
+    project: Project | None,
+    workdir: list[Path],
+    pins: dict[str, str],
+) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+    """A registry crate: the source of the release the names `used` fit (pinned in `pins`
+    when not the newest), else Cargo's cache, else the shipped snapshot."""
+    src = None
+    if used and project is not None:
+        tails = [p.split("::", 1)[1] for p in used]
+        src, pin = registry_source(package, tails, project, ctx, workdir)
+        if pin is not None:
+            pins[package] = pin
+    src = src or cargo_source_dir(package)
+    if src is not None:
+        gates, features = read_gates(str(src)), crate_features(str(src))
+        return _with_reexports(src, gates, features, ctx, workdir), features
+    snap = gate_snapshot().get(code_name(package)) or gate_snapshot().get(package)
+    if snap:
+        return snap.get("gates", {}), snap.get("features", {})
+    return {}, {}
+
+
+def _enable_gated(
+    c: Candidate,
+    package: str,
+    paths: list[str],
+    gates: dict[str, list[str]],
+    features: dict[str, list[str]],
+) -> None:
+    """Switch on the features the used paths need: by the crate's cfg gates, or for a crate
+    too large to read, by features named after the items."""
+    if not gates and features and paths:
+        named = _item_named_features([p.split("::", 1)[1] for p in paths], features)
+        if named:
+            _enable(
+                c,
+                named,
+                features,
+                lambda f: Evidence(
+                    "source:item-feature", detail=f"{package} names a feature '{f}'"
+                ),
+            )
+        return
+    if not gates or not paths:
+        return
+    used = [p.split("::", 1)[1] for p in paths]
+    enabled = frozenset(expand(features, ["default", *c.features]) | set(c.features))
+    _enable(
+        c,
+        features_for(gates, used, enabled),
+        features,
+        lambda f: Evidence("source:cfg-feature", detail=f"{package} needs '{f}'"),
+    )
 
 
 def _read_again(root: Path, rel: str) -> str:
@@ -623,9 +567,6 @@ def _macro_syntax_caps(
     """Attribute syntax a derive rejects from one major on (data/rust/macro_syntax.json:
     thiserror 2 refuses `{0}` beside extra positional arguments) keeps the crate on the newest
     line before that major: a manifest asking for the newer one does not build."""
-    from depinfer.resolvers.common import parse_as_of
-    from depinfer.resolvers.rust import _vtuple, pick_crate_version
-
     files: dict[str, set[str]] = {}
     for r in refs:
         files.setdefault(r.module, set()).add(r.file)
@@ -642,22 +583,22 @@ def _macro_syntax_caps(
                 break
         if hit is None:
             continue
-        since = _vtuple(entry["since"])[0]
+        since = vtuple(entry["since"])[0]
         versions = ctx.registries.versions(Ecosystem.CRATES, entry["crate"])
         try:
             as_of = parse_as_of(ctx.options.as_of, project.last_commit_date)
         except ValueError:
             as_of = None
         older = pick_crate_version(
-            [v for v in versions if _vtuple(v.version)[0] < since], as_of=as_of
+            [v for v in versions if vtuple(v.version)[0] < since], as_of=as_of
         )
         for c in cands:
-            if (c.extra.get("package") or c.name) != entry["crate"] or older is None:
+            if package_of(c) != entry["crate"] or older is None:
                 continue
-            pin = c.extra.get("version_pin")
-            if pin and _vtuple(pin)[0] < since:
+            pin = crate_of(c).version_pin
+            if pin and vtuple(pin)[0] < since:
                 continue
-            c.extra["version_pin"] = older.version
+            c.facts = replace(crate_of(c), version_pin=older.version)
             c.evidence.append(
                 Evidence("source:macro-syntax", hit, None, f"{entry['why']} since {entry['since']}")
             )
@@ -682,10 +623,50 @@ def _item_named_features(used: list[str], features: dict[str, list[str]]) -> lis
     return out
 
 
+@dataclass
+class _Calls:
+    """What the refs say about method calls: per file the methods it calls, per (manifest,
+    crate) the runtime files using the crate, per (file, crate) the crate's types it names."""
+
+    methods: dict[str, set[str]] = field(default_factory=dict)
+    users: dict[tuple[str, str], set[str]] = field(default_factory=dict)
+    types: dict[tuple[str, str], set[str]] = field(default_factory=dict)
+
+
+def _calls(refs: list[ImportRef]) -> _Calls:
+    out = _Calls()
+    for r in refs:
+        use = use_of(r)
+        if use.how == "methods":
+            out.methods.setdefault(r.file, set()).update(use.methods)
+        elif use.how in ("use", "path", "via-use", "via-glob", "macro") and use.target == "runtime":
+            out.users.setdefault((use.manifest, r.module), set()).add(r.file)
+            last = use.path.rpartition("::")[2]
+            if last[:1].isupper():
+                out.types.setdefault((r.file, r.module), set()).add(last)
+    return out
+
+
+class _UseWords:
+    """file → the names its `use` items name, read on demand."""
+
+    def __init__(self, root: Path | None) -> None:
+        self.root = root
+        self.words: dict[str, set[str]] = {}
+
+    def mentions(self, file: str, name: str) -> bool:
+        if file not in self.words:
+            text = _read_again(self.root, file) if self.root else ""
+            text = re.sub(r"//[^\n]*|/\*.*?\*/", " ", text, flags=re.DOTALL)
+            uses = " ".join(re.findall(r"\buse\s[^;]*;", text))
+            self.words[file] = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", uses))
+        return name in self.words[file]
+
+
 def _method_gates(
     refs: list[ImportRef],
     cands: list[Candidate],
-    known: dict[str, tuple[dict[str, list[str]], dict[str, list[str]]]],
+    known: Known,
     root: Path | None = None,
 ) -> None:
     """A method called in a file that uses crate X, which X defines only behind a feature
@@ -693,87 +674,82 @@ def _method_gates(
     `json`), switches that feature on. Names the standard library also defines (`.parse()`,
     `.is_empty()`: data/rust/std_methods.json) and very short ones say nothing of the type
     called, so they are skipped."""
-    std = std_methods()
-    derives = derive_table()
-    methods: dict[str, set[str]] = {}
-    users: dict[tuple[str, str], set[str]] = {}
-    types: dict[tuple[str, str], set[str]] = {}  # (file, crate) → the crate's types it names
-    words: dict[str, set[str]] = {}  # file → the names its `use` items name, read on demand
-
-    def mentions(file: str, name: str) -> bool:
-        if file not in words:
-            text = _read_again(root, file) if root else ""
-            text = re.sub(r"//[^\n]*|/\*.*?\*/", " ", text, flags=re.DOTALL)
-            uses = " ".join(re.findall(r"\buse\s[^;]*;", text))
-            words[file] = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", uses))
-        return name in words[file]
-
-    for r in refs:
-        how = r.extra.get("how")
-        if how == "methods":
-            methods.setdefault(r.file, set()).update(r.extra.get("methods", []))
-        elif (
-            how in ("use", "path", "via-use", "via-glob", "macro")
-            and r.extra.get("target") == "runtime"
-        ):
-            users.setdefault((r.extra.get("manifest", ""), r.module), set()).add(r.file)
-            last = str(r.extra.get("path", "")).rpartition("::")[2]
-            if last[:1].isupper():
-                types.setdefault((r.file, r.module), set()).add(last)
+    calls = _calls(refs)
+    words = _UseWords(root)
     for c in cands:
         if c.section != Section.RUNTIME:
             continue
-        package = c.extra.get("package") or c.name
-        gates, features = known.get(package, ({}, {}))
+        gates, features = known.get(package_of(c), ({}, {}))
         if not gates:
             continue
-        gated: dict[str, list[list[str]]] = {}
-        for path, needs in gates.items():
-            head, _, method = path.rpartition("::")
-            # methods only (`TextDiff::iter_inline_changes`), not module functions
-            if head.rpartition("::")[2][:1].isupper() and method[:1].islower():
-                gated.setdefault(method, []).append(needs)
         called: set[str] = set()
         needed: list[str] = []
-        for f in users.get((c.manifest, code_name(c.name)), set()):
-            called |= methods.get(f, set())
-            # a trait method of a type the file names, the trait imported (a call needs it in
-            # scope: `use crate::{Sink, Stream}` in warp): `tx.poll_flush()` in a file naming
-            # `mpsc::UnboundedSender`, whose Sink impl is behind `sink`
-            # Traits with a derive (Serialize, defmt's Format) are called by generic code on
-            # any type (a serializer calls `.serialize()`), and std's method names say nothing
-            # of the type, so neither counts (serde's own integration has its rule below).
-            named = types.get((f, code_name(c.name)), set())
-            for path, needs in gates.items():
-                if path.startswith(TRAIT_PREFIX) and needs:
-                    owner, _, method = path[len(TRAIT_PREFIX) :].partition("::")
-                    trait, _, tname = owner.partition("/")
-                    if (
-                        tname in named
-                        and len(method) >= 4
-                        and method not in std
-                        and ("derive", trait) not in derives
-                        and method in methods.get(f, set())
-                        and mentions(f, trait)
-                    ):
-                        needed.extend(n for n in needs if not _opt_in_only(n))
-        for m in called:
-            alternatives = gated.get(m)
-            if not alternatives or len(m) < 4 or m in std:
-                continue
-            if any(not a for a in alternatives):
-                continue  # some type has it ungated
-            enabled = expand(features, c.features + ["default"]) | set(c.features)
-            if any(set(a) <= enabled for a in alternatives):
-                continue  # a type already switched on has it (`Xxh3::update` beside `Xxh32`'s)
-            best = min(alternatives, key=len)
-            if any(_opt_in_only(f) for f in best):
-                continue  # a name alone never switches on an unstable or private feature
-            needed.extend(best)
+        for f in calls.users.get((c.manifest, code_name(c.name)), set()):
+            called |= calls.methods.get(f, set())
+            needed.extend(_trait_method_needs(f, c, gates, calls, words))
+        needed.extend(_inherent_method_needs(called, c, gates, features))
         if needed:
             _enable(
                 c, needed, features, lambda f: Evidence("source:method-gate", detail=f"needs '{f}'")
             )
+
+
+def _trait_method_needs(
+    f: str, c: Candidate, gates: dict[str, list[str]], calls: _Calls, words: _UseWords
+) -> list[str]:
+    """A trait method of a type the file names, the trait imported (a call needs it in
+    scope: `use crate::{Sink, Stream}` in warp): `tx.poll_flush()` in a file naming
+    `mpsc::UnboundedSender`, whose Sink impl is behind `sink`. Traits with a derive
+    (Serialize, defmt's Format) are called by generic code on any type (a serializer calls
+    `.serialize()`), and std's method names say nothing of the type, so neither counts
+    (serde's own integration has its rule below)."""
+    std = std_methods()
+    derives = derive_table()
+    named = calls.types.get((f, code_name(c.name)), set())
+    out: list[str] = []
+    for path, needs in gates.items():
+        if not path.startswith(TRAIT_PREFIX) or not needs:
+            continue
+        owner, _, method = path[len(TRAIT_PREFIX) :].partition("::")
+        trait, _, tname = owner.partition("/")
+        if (
+            tname in named
+            and len(method) >= 4
+            and method not in std
+            and ("derive", trait) not in derives
+            and method in calls.methods.get(f, set())
+            and words.mentions(f, trait)
+        ):
+            out.extend(n for n in needs if not _opt_in_only(n))
+    return out
+
+
+def _inherent_method_needs(
+    called: set[str], c: Candidate, gates: dict[str, list[str]], features: dict[str, list[str]]
+) -> list[str]:
+    """Methods of the crate's types (`TextDiff::iter_inline_changes`, not module functions)
+    the files call, which every type having that method gates behind a feature."""
+    std = std_methods()
+    gated: dict[str, list[list[str]]] = {}
+    for path, needs in gates.items():
+        head, _, method = path.rpartition("::")
+        if head.rpartition("::")[2][:1].isupper() and method[:1].islower():
+            gated.setdefault(method, []).append(needs)
+    out: list[str] = []
+    for m in called:
+        alternatives = gated.get(m)
+        if not alternatives or len(m) < 4 or m in std:
+            continue
+        if any(not a for a in alternatives):
+            continue  # some type has it ungated
+        enabled = expand(features, c.features + ["default"]) | set(c.features)
+        if any(set(a) <= enabled for a in alternatives):
+            continue  # a type already switched on has it (`Xxh3::update` beside `Xxh32`'s)
+        best = min(alternatives, key=len)
+        if any(_opt_in_only(f) for f in best):
+            continue  # a name alone never switches on an unstable or private feature
+        out.extend(best)
+    return out
 
 
 def _enable(
@@ -810,23 +786,23 @@ def helper_methods() -> dict[str, dict[str, list[str]]]:
 def _helper_keys(
     refs: list[ImportRef],
     cands: list[Candidate],
-    known: dict[str, tuple[dict[str, list[str]], dict[str, list[str]]]],
+    known: Known,
 ) -> None:
     """`#[arg(env = "X")]` calls `Arg::env`, which clap compiles only with its `env` feature."""
     table = helper_methods()
     for c in cands:
-        helpers = table.get(c.extra.get("package") or c.name)
+        helpers = table.get(package_of(c))
         if not helpers or c.internal:
             continue
-        gates, features = known.get(c.extra.get("package") or c.name, ({}, {}))
+        gates, features = known.get(package_of(c), ({}, {}))
         if not gates:
             continue
         needed: list[str] = []
         for r in refs:
-            if r.extra.get("how") != "attr" or r.extra.get("manifest") != c.manifest:
+            if use_of(r).how != "attr" or use_of(r).manifest != c.manifest:
                 continue
-            for ty in helpers.get(r.extra.get("path", ""), []):
-                for key in r.extra.get("keys", []):
+            for ty in helpers.get(use_of(r).path, []):
+                for key in use_of(r).keys:
                     gate = gates.get(f"{ty}::{key}", [])
                     if not any(_opt_in_only(f) for f in gate):
                         needed.extend(gate)
@@ -839,30 +815,29 @@ def _helper_keys(
             )
 
 
-# A crate's serde support sits behind one of these feature names (crate docs: "serde",
-# indexmap 1's "serde-1", older crates' "serde1"/"with-serde").
-SERDE_FEATURES = ("serde", "serde1", "serde-1", "with-serde")
+# A crate's serde support sits behind one of these feature names (data/rust/serde.json).
+SERDE_FEATURES = tuple(SERDE["integration_features"]["names"])
 
 
 def _serde_integration(
     refs: list[ImportRef],
     cands: list[Candidate],
-    known: dict[str, tuple[dict[str, list[str]], dict[str, list[str]]]],
+    known: Known,
 ) -> None:
     """A type of crate X inside a `#[derive(Serialize/Deserialize)]` item needs X's serde
     feature (when X has one that is not on by default)."""
     used: dict[tuple[str, str, str], set[str]] = {}
     for r in refs:
-        if r.extra.get("serde_item") and r.extra.get("how") in ("type-use", "path"):
-            target = r.extra.get("target", "runtime")
-            used.setdefault((r.extra.get("manifest", ""), r.module, target), set()).add(r.file)
+        if use_of(r).serde_item and use_of(r).how in ("type-use", "path"):
+            target = use_of(r).target
+            used.setdefault((use_of(r).manifest, r.module, target), set()).add(r.file)
     for c in cands:
         # a use in tests reaches the dev entry (or [dependencies] when there is none: the
         # resolver's merge decides), one in the library the runtime entry
         target = {Section.DEV: "dev", Section.BUILD: "build"}.get(c.section, "runtime")
         if c.internal or not used.get((c.manifest, code_name(c.name), target)):
             continue
-        package = c.extra.get("package") or c.name
+        package = package_of(c)
         features = known.get(package, ({}, {}))[1]
         default = expand(features, ["default"])
         for f in SERDE_FEATURES:
@@ -880,7 +855,7 @@ def _serde_integration(
 def _derived_trait_impls(
     refs: list[ImportRef],
     cands: list[Candidate],
-    known: dict[str, tuple[dict[str, list[str]], dict[str, list[str]]]],
+    known: Known,
 ) -> None:
     """`#[derive(Debug, PartialEq)] struct S(syn::Meta)` needs syn to implement Debug and
     PartialEq for Meta, which syn compiles only with `extra-traits`: the crate's own
@@ -890,14 +865,14 @@ def _derived_trait_impls(
         if not c.internal:
             by_key.setdefault((c.manifest, code_name(c.name)), []).append(c)
     for r in refs:
-        derives = r.extra.get("derives") or []
-        if not derives or r.extra.get("how") not in ("type-use", "path"):
+        derives = use_of(r).derives
+        if not derives or use_of(r).how not in ("type-use", "path"):
             continue
-        segs = [s for s in r.extra.get("path", "").split("::") if s]
+        segs = [s for s in use_of(r).path.split("::") if s]
         if len(segs) < 2 or not segs[-1][:1].isupper():
             continue
-        for c in _same_target(by_key.get((r.extra.get("manifest", ""), segs[0]), []), r):
-            gates, features = known.get(c.extra.get("package") or c.name, ({}, {}))
+        for c in _same_target(by_key.get((use_of(r).manifest, segs[0]), []), r):
+            gates, features = known.get(package_of(c), ({}, {}))
             needed = [f for t in derives for f in (trait_gates(gates, t, segs[-1]) or [])]
             if not needed:
                 continue
@@ -913,29 +888,29 @@ def _derived_trait_impls(
 
 
 # serde implements Serialize/Deserialize for std's shared pointers only with its `rc` feature
-# (serde docs, "Feature flags": "rc — Opt into impls for Rc<T> and Arc<T>").
-SERDE_STD_IMPLS = {"Rc": "rc", "Arc": "rc"}
+# (data/rust/serde.json).
+SERDE_STD_IMPLS = {row["type"]: row["feature"] for row in SERDE["std_impls"]}
 
 
 def _serde_std_impls(
     refs: list[ImportRef],
     cands: list[Candidate],
-    known: dict[str, tuple[dict[str, list[str]], dict[str, list[str]]]],
+    known: Known,
 ) -> None:
     """A `#[derive(Serialize)]` item with an `Arc<T>` field does not build without serde's
     `rc` feature."""
     serde = {
         (c.manifest, c.section): c
         for c in cands
-        if code_name(c.extra.get("package") or c.name) == "serde" and not c.internal
+        if code_name(package_of(c)) == code_name(SERDE["crate"]) and not c.internal
     }
     for r in refs:
-        feature = SERDE_STD_IMPLS.get(r.extra.get("path", ""))
-        if r.extra.get("how") != "serde-std-type" or feature is None:
+        feature = SERDE_STD_IMPLS.get(use_of(r).path)
+        if use_of(r).how != "serde-std-type" or feature is None:
             continue
-        mine = [c for (m, _), c in serde.items() if m == r.extra.get("manifest")]
+        mine = [c for (m, _), c in serde.items() if m == use_of(r).manifest]
         for c in _same_target(mine, r):
-            features = known.get(c.extra.get("package") or c.name, ({}, {}))[1]
+            features = known.get(package_of(c), ({}, {}))[1]
             if features and feature not in features:
                 continue  # a serde without that feature (renamed or very old)
             if feature not in c.features:
@@ -945,7 +920,7 @@ def _serde_std_impls(
                         "rule:serde-std-impl",
                         r.file,
                         r.line,
-                        f"serde item field {r.extra['path']}<..>",
+                        f"serde item field {use_of(r).path}<..>",
                     )
                 )
 
@@ -969,7 +944,7 @@ def _has_binary(project: Project, manifest: str) -> bool:
 def _umbrella(
     project: Project,
     cands: list[Candidate],
-    known: dict[str, tuple[dict[str, list[str]], dict[str, list[str]]]],
+    known: Known,
 ) -> None:
     """An application (a package with a binary) that needs several of tokio's features writes `full`, as tokio's own
     getting-started does (data/rust/umbrella_features.json); a library keeps the minimal list.
@@ -979,7 +954,7 @@ def _umbrella(
     table = umbrella_table()
     groups: dict[tuple[str, str], list[Candidate]] = {}
     for c in cands:
-        package = c.extra.get("package") or c.name
+        package = package_of(c)
         if c.internal or code_name(package) not in table:
             continue
         groups.setdefault((c.manifest, package), []).append(c)

@@ -13,13 +13,12 @@ or from a directory a test hands in; nothing is fetched here.
 
 from __future__ import annotations
 
-import os
 import re
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
-from depinfer.analyzers.rust import _cfg_tokens, _cfg_tree, _parser
+from depinfer.analyzers.rust import STD_DERIVABLE, cfg_tokens, cfg_tree, rust_parser
 
 MAX_DEPTH = 4
 # generated API crates (windows, objc2-*) have thousands of files; their gates are per item.
@@ -58,7 +57,7 @@ _DOC_CFGS = ("docsrs", "doc")
 def required_features(cfg_text: str, custom: dict[str, str] | None = None) -> list[str] | None:
     """Features a `cfg(..)` body needs; None when it can only be false-able by a negation
     (`not(feature = ..)`), which means "this item is the fallback, not the feature's"."""
-    tree, _ = _cfg_tree(_cfg_tokens(cfg_text))
+    tree, _ = cfg_tree(cfg_tokens(cfg_text))
     if tree is None:
         return []
 
@@ -96,7 +95,7 @@ ANY_PREFIX = "<any>"
 
 def any_features(cfg_text: str) -> list[str] | None:
     """`any(feature = "a", feature = "b")` → ["a", "b"]; None for any other shape."""
-    tree, _ = _cfg_tree(_cfg_tokens(cfg_text))
+    tree, _ = cfg_tree(cfg_tokens(cfg_text))
     if tree is None or tree[0] == "kv" or tree[0] == "id" or tree[1] != "any":
         return None
     out = []
@@ -112,7 +111,7 @@ def _text(node: Any, src: bytes) -> str:
 
 
 # std's derivable traits, whose impls for a crate's types are recorded (see `trait_gates`)
-DERIVABLE = frozenset("Debug Clone Copy PartialEq Eq PartialOrd Ord Hash Default".split())
+DERIVABLE = STD_DERIVABLE
 IMPL_PREFIX = "<impl>"
 # `<trait>Sink/UnboundedSender::poll_flush`: a trait's method on the crate's type, behind
 # features the type itself does not need (its name alone is no evidence: other crates' traits
@@ -167,7 +166,7 @@ def _gating_macros(
 class _Reader:
     def __init__(self, root: Path) -> None:
         self.root = root
-        self.parser = _parser()
+        self.parser = rust_parser()
         files = list((root / "src").rglob("*.rs"))
         self.custom = build_cfg_features(root)
         self.gating, self.exporting = _gating_macros(files, self.custom)
@@ -254,7 +253,7 @@ class _Reader:
         depth: int,
         exported: bool,
     ) -> None:
-        t = node.type
+        """Record one item's public paths, and read what it holds (macro bodies, impls, modules)."""
         # only plain `pub`: `pub(crate)` / `pub(super)` items are not the crate's API (tokio's
         # private `Buf::copy_from` is gated by `io-std` and must not be mistaken for a method
         # the user calls)
@@ -262,130 +261,171 @@ class _Reader:
             c.type == "visibility_modifier" and _text(c, src).strip() == "pub"
             for c in node.children
         )
-        if t == "expression_statement" and node.named_children:
+        if node.type == "expression_statement" and node.named_children:
             inner = node.named_children[0]
             if inner.type == "macro_invocation":  # `crate_root!();` at item level
-                node, t = inner, inner.type
-        if t == "macro_invocation":
-            mac = node.child_by_field_name("macro")
-            name = _text(mac, src) if mac is not None else ""
-            need = self.gating.get(name, [])
-            if need is None:
-                return
-            if name not in self.gating and name.split("::")[-1] != "compile_error":
-                # an item macro (`crate_root!()`) may define any public name
-                self.record(prefix + "*!", gates)
-            for tt in node.children:
-                if tt.type == "token_tree":
-                    inner = src[tt.start_byte + 1 : tt.end_byte - 1]
-                    if need == [FROM_INVOCATION]:
-                        text = inner.decode("utf-8", "replace")
-                        m = _INNER_CFG.match(text)
-                        cond = required_features(m.group(1), self.custom) if m else []
-                        if cond is None:
-                            return  # `not(feature = ..)`: the fallback, not the feature's
-                        need = cond
-                        inner = inner[len(text[: m.end()].encode()) :] if m else inner
-                    sub = self.parser.parse(inner)
-                    self.items(
-                        sub.root_node,
-                        inner,
-                        file,
-                        prefix,
-                        gates + need,
-                        public,
-                        depth,
-                        export_all=name in self.exporting,
-                    )
+                node = inner
+        it = _Item(node, src, file, prefix, gates, public, depth, exported, is_pub)
+        if node.type == "impl_item":
+            trait = node.child_by_field_name("trait") is not None
+            (self._trait_impl if trait else self._inherent_impl)(it)
+        elif node.type in _ITEM_READERS:
+            getattr(self, _ITEM_READERS[node.type])(it)
+        elif is_pub:
+            self._public_item(it)
+
+    def _macro_items(self, it: _Item) -> None:
+        """`cfg_net! { .. }`: the items a gating macro wraps take its features; any other
+        item macro (`crate_root!()`) may define any public name."""
+        node, src = it.node, it.src
+        mac = node.child_by_field_name("macro")
+        name = _text(mac, src) if mac is not None else ""
+        need = self.gating.get(name, [])
+        if need is None:
             return
-        if t == "impl_item" and node.child_by_field_name("trait") is not None:
-            # `impl Debug for crate::Meta` behind `extra-traits`: recorded as
-            # `<impl>Debug::Meta` for std's derivable traits (a derive on an item holding a
-            # Meta needs it)
-            trait = re.sub(r"<.*", "", _text(node.child_by_field_name("trait"), src))
-            trait = trait.split("::")[-1].strip()
-            ty = node.child_by_field_name("type")
-            tname = re.sub(r"<.*", "", _text(ty, src)).split("::")[-1].strip() if ty else ""
-            if trait in DERIVABLE and tname[:1].isupper():
-                self.record(f"{IMPL_PREFIX}{trait}::{tname}", gates)
-            body = node.child_by_field_name("body")
-            if trait not in DERIVABLE and tname[:1].isupper() and body is not None:
-                # the trait's methods on the type, callable only with the impl's features
-                # (futures-channel's `impl Sink for UnboundedSender` in a module behind `sink`:
-                # `.poll_flush()` on it needs `sink`)
-                for fn in body.named_children:
-                    name = fn.child_by_field_name("name") if fn.type == "function_item" else None
-                    if name is not None:
-                        key = f"{trait}/{tname}::{_text(name, src)}"
-                        self.trait_methods.setdefault(key, []).append(list(dict.fromkeys(gates)))
+        if name not in self.gating and name.split("::")[-1] != "compile_error":
+            self.record(it.prefix + "*!", it.gates)
+        for tt in node.children:
+            if tt.type != "token_tree":
+                continue
+            inner = src[tt.start_byte + 1 : tt.end_byte - 1]
+            if need == [FROM_INVOCATION]:
+                text = inner.decode("utf-8", "replace")
+                m = _INNER_CFG.match(text)
+                cond = required_features(m.group(1), self.custom) if m else []
+                if cond is None:
+                    return  # `not(feature = ..)`: the fallback, not the feature's
+                need = cond
+                inner = inner[len(text[: m.end()].encode()) :] if m else inner
+            sub = self.parser.parse(inner)
+            self.items(
+                sub.root_node,
+                inner,
+                it.file,
+                it.prefix,
+                it.gates + need,
+                it.public,
+                it.depth,
+                export_all=name in self.exporting,
+            )
+
+    def _trait_impl(self, it: _Item) -> None:
+        """`impl Debug for crate::Meta` behind `extra-traits`: recorded as `<impl>Debug::Meta`
+        for std's derivable traits (a derive on an item holding a Meta needs it); another
+        trait's methods on the type as `<trait>`-keyed methods (futures-channel's
+        `impl Sink for UnboundedSender` behind `sink`: `.poll_flush()` on it needs `sink`)."""
+        node, src = it.node, it.src
+        trait = re.sub(r"<.*", "", _text(node.child_by_field_name("trait"), src))
+        trait = trait.split("::")[-1].strip()
+        ty = node.child_by_field_name("type")
+        tname = re.sub(r"<.*", "", _text(ty, src)).split("::")[-1].strip() if ty else ""
+        if trait in DERIVABLE and tname[:1].isupper():
+            self.record(f"{IMPL_PREFIX}{trait}::{tname}", it.gates)
+        body = node.child_by_field_name("body")
+        if trait in DERIVABLE or not tname[:1].isupper() or body is None:
             return
-        if t == "impl_item" and node.child_by_field_name("trait") is None:
-            # inherent methods, recorded as `Type::method` (clap's `Arg::env` needs `env`)
-            ty = node.child_by_field_name("type")
-            body = node.child_by_field_name("body")
-            if ty is not None and body is not None:
-                tname = re.sub(r"<.*", "", _text(ty, src)).split("::")[-1].strip()
-                if tname:
-                    self.impl_types.add(tname)
-                    self.items(body, src, file, f"{tname}::", gates, True, depth + 1)
+        for fn in body.named_children:
+            name = fn.child_by_field_name("name") if fn.type == "function_item" else None
+            if name is not None:
+                key = f"{trait}/{tname}::{_text(name, src)}"
+                self.trait_methods.setdefault(key, []).append(list(dict.fromkeys(it.gates)))
+
+    def _inherent_impl(self, it: _Item) -> None:
+        """Inherent methods, recorded as `Type::method` (clap's `Arg::env` needs `env`)."""
+        ty = it.node.child_by_field_name("type")
+        body = it.node.child_by_field_name("body")
+        if ty is None or body is None:
             return
-        if t == "macro_definition":
-            name = node.child_by_field_name("name")
-            if exported and name is not None:
-                self.record(_text(name, src), gates)
+        tname = re.sub(r"<.*", "", _text(ty, it.src)).split("::")[-1].strip()
+        if tname:
+            self.impl_types.add(tname)
+            self.items(body, it.src, it.file, f"{tname}::", it.gates, True, it.depth + 1)
+
+    def _macro_definition(self, it: _Item) -> None:
+        """A `#[macro_export]` macro is public at the crate root."""
+        name = it.node.child_by_field_name("name")
+        if it.exported and name is not None:
+            self.record(_text(name, it.src), it.gates)
+
+    def _module(self, it: _Item) -> None:
+        """`mod x { .. }` or `mod x;` (its file read, up to MAX_DEPTH): private modules too,
+        since `pub use features::*` lifts their items."""
+        name_node = it.node.child_by_field_name("name")
+        if name_node is None:
             return
-        if t == "mod_item":
-            name_node = node.child_by_field_name("name")
-            if name_node is None:
-                return
-            name = _text(name_node, src)
-            child_prefix = f"{prefix}{name}::"
-            vis = is_pub  # private modules too: `pub use features::*` lifts their items
-            if vis:
-                self.record(prefix + name, gates)
-            base = file.parent if file.name in ("lib.rs", "mod.rs") else file.parent / file.stem
-            body = node.child_by_field_name("body")
-            if body is not None:
-                # `mod gen { mod debug; }` in lib.rs: debug.rs lives in src/gen/
-                inline = base / name / "mod.rs"
-                self.items(body, src, inline, child_prefix, gates, vis, depth + 1)
-                return
-            if depth >= MAX_DEPTH:
-                return
-            for cand in (base / f"{name}.rs", base / name / "mod.rs"):
-                if cand.is_file():
-                    self.module(cand, child_prefix, gates, vis, depth + 1)
-                    break
+        name = _text(name_node, it.src)
+        child_prefix = f"{it.prefix}{name}::"
+        if it.is_pub:
+            self.record(it.prefix + name, it.gates)
+        file = it.file
+        base = file.parent if file.name in ("lib.rs", "mod.rs") else file.parent / file.stem
+        body = it.node.child_by_field_name("body")
+        if body is not None:
+            # `mod gen { mod debug; }` in lib.rs: debug.rs lives in src/gen/
+            inline = base / name / "mod.rs"
+            self.items(body, it.src, inline, child_prefix, it.gates, it.is_pub, it.depth + 1)
             return
-        if not is_pub:
+        if it.depth >= MAX_DEPTH:
             return
-        if t == "use_declaration":
+        for cand in (base / f"{name}.rs", base / name / "mod.rs"):
+            if cand.is_file():
+                self.module(cand, child_prefix, it.gates, it.is_pub, it.depth + 1)
+                break
+
+    def _public_item(self, it: _Item) -> None:
+        """A `pub` item: `pub use` names (and crates it re-exports whole), type aliases, and
+        any other named item."""
+        node, src = it.node, it.src
+        if node.type == "use_declaration":
             arg = node.child_by_field_name("argument")
             if arg is not None:
-                for local in _use_names(arg, src):
-                    self.record(prefix + local, gates)
-                whole = arg.child_by_field_name("path") if arg.type == "use_as_clause" else arg
-                alias = arg.child_by_field_name("alias") if arg.type == "use_as_clause" else None
-                crate = _text(whole, src).removeprefix("::") if whole is not None else ""
-                if re.fullmatch(r"[a-z_][a-z0-9_]*", crate) and crate not in _PATH_KEYWORDS:
-                    local = _text(alias, src) if alias is not None else crate
-                    self.crate_reexports[prefix + local] = crate
-                for clause in _descendants(arg, "use_as_clause"):
-                    path, alias = (
-                        clause.child_by_field_name("path"),
-                        clause.child_by_field_name("alias"),
-                    )
-                    if path is not None and alias is not None:
-                        self.aliases[_text(alias, src)] = _text(path, src).split("::")[-1]
+                self._pub_use(arg, src, it.prefix, it.gates)
             return
-        if t == "type_item":
+        if node.type == "type_item":
             name, ty = node.child_by_field_name("name"), node.child_by_field_name("type")
             if name is not None and ty is not None:
                 target = re.sub(r"<.*", "", _text(ty, src)).split("::")[-1].strip()
                 self.aliases[_text(name, src)] = target
         name = node.child_by_field_name("name")
         if name is not None:
-            self.record(prefix + _text(name, src), gates)
+            self.record(it.prefix + _text(name, src), it.gates)
+
+    def _pub_use(self, arg: Any, src: bytes, prefix: str, gates: list[str]) -> None:
+        """`pub use a::{B, C as D};`, `pub use gloo_timers as timers;`."""
+        for local in _use_names(arg, src):
+            self.record(prefix + local, gates)
+        whole = arg.child_by_field_name("path") if arg.type == "use_as_clause" else arg
+        alias = arg.child_by_field_name("alias") if arg.type == "use_as_clause" else None
+        crate = _text(whole, src).removeprefix("::") if whole is not None else ""
+        if re.fullmatch(r"[a-z_][a-z0-9_]*", crate) and crate not in _PATH_KEYWORDS:
+            local = _text(alias, src) if alias is not None else crate
+            self.crate_reexports[prefix + local] = crate
+        for clause in _descendants(arg, "use_as_clause"):
+            path, alias = clause.child_by_field_name("path"), clause.child_by_field_name("alias")
+            if path is not None and alias is not None:
+                self.aliases[_text(alias, src)] = _text(path, src).split("::")[-1]
+
+
+class _Item(NamedTuple):
+    """One item as `_Reader.item` hands it to the reader of its kind."""
+
+    node: Any
+    src: bytes
+    file: Path
+    prefix: str  # the module path it sits in, `net::` (or `Type::` inside an impl)
+    gates: list[str]  # features the item needs
+    public: bool  # its module is public
+    depth: int  # module depth
+    exported: bool  # `#[macro_export]` (or inside an exporting macro)
+    is_pub: bool  # the item is plain `pub`
+
+
+# item node type → the `_Reader` method that reads it (impls go by whether they name a trait)
+_ITEM_READERS = {
+    "macro_invocation": "_macro_items",
+    "macro_definition": "_macro_definition",
+    "mod_item": "_module",
+}
 
 
 _PATH_KEYWORDS = frozenset({"crate", "self", "super", "std", "core", "alloc"})
@@ -628,25 +668,6 @@ def features_for(
     return out
 
 
-def cargo_source_dir(name: str, version: str | None = None) -> Path | None:
-    """A crate's unpacked source in Cargo's cache (newest when no version is given)."""
-    home = Path(os.environ.get("CARGO_HOME") or Path.home() / ".cargo")
-    best: tuple[tuple[int, ...], Path] | None = None
-    for base in (home / "registry" / "src").glob("*"):
-        for d in base.glob(f"{name}-*"):
-            v = d.name[len(name) + 1 :]
-            if not re.match(r"^\d+\.\d+\.\d+", v):
-                continue
-            if version is not None and v != version:
-                continue
-            key = tuple(int(x) for x in re.findall(r"\d+", v.split("-")[0])[:3])
-            if "-" in v:
-                continue
-            if best is None or key > best[0]:
-                best = (key, d)
-    return best[1] if best else None
-
-
 def crate_features(crate_root: str) -> dict[str, list[str]]:
     """The `[features]` table of a crate's own Cargo.toml, with optional dependencies added
     as their implicit features (unless a `dep:` entry hides them)."""
@@ -710,30 +731,13 @@ def minimal_features(needed: list[str], features: dict[str, list[str]]) -> list[
     return out
 
 
-def unpack_crate(data: bytes, dest: Path) -> Path | None:
-    """Unpack a `.crate` tarball's Cargo.toml and `.rs` files under `dest`; returns the crate
-    root. Members with absolute paths or `..` are skipped (a tarball is untrusted input)."""
-    import io
-    import tarfile
-
-    root: Path | None = None
-    try:
-        with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as tar:
-            for member in tar.getmembers():
-                name = member.name
-                parts = Path(name).parts
-                if not member.isfile() or name.startswith("/") or ".." in parts:
-                    continue
-                if not (name.endswith(".rs") or parts[-1] == "Cargo.toml"):
-                    continue
-                target = dest.joinpath(*parts)
-                target.parent.mkdir(parents=True, exist_ok=True)
-                fh = tar.extractfile(member)
-                if fh is None:
-                    continue
-                target.write_bytes(fh.read())
-                if len(parts) == 2 and parts[1] == "Cargo.toml":
-                    root = dest / parts[0]
-    except (tarfile.TarError, OSError, EOFError):
-        return None
-    return root
+def top_level_names(gates: dict[str, list[str]]) -> set[str]:
+    """Names a crate offers at its root: items recorded there and the modules paths start
+    with. Inherent methods are recorded as `Type::method` whatever module the type is in
+    (`FrameDecoder::new` while the type is `decoding::FrameDecoder`), so they do not count."""
+    out = set()
+    for key in gates:
+        head = key.split("::")[0]
+        if "::" not in key or head[:1].islower() or head.startswith("*"):
+            out.add(head)
+    return {n for n in out if not n.startswith("<")}
