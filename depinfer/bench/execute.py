@@ -314,7 +314,8 @@ def verify_instance(
     """The verify stage for one executed instance; returns its `verified` record.
 
     `make_ctx()` gives the inference context the textual run used (same options)."""
-    from depinfer.ci.repair import verify
+    from depinfer.ci.repair import VerifyRequest
+    from depinfer.pipeline import infer_and_verify
 
     started = time.monotonic()
     runs = execution.get("runs") or {}
@@ -333,10 +334,8 @@ def verify_instance(
             problem = _prepare("masked", inst, tree, root, {})
             if problem:
                 return {"status": "error", "error": problem}
-            outcome, _ = verify(
-                root,
+            request = VerifyRequest(
                 inst.language,
-                make_ctx(),
                 test_cmd=inst.raw.get("test_cmd") or None,
                 max_rounds=rounds,
                 log_dir=log_dir(out, inst) / "verify",
@@ -344,6 +343,7 @@ def verify_instance(
                 step_timeout=step_timeout,
                 as_of=as_of,
             )
+            outcome = infer_and_verify(root, request, make_ctx()).verification
         except Exception as exc:  # the loop failed on this instance: record, go on
             return {"status": "error", "error": f"{type(exc).__name__}: {exc}"}
         finally:

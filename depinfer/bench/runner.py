@@ -21,7 +21,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from depinfer.bench.constraints import to_pep440
 from depinfer.bench.dataset import Instance
 from depinfer.bench.masking import copy_tree, mask
 from depinfer.bench.metrics import Counts, compare, compare_features, per_file, scores_features
@@ -35,6 +34,7 @@ from depinfer.bench.sections import (
     project_reference_path,
     read_deps,
 )
+from depinfer.ci.constraints import to_pep440
 from depinfer.model import LANGUAGE_ECOSYSTEM
 
 # DI-Bench's failure categories, decided here from the text alone (no execution):

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 
-from depinfer.bench.constraints import to_pep440
+from depinfer.ci.constraints import to_pep440
 from depinfer.ci.workflow import TEST_COMMANDS, Step, TestJob
 from depinfer.data import load_table
 from depinfer.model import Ecosystem, Project
@@ -159,7 +159,7 @@ def newest_combo(job: TestJob, requires: str | None) -> TestJob:
     return job.with_matrix(best[1]) if best else job
 
 
-def _requires_python(root: Path) -> str | None:
+def requires_python(root: Path) -> str | None:
     try:
         data = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
     except (OSError, tomllib.TOMLDecodeError):
@@ -277,7 +277,7 @@ def python_plan(
     )
     plan = Plan("python", version)
     root = project.root
-    requires = _requires_python(root)
+    requires = requires_python(root)
     if not runtime and job:
         job = newest_combo(job, requires)
         version = (
