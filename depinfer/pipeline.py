@@ -23,6 +23,7 @@ from depinfer.ci import repair
 from depinfer.ci.repair import PipelineSteps, VerifiedInference, VerifyRequest
 from depinfer.config import apply_config, load_config
 from depinfer.context import Context, Options
+from depinfer.hybrid import arbitrate
 from depinfer.manifests import ManifestError, render_manifest
 from depinfer.model import (
     Candidate,
@@ -84,8 +85,6 @@ def infer(
         result.candidates.extend(candidates)
         result.requirements.extend(requirements)
     if options.llm:
-        from depinfer.hybrid import arbitrate
-
         result.requirements = arbitrate(project, result, ctx)
     if edits:
         result.edits = plan_edits(project, result.requirements, ctx)

@@ -93,7 +93,7 @@ class VerifyResult:
             "passed": self.passed,
             "rounds": len(self.rounds),
             "stopped_because": self.stopped_because,
-            "runs": [
+            "runs": [  # package literal: a key of the JSON record, not a package
                 {
                     "number": rnd.number,
                     "status": rnd.status,
@@ -184,7 +184,6 @@ def _map_modules(
             line=0,
             language=language,
             kind=kind,
-            extra={"repair": a.line},
         )
         for a in actions
         if a.kind in ("module", "version") and a.name
