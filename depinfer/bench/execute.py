@@ -195,17 +195,9 @@ def execute_instance(
     """
     started = time.monotonic()
     record: dict[str, Any] = {"step_timeout": step_timeout, "as_of": as_of}
-    missing = runner_missing(inst.language)
-    if missing:
-        record.update(status=NOT_RUN, reason=missing, counted=False, relative_counted=False)
-        return record
-    if inst.patch is not None:
-        record.update(
-            status=NOT_RUN,
-            reason="DI-Bench data is already masked; its own evaluator runs the tests",
-            counted=False,
-            relative_counted=False,
-        )
+    reason = _why_not_run(inst)
+    if reason:
+        record.update(status=NOT_RUN, reason=reason, counted=False, relative_counted=False)
         return record
     logs = log_dir(out, inst)
     logs.mkdir(parents=True, exist_ok=True)
@@ -250,6 +242,24 @@ def execute_instance(
         else:
             shutil.rmtree(scratch, ignore_errors=True)
     record["runs"] = runs
+    _judge(record, results)
+    record["seconds"] = round(time.monotonic() - started, 1)
+    return record
+
+
+def _why_not_run(inst: Instance) -> str | None:
+    """Why this instance's tests are not run here: no local runner, or DI-Bench data."""
+    missing = runner_missing(inst.language)
+    if missing:
+        return missing
+    if inst.patch is not None:
+        return "DI-Bench data is already masked; its own evaluator runs the tests"
+    return None
+
+
+def _judge(record: dict[str, Any], results: dict[str, Any]) -> None:
+    """The verdicts of a finished execution (and the tests the inferred run lost); an
+    unfinished one counts neither way."""
     if record["status"] == "ok":
         gold = results["gold"]
         record.update(verdict(gold, results.get("masked"), results.get("inferred")))
@@ -258,8 +268,6 @@ def execute_instance(
     else:
         record.setdefault("counted", False)
         record.setdefault("relative_counted", False)
-    record["seconds"] = round(time.monotonic() - started, 1)
-    return record
 
 
 def finished(execution: dict[str, Any] | None, verify: bool = False) -> bool:

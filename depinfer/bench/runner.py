@@ -347,10 +347,6 @@ def run_instance(
 
     The scratch copy goes into `workdir` (then the caller removes it) or a new temp dir.
     """
-    from depinfer.context import Options
-    from depinfer.pipeline import infer, make_context, write_edits
-    from depinfer.scan import scan
-
     started = time.monotonic()
     result: dict[str, Any] = {
         "id": inst.id,
@@ -371,71 +367,12 @@ def run_instance(
     root = scratch / "repo"
     try:
         copy_tree(tree, root)
-        if premasked_gold is None:
-            masked = mask(root, inst.language, inst.build_files)
-            gold = masked.gold
-            result["mask"] = {"deleted": masked.deleted, "errors": masked.errors}
-            if inst.build_files and len(masked.errors) == len(inst.build_files):
-                raise MaskingFailed("; ".join(masked.errors))
-        else:
-            gold = premasked_gold
-            result["mask"] = {"deleted": [], "errors": []}
+        gold = _masked_gold(root, inst, premasked_gold, result)
         masked_text = {rel: _read(root, rel) for rel in inst.build_files}
         if options.peers:
             result["peers"] = run_peers(options.peers, inst, root, gold, options.offline)
-
-        opts = Options(
-            offline=options.offline,
-            as_of=_as_of(options, inst),
-            versions=not options.names_only,
-            languages=(inst.language,),
-            all_evidence=options.all_evidence,
-        )
-        ctx = make_context(opts)
-        infer_started = time.monotonic()
-        project = scan(root)
-        inference = infer(root, opts, ctx=ctx, project=project)
-        written = write_edits(root, inference.edits, ctx)
-        result["infer_time"] = round(time.monotonic() - infer_started, 3)
-        result["written_files"] = written
-        # the texts themselves, so an executed run (bench/execute.py) can rebuild this tree
-        result["written_text"] = {rel: _read_exact(root, rel) for rel in written}
-        result["other_files_written"] = sorted(set(written) - set(inst.build_files))
-        result["diagnostics"] = [
-            str(d) for d in ctx.diagnostics if d.level in ("error", "warning")
-        ][:50]
-
-        pred, parse_errors, reader_notes = predicted(root, inst.build_files)
-        counts = compare(gold, pred)
-        if not options.offline and not options.names_only:
-            counts["compatible"] = compatible_counts(ctx, inst.language, gold, pred)
-        fake = fake_check(ctx, inst.language, pred)
-        invalid = (
-            invalid_versions(ctx, inst.language, pred)
-            if options.check_versions and not options.offline and not options.names_only
-            else []
-        )
-        new_text = {rel: _read(root, rel) for rel in inst.build_files}
-        result.update(
-            status="ok",
-            gold={p: [d.to_json() for d in deps] for p, deps in gold.items()},
-            pred={p: [d.to_json() for d in deps] for p, deps in pred.items()},
-            files=per_file(gold, pred),
-            metrics={k: c.to_json() for k, c in counts.items()},
-            **(
-                {"features": compare_features(gold, pred)}
-                if scores_features(inst.language, gold)
-                else {}
-            ),
-            fake=fake,
-            invalid_versions=invalid,
-            parse_errors=parse_errors,
-            reader_disagreements=reader_notes,
-            failure_categories=failure_categories(
-                gold, pred, fake, invalid, parse_errors, options.names_only
-            ),
-            patch=git_diff(masked_text, new_text),
-        )
+        ctx = _infer_and_write(root, inst, options, result)
+        _score(root, inst, options, ctx, gold, masked_text, result)
     except MaskingFailed as exc:
         result.update(status="error", error=f"no build file could be masked: {exc}")
     except Exception as exc:  # depinfer itself failed on this instance: record, go on
@@ -453,6 +390,97 @@ def run_instance(
             shutil.rmtree(scratch, ignore_errors=True)
     result["wall_time"] = round(time.monotonic() - started, 3)
     return result
+
+
+def _masked_gold(
+    root: Path,
+    inst: Instance,
+    premasked_gold: dict[str, list[Dep]] | None,
+    result: dict[str, Any],
+) -> dict[str, list[Dep]]:
+    """Mask the copy's build files (unless the data comes masked) and return the gold they
+    held; MaskingFailed when none could be masked."""
+    if premasked_gold is not None:
+        result["mask"] = {"deleted": [], "errors": []}
+        return premasked_gold
+    masked = mask(root, inst.language, inst.build_files)
+    result["mask"] = {"deleted": masked.deleted, "errors": masked.errors}
+    if inst.build_files and len(masked.errors) == len(inst.build_files):
+        raise MaskingFailed("; ".join(masked.errors))
+    return masked.gold
+
+
+def _infer_and_write(root: Path, inst: Instance, options: RunOptions, result: dict[str, Any]):
+    """Run depinfer on the masked copy and write its manifests there; returns its context."""
+    # looked up at call time: the benchmark's tests replace depinfer.pipeline.infer
+    from depinfer.context import Options
+    from depinfer.pipeline import infer, make_context, write_edits
+    from depinfer.scan import scan
+
+    opts = Options(
+        offline=options.offline,
+        as_of=_as_of(options, inst),
+        versions=not options.names_only,
+        languages=(inst.language,),
+        all_evidence=options.all_evidence,
+    )
+    ctx = make_context(opts)
+    infer_started = time.monotonic()
+    project = scan(root)
+    inference = infer(root, opts, ctx=ctx, project=project)
+    written = write_edits(root, inference.edits, ctx)
+    result["infer_time"] = round(time.monotonic() - infer_started, 3)
+    result["written_files"] = written
+    # the texts themselves, so an executed run (bench/execute.py) can rebuild this tree
+    result["written_text"] = {rel: _read_exact(root, rel) for rel in written}
+    result["other_files_written"] = sorted(set(written) - set(inst.build_files))
+    problems = [str(d) for d in ctx.diagnostics if d.level in ("error", "warning")]
+    result["diagnostics"] = problems[:50]
+    return ctx
+
+
+def _score(
+    root: Path,
+    inst: Instance,
+    options: RunOptions,
+    ctx: Any,
+    gold: dict[str, list[Dep]],
+    masked_text: dict[str, str],
+    result: dict[str, Any],
+) -> None:
+    """Compare what was written with the gold: metrics, fake names, invalid versions,
+    DI-Bench's failure categories and the patch."""
+    pred, parse_errors, reader_notes = predicted(root, inst.build_files)
+    counts = compare(gold, pred)
+    if not options.offline and not options.names_only:
+        counts["compatible"] = compatible_counts(ctx, inst.language, gold, pred)
+    fake = fake_check(ctx, inst.language, pred)
+    invalid = (
+        invalid_versions(ctx, inst.language, pred)
+        if options.check_versions and not options.offline and not options.names_only
+        else []
+    )
+    new_text = {rel: _read(root, rel) for rel in inst.build_files}
+    result.update(
+        status="ok",
+        gold={p: [d.to_json() for d in deps] for p, deps in gold.items()},
+        pred={p: [d.to_json() for d in deps] for p, deps in pred.items()},
+        files=per_file(gold, pred),
+        metrics={k: c.to_json() for k, c in counts.items()},
+        **(
+            {"features": compare_features(gold, pred)}
+            if scores_features(inst.language, gold)
+            else {}
+        ),
+        fake=fake,
+        invalid_versions=invalid,
+        parse_errors=parse_errors,
+        reader_disagreements=reader_notes,
+        failure_categories=failure_categories(
+            gold, pred, fake, invalid, parse_errors, options.names_only
+        ),
+        patch=git_diff(masked_text, new_text),
+    )
 
 
 def save_result(out: Path, inst: Instance, result: dict[str, Any], dibench: bool = False) -> Path:
