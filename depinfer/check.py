@@ -18,10 +18,12 @@ from dataclasses import asdict, dataclass
 from functools import lru_cache
 from pathlib import PurePosixPath
 
+from depinfer.context import Options
 from depinfer.data import load_table
 from depinfer.model import Candidate, Ecosystem, FileKind, Manifest, Project, Section
+from depinfer.pipeline import infer, make_context
 from depinfer.registries.names import comparable
-from depinfer.scan import classify
+from depinfer.scan import classify, scan
 
 MESSAGES = {
     "DEP001": "'{name}' is imported but not declared in {manifest}",
@@ -237,9 +239,6 @@ def _unused(project: Project, candidates: list[Candidate]) -> list[Finding]:
 
 
 def run_check(path: str, online: bool = False, languages: tuple[str, ...] = ()):
-    from depinfer.context import Options
-    from depinfer.pipeline import infer, make_context
-    from depinfer.scan import scan
 
     options = Options(offline=not online, keep_unverified=True, versions=False, languages=languages)
     project = scan(path)

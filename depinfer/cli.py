@@ -148,19 +148,20 @@ class Progress:
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] == "bench":
-        from depinfer.bench.cli import main as bench_main
+        from depinfer.bench.cli import main as bench_main  # lazy: --help stays fast
 
         return bench_main(argv[1:])
     args = build_parser().parse_args(argv)
     if args.check:
-        from depinfer.check import main as check_main
+        from depinfer.check import main as check_main  # lazy: --help stays fast
 
         return check_main(args)
 
-    from depinfer.context import Options
-    from depinfer.pipeline import infer, make_context, write_edits
-    from depinfer.report import diff_report, explain_report, json_report, text_report
-    from depinfer.scan import scan
+    # lazy, here and below: `depinfer --help` and bad arguments need none of the stages
+    from depinfer.context import Options  # lazy (above)
+    from depinfer.pipeline import infer, make_context, write_edits  # lazy (above)
+    from depinfer.report import diff_report, explain_report, json_report, text_report  # lazy
+    from depinfer.scan import scan  # lazy (above)
 
     options = Options(
         write=args.write,
@@ -223,8 +224,8 @@ def _verify_request(args: argparse.Namespace, project):
     a local test run can build (and --lang allows); None when there is none."""
     from pathlib import Path
 
-    from depinfer.ci.plan import PLANNERS
-    from depinfer.ci.repair import VerifyRequest
+    from depinfer.ci.plan import PLANNERS  # lazy: only with --verify
+    from depinfer.ci.repair import VerifyRequest  # lazy: only with --verify
 
     langs = [lang for lang in project.languages if lang in PLANNERS]
     if args.lang:

@@ -281,7 +281,7 @@ def _check_trees(trees: str) -> Path | None:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from depinfer.bench.runner import RunOptions
+    from depinfer.bench.runner import RunOptions  # lazy: per subcommand
 
     trees = _check_trees(args.trees)
     if trees is None:
@@ -349,7 +349,7 @@ def _run_usage_problem(args: argparse.Namespace) -> str | None:
 
 def _available_peers(args: argparse.Namespace, instances: list[Instance]) -> tuple[str, ...]:
     """The peer tools asked for that are installed; a note for each one that is not."""
-    from depinfer.bench.peers import PEERS, parse_peer_names
+    from depinfer.bench.peers import PEERS, parse_peer_names  # lazy: per subcommand
 
     peers = tuple(parse_peer_names(args.peers)) if args.peers else ()
     languages = {i.language for i in instances}
@@ -367,8 +367,8 @@ def _todo(
 ) -> tuple[list[tuple[str, Instance]], dict[str, dict]]:
     """The instances to run (with their progress labels), and the textual results of those
     done before that an executed run reuses."""
-    from depinfer.bench.execute import finished
-    from depinfer.bench.runner import load_result
+    from depinfer.bench.execute import finished  # lazy: per subcommand
+    from depinfer.bench.runner import load_result  # lazy: per subcommand
 
     todo: list[tuple[str, Instance]] = []
     kept: dict[str, dict] = {}  # textual results reused by an executed run
@@ -396,9 +396,14 @@ def _run_one(
 ) -> dict:
     """One instance: infer and score (unless `result` has it already), then execute and
     verify when asked."""
-    from depinfer.bench.dibench import gold_from_patch
-    from depinfer.bench.execute import execute_instance, finished, needs_verify, verify_instance
-    from depinfer.bench.runner import run_isolated
+    from depinfer.bench.dibench import gold_from_patch  # lazy: per subcommand
+    from depinfer.bench.execute import (  # lazy: per subcommand
+        execute_instance,
+        finished,
+        needs_verify,
+        verify_instance,
+    )
+    from depinfer.bench.runner import run_isolated  # lazy: per subcommand
 
     if result is None:
         try:
@@ -436,8 +441,8 @@ def _run_one(
 
 def _done(args: argparse.Namespace, out: Path, label: str, inst: Instance, result: dict) -> bool:
     """Save one instance's result and print its progress line; False when it failed."""
-    from depinfer.bench.execute import describe
-    from depinfer.bench.runner import save_result
+    from depinfer.bench.execute import describe  # lazy: per subcommand
+    from depinfer.bench.runner import save_result  # lazy: per subcommand
 
     save_result(out, inst, result, dibench=args.dibench)
     if result["status"] != "ok":
@@ -461,7 +466,7 @@ def _done(args: argparse.Namespace, out: Path, label: str, inst: Instance, resul
 
 def _print_run_tables(args: argparse.Namespace, out: Path, instances: list[Instance]) -> None:
     """The run's tables on stdout (and its plot); summary.json covers every result in `out`."""
-    from depinfer.bench.report import (
+    from depinfer.bench.report import (  # lazy: per subcommand
         instance_table,
         language_table,
         load_results,
@@ -491,8 +496,8 @@ def _print_run_tables(args: argparse.Namespace, out: Path, instances: list[Insta
 def verify_context(result: dict, options: object):
     """The inference context of the textual run that produced `result` (same settings), for
     the verify stage's own inference and repair."""
-    from depinfer.context import Options
-    from depinfer.pipeline import make_context
+    from depinfer.context import Options  # lazy: per subcommand
+    from depinfer.pipeline import make_context  # lazy: per subcommand
 
     opts = Options(
         offline=bool(result.get("offline")),
@@ -517,7 +522,7 @@ def exec_as_of(choice: str, inference_as_of: str | None) -> str | None:
 
 def same_settings(previous: dict, options: object) -> bool:
     """A finished result counts for resuming only if it ran with the settings asked for now."""
-    from depinfer.bench.peers import PEERS
+    from depinfer.bench.peers import PEERS  # lazy: per subcommand
 
     wanted_peers = set(getattr(options, "peers", ()))
     lang_peers = {p for p in wanted_peers if PEERS[p].language == previous.get("language")}
@@ -531,9 +536,9 @@ def same_settings(previous: dict, options: object) -> bool:
 def cmd_prepare(args: argparse.Namespace) -> int:
     import shutil
 
-    from depinfer.bench.dibench import dibench_instance
-    from depinfer.bench.masking import copy_tree, mask
-    from depinfer.bench.runner import git_diff
+    from depinfer.bench.dibench import dibench_instance  # lazy: per subcommand
+    from depinfer.bench.masking import copy_tree, mask  # lazy: per subcommand
+    from depinfer.bench.runner import git_diff  # lazy: per subcommand
 
     trees = _check_trees(args.trees)
     if trees is None:
@@ -595,7 +600,7 @@ def _text(path: Path) -> str:
 
 def _results_of(dirs: list[Path]) -> list | int:
     """The instance results under the given directories, or the exit code of a failure."""
-    from depinfer.bench.report import load_results
+    from depinfer.bench.report import load_results  # lazy: per subcommand
 
     for d in dirs:
         if not d.is_dir():
@@ -607,7 +612,7 @@ def _results_of(dirs: list[Path]) -> list | int:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    from depinfer.bench.report import (
+    from depinfer.bench.report import (  # lazy: per subcommand
         instance_table,
         language_table,
         plot,
@@ -629,7 +634,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         if verify_table(summary):
             sys.stdout.write("\n" + verify_table(summary))
         if summary["peers"]:
-            from depinfer.bench.report import peers_table
+            from depinfer.bench.report import peers_table  # lazy: per subcommand
 
             sys.stdout.write("\n" + peers_table(summary))
     if args.plot is not None:
@@ -660,7 +665,7 @@ def _copy_logs(dirs: list[Path], result: dict, out: Path) -> None:
 
 
 def cmd_merge(args: argparse.Namespace) -> int:
-    from depinfer.bench.report import language_table, write_summary
+    from depinfer.bench.report import language_table, write_summary  # lazy: per subcommand
 
     dirs = [Path(d) for d in args.results]
     results = _results_of(dirs)
@@ -676,7 +681,7 @@ def cmd_merge(args: argparse.Namespace) -> int:
         summary = write_summary(out, results)
         print(f"merged {len(results)} instance(s) into {out}")
     else:
-        from depinfer.bench.report import summarise
+        from depinfer.bench.report import summarise  # lazy: per subcommand
 
         summary = summarise(results)
     sys.stdout.write(language_table(summary))

@@ -42,6 +42,9 @@ from typing import Any
 import depinfer.ci
 from depinfer.bench.dataset import Instance
 from depinfer.bench.masking import copy_tree, mask
+from depinfer.ci.repair import VerifyRequest
+from depinfer.ci.runner import RunResult, parse_outcomes
+from depinfer.pipeline import infer_and_verify
 
 RUNS = ("gold", "masked", "inferred")
 STEP_TIMEOUT = 900
@@ -295,8 +298,6 @@ _SCRATCH = re.compile(r"(?:/private)?/[^\s'\"]*?depinfer-exec-[^/\s]*/[^/\s]+/re
 def run_from_log(out: Path, summary: dict[str, Any]) -> Any:
     """A RunResult rebuilt from a stored run summary and its log (outcomes parsed again,
     scratch paths removed so ids compare across runs)."""
-    from depinfer.ci.runner import RunResult, parse_outcomes
-
     path = out / summary["log"] if not Path(summary["log"]).is_absolute() else Path(summary["log"])
     text = path.read_text(encoding="utf-8", errors="replace") if path.is_file() else ""
     text = _SCRATCH.sub("", text)
@@ -322,9 +323,6 @@ def verify_instance(
     """The verify stage for one executed instance; returns its `verified` record.
 
     `make_ctx()` gives the inference context the textual run used (same options)."""
-    from depinfer.ci.repair import VerifyRequest
-    from depinfer.pipeline import infer_and_verify
-
     started = time.monotonic()
     runs = execution.get("runs") or {}
     if not needs_verify({**execution, "verified": None}) or "inferred" not in runs:

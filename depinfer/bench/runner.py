@@ -35,7 +35,11 @@ from depinfer.bench.sections import (
     read_deps,
 )
 from depinfer.ci.constraints import to_pep440
+from depinfer.context import Options
+from depinfer.manifests import detect_format, read_manifest
 from depinfer.model import LANGUAGE_ECOSYSTEM
+from depinfer.pipeline import make_context, write_edits
+from depinfer.scan import scan
 
 # DI-Bench's failure categories, decided here from the text alone (no execution):
 MISSING_DEPENDENCY = "missing dependency in test"  # a gold name was not written
@@ -66,7 +70,7 @@ def result_path(out: Path, inst: Instance) -> Path:
 
 def dibench_patch_path(out: Path, inst: Instance) -> Path:
     """Where DI-Bench's evaluator looks for a prediction: <results>/<language>/<id>/patch.diff."""
-    from depinfer.bench.dibench import dibench_language
+    from depinfer.bench.dibench import dibench_language  # lazy: DI-Bench data only
 
     return out / dibench_language(inst) / inst.id / "patch.diff"
 
@@ -122,8 +126,6 @@ def predicted(
 ) -> tuple[dict[str, list[Dep]], list[str], list[str]]:
     """What the written build files declare in the masked sections: (deps per file, files
     that cannot be parsed, where depinfer's own reader disagrees)."""
-    from depinfer.manifests import detect_format, read_manifest
-
     pred: dict[str, list[Dep]] = {}
     errors: list[str] = []
     notes: list[str] = []
@@ -239,7 +241,7 @@ def run_peers(
     names: tuple[str, ...], inst: Instance, root: Path, gold: dict[str, list[Dep]], offline: bool
 ) -> dict[str, Any]:
     """Each peer for the instance's language, on the masked copy, scored like depinfer."""
-    from depinfer.bench.peers import PEERS, run_peer
+    from depinfer.bench.peers import PEERS, run_peer  # lazy: only with --peers
 
     out: dict[str, Any] = {}
     for name in names:
@@ -412,10 +414,7 @@ def _masked_gold(
 
 def _infer_and_write(root: Path, inst: Instance, options: RunOptions, result: dict[str, Any]):
     """Run depinfer on the masked copy and write its manifests there; returns its context."""
-    # looked up at call time: the benchmark's tests replace depinfer.pipeline.infer
-    from depinfer.context import Options
-    from depinfer.pipeline import infer, make_context, write_edits
-    from depinfer.scan import scan
+    from depinfer.pipeline import infer  # at call time: the bench's tests replace it
 
     opts = Options(
         offline=options.offline,

@@ -409,7 +409,7 @@ class _Loop:
     pristine: dict[str, str]  # manifest path → its text before anything was written
     as_of: str | None
     started: float
-    extra: list[Candidate] = field(default_factory=list)
+    repaired: list[Candidate] = field(default_factory=list)  # candidates repair added
     bounds: dict[str, tuple[str, str]] = field(default_factory=dict)  # package → (spec, why)
     runtime: str | None = None  # an older interpreter a runtime action asked for
 
@@ -527,7 +527,7 @@ def _repair(loop: _Loop, rnd: Round, run: RunResult, ctx: Context) -> str | None
     # new: not written (a candidate inference kept out, e.g. optional or with no
     # section to hold it, counts as new: the run shows it is needed) nor added before
     have = {(r.manifest, _norm(r.name)) for r in loop.result.requirements if not r.optional}
-    have |= {(c.manifest, _norm(c.name)) for c in loop.extra}
+    have |= {(c.manifest, _norm(c.name)) for c in loop.repaired}
     new = [c for c in new if (c.manifest, _norm(c.name)) not in have]
     older = _older_runtime(loop.scratch, language, loop.request.test_cmd, rnd.actions, loop.runtime)
     if older:
@@ -543,7 +543,7 @@ def _repair(loop: _Loop, rnd: Round, run: RunResult, ctx: Context) -> str | None
     if not new and not moves and not older:
         return "nothing new to add for: " + ", ".join(f"{a.kind} {a.name}" for a in rnd.actions)
     rnd.added += [c.name for c in new] + [f"{n}{spec}" for n, (spec, _) in moves.items()]
-    loop.extra.extend(new)
+    loop.repaired.extend(new)
     loop.bounds.update(moves)
     return None
 
@@ -555,11 +555,11 @@ def _write_again(loop: _Loop, ctx: Context) -> None:
         (loop.scratch / path).write_text(text, encoding="utf-8", newline="")
     resolver = steps.stage("resolvers", language)
     _, cands, _ = steps.run_language(project, language, ctx)
-    reqs = resolver.resolve(project, merge_candidates(cands + loop.extra), ctx)
+    reqs = resolver.resolve(project, merge_candidates(cands + loop.repaired), ctx)
     written = {(r.manifest, _norm(r.name)) for r in reqs}
     homeless = [
         c
-        for c in loop.extra
+        for c in loop.repaired
         if c.section != Section.RUNTIME and (c.manifest, _norm(c.name)) not in written
     ]
     for c in homeless:  # the manifest has no test/dev section to hold it
@@ -572,7 +572,7 @@ def _write_again(loop: _Loop, ctx: Context) -> None:
             )
         )
     if homeless:
-        reqs = resolver.resolve(project, merge_candidates(cands + loop.extra), ctx)
+        reqs = resolver.resolve(project, merge_candidates(cands + loop.repaired), ctx)
     for req in reqs:
         move = loop.bounds.get(_norm(req.name))
         if move:
@@ -580,7 +580,7 @@ def _write_again(loop: _Loop, ctx: Context) -> None:
             req.evidence.append(Evidence("repair", detail=move[1]))
     others = [r for r in result.requirements if LANGUAGE_ECOSYSTEM[language] != r.ecosystem]
     result.requirements = others + reqs
-    result.candidates = cands + loop.extra
+    result.candidates = cands + loop.repaired
     result.edits = steps.plan_edits(project, result.requirements, ctx)
     loop.pristine.update({e.path: e.old_text for e in result.edits if e.path not in loop.pristine})
     steps.write_edits(loop.scratch, result.edits, ctx)
