@@ -22,7 +22,7 @@ from pathlib import Path
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 
 from depinfer.ci.constraints import to_pep440
-from depinfer.ci.workflow import TEST_COMMANDS, Step, TestJob
+from depinfer.ci.workflow import Step, TestJob, test_commands
 from depinfer.data import load_table
 from depinfer.model import Ecosystem, Project
 from depinfer.registries.http import default_cache_dir
@@ -87,7 +87,7 @@ def test_lines(job: TestJob | None) -> list[str]:
     out = []
     for step in job.steps:
         for line in (step.run or "").splitlines():
-            if any(re.search(p, line) for p in TEST_COMMANDS):
+            if any(re.search(p, line) for p in test_commands()):
                 out.append(unwrap(line))
     return out
 
@@ -540,7 +540,7 @@ def _tox_env(root: Path, plan: Plan) -> list[str]:
     cmds = [
         "python -m " + c if c.startswith(PYTEST) else c
         for c in lines("commands")
-        if any(re.search(p, c) for p in TEST_COMMANDS) or c.startswith("python")
+        if any(re.search(p, c) for p in test_commands()) or c.startswith("python")
     ]
     changedir = sec.get("changedir", "").replace("{toxinidir}", str(root)).strip()
     if cmds and changedir and "{" not in changedir:
