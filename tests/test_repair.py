@@ -245,3 +245,41 @@ def test_cargo_logs_tell_the_installed_crate_version(tmp_path):
     log = (LOGS / "rust-missing-item.log").read_text()
     assert installed_version("rust", "syn", log, tmp_path) == "3.0.1"
     assert installed_version("rust", "quote", log, tmp_path) is None
+
+
+def test_cli_verify_asks_the_pipeline_and_records_the_rounds(tmp_path, monkeypatch, capsys):
+    import json
+
+    import depinfer.ci.repair as repair
+    from depinfer.ci.runner import RunResult
+    from depinfer.cli import main
+
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("x = 1\n")
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_config.py").write_text("import pkg\n")
+    (tmp_path / "pyproject.toml").write_text(
+        '[project]\nname = "pkg"\nversion = "0"\ndependencies = []\n\n'
+        '[project.optional-dependencies]\ntest = ["pytest"]\n'
+    )
+    failing = (LOGS / "python-module-not-found-traceback.log").read_text()
+
+    def fake_run(root, language, test_cmd=None, log_path=None, as_of=None, **kw):
+        if "pyyaml" in (root / "pyproject.toml").read_text():
+            return RunResult("passed")
+        return RunResult("failed", log=failing.replace("/tmp/scratch/repo", str(root)))
+
+    monkeypatch.setattr(repair, "run_tests", fake_run)
+    args = [str(tmp_path), "--offline", "--names-only", "--verify", "--test-cmd", "pytest"]
+    assert main([*args, "--json"]) == 0
+    captured = capsys.readouterr()
+    assert "verify round 1: tests failed" in captured.err and "added pyyaml" in captured.err
+    assert "verify: tests pass — tests pass" in captured.err
+    record = json.loads(captured.out)["llm"]["verify"]
+    assert (record["passed"], record["rounds"], record["stopped_because"]) == (
+        True,
+        2,
+        "tests pass",
+    )
+    assert [r["added"] for r in record["runs"]] == [["pyyaml"], []]
+    assert record["runs"][0]["actions"][0]["kind"] == "module"
