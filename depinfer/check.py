@@ -18,10 +18,12 @@ from dataclasses import asdict, dataclass
 from functools import lru_cache
 from pathlib import PurePosixPath
 
+from depinfer.context import Options
 from depinfer.data import load_table
 from depinfer.model import Candidate, Ecosystem, FileKind, Manifest, Project, Section
+from depinfer.pipeline import infer, make_context
 from depinfer.registries.names import comparable
-from depinfer.scan import classify
+from depinfer.scan import classify, scan
 
 MESSAGES = {
     "DEP001": "'{name}' is imported but not declared in {manifest}",
@@ -132,84 +134,90 @@ def _line_of(project: Project, manifest: str, name: str) -> int:
 def find_problems(project: Project, candidates: list[Candidate]) -> list[Finding]:
     findings: list[Finding] = []
     manifests = {m.path: m for m in project.manifests}
-    used: dict[str, dict[str, list[Candidate]]] = {}  # manifest -> normalised name -> uses
+    for mpath, names in _uses_by_manifest(project, candidates).items():
+        runtime, dev, has_dev_group = _declared_where(project, manifests[mpath])
+        for norm, all_uses in sorted(names.items()):
+            # a runtime declaration used only by tests is misplaced whatever groups exist
+            uses = all_uses if norm in runtime else _uses_that_count(all_uses, has_dev_group)
+            finding = _use_finding(project, mpath, norm, uses, runtime, dev) if uses else None
+            if finding is not None:
+                findings.append(finding)
+    findings.extend(_unused(project, candidates))
+    return findings
+
+
+def _uses_by_manifest(
+    project: Project, candidates: list[Candidate]
+) -> dict[str, dict[str, list[Candidate]]]:
+    """manifest → normalised name → the candidates that use it (internal ones left out)."""
+    manifests = {m.path for m in project.manifests}
+    used: dict[str, dict[str, list[Candidate]]] = {}
     for c in candidates:
         if c.internal or c.manifest not in manifests:
             continue
         used.setdefault(c.manifest, {}).setdefault(normalise(c.ecosystem, c.name), []).append(c)
+    return used
 
-    for mpath, names in used.items():
-        manifest = manifests[mpath]
-        eco = manifest.ecosystem
-        runtime: dict[str, str] = {}
-        dev: dict[str, str] = {}
-        for m in _scope(project, manifest):
-            for key, declared in m.declared.items():
-                if key.startswith(NOT_DEPENDENCY_KEYS):
-                    continue
-                target = runtime if _is_runtime_key(eco, key, m) else dev
-                for n in declared:
-                    target.setdefault(normalise(eco, n), m.path)
-        has_dev_group = bool(dev) or any(
-            not _is_runtime_key(eco, k, m) and not k.startswith(NOT_DEPENDENCY_KEYS)
-            for m in _scope(project, manifest)
-            for k in m.declared
-        )
-        for norm, all_uses in sorted(names.items()):
-            # a runtime declaration used only by tests is misplaced whatever groups exist
-            uses = all_uses if norm in runtime else _uses_that_count(all_uses, has_dev_group)
-            if not uses:
-                continue
-            first = uses[0]
-            ev = next((e for e in first.evidence if e.file), None)
-            file, line = (ev.file, ev.line or 1) if ev else (mpath, 1)
-            needs_runtime = any(
-                u.section in (Section.RUNTIME, Section.PEER) and not u.optional for u in uses
-            )
-            if norm in runtime:
-                if (
-                    not needs_runtime
-                    and all(u.section == Section.DEV for u in uses)
-                    and norm not in dev
-                ):
-                    mf = runtime[norm]
-                    findings.append(
-                        Finding(
-                            "DEP003",
-                            first.name,
-                            mf,
-                            mf,
-                            _line_of(project, mf, first.name),
-                            MESSAGES["DEP003"].format(name=first.name),
-                        )
-                    )
-                continue
-            if norm in dev:
-                if needs_runtime:
-                    findings.append(
-                        Finding(
-                            "DEP004",
-                            first.name,
-                            dev[norm],
-                            file,
-                            line,
-                            MESSAGES["DEP004"].format(name=first.name, manifest=dev[norm]),
-                        )
-                    )
-                continue
-            if all(u.optional for u in uses):
-                continue  # guarded imports (try/except ImportError) may stay undeclared
-            findings.append(
-                Finding(
-                    "DEP001",
-                    first.name,
-                    mpath,
-                    file,
-                    line,
-                    MESSAGES["DEP001"].format(name=first.name, manifest=mpath),
-                )
-            )
 
+def _declared_where(
+    project: Project, manifest: Manifest
+) -> tuple[dict[str, str], dict[str, str], bool]:
+    """The names a manifest (and its scope) declares at runtime and for development, each
+    with the manifest that declares it, and whether it has a development group at all."""
+    eco = manifest.ecosystem
+    runtime: dict[str, str] = {}
+    dev: dict[str, str] = {}
+    for m in _scope(project, manifest):
+        for key, declared in m.declared.items():
+            if key.startswith(NOT_DEPENDENCY_KEYS):
+                continue
+            target = runtime if _is_runtime_key(eco, key, m) else dev
+            for n in declared:
+                target.setdefault(normalise(eco, n), m.path)
+    has_dev_group = bool(dev) or any(
+        not _is_runtime_key(eco, k, m) and not k.startswith(NOT_DEPENDENCY_KEYS)
+        for m in _scope(project, manifest)
+        for k in m.declared
+    )
+    return runtime, dev, has_dev_group
+
+
+def _use_finding(
+    project: Project,
+    mpath: str,
+    norm: str,
+    uses: list[Candidate],
+    runtime: dict[str, str],
+    dev: dict[str, str],
+) -> Finding | None:
+    """What is wrong with how one used name is declared: misplaced as runtime (DEP003) or as
+    development (DEP004), or not declared (DEP001); None when nothing is."""
+    first = uses[0]
+    ev = next((e for e in first.evidence if e.file), None)
+    file, line = (ev.file, ev.line or 1) if ev else (mpath, 1)
+    needs_runtime = any(
+        u.section in (Section.RUNTIME, Section.PEER) and not u.optional for u in uses
+    )
+    if norm in runtime:
+        if needs_runtime or norm in dev or not all(u.section == Section.DEV for u in uses):
+            return None
+        mf = runtime[norm]
+        message = MESSAGES["DEP003"].format(name=first.name)
+        return Finding("DEP003", first.name, mf, mf, _line_of(project, mf, first.name), message)
+    if norm in dev:
+        if not needs_runtime:
+            return None
+        message = MESSAGES["DEP004"].format(name=first.name, manifest=dev[norm])
+        return Finding("DEP004", first.name, dev[norm], file, line, message)
+    if all(u.optional for u in uses):
+        return None  # guarded imports (try/except ImportError) may stay undeclared
+    message = MESSAGES["DEP001"].format(name=first.name, manifest=mpath)
+    return Finding("DEP001", first.name, mpath, file, line, message)
+
+
+def _unused(project: Project, candidates: list[Candidate]) -> list[Finding]:
+    """Runtime declarations no code uses (DEP002), unless exempt."""
+    findings: list[Finding] = []
     all_used = {(c.ecosystem, normalise(c.ecosystem, c.name)) for c in candidates}
     for m in project.manifests:
         if m.parse_error:
@@ -221,23 +229,16 @@ def find_problems(project: Project, candidates: list[Candidate]) -> list[Finding
                 norm = normalise(m.ecosystem, name)
                 if (m.ecosystem, norm) in all_used or _exempt(m.ecosystem, norm):
                     continue
+                message = MESSAGES["DEP002"].format(name=name, manifest=m.path)
                 findings.append(
                     Finding(
-                        "DEP002",
-                        name,
-                        m.path,
-                        m.path,
-                        _line_of(project, m.path, name),
-                        MESSAGES["DEP002"].format(name=name, manifest=m.path),
+                        "DEP002", name, m.path, m.path, _line_of(project, m.path, name), message
                     )
                 )
     return findings
 
 
 def run_check(path: str, online: bool = False, languages: tuple[str, ...] = ()):
-    from depinfer.context import Options
-    from depinfer.pipeline import infer, make_context
-    from depinfer.scan import scan
 
     options = Options(offline=not online, keep_unverified=True, versions=False, languages=languages)
     project = scan(path)

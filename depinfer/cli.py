@@ -148,19 +148,20 @@ class Progress:
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] == "bench":
-        from depinfer.bench.cli import main as bench_main
+        from depinfer.bench.cli import main as bench_main  # lazy: --help stays fast
 
         return bench_main(argv[1:])
     args = build_parser().parse_args(argv)
     if args.check:
-        from depinfer.check import main as check_main
+        from depinfer.check import main as check_main  # lazy: --help stays fast
 
         return check_main(args)
 
-    from depinfer.context import Options
-    from depinfer.pipeline import infer, make_context, write_edits
-    from depinfer.report import diff_report, explain_report, json_report, text_report
-    from depinfer.scan import scan
+    # lazy, here and below: `depinfer --help` and bad arguments need none of the stages
+    from depinfer.context import Options  # lazy (above)
+    from depinfer.pipeline import infer, make_context, write_edits  # lazy (above)
+    from depinfer.report import diff_report, explain_report, json_report, text_report  # lazy
+    from depinfer.scan import scan  # lazy (above)
 
     options = Options(
         write=args.write,
@@ -184,9 +185,12 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_USAGE
     ctx = make_context(options)
     if args.verify:
-        result = _verify(args, project, ctx)
-        if result is None:
+        request = _verify_request(args, project)
+        if request is None:
             return EXIT_USAGE
+        with Progress(f"verifying ({request.language})"):
+            result = infer(project.root, options, ctx=ctx, project=project, verify=request)
+        _report_verification(result)
     else:
         with Progress("analysing"):
             result = infer(args.path, options, ctx=ctx, project=project)
@@ -215,11 +219,13 @@ def main(argv: list[str] | None = None) -> int:
     return EXIT_PARTIAL if errors else EXIT_OK
 
 
-def _verify(args: argparse.Namespace, project, ctx):
+def _verify_request(args: argparse.Namespace, project):
+    """What --verify asks of the pipeline: the language with the most notebooks among those
+    a local test run can build (and --lang allows); None when there is none."""
     from pathlib import Path
 
-    from depinfer.ci.plan import PLANNERS
-    from depinfer.ci.repair import verify
+    from depinfer.ci.plan import PLANNERS  # lazy: only with --verify
+    from depinfer.ci.repair import VerifyRequest  # lazy: only with --verify
 
     langs = [lang for lang in project.languages if lang in PLANNERS]
     if args.lang:
@@ -230,16 +236,17 @@ def _verify(args: argparse.Namespace, project, ctx):
             file=sys.stderr,
         )
         return None
-    language = max(langs, key=lambda lang: len(project.files_of(lang, "notebook")))
-    with Progress(f"verifying ({language})"):
-        outcome, result = verify(
-            project.root,
-            language,
-            ctx,
-            test_cmd=args.test_cmd,
-            max_rounds=args.rounds,
-            log_dir=Path(args.log_dir) if args.log_dir else None,
-        )
+    return VerifyRequest(
+        max(langs, key=lambda lang: len(project.files_of(lang, "notebook"))),
+        test_cmd=args.test_cmd,
+        max_rounds=args.rounds,
+        log_dir=Path(args.log_dir) if args.log_dir else None,
+    )
+
+
+def _report_verification(result) -> None:
+    """Each round on stderr, and the loop's decision record in the result's JSON."""
+    outcome = result.verification
     for rnd in outcome.rounds:
         added = f"; added {', '.join(rnd.added)}" if rnd.added else ""
         print(
@@ -250,29 +257,7 @@ def _verify(args: argparse.Namespace, project, ctx):
         f"verify: {'tests pass' if outcome.passed else 'tests do not pass'} — {outcome.stopped_because}",
         file=sys.stderr,
     )
-    result.llm = {
-        **result.llm,
-        "verify": {
-            "passed": outcome.passed,
-            "rounds": len(outcome.rounds),
-            "stopped_because": outcome.stopped_because,
-            # the decision record: what each run showed and what the next one changed, why
-            "runs": [
-                {
-                    "number": rnd.number,
-                    "status": rnd.status,
-                    "seconds": round(rnd.seconds, 1),
-                    "added": rnd.added,
-                    "actions": [
-                        {"kind": a.kind, "name": a.name, "why": a.why, "line": a.line}
-                        for a in rnd.actions
-                    ],
-                }
-                for rnd in outcome.rounds
-            ],
-        },
-    }
-    return result
+    result.llm = {**result.llm, "verify": outcome.record()}
 
 
 if __name__ == "__main__":

@@ -90,6 +90,17 @@ class Facts:
     """
 
 
+@dataclass(frozen=True)
+class ArbiterChoice:
+    """The hybrid arbiter's answer that replaced a rule-based choice (`--explain` shows it)."""
+
+    question: str  # what was asked about: the import or name in question
+    choice: str  # the name the model chose ("none": leave it out)
+    alternatives: tuple[str, ...]  # the names it chose among, sorted
+    rule_choice: str  # what the rules had chosen ("none": nothing was written)
+    model: str  # the model that answered
+
+
 @dataclass
 class SourceFile:
     path: str  # repository-relative, POSIX separators
@@ -200,6 +211,9 @@ class Candidate:
     spec: str | None = None  # a version constraint found as evidence (pin elsewhere, ...)
     kinds: tuple[str, ...] = ()  # the file roles (FileKind values) the name is used from
     group: str | None = None  # existing group/extra name to place into (e.g. "test")
+    # the registry's popularity rank of this name and of its alternatives, best first
+    # (name, rank); the hybrid arbiter shows them beside each option
+    ranks: tuple[tuple[str, int], ...] = ()
     facts: Facts | None = None  # the language's own typed facts (depinfer/facts/)
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -223,6 +237,7 @@ class Requirement:
     evidence: list[Evidence] = field(default_factory=list)
     alternatives: list[str] = field(default_factory=list)
     facts: Facts | None = None  # the candidate's facts, carried to the writer
+    llm: ArbiterChoice | None = None  # hybrid mode: the arbiter's answer that chose this name
     extra: dict[str, Any] = field(default_factory=dict)
 
 

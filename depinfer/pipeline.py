@@ -1,13 +1,17 @@
-"""The one-direction pipeline: scan → analyze → map → infer implicit → resolve → (arbitrate) → write.
+"""The one-direction pipeline: scan → analyze → map → infer implicit → resolve → (arbitrate)
+→ write → (verify).
 
 Each language plugs in by providing a module of the same name in each stage package:
 `depinfer.analyzers.<lang>.analyze`, `depinfer.mapping.<lang>.map_imports`,
 `depinfer.rules.<lang>.infer`, `depinfer.resolvers.<lang>.resolve`. A language whose modules
-are not there yet is reported and skipped, never a crash.
+are not there yet is reported and skipped, never a crash. Verify, the last stage, runs the
+project's own tests on a scratch copy and repairs from what they name (`depinfer.ci.repair`,
+handed this module's stages: ci sits below the pipeline).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import os
 import tempfile
@@ -15,8 +19,11 @@ from collections import defaultdict
 from pathlib import Path
 from types import ModuleType
 
+from depinfer.ci import repair
+from depinfer.ci.repair import PipelineSteps, VerifiedInference, VerifyRequest
 from depinfer.config import apply_config, load_config
 from depinfer.context import Context, Options
+from depinfer.hybrid import arbitrate
 from depinfer.manifests import ManifestError, render_manifest
 from depinfer.model import (
     Candidate,
@@ -33,7 +40,9 @@ from depinfer.scan import scan
 LANGUAGES = ("python", "javascript", "rust", "csharp")
 
 
-def _stage(package: str, language: str) -> ModuleType | None:
+def stage(package: str, language: str) -> ModuleType | None:
+    """The language's module of one stage package (`stage("mapping", "rust")`), None when
+    the language has none."""
     try:
         return importlib.import_module(f"depinfer.{package}.{language}")
     except ModuleNotFoundError as exc:
@@ -54,11 +63,16 @@ def infer(
     ctx: Context | None = None,
     project: Project | None = None,
     edits: bool = True,
+    verify: VerifyRequest | None = None,
 ) -> Inference:
     """Run every stage up to the manifest edits (nothing is written here; `edits=False`
-    stops before rendering them, for check mode)."""
+    stops before rendering them, for check mode). With `verify`, the last stage too: the
+    edits are written into a scratch copy whose tests run and repair them; the answer is
+    then a `VerifiedInference` that carries how that went."""
     options = options or Options()
     ctx = ctx or make_context(options)
+    if verify is not None:
+        return infer_and_verify(root, verify, ctx, project)
     project = project or scan(root)
     ctx.registries.use_project(project.root)
     result = Inference(project=project)
@@ -71,8 +85,6 @@ def infer(
         result.candidates.extend(candidates)
         result.requirements.extend(requirements)
     if options.llm:
-        from depinfer.hybrid import arbitrate
-
         result.requirements = arbitrate(project, result, ctx)
     if edits:
         result.edits = plan_edits(project, result.requirements, ctx)
@@ -82,16 +94,30 @@ def infer(
     return result
 
 
+def infer_and_verify(
+    root: str | os.PathLike[str],
+    request: VerifyRequest,
+    ctx: Context,
+    project: Project | None = None,
+) -> VerifiedInference:
+    """`infer(..., verify=request)`: the verify-and-repair loop over this pipeline's own
+    stages. `project`: `root` as scanned already, if it was."""
+    steps = PipelineSteps(infer, run_language, plan_edits, write_edits, stage)
+    outcome, result = repair.verify(Path(root), request, ctx, steps, project)
+    fields = {f.name: getattr(result, f.name) for f in dataclasses.fields(Inference)}
+    return VerifiedInference(**fields, verification=outcome)
+
+
 def run_language(
     project: Project, language: str, ctx: Context
 ) -> tuple[list[ImportRef], list[Candidate], list[Requirement]]:
-    analyzer = _stage("analyzers", language)
-    mapper = _stage("mapping", language)
-    resolver = _stage("resolvers", language)
+    analyzer = stage("analyzers", language)
+    mapper = stage("mapping", language)
+    resolver = stage("resolvers", language)
     if analyzer is None or mapper is None or resolver is None:
         ctx.info(f"{language}: not supported yet, skipped")
         return [], [], []
-    rules = _stage("rules", language)
+    rules = stage("rules", language)
     refs = analyzer.analyze(project, ctx)
     candidates = apply_config(mapper.map_imports(project, refs, ctx), ctx.config)
     if rules is not None:

@@ -116,11 +116,11 @@ def explain_report(result: Inference, name: str) -> str:
             lines.append(f"  because: {ev}")
         if req.alternatives:
             lines.append("  alternatives considered: " + ", ".join(req.alternatives))
-        llm = req.extra.get("llm")
+        llm = req.llm
         if llm:
             lines.append(
-                f"  decided by the LLM arbiter ({llm['model']}): {llm['choice']} over the "
-                f"rule-based {llm['rule_choice']}, among {', '.join(llm['alternatives'])}"
+                f"  decided by the LLM arbiter ({llm.model}): {llm.choice} over the "
+                f"rule-based {llm.rule_choice}, among {', '.join(llm.alternatives)}"
             )
         if req.verified is None:
             lines.append("  registry: not verified (offline or unreachable)")

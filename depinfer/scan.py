@@ -15,6 +15,7 @@ from pathlib import Path, PurePosixPath
 
 from depinfer.manifests import detect_format, read_manifest
 from depinfer.model import Diagnostic, Ecosystem, FileKind, Manifest, Project, SourceFile
+from depinfer.toml_compat import tomllib
 
 MAX_SOURCE_BYTES = 2_000_000  # larger "sources" are generated or data; skipping keeps runs fast
 
@@ -66,7 +67,7 @@ SKIP_DIRS = {
     ".turbo",
     ".yarn",
     ".pnpm-store",
-    "coverage",
+    "coverage",  # package literal: the folder coverage reports are written to
     ".nyc_output",
     "obj",
     "_vendor",
@@ -113,7 +114,7 @@ TEST_DIRS = {
     "__mocks__",
     "fixtures",
     "cypress",
-    "playwright",
+    "playwright",  # package literal: the folder Playwright tests live in
 }
 EXAMPLE_DIRS = {
     "example",
@@ -299,77 +300,96 @@ def scan(root: str | os.PathLike[str]) -> Project:
         rel_dir = _rel(root_path, here)
         if "__init__.py" in filenames:
             packages.add(rel_dir)
-        keep = []
-        for d in sorted(dirnames):
-            full = here / d
-            if d in SKIP_DIRS or full.is_symlink():
-                continue
-            if d.endswith(".egg-info") or (full / "pyvenv.cfg").exists():
-                continue
-            if (
-                d in OUTPUT_DIRS
-                and not _holds_manifest(full)
-                and not _in_source_dir(rel_dir)
-                and not (d == "bin" and _holds_scripts(full))
-                and not _holds_typescript(full)
-            ):
-                continue
-            keep.append(d)
-        dirnames[:] = keep
+        dirnames[:] = _dirs_to_walk(here, rel_dir, dirnames)
         for name in sorted(filenames):
-            full = here / name
-            rel = f"{rel_dir}/{name}" if rel_dir else name
-            if full.is_symlink() and not full.exists():
-                project.diagnostics.append(Diagnostic("broken symlink, skipped", rel, "info"))
-                continue
-            if (
-                (
-                    name in MANIFEST_NAMES
-                    and not (name == "setup.py" and rel_dir and rel_dir in packages)
-                )
-                or name.endswith(".csproj")
-                or _is_requirements(name, rel_dir)
-            ):
-                manifest_paths.append(rel)
-            if rel_dir.startswith(".github/workflows") and name.endswith((".yml", ".yaml")):
-                project.ci_files.append(rel)
-            if name.endswith((".sln", ".slnx", ".slnf")):
-                project.solution_files.append(rel)
-            ext = os.path.splitext(name)[1].lower()
-            lang = EXTENSIONS.get(ext)
-            if lang is None or name.endswith((".min.js", ".bundle.js")):
-                continue
-            try:
-                size = full.stat().st_size
-            except OSError as exc:
-                project.diagnostics.append(Diagnostic(f"cannot read: {exc.strerror}", rel))
-                continue
-            if size > MAX_SOURCE_BYTES:
-                project.diagnostics.append(
-                    Diagnostic(
-                        f"skipped: {size // 1000} kB is over the {MAX_SOURCE_BYTES // 1000} kB "
-                        "limit for source files",
-                        rel,
-                        "info",
-                    )
-                )
-                continue
-            project.files.append(SourceFile(rel, lang, classify(rel, packages), size))
+            _note_file(project, here, rel_dir, name, packages, manifest_paths)
+    _read_manifests(project, manifest_paths)
+    _mark_loose_scripts(project, packages)
+    _mark_unshipped_packages(project)
+    project.last_commit_date = _git_head_date(root_path)
+    return project
 
+
+def _dirs_to_walk(here: Path, rel_dir: str, dirnames: list[str]) -> list[str]:
+    """The subfolders worth walking, sorted: no VCS/cache/virtual-environment folders, no
+    symlinks, and no build output unless it holds a manifest, scripts or sources."""
+    keep = []
+    for d in sorted(dirnames):
+        full = here / d
+        if d in SKIP_DIRS or full.is_symlink():
+            continue
+        if d.endswith(".egg-info") or (full / "pyvenv.cfg").exists():
+            continue
+        if (
+            d in OUTPUT_DIRS
+            and not _holds_manifest(full)
+            and not _in_source_dir(rel_dir)
+            and not (d == "bin" and _holds_scripts(full))
+            and not _holds_typescript(full)
+        ):
+            continue
+        keep.append(d)
+    return keep
+
+
+def _note_file(
+    project: Project,
+    here: Path,
+    rel_dir: str,
+    name: str,
+    packages: set[str],
+    manifest_paths: list[str],
+) -> None:
+    """Record one file: as a manifest, a CI workflow, a solution and/or a source file."""
+    full = here / name
+    rel = f"{rel_dir}/{name}" if rel_dir else name
+    if full.is_symlink() and not full.exists():
+        project.diagnostics.append(Diagnostic("broken symlink, skipped", rel, "info"))
+        return
+    if (
+        (name in MANIFEST_NAMES and not (name == "setup.py" and rel_dir and rel_dir in packages))
+        or name.endswith(".csproj")
+        or _is_requirements(name, rel_dir)
+    ):
+        manifest_paths.append(rel)
+    if rel_dir.startswith(".github/workflows") and name.endswith((".yml", ".yaml")):
+        project.ci_files.append(rel)
+    if name.endswith((".sln", ".slnx", ".slnf")):
+        project.solution_files.append(rel)
+    ext = os.path.splitext(name)[1].lower()
+    lang = EXTENSIONS.get(ext)
+    if lang is None or name.endswith((".min.js", ".bundle.js")):
+        return
+    try:
+        size = full.stat().st_size
+    except OSError as exc:
+        project.diagnostics.append(Diagnostic(f"cannot read: {exc.strerror}", rel))
+        return
+    if size > MAX_SOURCE_BYTES:
+        project.diagnostics.append(
+            Diagnostic(
+                f"skipped: {size // 1000} kB is over the {MAX_SOURCE_BYTES // 1000} kB "
+                "limit for source files",
+                rel,
+                "info",
+            )
+        )
+        return
+    project.files.append(SourceFile(rel, lang, classify(rel, packages), size))
+
+
+def _read_manifests(project: Project, manifest_paths: list[str]) -> None:
+    """Read each manifest found; one that cannot be parsed is kept and reported."""
     for rel in manifest_paths:
         fmt = detect_format(rel)
         if fmt is None:
             continue
-        manifest = read_manifest(root_path, rel, fmt)
+        manifest = read_manifest(project.root, rel, fmt)
         if manifest.parse_error:
             project.diagnostics.append(
                 Diagnostic(f"cannot parse ({manifest.parse_error}); left untouched", rel, "error")
             )
         project.manifests.append(manifest)
-    _mark_loose_scripts(project, packages)
-    _mark_unshipped_packages(project)
-    project.last_commit_date = _git_head_date(root_path)
-    return project
 
 
 _MAIN_GUARD = re.compile(r"^if\s+__name__\s*==\s*[\"']__main__[\"']\s*:", re.M)
@@ -499,8 +519,6 @@ def _mark_unshipped_packages(project: Project) -> None:
     root = next((m for m in project.manifests if m.path == "pyproject.toml"), None)
     if root is not None and not root.parse_error and "build-system.requires" in root.declared:
         try:
-            from depinfer.toml_compat import tomllib
-
             doc = tomllib.loads((project.root / "pyproject.toml").read_text(encoding="utf-8"))
             shipped = shipped_packages(doc)
         except (OSError, ValueError):

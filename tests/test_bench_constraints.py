@@ -6,7 +6,7 @@ import pytest
 from packaging.specifiers import SpecifierSet
 from packaging.version import Version
 
-from depinfer.bench.constraints import to_pep440
+from depinfer.ci.constraints import to_pep440
 
 
 @pytest.mark.parametrize(

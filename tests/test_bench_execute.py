@@ -348,12 +348,13 @@ def test_verify_stage_repairs_counted_failures_and_is_added_to_a_finished_run(
     assert run_cli(dataset, out, *both) == 0
     calls: list[dict] = []
 
-    def fake_verify(root, language, ctx, test_cmd=None, max_rounds=3, log_dir=None,
-                    first_run=None, step_timeout=900, as_of=None):  # fmt: skip
-        calls.append({"first": first_run, "rounds": max_rounds, "as_of": as_of, "cmd": test_cmd})
+    def fake_verify(root, request, ctx, steps, project=None):
+        first_run, max_rounds, as_of = request.first_run, request.max_rounds, request.as_of
+        calls.append({"first": first_run, "rounds": max_rounds, "as_of": as_of,
+                      "cmd": request.test_cmd})  # fmt: skip
         rounds = [Round(1, first_run.status), Round(2, "passed", added=["tomli"])]
         final = RunResult("passed", outcomes={"t::a": "passed"})
-        return VerifyResult(language, rounds, final, "tests pass"), Inference(project=None)
+        return VerifyResult(request.language, rounds, final, "tests pass"), Inference(project=None)
 
     monkeypatch.setattr(depinfer.ci.repair, "verify", fake_verify)
     before = len(fake_ci.calls)

@@ -81,7 +81,7 @@ def test_model_choice_among_candidates_replaces_rule_choice_and_is_recorded(http
     result = _result(tmp_path)
     reqs = arbitrate(result.project, result, ctx, _client(ctx, tmp_path))
     assert [r.name for r in reqs] == ["jose"]
-    assert reqs[0].extra["llm"]["rule_choice"] == "python-jose"
+    assert reqs[0].llm.rule_choice == "python-jose"
     assert reqs[0].alternatives == ["python-jose"]
     assert result.llm["calls"] == 1 and result.llm["changed"] == 1
 
@@ -228,7 +228,7 @@ def test_cli_records_the_models_decision_in_json_and_explain(
     ]
     assert main([*args, "--json"]) == 0
     record = json.loads(capsys.readouterr().out)
-    chosen = {r["name"]: r["extra"].get("llm") for r in record["requirements"]}
+    chosen = {r["name"]: r.get("llm") for r in record["requirements"]}
     assert chosen["opencv-python-headless"]["rule_choice"] == "opencv-python"
     assert record["llm"]["questions"] == 2
     assert main([*args, "--explain", "opencv-python-headless"]) == 0
@@ -253,4 +253,4 @@ def test_an_optional_import_left_out_becomes_an_include_question(httpserver, tmp
     result = Inference(project=Project(root=tmp_path), requirements=[], candidates=[cand])
     reqs = arbitrate(result.project, result, ctx, _client(ctx, tmp_path))
     assert [(r.name, r.section.value, r.optional) for r in reqs] == [("ujson", "runtime", False)]
-    assert reqs[0].extra["llm"]["rule_choice"] == "none"
+    assert reqs[0].llm.rule_choice == "none"

@@ -51,7 +51,7 @@ def test_a_missing_module_beats_a_later_assertion():
 def test_a_missing_module_becomes_a_written_requirement_where_the_import_failed(tmp_path):
     from depinfer.ci.repair import _new_candidates
     from depinfer.context import Context, Options
-    from depinfer.pipeline import _stage, plan_edits
+    from depinfer.pipeline import plan_edits, stage
     from depinfer.registries import Registries
     from depinfer.resolvers.common import merge_candidates
     from depinfer.scan import scan
@@ -70,9 +70,9 @@ def test_a_missing_module_becomes_a_written_requirement_where_the_import_failed(
     ]
     ctx = Context(Options(offline=True), Registries(offline=True))
     project = scan(tmp_path)
-    cands = _new_candidates(project, "python", actions, ctx)
+    cands = _new_candidates(project, "python", actions, ctx, stage("mapping", "python"))
     assert [(c.name, c.section.value) for c in cands] == [("pyyaml", "dev")]
-    reqs = _stage("resolvers", "python").resolve(project, merge_candidates(cands), ctx)
+    reqs = stage("resolvers", "python").resolve(project, merge_candidates(cands), ctx)
     (edit,) = plan_edits(project, reqs, ctx)
     assert 'test = ["pytest", "pyyaml"]' in edit.new_text
 
@@ -99,6 +99,7 @@ def _bound(tmp_path, log, versions, language="python", direction="auto"):
     from depinfer.ci.repair import Action, _version_moves
     from depinfer.context import Context, Options
     from depinfer.model import Ecosystem, Requirement, Section
+    from depinfer.pipeline import stage
     from depinfer.scan import scan
 
     (tmp_path / "pkg").mkdir(exist_ok=True)
@@ -108,7 +109,10 @@ def _bound(tmp_path, log, versions, language="python", direction="auto"):
     eco = Ecosystem.PYPI if language == "python" else Ecosystem.NPM
     reqs = [Requirement(eco, "pydantic", "pyproject.toml", Section.RUNTIME, spec=">=1.10,<2")]
     action = Action("version", "pydantic", "why", "the line", "pkg/__init__.py", direction)
-    return _version_moves(scan(tmp_path), language, [action], log, tmp_path, reqs, ctx, None)
+    mapper = stage("mapping", language)
+    return _version_moves(
+        scan(tmp_path), language, [action], log, tmp_path, reqs, ctx, None, mapper
+    )
 
 
 def test_a_missing_name_moves_the_bound_to_the_next_published_major(tmp_path):
@@ -154,6 +158,7 @@ def test_verify_loop_adds_what_the_log_names_and_runs_again(tmp_path, monkeypatc
     import depinfer.ci.repair as repair
     from depinfer.ci.runner import RunResult
     from depinfer.context import Context, Options
+    from depinfer.pipeline import infer
     from depinfer.registries import Registries
 
     (tmp_path / "pkg").mkdir()
@@ -176,7 +181,9 @@ def test_verify_loop_adds_what_the_log_names_and_runs_again(tmp_path, monkeypatc
 
     monkeypatch.setattr(repair, "run_tests", fake_run)
     ctx = Context(Options(offline=True, versions=False), Registries(offline=True))
-    outcome, result = repair.verify(tmp_path, "python", ctx, test_cmd="pytest", max_rounds=2)
+    request = repair.VerifyRequest("python", test_cmd="pytest", max_rounds=2)
+    result = infer(tmp_path, ctx.options, ctx=ctx, verify=request)
+    outcome = result.verification
     assert outcome.passed and [r.status for r in outcome.rounds] == ["failed", "passed"]
     assert outcome.rounds[0].added == ["pyyaml"]
     assert "pyyaml" not in (tmp_path / "pyproject.toml").read_text()  # the user's tree untouched
@@ -200,6 +207,7 @@ def test_verify_writes_a_needed_test_import_as_a_dependency_when_no_dev_section_
     import depinfer.ci.repair as repair
     from depinfer.ci.runner import RunResult
     from depinfer.context import Context, Options
+    from depinfer.pipeline import infer
     from depinfer.registries import Registries
 
     (tmp_path / "pkg").mkdir()
@@ -218,7 +226,9 @@ def test_verify_writes_a_needed_test_import_as_a_dependency_when_no_dev_section_
 
     monkeypatch.setattr(repair, "run_tests", fake_run)
     ctx = Context(Options(offline=True, versions=False), Registries(offline=True))
-    outcome, result = repair.verify(tmp_path, "python", ctx, test_cmd="pytest", max_rounds=2)
+    request = repair.VerifyRequest("python", test_cmd="pytest", max_rounds=2)
+    result = infer(tmp_path, ctx.options, ctx=ctx, verify=request)
+    outcome = result.verification
     assert outcome.passed and outcome.rounds[0].added == ["pyyaml"]
     (edit,) = result.edits
     assert 'dependencies = ["pyyaml"]' in edit.new_text or '"pyyaml",' in edit.new_text
@@ -235,3 +245,41 @@ def test_cargo_logs_tell_the_installed_crate_version(tmp_path):
     log = (LOGS / "rust-missing-item.log").read_text()
     assert installed_version("rust", "syn", log, tmp_path) == "3.0.1"
     assert installed_version("rust", "quote", log, tmp_path) is None
+
+
+def test_cli_verify_asks_the_pipeline_and_records_the_rounds(tmp_path, monkeypatch, capsys):
+    import json
+
+    import depinfer.ci.repair as repair
+    from depinfer.ci.runner import RunResult
+    from depinfer.cli import main
+
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("x = 1\n")
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_config.py").write_text("import pkg\n")
+    (tmp_path / "pyproject.toml").write_text(
+        '[project]\nname = "pkg"\nversion = "0"\ndependencies = []\n\n'
+        '[project.optional-dependencies]\ntest = ["pytest"]\n'
+    )
+    failing = (LOGS / "python-module-not-found-traceback.log").read_text()
+
+    def fake_run(root, language, test_cmd=None, log_path=None, as_of=None, **kw):
+        if "pyyaml" in (root / "pyproject.toml").read_text():
+            return RunResult("passed")
+        return RunResult("failed", log=failing.replace("/tmp/scratch/repo", str(root)))
+
+    monkeypatch.setattr(repair, "run_tests", fake_run)
+    args = [str(tmp_path), "--offline", "--names-only", "--verify", "--test-cmd", "pytest"]
+    assert main([*args, "--json"]) == 0
+    captured = capsys.readouterr()
+    assert "verify round 1: tests failed" in captured.err and "added pyyaml" in captured.err
+    assert "verify: tests pass — tests pass" in captured.err
+    record = json.loads(captured.out)["llm"]["verify"]
+    assert (record["passed"], record["rounds"], record["stopped_because"]) == (
+        True,
+        2,
+        "tests pass",
+    )
+    assert [r["added"] for r in record["runs"]] == [["pyyaml"], []]
+    assert record["runs"][0]["actions"][0]["kind"] == "module"

@@ -58,22 +58,49 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
-    def dataset_args(sp: argparse.ArgumentParser) -> None:
-        sp.add_argument("--dataset", required=True, metavar="JSONL", help="instances, one a line")
-        sp.add_argument(
-            "--trees",
-            required=True,
-            metavar="DIR",
-            help="repository trees at DIR/<language>/<id>/ (DI-Bench: its extracted repo data)",
-        )
-        sp.add_argument("--lang", action="append", choices=LANGUAGES, help="only this language")
-        sp.add_argument("--instance", action="append", metavar="ID", help="only this instance")
-        sp.add_argument("--shard", metavar="I/N", help="run part I of N (deterministic split)")
-
     run = sub.add_parser(
         "run", help="mask, infer, score", formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    dataset_args(run)
+    _dataset_args(run)
+    _inference_args(run)
+    _execute_args(run)
+    _output_args(run)
+
+    prep = sub.add_parser("prepare", help="write masked copies and gold.json")
+    _dataset_args(prep)
+    prep.add_argument("--out", required=True, metavar="DIR", help="where masked trees go")
+    prep.add_argument("--force", action="store_true", help="replace existing masked copies")
+
+    rep = sub.add_parser("report", help="tables for a results directory")
+    rep.add_argument("results", nargs="+", metavar="RESULTS_DIR")
+    rep.add_argument("--instances", action="store_true", help="also list every instance")
+    rep.add_argument("--json", action="store_true", help="print the summary as JSON")
+    rep.add_argument(
+        "--plot", nargs="?", const="", metavar="PNG", help="draw the per-language plot"
+    )
+
+    mer = sub.add_parser("merge", help="join shard results by instance id into one report")
+    mer.add_argument("results", nargs="+", metavar="DIR")
+    mer.add_argument("--out", metavar="DIR", help="copy the merged results and summary.json here")
+    return p
+
+
+def _dataset_args(sp: argparse.ArgumentParser) -> None:
+    """The instances to run: a dataset, its trees, and a selection."""
+    sp.add_argument("--dataset", required=True, metavar="JSONL", help="instances, one a line")
+    sp.add_argument(
+        "--trees",
+        required=True,
+        metavar="DIR",
+        help="repository trees at DIR/<language>/<id>/ (DI-Bench: its extracted repo data)",
+    )
+    sp.add_argument("--lang", action="append", choices=LANGUAGES, help="only this language")
+    sp.add_argument("--instance", action="append", metavar="ID", help="only this instance")
+    sp.add_argument("--shard", metavar="I/N", help="run part I of N (deterministic split)")
+
+
+def _inference_args(run: argparse.ArgumentParser) -> None:
+    """`bench run`: where results go, and how depinfer infers and the instances run."""
     run.add_argument(
         "--out", metavar="DIR", help="results directory (default: results/<dataset name>)"
     )
@@ -115,6 +142,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="also run peer tools found on PATH on the same masked copies: "
         "all, or a comma list of pipreqs, pigar (Python), depcheck, knip (JavaScript)",
     )
+
+
+def _execute_args(run: argparse.ArgumentParser) -> None:
+    """`bench run`: running the repositories' test jobs (--execute) and verify."""
     run.add_argument(
         "--execute",
         action="store_true",
@@ -155,6 +186,10 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help="with --verify: repair rounds at most (default 3)",
     )
+
+
+def _output_args(run: argparse.ArgumentParser) -> None:
+    """`bench run`: what is kept and shown."""
     run.add_argument(
         "--keep", action="store_true", help="keep each scratch copy (path in the result)"
     )
@@ -171,24 +206,6 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument(
         "-q", "--quiet", action="store_true", help="no per-instance progress on stderr"
     )
-
-    prep = sub.add_parser("prepare", help="write masked copies and gold.json")
-    dataset_args(prep)
-    prep.add_argument("--out", required=True, metavar="DIR", help="where masked trees go")
-    prep.add_argument("--force", action="store_true", help="replace existing masked copies")
-
-    rep = sub.add_parser("report", help="tables for a results directory")
-    rep.add_argument("results", nargs="+", metavar="RESULTS_DIR")
-    rep.add_argument("--instances", action="store_true", help="also list every instance")
-    rep.add_argument("--json", action="store_true", help="print the summary as JSON")
-    rep.add_argument(
-        "--plot", nargs="?", const="", metavar="PNG", help="draw the per-language plot"
-    )
-
-    mer = sub.add_parser("merge", help="join shard results by instance id into one report")
-    mer.add_argument("results", nargs="+", metavar="DIR")
-    mer.add_argument("--out", metavar="DIR", help="copy the merged results and summary.json here")
-    return p
 
 
 def fail(message: str) -> int:
@@ -264,41 +281,14 @@ def _check_trees(trees: str) -> Path | None:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from depinfer.bench.dibench import gold_from_patch
-    from depinfer.bench.report import (
-        instance_table,
-        language_table,
-        load_results,
-        peers_table,
-        plot,
-        verify_table,
-        write_summary,
-    )
-    from depinfer.bench.runner import (
-        RunOptions,
-        load_result,
-        run_isolated,
-        save_result,
-    )
+    from depinfer.bench.runner import RunOptions  # lazy: per subcommand
 
     trees = _check_trees(args.trees)
     if trees is None:
         return fail(f"--trees: not a directory: {args.trees}")
-    if args.jobs < 1:
-        return fail("--jobs: need at least 1")
-    if args.execute and args.jobs > 2:
-        print("depinfer bench: --execute runs two instances at a time at most", file=sys.stderr)
-        args.jobs = 2
-    if args.exec_as_of not in ("same", "none") and exec_as_of(args.exec_as_of, None) is None:
-        return fail(f"--exec-as-of: expected same, none or YYYY-MM-DD, got {args.exec_as_of!r}")
-    if args.step_timeout < 1:
-        return fail("--step-timeout: need at least 1 second")
-    if args.reuse_runs and not (args.execute and Path(args.reuse_runs).is_dir()):
-        return fail("--reuse-runs needs --execute and a results directory")
-    if args.verify and not args.execute:
-        return fail("--verify needs --execute (it repairs from the executed runs)")
-    if args.jobs > 1 and args.timeout <= 0:
-        return fail("--jobs needs a --timeout above 0 (instances run in child processes)")
+    problem = _run_usage_problem(args)
+    if problem:
+        return fail(problem)
     instances = _instances(args)
     if not instances:
         return fail("no instance matches the selection")
@@ -307,7 +297,59 @@ def cmd_run(args: argparse.Namespace) -> int:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         return fail(f"--out: cannot create {out}: {exc.strerror}")
-    from depinfer.bench.peers import PEERS, parse_peer_names
+    options = RunOptions(
+        offline=args.offline,
+        names_only=args.names_only,
+        as_of=args.as_of,
+        keep=args.keep,
+        peers=_available_peers(args, instances),
+        all_evidence=args.all_evidence,
+    )
+    todo, kept = _todo(args, instances, out, options)
+
+    def one(inst: Instance) -> dict:
+        return _run_one(args, trees, out, options, kept.get(inst.id), inst)
+
+    failed = 0
+    if args.jobs > 1:
+        from concurrent.futures import ThreadPoolExecutor, as_completed
+
+        with ThreadPoolExecutor(max_workers=args.jobs) as pool:
+            futures = {pool.submit(one, inst): (label, inst) for label, inst in todo}
+            for future in as_completed(futures):  # a progress line as each instance ends
+                label, inst = futures[future]
+                failed += not _done(args, out, label, inst, future.result())
+    else:
+        for label, inst in todo:
+            failed += not _done(args, out, label, inst, one(inst))
+    _print_run_tables(args, out, instances)
+    return EXIT_PARTIAL if failed else EXIT_OK
+
+
+def _run_usage_problem(args: argparse.Namespace) -> str | None:
+    """What is wrong with `bench run`'s options, if anything (--jobs is capped at 2 with
+    --execute, with a note)."""
+    if args.jobs < 1:
+        return "--jobs: need at least 1"
+    if args.execute and args.jobs > 2:
+        print("depinfer bench: --execute runs two instances at a time at most", file=sys.stderr)
+        args.jobs = 2
+    if args.exec_as_of not in ("same", "none") and exec_as_of(args.exec_as_of, None) is None:
+        return f"--exec-as-of: expected same, none or YYYY-MM-DD, got {args.exec_as_of!r}"
+    if args.step_timeout < 1:
+        return "--step-timeout: need at least 1 second"
+    if args.reuse_runs and not (args.execute and Path(args.reuse_runs).is_dir()):
+        return "--reuse-runs needs --execute and a results directory"
+    if args.verify and not args.execute:
+        return "--verify needs --execute (it repairs from the executed runs)"
+    if args.jobs > 1 and args.timeout <= 0:
+        return "--jobs needs a --timeout above 0 (instances run in child processes)"
+    return None
+
+
+def _available_peers(args: argparse.Namespace, instances: list[Instance]) -> tuple[str, ...]:
+    """The peer tools asked for that are installed; a note for each one that is not."""
+    from depinfer.bench.peers import PEERS, parse_peer_names  # lazy: per subcommand
 
     peers = tuple(parse_peer_names(args.peers)) if args.peers else ()
     languages = {i.language for i in instances}
@@ -317,22 +359,16 @@ def cmd_run(args: argparse.Namespace) -> int:
                 f"depinfer bench: peer {name} is not installed (not on PATH); skipped",
                 file=sys.stderr,
             )
-    peers = tuple(n for n in peers if PEERS[n].available())
-    options = RunOptions(
-        offline=args.offline,
-        names_only=args.names_only,
-        as_of=args.as_of,
-        keep=args.keep,
-        peers=peers,
-        all_evidence=args.all_evidence,
-    )
-    from depinfer.bench.execute import (
-        describe,
-        execute_instance,
-        finished,
-        needs_verify,
-        verify_instance,
-    )
+    return tuple(n for n in peers if PEERS[n].available())
+
+
+def _todo(
+    args: argparse.Namespace, instances: list[Instance], out: Path, options: object
+) -> tuple[list[tuple[str, Instance]], dict[str, dict]]:
+    """The instances to run (with their progress labels), and the textual results of those
+    done before that an executed run reuses."""
+    from depinfer.bench.execute import finished  # lazy: per subcommand
+    from depinfer.bench.runner import load_result  # lazy: per subcommand
 
     todo: list[tuple[str, Instance]] = []
     kept: dict[str, dict] = {}  # textual results reused by an executed run
@@ -347,95 +383,105 @@ def cmd_run(args: argparse.Namespace) -> int:
             if "written_text" in previous:
                 kept[inst.id] = previous
         todo.append((label, inst))
+    return todo, kept
 
-    def one(inst: Instance) -> dict:
-        result = kept.get(inst.id)
-        if result is None:
-            try:
-                premasked = (
-                    gold_from_patch(inst, inst.tree(trees)) if inst.patch is not None else None
-                )
-            except DatasetError as exc:
-                return {
-                    "id": inst.id,
-                    "language": inst.language,
-                    "status": "error",
-                    "error": str(exc),
-                }
-            result = run_isolated(
-                inst,
-                inst.tree(trees),
-                options,
-                premasked,
-                timeout=args.timeout,
-                spawn=args.jobs > 1,
-            )
-        run_as_of = exec_as_of(args.exec_as_of, result.get("as_of"))
-        if args.execute and result.get("status") == "ok" and not finished(result.get("execution")):
-            result["execution"] = execute_instance(
-                inst,
-                inst.tree(trees),
-                result.get("written_text") or {},
-                out,
-                step_timeout=args.step_timeout,
-                as_of=run_as_of,
-                keep=args.keep,
-                baseline=Path(args.reuse_runs) if args.reuse_runs else None,
-            )
-        if args.verify and needs_verify(result.get("execution") or {}):
-            result["execution"]["verified"] = verify_instance(
-                inst,
-                inst.tree(trees),
-                result["execution"],
-                out,
-                lambda: verify_context(result, options),
-                step_timeout=args.step_timeout,
-                as_of=run_as_of,
-                rounds=args.rounds,
-            )
-        return result
 
-    def done(label: str, inst: Instance, result: dict) -> bool:
-        save_result(out, inst, result, dibench=args.dibench)
-        if result["status"] != "ok":
-            print(f"{label}: error: {result.get('error')}", file=sys.stderr)
-            return False
-        if not args.quiet:
-            m = result["metrics"]["name"]
-            executed = (
-                "; " + describe(result["execution"])
-                if isinstance(result.get("execution"), dict)
-                else ""
-            )
-            print(
-                f"{label}: F1 {100 * m['f1']:.1f} (P {100 * m['precision']:.1f} "
-                f"R {100 * m['recall']:.1f}) {result['wall_time']:.1f}s{executed}",
-                file=sys.stderr,
-                flush=True,
-            )
-        return True
+def _run_one(
+    args: argparse.Namespace,
+    trees: Path,
+    out: Path,
+    options: object,
+    result: dict | None,
+    inst: Instance,
+) -> dict:
+    """One instance: infer and score (unless `result` has it already), then execute and
+    verify when asked."""
+    from depinfer.bench.dibench import gold_from_patch  # lazy: per subcommand
+    from depinfer.bench.execute import (  # lazy: per subcommand
+        execute_instance,
+        finished,
+        needs_verify,
+        verify_instance,
+    )
+    from depinfer.bench.runner import run_isolated  # lazy: per subcommand
 
-    failed = 0
-    if args.jobs > 1:
-        from concurrent.futures import ThreadPoolExecutor
+    if result is None:
+        try:
+            premasked = gold_from_patch(inst, inst.tree(trees)) if inst.patch is not None else None
+        except DatasetError as exc:
+            return {"id": inst.id, "language": inst.language, "status": "error", "error": str(exc)}
+        result = run_isolated(
+            inst, inst.tree(trees), options, premasked, timeout=args.timeout, spawn=args.jobs > 1
+        )
+    run_as_of = exec_as_of(args.exec_as_of, result.get("as_of"))
+    if args.execute and result.get("status") == "ok" and not finished(result.get("execution")):
+        result["execution"] = execute_instance(
+            inst,
+            inst.tree(trees),
+            result.get("written_text") or {},
+            out,
+            step_timeout=args.step_timeout,
+            as_of=run_as_of,
+            keep=args.keep,
+            baseline=Path(args.reuse_runs) if args.reuse_runs else None,
+        )
+    if args.verify and needs_verify(result.get("execution") or {}):
+        result["execution"]["verified"] = verify_instance(
+            inst,
+            inst.tree(trees),
+            result["execution"],
+            out,
+            lambda: verify_context(result, options),
+            step_timeout=args.step_timeout,
+            as_of=run_as_of,
+            rounds=args.rounds,
+        )
+    return result
 
-        with ThreadPoolExecutor(max_workers=args.jobs) as pool:
-            from concurrent.futures import as_completed
 
-            futures = {pool.submit(one, inst): (label, inst) for label, inst in todo}
-            for future in as_completed(futures):  # a progress line as each instance ends
-                label, inst = futures[future]
-                failed += not done(label, inst, future.result())
-    else:
-        for label, inst in todo:
-            failed += not done(label, inst, one(inst))
+def _done(args: argparse.Namespace, out: Path, label: str, inst: Instance, result: dict) -> bool:
+    """Save one instance's result and print its progress line; False when it failed."""
+    from depinfer.bench.execute import describe  # lazy: per subcommand
+    from depinfer.bench.runner import save_result  # lazy: per subcommand
+
+    save_result(out, inst, result, dibench=args.dibench)
+    if result["status"] != "ok":
+        print(f"{label}: error: {result.get('error')}", file=sys.stderr)
+        return False
+    if not args.quiet:
+        m = result["metrics"]["name"]
+        executed = (
+            "; " + describe(result["execution"])
+            if isinstance(result.get("execution"), dict)
+            else ""
+        )
+        print(
+            f"{label}: F1 {100 * m['f1']:.1f} (P {100 * m['precision']:.1f} "
+            f"R {100 * m['recall']:.1f}) {result['wall_time']:.1f}s{executed}",
+            file=sys.stderr,
+            flush=True,
+        )
+    return True
+
+
+def _print_run_tables(args: argparse.Namespace, out: Path, instances: list[Instance]) -> None:
+    """The run's tables on stdout (and its plot); summary.json covers every result in `out`."""
+    from depinfer.bench.report import (  # lazy: per subcommand
+        instance_table,
+        language_table,
+        load_results,
+        peers_table,
+        plot,
+        summarise,
+        verify_table,
+        write_summary,
+    )
+
     chosen = {i.id for i in instances}
     results = [r for r in load_results(out) if r["id"] in chosen]
     summary = write_summary(out, load_results(out))
     sys.stdout.write(instance_table(results))
     sys.stdout.write("\n")
-    from depinfer.bench.report import summarise
-
     current = summarise(results)
     sys.stdout.write(language_table(current))
     if verify_table(current):
@@ -445,14 +491,13 @@ def cmd_run(args: argparse.Namespace) -> int:
     print(f"results: {out}/<language>/<id>.json, summary: {out}/summary.json")
     if args.plot is not None:
         print(plot(summary, Path(args.plot) if args.plot else out / "summary.png"))
-    return EXIT_PARTIAL if failed else EXIT_OK
 
 
 def verify_context(result: dict, options: object):
     """The inference context of the textual run that produced `result` (same settings), for
     the verify stage's own inference and repair."""
-    from depinfer.context import Options
-    from depinfer.pipeline import make_context
+    from depinfer.context import Options  # lazy: per subcommand
+    from depinfer.pipeline import make_context  # lazy: per subcommand
 
     opts = Options(
         offline=bool(result.get("offline")),
@@ -477,7 +522,7 @@ def exec_as_of(choice: str, inference_as_of: str | None) -> str | None:
 
 def same_settings(previous: dict, options: object) -> bool:
     """A finished result counts for resuming only if it ran with the settings asked for now."""
-    from depinfer.bench.peers import PEERS
+    from depinfer.bench.peers import PEERS  # lazy: per subcommand
 
     wanted_peers = set(getattr(options, "peers", ()))
     lang_peers = {p for p in wanted_peers if PEERS[p].language == previous.get("language")}
@@ -491,9 +536,9 @@ def same_settings(previous: dict, options: object) -> bool:
 def cmd_prepare(args: argparse.Namespace) -> int:
     import shutil
 
-    from depinfer.bench.dibench import dibench_instance
-    from depinfer.bench.masking import copy_tree, mask
-    from depinfer.bench.runner import git_diff
+    from depinfer.bench.dibench import dibench_instance  # lazy: per subcommand
+    from depinfer.bench.masking import copy_tree, mask  # lazy: per subcommand
+    from depinfer.bench.runner import git_diff  # lazy: per subcommand
 
     trees = _check_trees(args.trees)
     if trees is None:
@@ -555,7 +600,7 @@ def _text(path: Path) -> str:
 
 def _results_of(dirs: list[Path]) -> list | int:
     """The instance results under the given directories, or the exit code of a failure."""
-    from depinfer.bench.report import load_results
+    from depinfer.bench.report import load_results  # lazy: per subcommand
 
     for d in dirs:
         if not d.is_dir():
@@ -567,7 +612,7 @@ def _results_of(dirs: list[Path]) -> list | int:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    from depinfer.bench.report import (
+    from depinfer.bench.report import (  # lazy: per subcommand
         instance_table,
         language_table,
         plot,
@@ -589,7 +634,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         if verify_table(summary):
             sys.stdout.write("\n" + verify_table(summary))
         if summary["peers"]:
-            from depinfer.bench.report import peers_table
+            from depinfer.bench.report import peers_table  # lazy: per subcommand
 
             sys.stdout.write("\n" + peers_table(summary))
     if args.plot is not None:
@@ -620,7 +665,7 @@ def _copy_logs(dirs: list[Path], result: dict, out: Path) -> None:
 
 
 def cmd_merge(args: argparse.Namespace) -> int:
-    from depinfer.bench.report import language_table, write_summary
+    from depinfer.bench.report import language_table, write_summary  # lazy: per subcommand
 
     dirs = [Path(d) for d in args.results]
     results = _results_of(dirs)
@@ -636,7 +681,7 @@ def cmd_merge(args: argparse.Namespace) -> int:
         summary = write_summary(out, results)
         print(f"merged {len(results)} instance(s) into {out}")
     else:
-        from depinfer.bench.report import summarise
+        from depinfer.bench.report import summarise  # lazy: per subcommand
 
         summary = summarise(results)
     sys.stdout.write(language_table(summary))

@@ -42,6 +42,9 @@ from typing import Any
 import depinfer.ci
 from depinfer.bench.dataset import Instance
 from depinfer.bench.masking import copy_tree, mask
+from depinfer.ci.repair import VerifyRequest
+from depinfer.ci.runner import RunResult, parse_outcomes
+from depinfer.pipeline import infer_and_verify
 
 RUNS = ("gold", "masked", "inferred")
 STEP_TIMEOUT = 900
@@ -195,17 +198,9 @@ def execute_instance(
     """
     started = time.monotonic()
     record: dict[str, Any] = {"step_timeout": step_timeout, "as_of": as_of}
-    missing = runner_missing(inst.language)
-    if missing:
-        record.update(status=NOT_RUN, reason=missing, counted=False, relative_counted=False)
-        return record
-    if inst.patch is not None:
-        record.update(
-            status=NOT_RUN,
-            reason="DI-Bench data is already masked; its own evaluator runs the tests",
-            counted=False,
-            relative_counted=False,
-        )
+    reason = _why_not_run(inst)
+    if reason:
+        record.update(status=NOT_RUN, reason=reason, counted=False, relative_counted=False)
         return record
     logs = log_dir(out, inst)
     logs.mkdir(parents=True, exist_ok=True)
@@ -250,6 +245,24 @@ def execute_instance(
         else:
             shutil.rmtree(scratch, ignore_errors=True)
     record["runs"] = runs
+    _judge(record, results)
+    record["seconds"] = round(time.monotonic() - started, 1)
+    return record
+
+
+def _why_not_run(inst: Instance) -> str | None:
+    """Why this instance's tests are not run here: no local runner, or DI-Bench data."""
+    missing = runner_missing(inst.language)
+    if missing:
+        return missing
+    if inst.patch is not None:
+        return "DI-Bench data is already masked; its own evaluator runs the tests"
+    return None
+
+
+def _judge(record: dict[str, Any], results: dict[str, Any]) -> None:
+    """The verdicts of a finished execution (and the tests the inferred run lost); an
+    unfinished one counts neither way."""
     if record["status"] == "ok":
         gold = results["gold"]
         record.update(verdict(gold, results.get("masked"), results.get("inferred")))
@@ -258,8 +271,6 @@ def execute_instance(
     else:
         record.setdefault("counted", False)
         record.setdefault("relative_counted", False)
-    record["seconds"] = round(time.monotonic() - started, 1)
-    return record
 
 
 def finished(execution: dict[str, Any] | None, verify: bool = False) -> bool:
@@ -287,8 +298,6 @@ _SCRATCH = re.compile(r"(?:/private)?/[^\s'\"]*?depinfer-exec-[^/\s]*/[^/\s]+/re
 def run_from_log(out: Path, summary: dict[str, Any]) -> Any:
     """A RunResult rebuilt from a stored run summary and its log (outcomes parsed again,
     scratch paths removed so ids compare across runs)."""
-    from depinfer.ci.runner import RunResult, parse_outcomes
-
     path = out / summary["log"] if not Path(summary["log"]).is_absolute() else Path(summary["log"])
     text = path.read_text(encoding="utf-8", errors="replace") if path.is_file() else ""
     text = _SCRATCH.sub("", text)
@@ -314,8 +323,6 @@ def verify_instance(
     """The verify stage for one executed instance; returns its `verified` record.
 
     `make_ctx()` gives the inference context the textual run used (same options)."""
-    from depinfer.ci.repair import verify
-
     started = time.monotonic()
     runs = execution.get("runs") or {}
     if not needs_verify({**execution, "verified": None}) or "inferred" not in runs:
@@ -333,10 +340,8 @@ def verify_instance(
             problem = _prepare("masked", inst, tree, root, {})
             if problem:
                 return {"status": "error", "error": problem}
-            outcome, _ = verify(
-                root,
+            request = VerifyRequest(
                 inst.language,
-                make_ctx(),
                 test_cmd=inst.raw.get("test_cmd") or None,
                 max_rounds=rounds,
                 log_dir=log_dir(out, inst) / "verify",
@@ -344,6 +349,7 @@ def verify_instance(
                 step_timeout=step_timeout,
                 as_of=as_of,
             )
+            outcome = infer_and_verify(root, request, make_ctx()).verification
         except Exception as exc:  # the loop failed on this instance: record, go on
             return {"status": "error", "error": f"{type(exc).__name__}: {exc}"}
         finally:

@@ -264,9 +264,9 @@ def _expand_project_references(root: Path, files: list[MaskedFile]) -> None:
         return
     from dataclasses import replace
 
-    from depinfer.analyzers.csharp_layout import build_layout, resolve_include
-    from depinfer.mapping.javascript_layout import glob_regex
-    from depinfer.scan import scan
+    from depinfer.analyzers.csharp_layout import build_layout, resolve_include  # lazy: C# only
+    from depinfer.mapping.javascript_layout import glob_regex  # lazy: with the C# layout
+    from depinfer.scan import scan  # lazy: with the C# layout
 
     project = scan(root)
     layout = {cs.path: cs for cs in build_layout(project)}

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from depinfer.bench.sections import Dep, normalise_name, pep508_dep
+from depinfer.registries.endpoints import pypi_indexes
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
@@ -53,8 +54,6 @@ class Peer:
 def _pypi_index() -> tuple[str | None, str | None]:
     """(simple-API URL, JSON API base) of the user's primary index, from depinfer's discovery."""
     try:
-        from depinfer.registries.endpoints import pypi_indexes
-
         indexes = pypi_indexes(None)
     except Exception:  # discovery problems leave the tool on its own default
         return None, None

@@ -21,7 +21,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from depinfer.bench.constraints import to_pep440
 from depinfer.bench.dataset import Instance
 from depinfer.bench.masking import copy_tree, mask
 from depinfer.bench.metrics import Counts, compare, compare_features, per_file, scores_features
@@ -35,7 +34,12 @@ from depinfer.bench.sections import (
     project_reference_path,
     read_deps,
 )
+from depinfer.ci.constraints import to_pep440
+from depinfer.context import Options
+from depinfer.manifests import detect_format, read_manifest
 from depinfer.model import LANGUAGE_ECOSYSTEM
+from depinfer.pipeline import make_context, write_edits
+from depinfer.scan import scan
 
 # DI-Bench's failure categories, decided here from the text alone (no execution):
 MISSING_DEPENDENCY = "missing dependency in test"  # a gold name was not written
@@ -66,7 +70,7 @@ def result_path(out: Path, inst: Instance) -> Path:
 
 def dibench_patch_path(out: Path, inst: Instance) -> Path:
     """Where DI-Bench's evaluator looks for a prediction: <results>/<language>/<id>/patch.diff."""
-    from depinfer.bench.dibench import dibench_language
+    from depinfer.bench.dibench import dibench_language  # lazy: DI-Bench data only
 
     return out / dibench_language(inst) / inst.id / "patch.diff"
 
@@ -122,8 +126,6 @@ def predicted(
 ) -> tuple[dict[str, list[Dep]], list[str], list[str]]:
     """What the written build files declare in the masked sections: (deps per file, files
     that cannot be parsed, where depinfer's own reader disagrees)."""
-    from depinfer.manifests import detect_format, read_manifest
-
     pred: dict[str, list[Dep]] = {}
     errors: list[str] = []
     notes: list[str] = []
@@ -239,7 +241,7 @@ def run_peers(
     names: tuple[str, ...], inst: Instance, root: Path, gold: dict[str, list[Dep]], offline: bool
 ) -> dict[str, Any]:
     """Each peer for the instance's language, on the masked copy, scored like depinfer."""
-    from depinfer.bench.peers import PEERS, run_peer
+    from depinfer.bench.peers import PEERS, run_peer  # lazy: only with --peers
 
     out: dict[str, Any] = {}
     for name in names:
@@ -347,10 +349,6 @@ def run_instance(
 
     The scratch copy goes into `workdir` (then the caller removes it) or a new temp dir.
     """
-    from depinfer.context import Options
-    from depinfer.pipeline import infer, make_context, write_edits
-    from depinfer.scan import scan
-
     started = time.monotonic()
     result: dict[str, Any] = {
         "id": inst.id,
@@ -371,71 +369,12 @@ def run_instance(
     root = scratch / "repo"
     try:
         copy_tree(tree, root)
-        if premasked_gold is None:
-            masked = mask(root, inst.language, inst.build_files)
-            gold = masked.gold
-            result["mask"] = {"deleted": masked.deleted, "errors": masked.errors}
-            if inst.build_files and len(masked.errors) == len(inst.build_files):
-                raise MaskingFailed("; ".join(masked.errors))
-        else:
-            gold = premasked_gold
-            result["mask"] = {"deleted": [], "errors": []}
+        gold = _masked_gold(root, inst, premasked_gold, result)
         masked_text = {rel: _read(root, rel) for rel in inst.build_files}
         if options.peers:
             result["peers"] = run_peers(options.peers, inst, root, gold, options.offline)
-
-        opts = Options(
-            offline=options.offline,
-            as_of=_as_of(options, inst),
-            versions=not options.names_only,
-            languages=(inst.language,),
-            all_evidence=options.all_evidence,
-        )
-        ctx = make_context(opts)
-        infer_started = time.monotonic()
-        project = scan(root)
-        inference = infer(root, opts, ctx=ctx, project=project)
-        written = write_edits(root, inference.edits, ctx)
-        result["infer_time"] = round(time.monotonic() - infer_started, 3)
-        result["written_files"] = written
-        # the texts themselves, so an executed run (bench/execute.py) can rebuild this tree
-        result["written_text"] = {rel: _read_exact(root, rel) for rel in written}
-        result["other_files_written"] = sorted(set(written) - set(inst.build_files))
-        result["diagnostics"] = [
-            str(d) for d in ctx.diagnostics if d.level in ("error", "warning")
-        ][:50]
-
-        pred, parse_errors, reader_notes = predicted(root, inst.build_files)
-        counts = compare(gold, pred)
-        if not options.offline and not options.names_only:
-            counts["compatible"] = compatible_counts(ctx, inst.language, gold, pred)
-        fake = fake_check(ctx, inst.language, pred)
-        invalid = (
-            invalid_versions(ctx, inst.language, pred)
-            if options.check_versions and not options.offline and not options.names_only
-            else []
-        )
-        new_text = {rel: _read(root, rel) for rel in inst.build_files}
-        result.update(
-            status="ok",
-            gold={p: [d.to_json() for d in deps] for p, deps in gold.items()},
-            pred={p: [d.to_json() for d in deps] for p, deps in pred.items()},
-            files=per_file(gold, pred),
-            metrics={k: c.to_json() for k, c in counts.items()},
-            **(
-                {"features": compare_features(gold, pred)}
-                if scores_features(inst.language, gold)
-                else {}
-            ),
-            fake=fake,
-            invalid_versions=invalid,
-            parse_errors=parse_errors,
-            reader_disagreements=reader_notes,
-            failure_categories=failure_categories(
-                gold, pred, fake, invalid, parse_errors, options.names_only
-            ),
-            patch=git_diff(masked_text, new_text),
-        )
+        ctx = _infer_and_write(root, inst, options, result)
+        _score(root, inst, options, ctx, gold, masked_text, result)
     except MaskingFailed as exc:
         result.update(status="error", error=f"no build file could be masked: {exc}")
     except Exception as exc:  # depinfer itself failed on this instance: record, go on
@@ -453,6 +392,94 @@ def run_instance(
             shutil.rmtree(scratch, ignore_errors=True)
     result["wall_time"] = round(time.monotonic() - started, 3)
     return result
+
+
+def _masked_gold(
+    root: Path,
+    inst: Instance,
+    premasked_gold: dict[str, list[Dep]] | None,
+    result: dict[str, Any],
+) -> dict[str, list[Dep]]:
+    """Mask the copy's build files (unless the data comes masked) and return the gold they
+    held; MaskingFailed when none could be masked."""
+    if premasked_gold is not None:
+        result["mask"] = {"deleted": [], "errors": []}
+        return premasked_gold
+    masked = mask(root, inst.language, inst.build_files)
+    result["mask"] = {"deleted": masked.deleted, "errors": masked.errors}
+    if inst.build_files and len(masked.errors) == len(inst.build_files):
+        raise MaskingFailed("; ".join(masked.errors))
+    return masked.gold
+
+
+def _infer_and_write(root: Path, inst: Instance, options: RunOptions, result: dict[str, Any]):
+    """Run depinfer on the masked copy and write its manifests there; returns its context."""
+    from depinfer.pipeline import infer  # at call time: the bench's tests replace it
+
+    opts = Options(
+        offline=options.offline,
+        as_of=_as_of(options, inst),
+        versions=not options.names_only,
+        languages=(inst.language,),
+        all_evidence=options.all_evidence,
+    )
+    ctx = make_context(opts)
+    infer_started = time.monotonic()
+    project = scan(root)
+    inference = infer(root, opts, ctx=ctx, project=project)
+    written = write_edits(root, inference.edits, ctx)
+    result["infer_time"] = round(time.monotonic() - infer_started, 3)
+    result["written_files"] = written
+    # the texts themselves, so an executed run (bench/execute.py) can rebuild this tree
+    result["written_text"] = {rel: _read_exact(root, rel) for rel in written}
+    result["other_files_written"] = sorted(set(written) - set(inst.build_files))
+    problems = [str(d) for d in ctx.diagnostics if d.level in ("error", "warning")]
+    result["diagnostics"] = problems[:50]
+    return ctx
+
+
+def _score(
+    root: Path,
+    inst: Instance,
+    options: RunOptions,
+    ctx: Any,
+    gold: dict[str, list[Dep]],
+    masked_text: dict[str, str],
+    result: dict[str, Any],
+) -> None:
+    """Compare what was written with the gold: metrics, fake names, invalid versions,
+    DI-Bench's failure categories and the patch."""
+    pred, parse_errors, reader_notes = predicted(root, inst.build_files)
+    counts = compare(gold, pred)
+    if not options.offline and not options.names_only:
+        counts["compatible"] = compatible_counts(ctx, inst.language, gold, pred)
+    fake = fake_check(ctx, inst.language, pred)
+    invalid = (
+        invalid_versions(ctx, inst.language, pred)
+        if options.check_versions and not options.offline and not options.names_only
+        else []
+    )
+    new_text = {rel: _read(root, rel) for rel in inst.build_files}
+    result.update(
+        status="ok",
+        gold={p: [d.to_json() for d in deps] for p, deps in gold.items()},
+        pred={p: [d.to_json() for d in deps] for p, deps in pred.items()},
+        files=per_file(gold, pred),
+        metrics={k: c.to_json() for k, c in counts.items()},
+        **(
+            {"features": compare_features(gold, pred)}
+            if scores_features(inst.language, gold)
+            else {}
+        ),
+        fake=fake,
+        invalid_versions=invalid,
+        parse_errors=parse_errors,
+        reader_disagreements=reader_notes,
+        failure_categories=failure_categories(
+            gold, pred, fake, invalid, parse_errors, options.names_only
+        ),
+        patch=git_diff(masked_text, new_text),
+    )
 
 
 def save_result(out: Path, inst: Instance, result: dict[str, Any], dibench: bool = False) -> Path:

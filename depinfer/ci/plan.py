@@ -21,35 +21,31 @@ from pathlib import Path
 
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 
-from depinfer.bench.constraints import to_pep440
-from depinfer.ci.workflow import TEST_COMMANDS, Step, TestJob
+from depinfer.ci.constraints import to_pep440
+from depinfer.ci.workflow import Step, TestJob, test_commands
 from depinfer.data import load_table
 from depinfer.model import Ecosystem, Project
 from depinfer.registries.http import default_cache_dir
+from depinfer.resolvers.runtime import rust_runtime
 from depinfer.toml_compat import tomllib
 
 TEST_EXTRAS = ("test", "tests", "testing", "dev", "develop", "all")
-# Runners that wrap a command in their own environment: (prefix words, flags taking a value).
-WRAPPERS = {
-    ("uv", "run"): {
-        "--extra",
-        "--group",
-        "--with",
-        "--python",
-        "-p",
-        "--package",
-        "--env-file",
-        "--with-requirements",
-        "--index",
-        "--only-group",
-        "--no-group",
-    },
-    ("poetry", "run"): set(),
-    ("pdm", "run"): set(),
-    ("pipenv", "run"): set(),
-    ("rye", "run"): set(),
-    ("hatch", "run"): set(),
-}
+
+
+@lru_cache(maxsize=1)
+def wrappers() -> dict[tuple[str, ...], tuple[frozenset[str], bool]]:
+    """Runners that wrap a command in their own environment (data/python/ci_tools.toml):
+    prefix words → (their options taking a value, whether the command is `env:script`)."""
+    return {
+        tuple(row["command"]): (frozenset(row["value_flags"]), bool(row.get("env_script")))
+        for row in load_table("python/ci_tools.toml")["wrapper"]
+    }
+
+
+@lru_cache(maxsize=1)
+def job_tooling() -> frozenset[str]:
+    """Python tooling a CI job installs for itself; the test environment gets it from us."""
+    return frozenset(row["name"] for row in load_table("python/ci_tools.toml")["job_tooling"])
 
 
 @dataclass
@@ -73,13 +69,14 @@ def unwrap(line: str) -> str:
         words = shlex.split(line.strip())
     except ValueError:
         return line.strip()
-    value_flags = WRAPPERS.get(tuple(words[:2]))  # type: ignore[arg-type]
-    if value_flags is None:
+    wrapper = wrappers().get(tuple(words[:2]))
+    if wrapper is None:
         return line.strip()
+    value_flags, env_script = wrapper
     i = 2
     while i < len(words) and words[i].startswith("-"):
         i += 2 if words[i] in value_flags else 1
-    if words[:2] == ["hatch", "run"] and i < len(words) and ":" in words[i]:
+    if env_script and i < len(words) and ":" in words[i]:
         words[i] = words[i].split(":", 1)[1]  # hatch run env:script
     return shlex.join(words[i:])
 
@@ -90,7 +87,7 @@ def test_lines(job: TestJob | None) -> list[str]:
     out = []
     for step in job.steps:
         for line in (step.run or "").splitlines():
-            if any(re.search(p, line) for p in TEST_COMMANDS):
+            if any(re.search(p, line) for p in test_commands()):
                 out.append(unwrap(line))
     return out
 
@@ -159,7 +156,7 @@ def newest_combo(job: TestJob, requires: str | None) -> TestJob:
     return job.with_matrix(best[1]) if best else job
 
 
-def _requires_python(root: Path) -> str | None:
+def requires_python(root: Path) -> str | None:
     try:
         data = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
     except (OSError, tomllib.TOMLDecodeError):
@@ -174,30 +171,6 @@ def _requires_python(root: Path) -> str | None:
     return None
 
 
-# Python tooling a CI job installs for itself; the test environment gets it from us.
-TOOLING = {
-    "pip",
-    "setuptools",
-    "wheel",
-    "tox",
-    "tox-gh-actions",
-    "tox-uv",
-    "nox",
-    "build",
-    "twine",
-    "virtualenv",
-    "uv",
-    "poetry",
-    "pdm",
-    "hatch",
-    "setuptools-scm",
-    "setuptools_scm",
-    "flake8",
-    "ruff",
-    "black",
-    "mypy",
-    "pre-commit",
-}
 PIP_INSTALL = re.compile(r"^\s*(?:\S*python3?(?:\.\d+)?\s+-m\s+)?pip3?\s+install\s+(.*)$")
 
 
@@ -219,7 +192,7 @@ def job_installs(job: TestJob | None) -> tuple[list[str], list[str], list[str]]:
                 keep = [
                     w
                     for w in words
-                    if w.startswith("-") or _req_name(w) not in TOOLING or w.startswith(".")
+                    if w.startswith("-") or _req_name(w) not in job_tooling() or w.startswith(".")
                 ]
                 if any(not w.startswith("-") for w in keep) or "-r" in keep:
                     pip_args.append(shlex.join(keep))
@@ -269,23 +242,10 @@ def poetry_groups(root: Path, wanted: list[str]) -> list[str]:
 def python_plan(
     project: Project, job: TestJob | None, test_cmd: str | None, runtime: str | None
 ) -> Plan:
-    version = (
-        runtime
-        or (job.runtime("python-version") if job else None)
-        or (job.matrix.get("python") if job else None)
-        or (job.matrix.get("python-version") if job else None)
-    )
-    plan = Plan("python", version)
     root = project.root
-    requires = _requires_python(root)
-    if not runtime and job:
-        job = newest_combo(job, requires)
-        version = (
-            job.runtime("python-version")
-            or job.matrix.get("python")
-            or job.matrix.get("python-version")
-            or version
-        )
+    requires = requires_python(root)
+    job, version = _python_version(job, runtime, requires)
+    plan = Plan("python", version)
     exe = find_python(version, requires)
     m = re.search(r"python(\d+\.\d+)|versions/(\d+\.\d+)", exe or "")
     plan.runtime = (m.group(1) or m.group(2)) if m else version
@@ -299,6 +259,55 @@ def python_plan(
         _, e, g = job_installs(TestJob("", "", [Step(run=line)], {}, {}))
         job_extras += e
         job_groups += g
+    extras, groups = _test_extras_and_groups(project, job_extras, job_groups)
+    _install_manifests(plan, root, extras, groups, job_groups)
+    _install_job_pip_lines(plan, pip_args)
+    plan.test = [_python_test(t, root, plan) for t in tests[:1]] or ["python -m pytest"]
+    if any(PYTEST in t for t in plan.test):
+        plugins = pytest_plugins(root, plan.test[0])
+        plan.install.append(
+            f"uv pip install {PYTEST}" + "".join(" " + shlex.quote(p) for p in plugins)
+        )
+        if plugins:
+            plan.notes.append("pytest plugins from the pytest config: " + ", ".join(plugins))
+    plan.env["SETUPTOOLS_SCM_PRETEND_VERSION"] = "0.0.0"  # a tree without git metadata must build
+    plan.env.update(CI_ENV)
+    plan.env.update({k: v for k, v in (job.env if job else {}).items() if not v.startswith("${{")})
+    return plan
+
+
+PYTEST = "pytest"  # package literal: the test runner depinfer runs itself (its default)
+# PEP 735's table of dependency groups in pyproject.toml
+DEPENDENCY_GROUPS = "dependency-groups"  # package literal: a manifest table, not a package
+
+
+def _python_version(
+    job: TestJob | None, runtime: str | None, requires: str | None
+) -> tuple[TestJob | None, str | None]:
+    """The Python to test with: the one asked for, else the job's (its newest matrix
+    combination the project allows), and the job as narrowed to that combination."""
+    version = (
+        runtime
+        or (job.runtime("python-version") if job else None)
+        or (job.matrix.get("python") if job else None)
+        or (job.matrix.get("python-version") if job else None)
+    )
+    if not runtime and job:
+        job = newest_combo(job, requires)
+        version = (
+            job.runtime("python-version")
+            or job.matrix.get("python")
+            or job.matrix.get("python-version")
+            or version
+        )
+    return job, version
+
+
+def _test_extras_and_groups(
+    project: Project, job_extras: list[str], job_groups: list[str]
+) -> tuple[list[str], list[str]]:
+    """The root manifest's extras and dependency groups a test run installs: those named
+    like test extras and those the job asks for."""
     extras: list[str] = []
     groups: list[str] = []
     for man in project.manifests_of(Ecosystem.PYPI):
@@ -310,9 +319,16 @@ def python_plan(
                 name.lower() in TEST_EXTRAS or name in job_extras
             ):
                 extras.append(name)
-            if kind == "dependency-groups" and (name.lower() in TEST_EXTRAS or name in job_groups):
+            if kind == DEPENDENCY_GROUPS and (name.lower() in TEST_EXTRAS or name in job_groups):
                 groups.append(name)
-    installs_project = any(a.split()[0:1] and a.split()[-1].startswith(".") for a in pip_args)
+    return extras, groups
+
+
+def _install_manifests(
+    plan: Plan, root: Path, extras: list[str], groups: list[str], job_groups: list[str]
+) -> None:
+    """Install lines from the (inferred) manifests: the project with its test extras, its
+    dependency groups, Poetry's dev groups and the requirements files a test run needs."""
     if _is_installable(root):
         target = "." + (f"[{','.join(dict.fromkeys(extras))}]" if extras else "")
         plan.install.append(f"uv pip install -e {shlex.quote(target)}")
@@ -329,6 +345,12 @@ def python_plan(
         if re.search(r"doc|lint|typ|mypy|release|publish|build", rel.lower()):
             continue
         plan.install.append(f"uv pip install -r {shlex.quote(rel)}")
+
+
+def _install_job_pip_lines(plan: Plan, pip_args: list[str]) -> None:
+    """The job's own pip installs, through uv, best effort (they may name indexes or pins
+    this machine cannot reach); the project itself is not installed twice."""
+    installs_project = any(a.split()[0:1] and a.split()[-1].startswith(".") for a in pip_args)
     for args in pip_args:
         line = f"uv pip install {args}"
         line = re.sub(r"(-r|--requirement)\s+", "-r ", line)
@@ -337,18 +359,6 @@ def python_plan(
         if line not in plan.install and not (installs_project and args.strip() in (".", "-e .")):
             plan.install.append(line)
             plan.best_effort.add(line)
-    plan.test = [_python_test(t, root, plan) for t in tests[:1]] or ["python -m pytest"]
-    if any("pytest" in t for t in plan.test):
-        plugins = pytest_plugins(root, plan.test[0])
-        plan.install.append(
-            "uv pip install pytest" + "".join(" " + shlex.quote(p) for p in plugins)
-        )
-        if plugins:
-            plan.notes.append("pytest plugins from the pytest config: " + ", ".join(plugins))
-    plan.env["SETUPTOOLS_SCM_PRETEND_VERSION"] = "0.0.0"  # a tree without git metadata must build
-    plan.env.update(CI_ENV)
-    plan.env.update({k: v for k, v in (job.env if job else {}).items() if not v.startswith("${{")})
-    return plan
 
 
 def _is_installable(root: Path) -> bool:
@@ -376,9 +386,9 @@ def pytest_config(root: Path) -> tuple[str, dict[str, str]]:
     """pytest's addopts and the other ini keys, from whichever file pytest reads
     (pytest.ini, pyproject [tool.pytest.ini_options], tox.ini [pytest], setup.cfg [tool:pytest])."""
     for name, section in (
-        ("pytest.ini", "pytest"),
+        ("pytest.ini", "pytest"),  # package literal: pytest's config files, read as pytest does
         ("pyproject.toml", None),
-        ("tox.ini", "pytest"),
+        ("tox.ini", "pytest"),  # package literal: pytest's section of tox.ini
         ("setup.cfg", "tool:pytest"),
     ):
         path = root / name
@@ -387,7 +397,7 @@ def pytest_config(root: Path) -> tuple[str, dict[str, str]]:
         text = path.read_text(encoding="utf-8", errors="replace")
         if section is None:
             try:
-                opts = tomllib.loads(text).get("tool", {}).get("pytest", {})
+                opts = tomllib.loads(text).get("tool", {}).get(PYTEST, {})  # [tool.pytest]
             except tomllib.TOMLDecodeError:
                 continue
             opts = opts.get("ini_options", opts)
@@ -441,7 +451,7 @@ def _python_test(line: str, root: Path, plan: Plan) -> str:
             return " && ".join(cmds)
         plan.notes.append("tox config not understood; running pytest")
         return "python -m pytest"
-    if words and words[0] in ("pytest", "py.test"):
+    if words and words[0] in ("pytest", "py.test"):  # package literal: pytest's own commands
         return "python -m pytest" + line[len(words[0]) :]
     return line
 
@@ -528,9 +538,9 @@ def _tox_env(root: Path, plan: Plan) -> list[str]:
         if k.strip() and "{" not in v:
             plan.env[k.strip()] = v.strip()
     cmds = [
-        "python -m " + c if c.startswith("pytest") else c
+        "python -m " + c if c.startswith(PYTEST) else c
         for c in lines("commands")
-        if any(re.search(p, c) for p in TEST_COMMANDS) or c.startswith("python")
+        if any(re.search(p, c) for p in test_commands()) or c.startswith("python")
     ]
     changedir = sec.get("changedir", "").replace("{toxinidir}", str(root)).strip()
     if cmds and changedir and "{" not in changedir:
@@ -610,8 +620,6 @@ def rust_plan(
         # toolchains cannot be downloaded everywhere; the installed default is the best try
         plan.env["RUSTUP_TOOLCHAIN"] = "stable"
         plan.notes.append(f"rust-toolchain pins {pinned}, which is not installed: ran on stable")
-    from depinfer.resolvers.runtime import rust_runtime
-
     wanted = rust_runtime(project).maximum
     have = _rustc_version(plan.env.get("RUSTUP_TOOLCHAIN"))
     if wanted and have and _release(wanted) > _release(have):

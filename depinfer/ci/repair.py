@@ -11,13 +11,15 @@ import re
 import shutil
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from types import ModuleType
 
 from packaging.version import InvalidVersion, Version
 
-from depinfer.ci import run_tests
+from depinfer.ci import plan, run_tests
 from depinfer.ci.runner import RunResult
 from depinfer.context import Context
 from depinfer.data import load_table
@@ -28,9 +30,13 @@ from depinfer.model import (
     FileKind,
     ImportRef,
     Inference,
+    ManifestEdit,
+    Project,
+    Requirement,
     Section,
 )
-from depinfer.resolvers.common import parse_as_of
+from depinfer.resolvers.common import merge_candidates, parse_as_of
+from depinfer.scan import scan
 
 
 def COPY_IGNORE(directory: str, names: list[str]) -> set[str]:
@@ -80,6 +86,27 @@ class VerifyResult:
     @property
     def passed(self) -> bool:
         return bool(self.final and self.final.passed)
+
+    def record(self) -> dict:
+        """The decision record: what each run showed and what the next one changed, why."""
+        return {
+            "passed": self.passed,
+            "rounds": len(self.rounds),
+            "stopped_because": self.stopped_because,
+            "runs": [  # package literal: a key of the JSON record, not a package
+                {
+                    "number": rnd.number,
+                    "status": rnd.status,
+                    "seconds": round(rnd.seconds, 1),
+                    "added": rnd.added,
+                    "actions": [
+                        {"kind": a.kind, "name": a.name, "why": a.why, "line": a.line}
+                        for a in rnd.actions
+                    ],
+                }
+                for rnd in self.rounds
+            ],
+        }
 
 
 @lru_cache(maxsize=1)
@@ -141,12 +168,15 @@ def diagnose(log: str, language: str) -> list[Action]:
     return actions
 
 
-def _map_modules(project, language: str, actions: list[Action], ctx: Context) -> list[Candidate]:
-    """Module and version actions' names through the language's own mapping stage, as if
-    imported by the file whose import failed."""
-    from depinfer.pipeline import _stage
-
-    mapper = _stage("mapping", language)
+def _map_modules(
+    project: Project,
+    language: str,
+    actions: list[Action],
+    ctx: Context,
+    mapper: ModuleType | None,
+) -> list[Candidate]:
+    """Module and version actions' names through the language's own mapping stage (`mapper`,
+    the pipeline's `mapping.<language>`), as if imported by the file whose import failed."""
     refs = [
         ImportRef(
             module=a.name,
@@ -154,7 +184,6 @@ def _map_modules(project, language: str, actions: list[Action], ctx: Context) ->
             line=0,
             language=language,
             kind=kind,
-            extra={"repair": a.line},
         )
         for a in actions
         if a.kind in ("module", "version") and a.name
@@ -163,9 +192,16 @@ def _map_modules(project, language: str, actions: list[Action], ctx: Context) ->
     return mapper.map_imports(project, refs, ctx) if (mapper and refs) else []
 
 
-def _new_candidates(project, language: str, actions: list[Action], ctx: Context) -> list[Candidate]:
-    """Map what the log names through the language's own mapping stage."""
-    cands = _map_modules(project, language, [a for a in actions if a.kind == "module"], ctx)
+def _new_candidates(
+    project: Project,
+    language: str,
+    actions: list[Action],
+    ctx: Context,
+    mapper: ModuleType | None,
+) -> list[Candidate]:
+    """Map what the log names through the language's own mapping stage (`mapper`)."""
+    modules = [a for a in actions if a.kind == "module"]
+    cands = _map_modules(project, language, modules, ctx, mapper)
     eco = LANGUAGE_ECOSYSTEM[language]
     owner = next((m.path for m in project.manifests_of(eco) if not m.parse_error), None)
     for a in actions:
@@ -242,6 +278,7 @@ def _version_moves(
     requirements: list,
     ctx: Context,
     as_of: str | None,
+    mapper: ModuleType | None,
 ) -> dict[str, tuple[str, str]]:
     """Bounds moved by version actions: the installed release lacks a name, so the next major
     that has been published (as of the run's date) is required, or, when the installed one
@@ -254,7 +291,7 @@ def _version_moves(
             continue
         names = [a.name]
         if language == "python":
-            names = [c.name for c in _map_modules(project, language, [a], ctx)] or names
+            names = [c.name for c in _map_modules(project, language, [a], ctx, mapper)] or names
         name = next((n for n in names if _norm(n) in written), None)
         if name is None:
             continue
@@ -295,13 +332,11 @@ def _older_runtime(
     ran = [m.group("v") for a in actions if a.kind == "runtime" for m in [_CPY.search(a.line)] if m]
     if not ran:
         return None
-    from depinfer.ci.plan import _requires_python, find_python, pyenv_pythons
-
     current = tuple(int(x) for x in (now or ran[0]).split(".")[:2])
-    requires = _requires_python(scratch)
-    for key in sorted(pyenv_pythons(), reverse=True):
+    requires = plan.requires_python(scratch)
+    for key in sorted(plan.pyenv_pythons(), reverse=True):
         text = f"{key[0]}.{key[1]}"
-        if key < current and find_python(text, requires) == pyenv_pythons()[key]:
+        if key < current and plan.find_python(text, requires) == plan.pyenv_pythons()[key]:
             return text
     return None
 
@@ -324,145 +359,228 @@ def _importing_file(project, logged: str | None, language: str) -> tuple[str, Fi
     return fallback, FileKind.SOURCE
 
 
+@dataclass(frozen=True)
+class PipelineSteps:
+    """The pipeline's stages the loop runs again, handed in by `depinfer.pipeline` (ci sits
+    below the pipeline and never imports it)."""
+
+    infer: Callable[..., Inference]  # infer(root, options, ctx=, project=) → Inference
+    run_language: Callable[
+        [Project, str, Context], tuple[list[ImportRef], list[Candidate], list[Requirement]]
+    ]
+    plan_edits: Callable[[Project, list[Requirement], Context], list[ManifestEdit]]
+    write_edits: Callable[[Path, list[ManifestEdit], Context], list[str]]
+    stage: Callable[[str, str], ModuleType | None]  # stage("mapping", "python") → module
+
+
+@dataclass(frozen=True)
+class VerifyRequest:
+    """What `pipeline.infer(..., verify=...)` verifies, and how far it may go."""
+
+    language: str
+    test_cmd: str | None = None  # default: the CI workflow's test job
+    max_rounds: int = 3  # repair rounds at most
+    time_budget: float = 1800  # seconds; no new round after it
+    log_dir: Path | None = None  # keep each round's test log here
+    # the test run of exactly these inferred manifests, done already by the caller (the
+    # benchmark's inferred run): round 1 reuses it
+    first_run: RunResult | None = None
+    step_timeout: int = 900  # seconds per install or test step
+    # the package managers' cut-off date (default: the inference's as-of date)
+    as_of: str | None = None
+
+
+@dataclass
+class VerifiedInference(Inference):
+    """An inference whose manifests the project's own tests ran with, and how that went."""
+
+    verification: VerifyResult | None = None
+
+
+@dataclass
+class _Loop:
+    """The loop's state in its scratch copy: what is written there and what repair added."""
+
+    request: VerifyRequest
+    steps: PipelineSteps
+    scratch: Path
+    project: Project
+    result: Inference
+    pristine: dict[str, str]  # manifest path → its text before anything was written
+    as_of: str | None
+    started: float
+    repaired: list[Candidate] = field(default_factory=list)  # candidates repair added
+    bounds: dict[str, tuple[str, str]] = field(default_factory=dict)  # package → (spec, why)
+    runtime: str | None = None  # an older interpreter a runtime action asked for
+
+
 def verify(
     root: Path,
-    language: str,
+    request: VerifyRequest,
     ctx: Context,
-    test_cmd: str | None = None,
-    max_rounds: int = 3,
-    time_budget: float = 1800,
-    log_dir: Path | None = None,
-    first_run: RunResult | None = None,
-    step_timeout: int = 900,
-    as_of: str | None = None,
+    steps: PipelineSteps,
+    project: Project | None = None,
 ) -> tuple[VerifyResult, Inference]:
     """Infer, write into a scratch copy, run tests, repair; the user's tree is untouched.
 
-    `first_run`: the test run of exactly these inferred manifests, done already by the
-    caller (the benchmark's inferred run) — round 1 reuses it. `as_of` overrides the
-    package managers' cut-off date (default: the inference's as-of date)."""
-    from depinfer.pipeline import infer, plan_edits, run_language, write_edits
-    from depinfer.resolvers.common import merge_candidates
-    from depinfer.scan import scan
-
-    start = time.monotonic()
-    out = VerifyResult(language)
+    `project`: the user's tree as scanned already (scanned here when not given)."""
+    out = VerifyResult(request.language)
     with tempfile.TemporaryDirectory(prefix="depinfer-verify-") as tmp:
-        scratch = Path(tmp) / "repo"
-        shutil.copytree(root, scratch, ignore=COPY_IGNORE, symlinks=True)
-        project = scan(scratch)
-        if as_of is None:
-            when = parse_as_of(ctx.options.as_of, scan(root).last_commit_date)
-            as_of = when.isoformat().replace("+00:00", "Z") if when else None
-        result = infer(scratch, ctx.options, ctx=ctx, project=project)
-        pristine = {e.path: e.old_text for e in result.edits}
-        write_edits(scratch, result.edits, ctx)
-        extra: list[Candidate] = []
-        bounds: dict[str, tuple[str, str]] = {}  # package → (spec, why) moved by repair
-        runtime: str | None = None  # an older interpreter a runtime action asked for
-        for number in range(1, max_rounds + 2):
-            t0 = time.monotonic()
-            if number == 1 and first_run is not None:
-                run = first_run
-            else:
-                run = run_tests(
-                    scratch,
-                    language,
-                    test_cmd,
-                    log_path=(log_dir / f"round{number}.log") if log_dir else None,
-                    as_of=as_of,
-                    runtime=runtime,
-                    step_timeout=step_timeout,
-                )
-            rnd = Round(number, run.status, seconds=time.monotonic() - t0)
-            out.rounds.append(rnd)
-            out.final = run
-            if run.passed:
-                out.stopped_because = "tests pass"
+        loop = _start(root, request, ctx, steps, Path(tmp) / "repo", project)
+        for number in range(1, request.max_rounds + 2):
+            if not _round(loop, number, out, ctx):
                 break
-            if number > max_rounds:
-                out.stopped_because = f"round limit ({max_rounds}) reached"
-                break
-            if time.monotonic() - start > time_budget:
-                out.stopped_because = "time budget used up"
-                break
-            rnd.actions = diagnose(run.log, language)
-            if not rnd.actions:
-                out.stopped_because = "the failure names no dependency problem"
-                break
-            if all(a.kind == "stop" for a in rnd.actions):
-                out.stopped_because = "not a dependency problem: " + rnd.actions[0].why
-                break
-            new = _new_candidates(project, language, rnd.actions, ctx)
-            # new: not written (a candidate inference kept out, e.g. optional or with no
-            # section to hold it, counts as new: the run shows it is needed) nor added before
-            have = {(r.manifest, _norm(r.name)) for r in result.requirements if not r.optional}
-            have |= {(c.manifest, _norm(c.name)) for c in extra}
-            new = [c for c in new if (c.manifest, _norm(c.name)) not in have]
-            older = _older_runtime(scratch, language, test_cmd, rnd.actions, runtime)
-            if older:
-                runtime = older
-                rnd.added.append(f"python {older}")
-            moves = {
-                name: move
-                for name, move in _version_moves(
-                    project,
-                    language,
-                    rnd.actions,
-                    run.log,
-                    scratch,
-                    result.requirements,
-                    ctx,
-                    as_of,
-                ).items()
-                if bounds.get(name, ("",))[0] != move[0]
-            }
-            if not new and not moves and not older:
-                out.stopped_because = "nothing new to add for: " + ", ".join(
-                    f"{a.kind} {a.name}" for a in rnd.actions
-                )
-                break
-            rnd.added += [c.name for c in new] + [f"{n}{spec}" for n, (spec, _) in moves.items()]
-            extra.extend(new)
-            bounds.update(moves)
-            # restore pristine manifests, then resolve and write everything again
-            for path, text in pristine.items():
-                (scratch / path).write_text(text, encoding="utf-8", newline="")
-            from depinfer.pipeline import _stage
-
-            resolver = _stage("resolvers", language)
-            _, cands, _ = run_language(project, language, ctx)
-            reqs = resolver.resolve(project, merge_candidates(cands + extra), ctx)
-            written = {(r.manifest, _norm(r.name)) for r in reqs}
-            homeless = [
-                c
-                for c in extra
-                if c.section != Section.RUNTIME and (c.manifest, _norm(c.name)) not in written
-            ]
-            for c in homeless:  # the manifest has no test/dev section to hold it
-                c.section = Section.RUNTIME
-                c.evidence.append(
-                    Evidence(
-                        "repair",
-                        detail="the test run needs it and the manifest has no test/dev "
-                        "section: written as a dependency",
-                    )
-                )
-            if homeless:
-                reqs = resolver.resolve(project, merge_candidates(cands + extra), ctx)
-            for req in reqs:
-                move = bounds.get(_norm(req.name))
-                if move:
-                    req.spec = move[0]
-                    req.evidence.append(Evidence("repair", detail=move[1]))
-            others = [r for r in result.requirements if LANGUAGE_ECOSYSTEM[language] != r.ecosystem]
-            result.requirements = others + reqs
-            result.candidates = cands + extra
-            result.edits = plan_edits(project, result.requirements, ctx)
-            pristine.update({e.path: e.old_text for e in result.edits if e.path not in pristine})
-            write_edits(scratch, result.edits, ctx)
+        result = loop.result
     # the final requirements, planned against the user's own tree
-    user_project = scan(root)
+    user_project = project or scan(root)
     result.project = user_project
-    result.edits = plan_edits(user_project, result.requirements, ctx)
+    result.edits = steps.plan_edits(user_project, result.requirements, ctx)
     return out, result
+
+
+def _start(
+    root: Path,
+    request: VerifyRequest,
+    ctx: Context,
+    steps: PipelineSteps,
+    scratch: Path,
+    user_project: Project | None,
+) -> _Loop:
+    """Copy the tree, infer on the copy and write its manifests there."""
+    started = time.monotonic()
+    shutil.copytree(root, scratch, ignore=COPY_IGNORE, symlinks=True)
+    project = scan(scratch)
+    as_of = request.as_of
+    if as_of is None:
+        last_commit = (user_project or scan(root)).last_commit_date
+        when = parse_as_of(ctx.options.as_of, last_commit)
+        as_of = when.isoformat().replace("+00:00", "Z") if when else None
+    result = steps.infer(scratch, ctx.options, ctx=ctx, project=project)
+    pristine = {e.path: e.old_text for e in result.edits}
+    steps.write_edits(scratch, result.edits, ctx)
+    return _Loop(request, steps, scratch, project, result, pristine, as_of, started)
+
+
+def _round(loop: _Loop, number: int, out: VerifyResult, ctx: Context) -> bool:
+    """One test run and the repair it names; False when the loop stops (and says why)."""
+    request = loop.request
+    t0 = time.monotonic()
+    run = _test_run(loop, number)
+    rnd = Round(number, run.status, seconds=time.monotonic() - t0)
+    out.rounds.append(rnd)
+    out.final = run
+    stop = _stop_before_repair(loop, run, number)
+    if stop is None:
+        rnd.actions = diagnose(run.log, request.language)
+        stop = _stop_for_actions(rnd.actions)
+    if stop is None:
+        stop = _repair(loop, rnd, run, ctx)
+    if stop is not None:
+        out.stopped_because = stop
+        return False
+    _write_again(loop, ctx)
+    return True
+
+
+def _test_run(loop: _Loop, number: int) -> RunResult:
+    """Round 1 reuses the caller's run when there is one; every other round runs the tests."""
+    request = loop.request
+    if number == 1 and request.first_run is not None:
+        return request.first_run
+    return run_tests(
+        loop.scratch,
+        request.language,
+        request.test_cmd,
+        log_path=(request.log_dir / f"round{number}.log") if request.log_dir else None,
+        as_of=loop.as_of,
+        runtime=loop.runtime,
+        step_timeout=request.step_timeout,
+    )
+
+
+def _stop_before_repair(loop: _Loop, run: RunResult, number: int) -> str | None:
+    """Why the loop ends before reading the log: the tests pass, or no round or time is left."""
+    if run.passed:
+        return "tests pass"
+    if number > loop.request.max_rounds:
+        return f"round limit ({loop.request.max_rounds}) reached"
+    if time.monotonic() - loop.started > loop.request.time_budget:
+        return "time budget used up"
+    return None
+
+
+def _stop_for_actions(actions: list[Action]) -> str | None:
+    """Why the loop ends after reading the log: it names nothing a dependency could fix."""
+    if not actions:
+        return "the failure names no dependency problem"
+    if all(a.kind == "stop" for a in actions):
+        return "not a dependency problem: " + actions[0].why
+    return None
+
+
+def _repair(loop: _Loop, rnd: Round, run: RunResult, ctx: Context) -> str | None:
+    """Add what the round's actions name (new candidates, an older runtime, moved bounds) to
+    the loop; the reason to stop when none of it is new."""
+    language, project = loop.request.language, loop.project
+    mapper = loop.steps.stage("mapping", language)
+    new = _new_candidates(project, language, rnd.actions, ctx, mapper)
+    # new: not written (a candidate inference kept out, e.g. optional or with no
+    # section to hold it, counts as new: the run shows it is needed) nor added before
+    have = {(r.manifest, _norm(r.name)) for r in loop.result.requirements if not r.optional}
+    have |= {(c.manifest, _norm(c.name)) for c in loop.repaired}
+    new = [c for c in new if (c.manifest, _norm(c.name)) not in have]
+    older = _older_runtime(loop.scratch, language, loop.request.test_cmd, rnd.actions, loop.runtime)
+    if older:
+        loop.runtime = older
+        rnd.added.append(f"python {older}")
+    moved = _version_moves(
+        project, language, rnd.actions, run.log, loop.scratch, loop.result.requirements, ctx,
+        loop.as_of, mapper,
+    )  # fmt: skip
+    moves = {
+        name: move for name, move in moved.items() if loop.bounds.get(name, ("",))[0] != move[0]
+    }
+    if not new and not moves and not older:
+        return "nothing new to add for: " + ", ".join(f"{a.kind} {a.name}" for a in rnd.actions)
+    rnd.added += [c.name for c in new] + [f"{n}{spec}" for n, (spec, _) in moves.items()]
+    loop.repaired.extend(new)
+    loop.bounds.update(moves)
+    return None
+
+
+def _write_again(loop: _Loop, ctx: Context) -> None:
+    """Restore the pristine manifests, then resolve and write everything again."""
+    language, project, steps, result = loop.request.language, loop.project, loop.steps, loop.result
+    for path, text in loop.pristine.items():
+        (loop.scratch / path).write_text(text, encoding="utf-8", newline="")
+    resolver = steps.stage("resolvers", language)
+    _, cands, _ = steps.run_language(project, language, ctx)
+    reqs = resolver.resolve(project, merge_candidates(cands + loop.repaired), ctx)
+    written = {(r.manifest, _norm(r.name)) for r in reqs}
+    homeless = [
+        c
+        for c in loop.repaired
+        if c.section != Section.RUNTIME and (c.manifest, _norm(c.name)) not in written
+    ]
+    for c in homeless:  # the manifest has no test/dev section to hold it
+        c.section = Section.RUNTIME
+        c.evidence.append(
+            Evidence(
+                "repair",
+                detail="the test run needs it and the manifest has no test/dev "
+                "section: written as a dependency",
+            )
+        )
+    if homeless:
+        reqs = resolver.resolve(project, merge_candidates(cands + loop.repaired), ctx)
+    for req in reqs:
+        move = loop.bounds.get(_norm(req.name))
+        if move:
+            req.spec = move[0]
+            req.evidence.append(Evidence("repair", detail=move[1]))
+    others = [r for r in result.requirements if LANGUAGE_ECOSYSTEM[language] != r.ecosystem]
+    result.requirements = others + reqs
+    result.candidates = cands + loop.repaired
+    result.edits = steps.plan_edits(project, result.requirements, ctx)
+    loop.pristine.update({e.path: e.old_text for e in result.edits if e.path not in loop.pristine})
+    steps.write_edits(loop.scratch, result.edits, ctx)

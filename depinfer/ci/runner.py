@@ -12,6 +12,7 @@ import re
 import signal
 import subprocess
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -111,6 +112,26 @@ def run_plan(
     plan: Plan, workdir: Path, log_path: Path | None = None, step_timeout: int = STEP_TIMEOUT
 ) -> RunResult:
     start = time.monotonic()
+    env = _plan_env(plan, workdir)
+    log: list[str] = []
+
+    def run(cmd: list[str] | str) -> int | None:
+        return _run_step(cmd, workdir, env, step_timeout, log)
+
+    result = RunResult("not-run")
+    _run_steps(plan, run, log, result)
+    result.log = "\n".join(log)
+    result.outcomes = parse_outcomes(result.log, workdir)
+    result.seconds = time.monotonic() - start
+    if log_path is not None:
+        log_path.parent.mkdir(parents=True, exist_ok=True)
+        log_path.write_text(result.log, encoding="utf-8")
+    return result
+
+
+def _plan_env(plan: Plan, workdir: Path) -> dict[str, str]:
+    """The steps' environment: the plan's variables, and for Python the fresh virtual
+    environment in `workdir` first on PATH (none of the caller's)."""
     env = {**os.environ, **plan.env}
     env.pop("VIRTUAL_ENV", None)
     env.pop("PYTHONPATH", None)
@@ -124,72 +145,70 @@ def run_plan(
     if plan.path_python:  # tools that look interpreters up by name (nox, tox) find ours
         dirs = sorted({str(Path(exe).parent) for exe in pyenv_pythons().values()})
         env["PATH"] = os.pathsep.join([env["PATH"], *dirs])
-    log: list[str] = []
+    return env
 
-    def run(cmd: list[str] | str, label: str) -> int | None:
-        log.append(f"$ {cmd if isinstance(cmd, str) else ' '.join(cmd)}")
-        try:
-            # a session of its own: on timeout the whole tree goes (test workers, servers)
-            proc = subprocess.Popen(
-                cmd,
-                cwd=workdir,
-                env=env,
-                shell=isinstance(cmd, str),
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                text=True,
-                errors="replace",
-                stdin=subprocess.DEVNULL,
-                executable="/bin/bash" if isinstance(cmd, str) else None,
-                start_new_session=True,
-            )
-        except OSError as exc:
-            log.append(f"[cannot run: {exc}]")
-            return 127
-        try:
-            stdout, stderr = proc.communicate(timeout=step_timeout)
-        except subprocess.TimeoutExpired:
-            _kill_tree(proc)
-            stdout, stderr = proc.communicate()
-            log.append(f"[timeout after {step_timeout}s]")
-            log.append((stdout or "")[-2_000_000:])
-            log.append((stderr or "")[-50000:])
-            return None
-        finally:
-            _kill_tree(proc)  # whatever the step left running in its session goes too
-        proc = subprocess.CompletedProcess(cmd, proc.returncode, stdout, stderr)
-        log.append(proc.stdout[-2_000_000:])
-        log.append(proc.stderr[-50000:])
-        log.append(f"[exit {proc.returncode}]")
-        return proc.returncode
 
-    result = RunResult("not-run")
+def _run_step(
+    cmd: list[str] | str, workdir: Path, env: dict[str, str], step_timeout: int, log: list[str]
+) -> int | None:
+    """Run one step, its output appended to `log`; its exit code, None on timeout."""
+    log.append(f"$ {cmd if isinstance(cmd, str) else ' '.join(cmd)}")
+    try:
+        # a session of its own: on timeout the whole tree goes (test workers, servers)
+        proc = subprocess.Popen(
+            cmd,
+            cwd=workdir,
+            env=env,
+            shell=isinstance(cmd, str),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            errors="replace",
+            stdin=subprocess.DEVNULL,
+            executable="/bin/bash" if isinstance(cmd, str) else None,
+            start_new_session=True,
+        )
+    except OSError as exc:
+        log.append(f"[cannot run: {exc}]")
+        return 127
+    try:
+        stdout, stderr = proc.communicate(timeout=step_timeout)
+    except subprocess.TimeoutExpired:
+        _kill_tree(proc)
+        stdout, stderr = proc.communicate()
+        log.append(f"[timeout after {step_timeout}s]")
+        log.append((stdout or "")[-2_000_000:])
+        log.append((stderr or "")[-50000:])
+        return None
+    finally:
+        _kill_tree(proc)  # whatever the step left running in its session goes too
+    log.append(stdout[-2_000_000:])
+    log.append(stderr[-50000:])
+    log.append(f"[exit {proc.returncode}]")
+    return proc.returncode
+
+
+def _run_steps(
+    plan: Plan, run: Callable[[list[str] | str], int | None], log: list[str], result: RunResult
+) -> None:
+    """Setup, install and test steps in order, until one fails; sets the result's status."""
     for cmd in plan.setup:
-        if run(cmd, "setup") != 0:
+        if run(cmd) != 0:
             result.status, result.failed_step = "install-failed", " ".join(cmd)
-            break
-    else:
-        for line in plan.install:
-            code = run(line, "install")
-            if code != 0 and line in plan.best_effort:
-                log.append("[a step the job adds failed; continuing with the manifest's install]")
-                continue
-            if code != 0:
-                result.status = "timeout" if code is None else "install-failed"
-                result.failed_step = line
-                break
-        else:
-            result.status = "passed"
-            for line in plan.test:
-                code = run(_with_reports(line), "test")
-                if code != 0:
-                    result.status = "timeout" if code is None else "failed"
-                    result.failed_step = line
-                    break
-    result.log = "\n".join(log)
-    result.outcomes = parse_outcomes(result.log, workdir)
-    result.seconds = time.monotonic() - start
-    if log_path is not None:
-        log_path.parent.mkdir(parents=True, exist_ok=True)
-        log_path.write_text(result.log, encoding="utf-8")
-    return result
+            return
+    for line in plan.install:
+        code = run(line)
+        if code != 0 and line in plan.best_effort:
+            log.append("[a step the job adds failed; continuing with the manifest's install]")
+            continue
+        if code != 0:
+            result.status = "timeout" if code is None else "install-failed"
+            result.failed_step = line
+            return
+    result.status = "passed"
+    for line in plan.test:
+        code = run(_with_reports(line))
+        if code != 0:
+            result.status = "timeout" if code is None else "failed"
+            result.failed_step = line
+            return

@@ -9,33 +9,26 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 import yaml
 
+from depinfer.data import load_table
 from depinfer.model import Diagnostic
 
-# Words in run lines that mark a test job, best first (a data table of test runners).
-TEST_COMMANDS = [
-    r"\bpytest\b",
-    r"\btox\b",
-    r"\bnox\b",
-    r"python -m unittest",
-    r"\bcargo (?:test|nextest)\b",
-    r"\bdotnet test\b",
-    r"\bnpm (?:run )?test",
-    r"\bpnpm (?:run )?test",
-    r"\byarn (?:run )?test",
-    r"\bvitest\b",
-    r"\bjest\b",
-    r"\bmocha\b",
-    r"scripts/test\b",
-    r"\bmake test\b",
-    r"\bhatch (?:run )?test",
-]
-LINT_WORDS = re.compile(
-    r"\b(lint|ruff|flake8|mypy|pyright|eslint|prettier|clippy|fmt|format|typecheck|docs?)\b"
-)
+
+@lru_cache(maxsize=1)
+def test_commands() -> tuple[str, ...]:
+    """Patterns of run lines that run tests, best first (data/common/ci_commands.toml)."""
+    return tuple(row["pattern"] for row in load_table("common/ci_commands.toml")["test_command"])
+
+
+@lru_cache(maxsize=1)
+def lint_words() -> re.Pattern[str]:
+    """Words in a job's name that mark a lint, format or docs job."""
+    words = "|".join(row["word"] for row in load_table("common/ci_commands.toml")["lint_word"])
+    return re.compile(rf"\b({words})\b")
 
 
 @dataclass
@@ -204,11 +197,11 @@ def read_workflows(root: Path, ci_files: list[str], diagnostics: list[Diagnostic
 def _score(job: TestJob) -> int:
     text = "\n".join(s.run or "" for s in job.steps)
     score = 0
-    for rank, pat in enumerate(TEST_COMMANDS):
+    for rank, pat in enumerate(test_commands()):
         if re.search(pat, text):
             score = max(score, 100 - rank)
     if score and re.search(r"test", job.job, re.I):
         score += 10
-    if LINT_WORDS.search(job.job.lower()) and not re.search(r"test", job.job, re.I):
+    if lint_words().search(job.job.lower()) and not re.search(r"test", job.job, re.I):
         score -= 50
     return score

@@ -15,7 +15,7 @@ from pathlib import Path
 from depinfer.context import Context
 from depinfer.hybrid.client import AnswerCache, LLMClient, LLMError
 from depinfer.hybrid.questions import Question, build_questions
-from depinfer.model import Evidence, Inference, Project, Requirement, Section
+from depinfer.model import ArbiterChoice, Evidence, Inference, Project, Requirement, Section
 from depinfer.resolvers.common import to_requirement
 
 SYSTEM = (
@@ -132,13 +132,7 @@ def apply_answers(
         idx = next(
             (i for i, r in enumerate(out) if r.manifest == q.manifest and r.name == q.current), None
         )
-        record = {
-            "question": q.subject,
-            "choice": choice,
-            "alternatives": sorted(names),
-            "rule_choice": q.current,
-            "model": model,
-        }
+        record = ArbiterChoice(q.subject, choice, tuple(sorted(names)), q.current, model)
         if choice == "none":
             if idx is not None:
                 out.pop(idx)
@@ -159,6 +153,6 @@ def apply_answers(
         req.alternatives = sorted((names - {choice}) | {req.name} - {choice})
         req.name = choice
         req.evidence = [*req.evidence, Evidence("llm", detail=f"chose {choice} over {q.current}")]
-        req.extra["llm"] = record
+        req.llm = record
         stats["changed"] += 1
     return out

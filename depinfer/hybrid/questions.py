@@ -12,6 +12,7 @@ from dataclasses import asdict, dataclass, field
 
 from depinfer.context import Context
 from depinfer.model import Candidate, Inference
+from depinfer.registries.names import comparable
 
 MAX_SNIPPETS = 4
 MAX_SNIPPET_CHARS = 200
@@ -78,10 +79,8 @@ def _option(ctx: Context, ecosystem, name: str, rank: int | None) -> Option | No
 
 
 def _declared(project) -> set[tuple[str, str]]:
-    from depinfer.check import normalise
-
     return {
-        (m.directory, normalise(m.ecosystem, n))
+        (m.directory, comparable(m.ecosystem.value, n))
         for m in project.manifests
         for names in m.declared.values()
         for n in names
@@ -91,12 +90,10 @@ def _declared(project) -> set[tuple[str, str]]:
 def _undecided_optional(
     cand: Candidate, written: set[tuple[str, str]], declared: set[tuple[str, str]]
 ) -> bool:
-    from depinfer.check import normalise
-
     if not cand.optional or (cand.manifest, cand.name) in written:
         return False
     folder = cand.manifest.rpartition("/")[0]
-    return (folder, normalise(cand.ecosystem, cand.name)) not in declared
+    return (folder, comparable(cand.ecosystem.value, cand.name)) not in declared
 
 
 def build_questions(result: Inference, ctx: Context) -> list[Question]:
@@ -109,7 +106,7 @@ def build_questions(result: Inference, ctx: Context) -> list[Question]:
         if cand.internal:
             continue
         if cand.ambiguous:
-            kind = cand.extra.get("question", "package")
+            kind = "package"
         elif _undecided_optional(cand, written, declared):
             # an optional (guarded) import the rules left out: the model may say it belongs
             kind = "include"
@@ -121,7 +118,7 @@ def build_questions(result: Inference, ctx: Context) -> list[Question]:
         names = [cand.name] + [a for a in cand.alternatives if a != cand.name]
         if kind == "package" and len(names) < 2:
             continue
-        ranks = cand.extra.get("ranks") or {}
+        ranks = dict(cand.ranks)
         options = [o for o in (_option(ctx, cand.ecosystem, n, ranks.get(n)) for n in names) if o]
         if not options:
             continue
@@ -136,7 +133,6 @@ def build_questions(result: Inference, ctx: Context) -> list[Question]:
                 current=cand.name if (cand.manifest, cand.name) in written else "none",
                 options=options,
                 evidence=_snippets(ctx, project, cand),
-                runtime=cand.extra.get("runtime"),
                 date=ctx.options.as_of or project.last_commit_date,
                 candidate=cand,
             )

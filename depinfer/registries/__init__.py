@@ -23,6 +23,8 @@ from depinfer.registries.base import (
     RegistryUnavailable,
     VersionInfo,
 )
+from depinfer.registries.clients import make_client
+from depinfer.registries.http import HttpSettings, default_cache_dir
 
 __all__ = [
     "Registries",
@@ -93,15 +95,11 @@ class Registries:
             return None
         if self.cache_dir:
             return Path(self.cache_dir)
-        from depinfer.registries.http import default_cache_dir
-
         return default_cache_dir()
 
-    def http_settings(self) -> Any:
+    def http_settings(self) -> HttpSettings:
         with self._lock:
             if self._settings is None:
-                from depinfer.registries.http import HttpSettings
-
                 settings = HttpSettings(
                     cache_dir=self.resolved_cache_dir(),
                     refresh=self.refresh,
@@ -133,8 +131,6 @@ class Registries:
             if ecosystem in self._unavailable:
                 return None
             if ecosystem not in self._clients:
-                from depinfer.registries.clients import make_client
-
                 try:
                     self._clients[ecosystem] = make_client(ecosystem, self)
                 except (RegistryUnavailable, NotImplementedError) as exc:

@@ -7,19 +7,27 @@ endpoint discovery (endpoints.py, tooling.py) only knows configuration files and
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Protocol
 
+import depinfer.registries.endpoints as ep
 from depinfer.model import Ecosystem
-from depinfer.registries import endpoints as ep
-from depinfer.registries.base import RegistryUnavailable
-from depinfer.registries.http import RegistryHttp
-
-if TYPE_CHECKING:
-    from depinfer.registries import Registries
-    from depinfer.registries.base import RegistryClient
+from depinfer.registries.base import RegistryClient, RegistryUnavailable
+from depinfer.registries.http import HttpSettings, RegistryHttp
 
 
-def make_client(ecosystem: Ecosystem, registries: Registries) -> RegistryClient:
+class ClientSettings(Protocol):
+    """What a client is built from; the facade (`depinfer.registries.Registries`) has it."""
+
+    project_root: str | Path | None
+    refresh: bool
+    endpoints: dict[Ecosystem, str]  # injected endpoints, by ecosystem
+
+    def tooling_store(self) -> Path | None: ...
+
+    def http_settings(self) -> HttpSettings: ...
+
+
+def make_client(ecosystem: Ecosystem, registries: ClientSettings) -> RegistryClient:
     """The client for `ecosystem`; RegistryUnavailable (with the reason) when there is none."""
     root = Path(registries.project_root) if registries.project_root else None
     store = registries.tooling_store()
@@ -28,7 +36,7 @@ def make_client(ecosystem: Ecosystem, registries: Registries) -> RegistryClient:
     settings = registries.http_settings()
 
     if ecosystem is Ecosystem.PYPI:
-        from depinfer.registries.pypi import PypiClient
+        from depinfer.registries.pypi import PypiClient  # lazy: only the registries asked
 
         if injected:
             indexes = [ep.pypi_index_from_url(injected, "configured endpoint")]
@@ -43,10 +51,10 @@ def make_client(ecosystem: Ecosystem, registries: Registries) -> RegistryClient:
         return PypiClient(indexes, RegistryHttp(label, settings))
 
     if ecosystem is Ecosystem.NPM:
-        from depinfer.registries.npm import NpmClient
+        from depinfer.registries.npm import NpmClient  # lazy: only the registries asked
 
         if injected:
-            found = ep.NpmEndpoints(ep.Endpoint(ep._slash(injected), "configured endpoint"))
+            found = ep.NpmEndpoints(ep.Endpoint(ep.with_slash(injected), "configured endpoint"))
         else:
             found = ep.npm_endpoints(root, store=store, refresh=refresh)
         if found.registry is None and not found.scopes:
@@ -59,11 +67,11 @@ def make_client(ecosystem: Ecosystem, registries: Registries) -> RegistryClient:
         return NpmClient(found, RegistryHttp(label, settings))
 
     if ecosystem is Ecosystem.CRATES:
-        from depinfer.registries.crates import CratesClient
+        from depinfer.registries.crates import CratesClient  # lazy: only the registries asked
 
         if injected:
             url = injected[len("sparse+") :] if injected.startswith("sparse+") else injected
-            index: ep.Endpoint | None = ep.Endpoint(ep._slash(url), "configured endpoint")
+            index: ep.Endpoint | None = ep.Endpoint(ep.with_slash(url), "configured endpoint")
         else:
             try:
                 index = ep.crates_index(root, store=store, refresh=refresh)
@@ -78,7 +86,7 @@ def make_client(ecosystem: Ecosystem, registries: Registries) -> RegistryClient:
         return CratesClient(index, RegistryHttp(label, settings))
 
     if ecosystem is Ecosystem.NUGET:
-        from depinfer.registries.nuget import NugetClient
+        from depinfer.registries.nuget import NugetClient  # lazy: only the registries asked
 
         if injected:
             sources = [ep.Endpoint(injected, "configured endpoint")]

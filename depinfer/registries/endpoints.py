@@ -72,7 +72,7 @@ def _load_toml(path: Path) -> dict[str, Any] | None:
         return None
 
 
-def _slash(url: str) -> str:
+def with_slash(url: str) -> str:
     return url if url.endswith("/") else url + "/"
 
 
@@ -313,24 +313,24 @@ def npm_endpoints(
     scopes: dict[str, Endpoint] = {}
     value = _env_ci(env, "npm_config_registry")
     if value:
-        registry = Endpoint(_slash(value), "npm_config_registry")
+        registry = Endpoint(with_slash(value), "npm_config_registry")
     for key, val in env.items():
         m = re.fullmatch(r"npm_config_(@[^:]+):registry", key, flags=re.IGNORECASE)
         if m and val:
-            scopes.setdefault(m.group(1).lower(), Endpoint(_slash(val), key))
+            scopes.setdefault(m.group(1).lower(), Endpoint(with_slash(val), key))
     for path in _npmrc_files(project_root, env, home):
         conf = _read_npmrc(path, env) if path.is_file() else {}
         if registry is None and conf.get("registry", "").startswith(("http://", "https://")):
-            registry = Endpoint(_slash(conf["registry"]), str(path))
+            registry = Endpoint(with_slash(conf["registry"]), str(path))
         for key, val in conf.items():
             if key.startswith("@") and key.endswith(":registry") and val:
                 scopes.setdefault(
-                    key[: -len(":registry")].lower(), Endpoint(_slash(val), str(path))
+                    key[: -len(":registry")].lower(), Endpoint(with_slash(val), str(path))
                 )
     if registry is None:
         value = tooling.npm_default_registry(store, refresh)
         if value:
-            registry = Endpoint(_slash(value), "npm config get registry")
+            registry = Endpoint(with_slash(value), "npm config get registry")
     return NpmEndpoints(registry, scopes)
 
 
@@ -400,13 +400,13 @@ def crates_index(
         where = origin.get(f"source.{name}") or origin.get(f"registries.{name}", "cargo config")
         url = body.get("registry") or (conf["registries"].get(name) or {}).get("index")
         if isinstance(url, str) and url.startswith("sparse+"):
-            return Endpoint(_slash(url[len("sparse+") :]), where)
+            return Endpoint(with_slash(url[len("sparse+") :]), where)
         if isinstance(url, str):
             raise Unsupported(f"cargo source '{name}' ({where}) is a git index: {url}")
         raise Unsupported(f"cargo source '{name}' ({where}) is not a sparse registry")
     default = tooling.cargo_default_index(store, refresh)
     if default and default.startswith("sparse+"):
-        return Endpoint(_slash(default[len("sparse+") :]), "cargo's default index")
+        return Endpoint(with_slash(default[len("sparse+") :]), "cargo's default index")
     return None
 
 
@@ -421,7 +421,7 @@ def cargo_registries(
         url = body.get("index")
         if isinstance(url, str) and url.startswith("sparse+"):
             out[name] = Endpoint(
-                _slash(url[len("sparse+") :]), origin.get(f"registries.{name}", "")
+                with_slash(url[len("sparse+") :]), origin.get(f"registries.{name}", "")
             )
     return out
 

@@ -25,6 +25,7 @@ from requests.adapters import HTTPAdapter
 from urllib3.util.retry import Retry
 
 from depinfer.registries.base import RegistryError
+from depinfer.registries.facts import FactStore
 
 # Statuses a registry answers for "no such package". Cargo's sparse-index protocol also
 # treats 410 and 451 that way.
@@ -79,8 +80,6 @@ class HttpSettings:
         """The store of reduced documents shared by every client (see facts.py)."""
         with self._backend_lock:
             if self._facts is None:
-                from depinfer.registries.facts import FactStore
-
                 path = self.cache_dir / "facts.sqlite" if self.cache_dir else None
                 self._facts = FactStore(path, self.expire_after.total_seconds(), self.refresh)
             return self._facts

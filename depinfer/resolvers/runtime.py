@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from depinfer.mapping.python_stdlib import target_from_requires_python
 from depinfer.model import Ecosystem, Project
 from depinfer.toml_compat import tomllib
 
@@ -102,8 +103,6 @@ def python_runtime(project: Project, override: str | None = None) -> Runtime:
     """The Python versions the project supports. `requires-python` is the authority: the
     oldest minor it allows is the minimum (classifiers then only widen the newest seen);
     without it, classifiers, the CI matrix, `.python-version`, `runtime.txt`, a Dockerfile."""
-    from depinfer.mapping.python_stdlib import target_from_requires_python
-
     rt = Runtime("python")
     if override:
         _add(rt, [override], "--python")

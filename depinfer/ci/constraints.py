@@ -1,8 +1,9 @@
 """Version constraints of the four ecosystems translated to PEP 440 specifier sets.
 
-Only the benchmark needs this: to tell whether a written constraint admits any published
-release ("invalid version in build", a DI-Bench failure category), every ecosystem's range
-syntax is brought to one form that `packaging` can test. The translation follows each
+The benchmark needs this to tell whether a written constraint admits any published
+release ("invalid version in build", a DI-Bench failure category), and the CI planner to
+read a Poetry `python` constraint: every ecosystem's range syntax is brought to one form
+that `packaging` can test. The translation follows each
 tool's documented semantics: Poetry's and npm's caret/tilde (python-poetry.org docs,
 "Dependency specification"; docs.npmjs.com "semver"), Cargo's default caret requirements
 (doc.rust-lang.org/cargo "Specifying dependencies"), NuGet's minimum versions and interval
