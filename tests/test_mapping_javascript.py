@@ -2,6 +2,8 @@
 
 from pathlib import Path
 
+from conftest import FIXTURES
+
 from depinfer.analyzers.javascript import analyze
 from depinfer.context import Options
 from depinfer.facts.javascript import npm_facts
@@ -16,11 +18,9 @@ from depinfer.model import Section
 from depinfer.pipeline import make_context
 from depinfer.scan import scan
 
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "javascript"
-
 
 def candidates(name: str) -> dict[tuple[str, str], set[Section]]:
-    project = scan(FIXTURES / name)
+    project = scan(FIXTURES / "javascript" / name)
     ctx = make_context(Options(offline=True))
     out: dict[tuple[str, str], set[Section]] = {}
     for c in map_imports(project, analyze(project, ctx), ctx):
@@ -73,7 +73,7 @@ def test_ts_paths_base_url_and_package_imports_are_internal():
 
 
 def test_workspace_members_are_internal_and_self_imports_skipped():
-    project = scan(FIXTURES / "monorepo")
+    project = scan(FIXTURES / "javascript" / "monorepo")
     ctx = make_context(Options(offline=True))
     cands = map_imports(project, analyze(project, ctx), ctx)
     core = [c for c in cands if c.name == "@acme/core"]

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import shutil
-from pathlib import Path
 
 import pytest
+from conftest import FIXTURES, copy_fixture, manifest_names, write_tree
 
 from depinfer.analyzers.csharp_layout import build_layout
 from depinfer.context import Options
@@ -15,14 +15,6 @@ from depinfer.pipeline import infer, write_edits
 from depinfer.registries.base import VersionInfo
 from depinfer.scan import scan
 
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "csharp"
-
-
-def _names(inference, manifest):
-    return sorted(
-        r.name for r in inference.requirements if r.manifest == manifest and not r.internal
-    )
-
 
 def _projects(inference, manifest):
     return sorted(r.path for r in inference.requirements if r.manifest == manifest and r.internal)
@@ -30,36 +22,36 @@ def _projects(inference, manifest):
 
 @pytest.fixture(scope="module")
 def shop():
-    return infer(FIXTURES / "shop", Options(offline=True))
+    return infer(FIXTURES / "csharp" / "shop", Options(offline=True))
 
 
 def test_namespaces_map_to_the_central_packages(shop):
-    assert _names(shop, "src/Shop.Core/Shop.Core.csproj") == [
+    assert manifest_names(shop, "src/Shop.Core/Shop.Core.csproj") == [
         "Ardalis.GuardClauses",
         "Polly",
         "StyleCop.Analyzers",
     ]
     # UseSqlite picks the provider; Microsoft.EntityFrameworkCore itself is not listed centrally
-    assert "Microsoft.EntityFrameworkCore.Sqlite" in _names(
+    assert "Microsoft.EntityFrameworkCore.Sqlite" in manifest_names(
         shop, "src/Shop.Infrastructure/Shop.Infrastructure.csproj"
     )
 
 
 def test_web_sdk_has_aspnetcore_in_the_box_and_sinks_come_from_their_entry_points(shop):
-    web = _names(shop, "src/Shop.Web/Shop.Web.csproj")
+    web = manifest_names(shop, "src/Shop.Web/Shop.Web.csproj")
     # Serilog.AspNetCore brings the console sink, but the repository lists the sink
     # centrally and no other project would take it, so it stays where WriteTo.Console is
     assert "Serilog.AspNetCore" in web and "Serilog.Sinks.Console" in web
     # an analyzer placed by the file it reads
     assert "NsDepCop" in web
-    assert "NsDepCop" not in _names(shop, "src/Shop.Core/Shop.Core.csproj")
+    assert "NsDepCop" not in manifest_names(shop, "src/Shop.Core/Shop.Core.csproj")
     assert not any(n.startswith("Microsoft.AspNetCore") for n in web)
     # design-time EF tools go to the startup project whose references use EF Core
     assert "Microsoft.EntityFrameworkCore.Design" in web
 
 
 def test_test_project_conventions(shop):
-    tests = _names(shop, "tests/Shop.Core.Tests/Shop.Core.Tests.csproj")
+    tests = manifest_names(shop, "tests/Shop.Core.Tests/Shop.Core.Tests.csproj")
     for pid in (
         "xunit",
         "xunit.runner.visualstudio",
@@ -83,7 +75,7 @@ def test_project_references_follow_type_use(shop):
         "src/Shop.Core/Shop.Core.csproj"
     ]
     # a library already brought by a referenced project is not repeated
-    assert "Ardalis.GuardClauses" not in _names(
+    assert "Ardalis.GuardClauses" not in manifest_names(
         shop, "tests/Shop.Core.Tests/Shop.Core.Tests.csproj"
     )
 
@@ -102,7 +94,7 @@ def test_central_management_writes_versionless_references(shop, tmp_path):
 
 
 def test_multitarget_polyfills_and_tfm_aligned_versions():
-    inference = infer(FIXTURES / "multitarget", Options(offline=True))
+    inference = infer(FIXTURES / "csharp" / "multitarget", Options(offline=True))
     lib = {
         r.name: r.spec for r in inference.requirements if r.manifest == "src/Parsing/Parsing.csproj"
     }
@@ -119,7 +111,7 @@ def test_multitarget_polyfills_and_tfm_aligned_versions():
         if r.manifest == "src/Parsing/Parsing.csproj"
     }
     assert tfms["System.Memory"] == ["netstandard2.0"] and not tfms["Newtonsoft.Json"]
-    tests = _names(inference, "tests/Parsing.Tests/Parsing.Tests.csproj")
+    tests = manifest_names(inference, "tests/Parsing.Tests/Parsing.Tests.csproj")
     assert {"NUnit", "NUnit3TestAdapter", "Microsoft.NET.Test.Sdk", "coverlet.collector"} <= set(
         tests
     )
@@ -131,8 +123,7 @@ def test_multitarget_polyfills_and_tfm_aligned_versions():
 
 
 def test_written_files_parse_again(tmp_path):
-    root = tmp_path / "shop"
-    shutil.copytree(FIXTURES / "shop", root)
+    root = copy_fixture("csharp", "shop", tmp_path / "shop")
     inference = infer(root, Options(offline=True))
     from depinfer.pipeline import make_context
 
@@ -165,7 +156,7 @@ def test_registry_versions_respect_the_runtime_family():
     from depinfer.resolvers.csharp import choose_version
     from depinfer.scan import scan
 
-    project = scan(FIXTURES / "multitarget")
+    project = scan(FIXTURES / "csharp" / "multitarget")
     cs = next(c for c in build_layout(project) if c.name == "Parsing")
     ctx = Context(options=Options(), registries=_FakeRegistries())
     assert choose_version("System.Text.Json", cs, ctx, project, {}) == "8.0.5"
@@ -197,7 +188,7 @@ def test_unknown_namespace_is_checked_with_the_registry_when_online():
             self.asked.append(name)
             return name == "Acme.Widgets"
 
-    project = scan(FIXTURES / "multitarget")
+    project = scan(FIXTURES / "csharp" / "multitarget")
     cs = next(c for c in build_layout(project) if c.name == "Parsing")
     ctx = Context(options=Options(), registries=Registry())
     ref = ImportRef("Acme.Widgets.Layout", "a.cs", 1, "csharp", FileKind.SOURCE)
@@ -219,7 +210,7 @@ def test_a_package_missing_from_central_versions_is_added_there(shop):
 
 
 def test_a_library_using_aspnetcore_gets_the_shared_framework_not_packages():
-    inference = infer(FIXTURES / "aspnetlib", Options(offline=True))
+    inference = infer(FIXTURES / "csharp" / "aspnetlib", Options(offline=True))
     reqs = [r for r in inference.requirements if r.manifest == "src/Middleware/Middleware.csproj"]
     assert [(r.name, bool(dep_facts(r).framework_reference)) for r in reqs] == [
         ("Microsoft.AspNetCore.App", True)
@@ -244,7 +235,7 @@ def test_a_broken_project_file_is_reported_and_never_written(tmp_path):
 
 @pytest.fixture(scope="module")
 def layers():
-    return infer(FIXTURES / "layers", Options(offline=True))
+    return infer(FIXTURES / "csharp" / "layers", Options(offline=True))
 
 
 def test_a_transitive_project_is_repeated_only_when_used_more_than_its_carrier(layers):
@@ -261,7 +252,7 @@ def test_a_transitive_project_is_repeated_only_when_used_more_than_its_carrier(l
 
 def test_all_evidence_keeps_every_used_project_unreduced():
     # the evidence ceiling: Web uses Domain too, so Domain is written beside Application
-    inference = infer(FIXTURES / "layers", Options(offline=True, all_evidence=True))
+    inference = infer(FIXTURES / "csharp" / "layers", Options(offline=True, all_evidence=True))
     assert _projects(inference, "src/Layers.Web/Layers.Web.csproj") == [
         "src/Layers.Application/Layers.Application.csproj",
         "src/Layers.Domain/Layers.Domain.csproj",
@@ -277,7 +268,7 @@ def test_a_pascal_case_test_project_names_its_subject_and_the_layers_it_uses_mor
         "src/Layers.Domain/Layers.Domain.csproj",
         "src/Layers.Web/Layers.Web.csproj",
     ]
-    assert "Microsoft.NET.Test.Sdk" in _names(layers, manifest)
+    assert "Microsoft.NET.Test.Sdk" in manifest_names(layers, manifest)
 
 
 def test_unit_tests_named_after_no_project_list_each_layer_they_use_most(layers):
@@ -292,7 +283,7 @@ def test_unit_tests_named_after_no_project_list_each_layer_they_use_most(layers)
 def test_a_test_project_holding_only_global_usings_references_nothing(layers):
     manifest = "tests/Layers.Domain.IntegrationTests/Layers.Domain.IntegrationTests.csproj"
     assert _projects(layers, manifest) == []
-    assert "Microsoft.NET.Test.Sdk" in _names(layers, manifest)
+    assert "Microsoft.NET.Test.Sdk" in manifest_names(layers, manifest)
 
 
 def test_a_type_only_one_project_declares_is_found_through_the_enclosing_namespace(layers):
@@ -324,24 +315,23 @@ def test_target_framework_compatibility_table():
 
 
 def test_private_compile_assets_make_each_project_list_the_packages_it_uses(tmp_path):
-    found = infer(FIXTURES / "privatecompile", Options(offline=True))
-    assert _names(found, "src/Scan.App/Scan.App.csproj") == ["Newtonsoft.Json"]
+    found = infer(FIXTURES / "csharp" / "privatecompile", Options(offline=True))
+    assert manifest_names(found, "src/Scan.App/Scan.App.csproj") == ["Newtonsoft.Json"]
     # without the ItemDefinitionGroup the package flows from Scan.Core and is not repeated
-    root = tmp_path / "flowing"
-    shutil.copytree(FIXTURES / "privatecompile", root)
+    root = copy_fixture("csharp", "privatecompile", tmp_path / "flowing")
     props = root / "Directory.Packages.props"
     text = props.read_text()
     start, end = text.index("<ItemDefinitionGroup>"), text.index("</ItemDefinitionGroup>")
     props.write_text(text[:start] + text[end + len("</ItemDefinitionGroup>") :])
     flowing = infer(root, Options(offline=True))
-    assert _names(flowing, "src/Scan.App/Scan.App.csproj") == []
+    assert manifest_names(flowing, "src/Scan.App/Scan.App.csproj") == []
 
 
 def test_central_ids_found_from_namespaces_that_spell_them_differently():
-    found = infer(FIXTURES / "privatecompile", Options(offline=True))
+    found = infer(FIXTURES / "csharp" / "privatecompile", Options(offline=True))
     # PackageUrl → packageurl-dotnet, EnumsNET → Enums.NET,
     # Microsoft.Build.Logging.StructuredLogger → MSBuild.StructuredLogger
-    assert _names(found, "src/Scan.Core/Scan.Core.csproj") == [
+    assert manifest_names(found, "src/Scan.Core/Scan.Core.csproj") == [
         "Enums.NET",
         "MSBuild.StructuredLogger",
         "Newtonsoft.Json",
@@ -350,10 +340,10 @@ def test_central_ids_found_from_namespaces_that_spell_them_differently():
 
 
 def test_an_old_format_project_keeps_its_assembly_references_and_target():
-    found = infer(FIXTURES / "legacy", Options(offline=True))
+    found = infer(FIXTURES / "csharp" / "legacy", Options(offline=True))
     manifest = "Legacy.Specs/Legacy.Specs.csproj"
     # nunit.framework.dll comes from a HintPath: no NUnit package, no test SDK or adapter
-    assert _names(found, manifest) == []
+    assert manifest_names(found, manifest) == []
     # TargetFrameworkVersion v4.0 is net40, which cannot use a netstandard2.0 project,
     # even though the test project's name says it tests it
     assert _projects(found, manifest) == []
@@ -398,8 +388,7 @@ def test_an_ambiguous_type_name_goes_to_the_strongest_reading(layers):
 
 
 def test_disabled_transitive_project_references_are_all_listed(tmp_path):
-    root = tmp_path / "layers"
-    shutil.copytree(FIXTURES / "layers", root)
+    root = copy_fixture("csharp", "layers", tmp_path / "layers")
     web = root / "src/Layers.Web/Layers.Web.csproj"
     web.write_text(
         web.read_text().replace(
@@ -416,10 +405,10 @@ def test_disabled_transitive_project_references_are_all_listed(tmp_path):
 
 
 def test_a_sample_of_the_repositorys_own_package_does_not_list_its_dependencies():
-    found = infer(FIXTURES / "ownpackage", Options(offline=True))
+    found = infer(FIXTURES / "csharp" / "ownpackage", Options(offline=True))
     # UseSerilog is Serilog.Extensions.Hosting's entry point too, but the referenced
     # project builds Serilog.AspNetCore, which depends on it
-    assert _names(found, "samples/Sample/Sample.csproj") == ["Serilog"]
+    assert manifest_names(found, "samples/Sample/Sample.csproj") == ["Serilog"]
     assert _projects(found, "samples/Sample/Sample.csproj") == [
         "src/Serilog.AspNetCore/Serilog.AspNetCore.csproj"
     ]
@@ -427,7 +416,7 @@ def test_a_sample_of_the_repositorys_own_package_does_not_list_its_dependencies(
 
 @pytest.fixture(scope="module")
 def sharedframework():
-    return infer(FIXTURES / "sharedframework", Options(offline=True))
+    return infer(FIXTURES / "csharp" / "sharedframework", Options(offline=True))
 
 
 def test_a_library_using_aspnetcore_gets_the_framework_reference_not_extension_packages(
@@ -442,44 +431,44 @@ def test_a_library_using_aspnetcore_gets_the_framework_reference_not_extension_p
 
 
 def test_a_package_carrying_the_framework_reference_puts_aspnetcore_in_the_box(sharedframework):
-    names = _names(sharedframework, "tests/Api.Tests/Api.Tests.csproj")
+    names = manifest_names(sharedframework, "tests/Api.Tests/Api.Tests.csproj")
     assert "Microsoft.AspNetCore.Mvc.Testing" in names
     assert not any(n.startswith("Microsoft.Extensions.Hosting") for n in names)
     assert "Microsoft.AspNetCore.Hosting.Abstractions" not in names
 
 
 def test_packages_a_chosen_package_depends_on_are_not_repeated():
-    inference = infer(FIXTURES / "impliedpackages", Options(offline=True))
-    app = _names(inference, "src/App/App.csproj")
+    inference = infer(FIXTURES / "csharp" / "impliedpackages", Options(offline=True))
+    app = manifest_names(inference, "src/App/App.csproj")
     assert "Serilog.AspNetCore" in app
     assert "Serilog.Sinks.Console" not in app and "Serilog.Settings.Configuration" not in app
     # appsettings.json names a sink and an enricher; a commented-out sink is not read
     assert "Serilog.Sinks.Seq" in app and "Serilog.Enrichers.Thread" in app
     assert "Serilog.Sinks.ApplicationInsights" not in app
-    tests = _names(inference, "tests/App.Tests/App.Tests.csproj")
+    tests = manifest_names(inference, "tests/App.Tests/App.Tests.csproj")
     assert "Aspire.Hosting.Testing" in tests and "Aspire.Hosting.AppHost" not in tests
 
 
 def test_fully_qualified_names_spell_out_centrally_listed_ids():
-    inference = infer(FIXTURES / "qualifiednames", Options(offline=True))
-    assert _names(inference, "bench/Bench/Bench.csproj") == ["MedallionShell", "ProcessX"]
+    inference = infer(FIXTURES / "csharp" / "qualifiednames", Options(offline=True))
+    assert manifest_names(inference, "bench/Bench/Bench.csproj") == ["MedallionShell", "ProcessX"]
 
 
 def test_aspire_testing_projects_reference_their_apphost():
-    inference = infer(FIXTURES / "aspiretests", Options(offline=True))
+    inference = infer(FIXTURES / "csharp" / "aspiretests", Options(offline=True))
     manifest = "tests/Shop.AspireTests/Shop.AspireTests.csproj"
     assert _projects(inference, manifest) == ["src/Shop.AppHost/Shop.AppHost.csproj"]
-    assert "Aspire.Hosting.Testing" in _names(inference, manifest)
+    assert "Aspire.Hosting.Testing" in manifest_names(inference, manifest)
 
 
 def test_a_testing_platform_runner_project_needs_no_vstest_sdk():
-    inference = infer(FIXTURES / "nunitrunner", Options(offline=True))
-    names = _names(inference, "tests/Parser.Tests/Parser.Tests.csproj")
+    inference = infer(FIXTURES / "csharp" / "nunitrunner", Options(offline=True))
+    names = manifest_names(inference, "tests/Parser.Tests/Parser.Tests.csproj")
     assert names == ["NUnit", "NUnit3TestAdapter"]
 
 
 def test_a_property_running_another_projects_build_output_references_it():
-    inference = infer(FIXTURES / "buildoutput", Options(offline=True))
+    inference = infer(FIXTURES / "csharp" / "buildoutput", Options(offline=True))
     assert _projects(inference, "src/Lib.Tests/Lib.Tests.csproj") == ["src/Gen/Gen.csproj"]
     # built for its output, not its API: nothing of it is compiled against or flows on
     edit = next(e for e in inference.edits if e.path == "src/Lib.Tests/Lib.Tests.csproj")
@@ -487,40 +476,40 @@ def test_a_property_running_another_projects_build_output_references_it():
 
 
 def test_a_centrally_listed_package_of_the_box_is_referenced_where_its_namespace_is():
-    inference = infer(FIXTURES / "listedinbox", Options(offline=True))
-    assert _names(inference, "src/Api/Api.csproj") == ["System.Text.Json"]
+    inference = infer(FIXTURES / "csharp" / "listedinbox", Options(offline=True))
+    assert manifest_names(inference, "src/Api/Api.csproj") == ["System.Text.Json"]
 
 
 def test_a_split_package_is_chosen_by_the_types_used():
-    inference = infer(FIXTURES / "splitpackages", Options(offline=True))
-    assert _names(inference, "src/Domain/Domain.csproj") == ["MediatR.Contracts"]
-    assert _names(inference, "src/Application/Application.csproj") == ["MediatR"]
+    inference = infer(FIXTURES / "csharp" / "splitpackages", Options(offline=True))
+    assert manifest_names(inference, "src/Domain/Domain.csproj") == ["MediatR.Contracts"]
+    assert manifest_names(inference, "src/Application/Application.csproj") == ["MediatR"]
     # a type name is not an entry point call: the package flows from Application
-    assert _names(inference, "src/Web/Web.csproj") == []
+    assert manifest_names(inference, "src/Web/Web.csproj") == []
 
 
 def test_aspire_integrations_go_to_the_apphosts_calling_them():
-    inference = infer(FIXTURES / "aspirecentral", Options(offline=True))
-    assert _names(inference, "src/AppHost/AppHost.csproj") == [
+    inference = infer(FIXTURES / "csharp" / "aspirecentral", Options(offline=True))
+    assert manifest_names(inference, "src/AppHost/AppHost.csproj") == [
         "Aspire.Hosting.AppHost",
         "Aspire.Hosting.Azure.PostgreSQL",
         "Aspire.Hosting.JavaScript",
     ]
-    assert _names(inference, "tests/TestAppHost/TestAppHost.csproj") == [
+    assert manifest_names(inference, "tests/TestAppHost/TestAppHost.csproj") == [
         "Aspire.Hosting.AppHost",
         "Aspire.Hosting.Azure.PostgreSQL",
     ]
 
 
 def test_a_source_generator_does_not_stand_in_for_its_abstractions():
-    inference = infer(FIXTURES / "splitpackages", Options(offline=True))
-    names = _names(inference, "src/Worker/Worker.csproj")
+    inference = infer(FIXTURES / "csharp" / "splitpackages", Options(offline=True))
+    names = manifest_names(inference, "src/Worker/Worker.csproj")
     assert "Mediator.SourceGenerator" in names and "Mediator.Abstractions" in names
 
 
 def test_serilog_sinks_configured_inside_other_sinks_are_found():
-    inference = infer(FIXTURES / "serilogsinks", Options(offline=True))
-    assert _names(inference, "src/Cli/Cli.csproj") == [
+    inference = infer(FIXTURES / "csharp" / "serilogsinks", Options(offline=True))
+    assert manifest_names(inference, "src/Cli/Cli.csproj") == [
         "Serilog",
         "Serilog.Sinks.Async",
         "Serilog.Sinks.File",
@@ -529,8 +518,8 @@ def test_serilog_sinks_configured_inside_other_sinks_are_found():
 
 
 def test_dependencies_of_chosen_packages_on_older_targets_are_not_repeated():
-    inference = infer(FIXTURES / "impliedpackages", Options(offline=True))
-    names = _names(inference, "src/Logging/Logging.csproj")
+    inference = infer(FIXTURES / "csharp" / "impliedpackages", Options(offline=True))
+    names = manifest_names(inference, "src/Logging/Logging.csproj")
     assert "Microsoft.AspNetCore.Http.Abstractions" in names
     assert "Serilog.Extensions.Hosting" in names
     assert "Microsoft.AspNetCore.Http.Features" not in names
@@ -538,22 +527,22 @@ def test_dependencies_of_chosen_packages_on_older_targets_are_not_repeated():
 
 
 def test_each_central_package_list_places_its_tools_in_its_own_projects():
-    inference = infer(FIXTURES / "twosolutions", Options(offline=True))
+    inference = infer(FIXTURES / "csharp" / "twosolutions", Options(offline=True))
     for sol in ("app", "sample"):
-        names = _names(inference, f"{sol}/src/Web/Web.csproj")
+        names = manifest_names(inference, f"{sol}/src/Web/Web.csproj")
         assert "Microsoft.EntityFrameworkCore.Design" in names, sol
 
 
 def test_source_only_polyfills_go_to_each_older_target_project_using_newer_syntax():
-    inference = infer(FIXTURES / "sourcepolyfills", Options(offline=True))
-    assert _names(inference, "src/Lib/Lib.csproj") == ["PolyShim"]
-    assert _names(inference, "src/Legacy/Legacy.csproj") == ["PolyShim"]
-    assert _names(inference, "src/App/App.csproj") == []
+    inference = infer(FIXTURES / "csharp" / "sourcepolyfills", Options(offline=True))
+    assert manifest_names(inference, "src/Lib/Lib.csproj") == ["PolyShim"]
+    assert manifest_names(inference, "src/Legacy/Legacy.csproj") == ["PolyShim"]
+    assert manifest_names(inference, "src/App/App.csproj") == []
 
 
 def test_a_listed_id_closer_to_the_namespace_than_the_index_row_wins():
-    inference = infer(FIXTURES / "qualifiednames", Options(offline=True))
-    assert _names(inference, "tools/Screens/Screens.csproj") == [
+    inference = infer(FIXTURES / "csharp" / "qualifiednames", Options(offline=True))
+    assert manifest_names(inference, "tools/Screens/Screens.csproj") == [
         "Spectre.Console",
         "Spectre.Console.Testing",
     ]
@@ -562,37 +551,41 @@ def test_a_listed_id_closer_to_the_namespace_than_the_index_row_wins():
 def test_packages_from_files_the_directory_build_files_import_are_inherited():
     # Directory.Build.props imports eng/Common.props (MinVer, StyleCop); Directory.Build.targets
     # imports eng/$(ProjectType).targets, so the test project's xunit comes from eng/Test.targets
-    result = infer(FIXTURES / "importedtargets", Options(offline=True))
-    assert _names(result, "src/Clock/Clock.csproj") == ["Newtonsoft.Json"]
-    assert _names(result, "tests/Clock.Tests/Clock.Tests.csproj") == []
+    result = infer(FIXTURES / "csharp" / "importedtargets", Options(offline=True))
+    assert manifest_names(result, "src/Clock/Clock.csproj") == ["Newtonsoft.Json"]
+    assert manifest_names(result, "tests/Clock.Tests/Clock.Tests.csproj") == []
     assert _projects(result, "tests/Clock.Tests/Clock.Tests.csproj") == ["src/Clock/Clock.csproj"]
 
 
 @pytest.fixture(scope="module")
 def testing_platform():
-    return infer(FIXTURES / "testingplatform", Options(offline=True))
+    return infer(FIXTURES / "csharp" / "testingplatform", Options(offline=True))
 
 
 def test_global_json_testing_platform_runner_takes_xunit_v3_for_platform_v2(testing_platform):
     # global.json's test runner is Microsoft.Testing.Platform: no VSTest host or adapter,
     # and `using Xunit` means the v3 package built for testing platform v2
-    assert _names(testing_platform, "tests/Shapes.Tests/Shapes.Tests.csproj") == ["xunit.v3.mtp-v2"]
+    assert manifest_names(testing_platform, "tests/Shapes.Tests/Shapes.Tests.csproj") == [
+        "xunit.v3.mtp-v2"
+    ]
 
 
 def test_a_project_imports_own_props_packages(testing_platform):
     # Shouldly comes from tests/Assertions.props, which the project file imports itself
-    assert "Shouldly" not in _names(testing_platform, "tests/Shapes.Tests/Shapes.Tests.csproj")
+    assert "Shouldly" not in manifest_names(
+        testing_platform, "tests/Shapes.Tests/Shapes.Tests.csproj"
+    )
 
 
 def test_tunit_is_told_by_its_implicit_usings_property(testing_platform):
     # [Test] alone could be NUnit; TUnitImplicitUsings names the framework (and hides its
     # namespaces); TUnit runs itself, so no Microsoft.NET.Test.Sdk
-    assert _names(testing_platform, "tests/Shapes.Specs/Shapes.Specs.csproj") == ["TUnit"]
+    assert manifest_names(testing_platform, "tests/Shapes.Specs/Shapes.Specs.csproj") == ["TUnit"]
 
 
 def test_central_testing_platform_extensions_go_to_test_projects():
-    result = infer(FIXTURES / "mtpextensions", Options(offline=True))
-    assert _names(result, "tests/Calc.Tests/Calc.Tests.csproj") == [
+    result = infer(FIXTURES / "csharp" / "mtpextensions", Options(offline=True))
+    assert manifest_names(result, "tests/Calc.Tests/Calc.Tests.csproj") == [
         "Microsoft.Testing.Extensions.CodeCoverage",
         "Microsoft.Testing.Extensions.TrxReport",
         "xunit.v3",
@@ -602,7 +595,7 @@ def test_central_testing_platform_extensions_go_to_test_projects():
 def test_tests_name_their_subject_even_when_a_test_helper_project_brings_it():
     # tests/TestCommon (sources only in test folders) references Orders; Orders.Tests still
     # lists Orders, the project its name says it tests
-    result = infer(FIXTURES / "testhelpers", Options(offline=True))
+    result = infer(FIXTURES / "csharp" / "testhelpers", Options(offline=True))
     assert _projects(result, "tests/Orders.Tests/Orders.Tests.csproj") == [
         "src/Orders/Orders.csproj",
         "tests/TestCommon/TestCommon.csproj",
@@ -612,7 +605,7 @@ def test_tests_name_their_subject_even_when_a_test_helper_project_brings_it():
 def test_projects_applying_a_generators_attributes_reference_it_as_an_analyzer():
     # src/Api.Generator finds "Api.GetAttribute" by metadata name; samples/Client applies
     # [Get], so it references the generator, written as an analyzer reference
-    result = infer(FIXTURES / "sourcegenerator", Options(offline=True))
+    result = infer(FIXTURES / "csharp" / "sourcegenerator", Options(offline=True))
     assert _projects(result, "samples/Client/Client.csproj") == [
         "src/Api.Generator/Api.Generator.csproj",
         "src/Api/Api.csproj",
@@ -628,12 +621,12 @@ def test_projects_applying_a_generators_attributes_reference_it_as_an_analyzer()
     # and a plug-in takes no Workspaces package to bring the compiler (RS1038): it pins
     # the compiler package itself, listed or not; the listed analyzers for analyzer
     # authors go to the plug-in
-    assert _names(result, "src/Api.Generator/Api.Generator.csproj") == [
+    assert manifest_names(result, "src/Api.Generator/Api.Generator.csproj") == [
         "Microsoft.CodeAnalysis.Analyzers",
         "Microsoft.CodeAnalysis.CSharp",
     ]
     # the generator's tests reach the compiler through the listed Workspaces package
-    assert _names(result, "tests/Api.Generator.Tests/Api.Generator.Tests.csproj") == [
+    assert manifest_names(result, "tests/Api.Generator.Tests/Api.Generator.Tests.csproj") == [
         "Microsoft.CodeAnalysis.CSharp.Workspaces"
     ]
     edit = next(e for e in result.edits if e.path == "samples/Client/Client.csproj")
@@ -644,8 +637,8 @@ def test_projects_applying_a_generators_attributes_reference_it_as_an_analyzer()
 
 
 def test_dependency_injection_containers_map_from_their_namespaces_and_entry_points():
-    result = infer(FIXTURES / "dicontainers", Options(offline=True))
-    names = _names(result, "src/Host/Host.csproj")
+    result = infer(FIXTURES / "csharp" / "dicontainers", Options(offline=True))
+    names = manifest_names(result, "src/Host/Host.csproj")
     for pid in (
         "Castle.Windsor",  # Castle.Windsor / Castle.MicroKernel.Registration
         "Lamar",
@@ -660,23 +653,25 @@ def test_dependency_injection_containers_map_from_their_namespaces_and_entry_poi
 def test_a_program_named_like_a_test_with_no_test_in_it_gets_no_test_framework():
     # Greeter.AotTest is an executable smoke test (native AOT publish), not a test project:
     # the repository's dominant framework (xunit, from Greeter.Tests) is not pushed on it
-    result = infer(FIXTURES / "smokeapp", Options(offline=True))
-    assert _names(result, "tests/Greeter.AotTest/Greeter.AotTest.csproj") == []
-    assert "xunit" in _names(result, "tests/Greeter.Tests/Greeter.Tests.csproj")
+    result = infer(FIXTURES / "csharp" / "smokeapp", Options(offline=True))
+    assert manifest_names(result, "tests/Greeter.AotTest/Greeter.AotTest.csproj") == []
+    assert "xunit" in manifest_names(result, "tests/Greeter.Tests/Greeter.Tests.csproj")
 
 
 def test_an_analyzers_input_file_in_the_folder_names_the_analyzer():
     # PublicAPI.Shipped.txt is what Microsoft.CodeAnalysis.PublicApiAnalyzers checks the
     # project's public surface against
-    found = infer(FIXTURES / "publicapi", Options(offline=True))
-    assert "Microsoft.CodeAnalysis.PublicApiAnalyzers" in _names(found, "src/Lib/Lib.csproj")
+    found = infer(FIXTURES / "csharp" / "publicapi", Options(offline=True))
+    assert "Microsoft.CodeAnalysis.PublicApiAnalyzers" in manifest_names(
+        found, "src/Lib/Lib.csproj"
+    )
 
 
 def test_member_names_and_opt_in_usings_do_not_make_references():
     """Two projects share the root namespace: the new core names its `Context` property
     and reads `args.Context`; only the legacy project opts in to the usings of its own
     namespaces. The legacy project references the core, never the other way round."""
-    inference = infer(FIXTURES / "sharednamespace", Options(offline=True))
+    inference = infer(FIXTURES / "csharp" / "sharednamespace", Options(offline=True))
     assert _projects(inference, "src/Retry.Core/Retry.Core.csproj") == []
     assert _projects(inference, "src/Retry/Retry.csproj") == ["src/Retry.Core/Retry.Core.csproj"]
 
@@ -685,9 +680,9 @@ def test_a_project_outside_the_librarys_solution_takes_its_published_package():
     """samples/Samples.slnx builds the sample alone; the central list holds the library's
     own package ids: the sample references the package (the one that brings the other),
     while the tests, in the library's solution, reference the project."""
-    found = infer(FIXTURES / "samplessolution", Options(offline=True))
+    found = infer(FIXTURES / "csharp" / "samplessolution", Options(offline=True))
     assert _projects(found, "samples/Intro/Intro.csproj") == []
-    assert _names(found, "samples/Intro/Intro.csproj") == [
+    assert manifest_names(found, "samples/Intro/Intro.csproj") == [
         "Acme.Extensions",
         "Microsoft.Extensions.DependencyInjection",
     ]
@@ -717,10 +712,10 @@ def test_sources_compiled_in_through_compile_include_are_the_projects_own():
     """Lib.Json.Tests compiles Lib.Tests' Samples.cs in: using Samples (by simple or
     qualified name) references nothing, and its target frameworks, written through
     nested properties, put System.Text.Json in the box."""
-    found = infer(FIXTURES / "linkedsources", Options(offline=True))
+    found = infer(FIXTURES / "csharp" / "linkedsources", Options(offline=True))
     manifest = "tests/Lib.Json.Tests/Lib.Json.Tests.csproj"
     assert _projects(found, manifest) == ["src/Lib/Lib.csproj"]
-    assert _names(found, manifest) == [
+    assert manifest_names(found, manifest) == [
         "Microsoft.NET.Test.Sdk",
         "xunit",
         "xunit.runner.visualstudio",
@@ -735,7 +730,7 @@ def test_sources_compiled_in_through_compile_include_are_the_projects_own():
 def test_property_references_in_target_frameworks_are_expanded():
     from depinfer.analyzers.csharp_layout import build_layout
 
-    layout = {cs.name: cs for cs in build_layout(scan(FIXTURES / "linkedsources"))}
+    layout = {cs.name: cs for cs in build_layout(scan(FIXTURES / "csharp" / "linkedsources"))}
     assert layout["Lib.Json.Tests"].target_frameworks == ["net8.0", "net9.0"]
 
 
@@ -743,12 +738,12 @@ def test_references_a_directory_build_file_makes_by_condition_are_not_written_ag
     """src/Directory.Build.targets gives every `*Application` project of the Orders
     module its Domain (`$(MSBuildProjectName.EndsWith(...))`, a glob Include): the
     Application project needs nothing written, and Domain reaches the API through it."""
-    found = infer(FIXTURES / "inheritedreferences", Options(offline=True))
+    found = infer(FIXTURES / "csharp" / "inheritedreferences", Options(offline=True))
     assert _projects(found, "src/Orders/Application/Orders.Application.csproj") == []
     assert _projects(found, "src/Orders/Api/Orders.Api.csproj") == [
         "src/Orders/Application/Orders.Application.csproj"
     ]
-    layout = {cs.name: cs for cs in build_layout(scan(FIXTURES / "inheritedreferences"))}
+    layout = {cs.name: cs for cs in build_layout(scan(FIXTURES / "csharp" / "inheritedreferences"))}
     assert layout["Orders.Application"].inherited_projects == {
         "src/Orders/Domain/Orders.Domain.csproj"
     }
@@ -780,8 +775,7 @@ def test_without_a_central_list_the_registry_decides_the_published_package(tmp_p
     from depinfer.mapping.csharp_solutions import published_instead, solutions
     from depinfer.model import Candidate, Ecosystem, Section
 
-    root = tmp_path / "repo"
-    shutil.copytree(FIXTURES / "samplessolution", root)
+    root = copy_fixture("csharp", "samplessolution", tmp_path / "repo")
     (root / "Directory.Packages.props").unlink()
     project = scan(root)
     layout = build_layout(project)
@@ -821,7 +815,7 @@ def test_type_names_extension_methods_and_emitted_generator_copies():
     (`Compile Remove="$(CompilerGeneratedFilesOutputPath)/**"`) declares nothing, so
     `Palette` is Paint.Styles' alone; the tests' nested `Swatch` is theirs (not the
     sample's global one), and a private `Count(this …)` extension is no one else's."""
-    found = infer(FIXTURES / "extensionnames", Options(offline=True))
+    found = infer(FIXTURES / "csharp" / "extensionnames", Options(offline=True))
     assert _projects(found, "tests/Paint.Tests/Paint.Tests.csproj") == [
         "src/Paint.Styles/Paint.Styles.csproj",
         "src/Paint/Paint.csproj",
@@ -829,10 +823,10 @@ def test_type_names_extension_methods_and_emitted_generator_copies():
 
 
 def test_build_tool_settings_in_the_project_file_name_their_packages():
-    found = infer(FIXTURES / "packagetools", Options(offline=True))
+    found = infer(FIXTURES / "csharp" / "packagetools", Options(offline=True))
     # MinVer's and SourceLink's documented settings; the repository is on GitHub
-    assert _names(found, "src/Lib/Lib.csproj") == ["Microsoft.SourceLink.GitHub", "MinVer"]
-    assert _names(found, "src/Lib.Internal/Lib.Internal.csproj") == []
+    assert manifest_names(found, "src/Lib/Lib.csproj") == ["Microsoft.SourceLink.GitHub", "MinVer"]
+    assert manifest_names(found, "src/Lib.Internal/Lib.Internal.csproj") == []
     edit = next(e for e in found.edits if e.path == "src/Lib/Lib.csproj")
     assert '<PackageReference Include="MinVer"' in edit.new_text
     assert "<PrivateAssets>all</PrivateAssets>" in edit.new_text  # a build tool flows nowhere
@@ -840,21 +834,21 @@ def test_build_tool_settings_in_the_project_file_name_their_packages():
 
 def test_a_namespace_the_repository_builds_is_not_its_published_package():
     # the index maps `Humanizer` to Humanizer.Core; this repository is that library
-    found = infer(FIXTURES / "ownnamespace", Options(offline=True))
+    found = infer(FIXTURES / "csharp" / "ownnamespace", Options(offline=True))
     manifest = "tests/Humanizer.Tests/Humanizer.Tests.csproj"
-    assert "Humanizer.Core" not in _names(found, manifest)
+    assert "Humanizer.Core" not in manifest_names(found, manifest)
     assert _projects(found, manifest) == ["src/Humanizer/Humanizer.csproj"]
 
 
 @pytest.fixture(scope="module")
 def aspireservices():
-    return infer(FIXTURES / "aspireservices", Options(offline=True))
+    return infer(FIXTURES / "csharp" / "aspireservices", Options(offline=True))
 
 
 def test_extension_methods_show_packages_in_namespaces_the_framework_has(aspireservices):
     # Microsoft.Extensions.DependencyInjection is in the shared framework, yet
     # AddServiceDiscovery / AddStandardResilienceHandler come from packages
-    names = _names(aspireservices, "Shop.ServiceDefaults/Shop.ServiceDefaults.csproj")
+    names = manifest_names(aspireservices, "Shop.ServiceDefaults/Shop.ServiceDefaults.csproj")
     assert "Microsoft.Extensions.ServiceDiscovery" in names
     assert "Microsoft.Extensions.Http.Resilience" in names
     # the OpenTelemetry SDK comes with its hosting package, it is not listed beside it
@@ -863,11 +857,13 @@ def test_extension_methods_show_packages_in_namespaces_the_framework_has(aspires
 
 
 def test_aspire_client_integrations_replace_the_clients_they_register(aspireservices):
-    assert _names(aspireservices, "Shop.Api/Shop.Api.csproj") == ["Aspire.Azure.Storage.Blobs"]
+    assert manifest_names(aspireservices, "Shop.Api/Shop.Api.csproj") == [
+        "Aspire.Azure.Storage.Blobs"
+    ]
 
 
 def test_an_aspire_13_apphost_sdk_brings_the_apphost_package(aspireservices):
-    assert _names(aspireservices, "Shop.AppHost/Shop.AppHost.csproj") == [
+    assert manifest_names(aspireservices, "Shop.AppHost/Shop.AppHost.csproj") == [
         "Aspire.Hosting.Azure.Storage"
     ]
 
@@ -899,20 +895,12 @@ def test_syntax_polyfills_go_only_where_older_targets_compile_newer_syntax(tmp_p
             "namespace System.Runtime.CompilerServices;\ninternal static class IsExternalInit {}\n"
         ),
     }
-    for rel, text in files.items():
-        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / rel).write_text(text)
+    write_tree(tmp_path, files)
     found = infer(tmp_path, Options(offline=True))
-    assert _names(found, "Records/Records.csproj") == ["PolySharp"]
-    assert _names(found, "Plain/Plain.csproj") == []
+    assert manifest_names(found, "Records/Records.csproj") == ["PolySharp"]
+    assert manifest_names(found, "Plain/Plain.csproj") == []
     # a project declaring the support type itself needs no package for it
-    assert _names(found, "Own/Own.csproj") == []
-
-
-def _tree(root, files):
-    for rel, text in files.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text)
+    assert manifest_names(found, "Own/Own.csproj") == []
 
 
 LIB = '<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><TargetFramework>net8.0</TargetFramework></PropertyGroup></Project>'
@@ -927,7 +915,7 @@ EXE = (
 
 
 def test_traversal_and_trimmer_roots_name_projects_without_code(tmp_path):
-    _tree(
+    write_tree(
         tmp_path,
         {
             "build/Build.csproj": '<Project Sdk="Microsoft.Build.Traversal/4.1.0"></Project>',
@@ -958,7 +946,7 @@ def test_traversal_and_trimmer_roots_name_projects_without_code(tmp_path):
 
 
 def test_an_executable_xunit_project_takes_the_v3_variant_the_repository_lists(tmp_path):
-    _tree(
+    write_tree(
         tmp_path,
         {
             "Directory.Packages.props": (
@@ -980,14 +968,13 @@ def test_an_executable_xunit_project_takes_the_v3_variant_the_repository_lists(t
         },
     )
     found = infer(tmp_path, Options(offline=True))
-    assert "xunit.v3.mtp-off" in _names(found, "V3.Tests/V3.Tests.csproj")
-    assert "xunit" not in _names(found, "V3.Tests/V3.Tests.csproj")
-    assert "xunit" in _names(found, "V2.Tests/V2.Tests.csproj")
+    assert "xunit.v3.mtp-off" in manifest_names(found, "V3.Tests/V3.Tests.csproj")
+    assert "xunit" not in manifest_names(found, "V3.Tests/V3.Tests.csproj")
+    assert "xunit" in manifest_names(found, "V2.Tests/V2.Tests.csproj")
 
 
 def test_a_project_named_for_one_roslyn_build_uses_that_build_of_the_generator(tmp_path):
-    root = tmp_path / "gen"
-    shutil.copytree(FIXTURES / "sourcegenerator", root)
+    root = copy_fixture("csharp", "sourcegenerator", tmp_path / "gen")
     gen = root / "src" / "Api.Generator"
     for version in ("Roslyn4001", "Roslyn4120"):
         variant = root / "src" / f"Api.Generator.{version}"
@@ -1005,7 +992,7 @@ def test_a_project_named_for_one_roslyn_build_uses_that_build_of_the_generator(t
 
 
 def test_a_shared_projects_files_are_compiled_by_each_project_importing_it(tmp_path):
-    _tree(
+    write_tree(
         tmp_path,
         {
             "tests/Shared.Tests/Shared.Tests.projitems": (
@@ -1025,11 +1012,11 @@ def test_a_shared_projects_files_are_compiled_by_each_project_importing_it(tmp_p
         },
     )
     found = infer(tmp_path, Options(offline=True))
-    assert "Newtonsoft.Json" in _names(found, "tests/Net8.Tests/Net8.Tests.csproj")
+    assert "Newtonsoft.Json" in manifest_names(found, "tests/Net8.Tests/Net8.Tests.csproj")
 
 
 def test_architecture_tests_reference_each_layer_they_inspect(tmp_path):
-    _tree(
+    write_tree(
         tmp_path,
         {
             "src/Domain/Domain.csproj": LIB,
@@ -1055,13 +1042,13 @@ def test_architecture_tests_reference_each_layer_they_inspect(tmp_path):
         "src/Web/Web.csproj",
     ]
     # NetArchTest's custom rules take Mono.Cecil types: the package brings it
-    names = _names(found, "tests/Arch.Tests/Arch.Tests.csproj")
+    names = manifest_names(found, "tests/Arch.Tests/Arch.Tests.csproj")
     assert "NetArchTest.Rules" in names and "Mono.Cecil" not in names
 
 
 def test_an_application_is_not_referenced_for_a_call_named_like_its_extension_method(tmp_path):
     exe = EXE
-    _tree(
+    write_tree(
         tmp_path,
         {
             "a/HostA/HostA.csproj": exe,
@@ -1085,7 +1072,7 @@ def test_an_application_is_not_referenced_for_a_call_named_like_its_extension_me
 
 
 def test_a_central_flag_with_no_version_list_manages_nothing(tmp_path):
-    _tree(
+    write_tree(
         tmp_path,
         {
             "Directory.Build.props": (
@@ -1098,7 +1085,7 @@ def test_a_central_flag_with_no_version_list_manages_nothing(tmp_path):
         },
     )
     found = infer(tmp_path, Options(offline=True))
-    names = _names(found, "Lib.Tests/Lib.Tests.csproj")
+    names = manifest_names(found, "Lib.Tests/Lib.Tests.csproj")
     assert {"xunit", "Microsoft.NET.Test.Sdk", "xunit.runner.visualstudio"} <= set(names)
 
 
@@ -1107,7 +1094,7 @@ def test_openapi_build_properties_bring_the_document_generator(tmp_path):
         '<Project Sdk="Microsoft.NET.Sdk.Web"><PropertyGroup><TargetFramework>net9.0'
         "</TargetFramework>{}</PropertyGroup></Project>"
     )
-    _tree(
+    write_tree(
         tmp_path,
         {
             "Directory.Packages.props": (
@@ -1125,12 +1112,12 @@ def test_openapi_build_properties_bring_the_document_generator(tmp_path):
         },
     )
     found = infer(tmp_path, Options(offline=True))
-    assert _names(found, "Api/Api.csproj") == ["Microsoft.Extensions.ApiDescription.Server"]
-    assert _names(found, "Admin/Admin.csproj") == []
+    assert manifest_names(found, "Api/Api.csproj") == ["Microsoft.Extensions.ApiDescription.Server"]
+    assert manifest_names(found, "Admin/Admin.csproj") == []
 
 
 def test_an_extension_call_goes_to_the_overload_taking_that_many_arguments(tmp_path):
-    _tree(
+    write_tree(
         tmp_path,
         {
             "Core/Core.csproj": LIB,
@@ -1153,7 +1140,7 @@ def test_a_call_of_the_repositorys_own_extension_method_is_no_package_entry_poin
         '<Project Sdk="Microsoft.NET.Sdk.Web"><PropertyGroup><TargetFramework>net9.0'
         "</TargetFramework></PropertyGroup></Project>"
     )
-    _tree(
+    write_tree(
         tmp_path,
         {
             "Kit/Kit.csproj": web.replace("Sdk.Web", "Sdk").replace(
@@ -1175,12 +1162,12 @@ def test_a_call_of_the_repositorys_own_extension_method_is_no_package_entry_poin
         },
     )
     found = infer(tmp_path, Options(offline=True))
-    assert "Microsoft.Extensions.ServiceDiscovery" not in _names(found, "App/App.csproj")
+    assert "Microsoft.Extensions.ServiceDiscovery" not in manifest_names(found, "App/App.csproj")
     assert _projects(found, "App/App.csproj") == ["Kit/Kit.csproj"]
 
 
 def test_a_centrally_listed_test_sdk_stays_on_the_testing_platform(tmp_path):
-    shutil.copytree(FIXTURES / "mtpextensions", tmp_path / "r")
+    copy_fixture("csharp", "mtpextensions", tmp_path / "r")
     props = tmp_path / "r" / "Directory.Packages.props"
     text = props.read_text()
     props.write_text(
@@ -1191,11 +1178,11 @@ def test_a_centrally_listed_test_sdk_stays_on_the_testing_platform(tmp_path):
         )
     )
     result = infer(tmp_path / "r", Options(offline=True))
-    assert "Microsoft.NET.Test.Sdk" in _names(result, "tests/Calc.Tests/Calc.Tests.csproj")
+    assert "Microsoft.NET.Test.Sdk" in manifest_names(result, "tests/Calc.Tests/Calc.Tests.csproj")
 
 
 def test_a_reference_to_a_compiler_plugin_is_an_analyzer_reference(tmp_path):
-    _tree(
+    write_tree(
         tmp_path,
         {
             "Gen/Gen.csproj": (
@@ -1242,7 +1229,7 @@ def test_an_sdk_element_keeps_its_version():
 
 
 def test_a_web_app_calling_add_http_client_needs_no_package(tmp_path):
-    _tree(
+    write_tree(
         tmp_path,
         {
             "Web/Web.csproj": (
@@ -1258,11 +1245,11 @@ def test_a_web_app_calling_add_http_client_needs_no_package(tmp_path):
     )
     found = infer(tmp_path, Options(offline=True))
     # Microsoft.Extensions.Http ships in the shared framework; System.Net.Http is the base's
-    assert _names(found, "Web/Web.csproj") == []
+    assert manifest_names(found, "Web/Web.csproj") == []
 
 
 def test_a_placed_build_tool_goes_to_each_project_it_serves(tmp_path):
-    _tree(
+    write_tree(
         tmp_path,
         {
             "Directory.Packages.props": (
@@ -1279,8 +1266,8 @@ def test_a_placed_build_tool_goes_to_each_project_it_serves(tmp_path):
     )
     found = infer(tmp_path, Options(offline=True))
     # Extra references Core, yet the SBOM tool works in each package's own pack
-    assert _names(found, "Core/Core.csproj") == ["Microsoft.Sbom.Targets"]
-    assert _names(found, "Extra/Extra.csproj") == ["Microsoft.Sbom.Targets"]
+    assert manifest_names(found, "Core/Core.csproj") == ["Microsoft.Sbom.Targets"]
+    assert manifest_names(found, "Extra/Extra.csproj") == ["Microsoft.Sbom.Targets"]
 
 
 def test_tuples_on_targets_before_net47_need_the_value_tuple_package(tmp_path):
@@ -1288,7 +1275,7 @@ def test_tuples_on_targets_before_net47_need_the_value_tuple_package(tmp_path):
         '<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><TargetFrameworks>{}'
         "</TargetFrameworks></PropertyGroup></Project>"
     )
-    _tree(
+    write_tree(
         tmp_path,
         {
             "Old/Old.csproj": multi.format("net462;net8.0"),
@@ -1301,11 +1288,11 @@ def test_tuples_on_targets_before_net47_need_the_value_tuple_package(tmp_path):
     (old,) = [r for r in found.requirements if r.manifest == "Old/Old.csproj"]
     assert old.name == "System.ValueTuple"
     # .NET Framework 4.7 and .NET Standard 2.0 have the tuple types in the box
-    assert _names(found, "New/New.csproj") == []
+    assert manifest_names(found, "New/New.csproj") == []
 
 
 def test_a_sibling_released_on_its_own_version_line_is_taken_as_its_package(tmp_path):
-    _tree(
+    write_tree(
         tmp_path,
         {
             "src/Kit.Contracts/Kit.Contracts.csproj": (
@@ -1345,7 +1332,7 @@ def test_siblings_each_fixing_their_own_version_stay_project_references(tmp_path
             "</Project>"
         )
 
-    _tree(
+    write_tree(
         tmp_path,
         {
             "src/Url/Url.csproj": lib("4.0.0"),
@@ -1358,12 +1345,12 @@ def test_siblings_each_fixing_their_own_version_stay_project_references(tmp_path
     )
     found = infer(tmp_path, Options(offline=True))
     # one family released together by hand: no release line of its own for either
-    assert _names(found, "src/Url.Http/Url.Http.csproj") == []
+    assert manifest_names(found, "src/Url.Http/Url.Http.csproj") == []
     assert _projects(found, "src/Url.Http/Url.Http.csproj") == ["src/Url/Url.csproj"]
 
 
 def test_a_nested_class_named_like_a_package_is_no_qualified_use(tmp_path):
-    _tree(
+    write_tree(
         tmp_path,
         {
             "Directory.Packages.props": (
@@ -1381,11 +1368,11 @@ def test_a_nested_class_named_like_a_package_is_no_qualified_use(tmp_path):
     )
     found = infer(tmp_path, Options(offline=True))
     # `Hangfire.Resource` is the nested class's member, not the Hangfire namespace
-    assert _names(found, "src/Perms/Perms.csproj") == []
+    assert manifest_names(found, "src/Perms/Perms.csproj") == []
 
 
 def test_roslyn_testing_packages_are_told_apart_by_the_test_type(tmp_path):
-    _tree(
+    write_tree(
         tmp_path,
         {
             "tests/Fix.Tests/Fix.Tests.csproj": LIB,
@@ -1397,7 +1384,7 @@ def test_roslyn_testing_packages_are_told_apart_by_the_test_type(tmp_path):
         },
     )
     found = infer(tmp_path, Options(offline=True))
-    names = _names(found, "tests/Fix.Tests/Fix.Tests.csproj")
+    names = manifest_names(found, "tests/Fix.Tests/Fix.Tests.csproj")
     # the code-fix harness, which brings the analyzer-testing base the other using names
     assert "Microsoft.CodeAnalysis.CSharp.CodeFix.Testing" in names
     assert "Microsoft.CodeAnalysis.CSharp.Analyzer.Testing" not in names
@@ -1405,7 +1392,7 @@ def test_roslyn_testing_packages_are_told_apart_by_the_test_type(tmp_path):
 
 
 def test_the_trx_report_extension_goes_to_mstest_and_nunit_projects_only(tmp_path):
-    _tree(
+    write_tree(
         tmp_path,
         {
             "Directory.Packages.props": (
@@ -1425,15 +1412,15 @@ def test_the_trx_report_extension_goes_to_mstest_and_nunit_projects_only(tmp_pat
     )
     found = infer(tmp_path, Options(offline=True))
     trx = "Microsoft.Testing.Extensions.TrxReport"
-    assert trx in _names(found, "N.Tests/N.Tests.csproj")
+    assert trx in manifest_names(found, "N.Tests/N.Tests.csproj")
     # xunit v3 writes TRX itself; a framework the analysis cannot tell gets no guess
-    assert trx not in _names(found, "X.Tests/X.Tests.csproj")
-    assert trx not in _names(found, "F.Tests/F.Tests.csproj")
+    assert trx not in manifest_names(found, "X.Tests/X.Tests.csproj")
+    assert trx not in manifest_names(found, "F.Tests/F.Tests.csproj")
 
 
 def test_the_scaffolding_tool_goes_to_mvc_apps_not_minimal_apis(tmp_path):
     web = WEB
-    _tree(
+    write_tree(
         tmp_path,
         {
             "Directory.Packages.props": (
@@ -1459,14 +1446,14 @@ def test_the_scaffolding_tool_goes_to_mvc_apps_not_minimal_apis(tmp_path):
     )
     found = infer(tmp_path, Options(offline=True))
     tool = "Microsoft.VisualStudio.Web.CodeGeneration.Design"
-    assert tool in _names(found, "Mvc/Mvc.csproj")
-    assert tool in _names(found, "Api/Api.csproj")
-    assert tool not in _names(found, "Minimal/Minimal.csproj")
+    assert tool in manifest_names(found, "Mvc/Mvc.csproj")
+    assert tool in manifest_names(found, "Api/Api.csproj")
+    assert tool not in manifest_names(found, "Minimal/Minimal.csproj")
 
 
 def test_add_serilog_is_told_apart_by_its_receiver(tmp_path):
     console = EXE
-    _tree(
+    write_tree(
         tmp_path,
         {
             "Logs/Logs.csproj": console,
@@ -1483,8 +1470,8 @@ def test_add_serilog_is_told_apart_by_its_receiver(tmp_path):
     )
     found = infer(tmp_path, Options(offline=True))
     # on an ILoggingBuilder: the logging provider; on the service collection: hosting
-    assert "Serilog.Extensions.Logging" in _names(found, "Logs/Logs.csproj")
-    host = _names(found, "Host/Host.csproj")
+    assert "Serilog.Extensions.Logging" in manifest_names(found, "Logs/Logs.csproj")
+    host = manifest_names(found, "Host/Host.csproj")
     assert "Serilog.Extensions.Logging" not in host
     assert {"Serilog.Extensions.Hosting", "Serilog.AspNetCore"} & set(host)
 
@@ -1495,7 +1482,7 @@ def test_protobuf_items_bring_the_grpc_compiler(tmp_path):
         "</TargetFramework></PropertyGroup><ItemGroup>"
         '<Protobuf Include="Protos\\basket.proto" GrpcServices="{}" /></ItemGroup></Project>'
     )
-    _tree(
+    write_tree(
         tmp_path,
         {
             "Basket/Basket.csproj": web.format("Server"),
@@ -1508,15 +1495,15 @@ def test_protobuf_items_bring_the_grpc_compiler(tmp_path):
     )
     found = infer(tmp_path, Options(offline=True))
     # the service's web app: the ASP.NET Core gRPC server package (it brings the compiler)
-    assert "Grpc.AspNetCore" in _names(found, "Basket/Basket.csproj")
+    assert "Grpc.AspNetCore" in manifest_names(found, "Basket/Basket.csproj")
     # a client compiles the .proto itself: the compiler and the message runtime
-    shop = _names(found, "Shop/Shop.csproj")
+    shop = manifest_names(found, "Shop/Shop.csproj")
     assert {"Grpc.Tools", "Google.Protobuf"} <= set(shop) and "Grpc.AspNetCore" not in shop
 
 
 def test_a_blazor_webassembly_app_with_root_components_gets_the_development_server():
-    found = infer(FIXTURES / "blazor-wasm", Options(offline=True))
-    app = _names(found, "Shop.App/Shop.App.csproj")
+    found = infer(FIXTURES / "csharp" / "blazor-wasm", Options(offline=True))
+    app = manifest_names(found, "Shop.App/Shop.App.csproj")
     assert "Microsoft.AspNetCore.Components.WebAssembly.DevServer" in app
     # Components.Web and Components come with the WebAssembly package
     assert app == [
@@ -1524,14 +1511,14 @@ def test_a_blazor_webassembly_app_with_root_components_gets_the_development_serv
         "Microsoft.AspNetCore.Components.WebAssembly.DevServer",
     ]
     # a Blazor Web App's client project adds no root components: no development server
-    assert _names(found, "Shop.Web.Client/Shop.Web.Client.csproj") == [
+    assert manifest_names(found, "Shop.Web.Client/Shop.Web.Client.csproj") == [
         "Microsoft.AspNetCore.Components.WebAssembly"
     ]
 
 
 def test_ef_core_tools_go_where_migrations_are_made(tmp_path):
     web = WEB
-    _tree(
+    write_tree(
         tmp_path,
         {
             "Data/Data.csproj": LIB,
@@ -1562,15 +1549,15 @@ def test_ef_core_tools_go_where_migrations_are_made(tmp_path):
     found = infer(tmp_path, Options(offline=True))
     tools = "Microsoft.EntityFrameworkCore.Tools"
     # the startup project that reaches the migrations, and the project holding them
-    assert tools in _names(found, "Web/Web.csproj")
-    assert tools in _names(found, "Data/Data.csproj")
+    assert tools in manifest_names(found, "Web/Web.csproj")
+    assert tools in manifest_names(found, "Data/Data.csproj")
     # an app that only queries a database never ran the tools
-    assert tools not in _names(found, "Reports/Reports.csproj")
+    assert tools not in manifest_names(found, "Reports/Reports.csproj")
 
 
 def test_a_logging_provider_brings_the_logging_factory(tmp_path):
     exe = EXE
-    _tree(
+    write_tree(
         tmp_path,
         {
             "App/App.csproj": exe,
@@ -1583,11 +1570,11 @@ def test_a_logging_provider_brings_the_logging_factory(tmp_path):
     )
     found = infer(tmp_path, Options(offline=True))
     # the console provider depends on Microsoft.Extensions.Logging: listed alone
-    assert _names(found, "App/App.csproj") == ["Microsoft.Extensions.Logging.Console"]
+    assert manifest_names(found, "App/App.csproj") == ["Microsoft.Extensions.Logging.Console"]
 
 
 def test_what_a_referenced_projects_package_brings_is_not_repeated(tmp_path):
-    _tree(
+    write_tree(
         tmp_path,
         {
             "Data/Data.csproj": LIB,
@@ -1608,15 +1595,17 @@ def test_what_a_referenced_projects_package_brings_is_not_repeated(tmp_path):
         },
     )
     found = infer(tmp_path, Options(offline=True))
-    assert "Npgsql.EntityFrameworkCore.PostgreSQL" in _names(found, "Data/Data.csproj")
+    assert "Npgsql.EntityFrameworkCore.PostgreSQL" in manifest_names(found, "Data/Data.csproj")
     # HasDefaultSchema is EF Core's relational layer, which the Npgsql provider of the
     # referenced project brings
     assert _projects(found, "Catalog/Catalog.csproj") == ["Data/Data.csproj"]
-    assert "Microsoft.EntityFrameworkCore.Relational" not in _names(found, "Catalog/Catalog.csproj")
+    assert "Microsoft.EntityFrameworkCore.Relational" not in manifest_names(
+        found, "Catalog/Catalog.csproj"
+    )
 
 
 def test_a_grpc_client_package_brings_the_grpc_api(tmp_path):
-    _tree(
+    write_tree(
         tmp_path,
         {
             "Client/Client.csproj": LIB,
@@ -1629,7 +1618,7 @@ def test_a_grpc_client_package_brings_the_grpc_api(tmp_path):
         },
     )
     found = infer(tmp_path, Options(offline=True))
-    assert _names(found, "Client/Client.csproj") == ["Grpc.Net.Client"]
+    assert manifest_names(found, "Client/Client.csproj") == ["Grpc.Net.Client"]
 
 
 def test_swagger_ui_over_the_aspnetcore_openapi_document_is_the_ui_package_alone(tmp_path):
@@ -1637,7 +1626,7 @@ def test_swagger_ui_over_the_aspnetcore_openapi_document_is_the_ui_package_alone
         '<Project Sdk="Microsoft.NET.Sdk.Web"><PropertyGroup><TargetFramework>net9.0'
         "</TargetFramework><ImplicitUsings>enable</ImplicitUsings></PropertyGroup></Project>"
     )
-    _tree(
+    write_tree(
         tmp_path,
         {
             "Api/Api.csproj": web,
@@ -1655,16 +1644,16 @@ def test_swagger_ui_over_the_aspnetcore_openapi_document_is_the_ui_package_alone
         },
     )
     found = infer(tmp_path, Options(offline=True))
-    api = _names(found, "Api/Api.csproj")
+    api = manifest_names(found, "Api/Api.csproj")
     assert "Swashbuckle.AspNetCore.SwaggerUI" in api and "Swashbuckle.AspNetCore" not in api
     # the generator and middleware bring the UI with the metapackage
-    classic = _names(found, "Classic/Classic.csproj")
+    classic = manifest_names(found, "Classic/Classic.csproj")
     assert "Swashbuckle.AspNetCore" in classic
     assert "Swashbuckle.AspNetCore.SwaggerUI" not in classic
 
 
 def test_a_roslyn_generator_gets_the_immutable_collections_from_the_compiler(tmp_path):
-    _tree(
+    write_tree(
         tmp_path,
         {
             "Gen/Gen.csproj": (
@@ -1680,17 +1669,17 @@ def test_a_roslyn_generator_gets_the_immutable_collections_from_the_compiler(tmp
         },
     )
     found = infer(tmp_path, Options(offline=True))
-    names = _names(found, "Gen/Gen.csproj")
+    names = manifest_names(found, "Gen/Gen.csproj")
     # Microsoft.CodeAnalysis.CSharp's dependency group holds System.Collections.Immutable
     assert "Microsoft.CodeAnalysis.CSharp" in names
     assert "System.Collections.Immutable" not in names
 
 
 def test_a_using_under_a_symbol_the_project_does_not_define_is_not_compiled():
-    found = infer(FIXTURES / "conditional-usings", Options(offline=True))
+    found = infer(FIXTURES / "csharp" / "conditional-usings", Options(offline=True))
     # one shared file, two drivers: each project compiles the branch its symbols select
-    assert _names(found, "Classifier.MySql/Classifier.MySql.csproj") == ["MySql.Data"]
-    assert _names(found, "Classifier.Pomelo/Classifier.Pomelo.csproj") == ["MySqlConnector"]
+    assert manifest_names(found, "Classifier.MySql/Classifier.MySql.csproj") == ["MySql.Data"]
+    assert manifest_names(found, "Classifier.Pomelo/Classifier.Pomelo.csproj") == ["MySqlConnector"]
 
 
 def test_if_symbols_only_the_repository_defines_are_decided():
@@ -1706,7 +1695,7 @@ def test_if_symbols_only_the_repository_defines_are_decided():
 
 
 def test_ef_cores_relational_metadata_extensions_need_the_relational_package(tmp_path):
-    _tree(
+    write_tree(
         tmp_path,
         {
             "Audit/Audit.csproj": LIB,
@@ -1719,4 +1708,6 @@ def test_ef_cores_relational_metadata_extensions_need_the_relational_package(tmp
         },
     )
     found = infer(tmp_path, Options(offline=True))
-    assert _names(found, "Audit/Audit.csproj") == ["Microsoft.EntityFrameworkCore.Relational"]
+    assert manifest_names(found, "Audit/Audit.csproj") == [
+        "Microsoft.EntityFrameworkCore.Relational"
+    ]
