@@ -9,7 +9,8 @@
 Shared helpers for the test modules (`from conftest import ...`): where the fixture
 repositories are, building a repository in tmp_path (`write_tree`, `copy_fixture`), and
 what an offline run places (`infer_offline`, `placements`, `runtime_names`,
-`names_by_manifest`, `manifest_names`).
+`names_by_manifest`, `manifest_names`, `manifest_projects`); C# project files
+(`CSPROJ_LIB`, `CSPROJ_WEB`, `CSPROJ_EXE`).
 """
 
 from __future__ import annotations
@@ -28,6 +29,18 @@ from depinfer.pipeline import infer
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "fixtures"  # fixtures/<language>/<repository>
+
+
+# C# project files the tests build repositories from: a library, a web app, an executable
+CSPROJ_LIB = '<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><TargetFramework>net8.0</TargetFramework></PropertyGroup></Project>'
+CSPROJ_WEB = (
+    '<Project Sdk="Microsoft.NET.Sdk.Web"><PropertyGroup><TargetFramework>net8.0'
+    "</TargetFramework></PropertyGroup></Project>"
+)
+CSPROJ_EXE = (
+    '<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><OutputType>Exe</OutputType>'
+    "<TargetFramework>net8.0</TargetFramework></PropertyGroup></Project>"
+)
 
 
 def write_tree(root: Path, files: dict[str, str]) -> Path:
@@ -68,6 +81,11 @@ def names_by_manifest(root: Path, runtime_only: bool = True) -> dict[str, set[st
         if not runtime_only or (r.group is None and not r.optional):
             out.setdefault(r.manifest, set()).add(r.name)
     return out
+
+
+def manifest_projects(inference: Inference, manifest: str) -> list[str]:
+    """Sorted paths of the repository's projects one manifest references."""
+    return sorted(r.path for r in inference.requirements if r.manifest == manifest and r.internal)
 
 
 def manifest_names(inference: Inference, manifest: str) -> list[str]:
