@@ -18,7 +18,7 @@ from depinfer.mapping.python_stdlib import (
 from depinfer.model import Section
 
 
-def _names(path: Path, **opts) -> dict[str, str | None]:
+def _runtime_markers(path: Path, **opts) -> dict[str, str | None]:
     result = infer_offline(path, **opts)
     return {r.name: r.markers for r in result.requirements if r.section == Section.RUNTIME}
 
@@ -75,19 +75,19 @@ def test_target_is_lowest_allowed_minor():
 
 
 def test_quickstart_example_maps_differing_names_and_backport_marker():
-    names = _names(FIXTURES / "python" / "quickstart")
+    names = _runtime_markers(FIXTURES / "python" / "quickstart")
     assert set(names) == {"pyyaml", "pillow", "python-dateutil", "tomli"}
     assert names["tomli"] == 'python_version < "3.11"'
 
 
 def test_local_modules_are_never_mapped_to_pypi():
-    names = _names(FIXTURES / "python" / "map-local-shadow")
+    names = _runtime_markers(FIXTURES / "python" / "map-local-shadow")
     assert "requests" not in names  # the repository's own requests.py
     assert "attrs" in names  # `import attr`
 
 
 def test_namespace_package_is_internal_but_its_siblings_are_not():
-    names = _names(FIXTURES / "python" / "map-namespace")
+    names = _runtime_markers(FIXTURES / "python" / "map-namespace")
     assert {"google-auth", "google-cloud-storage", "dnspython"} <= set(names)
     assert not any(n.startswith("google-cloud-sql") for n in names)
     assert "asyncpg" not in names  # lazy import declared in the `pg` extra
@@ -95,12 +95,12 @@ def test_namespace_package_is_internal_but_its_siblings_are_not():
 
 def test_backport_fallbacks_follow_the_target():
     # tzdata comes from the zoneinfo rule (data/python/implicit.json), on any target
-    assert _names(FIXTURES / "python" / "map-backports") == {
+    assert _runtime_markers(FIXTURES / "python" / "map-backports") == {
         "backports-zoneinfo": 'python_version < "3.9"',
         "typing-extensions": 'python_version < "3.11"',
         "tzdata": None,
     }
-    assert _names(FIXTURES / "python" / "map-backports", python="3.12") == {
+    assert _runtime_markers(FIXTURES / "python" / "map-backports", python="3.12") == {
         "setuptools": 'python_version >= "3.12"',
         "tzdata": None,
     }
@@ -189,7 +189,7 @@ def test_a_module_named_like_a_distribution_inside_a_package_does_not_hide_it(tm
     (root / "scripts").mkdir()
     (root / "scripts" / "helpers.py").write_text("X = 1\n")
     (root / "scripts" / "run.py").write_text("import helpers\n")
-    names = _names(root)
+    names = _runtime_markers(root)
     assert "python-dotenv" in names
     assert "helpers" not in names
 
@@ -286,7 +286,7 @@ def test_a_shipped_pytest_plugin_does_not_make_pytest_a_runtime_dependency(tmp_p
     )
     (root / "dataserve" / "__init__.py").write_text("import click\n")
     (root / "dataserve" / "_pytest_plugin.py").write_text("import pytest\nimport click\n")
-    names = _names(root)
+    names = _runtime_markers(root)
     assert "click" in names
     assert "pytest" not in names
 
@@ -301,7 +301,7 @@ def test_a_guarded_import_under_a_platform_check_is_declared_with_its_marker(tmp
         "    try:\n        import colorama\n    except ImportError:\n        pass\n\n"
         "try:\n    import ujson as json\nexcept ImportError:\n    import json\n"
     )
-    names = _names(root)
+    names = _runtime_markers(root)
     assert names.get("colorama") and "win32" in names["colorama"]
     assert "ujson" not in names  # a guard without a platform check stays optional
 
@@ -327,7 +327,7 @@ def test_packages_the_wheel_does_not_ship_are_not_the_projects_runtime_needs():
     # packages.find.include names what the wheel ships: addons/gpu is run from a
     # checkout, so its triton is no runtime need; appplugins (no __init__.py, a namespace
     # package the pattern includes) is shipped
-    names = _names(FIXTURES / "python" / "map-unshipped-packages")
+    names = _runtime_markers(FIXTURES / "python" / "map-unshipped-packages")
     assert set(names) == {"requests", "pyyaml"}
 
 
@@ -370,7 +370,7 @@ def test_a_setup_py_that_lists_its_packages_leaves_its_other_packages_unshipped(
         "searchapp_extra/update.py": "#!/usr/bin/env python\nimport requests\n",
     }
     write_tree(tmp_path, files)
-    assert set(_names(tmp_path)) == {"flask"}
+    assert set(_runtime_markers(tmp_path)) == {"flask"}
 
 
 def test_an_integration_named_after_a_library_leaves_that_library_to_the_user(tmp_path):
@@ -385,7 +385,7 @@ def test_an_integration_named_after_a_library_leaves_that_library_to_the_user(tm
     }
     write_tree(tmp_path, files)
     # the integration's other imports stay the package's (pyjwt)
-    assert set(_names(tmp_path)) == {"django", "pyjwt"}
+    assert set(_runtime_markers(tmp_path)) == {"django", "pyjwt"}
 
 
 def test_behave_sibling_modules_are_internal(tmp_path):
