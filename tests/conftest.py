@@ -5,15 +5,94 @@
 - Outside tests marked `live`, in-process network connections are refused except to
   loopback (pytest-httpserver serves the recorded registry responses there). Subprocesses
   (the pre-commit test's own pip) are not affected.
+
+Shared helpers for the test modules (`from conftest import ...`): where the fixture
+repositories are, building a repository in tmp_path (`write_tree`, `copy_fixture`), and
+what an offline run places (`infer_offline`, `placements`, `runtime_names`,
+`names_by_manifest`, `manifest_names`, `manifest_projects`); C# project files
+(`CSPROJ_LIB`, `CSPROJ_WEB`, `CSPROJ_EXE`).
 """
 
 from __future__ import annotations
 
 import ipaddress
 import os
+import shutil
 import socket
+from pathlib import Path
 
 import pytest
+
+from depinfer.context import Options
+from depinfer.model import Inference
+from depinfer.pipeline import infer
+
+REPO = Path(__file__).resolve().parent.parent
+FIXTURES = REPO / "fixtures"  # fixtures/<language>/<repository>
+
+
+# C# project files the tests build repositories from: a library, a web app, an executable
+CSPROJ_LIB = '<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><TargetFramework>net8.0</TargetFramework></PropertyGroup></Project>'
+CSPROJ_WEB = (
+    '<Project Sdk="Microsoft.NET.Sdk.Web"><PropertyGroup><TargetFramework>net8.0'
+    "</TargetFramework></PropertyGroup></Project>"
+)
+CSPROJ_EXE = (
+    '<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><OutputType>Exe</OutputType>'
+    "<TargetFramework>net8.0</TargetFramework></PropertyGroup></Project>"
+)
+
+
+def write_tree(root: Path, files: dict[str, str]) -> Path:
+    """Write {relative path: text} under root (folders made as needed); return root."""
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    return root
+
+
+def copy_fixture(language: str, name: str, dest: Path) -> Path:
+    """Copy the fixture repository fixtures/<language>/<name> to dest; return dest."""
+    shutil.copytree(FIXTURES / language / name, dest)
+    return dest
+
+
+def infer_offline(root: Path, **options) -> Inference:
+    """The pipeline on root, offline and without version look-ups."""
+    return infer(root, Options(offline=True, versions=False, **options))
+
+
+def placements(root: Path, *fields: str) -> set[tuple]:
+    """(name, group) of every requirement an offline run writes, or the fields given."""
+    fields = fields or ("name", "group")
+    return {tuple(getattr(r, f) for f in fields) for r in infer_offline(root).requirements}
+
+
+def runtime_names(root: Path) -> set[str]:
+    """Names an offline run writes as required runtime dependencies (no group, not optional)."""
+    return {r.name for r in infer_offline(root).requirements if r.group is None and not r.optional}
+
+
+def names_by_manifest(root: Path, runtime_only: bool = True) -> dict[str, set[str]]:
+    """{manifest: names} an offline run writes; by default only required runtime ones."""
+    out: dict[str, set[str]] = {}
+    for r in infer_offline(root).requirements:
+        if not runtime_only or (r.group is None and not r.optional):
+            out.setdefault(r.manifest, set()).add(r.name)
+    return out
+
+
+def manifest_projects(inference: Inference, manifest: str) -> list[str]:
+    """Sorted paths of the repository's projects one manifest references."""
+    return sorted(r.path for r in inference.requirements if r.manifest == manifest and r.internal)
+
+
+def manifest_names(inference: Inference, manifest: str) -> list[str]:
+    """Sorted package names (not project references) written to one manifest."""
+    return sorted(
+        r.name for r in inference.requirements if r.manifest == manifest and not r.internal
+    )
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
-import shutil
-from pathlib import Path
 
 import pytest
+from conftest import FIXTURES, copy_fixture
 
 from depinfer.manifests import (
     ManifestError,
@@ -22,8 +21,6 @@ from depinfer.manifests import (
 from depinfer.manifests.pep508 import format_requirement, requirement_name
 from depinfer.manifests.pyproject import poetry_constraint
 from depinfer.model import Ecosystem, Manifest, Requirement, Section
-
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "python"
 
 ALL_MANIFESTS = [
     ("mf-pep621-hatch", "pyproject.toml", "pyproject"),
@@ -49,7 +46,7 @@ MODULES = {
 
 
 def text_of(fixture: str, rel: str) -> str:
-    return (FIXTURES / fixture / rel).read_text(encoding="utf-8")
+    return (FIXTURES / "python" / fixture / rel).read_text(encoding="utf-8")
 
 
 def manifest(rel: str, fmt: str) -> Manifest:
@@ -765,7 +762,7 @@ def test_unchanged_bytes_outside_dependency_sections_on_a_copied_tree(tmp_path):
     for fixture, rel, fmt in ALL_MANIFESTS:
         root = tmp_path / fixture
         if not root.exists():
-            shutil.copytree(FIXTURES / fixture, root)
+            copy_fixture("python", fixture, root)
         m = read_manifest(root, rel, fmt)
         assert m.parse_error is None, (fixture, rel, m.parse_error)
         old, new = render_manifest(root, m, [])

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from conftest import FIXTURES, copy_fixture, infer_offline, placements, write_tree
+
 from depinfer.context import Options
+from depinfer.mapping.python_hosts import hosts, runner
 from depinfer.mapping.python_index import canonical, load_index
 from depinfer.mapping.python_stdlib import (
     backport_for,
@@ -13,13 +16,10 @@ from depinfer.mapping.python_stdlib import (
     target_from_requires_python,
 )
 from depinfer.model import Section
-from depinfer.pipeline import infer
-
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "python"
 
 
-def _names(path: Path, **opts) -> dict[str, str | None]:
-    result = infer(path, Options(offline=True, versions=False, **opts))
+def _runtime_markers(path: Path, **opts) -> dict[str, str | None]:
+    result = infer_offline(path, **opts)
     return {r.name: r.markers for r in result.requirements if r.section == Section.RUNTIME}
 
 
@@ -75,19 +75,19 @@ def test_target_is_lowest_allowed_minor():
 
 
 def test_quickstart_example_maps_differing_names_and_backport_marker():
-    names = _names(FIXTURES / "quickstart")
+    names = _runtime_markers(FIXTURES / "python" / "quickstart")
     assert set(names) == {"pyyaml", "pillow", "python-dateutil", "tomli"}
     assert names["tomli"] == 'python_version < "3.11"'
 
 
 def test_local_modules_are_never_mapped_to_pypi():
-    names = _names(FIXTURES / "map-local-shadow")
+    names = _runtime_markers(FIXTURES / "python" / "map-local-shadow")
     assert "requests" not in names  # the repository's own requests.py
     assert "attrs" in names  # `import attr`
 
 
 def test_namespace_package_is_internal_but_its_siblings_are_not():
-    names = _names(FIXTURES / "map-namespace")
+    names = _runtime_markers(FIXTURES / "python" / "map-namespace")
     assert {"google-auth", "google-cloud-storage", "dnspython"} <= set(names)
     assert not any(n.startswith("google-cloud-sql") for n in names)
     assert "asyncpg" not in names  # lazy import declared in the `pg` extra
@@ -95,12 +95,12 @@ def test_namespace_package_is_internal_but_its_siblings_are_not():
 
 def test_backport_fallbacks_follow_the_target():
     # tzdata comes from the zoneinfo rule (data/python/implicit.json), on any target
-    assert _names(FIXTURES / "map-backports") == {
+    assert _runtime_markers(FIXTURES / "python" / "map-backports") == {
         "backports-zoneinfo": 'python_version < "3.9"',
         "typing-extensions": 'python_version < "3.11"',
         "tzdata": None,
     }
-    assert _names(FIXTURES / "map-backports", python="3.12") == {
+    assert _runtime_markers(FIXTURES / "python" / "map-backports", python="3.12") == {
         "setuptools": 'python_version >= "3.12"',
         "tzdata": None,
     }
@@ -111,13 +111,13 @@ def test_unknown_import_offline_is_reported_not_written(tmp_path):
         '[project]\nname = "x"\nversion = "1"\ndependencies = []\n'
     )
     (tmp_path / "x.py").write_text("import zzqq_not_a_known_module\n")
-    result = infer(tmp_path, Options(offline=True, versions=False))
+    result = infer_offline(tmp_path)
     assert result.requirements == []
     assert any("zzqq_not_a_known_module" in d.message for d in result.diagnostics)
 
 
 def test_target_python_falls_back_to_ci_matrix_when_requires_python_is_missing(tmp_path):
-    from depinfer.context import Context, Options
+    from depinfer.context import Context
     from depinfer.mapping.python import target_python
     from depinfer.registries import Registries
     from depinfer.scan import scan
@@ -133,7 +133,7 @@ def test_target_python_falls_back_to_ci_matrix_when_requires_python_is_missing(t
 
 
 def test_test_fixture_apps_and_modules_written_by_tests_are_not_dependencies():
-    result = infer(FIXTURES / "map-test-fixture-apps", Options(offline=True, versions=False))
+    result = infer_offline(FIXTURES / "python" / "map-test-fixture-apps")
     names = {r.name: r.section for r in result.requirements}
     assert names == {"pyyaml": Section.RUNTIME, "pytest": Section.DEV}
     unknown = [d.message for d in result.diagnostics if "no distribution" in d.message]
@@ -141,22 +141,19 @@ def test_test_fixture_apps_and_modules_written_by_tests_are_not_dependencies():
 
 
 def test_notebook_imports_stay_out_of_the_dev_group_but_fill_an_examples_group(tmp_path):
-    import shutil
-
-    repo = tmp_path / "nb"
-    shutil.copytree(FIXTURES / "an-notebooks", repo)
+    repo = copy_fixture("python", "an-notebooks", tmp_path / "nb")
     (repo / "pyproject.toml").write_text(
         '[project]\nname = "nbdemo"\nversion = "0.1.0"\ndependencies = []\n\n'
         '[project.optional-dependencies]\ndev = ["pytest"]\n'
     )
-    result = infer(repo, Options(offline=True, versions=False))
+    result = infer_offline(repo)
     assert [r.name for r in result.requirements] == []
     assert any("notebooks/examples only" in d.message for d in result.diagnostics)
     (repo / "pyproject.toml").write_text(
         '[project]\nname = "nbdemo"\nversion = "0.1.0"\ndependencies = []\n\n'
         '[project.optional-dependencies]\ndev = ["pytest"]\nnotebooks = []\n'
     )
-    result = infer(repo, Options(offline=True, versions=False))
+    result = infer_offline(repo)
     groups = {r.group for r in result.requirements}
     assert {"pandas", "numpy", "matplotlib"} <= {r.name for r in result.requirements}
     assert groups == {"optional-dependencies.notebooks"}
@@ -171,7 +168,7 @@ def test_a_requirements_file_installing_the_project_itself_is_its_dev_environmen
     (tmp_path / "webkit" / "__init__.py").write_text("import yaml\n")
     (tmp_path / "tests").mkdir()
     (tmp_path / "tests" / "test_x.py").write_text("import pytest\nimport six\n")
-    result = infer(tmp_path, Options(offline=True, versions=False))
+    result = infer_offline(tmp_path)
     placed = {r.name: (r.manifest, r.section) for r in result.requirements}
     assert placed == {
         "pyyaml": ("pyproject.toml", Section.RUNTIME),
@@ -192,7 +189,7 @@ def test_a_module_named_like_a_distribution_inside_a_package_does_not_hide_it(tm
     (root / "scripts").mkdir()
     (root / "scripts" / "helpers.py").write_text("X = 1\n")
     (root / "scripts" / "run.py").write_text("import helpers\n")
-    names = _names(root)
+    names = _runtime_markers(root)
     assert "python-dotenv" in names
     assert "helpers" not in names
 
@@ -212,9 +209,7 @@ def test_a_namespace_package_named_like_the_project_leaves_its_siblings_external
         "tests/fixtures/demo/build.py": "",
         "tests/fixtures/demo/src/demo/__init__.py": "import build\n",
     }
-    for rel, text in files.items():
-        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / rel).write_text(text)
+    write_tree(tmp_path, files)
     internal = InternalModules(scan(tmp_path))
     here = "src/poet/utils/build.py"
     assert not internal.is_internal("poet.core.version", here)
@@ -232,10 +227,8 @@ def test_importing_a_sibling_project_depends_on_its_distribution(tmp_path):
         "backend/src/corelib/__init__.py": "from corelib.build import make\n",
         "backend/src/corelib/build.py": "def make():\n    pass\n",
     }
-    for rel, text in files.items():
-        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / rel).write_text(text)
-    result = infer(tmp_path, Options(offline=True, versions=False))
+    write_tree(tmp_path, files)
+    result = infer_offline(tmp_path)
     placed = {(r.manifest, r.name) for r in result.requirements}
     assert ("pyproject.toml", "corelib") in placed
     assert not any(m == "backend/pyproject.toml" for m, _ in placed)
@@ -258,9 +251,7 @@ def test_a_django_project_in_a_subfolder_imports_its_apps_from_the_manage_py_fol
         "site/core/models.py": "",
         "site/utilities/__init__.py": "",
     }
-    for rel, text in files.items():
-        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / rel).write_text(text)
+    write_tree(tmp_path, files)
     internal = InternalModules(scan(tmp_path))
     here = "site/orders/models.py"
     assert internal.is_internal("core.models", here)
@@ -280,7 +271,7 @@ def test_a_provider_the_project_declares_wins_over_a_more_popular_one(tmp_path):
     (root / "tagger" / "__init__.py").write_text("")
     # xdg is shipped by both xdg and pyxdg; discogs_client is not in the index
     (root / "tagger" / "thumbs.py").write_text("import xdg.BaseDirectory\nimport discogs_client\n")
-    result = infer(root, Options(offline=True, versions=False))
+    result = infer_offline(root)
     names = {canonical(c.name) for c in result.candidates}
     assert {"pyxdg", "python3-discogs-client"} <= names
     assert not names & {"xdg", "discogs-client"}
@@ -295,7 +286,7 @@ def test_a_shipped_pytest_plugin_does_not_make_pytest_a_runtime_dependency(tmp_p
     )
     (root / "dataserve" / "__init__.py").write_text("import click\n")
     (root / "dataserve" / "_pytest_plugin.py").write_text("import pytest\nimport click\n")
-    names = _names(root)
+    names = _runtime_markers(root)
     assert "click" in names
     assert "pytest" not in names
 
@@ -310,7 +301,7 @@ def test_a_guarded_import_under_a_platform_check_is_declared_with_its_marker(tmp
         "    try:\n        import colorama\n    except ImportError:\n        pass\n\n"
         "try:\n    import ujson as json\nexcept ImportError:\n    import json\n"
     )
-    names = _names(root)
+    names = _runtime_markers(root)
     assert names.get("colorama") and "win32" in names["colorama"]
     assert "ujson" not in names  # a guard without a platform check stays optional
 
@@ -319,7 +310,7 @@ def test_a_project_in_an_examples_folder_has_runtime_dependencies_of_its_own():
     # examples/weather keeps its own pyproject.toml: its package is that project's shipped
     # code (click, requests and the repository's own corelib), not a demo of corelib; in
     # examples/pyproject.toml, which ships stories/, the loose/ scripts stay demos (numpy)
-    result = infer(FIXTURES / "map-example-projects", Options(offline=True, versions=False))
+    result = infer_offline(FIXTURES / "python" / "map-example-projects")
     placed = {(r.manifest, r.name) for r in result.requirements if r.section == Section.RUNTIME}
     weather = {n for m, n in placed if m == "examples/weather/pyproject.toml"}
     assert weather == {"click", "requests", "corelib"}
@@ -336,7 +327,7 @@ def test_packages_the_wheel_does_not_ship_are_not_the_projects_runtime_needs():
     # packages.find.include names what the wheel ships: addons/gpu is run from a
     # checkout, so its triton is no runtime need; appplugins (no __init__.py, a namespace
     # package the pattern includes) is shipped
-    names = _names(FIXTURES / "map-unshipped-packages")
+    names = _runtime_markers(FIXTURES / "python" / "map-unshipped-packages")
     assert set(names) == {"requests", "pyyaml"}
 
 
@@ -378,10 +369,8 @@ def test_a_setup_py_that_lists_its_packages_leaves_its_other_packages_unshipped(
         "searchapp_extra/__init__.py": "",
         "searchapp_extra/update.py": "#!/usr/bin/env python\nimport requests\n",
     }
-    for rel, text in files.items():
-        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / rel).write_text(text)
-    assert set(_names(tmp_path)) == {"flask"}
+    write_tree(tmp_path, files)
+    assert set(_runtime_markers(tmp_path)) == {"flask"}
 
 
 def test_an_integration_named_after_a_library_leaves_that_library_to_the_user(tmp_path):
@@ -394,8 +383,41 @@ def test_an_integration_named_after_a_library_leaves_that_library_to_the_user(tm
         "authkit/integrations/rest_framework.py": "from rest_framework import authentication\n"
         "import jwt\n",
     }
-    for rel, text in files.items():
-        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / rel).write_text(text)
+    write_tree(tmp_path, files)
     # the integration's other imports stay the package's (pyjwt)
-    assert set(_names(tmp_path)) == {"django", "pyjwt"}
+    assert set(_runtime_markers(tmp_path)) == {"django", "pyjwt"}
+
+
+def test_behave_sibling_modules_are_internal(tmp_path):
+    placed = placements(copy_fixture("python", "map-behave-steps", tmp_path / "map-behave-steps"))
+    names = {n for n, _ in placed}
+    assert ("pexpect", "optional-dependencies.dev") in placed
+    assert not names & {"db-utils", "wrappers", "steps", "db_utils"}
+
+
+def test_a_gunicorn_worker_class_the_docs_run_makes_gunicorn_the_host(tmp_path):
+    files = {
+        "pyproject.toml": '[project]\nname = "srv"\nversion = "1"\ndependencies = []\n',
+        "srv/__init__.py": "import click\n",
+        "srv/workers.py": (
+            "from gunicorn.workers.base import Worker\n\n\nclass SrvWorker(Worker):\n    pass\n"
+        ),
+        "docs/deployment.md": "Run `gunicorn app:app -w 4 -k srv.workers.SrvWorker`.\n",
+    }
+    write_tree(tmp_path, files)
+    result = infer_offline(tmp_path)
+    runtime = {r.name for r in result.requirements if r.section == Section.RUNTIME}
+    assert "click" in runtime and "gunicorn" not in runtime
+    # without the documented worker class, the module's gunicorn import is a need
+    (tmp_path / "docs/deployment.md").write_text("Run the server.\n")
+    result = infer_offline(tmp_path)
+    assert "gunicorn" in {r.name for r in result.requirements if r.section == Section.RUNTIME}
+
+
+def test_every_host_row_says_why_where_and_how_its_files_are_found():
+    rows = hosts()
+    assert rows and len({h.dist for h in rows}) == len(rows)
+    for host in rows:
+        assert host.modules and host.section in Section
+        assert host.entry_point_groups or host.docs_pattern is not None
+    assert runner().command and dict(runner().config_sections)

@@ -1,65 +1,61 @@
-"""The C# path end to end on the fixture solutions (offline, shipped index only)."""
+"""The C# path end to end on the fixture solutions (offline, shipped index only): which
+packages and frameworks each project gets. Project references, test projects and build
+tools have their own test_pipeline_csharp_*.py."""
 
 from __future__ import annotations
 
-import shutil
-from pathlib import Path
-
 import pytest
+from conftest import (
+    CSPROJ_EXE,
+    CSPROJ_LIB,
+    FIXTURES,
+    copy_fixture,
+    manifest_names,
+    manifest_projects,
+    write_tree,
+)
 
 from depinfer.analyzers.csharp_layout import build_layout
 from depinfer.context import Options
-from depinfer.facts.csharp import CsDepFacts, dep_facts
+from depinfer.facts.csharp import dep_facts
 from depinfer.mapping import nuget_index as nx
 from depinfer.pipeline import infer, write_edits
 from depinfer.registries.base import VersionInfo
 from depinfer.scan import scan
 
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "csharp"
-
-
-def _names(inference, manifest):
-    return sorted(
-        r.name for r in inference.requirements if r.manifest == manifest and not r.internal
-    )
-
-
-def _projects(inference, manifest):
-    return sorted(r.path for r in inference.requirements if r.manifest == manifest and r.internal)
-
 
 @pytest.fixture(scope="module")
 def shop():
-    return infer(FIXTURES / "shop", Options(offline=True))
+    return infer(FIXTURES / "csharp" / "shop", Options(offline=True))
 
 
 def test_namespaces_map_to_the_central_packages(shop):
-    assert _names(shop, "src/Shop.Core/Shop.Core.csproj") == [
+    assert manifest_names(shop, "src/Shop.Core/Shop.Core.csproj") == [
         "Ardalis.GuardClauses",
         "Polly",
         "StyleCop.Analyzers",
     ]
     # UseSqlite picks the provider; Microsoft.EntityFrameworkCore itself is not listed centrally
-    assert "Microsoft.EntityFrameworkCore.Sqlite" in _names(
+    assert "Microsoft.EntityFrameworkCore.Sqlite" in manifest_names(
         shop, "src/Shop.Infrastructure/Shop.Infrastructure.csproj"
     )
 
 
 def test_web_sdk_has_aspnetcore_in_the_box_and_sinks_come_from_their_entry_points(shop):
-    web = _names(shop, "src/Shop.Web/Shop.Web.csproj")
+    web = manifest_names(shop, "src/Shop.Web/Shop.Web.csproj")
     # Serilog.AspNetCore brings the console sink, but the repository lists the sink
     # centrally and no other project would take it, so it stays where WriteTo.Console is
     assert "Serilog.AspNetCore" in web and "Serilog.Sinks.Console" in web
     # an analyzer placed by the file it reads
     assert "NsDepCop" in web
-    assert "NsDepCop" not in _names(shop, "src/Shop.Core/Shop.Core.csproj")
+    assert "NsDepCop" not in manifest_names(shop, "src/Shop.Core/Shop.Core.csproj")
     assert not any(n.startswith("Microsoft.AspNetCore") for n in web)
     # design-time EF tools go to the startup project whose references use EF Core
     assert "Microsoft.EntityFrameworkCore.Design" in web
 
 
 def test_test_project_conventions(shop):
-    tests = _names(shop, "tests/Shop.Core.Tests/Shop.Core.Tests.csproj")
+    tests = manifest_names(shop, "tests/Shop.Core.Tests/Shop.Core.Tests.csproj")
     for pid in (
         "xunit",
         "xunit.runner.visualstudio",
@@ -73,17 +69,17 @@ def test_test_project_conventions(shop):
 
 
 def test_project_references_follow_type_use(shop):
-    assert _projects(shop, "src/Shop.Web/Shop.Web.csproj") == [
+    assert manifest_projects(shop, "src/Shop.Web/Shop.Web.csproj") == [
         "src/Shop.Infrastructure/Shop.Infrastructure.csproj"
     ]
-    assert _projects(shop, "src/Shop.Infrastructure/Shop.Infrastructure.csproj") == [
+    assert manifest_projects(shop, "src/Shop.Infrastructure/Shop.Infrastructure.csproj") == [
         "src/Shop.Core/Shop.Core.csproj"
     ]
-    assert _projects(shop, "tests/Shop.Core.Tests/Shop.Core.Tests.csproj") == [
+    assert manifest_projects(shop, "tests/Shop.Core.Tests/Shop.Core.Tests.csproj") == [
         "src/Shop.Core/Shop.Core.csproj"
     ]
     # a library already brought by a referenced project is not repeated
-    assert "Ardalis.GuardClauses" not in _names(
+    assert "Ardalis.GuardClauses" not in manifest_names(
         shop, "tests/Shop.Core.Tests/Shop.Core.Tests.csproj"
     )
 
@@ -102,7 +98,7 @@ def test_central_management_writes_versionless_references(shop, tmp_path):
 
 
 def test_multitarget_polyfills_and_tfm_aligned_versions():
-    inference = infer(FIXTURES / "multitarget", Options(offline=True))
+    inference = infer(FIXTURES / "csharp" / "multitarget", Options(offline=True))
     lib = {
         r.name: r.spec for r in inference.requirements if r.manifest == "src/Parsing/Parsing.csproj"
     }
@@ -119,11 +115,11 @@ def test_multitarget_polyfills_and_tfm_aligned_versions():
         if r.manifest == "src/Parsing/Parsing.csproj"
     }
     assert tfms["System.Memory"] == ["netstandard2.0"] and not tfms["Newtonsoft.Json"]
-    tests = _names(inference, "tests/Parsing.Tests/Parsing.Tests.csproj")
+    tests = manifest_names(inference, "tests/Parsing.Tests/Parsing.Tests.csproj")
     assert {"NUnit", "NUnit3TestAdapter", "Microsoft.NET.Test.Sdk", "coverlet.collector"} <= set(
         tests
     )
-    assert _projects(inference, "tests/Parsing.Tests/Parsing.Tests.csproj") == [
+    assert manifest_projects(inference, "tests/Parsing.Tests/Parsing.Tests.csproj") == [
         "src/Parsing/Parsing.csproj"
     ]
     # the removed file's namespace is never looked at
@@ -131,8 +127,7 @@ def test_multitarget_polyfills_and_tfm_aligned_versions():
 
 
 def test_written_files_parse_again(tmp_path):
-    root = tmp_path / "shop"
-    shutil.copytree(FIXTURES / "shop", root)
+    root = copy_fixture("csharp", "shop", tmp_path / "shop")
     inference = infer(root, Options(offline=True))
     from depinfer.pipeline import make_context
 
@@ -165,7 +160,7 @@ def test_registry_versions_respect_the_runtime_family():
     from depinfer.resolvers.csharp import choose_version
     from depinfer.scan import scan
 
-    project = scan(FIXTURES / "multitarget")
+    project = scan(FIXTURES / "csharp" / "multitarget")
     cs = next(c for c in build_layout(project) if c.name == "Parsing")
     ctx = Context(options=Options(), registries=_FakeRegistries())
     assert choose_version("System.Text.Json", cs, ctx, project, {}) == "8.0.5"
@@ -197,7 +192,7 @@ def test_unknown_namespace_is_checked_with_the_registry_when_online():
             self.asked.append(name)
             return name == "Acme.Widgets"
 
-    project = scan(FIXTURES / "multitarget")
+    project = scan(FIXTURES / "csharp" / "multitarget")
     cs = next(c for c in build_layout(project) if c.name == "Parsing")
     ctx = Context(options=Options(), registries=Registry())
     ref = ImportRef("Acme.Widgets.Layout", "a.cs", 1, "csharp", FileKind.SOURCE)
@@ -219,7 +214,7 @@ def test_a_package_missing_from_central_versions_is_added_there(shop):
 
 
 def test_a_library_using_aspnetcore_gets_the_shared_framework_not_packages():
-    inference = infer(FIXTURES / "aspnetlib", Options(offline=True))
+    inference = infer(FIXTURES / "csharp" / "aspnetlib", Options(offline=True))
     reqs = [r for r in inference.requirements if r.manifest == "src/Middleware/Middleware.csproj"]
     assert [(r.name, bool(dep_facts(r).framework_reference)) for r in reqs] == [
         ("Microsoft.AspNetCore.App", True)
@@ -242,106 +237,24 @@ def test_a_broken_project_file_is_reported_and_never_written(tmp_path):
     assert any(d.file == "Lib/Bad.cs" for d in inference.diagnostics)
 
 
-@pytest.fixture(scope="module")
-def layers():
-    return infer(FIXTURES / "layers", Options(offline=True))
-
-
-def test_a_transitive_project_is_repeated_only_when_used_more_than_its_carrier(layers):
-    # Web uses Application's types more than Domain's: Domain flows through Application
-    assert _projects(layers, "src/Layers.Web/Layers.Web.csproj") == [
-        "src/Layers.Application/Layers.Application.csproj"
-    ]
-    # Worker is written against Domain and only calls one Application service: both listed
-    assert _projects(layers, "src/Layers.Worker/Layers.Worker.csproj") == [
-        "src/Layers.Application/Layers.Application.csproj",
-        "src/Layers.Domain/Layers.Domain.csproj",
-    ]
-
-
-def test_all_evidence_keeps_every_used_project_unreduced():
-    # the evidence ceiling: Web uses Domain too, so Domain is written beside Application
-    inference = infer(FIXTURES / "layers", Options(offline=True, all_evidence=True))
-    assert _projects(inference, "src/Layers.Web/Layers.Web.csproj") == [
-        "src/Layers.Application/Layers.Application.csproj",
-        "src/Layers.Domain/Layers.Domain.csproj",
-    ]
-
-
-def test_a_pascal_case_test_project_names_its_subject_and_the_layers_it_uses_more(layers):
-    # named after Web, written against Application and Domain: Web carries both, but the
-    # tests use each more than Web, so each is named, as an application project would
-    manifest = "tests/Layers.WebIntegrationTests/Layers.WebIntegrationTests.csproj"
-    assert _projects(layers, manifest) == [
-        "src/Layers.Application/Layers.Application.csproj",
-        "src/Layers.Domain/Layers.Domain.csproj",
-        "src/Layers.Web/Layers.Web.csproj",
-    ]
-    assert "Microsoft.NET.Test.Sdk" in _names(layers, manifest)
-
-
-def test_unit_tests_named_after_no_project_list_each_layer_they_use_most(layers):
-    # `Layers.UnitTests` names no project: it uses Domain more than Application (which
-    # brings Domain), so both are listed, as an application project would
-    assert _projects(layers, "tests/Layers.UnitTests/Layers.UnitTests.csproj") == [
-        "src/Layers.Application/Layers.Application.csproj",
-        "src/Layers.Domain/Layers.Domain.csproj",
-    ]
-
-
-def test_a_test_project_holding_only_global_usings_references_nothing(layers):
-    manifest = "tests/Layers.Domain.IntegrationTests/Layers.Domain.IntegrationTests.csproj"
-    assert _projects(layers, manifest) == []
-    assert "Microsoft.NET.Test.Sdk" in _names(layers, manifest)
-
-
-def test_a_type_only_one_project_declares_is_found_through_the_enclosing_namespace(layers):
-    assert _projects(layers, "tools/Layers.Benchmarks/Layers.Benchmarks.csproj") == [
-        "src/Layers.Domain/Layers.Domain.csproj"
-    ]
-
-
-def test_target_frameworks_rule_out_references_and_embedded_outputs_add_them(layers):
-    # a net35 tool cannot reference net8.0 libraries, whatever names it shares with them
-    assert _projects(layers, "tools/Layers.Signal/Layers.Signal.csproj") == []
-    # the library embeds the tool's build output, so it references it for build order
-    assert "tools/Layers.Signal/Layers.Signal.csproj" in _projects(
-        layers, "src/Layers.Application/Layers.Application.csproj"
-    )
-
-
-def test_target_framework_compatibility_table():
-    from depinfer.mapping.csharp_projects import can_reference
-
-    assert can_reference(["net8.0"], ["netstandard2.0"])
-    assert can_reference(["net472"], ["netstandard2.0", "net8.0"])
-    assert not can_reference(["net35"], ["netstandard2.0"])
-    assert not can_reference(["netstandard2.0"], ["net8.0"])
-    assert not can_reference(["net6.0", "net48"], ["net6.0"])
-    assert can_reference(["net8.0"], ["net472"]) and not can_reference(["net472"], ["net8.0"])
-    assert can_reference(["net8.0"], ["net6.0"]) and not can_reference(["net6.0"], ["net8.0"])
-    assert can_reference([], ["net8.0"])
-
-
 def test_private_compile_assets_make_each_project_list_the_packages_it_uses(tmp_path):
-    found = infer(FIXTURES / "privatecompile", Options(offline=True))
-    assert _names(found, "src/Scan.App/Scan.App.csproj") == ["Newtonsoft.Json"]
+    found = infer(FIXTURES / "csharp" / "privatecompile", Options(offline=True))
+    assert manifest_names(found, "src/Scan.App/Scan.App.csproj") == ["Newtonsoft.Json"]
     # without the ItemDefinitionGroup the package flows from Scan.Core and is not repeated
-    root = tmp_path / "flowing"
-    shutil.copytree(FIXTURES / "privatecompile", root)
+    root = copy_fixture("csharp", "privatecompile", tmp_path / "flowing")
     props = root / "Directory.Packages.props"
     text = props.read_text()
     start, end = text.index("<ItemDefinitionGroup>"), text.index("</ItemDefinitionGroup>")
     props.write_text(text[:start] + text[end + len("</ItemDefinitionGroup>") :])
     flowing = infer(root, Options(offline=True))
-    assert _names(flowing, "src/Scan.App/Scan.App.csproj") == []
+    assert manifest_names(flowing, "src/Scan.App/Scan.App.csproj") == []
 
 
 def test_central_ids_found_from_namespaces_that_spell_them_differently():
-    found = infer(FIXTURES / "privatecompile", Options(offline=True))
+    found = infer(FIXTURES / "csharp" / "privatecompile", Options(offline=True))
     # PackageUrl → packageurl-dotnet, EnumsNET → Enums.NET,
     # Microsoft.Build.Logging.StructuredLogger → MSBuild.StructuredLogger
-    assert _names(found, "src/Scan.Core/Scan.Core.csproj") == [
+    assert manifest_names(found, "src/Scan.Core/Scan.Core.csproj") == [
         "Enums.NET",
         "MSBuild.StructuredLogger",
         "Newtonsoft.Json",
@@ -350,84 +263,18 @@ def test_central_ids_found_from_namespaces_that_spell_them_differently():
 
 
 def test_an_old_format_project_keeps_its_assembly_references_and_target():
-    found = infer(FIXTURES / "legacy", Options(offline=True))
+    found = infer(FIXTURES / "csharp" / "legacy", Options(offline=True))
     manifest = "Legacy.Specs/Legacy.Specs.csproj"
     # nunit.framework.dll comes from a HintPath: no NUnit package, no test SDK or adapter
-    assert _names(found, manifest) == []
+    assert manifest_names(found, manifest) == []
     # TargetFrameworkVersion v4.0 is net40, which cannot use a netstandard2.0 project,
     # even though the test project's name says it tests it
-    assert _projects(found, manifest) == []
-
-
-def test_a_test_project_referenced_for_its_fixtures_does_not_carry_the_subject():
-    import networkx
-
-    from depinfer.model import Candidate, Ecosystem
-    from depinfer.rules.csharp import reduce_transitive
-
-    def ref(src, dst, weight):
-        return Candidate(
-            ecosystem=Ecosystem.NUGET,
-            name=dst,
-            manifest=src,
-            internal=True,
-            path=dst,
-            facts=CsDepFacts(weight=weight),
-        )
-
-    cands = [ref("It", "Unit", 3.0), ref("It", "Infra", 6.0), ref("Unit", "Web", 10.0)]
-    cands.append(ref("Web", "Infra", 20.0))
-    graph = networkx.DiGraph()
-    for c in cands:
-        graph.add_edge(c.manifest, c.path, weight=dep_facts(c).weight)
-    kept = reduce_transitive(cands, graph, tests={"It", "Unit"})
-    # Infra reaches It through the Unit test project only: It still names it
-    assert sorted((c.manifest, c.path) for c in kept) == [
-        ("It", "Infra"),
-        ("It", "Unit"),
-        ("Unit", "Web"),
-        ("Web", "Infra"),
-    ]
-
-
-def test_an_ambiguous_type_name_goes_to_the_strongest_reading(layers):
-    # Layers.Samples declares its own OrderLine in the enclosing `Layers` namespace;
-    # the files importing Layers.Domain mean Layers.Domain's
-    samples = "src/Layers.Samples/Layers.Samples.csproj"
-    assert not any(r.internal and r.path == samples for r in layers.requirements)
-
-
-def test_disabled_transitive_project_references_are_all_listed(tmp_path):
-    root = tmp_path / "layers"
-    shutil.copytree(FIXTURES / "layers", root)
-    web = root / "src/Layers.Web/Layers.Web.csproj"
-    web.write_text(
-        web.read_text().replace(
-            "<ImplicitUsings>",
-            "<DisableTransitiveProjectReferences>true</DisableTransitiveProjectReferences>\n"
-            "    <ImplicitUsings>",
-        )
-    )
-    found = infer(root, Options(offline=True))
-    assert _projects(found, "src/Layers.Web/Layers.Web.csproj") == [
-        "src/Layers.Application/Layers.Application.csproj",
-        "src/Layers.Domain/Layers.Domain.csproj",
-    ]
-
-
-def test_a_sample_of_the_repositorys_own_package_does_not_list_its_dependencies():
-    found = infer(FIXTURES / "ownpackage", Options(offline=True))
-    # UseSerilog is Serilog.Extensions.Hosting's entry point too, but the referenced
-    # project builds Serilog.AspNetCore, which depends on it
-    assert _names(found, "samples/Sample/Sample.csproj") == ["Serilog"]
-    assert _projects(found, "samples/Sample/Sample.csproj") == [
-        "src/Serilog.AspNetCore/Serilog.AspNetCore.csproj"
-    ]
+    assert manifest_projects(found, manifest) == []
 
 
 @pytest.fixture(scope="module")
 def sharedframework():
-    return infer(FIXTURES / "sharedframework", Options(offline=True))
+    return infer(FIXTURES / "csharp" / "sharedframework", Options(offline=True))
 
 
 def test_a_library_using_aspnetcore_gets_the_framework_reference_not_extension_packages(
@@ -442,85 +289,58 @@ def test_a_library_using_aspnetcore_gets_the_framework_reference_not_extension_p
 
 
 def test_a_package_carrying_the_framework_reference_puts_aspnetcore_in_the_box(sharedframework):
-    names = _names(sharedframework, "tests/Api.Tests/Api.Tests.csproj")
+    names = manifest_names(sharedframework, "tests/Api.Tests/Api.Tests.csproj")
     assert "Microsoft.AspNetCore.Mvc.Testing" in names
     assert not any(n.startswith("Microsoft.Extensions.Hosting") for n in names)
     assert "Microsoft.AspNetCore.Hosting.Abstractions" not in names
 
 
 def test_packages_a_chosen_package_depends_on_are_not_repeated():
-    inference = infer(FIXTURES / "impliedpackages", Options(offline=True))
-    app = _names(inference, "src/App/App.csproj")
+    inference = infer(FIXTURES / "csharp" / "impliedpackages", Options(offline=True))
+    app = manifest_names(inference, "src/App/App.csproj")
     assert "Serilog.AspNetCore" in app
     assert "Serilog.Sinks.Console" not in app and "Serilog.Settings.Configuration" not in app
     # appsettings.json names a sink and an enricher; a commented-out sink is not read
     assert "Serilog.Sinks.Seq" in app and "Serilog.Enrichers.Thread" in app
     assert "Serilog.Sinks.ApplicationInsights" not in app
-    tests = _names(inference, "tests/App.Tests/App.Tests.csproj")
+    tests = manifest_names(inference, "tests/App.Tests/App.Tests.csproj")
     assert "Aspire.Hosting.Testing" in tests and "Aspire.Hosting.AppHost" not in tests
 
 
 def test_fully_qualified_names_spell_out_centrally_listed_ids():
-    inference = infer(FIXTURES / "qualifiednames", Options(offline=True))
-    assert _names(inference, "bench/Bench/Bench.csproj") == ["MedallionShell", "ProcessX"]
-
-
-def test_aspire_testing_projects_reference_their_apphost():
-    inference = infer(FIXTURES / "aspiretests", Options(offline=True))
-    manifest = "tests/Shop.AspireTests/Shop.AspireTests.csproj"
-    assert _projects(inference, manifest) == ["src/Shop.AppHost/Shop.AppHost.csproj"]
-    assert "Aspire.Hosting.Testing" in _names(inference, manifest)
-
-
-def test_a_testing_platform_runner_project_needs_no_vstest_sdk():
-    inference = infer(FIXTURES / "nunitrunner", Options(offline=True))
-    names = _names(inference, "tests/Parser.Tests/Parser.Tests.csproj")
-    assert names == ["NUnit", "NUnit3TestAdapter"]
-
-
-def test_a_property_running_another_projects_build_output_references_it():
-    inference = infer(FIXTURES / "buildoutput", Options(offline=True))
-    assert _projects(inference, "src/Lib.Tests/Lib.Tests.csproj") == ["src/Gen/Gen.csproj"]
-    # built for its output, not its API: nothing of it is compiled against or flows on
-    edit = next(e for e in inference.edits if e.path == "src/Lib.Tests/Lib.Tests.csproj")
-    assert 'Gen.csproj" ReferenceOutputAssembly="false" />' in edit.new_text
+    inference = infer(FIXTURES / "csharp" / "qualifiednames", Options(offline=True))
+    assert manifest_names(inference, "bench/Bench/Bench.csproj") == ["MedallionShell", "ProcessX"]
 
 
 def test_a_centrally_listed_package_of_the_box_is_referenced_where_its_namespace_is():
-    inference = infer(FIXTURES / "listedinbox", Options(offline=True))
-    assert _names(inference, "src/Api/Api.csproj") == ["System.Text.Json"]
+    inference = infer(FIXTURES / "csharp" / "listedinbox", Options(offline=True))
+    assert manifest_names(inference, "src/Api/Api.csproj") == ["System.Text.Json"]
 
 
 def test_a_split_package_is_chosen_by_the_types_used():
-    inference = infer(FIXTURES / "splitpackages", Options(offline=True))
-    assert _names(inference, "src/Domain/Domain.csproj") == ["MediatR.Contracts"]
-    assert _names(inference, "src/Application/Application.csproj") == ["MediatR"]
+    inference = infer(FIXTURES / "csharp" / "splitpackages", Options(offline=True))
+    assert manifest_names(inference, "src/Domain/Domain.csproj") == ["MediatR.Contracts"]
+    assert manifest_names(inference, "src/Application/Application.csproj") == ["MediatR"]
     # a type name is not an entry point call: the package flows from Application
-    assert _names(inference, "src/Web/Web.csproj") == []
+    assert manifest_names(inference, "src/Web/Web.csproj") == []
 
 
 def test_aspire_integrations_go_to_the_apphosts_calling_them():
-    inference = infer(FIXTURES / "aspirecentral", Options(offline=True))
-    assert _names(inference, "src/AppHost/AppHost.csproj") == [
+    inference = infer(FIXTURES / "csharp" / "aspirecentral", Options(offline=True))
+    assert manifest_names(inference, "src/AppHost/AppHost.csproj") == [
         "Aspire.Hosting.AppHost",
         "Aspire.Hosting.Azure.PostgreSQL",
         "Aspire.Hosting.JavaScript",
     ]
-    assert _names(inference, "tests/TestAppHost/TestAppHost.csproj") == [
+    assert manifest_names(inference, "tests/TestAppHost/TestAppHost.csproj") == [
         "Aspire.Hosting.AppHost",
         "Aspire.Hosting.Azure.PostgreSQL",
     ]
 
 
-def test_a_source_generator_does_not_stand_in_for_its_abstractions():
-    inference = infer(FIXTURES / "splitpackages", Options(offline=True))
-    names = _names(inference, "src/Worker/Worker.csproj")
-    assert "Mediator.SourceGenerator" in names and "Mediator.Abstractions" in names
-
-
 def test_serilog_sinks_configured_inside_other_sinks_are_found():
-    inference = infer(FIXTURES / "serilogsinks", Options(offline=True))
-    assert _names(inference, "src/Cli/Cli.csproj") == [
+    inference = infer(FIXTURES / "csharp" / "serilogsinks", Options(offline=True))
+    assert manifest_names(inference, "src/Cli/Cli.csproj") == [
         "Serilog",
         "Serilog.Sinks.Async",
         "Serilog.Sinks.File",
@@ -529,31 +349,24 @@ def test_serilog_sinks_configured_inside_other_sinks_are_found():
 
 
 def test_dependencies_of_chosen_packages_on_older_targets_are_not_repeated():
-    inference = infer(FIXTURES / "impliedpackages", Options(offline=True))
-    names = _names(inference, "src/Logging/Logging.csproj")
+    inference = infer(FIXTURES / "csharp" / "impliedpackages", Options(offline=True))
+    names = manifest_names(inference, "src/Logging/Logging.csproj")
     assert "Microsoft.AspNetCore.Http.Abstractions" in names
     assert "Serilog.Extensions.Hosting" in names
     assert "Microsoft.AspNetCore.Http.Features" not in names
     assert "Microsoft.Extensions.DependencyInjection.Abstractions" not in names
 
 
-def test_each_central_package_list_places_its_tools_in_its_own_projects():
-    inference = infer(FIXTURES / "twosolutions", Options(offline=True))
-    for sol in ("app", "sample"):
-        names = _names(inference, f"{sol}/src/Web/Web.csproj")
-        assert "Microsoft.EntityFrameworkCore.Design" in names, sol
-
-
 def test_source_only_polyfills_go_to_each_older_target_project_using_newer_syntax():
-    inference = infer(FIXTURES / "sourcepolyfills", Options(offline=True))
-    assert _names(inference, "src/Lib/Lib.csproj") == ["PolyShim"]
-    assert _names(inference, "src/Legacy/Legacy.csproj") == ["PolyShim"]
-    assert _names(inference, "src/App/App.csproj") == []
+    inference = infer(FIXTURES / "csharp" / "sourcepolyfills", Options(offline=True))
+    assert manifest_names(inference, "src/Lib/Lib.csproj") == ["PolyShim"]
+    assert manifest_names(inference, "src/Legacy/Legacy.csproj") == ["PolyShim"]
+    assert manifest_names(inference, "src/App/App.csproj") == []
 
 
 def test_a_listed_id_closer_to_the_namespace_than_the_index_row_wins():
-    inference = infer(FIXTURES / "qualifiednames", Options(offline=True))
-    assert _names(inference, "tools/Screens/Screens.csproj") == [
+    inference = infer(FIXTURES / "csharp" / "qualifiednames", Options(offline=True))
+    assert manifest_names(inference, "tools/Screens/Screens.csproj") == [
         "Spectre.Console",
         "Spectre.Console.Testing",
     ]
@@ -562,90 +375,17 @@ def test_a_listed_id_closer_to_the_namespace_than_the_index_row_wins():
 def test_packages_from_files_the_directory_build_files_import_are_inherited():
     # Directory.Build.props imports eng/Common.props (MinVer, StyleCop); Directory.Build.targets
     # imports eng/$(ProjectType).targets, so the test project's xunit comes from eng/Test.targets
-    result = infer(FIXTURES / "importedtargets", Options(offline=True))
-    assert _names(result, "src/Clock/Clock.csproj") == ["Newtonsoft.Json"]
-    assert _names(result, "tests/Clock.Tests/Clock.Tests.csproj") == []
-    assert _projects(result, "tests/Clock.Tests/Clock.Tests.csproj") == ["src/Clock/Clock.csproj"]
-
-
-@pytest.fixture(scope="module")
-def testing_platform():
-    return infer(FIXTURES / "testingplatform", Options(offline=True))
-
-
-def test_global_json_testing_platform_runner_takes_xunit_v3_for_platform_v2(testing_platform):
-    # global.json's test runner is Microsoft.Testing.Platform: no VSTest host or adapter,
-    # and `using Xunit` means the v3 package built for testing platform v2
-    assert _names(testing_platform, "tests/Shapes.Tests/Shapes.Tests.csproj") == ["xunit.v3.mtp-v2"]
-
-
-def test_a_project_imports_own_props_packages(testing_platform):
-    # Shouldly comes from tests/Assertions.props, which the project file imports itself
-    assert "Shouldly" not in _names(testing_platform, "tests/Shapes.Tests/Shapes.Tests.csproj")
-
-
-def test_tunit_is_told_by_its_implicit_usings_property(testing_platform):
-    # [Test] alone could be NUnit; TUnitImplicitUsings names the framework (and hides its
-    # namespaces); TUnit runs itself, so no Microsoft.NET.Test.Sdk
-    assert _names(testing_platform, "tests/Shapes.Specs/Shapes.Specs.csproj") == ["TUnit"]
-
-
-def test_central_testing_platform_extensions_go_to_test_projects():
-    result = infer(FIXTURES / "mtpextensions", Options(offline=True))
-    assert _names(result, "tests/Calc.Tests/Calc.Tests.csproj") == [
-        "Microsoft.Testing.Extensions.CodeCoverage",
-        "Microsoft.Testing.Extensions.TrxReport",
-        "xunit.v3",
+    result = infer(FIXTURES / "csharp" / "importedtargets", Options(offline=True))
+    assert manifest_names(result, "src/Clock/Clock.csproj") == ["Newtonsoft.Json"]
+    assert manifest_names(result, "tests/Clock.Tests/Clock.Tests.csproj") == []
+    assert manifest_projects(result, "tests/Clock.Tests/Clock.Tests.csproj") == [
+        "src/Clock/Clock.csproj"
     ]
-
-
-def test_tests_name_their_subject_even_when_a_test_helper_project_brings_it():
-    # tests/TestCommon (sources only in test folders) references Orders; Orders.Tests still
-    # lists Orders, the project its name says it tests
-    result = infer(FIXTURES / "testhelpers", Options(offline=True))
-    assert _projects(result, "tests/Orders.Tests/Orders.Tests.csproj") == [
-        "src/Orders/Orders.csproj",
-        "tests/TestCommon/TestCommon.csproj",
-    ]
-
-
-def test_projects_applying_a_generators_attributes_reference_it_as_an_analyzer():
-    # src/Api.Generator finds "Api.GetAttribute" by metadata name; samples/Client applies
-    # [Get], so it references the generator, written as an analyzer reference
-    result = infer(FIXTURES / "sourcegenerator", Options(offline=True))
-    assert _projects(result, "samples/Client/Client.csproj") == [
-        "src/Api.Generator/Api.Generator.csproj",
-        "src/Api/Api.csproj",
-    ]
-    # the library the generator is named after packs it (an analyzer reference, which
-    # passes nothing on: Client still names the generator itself); the generator, a
-    # compiler plug-in, references no runtime library even though it names GetAttribute
-    assert _projects(result, "src/Api/Api.csproj") == ["src/Api.Generator/Api.Generator.csproj"]
-    api = next(r for r in result.requirements if r.manifest == "src/Api/Api.csproj")
-    assert dep_facts(api).analyzer
-    assert _projects(result, "src/Api.Generator/Api.Generator.csproj") == []
-    # a centrally listed `.Testing` harness is no variant of Microsoft.CodeAnalysis.CSharp,
-    # and a plug-in takes no Workspaces package to bring the compiler (RS1038): it pins
-    # the compiler package itself, listed or not; the listed analyzers for analyzer
-    # authors go to the plug-in
-    assert _names(result, "src/Api.Generator/Api.Generator.csproj") == [
-        "Microsoft.CodeAnalysis.Analyzers",
-        "Microsoft.CodeAnalysis.CSharp",
-    ]
-    # the generator's tests reach the compiler through the listed Workspaces package
-    assert _names(result, "tests/Api.Generator.Tests/Api.Generator.Tests.csproj") == [
-        "Microsoft.CodeAnalysis.CSharp.Workspaces"
-    ]
-    edit = next(e for e in result.edits if e.path == "samples/Client/Client.csproj")
-    assert (
-        'Api.Generator.csproj" OutputItemType="Analyzer" ReferenceOutputAssembly="false" />'
-        in edit.new_text
-    )
 
 
 def test_dependency_injection_containers_map_from_their_namespaces_and_entry_points():
-    result = infer(FIXTURES / "dicontainers", Options(offline=True))
-    names = _names(result, "src/Host/Host.csproj")
+    result = infer(FIXTURES / "csharp" / "dicontainers", Options(offline=True))
+    names = manifest_names(result, "src/Host/Host.csproj")
     for pid in (
         "Castle.Windsor",  # Castle.Windsor / Castle.MicroKernel.Registration
         "Lamar",
@@ -657,42 +397,14 @@ def test_dependency_injection_containers_map_from_their_namespaces_and_entry_poi
         assert pid in names
 
 
-def test_a_program_named_like_a_test_with_no_test_in_it_gets_no_test_framework():
-    # Greeter.AotTest is an executable smoke test (native AOT publish), not a test project:
-    # the repository's dominant framework (xunit, from Greeter.Tests) is not pushed on it
-    result = infer(FIXTURES / "smokeapp", Options(offline=True))
-    assert _names(result, "tests/Greeter.AotTest/Greeter.AotTest.csproj") == []
-    assert "xunit" in _names(result, "tests/Greeter.Tests/Greeter.Tests.csproj")
-
-
-def test_an_analyzers_input_file_in_the_folder_names_the_analyzer():
-    # PublicAPI.Shipped.txt is what Microsoft.CodeAnalysis.PublicApiAnalyzers checks the
-    # project's public surface against
-    found = infer(FIXTURES / "publicapi", Options(offline=True))
-    assert "Microsoft.CodeAnalysis.PublicApiAnalyzers" in _names(found, "src/Lib/Lib.csproj")
-
-
 def test_member_names_and_opt_in_usings_do_not_make_references():
     """Two projects share the root namespace: the new core names its `Context` property
     and reads `args.Context`; only the legacy project opts in to the usings of its own
     namespaces. The legacy project references the core, never the other way round."""
-    inference = infer(FIXTURES / "sharednamespace", Options(offline=True))
-    assert _projects(inference, "src/Retry.Core/Retry.Core.csproj") == []
-    assert _projects(inference, "src/Retry/Retry.csproj") == ["src/Retry.Core/Retry.Core.csproj"]
-
-
-def test_a_project_outside_the_librarys_solution_takes_its_published_package():
-    """samples/Samples.slnx builds the sample alone; the central list holds the library's
-    own package ids: the sample references the package (the one that brings the other),
-    while the tests, in the library's solution, reference the project."""
-    found = infer(FIXTURES / "samplessolution", Options(offline=True))
-    assert _projects(found, "samples/Intro/Intro.csproj") == []
-    assert _names(found, "samples/Intro/Intro.csproj") == [
-        "Acme.Extensions",
-        "Microsoft.Extensions.DependencyInjection",
-    ]
-    assert _projects(found, "tests/Acme.Core.Tests/Acme.Core.Tests.csproj") == [
-        "src/Acme.Core/Acme.Core.csproj"
+    inference = infer(FIXTURES / "csharp" / "sharednamespace", Options(offline=True))
+    assert manifest_projects(inference, "src/Retry.Core/Retry.Core.csproj") == []
+    assert manifest_projects(inference, "src/Retry/Retry.csproj") == [
+        "src/Retry.Core/Retry.Core.csproj"
     ]
 
 
@@ -713,29 +425,10 @@ def test_solution_files_of_every_format():
     assert read_solution("{not json", "bad.slnf") is None
 
 
-def test_sources_compiled_in_through_compile_include_are_the_projects_own():
-    """Lib.Json.Tests compiles Lib.Tests' Samples.cs in: using Samples (by simple or
-    qualified name) references nothing, and its target frameworks, written through
-    nested properties, put System.Text.Json in the box."""
-    found = infer(FIXTURES / "linkedsources", Options(offline=True))
-    manifest = "tests/Lib.Json.Tests/Lib.Json.Tests.csproj"
-    assert _projects(found, manifest) == ["src/Lib/Lib.csproj"]
-    assert _names(found, manifest) == [
-        "Microsoft.NET.Test.Sdk",
-        "xunit",
-        "xunit.runner.visualstudio",
-    ]
-    # a shared-source folder no project owns, compiled in by one project only, is that
-    # project's code: the tests using its type reference it
-    assert _projects(found, "tests/Rules.Tests/Rules.Tests.csproj") == [
-        "src/Lib.Analyzers/Lib.Analyzers.csproj"
-    ]
-
-
 def test_property_references_in_target_frameworks_are_expanded():
     from depinfer.analyzers.csharp_layout import build_layout
 
-    layout = {cs.name: cs for cs in build_layout(scan(FIXTURES / "linkedsources"))}
+    layout = {cs.name: cs for cs in build_layout(scan(FIXTURES / "csharp" / "linkedsources"))}
     assert layout["Lib.Json.Tests"].target_frameworks == ["net8.0", "net9.0"]
 
 
@@ -743,12 +436,12 @@ def test_references_a_directory_build_file_makes_by_condition_are_not_written_ag
     """src/Directory.Build.targets gives every `*Application` project of the Orders
     module its Domain (`$(MSBuildProjectName.EndsWith(...))`, a glob Include): the
     Application project needs nothing written, and Domain reaches the API through it."""
-    found = infer(FIXTURES / "inheritedreferences", Options(offline=True))
-    assert _projects(found, "src/Orders/Application/Orders.Application.csproj") == []
-    assert _projects(found, "src/Orders/Api/Orders.Api.csproj") == [
+    found = infer(FIXTURES / "csharp" / "inheritedreferences", Options(offline=True))
+    assert manifest_projects(found, "src/Orders/Application/Orders.Application.csproj") == []
+    assert manifest_projects(found, "src/Orders/Api/Orders.Api.csproj") == [
         "src/Orders/Application/Orders.Application.csproj"
     ]
-    layout = {cs.name: cs for cs in build_layout(scan(FIXTURES / "inheritedreferences"))}
+    layout = {cs.name: cs for cs in build_layout(scan(FIXTURES / "csharp" / "inheritedreferences"))}
     assert layout["Orders.Application"].inherited_projects == {
         "src/Orders/Domain/Orders.Domain.csproj"
     }
@@ -780,8 +473,7 @@ def test_without_a_central_list_the_registry_decides_the_published_package(tmp_p
     from depinfer.mapping.csharp_solutions import published_instead, solutions
     from depinfer.model import Candidate, Ecosystem, Section
 
-    root = tmp_path / "repo"
-    shutil.copytree(FIXTURES / "samplessolution", root)
+    root = copy_fixture("csharp", "samplessolution", tmp_path / "repo")
     (root / "Directory.Packages.props").unlink()
     project = scan(root)
     layout = build_layout(project)
@@ -821,40 +513,22 @@ def test_type_names_extension_methods_and_emitted_generator_copies():
     (`Compile Remove="$(CompilerGeneratedFilesOutputPath)/**"`) declares nothing, so
     `Palette` is Paint.Styles' alone; the tests' nested `Swatch` is theirs (not the
     sample's global one), and a private `Count(this …)` extension is no one else's."""
-    found = infer(FIXTURES / "extensionnames", Options(offline=True))
-    assert _projects(found, "tests/Paint.Tests/Paint.Tests.csproj") == [
+    found = infer(FIXTURES / "csharp" / "extensionnames", Options(offline=True))
+    assert manifest_projects(found, "tests/Paint.Tests/Paint.Tests.csproj") == [
         "src/Paint.Styles/Paint.Styles.csproj",
         "src/Paint/Paint.csproj",
     ]
 
 
-def test_build_tool_settings_in_the_project_file_name_their_packages():
-    found = infer(FIXTURES / "packagetools", Options(offline=True))
-    # MinVer's and SourceLink's documented settings; the repository is on GitHub
-    assert _names(found, "src/Lib/Lib.csproj") == ["Microsoft.SourceLink.GitHub", "MinVer"]
-    assert _names(found, "src/Lib.Internal/Lib.Internal.csproj") == []
-    edit = next(e for e in found.edits if e.path == "src/Lib/Lib.csproj")
-    assert '<PackageReference Include="MinVer"' in edit.new_text
-    assert "<PrivateAssets>all</PrivateAssets>" in edit.new_text  # a build tool flows nowhere
-
-
-def test_a_namespace_the_repository_builds_is_not_its_published_package():
-    # the index maps `Humanizer` to Humanizer.Core; this repository is that library
-    found = infer(FIXTURES / "ownnamespace", Options(offline=True))
-    manifest = "tests/Humanizer.Tests/Humanizer.Tests.csproj"
-    assert "Humanizer.Core" not in _names(found, manifest)
-    assert _projects(found, manifest) == ["src/Humanizer/Humanizer.csproj"]
-
-
 @pytest.fixture(scope="module")
 def aspireservices():
-    return infer(FIXTURES / "aspireservices", Options(offline=True))
+    return infer(FIXTURES / "csharp" / "aspireservices", Options(offline=True))
 
 
 def test_extension_methods_show_packages_in_namespaces_the_framework_has(aspireservices):
     # Microsoft.Extensions.DependencyInjection is in the shared framework, yet
     # AddServiceDiscovery / AddStandardResilienceHandler come from packages
-    names = _names(aspireservices, "Shop.ServiceDefaults/Shop.ServiceDefaults.csproj")
+    names = manifest_names(aspireservices, "Shop.ServiceDefaults/Shop.ServiceDefaults.csproj")
     assert "Microsoft.Extensions.ServiceDiscovery" in names
     assert "Microsoft.Extensions.Http.Resilience" in names
     # the OpenTelemetry SDK comes with its hosting package, it is not listed beside it
@@ -863,11 +537,13 @@ def test_extension_methods_show_packages_in_namespaces_the_framework_has(aspires
 
 
 def test_aspire_client_integrations_replace_the_clients_they_register(aspireservices):
-    assert _names(aspireservices, "Shop.Api/Shop.Api.csproj") == ["Aspire.Azure.Storage.Blobs"]
+    assert manifest_names(aspireservices, "Shop.Api/Shop.Api.csproj") == [
+        "Aspire.Azure.Storage.Blobs"
+    ]
 
 
 def test_an_aspire_13_apphost_sdk_brings_the_apphost_package(aspireservices):
-    assert _names(aspireservices, "Shop.AppHost/Shop.AppHost.csproj") == [
+    assert manifest_names(aspireservices, "Shop.AppHost/Shop.AppHost.csproj") == [
         "Aspire.Hosting.Azure.Storage"
     ]
 
@@ -899,193 +575,16 @@ def test_syntax_polyfills_go_only_where_older_targets_compile_newer_syntax(tmp_p
             "namespace System.Runtime.CompilerServices;\ninternal static class IsExternalInit {}\n"
         ),
     }
-    for rel, text in files.items():
-        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / rel).write_text(text)
+    write_tree(tmp_path, files)
     found = infer(tmp_path, Options(offline=True))
-    assert _names(found, "Records/Records.csproj") == ["PolySharp"]
-    assert _names(found, "Plain/Plain.csproj") == []
+    assert manifest_names(found, "Records/Records.csproj") == ["PolySharp"]
+    assert manifest_names(found, "Plain/Plain.csproj") == []
     # a project declaring the support type itself needs no package for it
-    assert _names(found, "Own/Own.csproj") == []
-
-
-def _tree(root, files):
-    for rel, text in files.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text)
-
-
-LIB = '<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><TargetFramework>net8.0</TargetFramework></PropertyGroup></Project>'
-WEB = (
-    '<Project Sdk="Microsoft.NET.Sdk.Web"><PropertyGroup><TargetFramework>net8.0'
-    "</TargetFramework></PropertyGroup></Project>"
-)
-EXE = (
-    '<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><OutputType>Exe</OutputType>'
-    "<TargetFramework>net8.0</TargetFramework></PropertyGroup></Project>"
-)
-
-
-def test_traversal_and_trimmer_roots_name_projects_without_code(tmp_path):
-    _tree(
-        tmp_path,
-        {
-            "build/Build.csproj": '<Project Sdk="Microsoft.Build.Traversal/4.1.0"></Project>',
-            "build/src/A/A.csproj": LIB,
-            "build/src/A/A.cs": "namespace A;\npublic class Alpha {}\n",
-            "build/src/B/B.csproj": LIB,
-            "build/src/B/B.cs": "namespace B;\npublic class Beta : A.Alpha {}\n",
-            "build/tests/Aot/Aot.csproj": (
-                '<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><OutputType>Exe</OutputType>'
-                "<TargetFramework>net8.0</TargetFramework><PublishAot>true</PublishAot>"
-                '</PropertyGroup><ItemGroup><TrimmerRootAssembly Include="A" />'
-                '<TrimmerRootAssembly Include="B" /></ItemGroup></Project>'
-            ),
-            "build/tests/Aot/Program.cs": "System.Console.WriteLine(new B.Beta());\n",
-        },
-    )
-    found = infer(tmp_path, Options(offline=True))
-    assert _projects(found, "build/Build.csproj") == [
-        "build/src/A/A.csproj",
-        "build/src/B/B.csproj",
-        "build/tests/Aot/Aot.csproj",
-    ]
-    # B brings A, but a trimmer root is named by the project file: both are kept
-    assert _projects(found, "build/tests/Aot/Aot.csproj") == [
-        "build/src/A/A.csproj",
-        "build/src/B/B.csproj",
-    ]
-
-
-def test_an_executable_xunit_project_takes_the_v3_variant_the_repository_lists(tmp_path):
-    _tree(
-        tmp_path,
-        {
-            "Directory.Packages.props": (
-                "<Project><PropertyGroup><ManagePackageVersionsCentrally>true"
-                "</ManagePackageVersionsCentrally></PropertyGroup><ItemGroup>"
-                '<PackageVersion Include="xunit" Version="2.9.3" />'
-                '<PackageVersion Include="xunit.v3.mtp-off" Version="3.2.0" />'
-                '<PackageVersion Include="Microsoft.NET.Test.Sdk" Version="17.14.1" />'
-                '<PackageVersion Include="xunit.runner.visualstudio" Version="3.1.4" />'
-                "</ItemGroup></Project>"
-            ),
-            "V3.Tests/V3.Tests.csproj": (
-                '<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><OutputType>Exe</OutputType>'
-                "<TargetFramework>net8.0</TargetFramework></PropertyGroup></Project>"
-            ),
-            "V3.Tests/T.cs": "using Xunit;\npublic class T { [Fact] public void F() {} }\n",
-            "V2.Tests/V2.Tests.csproj": LIB,
-            "V2.Tests/T.cs": "using Xunit;\npublic class T { [Fact] public void F() {} }\n",
-        },
-    )
-    found = infer(tmp_path, Options(offline=True))
-    assert "xunit.v3.mtp-off" in _names(found, "V3.Tests/V3.Tests.csproj")
-    assert "xunit" not in _names(found, "V3.Tests/V3.Tests.csproj")
-    assert "xunit" in _names(found, "V2.Tests/V2.Tests.csproj")
-
-
-def test_a_project_named_for_one_roslyn_build_uses_that_build_of_the_generator(tmp_path):
-    root = tmp_path / "gen"
-    shutil.copytree(FIXTURES / "sourcegenerator", root)
-    gen = root / "src" / "Api.Generator"
-    for version in ("Roslyn4001", "Roslyn4120"):
-        variant = root / "src" / f"Api.Generator.{version}"
-        shutil.copytree(gen, variant)
-        (variant / "Api.Generator.csproj").rename(variant / f"Api.Generator.{version}.csproj")
-    shutil.rmtree(gen)
-    client = root / "samples" / "Client.Roslyn4001"
-    shutil.copytree(root / "samples" / "Client", client)
-    (client / "Client.csproj").rename(client / "Client.Roslyn4001.csproj")
-    found = infer(root, Options(offline=True))
-    assert _projects(found, "samples/Client.Roslyn4001/Client.Roslyn4001.csproj") == [
-        "src/Api.Generator.Roslyn4001/Api.Generator.Roslyn4001.csproj",
-        "src/Api/Api.csproj",
-    ]
-
-
-def test_a_shared_projects_files_are_compiled_by_each_project_importing_it(tmp_path):
-    _tree(
-        tmp_path,
-        {
-            "tests/Shared.Tests/Shared.Tests.projitems": (
-                '<Project><ItemGroup><Compile Include="$(MSBuildThisFileDirectory)Json.cs" />'
-                "</ItemGroup></Project>"
-            ),
-            "tests/Shared.Tests/Json.cs": (
-                "using Newtonsoft.Json;\npublic class JsonTests { "
-                "public string F() => JsonConvert.SerializeObject(1); }\n"
-            ),
-            "tests/Net8.Tests/Net8.Tests.csproj": (
-                '<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><TargetFramework>net8.0'
-                "</TargetFramework></PropertyGroup>"
-                '<Import Project="..\\Shared.Tests\\Shared.Tests.projitems" Label="Shared" />'
-                "</Project>"
-            ),
-        },
-    )
-    found = infer(tmp_path, Options(offline=True))
-    assert "Newtonsoft.Json" in _names(found, "tests/Net8.Tests/Net8.Tests.csproj")
-
-
-def test_architecture_tests_reference_each_layer_they_inspect(tmp_path):
-    _tree(
-        tmp_path,
-        {
-            "src/Domain/Domain.csproj": LIB,
-            "src/Domain/Order.cs": "namespace Shop.Domain;\npublic class Order {}\n",
-            "src/Web/Web.csproj": LIB,
-            "src/Web/Home.cs": (
-                "using Shop.Domain;\nnamespace Shop.Web;\n"
-                "public class Home { public Order O = new Order(); }\n"
-            ),
-            "tests/Arch.Tests/Arch.Tests.csproj": LIB,
-            "tests/Arch.Tests/LayerTests.cs": (
-                "using NetArchTest.Rules;\nusing Mono.Cecil;\nusing Shop.Domain;\nusing Shop.Web;\n"
-                "using Xunit;\npublic class LayerTests { [Fact] public void F() { "
-                "Types.InAssembly(typeof(Order).Assembly); "
-                "Types.InAssembly(typeof(Home).Assembly); } }\n"
-            ),
-        },
-    )
-    found = infer(tmp_path, Options(offline=True))
-    # Web brings Domain, but the rules load each assembly: both are named
-    assert _projects(found, "tests/Arch.Tests/Arch.Tests.csproj") == [
-        "src/Domain/Domain.csproj",
-        "src/Web/Web.csproj",
-    ]
-    # NetArchTest's custom rules take Mono.Cecil types: the package brings it
-    names = _names(found, "tests/Arch.Tests/Arch.Tests.csproj")
-    assert "NetArchTest.Rules" in names and "Mono.Cecil" not in names
-
-
-def test_an_application_is_not_referenced_for_a_call_named_like_its_extension_method(tmp_path):
-    exe = EXE
-    _tree(
-        tmp_path,
-        {
-            "a/HostA/HostA.csproj": exe,
-            "a/HostA/Extensions.cs": (
-                "namespace Shared.Hosting;\npublic static class Extensions {\n"
-                "  public static T WithReference<T>(this T b, string n) => b; }\n"
-            ),
-            "b/HostB/HostB.csproj": exe,
-            "b/HostB/Program.cs": (
-                'using Shared.Hosting;\nvar x = new object().WithReference("db");\n'
-            ),
-            "b/HostB.Tests/HostB.Tests.csproj": LIB,
-            "b/HostB.Tests/T.cs": (
-                "using Shared.Hosting;\npublic class T { object F() => "
-                'new object().WithReference("db"); }\n'
-            ),
-        },
-    )
-    found = infer(tmp_path, Options(offline=True))
-    assert _projects(found, "b/HostB/HostB.csproj") == []
+    assert manifest_names(found, "Own/Own.csproj") == []
 
 
 def test_a_central_flag_with_no_version_list_manages_nothing(tmp_path):
-    _tree(
+    write_tree(
         tmp_path,
         {
             "Directory.Build.props": (
@@ -1093,59 +592,32 @@ def test_a_central_flag_with_no_version_list_manages_nothing(tmp_path):
                 "'$(MSBuildThisFileDirectory)Directory.Packages.props')\">true"
                 "</ManagePackageVersionsCentrally></PropertyGroup></Project>"
             ),
-            "Lib.Tests/Lib.Tests.csproj": LIB,
+            "Lib.Tests/Lib.Tests.csproj": CSPROJ_LIB,
             "Lib.Tests/T.cs": "using Xunit;\npublic class T { [Fact] public void F() {} }\n",
         },
     )
     found = infer(tmp_path, Options(offline=True))
-    names = _names(found, "Lib.Tests/Lib.Tests.csproj")
+    names = manifest_names(found, "Lib.Tests/Lib.Tests.csproj")
     assert {"xunit", "Microsoft.NET.Test.Sdk", "xunit.runner.visualstudio"} <= set(names)
 
 
-def test_openapi_build_properties_bring_the_document_generator(tmp_path):
-    web = (
-        '<Project Sdk="Microsoft.NET.Sdk.Web"><PropertyGroup><TargetFramework>net9.0'
-        "</TargetFramework>{}</PropertyGroup></Project>"
-    )
-    _tree(
-        tmp_path,
-        {
-            "Directory.Packages.props": (
-                "<Project><PropertyGroup><ManagePackageVersionsCentrally>true"
-                "</ManagePackageVersionsCentrally></PropertyGroup><ItemGroup>"
-                '<PackageVersion Include="Microsoft.Extensions.ApiDescription.Server" '
-                'Version="9.0.0" /></ItemGroup></Project>'
-            ),
-            "Api/Api.csproj": web.format(
-                "<OpenApiDocumentsDirectory>wwwroot</OpenApiDocumentsDirectory>"
-            ),
-            "Api/Program.cs": "var app = WebApplication.Create(args);\napp.Run();\n",
-            "Admin/Admin.csproj": web.format(""),
-            "Admin/Program.cs": "var app = WebApplication.Create(args);\napp.Run();\n",
-        },
-    )
-    found = infer(tmp_path, Options(offline=True))
-    assert _names(found, "Api/Api.csproj") == ["Microsoft.Extensions.ApiDescription.Server"]
-    assert _names(found, "Admin/Admin.csproj") == []
-
-
 def test_an_extension_call_goes_to_the_overload_taking_that_many_arguments(tmp_path):
-    _tree(
+    write_tree(
         tmp_path,
         {
-            "Core/Core.csproj": LIB,
+            "Core/Core.csproj": CSPROJ_LIB,
             "Core/Ext.cs": ("namespace Kit;\npublic class Builder { public int Make() => 0; }\n"),
-            "Seeds/Seeds.csproj": LIB,
+            "Seeds/Seeds.csproj": CSPROJ_LIB,
             "Seeds/SeedExt.cs": (
                 "namespace Kit;\npublic static class SeedExt {\n"
                 "  public static int Make(this Builder b, int seed) => seed; }\n"
             ),
-            "App/App.csproj": LIB,
+            "App/App.csproj": CSPROJ_LIB,
             "App/Use.cs": ("using Kit;\npublic class Use { int F(Builder b) => b.Make(); }\n"),
         },
     )
     found = infer(tmp_path, Options(offline=True))
-    assert _projects(found, "App/App.csproj") == ["Core/Core.csproj"]
+    assert manifest_projects(found, "App/App.csproj") == ["Core/Core.csproj"]
 
 
 def test_a_call_of_the_repositorys_own_extension_method_is_no_package_entry_point(tmp_path):
@@ -1153,7 +625,7 @@ def test_a_call_of_the_repositorys_own_extension_method_is_no_package_entry_poin
         '<Project Sdk="Microsoft.NET.Sdk.Web"><PropertyGroup><TargetFramework>net9.0'
         "</TargetFramework></PropertyGroup></Project>"
     )
-    _tree(
+    write_tree(
         tmp_path,
         {
             "Kit/Kit.csproj": web.replace("Sdk.Web", "Sdk").replace(
@@ -1175,47 +647,8 @@ def test_a_call_of_the_repositorys_own_extension_method_is_no_package_entry_poin
         },
     )
     found = infer(tmp_path, Options(offline=True))
-    assert "Microsoft.Extensions.ServiceDiscovery" not in _names(found, "App/App.csproj")
-    assert _projects(found, "App/App.csproj") == ["Kit/Kit.csproj"]
-
-
-def test_a_centrally_listed_test_sdk_stays_on_the_testing_platform(tmp_path):
-    shutil.copytree(FIXTURES / "mtpextensions", tmp_path / "r")
-    props = tmp_path / "r" / "Directory.Packages.props"
-    text = props.read_text()
-    props.write_text(
-        text.replace(
-            "</ItemGroup>",
-            '  <PackageVersion Include="Microsoft.NET.Test.Sdk" Version="17.14.1" />\n  </ItemGroup>',
-            1,
-        )
-    )
-    result = infer(tmp_path / "r", Options(offline=True))
-    assert "Microsoft.NET.Test.Sdk" in _names(result, "tests/Calc.Tests/Calc.Tests.csproj")
-
-
-def test_a_reference_to_a_compiler_plugin_is_an_analyzer_reference(tmp_path):
-    _tree(
-        tmp_path,
-        {
-            "Gen/Gen.csproj": (
-                '<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><TargetFramework>netstandard2.0'
-                "</TargetFramework><IsRoslynComponent>true</IsRoslynComponent></PropertyGroup>"
-                "</Project>"
-            ),
-            "Gen/Emitter.cs": (
-                "using Microsoft.CodeAnalysis;\nnamespace Kit.Gen;\n"
-                "[Generator] public class Emitter : IIncrementalGenerator {\n"
-                "  public void Initialize(IncrementalGeneratorInitializationContext c) {} }\n"
-                'public static class Template { public const string Text = "x"; }\n'
-            ),
-            "App/App.csproj": LIB,
-            "App/Use.cs": ("using Kit.Gen;\npublic class Use { string T = Template.Text; }\n"),
-        },
-    )
-    found = infer(tmp_path, Options(offline=True))
-    (ref,) = [r for r in found.requirements if r.manifest == "App/App.csproj" and r.internal]
-    assert ref.path == "Gen/Gen.csproj" and dep_facts(ref).analyzer
+    assert "Microsoft.Extensions.ServiceDiscovery" not in manifest_names(found, "App/App.csproj")
+    assert manifest_projects(found, "App/App.csproj") == ["Kit/Kit.csproj"]
 
 
 def test_aspire_integrations_take_the_version_of_the_apphost_sdk(aspireservices):
@@ -1242,7 +675,7 @@ def test_an_sdk_element_keeps_its_version():
 
 
 def test_a_web_app_calling_add_http_client_needs_no_package(tmp_path):
-    _tree(
+    write_tree(
         tmp_path,
         {
             "Web/Web.csproj": (
@@ -1258,29 +691,7 @@ def test_a_web_app_calling_add_http_client_needs_no_package(tmp_path):
     )
     found = infer(tmp_path, Options(offline=True))
     # Microsoft.Extensions.Http ships in the shared framework; System.Net.Http is the base's
-    assert _names(found, "Web/Web.csproj") == []
-
-
-def test_a_placed_build_tool_goes_to_each_project_it_serves(tmp_path):
-    _tree(
-        tmp_path,
-        {
-            "Directory.Packages.props": (
-                "<Project><PropertyGroup><ManagePackageVersionsCentrally>true"
-                "</ManagePackageVersionsCentrally></PropertyGroup><ItemGroup>"
-                '<PackageVersion Include="Microsoft.Sbom.Targets" Version="4.1.5" />'
-                "</ItemGroup></Project>"
-            ),
-            "Core/Core.csproj": LIB,
-            "Core/Thing.cs": "namespace Kit;\npublic class Thing {}\n",
-            "Extra/Extra.csproj": LIB,
-            "Extra/More.cs": "namespace Kit.Extra;\npublic class More : Kit.Thing {}\n",
-        },
-    )
-    found = infer(tmp_path, Options(offline=True))
-    # Extra references Core, yet the SBOM tool works in each package's own pack
-    assert _names(found, "Core/Core.csproj") == ["Microsoft.Sbom.Targets"]
-    assert _names(found, "Extra/Extra.csproj") == ["Microsoft.Sbom.Targets"]
+    assert manifest_names(found, "Web/Web.csproj") == []
 
 
 def test_tuples_on_targets_before_net47_need_the_value_tuple_package(tmp_path):
@@ -1288,7 +699,7 @@ def test_tuples_on_targets_before_net47_need_the_value_tuple_package(tmp_path):
         '<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><TargetFrameworks>{}'
         "</TargetFrameworks></PropertyGroup></Project>"
     )
-    _tree(
+    write_tree(
         tmp_path,
         {
             "Old/Old.csproj": multi.format("net462;net8.0"),
@@ -1301,69 +712,11 @@ def test_tuples_on_targets_before_net47_need_the_value_tuple_package(tmp_path):
     (old,) = [r for r in found.requirements if r.manifest == "Old/Old.csproj"]
     assert old.name == "System.ValueTuple"
     # .NET Framework 4.7 and .NET Standard 2.0 have the tuple types in the box
-    assert _names(found, "New/New.csproj") == []
-
-
-def test_a_sibling_released_on_its_own_version_line_is_taken_as_its_package(tmp_path):
-    _tree(
-        tmp_path,
-        {
-            "src/Kit.Contracts/Kit.Contracts.csproj": (
-                '<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><TargetFramework>'
-                "netstandard2.0</TargetFramework><Version>2.0.1</Version></PropertyGroup>"
-                "</Project>"
-            ),
-            "src/Kit.Contracts/IRequest.cs": "namespace Kit;\npublic interface IRequest {}\n",
-            "src/Kit/Kit.csproj": (
-                '<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><TargetFramework>'
-                "net8.0</TargetFramework><MinVerTagPrefix>v</MinVerTagPrefix></PropertyGroup>"
-                "</Project>"
-            ),
-            "src/Kit/Mediator.cs": (
-                "namespace Kit;\npublic class Mediator { public void Send(IRequest r) {} }\n"
-            ),
-            "tests/Kit.Tests/Kit.Tests.csproj": LIB,
-            "tests/Kit.Tests/T.cs": (
-                "using Kit;\npublic class T { void F(Mediator m, IRequest r) => m.Send(r); }\n"
-            ),
-        },
-    )
-    found = infer(tmp_path, Options(offline=True))
-    reqs = [r for r in found.requirements if r.manifest == "src/Kit/Kit.csproj"]
-    assert [(r.name, r.spec, r.internal) for r in reqs if r.name != "MinVer"] == [
-        ("Kit.Contracts", "2.0.1", False)
-    ]
-    # the tests get the contracts through Kit, as the package would bring them
-    assert _projects(found, "tests/Kit.Tests/Kit.Tests.csproj") == ["src/Kit/Kit.csproj"]
-
-
-def test_siblings_each_fixing_their_own_version_stay_project_references(tmp_path):
-    def lib(version: str) -> str:
-        return (
-            '<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><TargetFramework>'
-            f"netstandard2.0</TargetFramework><Version>{version}</Version></PropertyGroup>"
-            "</Project>"
-        )
-
-    _tree(
-        tmp_path,
-        {
-            "src/Url/Url.csproj": lib("4.0.0"),
-            "src/Url/Url.cs": "namespace Url;\npublic class Link {}\n",
-            "src/Url.Http/Url.Http.csproj": lib("4.0.2"),
-            "src/Url.Http/Client.cs": (
-                "using Url;\nnamespace Url.Http;\npublic class Client { public Link L; }\n"
-            ),
-        },
-    )
-    found = infer(tmp_path, Options(offline=True))
-    # one family released together by hand: no release line of its own for either
-    assert _names(found, "src/Url.Http/Url.Http.csproj") == []
-    assert _projects(found, "src/Url.Http/Url.Http.csproj") == ["src/Url/Url.csproj"]
+    assert manifest_names(found, "New/New.csproj") == []
 
 
 def test_a_nested_class_named_like_a_package_is_no_qualified_use(tmp_path):
-    _tree(
+    write_tree(
         tmp_path,
         {
             "Directory.Packages.props": (
@@ -1371,7 +724,7 @@ def test_a_nested_class_named_like_a_package_is_no_qualified_use(tmp_path):
                 "</ManagePackageVersionsCentrally></PropertyGroup><ItemGroup>"
                 '<PackageVersion Include="Hangfire.Core" Version="1.8.20" /></ItemGroup></Project>'
             ),
-            "src/Perms/Perms.csproj": LIB,
+            "src/Perms/Perms.csproj": CSPROJ_LIB,
             "src/Perms/Permissions.cs": (
                 "namespace Perms;\npublic static class Permissions {\n"
                 '  public static class Hangfire { public const string Resource = "h"; }\n'
@@ -1381,92 +734,12 @@ def test_a_nested_class_named_like_a_package_is_no_qualified_use(tmp_path):
     )
     found = infer(tmp_path, Options(offline=True))
     # `Hangfire.Resource` is the nested class's member, not the Hangfire namespace
-    assert _names(found, "src/Perms/Perms.csproj") == []
-
-
-def test_roslyn_testing_packages_are_told_apart_by_the_test_type(tmp_path):
-    _tree(
-        tmp_path,
-        {
-            "tests/Fix.Tests/Fix.Tests.csproj": LIB,
-            "tests/Fix.Tests/T.cs": (
-                "using Microsoft.CodeAnalysis.CSharp.Testing;\nusing Microsoft.CodeAnalysis.Testing;\n"
-                "using Xunit;\npublic class T {\n"
-                "  [Fact] public void F() { var t = new CSharpCodeFixTest<A, B, DefaultVerifier>(); }\n}\n"
-            ),
-        },
-    )
-    found = infer(tmp_path, Options(offline=True))
-    names = _names(found, "tests/Fix.Tests/Fix.Tests.csproj")
-    # the code-fix harness, which brings the analyzer-testing base the other using names
-    assert "Microsoft.CodeAnalysis.CSharp.CodeFix.Testing" in names
-    assert "Microsoft.CodeAnalysis.CSharp.Analyzer.Testing" not in names
-    assert "Microsoft.CodeAnalysis.Analyzer.Testing" not in names
-
-
-def test_the_trx_report_extension_goes_to_mstest_and_nunit_projects_only(tmp_path):
-    _tree(
-        tmp_path,
-        {
-            "Directory.Packages.props": (
-                "<Project><PropertyGroup><ManagePackageVersionsCentrally>true"
-                "</ManagePackageVersionsCentrally></PropertyGroup><ItemGroup>"
-                '<PackageVersion Include="Microsoft.Testing.Extensions.TrxReport" Version="1.7.3" />'
-                '<PackageVersion Include="NUnit" Version="4.3.2" />'
-                '<PackageVersion Include="xunit.v3" Version="2.0.3" /></ItemGroup></Project>'
-            ),
-            "N.Tests/N.Tests.csproj": LIB,
-            "N.Tests/T.cs": "using NUnit.Framework;\npublic class T { [Test] public void F() {} }\n",
-            "X.Tests/X.Tests.csproj": LIB,
-            "X.Tests/T.cs": "using Xunit;\npublic class T { [Fact] public void F() {} }\n",
-            "F.Tests/F.Tests.csproj": LIB,
-            "F.Tests/T.cs": "public class T { public void Should_work() {} }\n",
-        },
-    )
-    found = infer(tmp_path, Options(offline=True))
-    trx = "Microsoft.Testing.Extensions.TrxReport"
-    assert trx in _names(found, "N.Tests/N.Tests.csproj")
-    # xunit v3 writes TRX itself; a framework the analysis cannot tell gets no guess
-    assert trx not in _names(found, "X.Tests/X.Tests.csproj")
-    assert trx not in _names(found, "F.Tests/F.Tests.csproj")
-
-
-def test_the_scaffolding_tool_goes_to_mvc_apps_not_minimal_apis(tmp_path):
-    web = WEB
-    _tree(
-        tmp_path,
-        {
-            "Directory.Packages.props": (
-                "<Project><PropertyGroup><ManagePackageVersionsCentrally>true"
-                "</ManagePackageVersionsCentrally></PropertyGroup><ItemGroup>"
-                '<PackageVersion Include="Microsoft.VisualStudio.Web.CodeGeneration.Design"'
-                ' Version="8.0.7" /></ItemGroup></Project>'
-            ),
-            "Minimal/Minimal.csproj": web,
-            "Minimal/Program.cs": (
-                'var app = WebApplication.Create(args);\napp.MapGet("/", () => "hi");\napp.Run();\n'
-            ),
-            "Mvc/Mvc.csproj": web,
-            "Mvc/Program.cs": "var app = WebApplication.Create(args);\napp.Run();\n",
-            "Mvc/Views/Home/Index.cshtml": "<h1>Home</h1>\n",
-            "Api/Api.csproj": web,
-            "Api/Program.cs": "var app = WebApplication.Create(args);\napp.Run();\n",
-            "Api/Orders.cs": (
-                "using Microsoft.AspNetCore.Mvc;\n[ApiController]\n"
-                "public class Orders : ControllerBase { [HttpGet] public int Get() => 1; }\n"
-            ),
-        },
-    )
-    found = infer(tmp_path, Options(offline=True))
-    tool = "Microsoft.VisualStudio.Web.CodeGeneration.Design"
-    assert tool in _names(found, "Mvc/Mvc.csproj")
-    assert tool in _names(found, "Api/Api.csproj")
-    assert tool not in _names(found, "Minimal/Minimal.csproj")
+    assert manifest_names(found, "src/Perms/Perms.csproj") == []
 
 
 def test_add_serilog_is_told_apart_by_its_receiver(tmp_path):
-    console = EXE
-    _tree(
+    console = CSPROJ_EXE
+    write_tree(
         tmp_path,
         {
             "Logs/Logs.csproj": console,
@@ -1483,40 +756,15 @@ def test_add_serilog_is_told_apart_by_its_receiver(tmp_path):
     )
     found = infer(tmp_path, Options(offline=True))
     # on an ILoggingBuilder: the logging provider; on the service collection: hosting
-    assert "Serilog.Extensions.Logging" in _names(found, "Logs/Logs.csproj")
-    host = _names(found, "Host/Host.csproj")
+    assert "Serilog.Extensions.Logging" in manifest_names(found, "Logs/Logs.csproj")
+    host = manifest_names(found, "Host/Host.csproj")
     assert "Serilog.Extensions.Logging" not in host
     assert {"Serilog.Extensions.Hosting", "Serilog.AspNetCore"} & set(host)
 
 
-def test_protobuf_items_bring_the_grpc_compiler(tmp_path):
-    web = (
-        '<Project Sdk="Microsoft.NET.Sdk.Web"><PropertyGroup><TargetFramework>net8.0'
-        "</TargetFramework></PropertyGroup><ItemGroup>"
-        '<Protobuf Include="Protos\\basket.proto" GrpcServices="{}" /></ItemGroup></Project>'
-    )
-    _tree(
-        tmp_path,
-        {
-            "Basket/Basket.csproj": web.format("Server"),
-            "Basket/Program.cs": "var app = WebApplication.Create(args);\napp.Run();\n",
-            "Basket/Protos/basket.proto": 'syntax = "proto3";\n',
-            "Shop/Shop.csproj": web.format("Client"),
-            "Shop/Program.cs": "var app = WebApplication.Create(args);\napp.Run();\n",
-            "Shop/Protos/basket.proto": 'syntax = "proto3";\n',
-        },
-    )
-    found = infer(tmp_path, Options(offline=True))
-    # the service's web app: the ASP.NET Core gRPC server package (it brings the compiler)
-    assert "Grpc.AspNetCore" in _names(found, "Basket/Basket.csproj")
-    # a client compiles the .proto itself: the compiler and the message runtime
-    shop = _names(found, "Shop/Shop.csproj")
-    assert {"Grpc.Tools", "Google.Protobuf"} <= set(shop) and "Grpc.AspNetCore" not in shop
-
-
 def test_a_blazor_webassembly_app_with_root_components_gets_the_development_server():
-    found = infer(FIXTURES / "blazor-wasm", Options(offline=True))
-    app = _names(found, "Shop.App/Shop.App.csproj")
+    found = infer(FIXTURES / "csharp" / "blazor-wasm", Options(offline=True))
+    app = manifest_names(found, "Shop.App/Shop.App.csproj")
     assert "Microsoft.AspNetCore.Components.WebAssembly.DevServer" in app
     # Components.Web and Components come with the WebAssembly package
     assert app == [
@@ -1524,53 +772,14 @@ def test_a_blazor_webassembly_app_with_root_components_gets_the_development_serv
         "Microsoft.AspNetCore.Components.WebAssembly.DevServer",
     ]
     # a Blazor Web App's client project adds no root components: no development server
-    assert _names(found, "Shop.Web.Client/Shop.Web.Client.csproj") == [
+    assert manifest_names(found, "Shop.Web.Client/Shop.Web.Client.csproj") == [
         "Microsoft.AspNetCore.Components.WebAssembly"
     ]
 
 
-def test_ef_core_tools_go_where_migrations_are_made(tmp_path):
-    web = WEB
-    _tree(
-        tmp_path,
-        {
-            "Data/Data.csproj": LIB,
-            "Data/ShopContext.cs": (
-                "using Microsoft.EntityFrameworkCore;\nnamespace Data;\n"
-                "public class ShopContext : DbContext { }\n"
-            ),
-            "Data/Migrations/20240101_Init.cs": (
-                "using Microsoft.EntityFrameworkCore.Infrastructure;\n"
-                "using Microsoft.EntityFrameworkCore.Migrations;\nnamespace Data.Migrations;\n"
-                '[DbContext(typeof(ShopContext))]\n[Migration("20240101_Init")]\n'
-                "public partial class Init : Migration { }\n"
-            ),
-            "Web/Web.csproj": web,
-            "Web/Program.cs": (
-                "using Data;\nusing Microsoft.EntityFrameworkCore;\n"
-                "var builder = WebApplication.CreateBuilder(args);\n"
-                'builder.Services.AddDbContext<ShopContext>(o => o.UseSqlServer("x"));\n'
-            ),
-            "Reports/Reports.csproj": web,
-            "Reports/Program.cs": (
-                "using Microsoft.EntityFrameworkCore;\n"
-                "var builder = WebApplication.CreateBuilder(args);\n"
-                'builder.Services.AddDbContext<DbContext>(o => o.UseSqlServer("x"));\n'
-            ),
-        },
-    )
-    found = infer(tmp_path, Options(offline=True))
-    tools = "Microsoft.EntityFrameworkCore.Tools"
-    # the startup project that reaches the migrations, and the project holding them
-    assert tools in _names(found, "Web/Web.csproj")
-    assert tools in _names(found, "Data/Data.csproj")
-    # an app that only queries a database never ran the tools
-    assert tools not in _names(found, "Reports/Reports.csproj")
-
-
 def test_a_logging_provider_brings_the_logging_factory(tmp_path):
-    exe = EXE
-    _tree(
+    exe = CSPROJ_EXE
+    write_tree(
         tmp_path,
         {
             "App/App.csproj": exe,
@@ -1583,20 +792,20 @@ def test_a_logging_provider_brings_the_logging_factory(tmp_path):
     )
     found = infer(tmp_path, Options(offline=True))
     # the console provider depends on Microsoft.Extensions.Logging: listed alone
-    assert _names(found, "App/App.csproj") == ["Microsoft.Extensions.Logging.Console"]
+    assert manifest_names(found, "App/App.csproj") == ["Microsoft.Extensions.Logging.Console"]
 
 
 def test_what_a_referenced_projects_package_brings_is_not_repeated(tmp_path):
-    _tree(
+    write_tree(
         tmp_path,
         {
-            "Data/Data.csproj": LIB,
+            "Data/Data.csproj": CSPROJ_LIB,
             "Data/Setup.cs": (
                 "using Microsoft.EntityFrameworkCore;\nnamespace Data;\n"
                 "public static class Setup {\n"
                 '  public static void Use(DbContextOptionsBuilder b) => b.UseNpgsql("x");\n}\n'
             ),
-            "Catalog/Catalog.csproj": LIB,
+            "Catalog/Catalog.csproj": CSPROJ_LIB,
             "Catalog/CatalogContext.cs": (
                 "using Data;\nusing Microsoft.EntityFrameworkCore;\nnamespace Catalog;\n"
                 "public class CatalogContext : DbContext {\n"
@@ -1608,18 +817,20 @@ def test_what_a_referenced_projects_package_brings_is_not_repeated(tmp_path):
         },
     )
     found = infer(tmp_path, Options(offline=True))
-    assert "Npgsql.EntityFrameworkCore.PostgreSQL" in _names(found, "Data/Data.csproj")
+    assert "Npgsql.EntityFrameworkCore.PostgreSQL" in manifest_names(found, "Data/Data.csproj")
     # HasDefaultSchema is EF Core's relational layer, which the Npgsql provider of the
     # referenced project brings
-    assert _projects(found, "Catalog/Catalog.csproj") == ["Data/Data.csproj"]
-    assert "Microsoft.EntityFrameworkCore.Relational" not in _names(found, "Catalog/Catalog.csproj")
+    assert manifest_projects(found, "Catalog/Catalog.csproj") == ["Data/Data.csproj"]
+    assert "Microsoft.EntityFrameworkCore.Relational" not in manifest_names(
+        found, "Catalog/Catalog.csproj"
+    )
 
 
 def test_a_grpc_client_package_brings_the_grpc_api(tmp_path):
-    _tree(
+    write_tree(
         tmp_path,
         {
-            "Client/Client.csproj": LIB,
+            "Client/Client.csproj": CSPROJ_LIB,
             "Client/Api.cs": (
                 "using Grpc.Core;\nusing Grpc.Net.Client;\nnamespace Client;\n"
                 "public static class Api {\n"
@@ -1629,7 +840,7 @@ def test_a_grpc_client_package_brings_the_grpc_api(tmp_path):
         },
     )
     found = infer(tmp_path, Options(offline=True))
-    assert _names(found, "Client/Client.csproj") == ["Grpc.Net.Client"]
+    assert manifest_names(found, "Client/Client.csproj") == ["Grpc.Net.Client"]
 
 
 def test_swagger_ui_over_the_aspnetcore_openapi_document_is_the_ui_package_alone(tmp_path):
@@ -1637,7 +848,7 @@ def test_swagger_ui_over_the_aspnetcore_openapi_document_is_the_ui_package_alone
         '<Project Sdk="Microsoft.NET.Sdk.Web"><PropertyGroup><TargetFramework>net9.0'
         "</TargetFramework><ImplicitUsings>enable</ImplicitUsings></PropertyGroup></Project>"
     )
-    _tree(
+    write_tree(
         tmp_path,
         {
             "Api/Api.csproj": web,
@@ -1655,42 +866,19 @@ def test_swagger_ui_over_the_aspnetcore_openapi_document_is_the_ui_package_alone
         },
     )
     found = infer(tmp_path, Options(offline=True))
-    api = _names(found, "Api/Api.csproj")
+    api = manifest_names(found, "Api/Api.csproj")
     assert "Swashbuckle.AspNetCore.SwaggerUI" in api and "Swashbuckle.AspNetCore" not in api
     # the generator and middleware bring the UI with the metapackage
-    classic = _names(found, "Classic/Classic.csproj")
+    classic = manifest_names(found, "Classic/Classic.csproj")
     assert "Swashbuckle.AspNetCore" in classic
     assert "Swashbuckle.AspNetCore.SwaggerUI" not in classic
 
 
-def test_a_roslyn_generator_gets_the_immutable_collections_from_the_compiler(tmp_path):
-    _tree(
-        tmp_path,
-        {
-            "Gen/Gen.csproj": (
-                '<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><TargetFramework>'
-                "netstandard2.0</TargetFramework></PropertyGroup></Project>"
-            ),
-            "Gen/Generator.cs": (
-                "using System.Collections.Immutable;\nusing Microsoft.CodeAnalysis;\n"
-                "namespace Gen;\n[Generator]\npublic class G : IIncrementalGenerator {\n"
-                "  public void Initialize(IncrementalGeneratorInitializationContext c) {\n"
-                "    var names = ImmutableArray.Create(1);\n  }\n}\n"
-            ),
-        },
-    )
-    found = infer(tmp_path, Options(offline=True))
-    names = _names(found, "Gen/Gen.csproj")
-    # Microsoft.CodeAnalysis.CSharp's dependency group holds System.Collections.Immutable
-    assert "Microsoft.CodeAnalysis.CSharp" in names
-    assert "System.Collections.Immutable" not in names
-
-
 def test_a_using_under_a_symbol_the_project_does_not_define_is_not_compiled():
-    found = infer(FIXTURES / "conditional-usings", Options(offline=True))
+    found = infer(FIXTURES / "csharp" / "conditional-usings", Options(offline=True))
     # one shared file, two drivers: each project compiles the branch its symbols select
-    assert _names(found, "Classifier.MySql/Classifier.MySql.csproj") == ["MySql.Data"]
-    assert _names(found, "Classifier.Pomelo/Classifier.Pomelo.csproj") == ["MySqlConnector"]
+    assert manifest_names(found, "Classifier.MySql/Classifier.MySql.csproj") == ["MySql.Data"]
+    assert manifest_names(found, "Classifier.Pomelo/Classifier.Pomelo.csproj") == ["MySqlConnector"]
 
 
 def test_if_symbols_only_the_repository_defines_are_decided():
@@ -1706,10 +894,10 @@ def test_if_symbols_only_the_repository_defines_are_decided():
 
 
 def test_ef_cores_relational_metadata_extensions_need_the_relational_package(tmp_path):
-    _tree(
+    write_tree(
         tmp_path,
         {
-            "Audit/Audit.csproj": LIB,
+            "Audit/Audit.csproj": CSPROJ_LIB,
             "Audit/Tables.cs": (
                 "using Microsoft.EntityFrameworkCore;\nnamespace Audit;\n"
                 "public static class Tables {\n"
@@ -1719,4 +907,6 @@ def test_ef_cores_relational_metadata_extensions_need_the_relational_package(tmp
         },
     )
     found = infer(tmp_path, Options(offline=True))
-    assert _names(found, "Audit/Audit.csproj") == ["Microsoft.EntityFrameworkCore.Relational"]
+    assert manifest_names(found, "Audit/Audit.csproj") == [
+        "Microsoft.EntityFrameworkCore.Relational"
+    ]

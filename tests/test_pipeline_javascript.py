@@ -1,14 +1,12 @@
 """End to end on the JS fixtures (offline): what would be written where."""
 
 import json
-import shutil
-from pathlib import Path
+
+from conftest import FIXTURES, copy_fixture, write_tree
 
 from depinfer.context import Options
 from depinfer.model import Section
 from depinfer.pipeline import infer, make_context, write_edits
-
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "javascript"
 
 
 def run(root):
@@ -18,8 +16,7 @@ def run(root):
 
 
 def test_cjs_writes_runtime_and_dev_sections(tmp_path):
-    root = tmp_path / "cjs"
-    shutil.copytree(FIXTURES / "cjs", root)
+    root = copy_fixture("javascript", "cjs", tmp_path / "cjs")
     result, ctx = run(root)
     assert write_edits(root, result.edits, ctx) == ["package.json"]
     doc = json.loads((root / "package.json").read_text())
@@ -31,23 +28,23 @@ def test_cjs_writes_runtime_and_dev_sections(tmp_path):
 
 
 def test_vue_and_svelte_components():
-    result, _ = run(FIXTURES / "vue")
+    result, _ = run(FIXTURES / "javascript" / "vue")
     assert {r.name for r in result.requirements} == {"vue", "axios", "svelte", "dayjs"}
 
 
 def test_unpublished_app_keeps_everything_in_dependencies():
-    result, _ = run(FIXTURES / "vue")  # private, no devDependencies section
+    result, _ = run(FIXTURES / "javascript" / "vue")  # private, no devDependencies section
     assert all(r.section == Section.RUNTIME for r in result.requirements)
 
 
 def test_broken_manifest_is_reported_and_never_written():
-    result, _ = run(FIXTURES / "broken")
+    result, _ = run(FIXTURES / "javascript" / "broken")
     assert not result.edits
     assert any(d.file == "package.json" and d.level == "error" for d in result.diagnostics)
 
 
 def test_workspace_member_gets_its_own_dependencies():
-    result, _ = run(FIXTURES / "monorepo")
+    result, _ = run(FIXTURES / "javascript" / "monorepo")
     by_manifest = {}
     for r in result.requirements:
         by_manifest.setdefault(r.manifest, set()).add(r.name)
@@ -64,14 +61,8 @@ def test_component_files_need_their_framework_runtime(tmp_path):
     assert {r.name for r in result.requirements} == {"vue"}
 
 
-def _files(root, files):
-    for rel, text in files.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text)
-
-
 def test_workspace_examples_list_their_own_runtime_and_angular_polyfills(tmp_path):
-    _files(
+    write_tree(
         tmp_path,
         {
             "package.json": json.dumps(
@@ -134,7 +125,7 @@ def test_workspace_examples_list_their_own_runtime_and_angular_polyfills(tmp_pat
 
 
 def test_a_package_exporting_only_typescript_sources_is_internal_to_its_workspace():
-    result, _ = run(FIXTURES / "source-workspace")
+    result, _ = run(FIXTURES / "javascript" / "source-workspace")
     by_manifest = {(r.manifest, r.name): r.section for r in result.requirements}
     # compiled from source by its siblings' bundler, never published: vue is its dependency
     assert by_manifest[("packages/stores/package.json", "vue")] == Section.RUNTIME
@@ -167,7 +158,7 @@ def test_an_electron_app_is_an_app_whatever_its_entry_points(tmp_path):
 
 
 def test_a_workspaces_shareable_config_packages_depend_on_what_their_configs_name():
-    result, _ = run(FIXTURES / "shared-configs")
+    result, _ = run(FIXTURES / "javascript" / "shared-configs")
     found = {(r.manifest, r.name): r.section for r in result.requirements}
     prettier = "tooling/prettier/package.json"
     # named as a Prettier shareable config: the plugins its entry names are its dependencies
@@ -184,7 +175,7 @@ def test_a_workspaces_shareable_config_packages_depend_on_what_their_configs_nam
 def test_the_javascript_stages_hand_typed_facts_not_extra_dicts():
     from depinfer.facts.javascript import NpmFacts
 
-    result, _ = run(FIXTURES / "monorepo")
+    result, _ = run(FIXTURES / "javascript" / "monorepo")
     assert result.candidates and result.requirements
     for item in [*result.candidates, *result.requirements]:
         assert not item.extra, item

@@ -1,9 +1,9 @@
 """npm resolution against a fake registry: versions by date, types, peers, placement."""
 
 from datetime import datetime, timezone
-from pathlib import Path
 
 import pytest
+from conftest import FIXTURES
 
 from depinfer.context import Context, Options
 from depinfer.model import Ecosystem, Section
@@ -11,8 +11,6 @@ from depinfer.pipeline import infer
 from depinfer.registries import Registries
 from depinfer.registries.base import VersionInfo
 from depinfer.resolvers.javascript import ships_types, types_package
-
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "javascript"
 
 
 def _d(y, m=1):
@@ -74,7 +72,7 @@ class FakeRegistries(Registries):
 def run(name: str, as_of: str | None = None):
     options = Options(as_of=as_of)
     ctx = Context(options=options, registries=FakeRegistries())
-    result = infer(FIXTURES / name, options, ctx=ctx)
+    result = infer(FIXTURES / "javascript" / name, options, ctx=ctx)
     return {(r.manifest, r.name): r for r in result.requirements}, ctx
 
 
@@ -128,7 +126,7 @@ def test_apps_declare_the_peers_of_what_they_use(tmp_path):
 def test_offline_versions_fall_back_to_star(offline_spec):
     options = Options(offline=True)
     ctx = Context(options=options, registries=Registries(offline=True))
-    result = infer(FIXTURES / "cjs", options, ctx=ctx)
+    result = infer(FIXTURES / "javascript" / "cjs", options, ctx=ctx)
     lodash = next(r for r in result.requirements if r.name == "lodash")
     assert lodash.spec == offline_spec and lodash.verified is None
 

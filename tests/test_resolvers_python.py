@@ -5,37 +5,27 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from conftest import copy_fixture, infer_offline, runtime_names, write_tree
+
 from depinfer.context import Options
 from depinfer.model import Section
 from depinfer.pipeline import infer
 
 
-def _write(root: Path, files: dict[str, str]) -> Path:
-    for rel, text in files.items():
-        p = root / rel
-        p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_text(text)
-    return root
-
-
-def _reqs(root: Path):
-    return infer(root, Options(offline=True, versions=False)).requirements
-
-
 def test_optional_import_is_not_runtime(tmp_path):
-    _write(
+    write_tree(
         tmp_path,
         {
             "pyproject.toml": '[project]\nname = "p"\nversion = "1"\ndependencies = []\n',
             "p/__init__.py": "import yaml\ntry:\n    import ujson\nexcept ImportError:\n    ujson = None\n",
         },
     )
-    names = {r.name for r in _reqs(tmp_path) if r.section == Section.RUNTIME}
+    names = {r.name for r in infer_offline(tmp_path).requirements if r.section == Section.RUNTIME}
     assert names == {"pyyaml"}
 
 
 def test_test_imports_go_to_the_existing_test_extra(tmp_path):
-    _write(
+    write_tree(
         tmp_path,
         {
             "pyproject.toml": '[project]\nname = "p"\nversion = "1"\ndependencies = []\n'
@@ -44,14 +34,14 @@ def test_test_imports_go_to_the_existing_test_extra(tmp_path):
             "tests/test_p.py": "import pytest\nimport hypothesis\n",
         },
     )
-    reqs = _reqs(tmp_path)
+    reqs = infer_offline(tmp_path).requirements
     assert [(r.name, r.section, r.group) for r in reqs] == [
         ("hypothesis", Section.DEV, "optional-dependencies.test")
     ]
 
 
 def test_dev_imports_without_a_group_are_not_written(tmp_path):
-    _write(
+    write_tree(
         tmp_path,
         {
             "pyproject.toml": '[project]\nname = "p"\nversion = "1"\ndependencies = []\n',
@@ -59,13 +49,13 @@ def test_dev_imports_without_a_group_are_not_written(tmp_path):
             "tests/test_p.py": "import hypothesis\n",
         },
     )
-    result = infer(tmp_path, Options(offline=True, versions=False))
+    result = infer_offline(tmp_path)
     assert result.requirements == []
     assert any("hypothesis" in d.message for d in result.diagnostics)
 
 
 def test_poetry_extras_list_makes_an_optional_dependency(tmp_path):
-    _write(
+    write_tree(
         tmp_path,
         {
             "pyproject.toml": '[tool.poetry]\nname = "p"\nversion = "1"\ndescription = ""\n'
@@ -74,13 +64,13 @@ def test_poetry_extras_list_makes_an_optional_dependency(tmp_path):
             "p/__init__.py": "import pygments\ntry:\n    import ipywidgets\nexcept ImportError:\n    pass\n",
         },
     )
-    got = {(r.name, r.optional, r.group) for r in _reqs(tmp_path)}
+    got = {(r.name, r.optional, r.group) for r in infer_offline(tmp_path).requirements}
     assert ("ipywidgets", True, "extras.jupyter") in got
     assert ("pygments", False, None) in got
 
 
 def test_runtime_list_goes_to_every_runtime_manifest_of_the_folder(tmp_path):
-    _write(
+    write_tree(
         tmp_path,
         {
             "pyproject.toml": '[project]\nname = "p"\nversion = "1"\ndependencies = []\n',
@@ -88,14 +78,14 @@ def test_runtime_list_goes_to_every_runtime_manifest_of_the_folder(tmp_path):
             "p/__init__.py": "import numpy\n",
         },
     )
-    assert {(r.manifest, r.name) for r in _reqs(tmp_path)} == {
+    assert {(r.manifest, r.name) for r in infer_offline(tmp_path).requirements} == {
         ("pyproject.toml", "numpy"),
         ("requirements.txt", "numpy"),
     }
 
 
 def test_environment_requirements_file_is_not_a_runtime_list(tmp_path):
-    _write(
+    write_tree(
         tmp_path,
         {
             "pyproject.toml": '[project]\nname = "p"\nversion = "1"\ndependencies = []\n',
@@ -103,11 +93,11 @@ def test_environment_requirements_file_is_not_a_runtime_list(tmp_path):
             "p/__init__.py": "import numpy\n",
         },
     )
-    assert {r.manifest for r in _reqs(tmp_path)} == {"pyproject.toml"}
+    assert {r.manifest for r in infer_offline(tmp_path).requirements} == {"pyproject.toml"}
 
 
 def test_feature_extra_keeps_its_distribution_out_of_runtime(tmp_path):
-    _write(
+    write_tree(
         tmp_path,
         {
             "pyproject.toml": '[project]\nname = "p"\nversion = "1"\ndependencies = []\n'
@@ -116,7 +106,7 @@ def test_feature_extra_keeps_its_distribution_out_of_runtime(tmp_path):
             "p/_main.py": "import click\n",
         },
     )
-    assert {r.name for r in _reqs(tmp_path)} == {"numpy"}
+    assert {r.name for r in infer_offline(tmp_path).requirements} == {"numpy"}
 
 
 def test_pins_in_example_projects_are_not_evidence_for_the_package(tmp_path):
@@ -161,7 +151,7 @@ def test_setup_py_helpers_reading_requirement_files(tmp_path):
     runtime list is requirements/default.txt (setup.py and a settings-only setup.cfg are
     not); the extra's file declares redis, so the transport importing it writes nothing;
     a top-level t/ holds the tests."""
-    _write(
+    write_tree(
         tmp_path,
         {
             "setup.py": _SETUP_WITH_HELPERS,
@@ -175,7 +165,7 @@ def test_setup_py_helpers_reading_requirement_files(tmp_path):
             "t/helpers.py": "import pytest\n",
         },
     )
-    reqs = _reqs(tmp_path)
+    reqs = infer_offline(tmp_path).requirements
     runtime = {(r.manifest, r.name) for r in reqs if r.section == Section.RUNTIME}
     assert runtime == {("requirements/default.txt", "vine")}
 
@@ -289,13 +279,17 @@ def test_a_frameworks_documented_parts_are_not_written_beside_it(tmp_path):
         ),
     }
     runtime = {
-        r.name for r in _reqs(_write(tmp_path / "api", files)) if r.section == Section.RUNTIME
+        r.name
+        for r in infer_offline(write_tree(tmp_path / "api", files)).requirements
+        if r.section == Section.RUNTIME
     }
     assert "fastapi" in runtime and "starlette" not in runtime
     # without the framework the library is the project's own choice
     alone = {**files, "p/main.py": "from starlette.applications import Starlette\n"}
     runtime = {
-        r.name for r in _reqs(_write(tmp_path / "bare", alone)) if r.section == Section.RUNTIME
+        r.name
+        for r in infer_offline(write_tree(tmp_path / "bare", alone)).requirements
+        if r.section == Section.RUNTIME
     }
     assert "starlette" in runtime
 
@@ -344,7 +338,7 @@ def test_a_feature_import_inside_a_function_does_not_make_its_module_the_feature
             "    return requests.get('x')\n"
         ),
     }
-    root = _write(tmp_path / "p", files)
+    root = write_tree(tmp_path / "p", files)
     options = Options(versions=False)
     result = infer(root, options, ctx=Context(options=options, registries=Recorded()))
     runtime = {r.name for r in result.requirements if r.section == Section.RUNTIME}
@@ -361,10 +355,8 @@ def test_a_lazy_import_a_pixi_feature_environment_installs_is_that_features(tmp_
         "arr/__init__.py": "import toolz\n\n\ndef save(x):\n    import h5py\n    import numba\n"
         "    import yaml\n    return h5py, numba, yaml, toolz\n",
     }
-    for rel, text in files.items():
-        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / rel).write_text(text)
-    result = infer(tmp_path, Options(offline=True, versions=False))
+    write_tree(tmp_path, files)
+    result = infer_offline(tmp_path)
     runtime = {r.name for r in result.requirements if r.section == Section.RUNTIME}
     # h5py and numba are tested in feature environments; toolz is the package's own
     # (run-dependencies), however a minimum-versions feature repeats it; yaml is no feature
@@ -372,7 +364,7 @@ def test_a_lazy_import_a_pixi_feature_environment_installs_is_that_features(tmp_
 
 
 def test_each_requirement_names_the_placement_that_decided(tmp_path):
-    _write(
+    write_tree(
         tmp_path,
         {
             "pyproject.toml": '[project]\nname = "p"\nversion = "1"\ndependencies = []\n'
@@ -383,9 +375,55 @@ def test_each_requirement_names_the_placement_that_decided(tmp_path):
     )
     placed = {
         r.name: [e.rule for e in r.evidence if e.rule.startswith("placement:")]
-        for r in _reqs(tmp_path)
+        for r in infer_offline(tmp_path).requirements
     }
     assert placed == {
         "pyyaml": ["placement:runtime_list"],
         "hypothesis": ["placement:dev_group"],
     }
+
+
+def test_featured_extra_entry_keeps_its_distribution_runtime(tmp_path):
+    root = copy_fixture("python", "res-featured-extras", tmp_path / "crawler")
+    assert runtime_names(root) == {"twisted", "huggingface-hub"}
+
+
+def test_an_extra_named_for_a_dependencys_feature_holds_what_that_feature_requires(
+    metadata_context,
+):
+    from depinfer.model import Ecosystem, Manifest
+    from depinfer.resolvers.python import _feature_names
+
+    # recorded Requires-Dist of Twisted and visions (trimmed)
+    recorded = {
+        "twisted": {
+            "requires_dist": [
+                "attrs>=22.2.0",
+                'h2<5.0,>=3.2; extra == "http2"',
+                'priority<2.0,>=1.1.0; extra == "http2"',
+                'pyopenssl>=21.0.0; extra == "tls"',
+            ]
+        },
+        "visions": {"requires_dist": ['imagehash; extra == "type-image-path"']},
+    }
+
+    pyproject = Manifest(
+        "pyproject.toml",
+        Ecosystem.PYPI,
+        "pyproject",
+        declared={
+            "optional-dependencies.twisted-http2": ["Twisted"],
+            "optional-dependencies.spark": ["visions"],
+        },
+        data={
+            "featured_extras": [
+                ["twisted-http2", "Twisted", ["http2"]],
+                ["spark", "visions", ["type_image_path"]],
+            ]
+        },
+    )
+    names = _feature_names([pyproject], metadata_context(recorded), {})
+    # h2 and priority come with the extra; twisted's own requirements and its other
+    # features do not, and the spark extra is not named for visions' image feature
+    assert {"h2", "priority"} <= names
+    assert not {"attrs", "pyopenssl", "imagehash", "twisted"} & names

@@ -19,7 +19,7 @@ def _app(tmp_path: Path, dockerfile: str | None, with_in: bool = False) -> Path:
     return tmp_path
 
 
-def _reqs():
+def _quart_requirements():
     return [
         Requirement(Ecosystem.PYPI, "quart", "pyproject.toml", Section.RUNTIME, spec=">=0.20"),
         Requirement(Ecosystem.PYPI, "quart", "requirements.txt", Section.RUNTIME, spec=">=0.20"),
@@ -54,7 +54,7 @@ def test_deploy_lock_gets_the_compiled_pinned_set(tmp_path, monkeypatch):
 
     monkeypatch.setattr(py_resolver, "uv_compile", fake_compile)
     ctx = Context(Options(), Registries())
-    out = py_resolver.expand_deploy_locks(scan(root), _reqs(), ctx)
+    out = py_resolver.expand_deploy_locks(scan(root), _quart_requirements(), ctx)
     lock = sorted((r.name, r.spec) for r in out if r.manifest == "requirements.txt")
     assert lock == [("quart", "==0.20.0"), ("werkzeug", "==3.1.3")]
     assert [r.spec for r in out if r.manifest == "pyproject.toml"] == [">=0.20"]
@@ -64,7 +64,7 @@ def test_deploy_lock_gets_the_compiled_pinned_set(tmp_path, monkeypatch):
 def test_offline_deploy_lock_keeps_top_level_names(tmp_path):
     root = _app(tmp_path, "RUN pip install -r requirements.txt\n")
     out = py_resolver.expand_deploy_locks(
-        scan(root), _reqs(), Context(Options(offline=True), Registries(offline=True))
+        scan(root), _quart_requirements(), Context(Options(offline=True), Registries(offline=True))
     )
     assert [(r.manifest, r.name) for r in out] == [
         ("pyproject.toml", "quart"),

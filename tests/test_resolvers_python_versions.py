@@ -3,10 +3,13 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
+import test_registries_support as support
+from conftest import FIXTURES
 from packaging.version import Version
 
 from depinfer.context import Context, Options
 from depinfer.model import Ecosystem, Requirement
+from depinfer.pipeline import infer
 from depinfer.registries import Registries
 from depinfer.registries.base import VersionInfo
 from depinfer.resolvers import python_versions as pv
@@ -181,14 +184,9 @@ def test_shipped_table_knows_tensorflow_1_to_2(monkeypatch, used, lower, upper):
     assert (str(lo) if lo else None, str(up) if up else None) == (lower, upper)
 
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "python"
-
-
 def _offline_spec(fixture: str, dist: str) -> str:
-    from depinfer.pipeline import infer
-
     opts = Options(offline=True)
-    result = infer(FIXTURES / fixture, opts, ctx=Context(opts, Registries(offline=True)))
+    result = infer(FIXTURES / "python" / fixture, opts, ctx=Context(opts, Registries(offline=True)))
     (req,) = [r for r in result.requirements if r.name == dist]
     return req.spec
 
@@ -306,3 +304,32 @@ def test_module_removals_keep_modules_that_are_still_public(monkeypatch, tmp_pat
     assert not any("_pywrap" in m for m in modules[0][1])
     public = [("1", {"tensorflow", "tensorflow.keras"}), ("2", {"tensorflow", "tensorflow.keras"})]
     assert script.module_removals(modules, public, {}) == {"tensorflow.examples": "2"}
+
+
+# --- end to end: fixture repositories, recorded registry answers, the pipeline -----------
+# Each fixture fails without its rule: without the API lifecycle table the v1 project would
+# get pydantic 2 (its BaseSettings import breaks) and the v2 project an unbounded pre-2 pick
+# when the date is early.
+
+registry_server = support.registry_server
+
+
+def _spec(server, tmp_path, fixture: str, as_of: str | None) -> str:
+    opts = Options(as_of=as_of)
+    ctx = Context(opts, server.registries(tmp_path / "cache"))
+    result = infer(FIXTURES / "python" / fixture, opts, ctx=ctx)
+    (req,) = [r for r in result.requirements if r.name == "pydantic"]
+    return req.spec
+
+
+def test_code_using_a_removed_api_keeps_the_old_major(registry_server, tmp_path):
+    assert _spec(registry_server, tmp_path, "res-api-bounds", None).endswith(",<2.0")
+
+
+def test_code_using_a_new_api_gets_at_least_that_major(registry_server, tmp_path):
+    spec = _spec(registry_server, tmp_path, "res-api-bounds-v2", "2024-06-01")
+    assert spec.startswith(">=2.") and spec.endswith(",<3")
+
+
+def test_as_of_date_picks_what_existed_then(registry_server, tmp_path):
+    assert _spec(registry_server, tmp_path, "res-api-bounds", "2022-06-01") == ">=1.9,<2.0"

@@ -2,6 +2,8 @@
 
 from pathlib import Path
 
+from conftest import FIXTURES, copy_fixture
+
 from depinfer.analyzers.javascript import analyze
 from depinfer.context import Options
 from depinfer.facts.javascript import npm_facts
@@ -11,11 +13,9 @@ from depinfer.pipeline import make_context
 from depinfer.rules.javascript import expand, infer, js_config_values, script_executables, tools
 from depinfer.scan import scan
 
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "javascript"
-
 
 def implied(name: str) -> dict[str, set[Section]]:
-    project = scan(FIXTURES / name)
+    project = scan(FIXTURES / "javascript" / name)
     ctx = make_context(Options(offline=True))
     refs = analyze(project, ctx)
     out: dict[str, set[Section]] = {}
@@ -125,15 +125,13 @@ def _jest_rule_requires(root: Path) -> dict[str, bool]:
 
 
 def test_modules_jests_test_runtime_loads_need_commonjs_unless_tests_run_as_esm(tmp_path):
-    import shutil
 
-    found = _jest_rule_requires(FIXTURES / "config-only")
+    found = _jest_rule_requires(FIXTURES / "javascript" / "config-only")
     # serializers and setup files are required inside the test runtime
     assert found["jest-snapshot-serializer-raw"] and found["@testing-library/jest-dom"]
     # transforms and reporters may be ESM (Jest loads them with import when they are)
     assert not found["jest-svg-transformer"] and not found["jest-junit"]
-    root = tmp_path / "esm"
-    shutil.copytree(FIXTURES / "config-only", root)
+    root = copy_fixture("javascript", "config-only", tmp_path / "esm")
     pkg = root / "package.json"
     pkg.write_text(
         pkg.read_text().replace(
@@ -160,7 +158,7 @@ def test_build_settings_that_make_the_output_import_helpers_are_dependencies():
     assert found["tslib"] == {Section.RUNTIME}  # tsconfig importHelpers
     assert found["rollup"] == {Section.DEV} and found["@rollup/plugin-babel"] == {Section.DEV}
     # a tsconfig template with the option commented out implies nothing
-    project = scan(FIXTURES / "build-helpers")
+    project = scan(FIXTURES / "javascript" / "build-helpers")
     ctx = make_context(Options(offline=True))
     refs = analyze(project, ctx)
     tslib = [c.manifest for c in infer(project, refs, [], ctx) if c.name == "tslib"]
@@ -170,7 +168,7 @@ def test_build_settings_that_make_the_output_import_helpers_are_dependencies():
 def test_compiler_options_pass_down_through_extends():
     # importHelpers sits in the repository's tsconfig.base.json; the package's own
     # tsconfig extends it, so the package's compiled output imports tslib
-    project = scan(FIXTURES / "monorepo")
+    project = scan(FIXTURES / "javascript" / "monorepo")
     ctx = make_context(Options(offline=True))
     refs = analyze(project, ctx)
     tslib = {c.manifest for c in infer(project, refs, [], ctx) if c.name == "tslib"}

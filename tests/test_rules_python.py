@@ -3,27 +3,11 @@ tests use without importing them (python_pytest.py over data/python/pytest_plugi
 
 from __future__ import annotations
 
-from pathlib import Path
+from conftest import FIXTURES, copy_fixture, infer_offline, placements, write_tree
 
-from depinfer.context import Options
-from depinfer.pipeline import infer
 from depinfer.rules.python import rules
 from depinfer.rules.python_pytest import Found, Plugin, choose, scan_python
 from depinfer.rules.python_pytest import table as plugin_table
-
-
-def _write(root: Path, files: dict[str, str]) -> Path:
-    for rel, text in files.items():
-        p = root / rel
-        p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_text(text)
-    return root
-
-
-def _placed(root: Path) -> set[tuple[str, str | None]]:
-    result = infer(root, Options(offline=True, versions=False))
-    return {(r.name, r.group) for r in result.requirements}
-
 
 BASE = {
     "pyproject.toml": '[project]\nname = "p"\nversion = "1"\ndependencies = []\n'
@@ -39,28 +23,28 @@ def test_every_rule_says_why_and_cites_a_source():
 
 
 def test_mocker_fixture_needs_pytest_mock(tmp_path):
-    _write(tmp_path, {**BASE, "tests/test_x.py": "def test_a(mocker):\n    pass\n"})
-    assert ("pytest-mock", "optional-dependencies.test") in _placed(tmp_path)
+    write_tree(tmp_path, {**BASE, "tests/test_x.py": "def test_a(mocker):\n    pass\n"})
+    assert ("pytest-mock", "optional-dependencies.test") in placements(tmp_path)
 
 
 def test_asyncio_marker_needs_pytest_asyncio(tmp_path):
     src = "import pytest\n\n@pytest.mark.asyncio\nasync def test_a():\n    pass\n"
-    _write(tmp_path, {**BASE, "tests/test_x.py": src})
-    assert ("pytest-asyncio", "optional-dependencies.test") in _placed(tmp_path)
+    write_tree(tmp_path, {**BASE, "tests/test_x.py": src})
+    assert ("pytest-asyncio", "optional-dependencies.test") in placements(tmp_path)
 
 
 def test_cov_option_in_ci_needs_pytest_cov(tmp_path):
     wf = "jobs:\n  t:\n    steps:\n      - run: pytest --cov=p -n auto\n"
-    _write(tmp_path, {**BASE, ".github/workflows/ci.yml": wf})
-    placed = _placed(tmp_path)
+    write_tree(tmp_path, {**BASE, ".github/workflows/ci.yml": wf})
+    placed = placements(tmp_path)
     assert ("pytest-cov", "optional-dependencies.test") in placed
     assert ("pytest-xdist", "optional-dependencies.test") in placed
 
 
 def test_parquet_io_with_pandas_needs_pyarrow(tmp_path):
     src = "import pandas as pd\n\ndef save(df):\n    df.to_parquet('x.parquet')\n"
-    _write(tmp_path, {**BASE, "p/io.py": src})
-    assert ("pyarrow", None) in _placed(tmp_path)
+    write_tree(tmp_path, {**BASE, "p/io.py": src})
+    assert ("pyarrow", None) in placements(tmp_path)
 
 
 def test_uvicorn_with_options_before_the_app_in_shell_or_exec_form(tmp_path):
@@ -68,24 +52,24 @@ def test_uvicorn_with_options_before_the_app_in_shell_or_exec_form(tmp_path):
         "CMD poetry run uvicorn --host=0.0.0.0 app.main:app\n",
         'CMD ["uvicorn", "app.main:app", "--host", "0.0.0.0"]\n',
     ):
-        root = _write(tmp_path / str(len(cmd)), {**BASE, "Dockerfile": cmd})
-        assert ("uvicorn", None) in _placed(root)
+        root = write_tree(tmp_path / str(len(cmd)), {**BASE, "Dockerfile": cmd})
+        assert ("uvicorn", None) in placements(root)
     logging_only = 'LOGGERS = ("uvicorn.asgi", "uvicorn.access")\n'
-    root = _write(tmp_path / "logs", {**BASE, "Dockerfile": f"RUN echo '{logging_only}'\n"})
-    assert ("uvicorn", None) not in _placed(root)
+    root = write_tree(tmp_path / "logs", {**BASE, "Dockerfile": f"RUN echo '{logging_only}'\n"})
+    assert ("uvicorn", None) not in placements(root)
 
 
 def test_gunicorn_config_with_uvicorn_worker_needs_both(tmp_path):
     conf = 'bind = "0.0.0.0:8000"\nworker_class = "uvicorn.workers.UvicornWorker"\n'
-    _write(tmp_path, {**BASE, "gunicorn.conf.py": conf})
-    placed = _placed(tmp_path)
+    write_tree(tmp_path, {**BASE, "gunicorn.conf.py": conf})
+    placed = placements(tmp_path)
     assert ("gunicorn", None) in placed and ("uvicorn", None) in placed
 
 
 def test_google_auth_requests_transport_needs_requests(tmp_path):
     src = "from google.auth.transport.requests import Request\n"
-    _write(tmp_path, {**BASE, "p/auth.py": src})
-    placed = _placed(tmp_path)
+    write_tree(tmp_path, {**BASE, "p/auth.py": src})
+    placed = placements(tmp_path)
     assert ("requests", None) in placed and ("google-auth", None) in placed
 
 
@@ -94,22 +78,20 @@ def test_azure_async_clients_need_the_aiohttp_transport(tmp_path):
         "from azure.identity.aio import DefaultAzureCredential\n"
         "from azure.storage.blob import aio\n"
     )
-    _write(tmp_path, {**BASE, "p/chat.py": src})
-    placed = _placed(tmp_path)
+    write_tree(tmp_path, {**BASE, "p/chat.py": src})
+    placed = placements(tmp_path)
     assert ("aiohttp", None) in placed and ("azure-identity", None) in placed
     # the synchronous clients need no async transport
-    _write(tmp_path, {"p/chat.py": "from azure.identity import DefaultAzureCredential\n"})
-    assert ("aiohttp", None) not in _placed(tmp_path)
+    write_tree(tmp_path, {"p/chat.py": "from azure.identity import DefaultAzureCredential\n"})
+    assert ("aiohttp", None) not in placements(tmp_path)
 
 
 def test_no_rule_fires_on_plain_code(tmp_path):
-    _write(tmp_path, {**BASE, "p/x.py": "import os\n"})
-    assert _placed(tmp_path) == set()
+    write_tree(tmp_path, {**BASE, "p/x.py": "import os\n"})
+    assert placements(tmp_path) == set()
 
 
 # --- pytest plugins: markers, fixtures, pytest_plugins, -p, ini keys (python_pytest.py) ---
-
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "python"
 
 
 def _plugin(package: str, **kw: object) -> Plugin:
@@ -133,7 +115,7 @@ def _found(src: str, rel: str = "tests/test_x.py") -> Found:
 
 
 def test_fixture_repository_gets_the_plugins_its_markers_and_fixtures_need():
-    placed = _placed(FIXTURES / "rules-pytest-plugins")
+    placed = placements(FIXTURES / "python" / "rules-pytest-plugins")
     assert ("anyio", "optional-dependencies.test") in placed
     assert ("pytest-mock", "optional-dependencies.test") in placed
     names = {name for name, _ in placed}
@@ -144,22 +126,24 @@ def test_fixture_repository_gets_the_plugins_its_markers_and_fixtures_need():
 
 def test_anyio_marker_needs_anyio_even_when_the_code_never_imports_it(tmp_path):
     src = "import pytest\n\npytestmark = pytest.mark.anyio\n\nasync def test_a():\n    pass\n"
-    _write(tmp_path, {**BASE, "tests/test_x.py": src})
-    assert ("anyio", "optional-dependencies.test") in _placed(tmp_path)
+    write_tree(tmp_path, {**BASE, "tests/test_x.py": src})
+    assert ("anyio", "optional-dependencies.test") in placements(tmp_path)
 
 
 def test_pytest_plugins_entries_and_ini_keys_name_their_plugin(tmp_path):
     conftest = 'pytest_plugins = ["pytest_asyncio", "tests.helpers"]\n'
     config = "[pytest]\naddopts = -p xdist -p no:cacheprovider\ntimeout = 30\n"
-    _write(tmp_path, {**BASE, "tests/conftest.py": conftest, "pytest.ini": config})
-    placed = {name for name, _ in _placed(tmp_path)}
+    write_tree(tmp_path, {**BASE, "tests/conftest.py": conftest, "pytest.ini": config})
+    placed = {name for name, _ in placements(tmp_path)}
     assert {"pytest-asyncio", "pytest-xdist", "pytest-timeout"} <= placed
 
 
 def test_an_uppercase_ini_key_in_setup_cfg_names_its_plugin(tmp_path):
     config = "[metadata]\nname = p\n\n[tool:pytest]\nDJANGO_SETTINGS_MODULE = p.settings\n"
-    _write(tmp_path, {**BASE, "setup.cfg": config, "tests/test_x.py": "def test_a():\n    pass\n"})
-    assert "pytest-django" in {name for name, _ in _placed(tmp_path)}
+    write_tree(
+        tmp_path, {**BASE, "setup.cfg": config, "tests/test_x.py": "def test_a():\n    pass\n"}
+    )
+    assert "pytest-django" in {name for name, _ in placements(tmp_path)}
 
 
 def test_usefixtures_and_getfixturevalue_are_fixture_uses():
@@ -251,8 +235,8 @@ def test_the_plugin_table_lists_markers_and_fixtures_but_not_pytests_own():
 
 def test_an_ambiguous_fixture_is_reported_and_not_written(tmp_path):
     src = "def test_a(freezer):\n    pass\n"
-    _write(tmp_path, {**BASE, "tests/test_x.py": src})
-    result = infer(tmp_path, Options(offline=True, versions=False))
+    write_tree(tmp_path, {**BASE, "tests/test_x.py": src})
+    result = infer_offline(tmp_path)
     names = {r.name for r in result.requirements}
     assert not names & {"pytest-freezer", "pytest-freezegun"}
     assert any("ambiguous" in d.message and "freezer" in d.message for d in result.diagnostics)
@@ -272,16 +256,16 @@ def test_web_app_features_need_their_helper_distributions(tmp_path):
         "def login(form: Annotated[OAuth2PasswordRequestForm, Depends()], note: str = Form()):\n"
         "    return form.username\n"
     )
-    _write(tmp_path, {**BASE, "p/app.py": app})
-    placed = {name for name, _ in _placed(tmp_path)}
+    write_tree(tmp_path, {**BASE, "p/app.py": app})
+    placed = {name for name, _ in placements(tmp_path)}
     assert {"email-validator", "python-multipart", "psycopg"} <= placed
 
 
 def test_naming_emailstr_without_annotating_a_field_needs_nothing(tmp_path):
     # a library mapping pydantic types to columns only names the type
     lib = "from pydantic import EmailStr\n\nSTRING_TYPES = (str, EmailStr)\n"
-    _write(tmp_path, {**BASE, "p/types.py": lib})
-    assert "email-validator" not in {name for name, _ in _placed(tmp_path)}
+    write_tree(tmp_path, {**BASE, "p/types.py": lib})
+    assert "email-validator" not in {name for name, _ in placements(tmp_path)}
 
 
 def test_postgres_urls_and_django_engine_need_the_default_driver(tmp_path):
@@ -292,20 +276,20 @@ def test_postgres_urls_and_django_engine_need_the_default_driver(tmp_path):
         ".env.dev-sample": "SQL_ENGINE=django.db.backends.postgresql\n",
         "docker-compose.prod.yml": compose,
     }
-    placed = _placed(_write(tmp_path / "dj", django))
+    placed = placements(write_tree(tmp_path / "dj", django))
     assert {("psycopg2-binary", None), ("gunicorn", None)} <= placed
     sqla = {**BASE, "p/db.py": 'import sqlalchemy\nURL = "postgresql://u@db/app"\n'}
-    assert ("psycopg2-binary", None) in _placed(_write(tmp_path / "sqla", sqla))
+    assert ("psycopg2-binary", None) in placements(write_tree(tmp_path / "sqla", sqla))
     chosen = {**sqla, "p/drv.py": "import psycopg\n"}  # the project picked psycopg 3
-    assert ("psycopg2-binary", None) not in _placed(_write(tmp_path / "own", chosen))
+    assert ("psycopg2-binary", None) not in placements(write_tree(tmp_path / "own", chosen))
     asyncpg_url = {**BASE, "p/db.py": 'import sqlalchemy\nURL = "postgresql+asyncpg://db/app"\n'}
-    assert ("psycopg2-binary", None) not in _placed(_write(tmp_path / "apg", asyncpg_url))
+    assert ("psycopg2-binary", None) not in placements(write_tree(tmp_path / "apg", asyncpg_url))
     ci_only = {
         **BASE,
         "p/db.py": "import sqlalchemy\n",
         ".github/workflows/t.env": "postgres://x\n",
     }
-    assert ("psycopg2-binary", None) not in _placed(_write(tmp_path / "ci", ci_only))
+    assert ("psycopg2-binary", None) not in placements(write_tree(tmp_path / "ci", ci_only))
 
 
 def test_a_driverless_url_rewritten_to_a_named_driver_adds_no_default_driver(tmp_path):
@@ -318,7 +302,7 @@ def test_a_driverless_url_rewritten_to_a_named_driver_adds_no_default_driver(tmp
         '            return url.replace(scheme, "postgresql+psycopg://", 1)\n'
         "    return url\n"
     )
-    placed = {name for name, _ in _placed(_write(tmp_path, {**BASE, "p/config.py": config}))}
+    placed = {name for name, _ in placements(write_tree(tmp_path, {**BASE, "p/config.py": config}))}
     assert "psycopg" in placed
     assert "psycopg2-binary" not in placed
 
@@ -332,14 +316,14 @@ def test_commented_out_urls_and_a_driver_chosen_in_a_group_add_no_driver(tmp_pat
             '#URI="mysql+pymysql://u@localhost/app"\n'
         ),
     }
-    placed = {name for name, _ in _placed(_write(tmp_path / "c", commented))}
+    placed = {name for name, _ in placements(write_tree(tmp_path / "c", commented))}
     assert not placed & {"psycopg2-binary", "pymysql"}
     grouped = {
         **BASE,
         "pyproject.toml": BASE["pyproject.toml"] + '[dependency-groups]\nprod = ["psycopg[c]"]\n',
         "p/settings.py": 'import django\nENGINE = "django.db.backends.postgresql"\n',
     }
-    assert ("psycopg2-binary", None) not in _placed(_write(tmp_path / "g", grouped))
+    assert ("psycopg2-binary", None) not in placements(write_tree(tmp_path / "g", grouped))
 
 
 def test_a_server_goes_to_the_requirements_layer_its_image_installs(tmp_path):
@@ -353,7 +337,7 @@ def test_a_server_goes_to_the_requirements_layer_its_image_installs(tmp_path):
         "Procfile": "web: gunicorn app:app\n",
         "app/__init__.py": "import flask\n",
     }
-    result = infer(_write(tmp_path / "site", files), Options(offline=True, versions=False))
+    result = infer_offline(write_tree(tmp_path / "site", files))
     placed = {(r.manifest, r.name) for r in result.requirements}
     assert ("requirements/docker.txt", "gunicorn") in placed
     assert ("requirements/common.txt", "gunicorn") not in placed
@@ -375,8 +359,8 @@ def test_parsers_named_by_string_need_their_distributions(tmp_path):
         "def parse(page):\n    return BeautifulSoup(page, 'html5lib')\n\n"
         "def tables(html):\n    return pd.read_html(html)\n"
     )
-    _write(tmp_path, {**BASE, "p/scrape.py": src})
-    placed = _placed(tmp_path)
+    write_tree(tmp_path, {**BASE, "p/scrape.py": src})
+    placed = placements(tmp_path)
     assert ("html5lib", None) in placed
     assert ("lxml", None) in placed
 
@@ -387,8 +371,8 @@ def test_a_parser_the_project_declares_in_an_extra_is_not_added(tmp_path):
         "pyproject.toml": BASE["pyproject.toml"] + 'importers = ["lxml"]\n',
         "p/imp.py": "from bs4 import BeautifulSoup\n\ndef x(t):\n    return BeautifulSoup(t, 'xml')\n",
     }
-    _write(tmp_path, files)
-    assert ("lxml", None) not in _placed(tmp_path)
+    write_tree(tmp_path, files)
+    assert ("lxml", None) not in placements(tmp_path)
 
 
 def test_a_server_the_image_installs_by_name_is_not_written(tmp_path):
@@ -398,19 +382,19 @@ def test_a_server_the_image_installs_by_name_is_not_written(tmp_path):
         "  && rm -rf /app\n"
         'ENTRYPOINT ["gunicorn", "app.server:create_app()"]\n'
     )
-    root = _write(tmp_path / "own", {**BASE, "Dockerfile": docker})
-    assert ("gunicorn", None) not in _placed(root)
+    root = write_tree(tmp_path / "own", {**BASE, "Dockerfile": docker})
+    assert ("gunicorn", None) not in placements(root)
     through_list = 'RUN pip install -r requirements.txt\nCMD ["gunicorn", "app:app"]\n'
-    root = _write(tmp_path / "list", {**BASE, "Dockerfile": through_list})
-    assert ("gunicorn", None) in _placed(root)
+    root = write_tree(tmp_path / "list", {**BASE, "Dockerfile": through_list})
+    assert ("gunicorn", None) in placements(root)
 
 
 def test_a_systemd_unit_that_starts_gunicorn_needs_it(tmp_path):
     unit = (
         "[Service]\nExecStart=/opt/app/venv/bin/gunicorn --config /opt/app/gunicorn.py app.wsgi\n"
     )
-    root = _write(tmp_path, {**BASE, "contrib/app.service": unit})
-    assert ("gunicorn", None) in _placed(root)
+    root = write_tree(tmp_path, {**BASE, "contrib/app.service": unit})
+    assert ("gunicorn", None) in placements(root)
 
 
 def test_a_url_in_a_docstrings_example_needs_no_driver(tmp_path):
@@ -419,10 +403,10 @@ def test_a_url_in_a_docstrings_example_needs_no_driver(tmp_path):
         '    """Serve a storage.\n\n    Example: serve("mysql+pymysql://user@host/db")\n    """\n'
         "    return sqlalchemy.create_engine(url)\n"
     )
-    names = {n for n, _ in _placed(_write(tmp_path, {**BASE, "p/__init__.py": src}))}
+    names = {n for n, _ in placements(write_tree(tmp_path, {**BASE, "p/__init__.py": src}))}
     assert "sqlalchemy" in names and "pymysql" not in names
     code = src.replace("return sqlalchemy.create_engine(url)", 'return serve("mysql+pymysql://h")')
-    names = {n for n, _ in _placed(_write(tmp_path, {"p/__init__.py": code}))}
+    names = {n for n, _ in placements(write_tree(tmp_path, {"p/__init__.py": code}))}
     assert "pymysql" in names
 
 
@@ -436,5 +420,19 @@ def test_a_call_of_an_optional_library_needs_its_helper_only_as_optionally(tmp_p
         "p/read.py": "from p.proxy import load\n\n\ndef read(f):\n"
         "    return load().read_excel(f)\n",
     }
-    names = {n for n, _ in _placed(_write(tmp_path, files))}
+    names = {n for n, _ in placements(write_tree(tmp_path, files))}
     assert "openpyxl" not in names and "pandas" not in names
+
+
+def test_wtforms_email_validator_needs_email_validator(tmp_path):
+    root = copy_fixture("python", "rules-wtforms-email", tmp_path / "rules-wtforms-email")
+    names = {n for n, _ in placements(root)}
+    assert {"email-validator", "wtforms", "flask-wtf"} <= names
+    assert "tzdata" not in names
+
+
+def test_zoneinfo_class_still_needs_tzdata(tmp_path):
+    root = copy_fixture("python", "rules-wtforms-email", tmp_path / "p")
+    (root / "app" / "tz.py").write_text("from zoneinfo import ZoneInfo\nUTC = ZoneInfo('UTC')\n")
+    result = infer_offline(root)
+    assert "tzdata" in {r.name for r in result.requirements}

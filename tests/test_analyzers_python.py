@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 import textwrap
-from pathlib import Path
 
 import pytest
+from conftest import FIXTURES
 from packaging.markers import Marker
 
 from depinfer.analyzers.python import MAX_ATTRS, analyze, analyze_text, package_of
@@ -17,12 +17,10 @@ from depinfer.model import FileKind, ImportRef
 from depinfer.registries import Registries
 from depinfer.scan import scan
 
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "python"
-
 
 def run_fixture(name: str) -> tuple[list[ImportRef], Context]:
     ctx = Context(Options(offline=True), Registries(offline=True))
-    refs = analyze(scan(FIXTURES / name), ctx)
+    refs = analyze(scan(FIXTURES / "python" / name), ctx)
     return refs, ctx
 
 
@@ -555,7 +553,7 @@ def test_import_lines_swallowed_by_parse_errors_are_recovered():
 
 
 def test_no_fixture_produces_internal_errors():
-    for fixture in sorted(FIXTURES.glob("an-*")):
+    for fixture in sorted((FIXTURES / "python").glob("an-*")):
         _, ctx = run_fixture(fixture.name)
         assert not any("could not analyse" in d.message for d in ctx.diagnostics), fixture
 
@@ -646,3 +644,10 @@ def test_facts_are_replaced_not_changed_and_default_when_absent():
     mark(ref, core=True)
     assert isinstance(first, ImportFacts) and first.lazy and not first.core
     assert import_facts(ref).lazy and import_facts(ref).core
+
+
+def test_isinstance_checks_do_not_make_a_probe_real_work():
+    path = FIXTURES / "python" / "an-probe-guards" / "probe" / "console.py"
+    refs = {r.module: r.optional for r in analyze_text(path.read_text(), "probe/console.py")}
+    assert refs["ipykernel"] is True and refs["IPython"] is True
+    assert refs["dateutil.parser"] is False

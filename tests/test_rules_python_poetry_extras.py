@@ -2,24 +2,12 @@
 
 from __future__ import annotations
 
-import shutil
-from pathlib import Path
-
-from depinfer.context import Options
-from depinfer.pipeline import infer
-
-FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "python" / "rules-poetry-extras"
-
-
-def _placed(root: Path) -> set[tuple[str, str | None, bool]]:
-    result = infer(root, Options(offline=True, versions=False))
-    return {(r.name, r.group, r.optional) for r in result.requirements}
+from conftest import copy_fixture, placements
 
 
 def test_extras_names_become_optional_poetry_dependencies(tmp_path):
-    root = tmp_path / "p"
-    shutil.copytree(FIXTURE, root)
-    placed = _placed(root)
+    root = copy_fixture("python", "rules-poetry-extras", tmp_path / "p")
+    placed = placements(root, "name", "group", "optional")
     for name in ("tree-sitter", "tree-sitter-python", "tree-sitter-json"):
         assert (name, "extras.grammars", True) in placed, placed
     assert not any(group is None for _, group, _ in placed)
@@ -33,4 +21,4 @@ def test_pep621_extras_are_not_poetry_extras(tmp_path):
         '[project]\nname = "p"\nversion = "1"\ndependencies = []\n'
         '[project.optional-dependencies]\nfast = ["uvloop"]\n'
     )
-    assert _placed(root) == set()
+    assert placements(root, "name", "group", "optional") == set()

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+from conftest import FIXTURES
 
 from depinfer.analyzers.csharp import analyze_text
 from depinfer.analyzers.csharp_layout import build_layout, tfm_major
 from depinfer.facts.csharp import ref_facts, ref_kind, ref_project
 from depinfer.model import FileKind
 from depinfer.scan import scan
-
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "csharp"
 
 SOURCE = """global using Xunit;
 using static System.Math;
@@ -122,7 +120,7 @@ def test_syntax_errors_still_give_what_parses():
 
 
 def test_files_belong_to_the_nearest_project_and_compile_remove_applies():
-    project = scan(FIXTURES / "multitarget")
+    project = scan(FIXTURES / "csharp" / "multitarget")
     layout = {cs.name: cs for cs in build_layout(project)}
     parsing = layout["Parsing"]
     assert [f.path for f in parsing.files] == ["src/Parsing/Tokenizer.cs"]
@@ -131,7 +129,7 @@ def test_files_belong_to_the_nearest_project_and_compile_remove_applies():
 
 
 def test_props_give_frameworks_and_central_versions():
-    project = scan(FIXTURES / "shop")
+    project = scan(FIXTURES / "csharp" / "shop")
     layout = {cs.name: cs for cs in build_layout(project)}
     web = layout["Shop.Web"]
     assert web.target_frameworks == ["net8.0"]
