@@ -26,7 +26,7 @@ from depinfer.ci.workflow import Step, TestJob, test_commands
 from depinfer.data import load_table
 from depinfer.model import Ecosystem, Project
 from depinfer.registries.http import default_cache_dir
-from depinfer.resolvers.runtime import rust_runtime
+from depinfer.runtime import rust_runtime
 from depinfer.toml_compat import tomllib
 
 TEST_EXTRAS = ("test", "tests", "testing", "dev", "develop", "all")

@@ -66,6 +66,7 @@ from depinfer.model import (
     Project,
     Section,
 )
+from depinfer.runtime import python_runtime
 from depinfer.scan import classify
 
 # Import names that are never distributions of their own.
@@ -73,11 +74,8 @@ _NOT_DISTRIBUTIONS = {"__main__", "__future__", "__builtin__", "builtins"}
 
 
 def target_python(project: Project, ctx: Context) -> str:
-    """The oldest Python the project supports (resolvers.runtime.python_runtime: --python,
+    """The oldest Python the project supports (runtime.python_runtime: --python,
     requires-python, then classifiers, CI matrix, .python-version, runtime.txt, Dockerfile)."""
-    # in-function: resolvers.runtime is a later stage; it moves to the base layer (#21, core)
-    from depinfer.resolvers.runtime import python_runtime
-
     detected = python_runtime(project, ctx.options.python).minimum
     return ".".join(detected.split(".")[:2]) if detected else DEFAULT_TARGET
 

@@ -12,18 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-from packaging.specifiers import InvalidSpecifier, SpecifierSet
-
 from depinfer.data import load_table
+from depinfer.runtime import known_versions, minor, target_from_requires_python
 
 DEFAULT_TARGET = "3.10"
-
-
-def minor(version: str) -> int:
-    try:
-        return int(version.split(".")[1])
-    except (IndexError, ValueError):
-        return 10
+__all__ = ["known_versions", "minor", "target_from_requires_python"]  # moved to depinfer.runtime
 
 
 @cache
@@ -47,10 +40,6 @@ def _ever_stdlib() -> frozenset[str]:
     for names in _version_sets().values():
         out |= names
     return frozenset(out)
-
-
-def known_versions() -> list[str]:
-    return sorted(_version_sets(), key=minor)
 
 
 def stdlib_of(version: str) -> frozenset[str]:
@@ -81,22 +70,6 @@ def since(module: str) -> str | None:
 
 def typing_since(name: str) -> str | None:
     return _table()["typing_since"].get(name)
-
-
-def target_from_requires_python(spec: str | None) -> str | None:
-    """The lowest known minor version that `requires-python` allows ('>=3.9' → '3.9')."""
-    if not spec:
-        return None
-    try:
-        allowed = SpecifierSet(spec)
-    except InvalidSpecifier:
-        return None
-    for v in known_versions():
-        if allowed.contains(f"{v}.0", prereleases=True) or allowed.contains(
-            f"{v}.99", prereleases=True
-        ):
-            return v
-    return None
 
 
 @dataclass(frozen=True)

@@ -9,11 +9,44 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 
-from depinfer.mapping.python_stdlib import target_from_requires_python
+from packaging.specifiers import InvalidSpecifier, SpecifierSet
+
+from depinfer.data import load_table
 from depinfer.model import Ecosystem, Project
 from depinfer.toml_compat import tomllib
+
+
+def minor(version: str) -> int:
+    """The minor number of a "3.X" version (10 when it cannot be read)."""
+    try:
+        return int(version.split(".")[1])
+    except (IndexError, ValueError):
+        return 10
+
+
+@cache
+def known_versions() -> tuple[str, ...]:
+    """The Python minor versions the shipped stdlib table knows, oldest first."""
+    return tuple(sorted(load_table("python/python_stdlib.json")["versions"], key=minor))
+
+
+def target_from_requires_python(spec: str | None) -> str | None:
+    """The lowest known minor version that `requires-python` allows ('>=3.9' → '3.9')."""
+    if not spec:
+        return None
+    try:
+        allowed = SpecifierSet(spec)
+    except InvalidSpecifier:
+        return None
+    for v in known_versions():
+        if allowed.contains(f"{v}.0", prereleases=True) or allowed.contains(
+            f"{v}.99", prereleases=True
+        ):
+            return v
+    return None
 
 
 @dataclass

@@ -1,7 +1,7 @@
 from pathlib import Path
 
 from depinfer.model import Ecosystem, Manifest, Project
-from depinfer.resolvers.runtime import (
+from depinfer.runtime import (
     dotnet_runtime,
     lower_bound_of_specifier,
     node_runtime,
