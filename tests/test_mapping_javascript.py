@@ -289,3 +289,16 @@ def test_inline_module_scripts_of_an_app_entry_html_are_bundled_code(tmp_path):
         "<script type=\"module\">import { createApp } from 'vue'</script>\n"
     )
     assert _mapped_names(tmp_path) == set()
+
+
+def test_each_candidate_names_the_mapping_step_that_named_its_package():
+    named = {}
+    for fixture in ("jsx", "monorepo", "esm-ts"):
+        project = scan(FIXTURES / "javascript" / fixture)
+        ctx = make_context(Options(offline=True))
+        for c in map_imports(project, analyze(project, ctx), ctx):
+            named.setdefault(c.name, set()).add(npm_facts(c).named_by)
+    assert named["react"] >= {"jsx_runtime", "package_name"}  # JSX, and `import React`
+    assert named["@acme/core"] == {"sibling_package"}
+    assert named["@types/node"] == {"node_types"}
+    assert named["express"] == {"package_name"}

@@ -10,6 +10,7 @@ from depinfer.model import Ecosystem, Section
 from depinfer.pipeline import infer
 from depinfer.registries import Registries
 from depinfer.registries.base import VersionInfo
+from depinfer.report import explain_report
 from depinfer.resolvers.javascript import ships_types, types_package
 
 
@@ -396,3 +397,33 @@ def test_types_an_app_takes_from_a_package_its_framework_depends_on_are_not_writ
     finally:
         for name in ("astro", *deps):
             del PACKAGES[name]
+
+
+def _explained(name: str, package: str) -> list[str]:
+    options = Options()
+    ctx = Context(options=options, registries=FakeRegistries())
+    return explain_report(infer(FIXTURES / "javascript" / name, options, ctx=ctx), package).splitlines()
+
+
+def test_explain_names_the_mapping_and_resolver_steps_that_wrote_a_requirement():
+    lines = _explained("monorepo", "express")
+    # the evidence proper stays first (the verbose report shows it); the steps follow
+    assert lines[1] == "  because: packages/app/src/index.js:3 import express"
+    assert lines[2:4] == ["  because: mapping:package_name", "  because: resolve:registry_version"]
+    lines = _explained("monorepo", "@acme/core")
+    assert "  because: mapping:sibling_package" in lines
+    assert "  because: resolve:sibling_reference" in lines
+    lines = _explained("esm-ts", "@types/express")
+    assert lines[1] == "  because: registry express@5.0.0 ships no types"
+    assert "  because: resolve:types_follow_up" in lines
+
+
+def test_explain_names_the_step_that_left_a_candidate_out():
+    lines = _explained("monorepo", "react")
+    app = lines.index("react: considered for packages/app/package.json but not written")
+    core = lines.index("react: considered for packages/core/package.json but not written")
+    assert lines[app + 1] == "  evidence: packages/app/src/index.js:2 import react"
+    assert lines[app + 2] == "  evidence: resolve:peer_left_to_host"  # @acme/core's peer
+    assert lines[core + 2] == "  evidence: resolve:already_declared"  # its own peer
+    lines = _explained("esm-ts", "typescript")
+    assert lines[-1] == "  evidence: resolve:already_declared"

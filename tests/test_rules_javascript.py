@@ -175,6 +175,24 @@ def test_compiler_options_pass_down_through_extends():
     assert "packages/core/package.json" in tslib
 
 
+def test_a_companion_names_the_rule_that_found_it_after_its_evidence():
+    for fixture, name, rule in (
+        ("build-helpers", "tslib", "rule:option_companions tsconfig:importHelpers"),
+        (
+            "config-only",
+            "@babel/runtime",
+            "rule:package_companions @babel/plugin-transform-runtime",
+        ),
+    ):
+        project = scan(FIXTURES / "javascript" / fixture)
+        ctx = make_context(Options(offline=True))
+        refs = analyze(project, ctx)
+        found = infer(project, refs, map_imports(project, refs, ctx), ctx)
+        evidence = [str(e) for c in found if c.name == name for e in c.evidence]
+        assert evidence[0].endswith(("#importHelpers", "#installation"))  # the rule's docs
+        assert evidence[-1] == rule  # for `--explain`
+
+
 def test_material_ui_brings_its_default_style_engine(tmp_path):
     (tmp_path / "package.json").write_text('{"name": "app", "private": true, "type": "module"}')
     (tmp_path / "src").mkdir()

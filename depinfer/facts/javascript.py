@@ -43,6 +43,7 @@ class NpmFacts(Facts):
     dynamic: bool = False  # `import()` / `require()` with a literal
     heuristic: bool = False  # named by a helper call or a string: the registry must confirm
     require: bool = False  # loaded with `require()` (a code import or a tool's CJS loader)
+    named_by: str = ""  # the mapping step that named the package (`--explain` shows it)
     # set by the implicit-dependency rules
     implicit: bool = False  # implied by a config, script, stylesheet or companion rule
     implied: bool = False  # by a config file's presence alone, not a name in it

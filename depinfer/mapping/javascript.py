@@ -296,6 +296,7 @@ class _Mapped:
     target: Manifest | None  # the sibling package an internal name points at
     type_only: bool
     section: Section
+    how: str  # the classify step that named the package (`--explain` shows it)
 
 
 def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[Candidate]:
@@ -322,8 +323,10 @@ def _classify(lay: Layout, ref: ImportRef) -> _Mapped | None:
     section = file_section(
         owner, ref.file, ref.kind, owner.path in lay.unpublished, owner.path in lay.compiled
     )
+    how = _how_named(facts, verdict, name)
     if type_only and verdict == "external" and name in types_only_modules():
         name = f"@types/{name}"  # `import type { Root } from 'hast'`
+        how = "types_only_module"
     if name.startswith("@types/"):
         # Declarations are for the compiler, never run: dev — except that a published
         # library's shipped types (`import type` in its source) reach its users, who
@@ -332,7 +335,18 @@ def _classify(lay: Layout, ref: ImportRef) -> _Mapped | None:
         if not (published and type_only and section == Section.RUNTIME):
             if type_only or published:
                 section = Section.DEV
-    return _Mapped(ref, facts, owner, verdict, name, target, type_only, section)
+    return _Mapped(ref, facts, owner, verdict, name, target, type_only, section, how)
+
+
+def _how_named(facts: JsImportFacts, verdict: str, name: str) -> str:
+    """Which step of classify_spec named the package, for `--explain`."""
+    if facts.jsx:
+        return "jsx_runtime"  # the JSX runtime a file's JSX compiles to
+    if facts.types_reference and name == node_types():
+        return "node_types"  # `/// <reference types="node" />` or a builtin's types
+    if verdict == "internal":
+        return "sibling_package"  # another package.json of the repository
+    return "package_name"  # the specifier's first segment(s)
 
 
 def _uncompiled_jsdoc(lay: Layout, use: _Mapped) -> bool:
@@ -385,6 +399,7 @@ def _candidate(use: _Mapped) -> Candidate:
             dynamic=ref.dynamic,
             heuristic=facts.heuristic or facts.string_literal,
             require=facts.require,
+            named_by=use.how,
         ),
     )
     if use.verdict == "internal" and use.target is not None:

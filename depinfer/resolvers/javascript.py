@@ -144,6 +144,7 @@ class _Uses:
     named: frozenset[tuple[str, str]]  # some use is more than a config file's presence
     beyond_configs: frozenset[tuple[str, str]]  # named by code, scripts or rules, not configs
     presence_not_enough: frozenset[tuple[str, str]]  # implied by a presence that installs nothing
+    named_by: dict[tuple[str, str], tuple[str, ...]]  # the mapping steps that named it
 
     @classmethod
     def of(cls, npm: list[Candidate]) -> _Uses:
@@ -161,6 +162,7 @@ class _Uses:
             presence_not_enough=frozenset(
                 (c.manifest, c.name) for c, f in facts if f.presence_not_enough
             ),
+            named_by=_named_by(facts),
         )
 
     def facts_of(self, c: Candidate) -> NpmFacts:
@@ -174,6 +176,44 @@ class _Uses:
             config_only=key not in self.beyond_configs,
             presence_not_enough=key in self.presence_not_enough,
         )
+
+
+def _named_by(facts: list[tuple[Candidate, NpmFacts]]) -> dict[tuple[str, str], tuple[str, ...]]:
+    """(manifest, name) → the mapping steps that named it, in the order of its uses."""
+    out: dict[tuple[str, str], tuple[str, ...]] = {}
+    for c, f in facts:
+        have = out.get((c.manifest, c.name), ())
+        if f.named_by and f.named_by not in have:
+            out[(c.manifest, c.name)] = (*have, f.named_by)
+    return out
+
+
+def _step(name: str) -> Evidence:
+    """Evidence naming the resolver step that decided (`--explain` shows it, after the
+    evidence proper, so the first evidence the verbose report shows stays the same)."""
+    return Evidence(f"resolve:{name}")
+
+
+@dataclass(frozen=True)
+class _Originals:
+    """The candidates as the earlier stages handed them, by (manifest, lowercase name):
+    `--explain` shows their evidence for a name that is not written."""
+
+    by_key: dict[tuple[str, str], list[Candidate]]
+
+    @classmethod
+    def of(cls, npm: list[Candidate]) -> _Originals:
+        by_key: dict[tuple[str, str], list[Candidate]] = defaultdict(list)
+        for c in npm:
+            by_key[(c.manifest, c.name.lower())].append(c)
+        return cls(dict(by_key))
+
+    def left_out(self, c: Candidate | Requirement, reason: str) -> None:
+        """Record on the candidates behind `c` the step that left it out."""
+        ev = _step(reason)
+        for o in self.by_key.get((c.manifest, c.name.lower()), ()):
+            if ev not in o.evidence:
+                o.evidence.append(ev)
 
 
 @dataclass
@@ -229,7 +269,11 @@ _NOT_RESOLVED = (_already_declared, _peer_left_to_host, _types_declared)
 
 
 def _triage(
-    lay: Layout, ctx: Context, manifests: dict[str, Manifest], npm: list[Candidate]
+    lay: Layout,
+    ctx: Context,
+    manifests: dict[str, Manifest],
+    npm: list[Candidate],
+    originals: _Originals,
 ) -> _Triage:
     """Merge the candidates and sort them: to resolve, or declared but maybe types needed."""
     uses = _Uses.of(npm)
@@ -238,12 +282,18 @@ def _triage(
     for c in merged:
         owner = manifests.get(c.manifest)
         if owner is None or owner.parse_error:
+            originals.left_out(c, "manifest_unreadable")
             continue
-        if any(reason(t, c, owner) for reason in _NOT_RESOLVED):
+        reason = next((r for r in _NOT_RESOLVED if r(t, c, owner)), None)
+        if reason is not None:
+            originals.left_out(c, reason.__name__[1:])
             continue
         c.facts = uses.facts_of(c)
+        named_by = uses.named_by.get((c.manifest, c.name), ())
+        c.evidence.extend(Evidence(f"mapping:{how}") for how in named_by)  # for `--explain`
         if c.section == Section.RUNTIME and is_host_peer(lay, owner, c.name):
             c.section = Section.PEER
+            c.evidence.append(_step("host_peer"))
         t.todo.append(c)
     return t
 
@@ -252,13 +302,14 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
     lay = layout(project)
     manifests = {m.path: m for m in project.manifests}
     npm = [c for c in candidates if c.ecosystem == Ecosystem.NPM]
-    triage = _triage(lay, ctx, manifests, npm)
+    originals = _Originals.of(npm)
+    triage = _triage(lay, ctx, manifests, npm, originals)
     try:
         as_of = parse_as_of(ctx.options.as_of, project.last_commit_date)
     except ValueError as exc:
         ctx.error(str(exc))
         as_of = None
-    state = _State(project, lay, ctx, as_of)
+    state = _State(project, lay, ctx, as_of, originals)
     if state.online:  # warm the client's cache concurrently; the loop below asks one by one
         names = sorted({c.name for c in triage.todo if not c.internal})
         ctx.registries.versions_many(Ecosystem.NPM, names)
@@ -280,7 +331,7 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
             c.facts = replace(npm_facts(c), type_only_all=True)
             follow_ups.extend(f for f in state.follow_ups(c, chosen) if not npm_facts(f).peer_of)
     out.extend(_follow_up_requirements(state, out, follow_ups))
-    out = _without_replaced(out)
+    out = _without_replaced(out, originals)
     out = [r for r in out if not _brought_along(state, r)]
     if state.online and ctx.options.versions:
         _align_peers(state, out)
@@ -318,6 +369,7 @@ def _follow_up_requirements(
             continue
         if peer_of and c.name.lower() in state.dependencies_of[c.manifest]:
             continue  # another package the app uses brings this peer along (astro → vite)
+        c.evidence.append(_step("peer_follow_up" if peer_of else "types_follow_up"))
         req, _ = state.requirement(c)
         if req is not None:
             added.append(req)
@@ -325,11 +377,14 @@ def _follow_up_requirements(
     return added
 
 
-def _without_replaced(out: list[Requirement]) -> list[Requirement]:
+def _without_replaced(out: list[Requirement], originals: _Originals) -> list[Requirement]:
     """Drop a types-only package whose @types package was written in its place."""
     replaced = {(r.manifest, f.replaces) for r in out if (f := npm_facts(r)).replaces}
     if not replaced:
         return out
+    for r in out:
+        if (r.manifest, r.name) in replaced:
+            originals.left_out(r, "replaced_by_types_package")
     return [r for r in out if (r.manifest, r.name) not in replaced]
 
 
@@ -347,7 +402,7 @@ def _brought_along(state: _State, r: Requirement) -> bool:
     A package published only for its types (@types/mdast, @shikijs/types) is one the app
     installs for them, so it stays."""
     f = npm_facts(r)
-    return (
+    brought = (
         f.implied_only
         or f.config_only
         or (
@@ -357,6 +412,9 @@ def _brought_along(state: _State, r: Requirement) -> bool:
             and r.manifest in state.unpublished_paths
         )
     ) and r.name.lower() in state.dependencies_of[r.manifest]
+    if brought:
+        state.originals.left_out(r, "brought_along")
+    return brought
 
 
 def _warn_unchecked(state: _State, out: list[Requirement]) -> None:
@@ -477,8 +535,11 @@ def _internal_peers(lay: Layout, merged: list[Candidate]) -> dict[str, set[str]]
 class _State:
     """What resolving one project needs at hand: registry answers, repo versions, as-of."""
 
-    def __init__(self, project: Project, lay: Layout, ctx: Context, as_of) -> None:
+    def __init__(
+        self, project: Project, lay: Layout, ctx: Context, as_of, originals: _Originals
+    ) -> None:
         self.project = project
+        self.originals = originals
         self.lay = lay
         self.ctx = ctx
         self.as_of = as_of
@@ -499,40 +560,55 @@ class _State:
         self.picked: dict[tuple[str, str], VersionInfo] = {}
 
     def requirement(self, c: Candidate) -> tuple[Requirement | None, VersionInfo | None]:
+        """The requirement for `c` and the version chosen for it (None: not written, and
+        the step that left it out is noted for `--explain`)."""
         owner = self.manifests[c.manifest]
         ctx = self.ctx
         if c.section == Section.DEV and keeps_everything_in_dependencies(self.lay, owner):
             if npm_facts(c).implied_only and npm_facts(c).presence_not_enough:
                 # tsconfig.json alone in an app whose framework strips the types itself:
                 # nothing runs the compiler, so nothing to list
-                return None, None
+                return self._left_out(c, "presence_installs_nothing")
             c.section = Section.RUNTIME
+            c.evidence.append(_step("everything_in_dependencies"))
         if c.internal:
-            return to_requirement(c, _internal_spec(self.lay, owner, c)), None
+            return self._written(c, _internal_spec(self.lay, owner, c), "sibling_reference"), None
         verdict = ctx.registries.exists(Ecosystem.NPM, c.name)
         if verdict is False:
             ctx.warn(f"'{c.name}' is not in the npm registry; not written", c.manifest)
-            return None, None
+            return self._left_out(c, "not_in_registry")
         c.verified = verdict
         if npm_facts(c).heuristic and c.optional:
             ctx.info(f"'{c.name}' is only loaded inside try blocks by name; not written")
-            return None, None
+            return self._left_out(c, "only_tried_by_name")
         if verdict is None and npm_facts(c).heuristic and c.name.lower() not in self.known:
             # a name read from a helper call or a plain string, and nothing confirms it
             ctx.info(f"'{c.name}' (from {c.evidence[0]}) could not be verified; not written")
-            return None, None
+            return self._left_out(c, "unverified_guess")
         chosen = (
             self.chosen(owner, c.name, needs_cjs=npm_facts(c).required) if self.online else None
         )
-        spec = ""
+        spec, how = "", "unversioned"
         if ctx.options.versions:
             if chosen is not None:
-                spec = f"^{chosen.version}"
+                spec, how = f"^{chosen.version}", "registry_version"
+            elif c.name.lower() in self.repo_versions:
+                spec, how = self.repo_versions[c.name.lower()], "repository_version"
             else:
-                spec = self.repo_versions.get(c.name.lower(), "*")
+                spec, how = "*", "any_version"
         if chosen is not None:
             self.picked[(c.manifest, c.name)] = chosen
-        return to_requirement(c, spec), chosen
+        return self._written(c, spec, how), chosen
+
+    def _left_out(self, c: Candidate, reason: str) -> tuple[None, None]:
+        self.originals.left_out(c, reason)
+        return None, None
+
+    @staticmethod
+    def _written(c: Candidate, spec: str, how: str) -> Requirement:
+        req = to_requirement(c, spec)
+        req.evidence.append(_step(how))
+        return req
 
     def chosen(self, owner: Manifest, name: str, needs_cjs: bool = False) -> VersionInfo | None:
         """Newest fitting version; code that `require()`s the package gets the newest that

@@ -607,7 +607,11 @@ def _companions(project: Project, lay: Layout, found: list[Candidate]) -> list[C
     out: list[Candidate] = []
     for comp in companions():
         rule = next(r for prefix, r in _COMPANION_KINDS if comp["when"].startswith(prefix))
-        out.extend(rule(lay, comp, found))
+        # last, after the evidence proper: `--explain` names the rule that decided
+        decided = Evidence(f"rule:{rule.__name__[1:]}", detail=comp["when"])
+        for cand in rule(lay, comp, found):
+            cand.evidence.append(decided)
+            out.append(cand)
     return out
 
 
