@@ -186,7 +186,6 @@ class ImportRef:
     relative: bool = False
     names: tuple[str, ...] = ()  # imported members (from x import a, b) — API bounds use them
     facts: Facts | None = None  # the language's own typed facts (depinfer/facts/)
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -215,7 +214,6 @@ class Candidate:
     # (name, rank); the hybrid arbiter shows them beside each option
     ranks: tuple[tuple[str, int], ...] = ()
     facts: Facts | None = None  # the language's own typed facts (depinfer/facts/)
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -238,7 +236,6 @@ class Requirement:
     alternatives: list[str] = field(default_factory=list)
     facts: Facts | None = None  # the candidate's facts, carried to the writer
     llm: ArbiterChoice | None = None  # hybrid mode: the arbiter's answer that chose this name
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass

@@ -1,10 +1,9 @@
 """Version helpers below every stage: version tuples, Cargo's compatibility groups, the
 as-of date and the release a requirement is written for.
 
-`parse_as_of`, `pick_version`, `breaking_line` and `SETTLE_DAYS` are the ones
-resolvers/common.py defines too (moved down here so that mapping and rules, which run before
-the resolvers, pick the same release the resolver will); `pick_crate_version` is cargo's
-ordering of them.
+They sit below the stages so that mapping and rules, which run before the resolvers, pick
+the same release the resolver will (resolvers/common.py re-exports them for the
+resolvers); `pick_crate_version` is cargo's ordering of them.
 """
 
 from __future__ import annotations

@@ -178,7 +178,7 @@ def test_the_javascript_stages_hand_typed_facts_not_extra_dicts():
     result, _ = run(FIXTURES / "javascript" / "monorepo")
     assert result.candidates and result.requirements
     for item in [*result.candidates, *result.requirements]:
-        assert not item.extra, item
+        assert not hasattr(item, "extra"), item
         assert item.facts is None or isinstance(item.facts, NpmFacts)
     # the JSON decision record still serialises them
     assert json.dumps(result.to_json())

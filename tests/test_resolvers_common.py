@@ -3,7 +3,7 @@
 from datetime import datetime, timedelta, timezone
 
 from depinfer.registries.base import VersionInfo
-from depinfer.resolvers.common import SETTLE_DAYS, breaking_line, pick_version
+from depinfer.versions import SETTLE_DAYS, breaking_line, pick_version
 
 T0 = datetime(2026, 1, 1, tzinfo=timezone.utc)
 

@@ -402,7 +402,9 @@ def test_types_an_app_takes_from_a_package_its_framework_depends_on_are_not_writ
 def _explained(name: str, package: str) -> list[str]:
     options = Options()
     ctx = Context(options=options, registries=FakeRegistries())
-    return explain_report(infer(FIXTURES / "javascript" / name, options, ctx=ctx), package).splitlines()
+    return explain_report(
+        infer(FIXTURES / "javascript" / name, options, ctx=ctx), package
+    ).splitlines()
 
 
 def test_explain_names_the_mapping_and_resolver_steps_that_wrote_a_requirement():

@@ -35,8 +35,9 @@ from depinfer.model import (
     Requirement,
     Section,
 )
-from depinfer.resolvers.common import merge_candidates, parse_as_of
+from depinfer.resolvers.common import merge_candidates
 from depinfer.scan import scan
+from depinfer.versions import parse_as_of
 
 
 def COPY_IGNORE(directory: str, names: list[str]) -> set[str]:

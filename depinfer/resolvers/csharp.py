@@ -21,7 +21,8 @@ from depinfer.facts.csharp import CsDepFacts, dep_facts, set_dep
 from depinfer.mapping import nuget_index as nx
 from depinfer.model import Candidate, Ecosystem, Project, Requirement, Section
 from depinfer.registries.base import VersionInfo
-from depinfer.resolvers.common import merge_candidates, parse_as_of, pick_version, to_requirement
+from depinfer.resolvers.common import merge_candidates, to_requirement
+from depinfer.versions import parse_as_of, pick_version
 
 PRIVATE_KINDS = {"analyzer", "build"}
 

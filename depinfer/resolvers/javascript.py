@@ -43,11 +43,12 @@ from depinfer.model import (
     Section,
 )
 from depinfer.registries.base import VersionInfo
-from depinfer.resolvers.common import merge_candidates, parse_as_of, pick_version, to_requirement
+from depinfer.resolvers.common import merge_candidates, to_requirement
 from depinfer.resolvers.javascript_packages import esm_only, ships_types, types_package
 from depinfer.resolvers.javascript_semver import node_ok_for, satisfies, semver_key
 from depinfer.rules.javascript import bins, tools
 from depinfer.runtime import node_runtime
+from depinfer.versions import parse_as_of, pick_version
 
 __all__ = ["esm_only", "resolve", "satisfies", "ships_types", "types_package"]
 

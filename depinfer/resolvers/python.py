@@ -53,7 +53,7 @@ from depinfer.model import (
     Requirement,
     Section,
 )
-from depinfer.resolvers.common import merge_candidates, parse_as_of, to_requirement
+from depinfer.resolvers.common import merge_candidates, to_requirement
 from depinfer.resolvers.python_versions import (
     PINNED,
     index_args,
@@ -63,6 +63,7 @@ from depinfer.resolvers.python_versions import (
 )
 from depinfer.scan import classify
 from depinfer.toml_compat import tomllib
+from depinfer.versions import parse_as_of
 
 _PIN = re.compile(
     r"(?:^|[\s'\"])(?:pip\s+install\s+[^\n]*?)?([A-Za-z0-9][A-Za-z0-9._-]*)(\[[^\]]*\])?\s*(==\s*[0-9][\w.*+!-]*)"

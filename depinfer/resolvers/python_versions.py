@@ -27,7 +27,7 @@ from depinfer.data import load_table_or
 from depinfer.model import Ecosystem, Evidence, Requirement
 from depinfer.registries.base import VersionInfo
 from depinfer.registries.endpoints import pypi_index_from_url
-from depinfer.resolvers.common import pick_version
+from depinfer.versions import pick_version
 
 
 @lru_cache(maxsize=1)
