@@ -684,7 +684,8 @@ def _method_gates(
             continue
         called: set[str] = set()
         needed: list[str] = []
-        for f in calls.users.get((c.manifest, code_name(c.name)), set()):
+        # sorted: the features switched on are written in this order, the same every run
+        for f in sorted(calls.users.get((c.manifest, code_name(c.name)), set())):
             called |= calls.methods.get(f, set())
             needed.extend(_trait_method_needs(f, c, gates, calls, words))
         needed.extend(_inherent_method_needs(called, c, gates, features))
@@ -736,7 +737,7 @@ def _inherent_method_needs(
         if head.rpartition("::")[2][:1].isupper() and method[:1].islower():
             gated.setdefault(method, []).append(needs)
     out: list[str] = []
-    for m in called:
+    for m in sorted(called):
         alternatives = gated.get(m)
         if not alternatives or len(m) < 4 or m in std:
             continue
