@@ -353,14 +353,6 @@ def _into_single_line(
         else:
             edits.append(_Edit(spans[-1][1], f", {text}"))
     return edits
-    # single line: insert inline
-    for name, text in items:
-        pos = insert_index(names, name) if sorted_names else len(names)
-        if pos < len(spans):
-            edits.append(_Edit(spans[pos][0], f"{text}, "))
-        else:
-            edits.append(_Edit(spans[-1][1], f", {text}"))
-    return edits
 
 
 def _new_keywords(
