@@ -274,8 +274,7 @@ def file_source(data: Any, text: str, keys: tuple[str, ...]) -> bool:
 def source_problems(name: str, data: Any, text: str, spec: Spec) -> list[str]:
     """What keeps the curated table `name` from naming its sources (empty: nothing)."""
     out = []
-    has_file = bool(spec.file) and file_source(data, text, spec.file)
-    if spec.file and not has_file:
+    if spec.file and not file_source(data, text, spec.file):
         where = " or ".join("a leading '# Source:' comment" if k == "#" else k for k in spec.file)
         out.append(f"{name}: no file-level source ({where})")
     for path, fields in spec.rows.items():
