@@ -10,7 +10,10 @@ Shared helpers for the test modules (`from conftest import ...`): where the fixt
 repositories are, building a repository in tmp_path (`write_tree`, `copy_fixture`), and
 what an offline run places (`infer_offline`, `placements`, `runtime_names`,
 `names_by_manifest`, `manifest_names`, `manifest_projects`); C# project files
-(`CSPROJ_LIB`, `CSPROJ_WEB`, `CSPROJ_EXE`).
+(`CSPROJ_LIB`, `CSPROJ_WEB`, `CSPROJ_EXE`) and the smallest Cargo.toml (`CARGO_X`); the
+benchmark's fixture dataset (`BENCH_TREES`, `BENCH_DATASET`, `bench_instances`). Fixtures:
+`registry_server` (the recorded registry answers served locally, see registry_server.py)
+and `registries` (a `Registries` asking it).
 """
 
 from __future__ import annotations
@@ -29,6 +32,9 @@ from depinfer.pipeline import infer
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "fixtures"  # fixtures/<language>/<repository>
+# the benchmark harness's tiny dataset: its instances and their trees/<language>/<id>
+BENCH_TREES = FIXTURES / "bench" / "trees"
+BENCH_DATASET = FIXTURES / "bench" / "tiny.jsonl"
 
 
 # C# project files the tests build repositories from: a library, a web app, an executable
@@ -42,6 +48,9 @@ CSPROJ_EXE = (
     "<TargetFramework>net8.0</TargetFramework></PropertyGroup></Project>"
 )
 
+# the smallest Cargo.toml a Rust test repository starts from
+CARGO_X = '[package]\nname = "x"\nedition = "2021"\n'
+
 
 def write_tree(root: Path, files: dict[str, str]) -> Path:
     """Write {relative path: text} under root (folders made as needed); return root."""
@@ -53,9 +62,18 @@ def write_tree(root: Path, files: dict[str, str]) -> Path:
 
 
 def copy_fixture(language: str, name: str, dest: Path) -> Path:
-    """Copy the fixture repository fixtures/<language>/<name> to dest; return dest."""
+    """Copy the fixture repository fixtures/<language>/<name> to dest; return dest.
+    (language is a folder under fixtures/: "rust", or "bench/trees/python" for a
+    benchmark tree.)"""
     shutil.copytree(FIXTURES / language / name, dest)
     return dest
+
+
+def bench_instances() -> dict:
+    """{id: Instance} of the benchmark's fixture dataset (a fresh copy for each caller)."""
+    from depinfer.bench.dataset import load_dataset
+
+    return {i.id: i for i in load_dataset(BENCH_DATASET)}
 
 
 def infer_offline(root: Path, **options) -> Inference:
@@ -145,6 +163,20 @@ def _no_network(request, monkeypatch):
 
     monkeypatch.setattr(socket.socket, "connect", connect)
     monkeypatch.setattr(socket.socket, "connect_ex", connect_ex)
+
+
+@pytest.fixture
+def registry_server(httpserver):
+    """The recorded answers in fixtures/registry served on loopback (registry_server.py)."""
+    from registry_server import RegistryServer
+
+    return RegistryServer(httpserver)
+
+
+@pytest.fixture
+def registries(registry_server, tmp_path):
+    """`Registries` asking registry_server, with a private cache in tmp_path."""
+    return registry_server.registries(tmp_path / "cache")
 
 
 @pytest.fixture

@@ -3,7 +3,6 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
-import test_registries_support as support
 from conftest import FIXTURES
 from packaging.version import Version
 
@@ -310,8 +309,6 @@ def test_module_removals_keep_modules_that_are_still_public(monkeypatch, tmp_pat
 # Each fixture fails without its rule: without the API lifecycle table the v1 project would
 # get pydantic 2 (its BaseSettings import breaks) and the v2 project an unbounded pre-2 pick
 # when the date is early.
-
-registry_server = support.registry_server
 
 
 def _spec(server, tmp_path, fixture: str, as_of: str | None) -> str:

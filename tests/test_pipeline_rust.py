@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import io
 import json
-import shutil
 import tarfile
 from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
 import tomlkit
+from conftest import CARGO_X, FIXTURES, copy_fixture, write_tree
 
 from depinfer.context import Context, Options
 from depinfer.facts.rust import crate_of
@@ -24,7 +24,6 @@ from depinfer.pipeline import infer
 from depinfer.registries import Registries
 from depinfer.registries.base import VersionInfo
 
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "rust"
 # Crates the fake registry knows without version data (exists only).
 KNOWN_NAMES: set[str] = set()
 
@@ -35,7 +34,7 @@ class RecordedRegistry(Registries):
     def __init__(self) -> None:
         super().__init__(use_cache=False)
         self.index: dict[str, list[VersionInfo]] = {}
-        for f in (FIXTURES / "registry").glob("*.jsonl"):
+        for f in (FIXTURES / "rust" / "registry").glob("*.jsonl"):
             infos = []
             for line in f.read_text().splitlines():
                 e = json.loads(line)
@@ -79,13 +78,18 @@ def no_cargo_cache(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("CARGO_HOME", str(tmp_path_factory.mktemp("cargo-home")))
 
 
-def run(tmp_path: Path, fixture: str, **opts):
-    root = tmp_path / fixture
-    shutil.copytree(FIXTURES / fixture, root)
-    ctx = Context(Options(languages=("rust",), **opts), registries=RecordedRegistry())
+def infer_rust(root: Path, registry: Registries | None = None, **opts):
+    """The pipeline on root for Rust, answered by registry (by default the recorded one):
+    the inference and {path: parsed new text} of its manifest edits."""
+    registry = RecordedRegistry() if registry is None else registry
+    ctx = Context(Options(languages=("rust",), **opts), registries=registry)
     result = infer(root, ctx.options, ctx=ctx)
-    edits = {e.path: tomlkit.parse(e.new_text) for e in result.edits}
-    return result, edits
+    return result, {e.path: tomlkit.parse(e.new_text) for e in result.edits}
+
+
+def run(tmp_path: Path, fixture: str, registry: Registries | None = None, **opts):
+    """infer_rust on a copy of the fixture crate fixtures/rust/<fixture>."""
+    return infer_rust(copy_fixture("rust", fixture, tmp_path / fixture), registry, **opts)
 
 
 @pytest.fixture
@@ -160,13 +164,11 @@ def test_as_of_date_bounds_versions(tmp_path):
 
 
 def test_crates_without_a_fitting_version_are_reported_not_written(tmp_path):
-    root = tmp_path / "app"
-    shutil.copytree(FIXTURES / "app", root)
+    root = copy_fixture("rust", "app", tmp_path / "app")
     toml = root / "Cargo.toml"
     toml.write_text(toml.read_text().replace('rust-version = "1.85"', 'rust-version = "1.30"'))
-    ctx = Context(Options(languages=("rust",)), registries=RecordedRegistry())
-    result = infer(root, ctx.options, ctx=ctx)
-    deps = tomlkit.parse(result.edits[0].new_text)["dependencies"]
+    result, edits = infer_rust(root)
+    deps = edits["Cargo.toml"]["dependencies"]
     assert "tokio" not in deps
     assert any("'tokio'" in d.message and "rust-version" in d.message for d in result.diagnostics)
 
@@ -219,8 +221,7 @@ def test_second_run_changes_nothing(tmp_path):
     root = tmp_path / "app"
     for e in result.edits:
         (root / e.path).write_text(e.new_text)
-    ctx = Context(Options(languages=("rust",)), registries=RecordedRegistry())
-    again = infer(root, ctx.options, ctx=ctx)
+    again, _ = infer_rust(root)
     assert all(not e.changed for e in again.edits)
 
 
@@ -243,7 +244,7 @@ class OldApiRegistry(RecordedRegistry):
         return True if name == "oldapi" else super().exists(ecosystem, name)
 
     def download_crate(self, name: str, version: str) -> bytes | None:
-        src = FIXTURES / "crate-src" / f"{name}-{version}"
+        src = FIXTURES / "rust" / "crate-src" / f"{name}-{version}"
         if not src.is_dir():
             return None
         buf = io.BytesIO()
@@ -253,17 +254,13 @@ class OldApiRegistry(RecordedRegistry):
 
 
 def test_api_the_code_uses_caps_the_version(tmp_path):
-    root = tmp_path / "apiuse"
-    shutil.copytree(FIXTURES / "apiuse", root)
-    ctx = Context(Options(languages=("rust",)), registries=OldApiRegistry())
-    result = infer(root, ctx.options, ctx=ctx)
-    deps = tomlkit.parse(result.edits[0].new_text)["dependencies"]
+    _, edits = run(tmp_path, "apiuse", OldApiRegistry())
+    deps = edits["Cargo.toml"]["dependencies"]
     assert deps["oldapi"] == "1.0"  # 2.0 has no `serialize`; glob-lifted `Options` is in 1.0
 
 
 def test_member_cycles_are_broken(tmp_path):
-    root = tmp_path / "workspace"
-    shutil.copytree(FIXTURES / "workspace", root)
+    root = copy_fixture("rust", "workspace", tmp_path / "workspace")
     lib = root / "crates" / "core" / "src" / "lib.rs"
     lib.write_text(
         lib.read_text() + "\npub fn back() { let _ = ws_cli_marker(); }\nfn ws_cli_marker() {}\n"
@@ -271,9 +268,7 @@ def test_member_cycles_are_broken(tmp_path):
     # core now names the cli crate once (weaker than cli's use of core)
     lib.write_text(lib.read_text() + "pub type Back = ws_cli::Marker;\n")
     (root / "crates" / "cli" / "src" / "lib.rs").write_text("pub struct Marker;\n")
-    ctx = Context(Options(languages=("rust",)), registries=RecordedRegistry())
-    result = infer(root, ctx.options, ctx=ctx)
-    edits = {e.path: tomlkit.parse(e.new_text) for e in result.edits}
+    result, edits = infer_rust(root)
     core = edits["crates/core/Cargo.toml"]["dependencies"]
     cli = edits["crates/cli/Cargo.toml"]["dependencies"]
     assert ("ws-cli" in core) != ("ws-core" in cli)
@@ -281,23 +276,19 @@ def test_member_cycles_are_broken(tmp_path):
 
 
 def test_runtime_use_of_a_dev_dependency_reuses_its_version(tmp_path):
-    root = tmp_path / "app"
-    shutil.copytree(FIXTURES / "app", root)
+    root = copy_fixture("rust", "app", tmp_path / "app")
     main = root / "src" / "main.rs"
     main.write_text(main.read_text() + "\npub fn scratch() { let _ = tempfile::tempdir(); }\n")
-    ctx = Context(Options(languages=("rust",)), registries=RecordedRegistry())
-    result = infer(root, ctx.options, ctx=ctx)
-    deps = tomlkit.parse(result.edits[0].new_text)["dependencies"]
+    _, edits = infer_rust(root)
+    deps = edits["Cargo.toml"]["dependencies"]
     assert deps["tempfile"] == "3"  # as [dev-dependencies] has it: one copy of the crate
 
 
 def test_broken_manifest_is_reported_and_left_alone(tmp_path):
-    root = tmp_path / "workspace"
-    shutil.copytree(FIXTURES / "workspace", root)
+    root = copy_fixture("rust", "workspace", tmp_path / "workspace")
     broken = root / "crates" / "core" / "Cargo.toml"
     broken.write_text('[package\nname = "ws-core"\n')
-    ctx = Context(Options(languages=("rust",)), registries=RecordedRegistry())
-    result = infer(root, ctx.options, ctx=ctx)
+    result, _ = infer_rust(root)
     assert "crates/core/Cargo.toml" not in {e.path for e in result.edits}
     assert any(d.file == "crates/core/Cargo.toml" for d in result.diagnostics)
     assert "crates/cli/Cargo.toml" in {e.path for e in result.edits}
@@ -313,15 +304,13 @@ def test_test_only_features_ride_on_dependencies_without_a_dev_entry(tmp_path):
 
 
 def test_test_only_features_stay_in_the_dev_entry_the_manifest_has(tmp_path):
-    root = tmp_path / "src"
-    shutil.copytree(FIXTURES / "shared-serde", root)
+    root = copy_fixture("rust", "shared-serde", tmp_path / "src")
     toml = root / "Cargo.toml"
     toml.write_text(
         toml.read_text() + '\n[dev-dependencies]\ntokio = { version = "1", features = ["full"] }\n'
     )
-    ctx = Context(Options(languages=("rust",)), registries=RecordedRegistry())
-    result = infer(root, ctx.options, ctx=ctx)
-    deps = tomlkit.parse(result.edits[0].new_text)["dependencies"]
+    _, edits = infer_rust(root)
+    deps = edits["Cargo.toml"]["dependencies"]
     assert "macros" not in list(deps["tokio"]["features"])
 
 
@@ -349,12 +338,14 @@ def test_a_crate_attribute_names_a_registry_crate_renamed(tmp_path):
     from depinfer.mapping.rust import map_imports
     from depinfer.scan import scan
 
-    (tmp_path / "Cargo.toml").write_text('[package]\nname = "x"\nedition = "2021"\n')
-    (tmp_path / "src").mkdir()
-    (tmp_path / "src" / "lib.rs").write_text(
-        "use serde::Deserialize;\n\n"
-        "#[derive(Deserialize)]\npub struct Plain { a: u8 }\n\n"
-        '#[derive(::s::Serialize)]\n#[serde(crate = "::s")]\npub struct Renamed { b: u8 }\n'
+    write_tree(
+        tmp_path,
+        {
+            "Cargo.toml": CARGO_X,
+            "src/lib.rs": "use serde::Deserialize;\n\n"
+            "#[derive(Deserialize)]\npub struct Plain { a: u8 }\n\n"
+            '#[derive(::s::Serialize)]\n#[serde(crate = "::s")]\npub struct Renamed { b: u8 }\n',
+        },
     )
     project = scan(tmp_path)
     ctx = Context(Options(offline=True), registries=RecordedRegistry())
@@ -371,19 +362,6 @@ def test_path_roots_a_glob_import_brings_in_are_not_crates(tmp_path):
     assert dict(game["engine"]) == {"path": "../engine", "version": "0.2.0"}
     assert "itertools" in game
     assert "chrono" not in game and "regex" not in game
-
-
-def test_names_at_follows_a_crates_own_glob_reexports():
-    from depinfer.mapping.rust_globs import names_at
-
-    gates = {
-        "prelude::*crate::window": [],
-        "prelude::glam": [],
-        "window::miniquad": [],
-        "window::timer::now": [],
-        "window::Conf": [],
-    }
-    assert names_at(gates, "prelude") == {"glam", "miniquad", "timer", "Conf"}
 
 
 def test_a_key_features_name_keeps_its_spelling_and_renames_the_published_crate(tmp_path):
@@ -417,11 +395,8 @@ def _candidates(root: Path) -> dict[tuple[str, str], object]:
 def test_wasm_bindgen_on_an_async_fn_needs_wasm_bindgen_futures(tmp_path, monkeypatch, item):
     # the code #[wasm_bindgen] generates for async functions calls wasm_bindgen_futures
     monkeypatch.setitem(globals(), "KNOWN_NAMES", {"wasm-bindgen", "wasm-bindgen-futures"})
-    (tmp_path / "Cargo.toml").write_text('[package]\nname = "x"\nedition = "2021"\n')
-    (tmp_path / "src").mkdir()
-    (tmp_path / "src" / "lib.rs").write_text(
-        f"use wasm_bindgen::prelude::*;\n\n#[wasm_bindgen]\n{item}\n"
-    )
+    lib = f"use wasm_bindgen::prelude::*;\n\n#[wasm_bindgen]\n{item}\n"
+    write_tree(tmp_path, {"Cargo.toml": CARGO_X, "src/lib.rs": lib})
     found = _candidates(tmp_path)
     assert ("Cargo.toml", "wasm-bindgen") in found
     assert ("Cargo.toml", "wasm-bindgen-futures") in found
@@ -429,12 +404,11 @@ def test_wasm_bindgen_on_an_async_fn_needs_wasm_bindgen_futures(tmp_path, monkey
 
 def test_wasm_bindgen_on_plain_functions_needs_no_futures_crate(tmp_path, monkeypatch):
     monkeypatch.setitem(globals(), "KNOWN_NAMES", {"wasm-bindgen", "wasm-bindgen-futures"})
-    (tmp_path / "Cargo.toml").write_text('[package]\nname = "x"\nedition = "2021"\n')
-    (tmp_path / "src").mkdir()
-    (tmp_path / "src" / "lib.rs").write_text(
+    lib = (
         "use wasm_bindgen::prelude::*;\n\n#[wasm_bindgen]\npub fn add(a: u8) -> u8 { a }\n\n"
         "async fn helper() {}\n"
     )
+    write_tree(tmp_path, {"Cargo.toml": CARGO_X, "src/lib.rs": lib})
     found = _candidates(tmp_path)
     assert ("Cargo.toml", "wasm-bindgen") in found
     assert ("Cargo.toml", "wasm-bindgen-futures") not in found
@@ -461,63 +435,13 @@ def test_an_unpublished_package_without_a_dev_table_lists_its_test_crates_as_dep
 
 
 def test_an_unpublished_package_with_a_dev_table_keeps_test_crates_there(tmp_path):
-    root = tmp_path / "unpublished-harness"
-    shutil.copytree(FIXTURES / "unpublished-harness", root)
+    root = copy_fixture("rust", "unpublished-harness", tmp_path / "unpublished-harness")
     manifest = root / "Cargo.toml"
     manifest.write_text(manifest.read_text() + "\n[dev-dependencies]\n")
-    ctx = Context(Options(languages=("rust",)), registries=RecordedRegistry())
-    result = infer(root, ctx.options, ctx=ctx)
-    doc = tomlkit.parse(next(e.new_text for e in result.edits if e.path == "Cargo.toml"))
+    _, edits = infer_rust(root)
+    doc = edits["Cargo.toml"]
     assert "itertools" in doc["dev-dependencies"]
     assert "itertools" not in doc["dependencies"]
-
-
-@pytest.mark.parametrize(
-    ("kept", "expected"),
-    [
-        ('assert_cmd = "2"\ntempfile = "=3"\n', {"regex": "1", "log": "0.4"}),
-        ('assert_cmd = "2.0.16"\ntempfile = "3.27.0"\n', {"regex": "1.11.1", "log": "0.4.27"}),
-        ("", {"regex": "1.11", "log": "0.4.27"}),  # nothing to follow: the caret default
-    ],
-)
-def test_versions_follow_the_precision_of_the_requirements_the_repository_keeps(
-    tmp_path, kept, expected
-):
-    from depinfer.resolvers.rust import spec_style, styled
-    from depinfer.scan import scan
-
-    (tmp_path / "Cargo.toml").write_text(
-        '[package]\nname = "x"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\n\n'
-        f"[dev-dependencies]\n{kept}"
-    )
-    style = spec_style(scan(tmp_path))
-    assert {"regex": styled("1.11.1", style), "log": styled("0.4.27", style)} == expected
-
-
-def test_a_manifest_keeping_enough_requirements_of_its_own_sets_its_own_precision(tmp_path):
-    from depinfer.resolvers.rust import spec_style
-    from depinfer.scan import scan
-
-    (tmp_path / "Cargo.toml").write_text(
-        '[workspace]\nmembers = ["a", "b"]\n\n[workspace.dependencies]\n'
-        'anyhow = "1"\nregex = "1"\nclap = "4"\nlog = "0.4"\nrand = "0.8"\n'
-    )
-    for name, kept in (("a", ""), ("b", 'x = "1.2.3"\ny = "2.0.1"\nz = "0.3.4"\n')):
-        (tmp_path / name / "src").mkdir(parents=True)
-        (tmp_path / name / "src" / "lib.rs").write_text("")
-        (tmp_path / name / "Cargo.toml").write_text(
-            f'[package]\nname = "{name}"\nversion = "0.1.0"\nedition = "2021"\n\n'
-            f"[dependencies]\n\n[dev-dependencies]\n{kept}"
-        )
-    project = scan(tmp_path)
-    assert spec_style(project, "a/Cargo.toml") == spec_style(project) == (1, 2)
-    assert spec_style(project, "b/Cargo.toml") == (3, 3)
-
-
-def _md5_user(root: Path, code: str) -> None:
-    (root / "Cargo.toml").write_text('[package]\nname = "x"\nedition = "2021"\n')
-    (root / "src").mkdir()
-    (root / "src" / "lib.rs").write_text(code)
 
 
 def _mapped(root: Path, offline: bool = False) -> set[str]:
@@ -533,7 +457,8 @@ def _mapped(root: Path, offline: bool = False) -> set[str]:
 def test_a_library_name_maps_to_the_popular_package_that_builds_it(tmp_path, monkeypatch):
     # md-5 builds the library md5 (data/rust_lib_names.json, from the Rust Playground's list)
     monkeypatch.setitem(globals(), "KNOWN_NAMES", {"md-5"})
-    _md5_user(tmp_path, "use md5::{Digest, Md5};\npub fn h(b: &[u8]) { Md5::digest(b); }\n")
+    code = "use md5::{Digest, Md5};\npub fn h(b: &[u8]) { Md5::digest(b); }\n"
+    write_tree(tmp_path, {"Cargo.toml": CARGO_X, "src/lib.rs": code})
     assert _mapped(tmp_path) == {"md-5"}
 
 
@@ -555,13 +480,11 @@ def test_the_names_the_code_uses_decide_between_the_library_and_a_crate_of_its_n
         "md5": "pub struct Digest;\npub struct Context;\npub fn compute() {}\n",
     }
     for crate, lib in sources.items():
-        (tmp_path / crate / "src").mkdir(parents=True)
-        (tmp_path / crate / "Cargo.toml").write_text(f'[package]\nname = "{crate}"\n')
-        (tmp_path / crate / "src" / "lib.rs").write_text(lib)
+        write_tree(
+            tmp_path / crate, {"Cargo.toml": f'[package]\nname = "{crate}"\n', "src/lib.rs": lib}
+        )
     monkeypatch.setattr(mapping, "registry_source", lambda name, *a: (tmp_path / name, None))
-    user = tmp_path / "user"
-    user.mkdir()
-    _md5_user(user, code)
+    user = write_tree(tmp_path / "user", {"Cargo.toml": CARGO_X, "src/lib.rs": code})
     assert _mapped(user) == {expected}
     assert _mapped(user, offline=True) == {"md5"}  # nothing to compare: the crate of that name
 
@@ -584,43 +507,11 @@ class NewLineRegistry(RecordedRegistry):
 
 
 def test_names_only_a_new_unsettled_major_has_choose_it(tmp_path):
-    root = tmp_path / "newer-line"
-    shutil.copytree(FIXTURES / "newer-line", root)
-    ctx = Context(Options(languages=("rust",), as_of="2024-01-20"), registries=NewLineRegistry())
-    result = infer(root, ctx.options, ctx=ctx)
-    deps = tomlkit.parse(result.edits[0].new_text)["dependencies"]
+    _, edits = run(tmp_path, "newer-line", NewLineRegistry(), as_of="2024-01-20")
+    deps = edits["Cargo.toml"]["dependencies"]
     # 2.0 had been out ten days (too new to settle), but only it has `ReceiverKind`; 1.0's
     # `pub use crate::gen::*` re-exports its own modules, not any name of another crate
     assert deps["newapi"] == "2.0"
-
-
-def test_a_path_glob_over_the_crates_own_module_lifts_its_names_and_is_no_foreign_glob():
-    from depinfer.analyzers.rust_gates import external_globs, read_gates, top_level_names
-
-    gates = read_gates(str(FIXTURES / "crate-src" / "newapi-1.0.0"))
-    assert "visit::run" in gates  # `pub use crate::gen::*` lifts gen's modules to the root
-    assert external_globs(gates) == []
-    tops = top_level_names(gates)
-    assert {"visit", "Receiver"} <= tops and not any(t.startswith("*") for t in tops)
-
-
-def test_a_yanked_release_dates_the_line_when_a_caret_requirement_still_reaches_a_live_one():
-    from depinfer.versions import pick_crate_version
-
-    def v(version: str, day: str, yanked: bool = False) -> VersionInfo:
-        return VersionInfo(version, published=datetime.fromisoformat(day), yanked=yanked)
-
-    versions = [
-        v("0.2.1", "2018-04-19T00:00:00+00:00"),
-        v("0.3.0", "2019-11-06T00:00:00+00:00", yanked=True),
-        v("0.3.24", "2022-08-29T00:00:00+00:00", yanked=True),
-        v("0.3.31", "2024-10-05T00:00:00+00:00"),
-    ]
-    as_of = datetime.fromisoformat("2022-09-27T00:00:00+00:00")
-    # every 0.3 release out by then was yanked later; `^0.3.24` still resolves to 0.3.31
-    assert pick_crate_version(versions, as_of=as_of).version == "0.3.24"
-    # a yanked line with nothing live above it is not chosen
-    assert pick_crate_version(versions[:3], as_of=as_of).version == "0.2.1"
 
 
 class ChanRegistry(RecordedRegistry):
@@ -639,32 +530,19 @@ class ChanRegistry(RecordedRegistry):
 
 
 def test_a_trait_method_called_on_a_type_whose_impl_is_gated_switches_the_feature_on(tmp_path):
-    root = tmp_path / "trait-impl-gate"
-    shutil.copytree(FIXTURES / "trait-impl-gate", root)
-    ctx = Context(Options(languages=("rust",)), registries=ChanRegistry())
-    result = infer(root, ctx.options, ctx=ctx)
-    deps = tomlkit.parse(result.edits[0].new_text)["dependencies"]
+    _, edits = run(tmp_path, "trait-impl-gate", ChanRegistry())
+    deps = edits["Cargo.toml"]["dependencies"]
     assert list(deps["chan"]["features"]) == ["sink"]
 
 
 def test_a_trait_method_counts_only_in_a_file_importing_the_trait(tmp_path):
-    root = tmp_path / "trait-impl-gate"
-    shutil.copytree(FIXTURES / "trait-impl-gate", root)
+    root = copy_fixture("rust", "trait-impl-gate", tmp_path / "trait-impl-gate")
     (root / "src" / "lib.rs").write_text(
         "use chan::mpsc;\n\npub fn flush(tx: &mpsc::UnboundedSender) {\n    tx.poll_flush();\n}\n"
     )
-    ctx = Context(Options(languages=("rust",)), registries=ChanRegistry())
-    result = infer(root, ctx.options, ctx=ctx)
-    deps = tomlkit.parse(result.edits[0].new_text)["dependencies"]
+    _, edits = infer_rust(root, ChanRegistry())
+    deps = edits["Cargo.toml"]["dependencies"]
     assert isinstance(deps["chan"], str)  # no features
-
-
-def test_trait_impl_methods_are_kept_only_where_the_impl_needs_more_than_the_type():
-    from depinfer.analyzers.rust_gates import TRAIT_PREFIX, read_gates
-
-    gates = read_gates(str(FIXTURES / "crate-src" / "chan-0.3.0"))
-    assert gates[TRAIT_PREFIX + "Sink/UnboundedSender::poll_flush"] == ["std", "sink"]
-    assert TRAIT_PREFIX + "Clone/UnboundedSender::clone" not in gates  # gated like the type
 
 
 class ThiserrorOneRegistry(RecordedRegistry):
@@ -679,24 +557,19 @@ class ThiserrorOneRegistry(RecordedRegistry):
 
 
 def test_attribute_syntax_a_new_major_rejects_keeps_the_line_before(tmp_path):
-    root = tmp_path / "error-syntax"
-    shutil.copytree(FIXTURES / "error-syntax", root)
-    ctx = Context(Options(languages=("rust",)), registries=ThiserrorOneRegistry())
-    result = infer(root, ctx.options, ctx=ctx)
-    deps = tomlkit.parse(result.edits[0].new_text)["dependencies"]
+    _, edits = run(tmp_path, "error-syntax", ThiserrorOneRegistry())
+    deps = edits["Cargo.toml"]["dependencies"]
     assert str(deps["thiserror"]).startswith("1.0")
 
 
 def test_named_arguments_beside_a_numbered_field_take_the_newest_major(tmp_path):
-    root = tmp_path / "src"
-    shutil.copytree(FIXTURES / "error-syntax", root)
+    root = copy_fixture("rust", "error-syntax", tmp_path / "src")
     lib = root / "src" / "lib.rs"
     text = lib.read_text()
     assert '({:?})",\n        PREFIX' in text
     lib.write_text(text.replace('({:?})",\n        PREFIX', '({p:?})", p = PREFIX'))
-    ctx = Context(Options(languages=("rust",)), registries=ThiserrorOneRegistry())
-    result = infer(root, ctx.options, ctx=ctx)
-    deps = tomlkit.parse(result.edits[0].new_text)["dependencies"]
+    _, edits = infer_rust(root, ThiserrorOneRegistry())
+    deps = edits["Cargo.toml"]["dependencies"]
     assert str(deps["thiserror"]).startswith("2")
 
 
@@ -707,14 +580,11 @@ def test_the_release_is_chosen_from_the_names_every_manifest_uses(tmp_path):
         ("a", "extern crate oldapi;\n"),
         ("b", "pub fn b() -> Vec<u8> { oldapi::serialize() }\n"),
     ):
-        (root / member / "src").mkdir(parents=True)
-        (root / member / "Cargo.toml").write_text(
+        manifest = (
             f'[package]\nname = "{member}"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\n'
         )
-        (root / member / "src" / "lib.rs").write_text(code)
+        write_tree(root / member, {"Cargo.toml": manifest, "src/lib.rs": code})
     (root / "Cargo.toml").write_text('[workspace]\nmembers = ["a", "b"]\n')
-    ctx = Context(Options(languages=("rust",)), registries=OldApiRegistry())
-    result = infer(root, ctx.options, ctx=ctx)
-    edits = {e.path: tomlkit.parse(e.new_text) for e in result.edits}
+    _, edits = infer_rust(root, OldApiRegistry())
     assert edits["a/Cargo.toml"]["dependencies"]["oldapi"] == "1.0"
     assert edits["b/Cargo.toml"]["dependencies"]["oldapi"] == "1.0"
