@@ -11,7 +11,7 @@ repositories are, building a repository in tmp_path (`write_tree`, `copy_fixture
 what an offline run places (`infer_offline`, `placements`, `runtime_names`,
 `names_by_manifest`, `manifest_names`, `manifest_projects`); C# project files
 (`CSPROJ_LIB`, `CSPROJ_WEB`, `CSPROJ_EXE`) and the smallest Cargo.toml (`CARGO_X`); the
-benchmark's fixture dataset (`BENCH_TREES`, `BENCH_DATASET`, `bench_instances`). Fixtures:
+benchmark's fixture dataset (`BENCH_TREES`, `BENCH_DATASET`, `BENCH_ARGS`, `bench_instances`). Fixtures:
 `registry_server` (the recorded registry answers served locally, see registry_server.py)
 and `registries` (a `Registries` asking it).
 """
@@ -35,6 +35,8 @@ FIXTURES = REPO / "fixtures"  # fixtures/<language>/<repository>
 # the benchmark harness's tiny dataset: its instances and their trees/<language>/<id>
 BENCH_TREES = FIXTURES / "bench" / "trees"
 BENCH_DATASET = FIXTURES / "bench" / "tiny.jsonl"
+# `depinfer bench` arguments naming them
+BENCH_ARGS = ("--dataset", str(BENCH_DATASET), "--trees", str(BENCH_TREES))
 
 
 # C# project files the tests build repositories from: a library, a web app, an executable

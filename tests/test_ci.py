@@ -1,4 +1,9 @@
+"""CI plans: the test job read from the workflows, the install and test lines translated to
+run here, the runner's steps and the outcomes parsed from its log."""
+
 from pathlib import Path
+
+from conftest import write_tree
 
 from depinfer.ci import plan_for
 from depinfer.ci.plan import Plan, unwrap
@@ -28,17 +33,14 @@ jobs:
 """
 
 
-def _repo(tmp_path: Path) -> Path:
-    (tmp_path / ".github" / "workflows").mkdir(parents=True)
-    (tmp_path / ".github" / "workflows" / "ci.yml").write_text(WORKFLOW)
-    (tmp_path / "pyproject.toml").write_text(
-        "[project]\nname='x'\nversion='0'\ndependencies=[]\n[project.optional-dependencies]\ntest=['pytest']\n"
-    )
-    return tmp_path
+def _workflow_repo(tmp_path: Path) -> Path:
+    """A Python project whose CI runs WORKFLOW."""
+    pyproject = "[project]\nname='x'\nversion='0'\ndependencies=[]\n[project.optional-dependencies]\ntest=['pytest']\n"
+    return write_tree(tmp_path, {".github/workflows/ci.yml": WORKFLOW, "pyproject.toml": pyproject})
 
 
 def test_test_job_is_found_and_lint_job_ignored(tmp_path):
-    root = _repo(tmp_path)
+    root = _workflow_repo(tmp_path)
     jobs = read_workflows(root, [".github/workflows/ci.yml"], [])
     assert [j.job for j in jobs] == ["test"]
     assert jobs[0].runtime("python-version") == "3.12"
@@ -46,7 +48,7 @@ def test_test_job_is_found_and_lint_job_ignored(tmp_path):
 
 
 def test_python_plan_installs_from_manifest_and_unwraps_uv_run(tmp_path):
-    plan = plan_for(_repo(tmp_path), "python")
+    plan = plan_for(_workflow_repo(tmp_path), "python")
     assert plan.runtime == "3.12"
     assert "uv pip install -e '.[test]'" in plan.install
     assert plan.test == ["python -m pytest -x tests"]
@@ -178,18 +180,21 @@ def test_nox_runs_the_session_with_a_local_interpreter(tmp_path):
 
 
 def test_the_job_most_like_the_test_command_is_chosen(tmp_path):
-    wf = tmp_path / ".github" / "workflows"
-    wf.mkdir(parents=True)
-    (wf / "cov.yml").write_text(
-        "jobs:\n  coverage:\n    runs-on: ubuntu-latest\n    steps:\n      - run: nox -s cover\n"
-    )
-    (wf / "tests.yml").write_text(
+    cov = "jobs:\n  coverage:\n    runs-on: ubuntu-latest\n    steps:\n      - run: nox -s cover\n"
+    tests = (
         "jobs:\n  unit:\n    runs-on: ubuntu-latest\n    strategy:\n      matrix:\n"
         "        python-version: ['3.11']\n    steps:\n      - uses: actions/setup-python@v5\n"
         "        with:\n          python-version: ${{ matrix.python-version }}\n"
         "      - run: nox -s unit-${{ matrix.python-version }}\n"
     )
-    (tmp_path / "noxfile.py").write_text("import nox\n")
+    write_tree(
+        tmp_path,
+        {
+            ".github/workflows/cov.yml": cov,
+            ".github/workflows/tests.yml": tests,
+            "noxfile.py": "import nox\n",
+        },
+    )
     plan = plan_for(tmp_path, "python", "nox -s unit-3.11")
     assert plan.test[0].startswith("nox -s unit ")
 
@@ -246,9 +251,7 @@ def test_matrix_combinations_expand_like_github_and_the_newest_local_python_is_c
         {"python": "3.11", "deps": "latest", "os": "ubuntu-latest", "extra": "yes"},
         {"python": "3.10", "deps": "pinned", "os": "ubuntu-latest"},
     ]
-    wf = tmp_path / ".github" / "workflows"
-    wf.mkdir(parents=True)
-    (wf / "ci.yml").write_text(
+    workflow = (
         "jobs:\n  test:\n    runs-on: ubuntu-latest\n    strategy:\n      matrix:\n"
         "        include:\n          - {python-version: '3.8', torch: '1.10'}\n"
         "          - {python-version: '3.12', torch: '2.5'}\n    steps:\n"
@@ -256,6 +259,7 @@ def test_matrix_combinations_expand_like_github_and_the_newest_local_python_is_c
         "          python-version: ${{ matrix.python-version }}\n"
         "      - run: pip install torch==${{ matrix.torch }}\n      - run: pytest\n"
     )
+    write_tree(tmp_path, {".github/workflows/ci.yml": workflow})
     plan = plan_for(tmp_path, "python")
     if plan.runtime == "3.12":  # the machine has 3.12: its whole combination is used
         assert "uv pip install torch==2.5" in plan.install
