@@ -11,17 +11,20 @@ repositories are, building a repository in tmp_path (`write_tree`, `copy_fixture
 what an offline run places (`infer_offline`, `placements`, `runtime_names`,
 `names_by_manifest`, `manifest_names`, `manifest_projects`); C# project files
 (`CSPROJ_LIB`, `CSPROJ_WEB`, `CSPROJ_EXE`) and the smallest Cargo.toml (`CARGO_X`); the
-benchmark's fixture dataset (`BENCH_TREES`, `BENCH_DATASET`, `BENCH_ARGS`, `bench_instances`). Fixtures:
+benchmark's fixture dataset (`BENCH_TREES`, `BENCH_DATASET`, `BENCH_ARGS`, `bench_instances`); the
+repository's scripts/ as modules (`load_script`). Fixtures:
 `registry_server` (the recorded registry answers served locally, see registry_server.py)
 and `registries` (a `Registries` asking it).
 """
 
 from __future__ import annotations
 
+import importlib.util
 import ipaddress
 import os
 import shutil
 import socket
+import sys
 from pathlib import Path
 
 import pytest
@@ -69,6 +72,17 @@ def copy_fixture(language: str, name: str, dest: Path) -> Path:
     benchmark tree.)"""
     shutil.copytree(FIXTURES / language / name, dest)
     return dest
+
+
+def load_script(name: str, monkeypatch=None):
+    """scripts/<name>.py imported as a module; with monkeypatch it is in sys.modules while
+    the test runs (dataclasses defined in it look their module up there)."""
+    spec = importlib.util.spec_from_file_location(name, REPO / "scripts" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    if monkeypatch is not None:
+        monkeypatch.setitem(sys.modules, name, module)
+    spec.loader.exec_module(module)
+    return module
 
 
 def bench_instances() -> dict:

@@ -1,5 +1,4 @@
-"""Rust analyzer: which crate names the code uses, in which target and under which cfg;
-the feature gates read from a crate's own sources (rust_gates)."""
+"""Rust analyzer: which crate names the code uses, in which target and under which cfg."""
 
 from __future__ import annotations
 
@@ -9,7 +8,6 @@ import pytest
 from conftest import CARGO_X, FIXTURES, write_tree
 
 from depinfer.analyzers.rust import analyze, parse_cfg
-from depinfer.analyzers.rust_gates import TRAIT_PREFIX, external_globs, read_gates, top_level_names
 from depinfer.context import Context, Options
 from depinfer.facts.rust import use_of
 from depinfer.registries import Registries
@@ -273,17 +271,3 @@ def test_a_file_no_mod_reaches_beside_an_includer_uses_the_includers_names():
     found = crates(refs, target="runtime")
     assert "regex" in found
     assert not {"fmt", "fsutils"} & found
-
-
-def test_a_path_glob_over_the_crates_own_module_lifts_its_names_and_is_no_foreign_glob():
-    gates = read_gates(str(FIXTURES / "rust" / "crate-src" / "newapi-1.0.0"))
-    assert "visit::run" in gates  # `pub use crate::gen::*` lifts gen's modules to the root
-    assert external_globs(gates) == []
-    tops = top_level_names(gates)
-    assert {"visit", "Receiver"} <= tops and not any(t.startswith("*") for t in tops)
-
-
-def test_trait_impl_methods_are_kept_only_where_the_impl_needs_more_than_the_type():
-    gates = read_gates(str(FIXTURES / "rust" / "crate-src" / "chan-0.3.0"))
-    assert gates[TRAIT_PREFIX + "Sink/UnboundedSender::poll_flush"] == ["std", "sink"]
-    assert TRAIT_PREFIX + "Clone/UnboundedSender::clone" not in gates  # gated like the type

@@ -1,9 +1,7 @@
-import sys
 from datetime import datetime, timezone
-from pathlib import Path
 
 import pytest
-from conftest import FIXTURES
+from conftest import FIXTURES, load_script
 from packaging.version import Version
 
 from depinfer.context import Context, Options
@@ -204,19 +202,8 @@ def test_tensorflow_code_gets_the_bounds_its_api_proves(monkeypatch, fixture, sp
     assert _offline_spec(fixture, "tensorflow") == spec
 
 
-def _lifecycle_script(monkeypatch):
-    import importlib.util
-
-    path = Path(__file__).resolve().parents[1] / "scripts" / "build_api_lifecycles.py"
-    spec = importlib.util.spec_from_file_location("build_api_lifecycles", path)
-    module = importlib.util.module_from_spec(spec)
-    monkeypatch.setitem(sys.modules, spec.name, module)  # dataclasses look it up there
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_wheel_reader_lists_what_a_generated_api_module_binds(monkeypatch):
-    script = _lifecycle_script(monkeypatch)
+    script = load_script("build_api_lifecycles", monkeypatch)
     source = """
 import sys as _sys
 from . _api.v1 import nn
@@ -243,7 +230,7 @@ losses = keras.losses
 
 
 def test_lifecycle_claims_no_bound_for_a_name_that_comes_back(monkeypatch):
-    script = _lifecycle_script(monkeypatch)
+    script = load_script("build_api_lifecycles", monkeypatch)
     added, removed = script.lifecycle(
         [("1", {"a", "b"}), ("2", {"a"}), ("3", {"a", "b", "c"}), ("4", {"b", "c"})]
     )
@@ -253,7 +240,7 @@ def test_lifecycle_claims_no_bound_for_a_name_that_comes_back(monkeypatch):
 def test_wheel_listing_follows_generated_packages_and_delegates(monkeypatch, tmp_path):
     import zipfile
 
-    script = _lifecycle_script(monkeypatch)
+    script = load_script("build_api_lifecycles", monkeypatch)
     tf_wheel, keras_wheel = tmp_path / "tf.whl", tmp_path / "keras.whl"
     with zipfile.ZipFile(tf_wheel, "w") as zf:
         zf.writestr("tensorflow/__init__.py", "from tensorflow_core import *\n")
@@ -282,7 +269,7 @@ def test_wheel_listing_follows_generated_packages_and_delegates(monkeypatch, tmp
 def test_module_removals_keep_modules_that_are_still_public(monkeypatch, tmp_path):
     import zipfile
 
-    script = _lifecycle_script(monkeypatch)
+    script = load_script("build_api_lifecycles", monkeypatch)
     old, new = tmp_path / "old.whl", tmp_path / "new.whl"
     with zipfile.ZipFile(old, "w") as zf:
         zf.writestr("tensorflow/__init__.py", "")
