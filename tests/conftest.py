@@ -13,7 +13,7 @@ what an offline run places (`infer_offline`, `placements`, `runtime_names`,
 (`CSPROJ_LIB`, `CSPROJ_WEB`, `CSPROJ_EXE`) and the smallest Cargo.toml (`CARGO_X`); the
 benchmark's fixture dataset (`BENCH_TREES`, `BENCH_DATASET`, `BENCH_ARGS`, `bench_instances`); the
 repository's scripts/ as modules (`load_script`). Fixtures:
-`registry_server` (the recorded registry answers served locally, see registry_server.py)
+`private_cargo_home` (an empty CARGO_HOME), `registry_server` (the recorded registry answers served locally, see registry_server.py)
 and `registries` (a `Registries` asking it).
 """
 
@@ -179,6 +179,13 @@ def _no_network(request, monkeypatch):
 
     monkeypatch.setattr(socket.socket, "connect", connect)
     monkeypatch.setattr(socket.socket, "connect_ex", connect_ex)
+
+
+@pytest.fixture
+def private_cargo_home(tmp_path_factory, monkeypatch):
+    """An empty CARGO_HOME: crate sources come from the shipped snapshots in fixtures/rust,
+    not from whatever this machine's cargo has downloaded."""
+    monkeypatch.setenv("CARGO_HOME", str(tmp_path_factory.mktemp("cargo-home")))
 
 
 @pytest.fixture

@@ -1,81 +1,26 @@
-"""Rust end to end: fixture crates and workspace → Cargo.toml edits, with a recorded registry.
-
-The registry is a fake provider over sparse-index lines recorded in fixtures/rust/registry
-(scripts/record_rust_registry_fixtures.py), so versions, yanks, rust_version and publish
-times are real data without any network.
-"""
+"""Rust end to end: fixture crates and workspace → Cargo.toml edits, with the recorded
+registry of rust_registry.py (real versions, yanks, rust_version and publish times)."""
 
 from __future__ import annotations
 
 import io
-import json
 import tarfile
 from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
 import tomlkit
-from conftest import CARGO_X, FIXTURES, copy_fixture, write_tree
+from conftest import FIXTURES, copy_fixture, write_tree
+from rust_registry import RecordedRegistry
 
 from depinfer.context import Context, Options
-from depinfer.facts.rust import crate_of
 from depinfer.model import Ecosystem
 from depinfer.pipeline import infer
 from depinfer.registries import Registries
 from depinfer.registries.base import VersionInfo
 
-# Crates the fake registry knows without version data (exists only).
-KNOWN_NAMES: set[str] = set()
-
-
-class RecordedRegistry(Registries):
-    """`Registries` answering from recorded sparse-index lines (no network, no cache)."""
-
-    def __init__(self) -> None:
-        super().__init__(use_cache=False)
-        self.index: dict[str, list[VersionInfo]] = {}
-        for f in (FIXTURES / "rust" / "registry").glob("*.jsonl"):
-            infos = []
-            for line in f.read_text().splitlines():
-                e = json.loads(line)
-                published = e.get("pubtime")
-                infos.append(
-                    VersionInfo(
-                        version=e["vers"],
-                        published=datetime.fromisoformat(published.replace("Z", "+00:00"))
-                        if published
-                        else None,
-                        yanked=e.get("yanked", False),
-                        prerelease="-" in e["vers"],
-                        runtime=e.get("rust_version"),
-                        extra={"name": e["name"], "features": e.get("features", {})},
-                    )
-                )
-            self.index[f.stem] = infos
-
-    def _key(self, name: str) -> str | None:
-        for known in list(self.index) + sorted(KNOWN_NAMES):
-            if known.replace("-", "_") == name.replace("-", "_"):
-                return known
-        return None
-
-    def exists(self, ecosystem: Ecosystem, name: str) -> bool | None:
-        return self._key(name) == name
-
-    def exists_many(self, ecosystem: Ecosystem, names: list[str]) -> dict[str, bool | None]:
-        return {n: self.exists(ecosystem, n) for n in names}
-
-    def versions(self, ecosystem: Ecosystem, name: str) -> list[VersionInfo]:
-        return self.index.get(name, [])
-
-    def download_crate(self, name: str, version: str) -> bytes | None:
-        return None
-
-
-@pytest.fixture(autouse=True)
-def no_cargo_cache(tmp_path_factory, monkeypatch):
-    """Crate sources come from the shipped snapshot, not whatever this machine's cargo has."""
-    monkeypatch.setenv("CARGO_HOME", str(tmp_path_factory.mktemp("cargo-home")))
+# crate sources come from the shipped snapshot, not whatever this machine's cargo has
+pytestmark = pytest.mark.usefixtures("private_cargo_home")
 
 
 def infer_rust(root: Path, registry: Registries | None = None, **opts):
@@ -333,26 +278,6 @@ def test_a_feature_naming_a_crate_the_dev_dependencies_list_still_needs_it_optio
     assert entry["optional"] is True
 
 
-def test_a_crate_attribute_names_a_registry_crate_renamed(tmp_path):
-    from depinfer.analyzers.rust import analyze
-    from depinfer.mapping.rust import map_imports
-    from depinfer.scan import scan
-
-    write_tree(
-        tmp_path,
-        {
-            "Cargo.toml": CARGO_X,
-            "src/lib.rs": "use serde::Deserialize;\n\n"
-            "#[derive(Deserialize)]\npub struct Plain { a: u8 }\n\n"
-            '#[derive(::s::Serialize)]\n#[serde(crate = "::s")]\npub struct Renamed { b: u8 }\n',
-        },
-    )
-    project = scan(tmp_path)
-    ctx = Context(Options(offline=True), registries=RecordedRegistry())
-    found = {c.name: c for c in map_imports(project, analyze(project, ctx), ctx)}
-    assert crate_of(found["s"]).package == "serde"
-
-
 def test_path_roots_a_glob_import_brings_in_are_not_crates(tmp_path):
     # `use engine::prelude::*;` brings `chrono` (a module, through `pub use crate::window::*`)
     # and `regex` (`pub use log as regex`): names in scope come before the extern prelude,
@@ -369,49 +294,6 @@ def test_a_key_features_name_keeps_its_spelling_and_renames_the_published_crate(
     entry = edits["Cargo.toml"]["dependencies"]["humantime_serde"]
     assert entry["package"] == "humantime-serde"
     assert entry["optional"] is True
-
-
-def _candidates(root: Path) -> dict[tuple[str, str], object]:
-    from depinfer.analyzers.rust import analyze
-    from depinfer.mapping.rust import map_imports
-    from depinfer.rules.rust import infer as rules_infer
-    from depinfer.scan import scan
-
-    project = scan(root)
-    ctx = Context(Options(offline=True), registries=RecordedRegistry())
-    refs = analyze(project, ctx)
-    cands = rules_infer(project, refs, map_imports(project, refs, ctx), ctx)
-    return {(c.manifest, c.name): c for c in cands}
-
-
-@pytest.mark.parametrize(
-    "item",
-    [
-        "pub async fn run() -> Result<JsValue, JsValue> { Ok(JsValue::NULL) }",
-        "impl Client { pub async fn get(&self) {} }",
-        'extern "C" { async fn fetch_json(url: &str) -> JsValue; }',
-    ],
-)
-def test_wasm_bindgen_on_an_async_fn_needs_wasm_bindgen_futures(tmp_path, monkeypatch, item):
-    # the code #[wasm_bindgen] generates for async functions calls wasm_bindgen_futures
-    monkeypatch.setitem(globals(), "KNOWN_NAMES", {"wasm-bindgen", "wasm-bindgen-futures"})
-    lib = f"use wasm_bindgen::prelude::*;\n\n#[wasm_bindgen]\n{item}\n"
-    write_tree(tmp_path, {"Cargo.toml": CARGO_X, "src/lib.rs": lib})
-    found = _candidates(tmp_path)
-    assert ("Cargo.toml", "wasm-bindgen") in found
-    assert ("Cargo.toml", "wasm-bindgen-futures") in found
-
-
-def test_wasm_bindgen_on_plain_functions_needs_no_futures_crate(tmp_path, monkeypatch):
-    monkeypatch.setitem(globals(), "KNOWN_NAMES", {"wasm-bindgen", "wasm-bindgen-futures"})
-    lib = (
-        "use wasm_bindgen::prelude::*;\n\n#[wasm_bindgen]\npub fn add(a: u8) -> u8 { a }\n\n"
-        "async fn helper() {}\n"
-    )
-    write_tree(tmp_path, {"Cargo.toml": CARGO_X, "src/lib.rs": lib})
-    found = _candidates(tmp_path)
-    assert ("Cargo.toml", "wasm-bindgen") in found
-    assert ("Cargo.toml", "wasm-bindgen-futures") not in found
 
 
 def test_a_crate_a_facade_reexports_under_an_alias_takes_its_features_through_the_facade(
@@ -442,51 +324,6 @@ def test_an_unpublished_package_with_a_dev_table_keeps_test_crates_there(tmp_pat
     doc = edits["Cargo.toml"]
     assert "itertools" in doc["dev-dependencies"]
     assert "itertools" not in doc["dependencies"]
-
-
-def _mapped(root: Path, offline: bool = False) -> set[str]:
-    from depinfer.analyzers.rust import analyze
-    from depinfer.mapping.rust import map_imports
-    from depinfer.scan import scan
-
-    project = scan(root)
-    ctx = Context(Options(offline=offline), registries=RecordedRegistry())
-    return {c.name for c in map_imports(project, analyze(project, ctx), ctx)}
-
-
-def test_a_library_name_maps_to_the_popular_package_that_builds_it(tmp_path, monkeypatch):
-    # md-5 builds the library md5 (data/rust_lib_names.json, from the Rust Playground's list)
-    monkeypatch.setitem(globals(), "KNOWN_NAMES", {"md-5"})
-    code = "use md5::{Digest, Md5};\npub fn h(b: &[u8]) { Md5::digest(b); }\n"
-    write_tree(tmp_path, {"Cargo.toml": CARGO_X, "src/lib.rs": code})
-    assert _mapped(tmp_path) == {"md-5"}
-
-
-@pytest.mark.parametrize(
-    ("code", "expected"),
-    [
-        ("use md5::{Digest, Md5};\npub fn h(b: &[u8]) { Md5::digest(b); }\n", "md-5"),
-        ("pub fn h(b: &[u8]) { md5::compute(b); }\n", "md5"),
-    ],
-)
-def test_the_names_the_code_uses_decide_between_the_library_and_a_crate_of_its_name(
-    tmp_path, monkeypatch, code, expected
-):
-    from depinfer.mapping import rust as mapping
-
-    monkeypatch.setitem(globals(), "KNOWN_NAMES", {"md-5", "md5"})
-    sources = {
-        "md-5": "pub use digest::Digest;\npub type Md5 = u8;\n",
-        "md5": "pub struct Digest;\npub struct Context;\npub fn compute() {}\n",
-    }
-    for crate, lib in sources.items():
-        write_tree(
-            tmp_path / crate, {"Cargo.toml": f'[package]\nname = "{crate}"\n', "src/lib.rs": lib}
-        )
-    monkeypatch.setattr(mapping, "registry_source", lambda name, *a: (tmp_path / name, None))
-    user = write_tree(tmp_path / "user", {"Cargo.toml": CARGO_X, "src/lib.rs": code})
-    assert _mapped(user) == {expected}
-    assert _mapped(user, offline=True) == {"md5"}  # nothing to compare: the crate of that name
 
 
 class NewLineRegistry(RecordedRegistry):

@@ -1,11 +1,16 @@
-"""Rust rules: feature gates read from a crate's source, derive table, [features] references."""
+"""Rust rules: feature gates read from a crate's source, derive table, [features]
+references, crates the code generated for an attribute needs."""
 
 from __future__ import annotations
 
 import io
 import tarfile
+from pathlib import Path
 
-from conftest import FIXTURES, load_script, write_tree
+import pytest
+import rust_registry
+from conftest import CARGO_X, FIXTURES, load_script, write_tree
+from rust_registry import RecordedRegistry
 
 from depinfer.analyzers.rust_gates import (
     TRAIT_PREFIX,
@@ -17,12 +22,16 @@ from depinfer.analyzers.rust_gates import (
     required_features,
     top_level_names,
 )
+from depinfer.context import Context, Options
 from depinfer.facts.rust import CrateFacts, RustUse
 from depinfer.mapping.rust import feature_references
 from depinfer.registries.crate_sources import unpack_crate
 from depinfer.rules.rust import derive_table
 
 MINITOK = FIXTURES / "rust" / "crate-src" / "minitok-0.1.0"
+
+# crate sources come from the shipped snapshots, not whatever this machine's cargo has
+pytestmark = pytest.mark.usefixtures("private_cargo_home")
 
 
 def test_gates_follow_cfg_attributes_and_gating_macros():
@@ -286,7 +295,6 @@ def test_items_of_a_generated_api_crate_switch_on_the_features_named_after_them(
 
 
 def test_an_unreadable_crate_takes_the_features_its_used_items_name(tmp_path, monkeypatch):
-    from depinfer.context import Context, Options
     from depinfer.model import Candidate, Ecosystem
     from depinfer.rules import rust as rules
 
@@ -333,3 +341,46 @@ def test_trait_impl_methods_are_kept_only_where_the_impl_needs_more_than_the_typ
     gates = read_gates(str(FIXTURES / "rust" / "crate-src" / "chan-0.3.0"))
     assert gates[TRAIT_PREFIX + "Sink/UnboundedSender::poll_flush"] == ["std", "sink"]
     assert TRAIT_PREFIX + "Clone/UnboundedSender::clone" not in gates  # gated like the type
+
+
+def _candidates(root: Path) -> dict[tuple[str, str], object]:
+    from depinfer.analyzers.rust import analyze
+    from depinfer.mapping.rust import map_imports
+    from depinfer.rules.rust import infer as rules_infer
+    from depinfer.scan import scan
+
+    project = scan(root)
+    ctx = Context(Options(offline=True), registries=RecordedRegistry())
+    refs = analyze(project, ctx)
+    cands = rules_infer(project, refs, map_imports(project, refs, ctx), ctx)
+    return {(c.manifest, c.name): c for c in cands}
+
+
+@pytest.mark.parametrize(
+    "item",
+    [
+        "pub async fn run() -> Result<JsValue, JsValue> { Ok(JsValue::NULL) }",
+        "impl Client { pub async fn get(&self) {} }",
+        'extern "C" { async fn fetch_json(url: &str) -> JsValue; }',
+    ],
+)
+def test_wasm_bindgen_on_an_async_fn_needs_wasm_bindgen_futures(tmp_path, monkeypatch, item):
+    # the code #[wasm_bindgen] generates for async functions calls wasm_bindgen_futures
+    monkeypatch.setattr(rust_registry, "KNOWN_NAMES", {"wasm-bindgen", "wasm-bindgen-futures"})
+    lib = f"use wasm_bindgen::prelude::*;\n\n#[wasm_bindgen]\n{item}\n"
+    write_tree(tmp_path, {"Cargo.toml": CARGO_X, "src/lib.rs": lib})
+    found = _candidates(tmp_path)
+    assert ("Cargo.toml", "wasm-bindgen") in found
+    assert ("Cargo.toml", "wasm-bindgen-futures") in found
+
+
+def test_wasm_bindgen_on_plain_functions_needs_no_futures_crate(tmp_path, monkeypatch):
+    monkeypatch.setattr(rust_registry, "KNOWN_NAMES", {"wasm-bindgen", "wasm-bindgen-futures"})
+    lib = (
+        "use wasm_bindgen::prelude::*;\n\n#[wasm_bindgen]\npub fn add(a: u8) -> u8 { a }\n\n"
+        "async fn helper() {}\n"
+    )
+    write_tree(tmp_path, {"Cargo.toml": CARGO_X, "src/lib.rs": lib})
+    found = _candidates(tmp_path)
+    assert ("Cargo.toml", "wasm-bindgen") in found
+    assert ("Cargo.toml", "wasm-bindgen-futures") not in found
