@@ -8,6 +8,7 @@
 
 Shared helpers for the test modules (`from conftest import ...`): where the fixture
 repositories are, building a repository in tmp_path (`write_tree`, `copy_fixture`), and
+stages run by hand (`offline_context`), made-up publish dates (`utc_date`),
 what an offline run places (`infer_offline`, `placements`, `runtime_names`,
 `names_by_manifest`, `manifest_names`, `manifest_projects`); C# project files
 (`CSPROJ_LIB`, `CSPROJ_WEB`, `CSPROJ_EXE`) and the smallest Cargo.toml (`CARGO_X`); the
@@ -25,11 +26,12 @@ import os
 import shutil
 import socket
 import sys
+from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
 
-from depinfer.context import Options
+from depinfer.context import Context, Options
 from depinfer.model import Inference
 from depinfer.pipeline import infer
 
@@ -90,6 +92,19 @@ def bench_instances() -> dict:
     from depinfer.bench.dataset import load_dataset
 
     return {i.id: i for i in load_dataset(BENCH_DATASET)}
+
+
+def offline_context(**options) -> Context:
+    """A Context for running stages by hand: offline options (plus those given) and
+    registries that answer nothing."""
+    from depinfer.registries import Registries
+
+    return Context(Options(offline=True, **options), Registries(offline=True))
+
+
+def utc_date(year: int, month: int = 1) -> datetime:
+    """The first of the month, UTC (publish dates of made-up releases)."""
+    return datetime(year, month, 1, tzinfo=timezone.utc)
 
 
 def infer_offline(root: Path, **options) -> Inference:

@@ -5,18 +5,16 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import CARGO_X, FIXTURES, write_tree
+from conftest import CARGO_X, FIXTURES, offline_context, write_tree
 
 from depinfer.analyzers.rust import analyze, parse_cfg
-from depinfer.context import Context, Options
 from depinfer.facts.rust import use_of
-from depinfer.registries import Registries
 from depinfer.scan import scan
 
 
 def refs_in(root: Path):
     """What the analyzer reports for the repository at root, and the context it wrote to."""
-    ctx = Context(Options(offline=True), Registries(offline=True))
+    ctx = offline_context()
     return analyze(scan(root), ctx), ctx
 
 

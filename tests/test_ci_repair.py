@@ -1,7 +1,7 @@
 """CI repair: what a failing test log says is missing, and the verify loop that adds it."""
 
 import pytest
-from conftest import FIXTURES, write_tree
+from conftest import FIXTURES, offline_context, write_tree
 
 from depinfer.ci.repair import diagnose, patterns
 from depinfer.ci.runner import RunResult
@@ -76,9 +76,7 @@ def test_a_missing_module_beats_a_later_assertion():
 
 def test_a_missing_module_becomes_a_written_requirement_where_the_import_failed(tmp_path):
     from depinfer.ci.repair import _new_candidates
-    from depinfer.context import Context, Options
     from depinfer.pipeline import plan_edits, stage
-    from depinfer.registries import Registries
     from depinfer.resolvers.common import merge_candidates
     from depinfer.scan import scan
 
@@ -87,7 +85,7 @@ def test_a_missing_module_becomes_a_written_requirement_where_the_import_failed(
     assert [(a.kind, a.name, a.file) for a in actions] == [
         ("module", "yaml", "tests/test_config.py")
     ]
-    ctx = Context(Options(offline=True), Registries(offline=True))
+    ctx = offline_context()
     project = scan(tmp_path)
     cands = _new_candidates(project, "python", actions, ctx, stage("mapping", "python"))
     assert [(c.name, c.section.value) for c in cands] == [("pyyaml", "dev")]
@@ -174,13 +172,11 @@ def test_the_failing_file_is_read_from_rustc_and_node_locations():
 
 def test_verify_loop_adds_what_the_log_names_and_runs_again(tmp_path, monkeypatch):
     import depinfer.ci.repair as repair
-    from depinfer.context import Context, Options
     from depinfer.pipeline import infer
-    from depinfer.registries import Registries
 
     _package_with_tests(tmp_path, "import pkg\n", PYPROJECT_WITH_TEST_EXTRA)
     monkeypatch.setattr(repair, "run_tests", _fails_until_pyyaml())
-    ctx = Context(Options(offline=True, versions=False), Registries(offline=True))
+    ctx = offline_context(versions=False)
     request = repair.VerifyRequest("python", test_cmd="pytest", max_rounds=2)
     result = infer(tmp_path, ctx.options, ctx=ctx, verify=request)
     outcome = result.verification
@@ -205,14 +201,12 @@ def test_verify_writes_a_needed_test_import_as_a_dependency_when_no_dev_section_
     tmp_path, monkeypatch
 ):
     import depinfer.ci.repair as repair
-    from depinfer.context import Context, Options
     from depinfer.pipeline import infer
-    from depinfer.registries import Registries
 
     pyproject = '[project]\nname = "pkg"\nversion = "0"\ndependencies = []\n'
     _package_with_tests(tmp_path, "import pkg\nimport yaml\n", pyproject)
     monkeypatch.setattr(repair, "run_tests", _fails_until_pyyaml())
-    ctx = Context(Options(offline=True, versions=False), Registries(offline=True))
+    ctx = offline_context(versions=False)
     request = repair.VerifyRequest("python", test_cmd="pytest", max_rounds=2)
     result = infer(tmp_path, ctx.options, ctx=ctx, verify=request)
     outcome = result.verification

@@ -1,7 +1,5 @@
-from datetime import datetime, timezone
-
 import pytest
-from conftest import FIXTURES, load_script
+from conftest import FIXTURES, load_script, offline_context, utc_date
 from packaging.version import Version
 
 from depinfer.context import Context, Options
@@ -11,25 +9,20 @@ from depinfer.registries import Registries
 from depinfer.registries.base import VersionInfo
 from depinfer.resolvers import python_versions as pv
 
-
-def _d(y, m=1):
-    return datetime(y, m, 1, tzinfo=timezone.utc)
-
-
 RELEASES = {
     "pydantic": [
-        VersionInfo("1.10.2", _d(2022, 9)),
-        VersionInfo("2.0", _d(2023, 7), runtime=">=3.7"),
-        VersionInfo("2.9.0", _d(2024, 9), runtime=">=3.8"),
-        VersionInfo("3.0.0b1", _d(2025, 1), prerelease=True),
+        VersionInfo("1.10.2", utc_date(2022, 9)),
+        VersionInfo("2.0", utc_date(2023, 7), runtime=">=3.7"),
+        VersionInfo("2.9.0", utc_date(2024, 9), runtime=">=3.8"),
+        VersionInfo("3.0.0b1", utc_date(2025, 1), prerelease=True),
     ],
     "numpy": [
-        VersionInfo("1.24.4", _d(2023, 6), runtime=">=3.8"),
-        VersionInfo("1.26.4", _d(2024, 2), runtime=">=3.9"),
-        VersionInfo("2.2.0", _d(2024, 12), runtime=">=3.10"),
+        VersionInfo("1.24.4", utc_date(2023, 6), runtime=">=3.8"),
+        VersionInfo("1.26.4", utc_date(2024, 2), runtime=">=3.9"),
+        VersionInfo("2.2.0", utc_date(2024, 12), runtime=">=3.10"),
         VersionInfo(
             "2.2.1",
-            _d(
+            utc_date(
                 2024,
                 12,
             ),
@@ -73,7 +66,7 @@ def test_now_gives_a_lower_bound_on_the_newest_release():
 
 
 def test_past_date_keeps_the_major_the_code_was_written_for():
-    assert _run("pydantic", as_of=_d(2022, 12)).spec == ">=1.10,<2"
+    assert _run("pydantic", as_of=utc_date(2022, 12)).spec == ">=1.10,<2"
 
 
 def test_runtime_excludes_releases_needing_a_newer_python():
@@ -83,17 +76,20 @@ def test_runtime_excludes_releases_needing_a_newer_python():
 def test_a_cap_leaves_room_for_what_newer_pythons_need():
     # 1.24 is the newest numpy for 3.8 by then; 3.10+ could take 2.2 (same date): the cap
     # must not shut newer interpreters out
-    assert _run("numpy", python="3.8", as_of=_d(2025, 1)).spec == ">=1.24,<3"
-    assert _run("numpy", python="3.10", as_of=_d(2025, 1)).spec == ">=2.2,<3"
-    assert _run("numpy", python="3.8", as_of=_d(2023, 12)).spec == ">=1.24,<2"
+    assert _run("numpy", python="3.8", as_of=utc_date(2025, 1)).spec == ">=1.24,<3"
+    assert _run("numpy", python="3.10", as_of=utc_date(2025, 1)).spec == ">=2.2,<3"
+    assert _run("numpy", python="3.8", as_of=utc_date(2023, 12)).spec == ">=1.24,<2"
 
 
 def test_yanked_and_prereleases_are_never_chosen():
-    assert _run("numpy", python="3.12", as_of=_d(2025, 6)).spec == ">=2.2,<3"
+    assert _run("numpy", python="3.12", as_of=utc_date(2025, 6)).spec == ">=2.2,<3"
 
 
 def test_api_usage_raises_the_floor():
-    assert _run("pydantic", as_of=_d(2025, 6), used={"pydantic.field_validator"}).spec == ">=2.9,<3"
+    assert (
+        _run("pydantic", as_of=utc_date(2025, 6), used={"pydantic.field_validator"}).spec
+        == ">=2.9,<3"
+    )
 
 
 def test_removed_api_caps_the_major():
@@ -119,7 +115,7 @@ def test_api_bounds_report_their_evidence():
 
 def test_offline_keeps_only_what_the_code_proves():
     req = Requirement(Ecosystem.PYPI, "pydantic", "pyproject.toml")
-    ctx = Context(Options(offline=True), Registries(offline=True))
+    ctx = offline_context()
     pv.select_versions([req], ctx, "3.10", None, {"pydantic": {"pydantic.BaseSettings"}})
     assert req.spec == "<2.0"
 
