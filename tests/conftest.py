@@ -6,16 +6,18 @@
   loopback (pytest-httpserver serves the recorded registry responses there). Subprocesses
   (the pre-commit test's own pip) are not affected.
 
-Shared helpers for the test modules (`from conftest import ...`): where the fixture
-repositories are, building a repository in tmp_path (`write_tree`, `copy_fixture`), and
-stages run by hand (`offline_context`), made-up publish dates (`utc_date`),
-what an offline run places (`infer_offline`, `placements`, `runtime_names`,
-`names_by_manifest`, `manifest_names`, `manifest_projects`); C# project files
-(`CSPROJ_LIB`, `CSPROJ_WEB`, `CSPROJ_EXE`) and the smallest Cargo.toml (`CARGO_X`); the
-benchmark's fixture dataset (`BENCH_TREES`, `BENCH_DATASET`, `BENCH_ARGS`, `bench_instances`); the
-repository's scripts/ as modules (`load_script`). Fixtures:
-`private_cargo_home` (an empty CARGO_HOME), `registry_server` (the recorded registry answers served locally, see registry_server.py)
-and `registries` (a `Registries` asking it).
+Shared helpers for the test modules (`from conftest import ...`):
+- where things are: `REPO`, `FIXTURES`; the benchmark's fixture dataset (`BENCH_TREES`,
+  `BENCH_DATASET`, `BENCH_ARGS`, `bench_instances`); scripts/ as modules (`load_script`)
+- building a repository in tmp_path: `write_tree`, `copy_fixture`; C# project files
+  (`CSPROJ_LIB`, `CSPROJ_WEB`, `CSPROJ_EXE`) and the smallest Cargo.toml (`CARGO_X`)
+- running stages by hand: `offline_context`; made-up publish dates: `utc_date`
+- what an offline run places: `infer_offline`, `placements`, `runtime_names`,
+  `names_by_manifest`, `manifest_names`, `manifest_projects`
+Fixtures: `private_cargo_home` (an empty CARGO_HOME), `registry_server` (the recorded
+registry answers served on loopback, see registry_server.py), `registries` (a
+`Registries` asking it), `metadata_context`. The Rust tests' recorded crates registry is
+rust_registry.py.
 """
 
 from __future__ import annotations
