@@ -6,29 +6,44 @@
   loopback (pytest-httpserver serves the recorded registry responses there). Subprocesses
   (the pre-commit test's own pip) are not affected.
 
-Shared helpers for the test modules (`from conftest import ...`): where the fixture
-repositories are, building a repository in tmp_path (`write_tree`, `copy_fixture`), and
-what an offline run places (`infer_offline`, `placements`, `runtime_names`,
-`names_by_manifest`, `manifest_names`, `manifest_projects`); C# project files
-(`CSPROJ_LIB`, `CSPROJ_WEB`, `CSPROJ_EXE`).
+Shared helpers for the test modules (`from conftest import ...`):
+- where things are: `REPO`, `FIXTURES`; the benchmark's fixture dataset (`BENCH_TREES`,
+  `BENCH_DATASET`, `BENCH_ARGS`, `bench_instances`); scripts/ as modules (`load_script`)
+- building a repository in tmp_path: `write_tree`, `copy_fixture`; C# project files
+  (`CSPROJ_LIB`, `CSPROJ_WEB`, `CSPROJ_EXE`) and the smallest Cargo.toml (`CARGO_X`)
+- running stages by hand: `offline_context`; made-up publish dates: `utc_date`
+- what an offline run places: `infer_offline`, `placements`, `runtime_names`,
+  `names_by_manifest`, `manifest_names`, `manifest_projects`
+Fixtures: `private_cargo_home` (an empty CARGO_HOME), `registry_server` (the recorded
+registry answers served on loopback, see registry_server.py), `registries` (a
+`Registries` asking it), `metadata_context`. The Rust tests' recorded crates registry is
+rust_registry.py.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import ipaddress
 import os
 import shutil
 import socket
+import sys
+from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
 
-from depinfer.context import Options
+from depinfer.context import Context, Options
 from depinfer.model import Inference
 from depinfer.pipeline import infer
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "fixtures"  # fixtures/<language>/<repository>
+# the benchmark harness's tiny dataset: its instances and their trees/<language>/<id>
+BENCH_TREES = FIXTURES / "bench" / "trees"
+BENCH_DATASET = FIXTURES / "bench" / "tiny.jsonl"
+# `depinfer bench` arguments naming them
+BENCH_ARGS = ("--dataset", str(BENCH_DATASET), "--trees", str(BENCH_TREES))
 
 
 # C# project files the tests build repositories from: a library, a web app, an executable
@@ -42,6 +57,9 @@ CSPROJ_EXE = (
     "<TargetFramework>net8.0</TargetFramework></PropertyGroup></Project>"
 )
 
+# the smallest Cargo.toml a Rust test repository starts from
+CARGO_X = '[package]\nname = "x"\nedition = "2021"\n'
+
 
 def write_tree(root: Path, files: dict[str, str]) -> Path:
     """Write {relative path: text} under root (folders made as needed); return root."""
@@ -53,9 +71,42 @@ def write_tree(root: Path, files: dict[str, str]) -> Path:
 
 
 def copy_fixture(language: str, name: str, dest: Path) -> Path:
-    """Copy the fixture repository fixtures/<language>/<name> to dest; return dest."""
+    """Copy the fixture repository fixtures/<language>/<name> to dest; return dest.
+    (language is a folder under fixtures/: "rust", or "bench/trees/python" for a
+    benchmark tree.)"""
     shutil.copytree(FIXTURES / language / name, dest)
     return dest
+
+
+def load_script(name: str, monkeypatch=None):
+    """scripts/<name>.py imported as a module; with monkeypatch it is in sys.modules while
+    the test runs (dataclasses defined in it look their module up there)."""
+    spec = importlib.util.spec_from_file_location(name, REPO / "scripts" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    if monkeypatch is not None:
+        monkeypatch.setitem(sys.modules, name, module)
+    spec.loader.exec_module(module)
+    return module
+
+
+def bench_instances() -> dict:
+    """{id: Instance} of the benchmark's fixture dataset (a fresh copy for each caller)."""
+    from depinfer.bench.dataset import load_dataset
+
+    return {i.id: i for i in load_dataset(BENCH_DATASET)}
+
+
+def offline_context(**options) -> Context:
+    """A Context for running stages by hand: offline options (plus those given) and
+    registries that answer nothing."""
+    from depinfer.registries import Registries
+
+    return Context(Options(offline=True, **options), Registries(offline=True))
+
+
+def utc_date(year: int, month: int = 1) -> datetime:
+    """The first of the month, UTC (publish dates of made-up releases)."""
+    return datetime(year, month, 1, tzinfo=timezone.utc)
 
 
 def infer_offline(root: Path, **options) -> Inference:
@@ -145,6 +196,27 @@ def _no_network(request, monkeypatch):
 
     monkeypatch.setattr(socket.socket, "connect", connect)
     monkeypatch.setattr(socket.socket, "connect_ex", connect_ex)
+
+
+@pytest.fixture
+def private_cargo_home(tmp_path_factory, monkeypatch):
+    """An empty CARGO_HOME: crate sources come from the shipped snapshots in fixtures/rust,
+    not from whatever this machine's cargo has downloaded."""
+    monkeypatch.setenv("CARGO_HOME", str(tmp_path_factory.mktemp("cargo-home")))
+
+
+@pytest.fixture
+def registry_server(httpserver):
+    """The recorded answers in fixtures/registry served on loopback (registry_server.py)."""
+    from registry_server import RegistryServer
+
+    return RegistryServer(httpserver)
+
+
+@pytest.fixture
+def registries(registry_server, tmp_path):
+    """`Registries` asking registry_server, with a private cache in tmp_path."""
+    return registry_server.registries(tmp_path / "cache")
 
 
 @pytest.fixture

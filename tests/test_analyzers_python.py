@@ -6,20 +6,19 @@ import json
 import textwrap
 
 import pytest
-from conftest import FIXTURES
+from conftest import FIXTURES, offline_context
 from packaging.markers import Marker
 
 from depinfer.analyzers.python import MAX_ATTRS, analyze, analyze_text, package_of
 from depinfer.analyzers.python_notebook import pip_requirements
-from depinfer.context import Context, Options
+from depinfer.context import Context
 from depinfer.facts.python import import_facts
 from depinfer.model import FileKind, ImportRef
-from depinfer.registries import Registries
 from depinfer.scan import scan
 
 
 def run_fixture(name: str) -> tuple[list[ImportRef], Context]:
-    ctx = Context(Options(offline=True), Registries(offline=True))
+    ctx = offline_context()
     refs = analyze(scan(FIXTURES / "python" / name), ctx)
     return refs, ctx
 
@@ -473,7 +472,7 @@ def test_guards_are_judged_per_notebook_cell(tmp_path):
     ]
     notebook = {"cells": [{"cell_type": "code", "source": c} for c in cells]}
     (tmp_path / "nb.ipynb").write_text(json.dumps(notebook))
-    ctx = Context(Options(offline=True), Registries(offline=True))
+    ctx = offline_context()
     refs = analyze(scan(tmp_path), ctx)
     assert [(r.module, r.optional, import_facts(r).cell) for r in refs] == [
         ("ujson", True, 1),

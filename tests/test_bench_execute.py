@@ -12,19 +12,17 @@ import json
 from pathlib import Path
 
 import pytest
+from conftest import BENCH_ARGS, BENCH_TREES, bench_instances
 
 import depinfer.ci
 import depinfer.pipeline
 from depinfer.bench import execute
 from depinfer.bench.cli import main
-from depinfer.bench.dataset import load_dataset
 from depinfer.bench.execute import aggregate_execution, verdict
 from depinfer.ci import RunResult
 from depinfer.model import Inference, ManifestEdit
 
-FIXTURES = Path(__file__).parent.parent / "fixtures" / "bench"
-TREES = FIXTURES / "trees"
-INSTANCES = {i.id: i for i in load_dataset(FIXTURES / "tiny.jsonl")}
+INSTANCES = bench_instances()
 
 
 def run(status: str, **outcomes: str) -> RunResult:
@@ -91,7 +89,7 @@ def test_aggregate_counts_rates_over_counted_instances_only() -> None:
 def test_csharp_is_not_run_without_dotnet(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setattr(execute, "runner_missing", lambda language: "no dotnet")
     inst = INSTANCES["acme__app"]
-    record = execute.execute_instance(inst, inst.tree(TREES), {}, tmp_path)
+    record = execute.execute_instance(inst, inst.tree(BENCH_TREES), {}, tmp_path)
     assert record["status"] == "not-run" and record["reason"] == "no dotnet"
     assert not record["counted"]
 
@@ -101,7 +99,7 @@ def test_csharp_is_not_run_without_dotnet(monkeypatch: pytest.MonkeyPatch, tmp_p
 
 def original(inst_id: str, rel: str) -> bytes:
     inst = INSTANCES[inst_id]
-    return (TREES / inst.language / inst.id / rel).read_bytes()
+    return (BENCH_TREES / inst.language / inst.id / rel).read_bytes()
 
 
 class FakeCI:
@@ -184,7 +182,7 @@ def dataset(tmp_path: Path) -> Path:
 
 def run_cli(dataset: Path, out: Path, *extra: str) -> int:
     return main(
-        ["run", "--dataset", str(dataset), "--trees", str(TREES), "--offline", "--timeout", "0",
+        ["run", "--dataset", str(dataset), "--trees", str(BENCH_TREES), "--offline", "--timeout", "0",
          "--out", str(out), "--lang", "python", "--lang", "javascript", "--lang", "rust",
          "--execute", *extra]
     )  # fmt: skip
@@ -231,7 +229,7 @@ def test_execute_resumes_and_reuses_the_textual_result(
 ) -> None:  # fmt: skip
     out = tmp_path / "res"
     # textual first: no execution recorded
-    assert main(["run", "--dataset", str(dataset), "--trees", str(TREES), "--offline",
+    assert main(["run", "--dataset", str(dataset), "--trees", str(BENCH_TREES), "--offline",
                  "--timeout", "0", "--out", str(out), "--lang", "python"]) == 0  # fmt: skip
     assert inferencer["n"] == 2 and fake_ci.calls == []
     # executed: the textual results are kept (no new inference), only the tests run
@@ -381,7 +379,7 @@ def test_verify_stage_repairs_counted_failures_and_is_added_to_a_finished_run(
 
 
 def test_verify_needs_execute(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    code = main(["run", "--dataset", str(FIXTURES / "tiny.jsonl"), "--trees", str(TREES),
+    code = main(["run", *BENCH_ARGS,
                  "--out", str(tmp_path), "--verify"])  # fmt: skip
     assert code == 2 and "--verify needs --execute" in capsys.readouterr().err
 

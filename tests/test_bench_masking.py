@@ -2,21 +2,18 @@
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
+from conftest import BENCH_TREES, copy_fixture, write_tree
 
 from depinfer.bench.masking import mask, mask_csproj
 from depinfer.bench.sections import read_deps
 
-TREES = Path(__file__).parent.parent / "fixtures" / "bench" / "trees"
-
 
 def copy(tmp_path: Path, language: str, ident: str) -> Path:
-    dest = tmp_path / ident
-    shutil.copytree(TREES / language / ident, dest)
-    return dest
+    """A copy of the benchmark tree fixtures/bench/trees/<language>/<ident> in tmp_path."""
+    return copy_fixture(f"bench/trees/{language}", ident, tmp_path / ident)
 
 
 def names(result, path: str) -> list[str]:
@@ -39,7 +36,7 @@ def test_pep621_dependencies_emptied_rest_kept(tmp_path: Path) -> None:
     assert (root / "extra.txt").read_text() == "numpy\n"  # not a masked build file
     assert result.deleted == ["uv.lock"] and not (root / "uv.lock").exists()
     # the source tree is untouched
-    assert (TREES / "python" / "acme__pep621" / "uv.lock").exists()
+    assert (BENCH_TREES / "python" / "acme__pep621" / "uv.lock").exists()
 
 
 def test_gold_keeps_versions_and_markers_out_of_the_name(tmp_path: Path) -> None:
@@ -163,12 +160,6 @@ def test_cargo_masking_empties_dependency_sub_tables_placed_after_other_tables()
     assert "libc = '0.2'" in masked and "insta = '1'" in masked
 
 
-def _write(root: Path, files: dict[str, str]) -> None:
-    for rel, text in files.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text)
-
-
 ROOTED = {
     "Repo.slnx": "<Solution />",
     "props/Common.props": (
@@ -192,7 +183,7 @@ ROOTED = {
 def test_project_references_through_msbuild_properties_are_scored_as_their_target(
     tmp_path: Path,
 ) -> None:
-    _write(tmp_path, ROOTED)
+    write_tree(tmp_path, ROOTED)
     result = mask(tmp_path, "csharp", ["test/A.Tests/A.Tests.csproj"])
     assert names(result, "test/A.Tests/A.Tests.csproj") == ["src/a/a.csproj"]
 
@@ -201,7 +192,7 @@ def test_imports_found_with_property_functions_bring_their_usings(tmp_path: Path
     from depinfer.analyzers.csharp_layout import build_layout
     from depinfer.scan import scan
 
-    _write(tmp_path, ROOTED)
+    write_tree(tmp_path, ROOTED)
     layout = {cs.path: cs for cs in build_layout(scan(tmp_path))}
     tests = layout["test/A.Tests/A.Tests.csproj"]
     assert tests.properties["RepoRoot"] == "/"
@@ -209,7 +200,7 @@ def test_imports_found_with_property_functions_bring_their_usings(tmp_path: Path
 
 
 def test_wildcard_project_references_are_scored_as_each_project_they_match(tmp_path: Path) -> None:
-    _write(
+    write_tree(
         tmp_path,
         {
             "Build.csproj": (

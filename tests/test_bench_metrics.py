@@ -5,12 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from conftest import BENCH_DATASET
 
 from depinfer.bench.dataset import DatasetError, load_dataset, parse_shard, select
 from depinfer.bench.metrics import Counts, aggregate, compare
 from depinfer.bench.sections import Dep, normalise_name
-
-FIXTURES = Path(__file__).parent.parent / "fixtures" / "bench"
 
 
 def test_counts_edge_cases() -> None:
@@ -72,7 +71,7 @@ def test_mean_over_instances_differs_from_micro() -> None:
 
 
 def test_dataset_and_shards_partition_the_instances() -> None:
-    instances = load_dataset(FIXTURES / "tiny.jsonl")
+    instances = load_dataset(BENCH_DATASET)
     assert [i.language for i in instances].count("python") == 2
     parts = [select(instances, shard=(i, 3)) for i in (1, 2, 3)]
     ids = [inst.id for part in parts for inst in part]

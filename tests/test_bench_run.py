@@ -13,6 +13,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from conftest import BENCH_ARGS, BENCH_DATASET, BENCH_TREES, bench_instances
 
 import depinfer.pipeline
 from depinfer.bench.cli import main
@@ -21,10 +22,7 @@ from depinfer.bench.dibench import gold_from_patch
 from depinfer.bench.runner import RunOptions, run_instance
 from depinfer.model import Inference, ManifestEdit
 
-FIXTURES = Path(__file__).parent.parent / "fixtures" / "bench"
-TREES = FIXTURES / "trees"
-DATASET = FIXTURES / "tiny.jsonl"
-INSTANCES = {i.id: i for i in load_dataset(DATASET)}
+INSTANCES = bench_instances()
 
 
 @pytest.fixture
@@ -36,14 +34,14 @@ def restoring(monkeypatch: pytest.MonkeyPatch) -> None:
         lang, ident = next(
             (i.language, i.id)
             for i in INSTANCES.values()
-            if (TREES / i.language / i.id).is_dir()
+            if (BENCH_TREES / i.language / i.id).is_dir()
             and all((root / b).exists() for b in i.build_files)
-            and (TREES / i.language / i.id / i.build_files[0]).read_bytes()
+            and (BENCH_TREES / i.language / i.id / i.build_files[0]).read_bytes()
             != (root / i.build_files[0]).read_bytes()
         )
         edits = []
         for rel in INSTANCES[ident].build_files:
-            original = (TREES / lang / ident / rel).read_text(encoding="utf-8")
+            original = (BENCH_TREES / lang / ident / rel).read_text(encoding="utf-8")
             edits.append(ManifestEdit(rel, (root / rel).read_text(encoding="utf-8"), original))
         return Inference(project=project, edits=edits)
 
@@ -53,7 +51,7 @@ def restoring(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.mark.parametrize("ident", sorted(INSTANCES))
 def test_restored_instance_scores_one(restoring: None, ident: str) -> None:
     inst = INSTANCES[ident]
-    result = run_instance(inst, inst.tree(TREES), RunOptions(offline=True))
+    result = run_instance(inst, inst.tree(BENCH_TREES), RunOptions(offline=True))
     assert result["status"] == "ok", result.get("traceback")
     assert result["metrics"]["name"]["f1"] == 1.0
     assert result["metrics"]["version"]["f1"] == 1.0
@@ -65,7 +63,7 @@ def test_restored_instance_scores_one(restoring: None, ident: str) -> None:
 
 def test_unsupported_language_scores_as_empty_output() -> None:
     inst = INSTANCES["acme__app"]  # whatever depinfer does for C#, the harness must not crash
-    result = run_instance(inst, inst.tree(TREES), RunOptions(offline=True, names_only=True))
+    result = run_instance(inst, inst.tree(BENCH_TREES), RunOptions(offline=True, names_only=True))
     assert result["status"] == "ok", result.get("traceback")
     assert result["metrics"]["name"]["tp"] + result["metrics"]["name"]["fn"] == 4
 
@@ -83,7 +81,7 @@ def test_cli_run_resume_shards_merge_report(
     for i in (1, 2):
         out = tmp_path / f"part{i}"
         code = main(
-            ["run", "--dataset", str(DATASET), "--trees", str(TREES), "--offline",
+            ["run", *BENCH_ARGS, "--offline",
              "--shard", f"{i}/2", "--out", str(out), "--dibench"]
         )  # fmt: skip
         assert code == 0
@@ -92,7 +90,7 @@ def test_cli_run_resume_shards_merge_report(
     assert files == sorted(f"{i}.json" for i in INSTANCES)
     capsys.readouterr()
     # resume: a finished instance is not run again
-    assert main(["run", "--dataset", str(DATASET), "--trees", str(TREES), "--offline",
+    assert main(["run", *BENCH_ARGS, "--offline",
                  "--shard", "1/2", "--out", str(parts[0])]) == 0  # fmt: skip
     assert "done before" in capsys.readouterr().err
     merged = tmp_path / "all"
@@ -115,9 +113,7 @@ def test_prepare_writes_gold_and_a_dibench_dataset_whose_patch_restores_it(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = tmp_path / "prep"
-    assert (
-        main(["prepare", "--dataset", str(DATASET), "--trees", str(TREES), "--out", str(out)]) == 0
-    )
+    assert main(["prepare", *BENCH_ARGS, "--out", str(out)]) == 0
     gold = json.loads((out / "gold.json").read_text())
     assert set(gold) == set(INSTANCES)
     lines = load_dataset(out / "dibench.jsonl")
@@ -132,17 +128,17 @@ def test_prepare_writes_gold_and_a_dibench_dataset_whose_patch_restores_it(
     (work / "p.diff").write_text(inst.patch)
     subprocess.run(["git", "apply", "p.diff"], cwd=work, check=True)
     assert (work / "package.json").read_text() == (
-        TREES / "javascript/acme__web/package.json"
+        BENCH_TREES / "javascript/acme__web/package.json"
     ).read_text()
 
 
 @pytest.mark.parametrize(
     "argv",
     [
-        ["run", "--dataset", "/nonexistent.jsonl", "--trees", str(TREES)],
-        ["run", "--dataset", str(DATASET), "--trees", "/nonexistent"],
-        ["run", "--dataset", str(DATASET), "--trees", str(TREES), "--shard", "5/2"],
-        ["run", "--dataset", str(DATASET), "--trees", str(TREES), "--instance", "nope"],
+        ["run", "--dataset", "/nonexistent.jsonl", "--trees", str(BENCH_TREES)],
+        ["run", "--dataset", str(BENCH_DATASET), "--trees", "/nonexistent"],
+        ["run", *BENCH_ARGS, "--shard", "5/2"],
+        ["run", *BENCH_ARGS, "--instance", "nope"],
         ["report", "/nonexistent"],
         ["merge", "/nonexistent"],
     ],
@@ -204,9 +200,7 @@ def test_dibench_dataset_runs_on_premasked_trees(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     prep = tmp_path / "prep"
-    assert (
-        main(["prepare", "--dataset", str(DATASET), "--trees", str(TREES), "--out", str(prep)]) == 0
-    )
+    assert main(["prepare", *BENCH_ARGS, "--out", str(prep)]) == 0
     out = tmp_path / "res"
     code = main(
         ["run", "--dataset", str(prep / "dibench.jsonl"), "--trees", str(prep), "--offline",
@@ -240,7 +234,7 @@ def test_a_hung_instance_times_out_and_leaves_no_scratch(
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     inst = INSTANCES["acme__web"]
     started = time.monotonic()
-    result = run_isolated(inst, inst.tree(TREES), RunOptions(offline=True), timeout=1)
+    result = run_isolated(inst, inst.tree(BENCH_TREES), RunOptions(offline=True), timeout=1)
     assert time.monotonic() - started < 10
     assert result["status"] == "error" and result["error"] == "timeout after 1s"
     assert result["id"] == "acme__web"
@@ -250,7 +244,7 @@ def test_a_hung_instance_times_out_and_leaves_no_scratch(
 def test_resume_reruns_when_the_settings_changed(
     restoring: None, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    base = ["run", "--dataset", str(DATASET), "--trees", str(TREES), "--offline",
+    base = ["run", *BENCH_ARGS, "--offline",
             "--instance", "acme__web", "--out", str(tmp_path), "--timeout", "0"]  # fmt: skip
     assert main(base) == 0
     capsys.readouterr()
@@ -262,14 +256,14 @@ def test_resume_reruns_when_the_settings_changed(
 
 def test_jobs_run_instances_in_fresh_processes(tmp_path: Path) -> None:
     code = main(
-        ["run", "--dataset", str(DATASET), "--trees", str(TREES), "--offline", "--names-only",
+        ["run", *BENCH_ARGS, "--offline", "--names-only",
          "--out", str(tmp_path), "--jobs", "2", "--lang", "python", "-q"]
     )  # fmt: skip
     assert code == 0
     results = [json.loads(p.read_text()) for p in tmp_path.glob("python/*.json")]
     assert sorted(r["id"] for r in results) == ["acme__pep621", "acme__poetry"]
     assert all(r["status"] == "ok" for r in results)
-    assert main(["run", "--dataset", str(DATASET), "--trees", str(TREES), "--jobs", "0"]) == 2
+    assert main(["run", *BENCH_ARGS, "--jobs", "0"]) == 2
 
 
 def test_instance_whose_build_files_are_all_missing_is_an_error(tmp_path: Path) -> None:
@@ -318,7 +312,7 @@ def test_depinfer_cli_dispatches_bench(capsys: pytest.CaptureFixture[str]) -> No
 def test_prepare_again_keeps_copies_and_the_whole_dataset(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    argv = ["prepare", "--dataset", str(DATASET), "--trees", str(TREES), "--out", str(tmp_path)]
+    argv = ["prepare", *BENCH_ARGS, "--out", str(tmp_path)]
     assert main(argv) == 0
     first = (tmp_path / "dibench.jsonl").read_text()
     assert main(argv) == 0

@@ -1,6 +1,7 @@
 import json
 
 import pytest
+from conftest import FIXTURES
 from werkzeug import Response
 
 from depinfer.context import Context, Options
@@ -209,7 +210,6 @@ def test_local_command_answers(tmp_path):
 def test_cli_records_the_models_decision_in_json_and_explain(
     httpserver, tmp_path, monkeypatch, capsys
 ):
-    from pathlib import Path
 
     from depinfer.cli import main
 
@@ -217,7 +217,7 @@ def test_cli_records_the_models_decision_in_json_and_explain(
     httpserver.expect_request("/v1/chat/completions").respond_with_handler(
         _answer_with(lambda q: [o["name"] for o in q["options"]][1])
     )
-    fixture = Path(__file__).parents[1] / "fixtures" / "python" / "hybrid-ambiguous"
+    fixture = FIXTURES / "python" / "hybrid-ambiguous"
     args = [
         str(fixture),
         "--offline",

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import FIXTURES, copy_fixture, infer_offline, placements, write_tree
+from conftest import FIXTURES, copy_fixture, infer_offline, offline_context, placements, write_tree
 
-from depinfer.context import Options
 from depinfer.mapping.python_hosts import hosts, runner
 from depinfer.mapping.python_index import canonical, load_index
 from depinfer.mapping.python_stdlib import (
@@ -117,9 +116,7 @@ def test_unknown_import_offline_is_reported_not_written(tmp_path):
 
 
 def test_target_python_falls_back_to_ci_matrix_when_requires_python_is_missing(tmp_path):
-    from depinfer.context import Context
     from depinfer.mapping.python import target_python
-    from depinfer.registries import Registries
     from depinfer.scan import scan
 
     (tmp_path / "setup.py").write_text("from setuptools import setup\nsetup(name='x')\n")
@@ -128,7 +125,7 @@ def test_target_python_falls_back_to_ci_matrix_when_requires_python_is_missing(t
     (wf / "ci.yml").write_text(
         "jobs:\n  t:\n    strategy:\n      matrix:\n        python-version: ['3.12', '3.9']\n"
     )
-    ctx = Context(Options(offline=True), Registries(offline=True))
+    ctx = offline_context()
     assert target_python(scan(tmp_path), ctx) == "3.9"
 
 

@@ -2,15 +2,9 @@
 
 from __future__ import annotations
 
-import test_registries_support as support
-
 from depinfer.model import Ecosystem
 from depinfer.registries import Registries
 from depinfer.registries.http import default_cache_dir
-
-# the shared local registry (see test_registries_support)
-registry_server = support.registry_server
-registries = support.registries
 
 PYPI, NPM, CRATES, NUGET = Ecosystem.PYPI, Ecosystem.NPM, Ecosystem.CRATES, Ecosystem.NUGET
 

@@ -6,14 +6,8 @@ import gzip
 import io
 import tarfile
 
-import test_registries_support as support
-
 from depinfer.model import Ecosystem
 from depinfer.registries.names import crate_index_path
-
-# the shared local registry (see test_registries_support)
-registry_server = support.registry_server
-registries = support.registries
 
 CRATES = Ecosystem.CRATES
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from conftest import write_tree
 
 from depinfer.registries import endpoints as ep
 from depinfer.registries import tooling
@@ -77,22 +78,20 @@ def test_pip_conf_index_url_and_install_section(tmp_path):
 
 
 def test_user_pip_conf_under_xdg_config_home(tmp_path):
-    conf = tmp_path / "xdg" / "pip" / "pip.conf"
-    conf.parent.mkdir(parents=True)
-    conf.write_text("[global]\nindex_url = https://user.example.test/simple\n")
+    pip_conf = "[global]\nindex_url = https://user.example.test/simple\n"
+    write_tree(tmp_path, {"xdg/pip/pip.conf": pip_conf})
     assert ep.pypi_indexes(None, _env(tmp_path), tmp_path)[0].url == (
         "https://user.example.test/simple"
     )
 
 
 def test_project_uv_toml_default_index_and_extra_indexes(tmp_path):
-    project = tmp_path / "proj"
-    project.mkdir()
-    (project / "uv.toml").write_text(
+    uv_toml = (
         '[[index]]\nname = "corp"\nurl = "https://corp.example.test/simple"\n\n'
         '[[index]]\nname = "pinned"\nurl = "https://pinned.example.test/simple"\nexplicit = true\n\n'
         '[[index]]\nurl = "https://main.example.test/simple"\ndefault = true\n'
     )
+    project = write_tree(tmp_path / "proj", {"uv.toml": uv_toml})
     indexes = ep.pypi_indexes(project, _env(tmp_path), tmp_path)
     assert [i.url for i in indexes] == [
         "https://main.example.test/simple",
@@ -101,11 +100,8 @@ def test_project_uv_toml_default_index_and_extra_indexes(tmp_path):
 
 
 def test_pyproject_tool_uv_index_url(tmp_path):
-    project = tmp_path / "proj"
-    project.mkdir()
-    (project / "pyproject.toml").write_text(
-        '[project]\nname = "x"\n[tool.uv]\nindex-url = "https://pp.example.test/simple"\n'
-    )
+    pyproject = '[project]\nname = "x"\n[tool.uv]\nindex-url = "https://pp.example.test/simple"\n'
+    project = write_tree(tmp_path / "proj", {"pyproject.toml": pyproject})
     assert ep.pypi_indexes(project, _env(tmp_path), tmp_path)[0].url == (
         "https://pp.example.test/simple"
     )
@@ -124,12 +120,11 @@ def test_npm_config_registry_env_is_case_insensitive(tmp_path):
 
 
 def test_project_npmrc_registry_scopes_and_env_references(tmp_path):
-    project = tmp_path / "proj"
-    project.mkdir()
-    (project / ".npmrc").write_text(
+    npmrc = (
         "; comment\nregistry = https://proj.example.test/npm/\n"
         "@corp:registry=${CORP_NPM}\n//proj.example.test/:_authToken=${TOKEN}\n"
     )
+    project = write_tree(tmp_path / "proj", {".npmrc": npmrc})
     (tmp_path / ".npmrc").write_text(
         "registry=https://user.example.test/\n@other:registry=https://o.example.test\n"
     )
@@ -153,38 +148,31 @@ def test_user_npmrc_then_npm_default(tmp_path, monkeypatch):
 
 # -- cargo ---------------------------------------------------------------------------------
 def test_cargo_source_replacement_to_a_sparse_mirror(tmp_path):
-    home = tmp_path / "cargo"
-    home.mkdir()
-    (home / "config.toml").write_text(
+    config = (
         '[source.crates-io]\nreplace-with = "mirror"\n'
         '[source.mirror]\nregistry = "sparse+https://mirror.example.test/index/"\n'
     )
+    home = write_tree(tmp_path / "cargo", {"config.toml": config})
     found = ep.crates_index(None, _env(tmp_path), tmp_path)
     assert found.url == "https://mirror.example.test/index/"
     assert found.source == str(home / "config.toml")
 
 
 def test_project_cargo_config_overrides_cargo_home(tmp_path):
-    home = tmp_path / "cargo"
-    home.mkdir()
-    (home / "config.toml").write_text(
-        '[source.crates-io]\nreplace-with = "a"\n[source.a]\nregistry = "sparse+https://a.example.test/"\n'
-    )
+    config = '[source.crates-io]\nreplace-with = "a"\n[source.a]\nregistry = "sparse+https://a.example.test/"\n'
+    write_tree(tmp_path / "cargo", {"config.toml": config})
     project = tmp_path / "proj" / "sub"
-    (tmp_path / "proj" / ".cargo").mkdir(parents=True)
     project.mkdir(parents=True)
-    (tmp_path / "proj" / ".cargo" / "config.toml").write_text(
-        '[source.a]\nregistry = "sparse+https://b.example.test/"\n'
+    write_tree(
+        tmp_path / "proj",
+        {".cargo/config.toml": '[source.a]\nregistry = "sparse+https://b.example.test/"\n'},
     )
     assert ep.crates_index(project, _env(tmp_path), tmp_path).url == "https://b.example.test/"
 
 
 def test_git_index_replacement_is_reported_unsupported(tmp_path):
-    home = tmp_path / "cargo"
-    home.mkdir()
-    (home / "config.toml").write_text(
-        '[source.crates-io]\nreplace-with = "g"\n[source.g]\nregistry = "https://git.example.test/index"\n'
-    )
+    config = '[source.crates-io]\nreplace-with = "g"\n[source.g]\nregistry = "https://git.example.test/index"\n'
+    write_tree(tmp_path / "cargo", {"config.toml": config})
     with pytest.raises(ep.Unsupported, match="git index"):
         ep.crates_index(None, _env(tmp_path), tmp_path)
 
@@ -201,12 +189,11 @@ def test_cargo_default_comes_from_the_tool_or_nothing(tmp_path, monkeypatch):
 
 
 def test_alternate_registries_are_listed(tmp_path):
-    home = tmp_path / "cargo"
-    home.mkdir()
-    (home / "config.toml").write_text(
+    config = (
         '[registries.corp]\nindex = "sparse+https://corp.example.test/"\n'
         '[registries.old]\nindex = "https://git.example.test/"\n'
     )
+    write_tree(tmp_path / "cargo", {"config.toml": config})
     found = ep.cargo_registries(None, _env(tmp_path), tmp_path)
     assert list(found) == ["corp"] and found["corp"].url == "https://corp.example.test/"
 
@@ -236,12 +223,8 @@ NUGET_REPO = """<?xml version="1.0" encoding="utf-8"?>
 
 
 def test_nuget_config_sources_merge_user_and_repository(tmp_path):
-    user = tmp_path / ".nuget" / "NuGet" / "NuGet.Config"
-    user.parent.mkdir(parents=True)
-    user.write_text(NUGET_USER)
-    repo = tmp_path / "repo"
-    repo.mkdir()
-    (repo / "nuget.config").write_text(NUGET_REPO)
+    files = {".nuget/NuGet/NuGet.Config": NUGET_USER, "repo/nuget.config": NUGET_REPO}
+    repo = write_tree(tmp_path, files) / "repo"
     found = ep.nuget_sources(repo, {}, tmp_path)
     assert [e.url for e in found] == [
         "https://public.example.test/v3/index.json",
@@ -250,14 +233,9 @@ def test_nuget_config_sources_merge_user_and_repository(tmp_path):
 
 
 def test_nuget_clear_drops_inherited_sources(tmp_path):
-    user = tmp_path / ".nuget" / "NuGet" / "NuGet.Config"
-    user.parent.mkdir(parents=True)
-    user.write_text(NUGET_USER)
-    repo = tmp_path / "repo"
-    repo.mkdir()
-    (repo / "NuGet.Config").write_text(
-        NUGET_REPO.replace("<packageSources>", "<packageSources><clear />")
-    )
+    cleared = NUGET_REPO.replace("<packageSources>", "<packageSources><clear />")
+    files = {".nuget/NuGet/NuGet.Config": NUGET_USER, "repo/NuGet.Config": cleared}
+    repo = write_tree(tmp_path, files) / "repo"
     assert [e.url for e in ep.nuget_sources(repo, {}, tmp_path)] == [
         "https://corp.example.test/nuget/index.json"
     ]
@@ -280,9 +258,7 @@ def test_project_configuration_is_honoured_when_set_before_first_use(tmp_path, m
     from depinfer.model import Ecosystem
     from depinfer.registries import Registries
 
-    project = tmp_path / "proj"
-    project.mkdir()
-    (project / ".npmrc").write_text("registry=https://proj.example.test/\n")
+    project = write_tree(tmp_path / "proj", {".npmrc": "registry=https://proj.example.test/\n"})
     monkeypatch.setenv("HOME", str(tmp_path))
     reg = Registries(cache_dir=str(tmp_path / "c"))
     assert reg.use_project(project) is True

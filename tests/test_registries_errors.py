@@ -4,14 +4,8 @@ from __future__ import annotations
 
 import socket
 
-import test_registries_support as support
-
 from depinfer.model import Ecosystem
 from depinfer.registries import Registries
-
-# the shared local registry (see test_registries_support)
-registry_server = support.registry_server
-registries = support.registries
 
 PYPI, NPM, CRATES, NUGET = Ecosystem.PYPI, Ecosystem.NPM, Ecosystem.CRATES, Ecosystem.NUGET
 

@@ -4,13 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
-import test_registries_support as support
-
 from depinfer.model import Ecosystem
-
-# the shared local registry (see test_registries_support)
-registry_server = support.registry_server
-registries = support.registries
 
 PYPI = Ecosystem.PYPI
 

@@ -1,9 +1,7 @@
 """npm resolution against a fake registry: versions by date, types, peers, placement."""
 
-from datetime import datetime, timezone
-
 import pytest
-from conftest import FIXTURES
+from conftest import FIXTURES, utc_date
 
 from depinfer.context import Context, Options
 from depinfer.model import Ecosystem, Section
@@ -14,37 +12,33 @@ from depinfer.report import explain_report
 from depinfer.resolvers.javascript import ships_types, types_package
 
 
-def _d(y, m=1):
-    return datetime(y, m, 1, tzinfo=timezone.utc)
-
-
 def V(version, when, **kw):
     return VersionInfo(version, when, prerelease="-" in version, **kw)
 
 
 PACKAGES = {
     "express": [
-        V("4.18.2", _d(2022, 10)),
-        V("5.0.0", _d(2024, 9)),
-        V("5.1.0-beta.1", _d(2024, 10)),
+        V("4.18.2", utc_date(2022, 10)),
+        V("5.0.0", utc_date(2024, 9)),
+        V("5.1.0-beta.1", utc_date(2024, 10)),
     ],
-    "nanoid": [V("3.3.7", _d(2023, 11), extra={"types": "index.d.ts"})],
-    "supertest": [V("6.3.3", _d(2022, 12))],
-    "@types/supertest": [V("2.0.12", _d(2022, 5))],
-    "@types/express": [V("4.17.21", _d(2023, 11))],
-    "react": [V("18.2.0", _d(2022, 6))],
-    "zod": [V("3.22.4", _d(2023, 10), extra={"exports": {".": {"types": "./index.d.ts"}}})],
-    "type-fest": [V("4.8.0", _d(2023, 11), extra={"types": "index.d.ts"})],
-    "chalk": [V("5.3.0", _d(2023, 6), extra={"exports": "./source/index.js"})],
+    "nanoid": [V("3.3.7", utc_date(2023, 11), extra={"types": "index.d.ts"})],
+    "supertest": [V("6.3.3", utc_date(2022, 12))],
+    "@types/supertest": [V("2.0.12", utc_date(2022, 5))],
+    "@types/express": [V("4.17.21", utc_date(2023, 11))],
+    "react": [V("18.2.0", utc_date(2022, 6))],
+    "zod": [V("3.22.4", utc_date(2023, 10), extra={"exports": {".": {"types": "./index.d.ts"}}})],
+    "type-fest": [V("4.8.0", utc_date(2023, 11), extra={"types": "index.d.ts"})],
+    "chalk": [V("5.3.0", utc_date(2023, 6), extra={"exports": "./source/index.js"})],
     # a DefinitelyTyped stub, not marked deprecated: only its description says chalk ships
     # its own types (as for @types/typescript)
-    "@types/chalk": [V("2.2.0", _d(2017, 1))],
-    "@scope/options": [V("1.0.0", _d(2023, 1), extra={"types": "x.d.ts"})],
-    "@types-only/loader": [V("0.1.0", _d(2023, 1), deprecated=True)],
-    "@types/node": [V("20.10.0", _d(2023, 11))],
-    "vitest": [V("1.0.0", _d(2023, 12))],
-    "react-dom": [V("18.2.0", _d(2022, 6), extra={"peerDependencies": {"react": "^18.2.0"}})],
-    "tailwindcss": [V("3.4.0", _d(2023, 12))],
+    "@types/chalk": [V("2.2.0", utc_date(2017, 1))],
+    "@scope/options": [V("1.0.0", utc_date(2023, 1), extra={"types": "x.d.ts"})],
+    "@types-only/loader": [V("0.1.0", utc_date(2023, 1), deprecated=True)],
+    "@types/node": [V("20.10.0", utc_date(2023, 11))],
+    "vitest": [V("1.0.0", utc_date(2023, 12))],
+    "react-dom": [V("18.2.0", utc_date(2022, 6), extra={"peerDependencies": {"react": "^18.2.0"}})],
+    "tailwindcss": [V("3.4.0", utc_date(2023, 12))],
 }
 
 
@@ -187,8 +181,8 @@ def test_required_packages_keep_the_last_commonjs_major(tmp_path):
     assert not esm_only({"type": "module", "exports": {"import": "./a.js", "require": "./a.cjs"}})
     assert not esm_only({"main": "index.js"})
     PACKAGES["esm-pkg"] = [
-        V("4.1.2", _d(2021, 6), extra={"main": "source/index.js"}),
-        V("5.3.0", _d(2023, 6), extra={"type": "module", "exports": "./source/index.js"}),
+        V("4.1.2", utc_date(2021, 6), extra={"main": "source/index.js"}),
+        V("5.3.0", utc_date(2023, 6), extra={"type": "module", "exports": "./source/index.js"}),
     ]
     try:
         (tmp_path / "package.json").write_text('{"name": "cli", "main": "index.js"}')
@@ -206,8 +200,10 @@ def test_required_packages_keep_the_last_commonjs_major(tmp_path):
 
 
 def test_versions_respect_the_peer_ranges_of_other_written_packages(tmp_path):
-    PACKAGES["ui-kit"] = [V("2.0.0", _d(2024, 1), extra={"peerDependencies": {"react": "^18"}})]
-    PACKAGES["react"] = [V("18.2.0", _d(2022, 6)), V("19.0.0", _d(2024, 12))]
+    PACKAGES["ui-kit"] = [
+        V("2.0.0", utc_date(2024, 1), extra={"peerDependencies": {"react": "^18"}})
+    ]
+    PACKAGES["react"] = [V("18.2.0", utc_date(2022, 6)), V("19.0.0", utc_date(2024, 12))]
     try:
         (tmp_path / "package.json").write_text('{"name": "app", "private": true}')
         (tmp_path / "main.js").write_text("import 'ui-kit'\nimport React from 'react'\n")
@@ -218,7 +214,7 @@ def test_versions_respect_the_peer_ranges_of_other_written_packages(tmp_path):
         assert "peer range ^18 of ui-kit@2.0.0" in str(reqs["react"].evidence[-1])
     finally:
         del PACKAGES["ui-kit"]
-        PACKAGES["react"] = [V("18.2.0", _d(2022, 6))]
+        PACKAGES["react"] = [V("18.2.0", utc_date(2022, 6))]
 
 
 def test_optional_peer_ranges_bind_once_the_peer_is_written(tmp_path):
@@ -226,14 +222,14 @@ def test_optional_peer_ranges_bind_once_the_peer_is_written(tmp_path):
     PACKAGES["lint-config"] = [
         V(
             "20.0.0",
-            _d(2024, 1),
+            utc_date(2024, 1),
             extra={
                 "peerDependencies": {"react": "^18.0.0"},
                 "peerDependenciesMeta": {"react": {"optional": True}},
             },
         )
     ]
-    PACKAGES["react"] = [V("18.2.0", _d(2022, 6)), V("19.0.0", _d(2024, 12))]
+    PACKAGES["react"] = [V("18.2.0", utc_date(2022, 6)), V("19.0.0", utc_date(2024, 12))]
     try:
         (tmp_path / "package.json").write_text('{"name": "app", "private": true}')
         (tmp_path / "main.js").write_text("import 'lint-config'\nimport React from 'react'\n")
@@ -243,12 +239,12 @@ def test_optional_peer_ranges_bind_once_the_peer_is_written(tmp_path):
         assert reqs["react"].spec == "^18.2.0"
     finally:
         del PACKAGES["lint-config"]
-        PACKAGES["react"] = [V("18.2.0", _d(2022, 6))]
+        PACKAGES["react"] = [V("18.2.0", utc_date(2022, 6))]
 
 
 def test_a_tool_implied_by_its_config_comes_with_the_framework_that_depends_on_it(tmp_path):
-    PACKAGES["vitepress"] = [V("1.3.4", _d(2024, 9), extra={"dependencies": {"vite": "^5"}})]
-    PACKAGES["vite"] = [V("5.4.8", _d(2024, 9))]
+    PACKAGES["vitepress"] = [V("1.3.4", utc_date(2024, 9), extra={"dependencies": {"vite": "^5"}})]
+    PACKAGES["vite"] = [V("5.4.8", utc_date(2024, 9))]
     try:
         (tmp_path / "package.json").write_text('{"name": "site", "private": true}')
         (tmp_path / "vite.config.js").write_text("export default {}\n")
@@ -285,9 +281,11 @@ def test_a_package_outside_the_workspace_takes_its_sibling_by_path():
 
 
 def test_an_expo_apps_config_plugins_and_the_peer_its_cli_shares_are_runtime(tmp_path):
-    PACKAGES["expo"] = [V("52.0.0", _d(2024, 11))]
-    PACKAGES["expo-router"] = [V("4.0.0", _d(2024, 11), extra={"peerDependencies": {"expo": "*"}})]
-    PACKAGES["expo-splash-screen"] = [V("0.29.0", _d(2024, 11))]
+    PACKAGES["expo"] = [V("52.0.0", utc_date(2024, 11))]
+    PACKAGES["expo-router"] = [
+        V("4.0.0", utc_date(2024, 11), extra={"peerDependencies": {"expo": "*"}})
+    ]
+    PACKAGES["expo-splash-screen"] = [V("0.29.0", utc_date(2024, 11))]
     try:
         (tmp_path / "package.json").write_text(
             '{"name": "app", "private": true, "scripts": {"dev": "expo start"},'
@@ -335,9 +333,9 @@ def test_a_package_only_a_tools_config_names_comes_with_the_framework_that_depen
     tmp_path,
 ):
     PACKAGES["react-scripts"] = [
-        V("5.0.1", _d(2022, 4), extra={"dependencies": {"eslint-config-react-app": "^7"}})
+        V("5.0.1", utc_date(2022, 4), extra={"dependencies": {"eslint-config-react-app": "^7"}})
     ]
-    PACKAGES["eslint-config-react-app"] = [V("7.0.1", _d(2022, 4))]
+    PACKAGES["eslint-config-react-app"] = [V("7.0.1", utc_date(2022, 4))]
     try:
         (tmp_path / "package.json").write_text(
             '{"name": "app", "private": true, "scripts": {"start": "react-scripts start"},'
@@ -356,8 +354,8 @@ def test_a_package_only_a_tools_config_names_comes_with_the_framework_that_depen
 def test_a_package_used_only_for_types_whose_types_package_is_declared_is_not_written(
     tmp_path,
 ):
-    PACKAGES["mdx"] = [V("0.3.1", _d(2016, 1))]
-    PACKAGES["@types/mdx"] = [V("2.0.13", _d(2024, 1))]
+    PACKAGES["mdx"] = [V("0.3.1", utc_date(2016, 1))]
+    PACKAGES["@types/mdx"] = [V("2.0.13", utc_date(2024, 1))]
     try:
         (tmp_path / "package.json").write_text(
             '{"name": "blog", "private": true, "devDependencies": {"@types/mdx": "^2.0.12"}}'
@@ -376,9 +374,9 @@ def test_a_package_used_only_for_types_whose_types_package_is_declared_is_not_wr
 
 def test_types_an_app_takes_from_a_package_its_framework_depends_on_are_not_written(tmp_path):
     deps = {"vite": "^6", "@astrojs/markdown-remark": "^6", "@shikijs/types": "^3"}
-    PACKAGES["astro"] = [V("5.7.0", _d(2024, 9), extra={"dependencies": deps})]
+    PACKAGES["astro"] = [V("5.7.0", utc_date(2024, 9), extra={"dependencies": deps})]
     for name in deps:
-        PACKAGES[name] = [V("6.0.0", _d(2024, 9))]
+        PACKAGES[name] = [V("6.0.0", utc_date(2024, 9))]
     try:
         (tmp_path / "package.json").write_text('{"name": "site", "private": true}')
         (tmp_path / "src").mkdir()

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
-from conftest import copy_fixture, infer_offline, runtime_names, write_tree
+from conftest import REPO, copy_fixture, infer_offline, runtime_names, write_tree
 
 from depinfer.context import Options
 from depinfer.model import Section
@@ -298,11 +297,7 @@ def test_framework_parts_table_names_its_sources():
     from depinfer.resolvers.python import framework_parts
 
     assert "starlette" in framework_parts()["fastapi"]
-    data = json.loads(
-        (
-            Path(__file__).resolve().parent.parent / "depinfer/data/python/framework_parts.json"
-        ).read_text()
-    )
+    data = json.loads((REPO / "depinfer/data/python/framework_parts.json").read_text())
     assert all(entry["source"] and entry["parts"] for entry in data["frameworks"].values())
 
 

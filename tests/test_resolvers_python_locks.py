@@ -1,5 +1,7 @@
 from pathlib import Path
 
+from conftest import offline_context
+
 from depinfer.context import Context, Options
 from depinfer.model import Ecosystem, Requirement, Section
 from depinfer.registries import Registries
@@ -63,9 +65,7 @@ def test_deploy_lock_gets_the_compiled_pinned_set(tmp_path, monkeypatch):
 
 def test_offline_deploy_lock_keeps_top_level_names(tmp_path):
     root = _app(tmp_path, "RUN pip install -r requirements.txt\n")
-    out = py_resolver.expand_deploy_locks(
-        scan(root), _quart_requirements(), Context(Options(offline=True), Registries(offline=True))
-    )
+    out = py_resolver.expand_deploy_locks(scan(root), _quart_requirements(), offline_context())
     assert [(r.manifest, r.name) for r in out] == [
         ("pyproject.toml", "quart"),
         ("requirements.txt", "quart"),

@@ -1,10 +1,5 @@
-import sys
-from datetime import datetime, timezone
-from pathlib import Path
-
 import pytest
-import test_registries_support as support
-from conftest import FIXTURES
+from conftest import FIXTURES, load_script, offline_context, utc_date
 from packaging.version import Version
 
 from depinfer.context import Context, Options
@@ -14,25 +9,20 @@ from depinfer.registries import Registries
 from depinfer.registries.base import VersionInfo
 from depinfer.resolvers import python_versions as pv
 
-
-def _d(y, m=1):
-    return datetime(y, m, 1, tzinfo=timezone.utc)
-
-
 RELEASES = {
     "pydantic": [
-        VersionInfo("1.10.2", _d(2022, 9)),
-        VersionInfo("2.0", _d(2023, 7), runtime=">=3.7"),
-        VersionInfo("2.9.0", _d(2024, 9), runtime=">=3.8"),
-        VersionInfo("3.0.0b1", _d(2025, 1), prerelease=True),
+        VersionInfo("1.10.2", utc_date(2022, 9)),
+        VersionInfo("2.0", utc_date(2023, 7), runtime=">=3.7"),
+        VersionInfo("2.9.0", utc_date(2024, 9), runtime=">=3.8"),
+        VersionInfo("3.0.0b1", utc_date(2025, 1), prerelease=True),
     ],
     "numpy": [
-        VersionInfo("1.24.4", _d(2023, 6), runtime=">=3.8"),
-        VersionInfo("1.26.4", _d(2024, 2), runtime=">=3.9"),
-        VersionInfo("2.2.0", _d(2024, 12), runtime=">=3.10"),
+        VersionInfo("1.24.4", utc_date(2023, 6), runtime=">=3.8"),
+        VersionInfo("1.26.4", utc_date(2024, 2), runtime=">=3.9"),
+        VersionInfo("2.2.0", utc_date(2024, 12), runtime=">=3.10"),
         VersionInfo(
             "2.2.1",
-            _d(
+            utc_date(
                 2024,
                 12,
             ),
@@ -76,7 +66,7 @@ def test_now_gives_a_lower_bound_on_the_newest_release():
 
 
 def test_past_date_keeps_the_major_the_code_was_written_for():
-    assert _run("pydantic", as_of=_d(2022, 12)).spec == ">=1.10,<2"
+    assert _run("pydantic", as_of=utc_date(2022, 12)).spec == ">=1.10,<2"
 
 
 def test_runtime_excludes_releases_needing_a_newer_python():
@@ -86,17 +76,20 @@ def test_runtime_excludes_releases_needing_a_newer_python():
 def test_a_cap_leaves_room_for_what_newer_pythons_need():
     # 1.24 is the newest numpy for 3.8 by then; 3.10+ could take 2.2 (same date): the cap
     # must not shut newer interpreters out
-    assert _run("numpy", python="3.8", as_of=_d(2025, 1)).spec == ">=1.24,<3"
-    assert _run("numpy", python="3.10", as_of=_d(2025, 1)).spec == ">=2.2,<3"
-    assert _run("numpy", python="3.8", as_of=_d(2023, 12)).spec == ">=1.24,<2"
+    assert _run("numpy", python="3.8", as_of=utc_date(2025, 1)).spec == ">=1.24,<3"
+    assert _run("numpy", python="3.10", as_of=utc_date(2025, 1)).spec == ">=2.2,<3"
+    assert _run("numpy", python="3.8", as_of=utc_date(2023, 12)).spec == ">=1.24,<2"
 
 
 def test_yanked_and_prereleases_are_never_chosen():
-    assert _run("numpy", python="3.12", as_of=_d(2025, 6)).spec == ">=2.2,<3"
+    assert _run("numpy", python="3.12", as_of=utc_date(2025, 6)).spec == ">=2.2,<3"
 
 
 def test_api_usage_raises_the_floor():
-    assert _run("pydantic", as_of=_d(2025, 6), used={"pydantic.field_validator"}).spec == ">=2.9,<3"
+    assert (
+        _run("pydantic", as_of=utc_date(2025, 6), used={"pydantic.field_validator"}).spec
+        == ">=2.9,<3"
+    )
 
 
 def test_removed_api_caps_the_major():
@@ -122,7 +115,7 @@ def test_api_bounds_report_their_evidence():
 
 def test_offline_keeps_only_what_the_code_proves():
     req = Requirement(Ecosystem.PYPI, "pydantic", "pyproject.toml")
-    ctx = Context(Options(offline=True), Registries(offline=True))
+    ctx = offline_context()
     pv.select_versions([req], ctx, "3.10", None, {"pydantic": {"pydantic.BaseSettings"}})
     assert req.spec == "<2.0"
 
@@ -205,19 +198,8 @@ def test_tensorflow_code_gets_the_bounds_its_api_proves(monkeypatch, fixture, sp
     assert _offline_spec(fixture, "tensorflow") == spec
 
 
-def _lifecycle_script(monkeypatch):
-    import importlib.util
-
-    path = Path(__file__).resolve().parents[1] / "scripts" / "build_api_lifecycles.py"
-    spec = importlib.util.spec_from_file_location("build_api_lifecycles", path)
-    module = importlib.util.module_from_spec(spec)
-    monkeypatch.setitem(sys.modules, spec.name, module)  # dataclasses look it up there
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_wheel_reader_lists_what_a_generated_api_module_binds(monkeypatch):
-    script = _lifecycle_script(monkeypatch)
+    script = load_script("build_api_lifecycles", monkeypatch)
     source = """
 import sys as _sys
 from . _api.v1 import nn
@@ -244,7 +226,7 @@ losses = keras.losses
 
 
 def test_lifecycle_claims_no_bound_for_a_name_that_comes_back(monkeypatch):
-    script = _lifecycle_script(monkeypatch)
+    script = load_script("build_api_lifecycles", monkeypatch)
     added, removed = script.lifecycle(
         [("1", {"a", "b"}), ("2", {"a"}), ("3", {"a", "b", "c"}), ("4", {"b", "c"})]
     )
@@ -254,7 +236,7 @@ def test_lifecycle_claims_no_bound_for_a_name_that_comes_back(monkeypatch):
 def test_wheel_listing_follows_generated_packages_and_delegates(monkeypatch, tmp_path):
     import zipfile
 
-    script = _lifecycle_script(monkeypatch)
+    script = load_script("build_api_lifecycles", monkeypatch)
     tf_wheel, keras_wheel = tmp_path / "tf.whl", tmp_path / "keras.whl"
     with zipfile.ZipFile(tf_wheel, "w") as zf:
         zf.writestr("tensorflow/__init__.py", "from tensorflow_core import *\n")
@@ -283,7 +265,7 @@ def test_wheel_listing_follows_generated_packages_and_delegates(monkeypatch, tmp
 def test_module_removals_keep_modules_that_are_still_public(monkeypatch, tmp_path):
     import zipfile
 
-    script = _lifecycle_script(monkeypatch)
+    script = load_script("build_api_lifecycles", monkeypatch)
     old, new = tmp_path / "old.whl", tmp_path / "new.whl"
     with zipfile.ZipFile(old, "w") as zf:
         zf.writestr("tensorflow/__init__.py", "")
@@ -310,8 +292,6 @@ def test_module_removals_keep_modules_that_are_still_public(monkeypatch, tmp_pat
 # Each fixture fails without its rule: without the API lifecycle table the v1 project would
 # get pydantic 2 (its BaseSettings import breaks) and the v2 project an unbounded pre-2 pick
 # when the date is early.
-
-registry_server = support.registry_server
 
 
 def _spec(server, tmp_path, fixture: str, as_of: str | None) -> str:

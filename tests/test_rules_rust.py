@@ -1,4 +1,5 @@
-"""Rust rules: feature gates read from a crate's source, derive table, [features] references."""
+"""Rust rules: feature gates read from a crate's source, derive table, [features]
+references, crates the code generated for an attribute needs."""
 
 from __future__ import annotations
 
@@ -6,21 +7,31 @@ import io
 import tarfile
 from pathlib import Path
 
+import pytest
+import rust_registry
+from conftest import CARGO_X, FIXTURES, load_script, write_tree
+from rust_registry import RecordedRegistry
+
 from depinfer.analyzers.rust_gates import (
+    TRAIT_PREFIX,
     crate_features,
+    external_globs,
     features_for,
     minimal_features,
     read_gates,
     required_features,
+    top_level_names,
 )
+from depinfer.context import Context, Options
 from depinfer.facts.rust import CrateFacts, RustUse
 from depinfer.mapping.rust import feature_references
 from depinfer.registries.crate_sources import unpack_crate
 from depinfer.rules.rust import derive_table
 
-MINITOK = (
-    Path(__file__).resolve().parent.parent / "fixtures" / "rust" / "crate-src" / "minitok-0.1.0"
-)
+MINITOK = FIXTURES / "rust" / "crate-src" / "minitok-0.1.0"
+
+# crate sources come from the shipped snapshots, not whatever this machine's cargo has
+pytestmark = pytest.mark.usefixtures("private_cargo_home")
 
 
 def test_gates_follow_cfg_attributes_and_gating_macros():
@@ -284,17 +295,16 @@ def test_items_of_a_generated_api_crate_switch_on_the_features_named_after_them(
 
 
 def test_an_unreadable_crate_takes_the_features_its_used_items_name(tmp_path, monkeypatch):
-    from depinfer.context import Context, Options
     from depinfer.model import Candidate, Ecosystem
     from depinfer.rules import rust as rules
 
-    crate = tmp_path / "web-sys-0.3.0"
-    (crate / "src").mkdir(parents=True)
-    (crate / "Cargo.toml").write_text(
+    manifest = (
         '[package]\nname = "web-sys"\nversion = "0.3.0"\n\n'
         '[features]\nWindow = ["EventTarget"]\nEventTarget = []\nDocument = []\n'
     )
-    (crate / "src" / "lib.rs").write_text("// generated\n")
+    crate = write_tree(
+        tmp_path / "web-sys-0.3.0", {"Cargo.toml": manifest, "src/lib.rs": "// generated\n"}
+    )
     monkeypatch.setattr(rules, "read_gates", lambda root: {})  # too large to read
     monkeypatch.setattr(rules, "cargo_source_dir", lambda name, version=None: crate)
     monkeypatch.setattr(rules, "registry_source", lambda *a: (None, None))
@@ -309,12 +319,7 @@ def test_an_unreadable_crate_takes_the_features_its_used_items_name(tmp_path, mo
 
 
 def test_lib_name_table_keeps_libraries_named_unlike_their_package():
-    import importlib.util
-
-    path = Path(__file__).resolve().parent.parent / "scripts" / "build_rust_lib_names.py"
-    spec = importlib.util.spec_from_file_location("build_rust_lib_names", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load_script("build_rust_lib_names")
     entries = [
         {"name": "md-5", "version": "0.11.0", "id": "md5"},
         {"name": "md-5", "version": "0.10.6", "id": "md5_0_10_6"},  # the older of two
@@ -322,3 +327,60 @@ def test_lib_name_table_keeps_libraries_named_unlike_their_package():
         {"name": "syn", "version": "1.0.109", "id": "syn_1_0_109"},
     ]
     assert module.lib_names(entries) == {"md5": ["md-5"]}
+
+
+def test_a_path_glob_over_the_crates_own_module_lifts_its_names_and_is_no_foreign_glob():
+    gates = read_gates(str(FIXTURES / "rust" / "crate-src" / "newapi-1.0.0"))
+    assert "visit::run" in gates  # `pub use crate::gen::*` lifts gen's modules to the root
+    assert external_globs(gates) == []
+    tops = top_level_names(gates)
+    assert {"visit", "Receiver"} <= tops and not any(t.startswith("*") for t in tops)
+
+
+def test_trait_impl_methods_are_kept_only_where_the_impl_needs_more_than_the_type():
+    gates = read_gates(str(FIXTURES / "rust" / "crate-src" / "chan-0.3.0"))
+    assert gates[TRAIT_PREFIX + "Sink/UnboundedSender::poll_flush"] == ["std", "sink"]
+    assert TRAIT_PREFIX + "Clone/UnboundedSender::clone" not in gates  # gated like the type
+
+
+def _candidates(root: Path) -> dict[tuple[str, str], object]:
+    from depinfer.analyzers.rust import analyze
+    from depinfer.mapping.rust import map_imports
+    from depinfer.rules.rust import infer as rules_infer
+    from depinfer.scan import scan
+
+    project = scan(root)
+    ctx = Context(Options(offline=True), registries=RecordedRegistry())
+    refs = analyze(project, ctx)
+    cands = rules_infer(project, refs, map_imports(project, refs, ctx), ctx)
+    return {(c.manifest, c.name): c for c in cands}
+
+
+@pytest.mark.parametrize(
+    "item",
+    [
+        "pub async fn run() -> Result<JsValue, JsValue> { Ok(JsValue::NULL) }",
+        "impl Client { pub async fn get(&self) {} }",
+        'extern "C" { async fn fetch_json(url: &str) -> JsValue; }',
+    ],
+)
+def test_wasm_bindgen_on_an_async_fn_needs_wasm_bindgen_futures(tmp_path, monkeypatch, item):
+    # the code #[wasm_bindgen] generates for async functions calls wasm_bindgen_futures
+    monkeypatch.setattr(rust_registry, "KNOWN_NAMES", {"wasm-bindgen", "wasm-bindgen-futures"})
+    lib = f"use wasm_bindgen::prelude::*;\n\n#[wasm_bindgen]\n{item}\n"
+    write_tree(tmp_path, {"Cargo.toml": CARGO_X, "src/lib.rs": lib})
+    found = _candidates(tmp_path)
+    assert ("Cargo.toml", "wasm-bindgen") in found
+    assert ("Cargo.toml", "wasm-bindgen-futures") in found
+
+
+def test_wasm_bindgen_on_plain_functions_needs_no_futures_crate(tmp_path, monkeypatch):
+    monkeypatch.setattr(rust_registry, "KNOWN_NAMES", {"wasm-bindgen", "wasm-bindgen-futures"})
+    lib = (
+        "use wasm_bindgen::prelude::*;\n\n#[wasm_bindgen]\npub fn add(a: u8) -> u8 { a }\n\n"
+        "async fn helper() {}\n"
+    )
+    write_tree(tmp_path, {"Cargo.toml": CARGO_X, "src/lib.rs": lib})
+    found = _candidates(tmp_path)
+    assert ("Cargo.toml", "wasm-bindgen") in found
+    assert ("Cargo.toml", "wasm-bindgen-futures") not in found

@@ -1,4 +1,8 @@
+"""Runtime detection: the Python, Node, Rust and .NET versions a project states."""
+
 from pathlib import Path
+
+from conftest import write_tree
 
 from depinfer.model import Ecosystem, Manifest, Project
 from depinfer.runtime import (
@@ -18,9 +22,7 @@ def test_lower_bounds_from_pep440_and_poetry_specifiers():
 
 
 def _project(tmp_path: Path, manifests=(), files=None, ci=None) -> Project:
-    for rel, text in (files or {}).items():
-        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / rel).write_text(text)
+    write_tree(tmp_path, files or {})
     return Project(root=tmp_path, manifests=list(manifests), ci_files=list(ci or []))
 
 

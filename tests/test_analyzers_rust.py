@@ -5,19 +5,22 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from conftest import CARGO_X, FIXTURES, offline_context, write_tree
 
 from depinfer.analyzers.rust import analyze, parse_cfg
-from depinfer.context import Context, Options
 from depinfer.facts.rust import use_of
-from depinfer.registries import Registries
 from depinfer.scan import scan
 
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "rust"
+
+def refs_in(root: Path):
+    """What the analyzer reports for the repository at root, and the context it wrote to."""
+    ctx = offline_context()
+    return analyze(scan(root), ctx), ctx
 
 
 def refs_of(name: str):
-    ctx = Context(Options(offline=True), Registries(offline=True))
-    return analyze(scan(FIXTURES / name), ctx), ctx
+    """refs_in the fixture crate fixtures/rust/<name>."""
+    return refs_in(FIXTURES / "rust" / name)
 
 
 @pytest.fixture(scope="module")
@@ -97,12 +100,12 @@ def test_parse_cfg():
 
 
 def test_syntax_errors_and_binary_files_do_not_crash(tmp_path):
-    (tmp_path / "Cargo.toml").write_text('[package]\nname = "x"\nedition = "2021"\n')
-    (tmp_path / "src").mkdir()
-    (tmp_path / "src" / "lib.rs").write_text("use serde::{;\nfn main( { regex::Regex::new(")
+    write_tree(
+        tmp_path,
+        {"Cargo.toml": CARGO_X, "src/lib.rs": "use serde::{;\nfn main( { regex::Regex::new("},
+    )
     (tmp_path / "src" / "bin.rs").write_bytes(b"\x00\x01binary")
-    ctx = Context(Options(offline=True), Registries(offline=True))
-    refs = analyze(scan(tmp_path), ctx)
+    refs, ctx = refs_in(tmp_path)
     assert "regex" in {r.module for r in refs}
     assert any(d.file == "src/bin.rs" for d in ctx.diagnostics)
 
@@ -132,9 +135,7 @@ def test_local_types_and_item_names_are_not_taken_for_imported_ones():
 
 
 def test_paths_in_a_local_macro_rules_body_are_uses_but_metavariable_paths_are_not(tmp_path):
-    (tmp_path / "Cargo.toml").write_text("[package]\nname = 'conn'\nversion = '0.1.0'\n")
-    (tmp_path / "src").mkdir()
-    (tmp_path / "src" / "lib.rs").write_text(
+    lib = (
         "macro_rules! with_client {\n"
         "    ($client:ident, $body:expr) => {\n"
         "        #[allow(clippy::redundant_closure)]\n"
@@ -144,21 +145,18 @@ def test_paths_in_a_local_macro_rules_body_are_uses_but_metavariable_paths_are_n
         "}\n"
         "pub fn retry() {}\n"
     )
-    ctx = Context(Options(offline=True), Registries(offline=True))
-    refs = analyze(scan(tmp_path), ctx)
+    manifest = "[package]\nname = 'conn'\nversion = '0.1.0'\n"
+    refs, _ = refs_in(write_tree(tmp_path, {"Cargo.toml": manifest, "src/lib.rs": lib}))
     found = {r.module for r in refs if use_of(r).how == "macro-def"}
     assert "h2" in found and "conn" not in found and "client" not in found
 
 
+PROBE = "[package]\nname = 'probe'\nversion = '0.1.0'\nedition = '2021'\n"
+
+
 def _crates_of_tree(tmp_path, files):
-    (tmp_path / "Cargo.toml").write_text(
-        "[package]\nname = 'probe'\nversion = '0.1.0'\nedition = '2021'\n"
-    )
-    for rel, text in files.items():
-        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / rel).write_text(text)
-    ctx = Context(Options(offline=True), Registries(offline=True))
-    return {r.module for r in analyze(scan(tmp_path), ctx)}
+    refs, _ = refs_in(write_tree(tmp_path, {"Cargo.toml": PROBE, **files}))
+    return {r.module for r in refs}
 
 
 def test_names_imported_inside_a_cfg_macro_are_local(tmp_path):
@@ -196,19 +194,17 @@ def test_a_glob_import_of_a_local_module_brings_the_modules_declared_in_it(tmp_p
 
 
 def test_names_reached_through_a_glob_of_another_crate_keep_that_crates_path(tmp_path):
-    (tmp_path / "Cargo.toml").write_text(
-        "[package]\nname = 'probe'\nversion = '0.1.0'\nedition = '2021'\n"
+    write_tree(
+        tmp_path,
+        {
+            "Cargo.toml": PROBE,
+            "src/input.rs": "pub use crossterm::event::*;\n",
+            "src/main.rs": "mod input;\nmod keys;\nfn main() { let _s = input::EventStream::new(); }\n",
+            "src/keys.rs": "use termion::event::*;\npub fn k() { let _ = Key::Char('q'); }\n",
+        },
     )
-    (tmp_path / "src").mkdir()
-    (tmp_path / "src" / "input.rs").write_text("pub use crossterm::event::*;\n")
-    (tmp_path / "src" / "main.rs").write_text(
-        "mod input;\nmod keys;\nfn main() { let _s = input::EventStream::new(); }\n"
-    )
-    (tmp_path / "src" / "keys.rs").write_text(
-        "use termion::event::*;\npub fn k() { let _ = Key::Char('q'); }\n"
-    )
-    ctx = Context(Options(offline=True), Registries(offline=True))
-    paths = {use_of(r).path for r in analyze(scan(tmp_path), ctx) if use_of(r).how == "via-glob"}
+    refs, _ = refs_in(tmp_path)
+    paths = {use_of(r).path for r in refs if use_of(r).how == "via-glob"}
     assert "crossterm::event::EventStream::new" in paths
     assert "termion::event::Key::Char" in paths
 
@@ -217,56 +213,52 @@ def test_a_glob_import_in_an_inline_test_module_stays_in_that_module(tmp_path):
     # `config::Config` in src/config.rs is the config crate: the module is not in scope in
     # itself, and the tests module's `use super::*` brings the crate's modules into the
     # tests module only (where `helpers::` is the local module)
-    (tmp_path / "Cargo.toml").write_text('[package]\nname = "x"\nedition = "2021"\n')
-    src = tmp_path / "src"
-    src.mkdir()
-    (src / "lib.rs").write_text("pub mod config;\npub mod helpers;\n")
-    (src / "helpers.rs").write_text("pub fn tmp() -> u8 { 1 }\n")
-    (src / "config.rs").write_text(
+    config = (
         "pub fn load() -> config::Config {\n"
         "    config::Config::builder().build().unwrap()\n"
         "}\n\n"
         "#[cfg(test)]\nmod tests {\n    use super::*;\n\n"
         "    #[test]\n    fn loads() { let _ = helpers::tmp(); let _ = load(); }\n}\n"
     )
-    ctx = Context(Options(offline=True), Registries(offline=True))
-    names = {r.module for r in analyze(scan(tmp_path), ctx)}
+    write_tree(
+        tmp_path,
+        {
+            "Cargo.toml": CARGO_X,
+            "src/lib.rs": "pub mod config;\npub mod helpers;\n",
+            "src/helpers.rs": "pub fn tmp() -> u8 { 1 }\n",
+            "src/config.rs": config,
+        },
+    )
+    refs, _ = refs_in(tmp_path)
+    names = {r.module for r in refs}
     assert "config" in names
     assert "helpers" not in names
 
 
 def test_diesel_tables_are_local_modules(tmp_path):
-    (tmp_path / "Cargo.toml").write_text('[package]\nname = "x"\nedition = "2021"\n')
-    (tmp_path / "src").mkdir()
-    (tmp_path / "src" / "main.rs").write_text(
+    main = (
         "diesel::table! {\n    users (id) {\n        id -> Integer,\n    }\n}\n"
         "fn main() { let q = users::table; let c = users::dsl::id; }\n"
     )
-    ctx = Context(Options(offline=True), Registries(offline=True))
-    modules = {r.module for r in analyze(scan(tmp_path), ctx)}
+    refs, _ = refs_in(write_tree(tmp_path, {"Cargo.toml": CARGO_X, "src/main.rs": main}))
+    modules = {r.module for r in refs}
     assert "diesel" in modules and "users" not in modules
 
 
 def test_cfg_attr_with_a_target_predicate_gives_its_paths_that_target(tmp_path):
-    (tmp_path / "Cargo.toml").write_text('[package]\nname = "x"\nedition = "2021"\n')
-    (tmp_path / "tests").mkdir()
-    (tmp_path / "tests" / "t.rs").write_text(
+    test = (
         '#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]\n'
         "#[test]\nfn works() {}\n"
     )
-    ctx = Context(Options(offline=True), Registries(offline=True))
-    refs = [r for r in analyze(scan(tmp_path), ctx) if r.module == "wasm_bindgen_test"]
+    found, _ = refs_in(write_tree(tmp_path, {"Cargo.toml": CARGO_X, "tests/t.rs": test}))
+    refs = [r for r in found if r.module == "wasm_bindgen_test"]
     assert refs and all(r.marker == 'cfg(target_arch = "wasm32")' for r in refs)
 
 
 def test_attributes_on_async_functions_are_recorded_for_the_rule_table(tmp_path):
-    (tmp_path / "Cargo.toml").write_text('[package]\nname = "x"\nedition = "2021"\n')
-    (tmp_path / "src").mkdir()
-    (tmp_path / "src" / "lib.rs").write_text(
-        "#[wasm_bindgen]\npub async fn run() {}\n\n#[wasm_bindgen]\npub fn plain() {}\n"
-    )
-    ctx = Context(Options(offline=True), Registries(offline=True))
-    refs = [r for r in analyze(scan(tmp_path), ctx) if use_of(r).how == "async-attr"]
+    lib = "#[wasm_bindgen]\npub async fn run() {}\n\n#[wasm_bindgen]\npub fn plain() {}\n"
+    found, _ = refs_in(write_tree(tmp_path, {"Cargo.toml": CARGO_X, "src/lib.rs": lib}))
+    refs = [r for r in found if use_of(r).how == "async-attr"]
     assert [(r.line, use_of(r).path) for r in refs] == [(1, "wasm_bindgen")]
 
 

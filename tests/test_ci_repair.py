@@ -1,10 +1,36 @@
-from pathlib import Path
+"""CI repair: what a failing test log says is missing, and the verify loop that adds it."""
 
 import pytest
+from conftest import FIXTURES, offline_context, write_tree
 
 from depinfer.ci.repair import diagnose, patterns
+from depinfer.ci.runner import RunResult
 
-LOGS = Path(__file__).parents[1] / "fixtures" / "ci" / "logs"
+LOGS = FIXTURES / "ci" / "logs"
+
+PYPROJECT_WITH_TEST_EXTRA = (
+    '[project]\nname = "pkg"\nversion = "0"\ndependencies = []\n\n'
+    '[project.optional-dependencies]\ntest = ["pytest"]\n'
+)
+
+
+def _package_with_tests(root, test_source: str, pyproject: str) -> None:
+    """A package pkg whose tests are tests/test_config.py (test_source), in root."""
+    files = {"pkg/__init__.py": "x = 1\n", "tests/test_config.py": test_source}
+    write_tree(root, {**files, "pyproject.toml": pyproject})
+
+
+def _fails_until_pyyaml():
+    """A stand-in for run_tests: the recorded ModuleNotFoundError for yaml until the tree's
+    pyproject.toml names pyyaml, then a pass."""
+    failing = (LOGS / "python-module-not-found-traceback.log").read_text()
+
+    def fake_run(root, language, test_cmd=None, log_path=None, as_of=None, **kw):
+        if "pyyaml" in (root / "pyproject.toml").read_text():
+            return RunResult("passed")
+        return RunResult("failed", log=failing.replace("/tmp/scratch/repo", str(root)))
+
+    return fake_run
 
 
 def test_every_pattern_has_a_fixture_log_that_it_matches():
@@ -50,25 +76,16 @@ def test_a_missing_module_beats_a_later_assertion():
 
 def test_a_missing_module_becomes_a_written_requirement_where_the_import_failed(tmp_path):
     from depinfer.ci.repair import _new_candidates
-    from depinfer.context import Context, Options
     from depinfer.pipeline import plan_edits, stage
-    from depinfer.registries import Registries
     from depinfer.resolvers.common import merge_candidates
     from depinfer.scan import scan
 
-    (tmp_path / "pkg").mkdir()
-    (tmp_path / "pkg" / "__init__.py").write_text("x = 1\n")
-    (tmp_path / "tests").mkdir()
-    (tmp_path / "tests" / "test_config.py").write_text("import pkg\n")
-    (tmp_path / "pyproject.toml").write_text(
-        '[project]\nname = "pkg"\nversion = "0"\ndependencies = []\n\n'
-        '[project.optional-dependencies]\ntest = ["pytest"]\n'
-    )
+    _package_with_tests(tmp_path, "import pkg\n", PYPROJECT_WITH_TEST_EXTRA)
     actions = diagnose((LOGS / "python-module-not-found-traceback.log").read_text(), "python")
     assert [(a.kind, a.name, a.file) for a in actions] == [
         ("module", "yaml", "tests/test_config.py")
     ]
-    ctx = Context(Options(offline=True), Registries(offline=True))
+    ctx = offline_context()
     project = scan(tmp_path)
     cands = _new_candidates(project, "python", actions, ctx, stage("mapping", "python"))
     assert [(c.name, c.section.value) for c in cands] == [("pyyaml", "dev")]
@@ -102,9 +119,8 @@ def _bound(tmp_path, log, versions, language="python", direction="auto"):
     from depinfer.pipeline import stage
     from depinfer.scan import scan
 
-    (tmp_path / "pkg").mkdir(exist_ok=True)
-    (tmp_path / "pkg" / "__init__.py").write_text("import pydantic\n")
-    (tmp_path / "pyproject.toml").write_text('[project]\nname = "pkg"\nversion = "0"\n')
+    pyproject = '[project]\nname = "pkg"\nversion = "0"\n'
+    write_tree(tmp_path, {"pkg/__init__.py": "import pydantic\n", "pyproject.toml": pyproject})
     ctx = Context(Options(offline=True), _Versions(versions))
     eco = Ecosystem.PYPI if language == "python" else Ecosystem.NPM
     reqs = [Requirement(eco, "pydantic", "pyproject.toml", Section.RUNTIME, spec=">=1.10,<2")]
@@ -156,31 +172,11 @@ def test_the_failing_file_is_read_from_rustc_and_node_locations():
 
 def test_verify_loop_adds_what_the_log_names_and_runs_again(tmp_path, monkeypatch):
     import depinfer.ci.repair as repair
-    from depinfer.ci.runner import RunResult
-    from depinfer.context import Context, Options
     from depinfer.pipeline import infer
-    from depinfer.registries import Registries
 
-    (tmp_path / "pkg").mkdir()
-    (tmp_path / "pkg" / "__init__.py").write_text("x = 1\n")
-    (tmp_path / "tests").mkdir()
-    (tmp_path / "tests" / "test_config.py").write_text("import pkg\n")
-    (tmp_path / "pyproject.toml").write_text(
-        '[project]\nname = "pkg"\nversion = "0"\ndependencies = []\n\n'
-        '[project.optional-dependencies]\ntest = ["pytest"]\n'
-    )
-    failing = (LOGS / "python-module-not-found-traceback.log").read_text()
-    seen = []
-
-    def fake_run(root, language, test_cmd=None, log_path=None, as_of=None, **kw):
-        text = (root / "pyproject.toml").read_text()
-        seen.append(text)
-        if "pyyaml" in text:
-            return RunResult("passed")
-        return RunResult("failed", log=failing.replace("/tmp/scratch/repo", str(root)))
-
-    monkeypatch.setattr(repair, "run_tests", fake_run)
-    ctx = Context(Options(offline=True, versions=False), Registries(offline=True))
+    _package_with_tests(tmp_path, "import pkg\n", PYPROJECT_WITH_TEST_EXTRA)
+    monkeypatch.setattr(repair, "run_tests", _fails_until_pyyaml())
+    ctx = offline_context(versions=False)
     request = repair.VerifyRequest("python", test_cmd="pytest", max_rounds=2)
     result = infer(tmp_path, ctx.options, ctx=ctx, verify=request)
     outcome = result.verification
@@ -205,27 +201,12 @@ def test_verify_writes_a_needed_test_import_as_a_dependency_when_no_dev_section_
     tmp_path, monkeypatch
 ):
     import depinfer.ci.repair as repair
-    from depinfer.ci.runner import RunResult
-    from depinfer.context import Context, Options
     from depinfer.pipeline import infer
-    from depinfer.registries import Registries
 
-    (tmp_path / "pkg").mkdir()
-    (tmp_path / "pkg" / "__init__.py").write_text("x = 1\n")
-    (tmp_path / "tests").mkdir()
-    (tmp_path / "tests" / "test_config.py").write_text("import pkg\nimport yaml\n")
-    (tmp_path / "pyproject.toml").write_text(
-        '[project]\nname = "pkg"\nversion = "0"\ndependencies = []\n'
-    )
-    failing = (LOGS / "python-module-not-found-traceback.log").read_text()
-
-    def fake_run(root, language, test_cmd=None, log_path=None, as_of=None, **kw):
-        if "pyyaml" in (root / "pyproject.toml").read_text():
-            return RunResult("passed")
-        return RunResult("failed", log=failing.replace("/tmp/scratch/repo", str(root)))
-
-    monkeypatch.setattr(repair, "run_tests", fake_run)
-    ctx = Context(Options(offline=True, versions=False), Registries(offline=True))
+    pyproject = '[project]\nname = "pkg"\nversion = "0"\ndependencies = []\n'
+    _package_with_tests(tmp_path, "import pkg\nimport yaml\n", pyproject)
+    monkeypatch.setattr(repair, "run_tests", _fails_until_pyyaml())
+    ctx = offline_context(versions=False)
     request = repair.VerifyRequest("python", test_cmd="pytest", max_rounds=2)
     result = infer(tmp_path, ctx.options, ctx=ctx, verify=request)
     outcome = result.verification
@@ -251,25 +232,10 @@ def test_cli_verify_asks_the_pipeline_and_records_the_rounds(tmp_path, monkeypat
     import json
 
     import depinfer.ci.repair as repair
-    from depinfer.ci.runner import RunResult
     from depinfer.cli import main
 
-    (tmp_path / "pkg").mkdir()
-    (tmp_path / "pkg" / "__init__.py").write_text("x = 1\n")
-    (tmp_path / "tests").mkdir()
-    (tmp_path / "tests" / "test_config.py").write_text("import pkg\n")
-    (tmp_path / "pyproject.toml").write_text(
-        '[project]\nname = "pkg"\nversion = "0"\ndependencies = []\n\n'
-        '[project.optional-dependencies]\ntest = ["pytest"]\n'
-    )
-    failing = (LOGS / "python-module-not-found-traceback.log").read_text()
-
-    def fake_run(root, language, test_cmd=None, log_path=None, as_of=None, **kw):
-        if "pyyaml" in (root / "pyproject.toml").read_text():
-            return RunResult("passed")
-        return RunResult("failed", log=failing.replace("/tmp/scratch/repo", str(root)))
-
-    monkeypatch.setattr(repair, "run_tests", fake_run)
+    _package_with_tests(tmp_path, "import pkg\n", PYPROJECT_WITH_TEST_EXTRA)
+    monkeypatch.setattr(repair, "run_tests", _fails_until_pyyaml())
     args = [str(tmp_path), "--offline", "--names-only", "--verify", "--test-cmd", "pytest"]
     assert main([*args, "--json"]) == 0
     captured = capsys.readouterr()

@@ -40,3 +40,22 @@ def test_runtime_filter_applies_before_the_settle_period():
         return v.runtime is None
 
     assert pick_version(versions, T0 + timedelta(days=300), fits).version == "1.0.0"
+
+
+def test_a_yanked_release_dates_the_line_when_a_caret_requirement_still_reaches_a_live_one():
+    from depinfer.versions import pick_crate_version
+
+    def v(version: str, day: str, yanked: bool = False) -> VersionInfo:
+        return VersionInfo(version, published=datetime.fromisoformat(day), yanked=yanked)
+
+    versions = [
+        v("0.2.1", "2018-04-19T00:00:00+00:00"),
+        v("0.3.0", "2019-11-06T00:00:00+00:00", yanked=True),
+        v("0.3.24", "2022-08-29T00:00:00+00:00", yanked=True),
+        v("0.3.31", "2024-10-05T00:00:00+00:00"),
+    ]
+    as_of = datetime.fromisoformat("2022-09-27T00:00:00+00:00")
+    # every 0.3 release out by then was yanked later; `^0.3.24` still resolves to 0.3.31
+    assert pick_crate_version(versions, as_of=as_of).version == "0.3.24"
+    # a yanked line with nothing live above it is not chosen
+    assert pick_crate_version(versions[:3], as_of=as_of).version == "0.2.1"

@@ -1,9 +1,10 @@
-"""Shared test support: a local registry serving the recorded responses in fixtures/registry.
+"""A local registry serving the recorded responses in fixtures/registry.
 
 One pytest-httpserver instance plays all four registries (their paths do not collide):
 PyPI's JSON API under /pypi and simple API under /simple, npm packuments and the crates
 sparse index at the root, NuGet v3 under /nuget. `{base}` in a recorded body becomes the
 server's own address. Tests inject failures per path (status codes, delays, truncation).
+Tests get it through the `registry_server` and `registries` fixtures of conftest.py.
 """
 
 from __future__ import annotations
@@ -15,13 +16,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import pytest
+from conftest import FIXTURES
 from werkzeug import Request, Response
 
 from depinfer.model import Ecosystem
 from depinfer.registries import Registries
 
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "registry"
+RECORDED = FIXTURES / "registry"
 Override = Callable[[Request], Response | None]
 
 
@@ -35,7 +36,7 @@ class RegistryServer:
         self.httpserver = httpserver
         self.base = httpserver.url_for("/").rstrip("/")
         self.routes: dict[str, list[dict[str, Any]]] = {}
-        for route in json.loads((FIXTURES / "routes.json").read_text(encoding="utf-8")):
+        for route in json.loads((RECORDED / "routes.json").read_text(encoding="utf-8")):
             self.routes.setdefault(_escapes(route["path"]), []).append(route)
         self.overrides: dict[str, Override] = {}
         self.everywhere: Override | None = None  # applies to every path
@@ -110,7 +111,7 @@ class RegistryServer:
             (r for r in candidates if r.get("accept") and r["accept"] in accept),
             next((r for r in candidates if not r.get("accept")), candidates[0]),
         )
-        data = (FIXTURES / chosen["file"]).read_bytes()
+        data = (RECORDED / chosen["file"]).read_bytes()
         if not chosen["file"].endswith(".crate"):
             data = data.replace(b"{base}", self.base.encode())
         return data, chosen["content_type"]
@@ -140,13 +141,3 @@ try:
     _ANY: Any = _AnyURI()
 except ImportError:  # pragma: no cover - older pytest-httpserver
     _ANY = re.compile(".*")
-
-
-@pytest.fixture
-def registry_server(httpserver: Any) -> RegistryServer:
-    return RegistryServer(httpserver)
-
-
-@pytest.fixture
-def registries(registry_server: RegistryServer, tmp_path: Path) -> Registries:
-    return registry_server.registries(tmp_path / "cache")

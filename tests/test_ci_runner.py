@@ -1,0 +1,81 @@
+"""CI runner: a plan's steps run in order with a log and a time limit, and the test
+outcomes parsed from what the test tools print."""
+
+from depinfer.ci.plan import Plan
+from depinfer.ci.runner import RunResult, parse_outcomes, run_plan
+
+
+def test_outcomes_parsed_from_pytest_cargo_and_tap():
+    out = parse_outcomes(
+        "PASSED tests/test_a.py::test_one\nFAILED tests/test_a.py::test_two - assert\n"
+        "test parse::works ... ok\ntest parse::breaks ... FAILED\nok 1 - adds numbers\nnot ok 2 - subtracts\n"
+    )
+    assert out == {
+        "tests/test_a.py::test_one": "passed",
+        "tests/test_a.py::test_two": "failed",
+        "parse::works": "passed",
+        "parse::breaks": "failed",
+        "adds numbers": "passed",
+        "subtracts": "failed",
+    }
+
+
+def test_outcomes_parsed_from_spec_reporters_and_not_from_log_records():
+    out = parse_outcomes(
+        "  parser\n    ✔ reads flags (12ms)\n    ✕ rejects junk (3 ms)\n✖ node test (1.5ms)\n"
+        "ERROR    app:app.py:962 Exception on / [GET]\nERROR tests/test_x.py\n"
+        " \x1b[32m✓\x1b[39m tests/cli.test.ts \x1b[2m (11 tests)\x1b[22m 145ms\n"
+    )
+    assert out == {
+        "reads flags": "passed",
+        "rejects junk": "failed",
+        "node test": "failed",
+        "tests/test_x.py": "failed",
+        "tests/cli.test.ts": "passed",
+    }
+
+
+def test_outcome_ids_are_relative_to_the_tree_that_ran():
+    out = parse_outcomes("✔ /tmp/a/repo/test/x.test.js (3ms)\n", "/tmp/a/repo")
+    assert out == {"test/x.test.js": "passed"}
+
+
+def test_relative_verdict_compares_with_baseline():
+    gold = RunResult("failed", {"a": "passed", "b": "failed"})
+    assert RunResult("failed", {"a": "passed", "b": "failed"}).relative_pass(gold) is True
+    assert RunResult("failed", {"a": "failed"}).relative_pass(gold) is False
+    assert RunResult("failed").relative_pass(RunResult("failed")) is None
+
+
+def test_run_plan_stops_at_failed_install_and_logs(tmp_path):
+    plan = Plan("other", None, install=["echo installing", "exit 3"], test=["echo never"])
+    result = run_plan(plan, tmp_path, tmp_path / "log.txt")
+    assert result.status == "install-failed" and result.failed_step == "exit 3"
+    assert "never" not in (tmp_path / "log.txt").read_text()
+
+
+def test_run_plan_times_out_per_step(tmp_path):
+    result = run_plan(Plan("other", None, test=["sleep 5"]), tmp_path, step_timeout=1)
+    assert result.status == "timeout"
+
+
+def test_run_plan_passes_and_collects_outcomes(tmp_path):
+    plan = Plan("other", None, test=["printf 'ok 1 - works\\n'"])
+    result = run_plan(plan, tmp_path)
+    assert result.passed and result.outcomes == {"works": "passed"}
+
+
+def test_a_failing_install_line_from_the_job_is_not_fatal(tmp_path):
+    plan = Plan("other", None, install=["exit 4", "echo ok"], test=["echo tested"])
+    plan.best_effort.add("exit 4")
+    result = run_plan(plan, tmp_path)
+    assert result.passed and "continuing" in result.log
+
+
+def test_cargo_runs_every_test_binary():
+    from depinfer.ci.runner import _with_reports
+
+    assert _with_reports("cargo test --workspace -- --test-threads 1") == (
+        "cargo test --no-fail-fast --workspace -- --test-threads 1"
+    )
+    assert _with_reports("cargo test --no-fail-fast") == "cargo test --no-fail-fast"
