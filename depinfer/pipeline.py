@@ -167,7 +167,7 @@ def write_edits(root: Path, edits: list[ManifestEdit], ctx: Context) -> list[str
         try:
             refusal = write_refusal(target)
             if refusal:
-                ctx.error(f"not written: {refusal}", edit.path)
+                ctx.error(f"not written: {refusal}; left as it is", edit.path)
                 continue
             _replace(target, edit.new_text)
         except OSError as exc:
@@ -182,11 +182,11 @@ def write_refusal(target: Path) -> str | None:
     st = target.stat()
     if hasattr(os, "geteuid"):
         if st.st_uid != os.geteuid():
-            return f"owned by another user (uid {st.st_uid}); left as it is"
+            return f"owned by another user (uid {st.st_uid})"
         if not st.st_mode & stat.S_IWUSR:
-            return f"read-only (mode {stat.S_IMODE(st.st_mode):04o}); left as it is"
+            return f"read-only (mode {stat.S_IMODE(st.st_mode):04o})"
     if not os.access(target, os.W_OK):
-        return "not writable by this user; left as it is"
+        return "not writable by this user"
     return None
 
 

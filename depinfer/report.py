@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import difflib
 import json
+import os
 import re
 from collections import defaultdict
+from pathlib import Path
 
 from depinfer.manifests import ManifestError, format_module
-from depinfer.model import Ecosystem, Inference, Manifest, Requirement, Section
+from depinfer.model import Ecosystem, Inference, Manifest, ManifestEdit, Requirement, Section
+from depinfer.pipeline import write_refusal
 
 
 def requirement_line(req: Requirement) -> str:
@@ -114,8 +117,12 @@ def text_report(result: Inference, verbose: bool = False) -> str:
     for req in result.requirements:
         by_manifest[req.manifest].append(req)
     lines: list[str] = []
+    edits = {e.path: e for e in result.edits}
     for path in sorted(by_manifest):
         lines.append(path)
+        refusal = _refusal(result, edits.get(path))
+        if refusal:
+            lines.append(f"  (--write will leave this file alone: {refusal})")
         by_place: dict[str, list[Requirement]] = defaultdict(list)
         for req in by_manifest[path]:
             by_place[_placement(req)].append(req)
@@ -125,6 +132,16 @@ def text_report(result: Inference, verbose: bool = False) -> str:
                 lines.append("    " + _preview_line(req, plan[path][id(req)], verbose))
     lines.append(_summary(result, plan))
     return "\n".join(lines) + "\n"
+
+
+def _refusal(result: Inference, edit: ManifestEdit | None) -> str | None:
+    """Why `--write` would not write a changed manifest (read-only, another owner)."""
+    if edit is None or not edit.changed:
+        return None
+    try:
+        return write_refusal(Path(os.path.realpath(result.project.root / edit.path)))
+    except OSError as exc:
+        return exc.strerror or str(exc)
 
 
 def _preview_line(req: Requirement, status: str, verbose: bool) -> str:

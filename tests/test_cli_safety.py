@@ -75,6 +75,8 @@ def test_a_read_only_manifest_in_a_writable_folder_is_reported_and_left_alone(tm
     manifest = root / "pyproject.toml"
     manifest.chmod(0o444)
     before = snapshot(manifest)
+    preview = run(root, "--offline")
+    assert "--write will leave this file alone: read-only (mode 0444)" in preview.stdout
     proc = run(root, "--offline", "--write")
     assert_refused(root, proc, "read-only")
     assert snapshot(manifest) == before  # same bytes, mode, owner and inode: not replaced
