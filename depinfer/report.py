@@ -9,7 +9,7 @@ import re
 from collections import defaultdict
 from pathlib import Path
 
-from depinfer.manifests import ManifestError, format_module
+from depinfer.manifests import format_module
 from depinfer.model import Ecosystem, Inference, Manifest, ManifestEdit, Requirement, Section
 from depinfer.pipeline import write_refusal
 
@@ -99,7 +99,7 @@ def _declared(manifest: Manifest, text: str) -> set[tuple[str, str]]:
     """(section, normalised name) of every entry the manifest text declares."""
     try:
         declared, _ = format_module(manifest.format).read(text.lstrip("\ufeff"), manifest.path)
-    except ManifestError:
+    except Exception:  # ManifestError, or a reader bug: the preview still prints
         return set()
     return {(key, _norm(name)) for key, names in declared.items() for name in names}
 
@@ -157,12 +157,12 @@ def _preview_line(req: Requirement, status: str, verbose: bool) -> str:
 
 
 def _summary(result: Inference, plan: dict[str, dict[int, str]]) -> str:
-    if not result.requirements:
-        return "nothing to change (no dependency to add)"
     statuses = [s for per in plan.values() for s in per.values()]
     changed = [e.path for e in result.edits if e.changed]
     kept = statuses.count(KEEP)
     if not changed:
+        if not kept:
+            return "nothing to change (no dependency to add)"
         return f"nothing to change ({_count(kept, 'dependency', 'dependencies')} already declared)"
     adds = statuses.count(ADD)
     if not adds:
