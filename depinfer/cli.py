@@ -13,6 +13,8 @@ EXIT_OK = 0
 EXIT_FINDINGS = 1  # --check: the code imports something the manifests do not declare
 EXIT_USAGE = 2  # bad arguments, or PATH is not a readable directory
 EXIT_PARTIAL = 3  # finished, but some file or manifest could not be read or written
+EXIT_INTERRUPTED = 130  # Ctrl-C (128 + SIGINT, as a shell reports it)
+EXIT_BROKEN_PIPE = 141  # stdout closed by its reader (128 + SIGPIPE)
 
 EPILOG = """\
 exit codes:
@@ -20,6 +22,7 @@ exit codes:
   1  --check found dependencies the manifests do not declare
   2  bad arguments, or PATH is not a directory
   3  done, but some manifest could not be parsed or written (named on stderr)
+  130  interrupted (Ctrl-C)
 
 examples:
   depinfer .                 show what would be written
@@ -83,9 +86,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="run the CI test job with the inferred manifests and repair from its errors",
     )
-    ver.add_argument(
-        "--rounds", type=int, default=3, metavar="N", help="repair rounds at most (default 3)"
-    )
+    ver.add_argument("--rounds", type=int, metavar="N", help="repair rounds at most (default 3)")
     ver.add_argument(
         "--test-cmd", metavar="CMD", help="test command (default: from the CI workflow)"
     )
@@ -97,16 +98,13 @@ def build_parser() -> argparse.ArgumentParser:
     hyb.add_argument(
         "--llm-cmd", metavar="CMD", help="local command that reads the prompt on stdin"
     )
-    hyb.add_argument(
-        "--llm-max-calls", type=int, default=20, metavar="N", help="call budget (default 20)"
-    )
+    hyb.add_argument("--llm-max-calls", type=int, metavar="N", help="call budget (default 20)")
     hyb.add_argument(
         "--llm-key-env",
-        default="DEPINFER_LLM_API_KEY",
         metavar="VAR",
-        help="environment variable holding the API key",
+        help="environment variable holding the API key (default DEPINFER_LLM_API_KEY)",
     )
-    p.add_argument("--format", choices=["text", "json"], default="text", help="with --check")
+    p.add_argument("--format", choices=["text", "json"], help="with --check (default text)")
     p.add_argument("--version", action="version", version=f"depinfer {__version__}")
     return p
 
@@ -145,13 +143,100 @@ class Progress:
             self._thread.join()
 
 
+# Flags that only mean something beside another one: (flag, attribute, needs, attribute).
+NEEDS = [
+    ("--format", "format", "--check", "check"),
+    ("--online", "online", "--check", "check"),
+    ("--rounds", "rounds", "--verify", "verify"),
+    ("--test-cmd", "test_cmd", "--verify", "verify"),
+    ("--log-dir", "log_dir", "--verify", "verify"),
+    ("--llm-url", "llm_url", "--llm", "llm"),
+    ("--llm-model", "llm_model", "--llm", "llm"),
+    ("--llm-cmd", "llm_cmd", "--llm", "llm"),
+    ("--llm-max-calls", "llm_max_calls", "--llm", "llm"),
+    ("--llm-key-env", "llm_key_env", "--llm", "llm"),
+]
+# Pairs that contradict each other, or where the first makes the second meaningless.
+CLASHES = [
+    ("--online", "online", "--offline", "offline"),
+    ("--refresh", "refresh", "--offline", "offline"),
+    ("--quiet", "quiet", "--verbose", "verbose"),
+    ("--check", "check", "--verify", "verify"),
+    ("--check", "check", "--llm", "llm"),
+    ("--check", "check", "--names-only", "names_only"),
+    ("--check", "check", "--as-of", "as_of"),
+]
+
+
+def flag_conflict(args: argparse.Namespace) -> str | None:
+    """The first flag given that contradicts another or means nothing without one, as an
+    error message naming both; None when the flags make sense together."""
+
+    def given(attr: str) -> bool:
+        value = getattr(args, attr, None)
+        return value is not None and value is not False
+
+    for flag, attr, other, other_attr in CLASHES:
+        if given(attr) and given(other_attr):
+            return f"{flag} cannot be used with {other}"
+    for flag, attr, needed, needed_attr in NEEDS:
+        if given(attr) and not given(needed_attr):
+            return f"{flag} only applies with {needed}"
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
+    """The command, with a clean end on Ctrl-C (one line, exit 130) and when whoever reads
+    stdout stops reading (`| head -1`: no traceback, exit 141 like a shell's SIGPIPE)."""
+    try:
+        code = run(argv)
+        sys.stdout.flush()
+        return code
+    except KeyboardInterrupt:
+        _quiet_second_interrupt()
+        print("depinfer: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        _silence_stdout()
+        return EXIT_BROKEN_PIPE
+
+
+def _quiet_second_interrupt() -> None:
+    """A second Ctrl-C while the interpreter winds down ends it without a traceback."""
+    import signal
+
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+    except ValueError:  # not the main thread
+        pass
+
+
+def _silence_stdout() -> None:
+    """Point stdout at the null device so the interpreter's last flush cannot fail."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
+def run(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] == "bench":
         from depinfer.bench.cli import main as bench_main  # lazy: --help stays fast
 
         return bench_main(argv[1:])
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    conflict = flag_conflict(args)
+    if conflict:
+        parser.error(conflict)
+    args.rounds = 3 if args.rounds is None else args.rounds
+    args.llm_max_calls = 20 if args.llm_max_calls is None else args.llm_max_calls
+    args.llm_key_env = args.llm_key_env or "DEPINFER_LLM_API_KEY"
+    args.format = args.format or "text"
     if args.check:
         from depinfer.check import main as check_main  # lazy: --help stays fast
 
@@ -207,7 +292,7 @@ def main(argv: list[str] | None = None) -> int:
     elif args.write:
         for path in written:
             print(f"wrote {path}")
-        if not written:
+        if not written and not any(d.level == "error" for d in result.diagnostics):
             print("nothing to change")
     else:
         sys.stdout.write(text_report(result, verbose=args.verbose))

@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import os
+import stat
 import tempfile
 from collections import defaultdict
 from pathlib import Path
@@ -152,29 +153,62 @@ def plan_edits(
 
 
 def write_edits(root: Path, edits: list[ManifestEdit], ctx: Context) -> list[str]:
-    """Atomically replace each changed manifest; returns the paths written."""
+    """Atomically replace each changed manifest; returns the paths written.
+
+    A manifest the user may not write (read-only by its mode, or owned by another user) is
+    reported as an error and left alone: replacing it by rename would succeed in a writable
+    folder and silently drop its mode and owner. A symbolic link is written through, never
+    replaced by a regular file."""
     written = []
     for edit in edits:
         if not edit.changed:
             continue
-        target = Path(root) / edit.path
+        target = Path(os.path.realpath(Path(root) / edit.path))
         try:
-            mode = target.stat().st_mode
-            fd, tmp = tempfile.mkstemp(prefix=".depinfer-", dir=target.parent)
-            try:
-                with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
-                    fh.write(edit.new_text)
-                os.chmod(tmp, mode & 0o7777)
-                os.replace(tmp, target)
-            except BaseException:
-                if os.path.exists(tmp):
-                    os.unlink(tmp)
-                raise
+            refusal = write_refusal(target)
+            if refusal:
+                ctx.error(f"not written: {refusal}; left as it is", edit.path)
+                continue
+            _replace(target, edit.new_text)
         except OSError as exc:
-            ctx.error(f"could not write: {exc.strerror}", edit.path)
+            ctx.error(f"not written: {exc.strerror or exc}", edit.path)
             continue
         written.append(edit.path)
     return written
+
+
+def write_refusal(target: Path) -> str | None:
+    """Why `target` must not be rewritten by this user, or None when it may be."""
+    st = target.stat()
+    if hasattr(os, "geteuid"):
+        if st.st_uid != os.geteuid():
+            return f"owned by another user (uid {st.st_uid})"
+        if not st.st_mode & stat.S_IWUSR:
+            return f"read-only (mode {stat.S_IMODE(st.st_mode):04o})"
+    if not os.access(target, os.W_OK):
+        return "not writable by this user"
+    return None
+
+
+def _replace(target: Path, text: str) -> None:
+    """Write `text` to a temporary file beside `target` with its mode (and group, where
+    allowed), then rename it over `target`."""
+    st = target.stat()
+    fd, tmp = tempfile.mkstemp(prefix=".depinfer-", dir=target.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
+            fh.write(text)
+        os.chmod(tmp, stat.S_IMODE(st.st_mode))
+        if hasattr(os, "chown"):
+            try:
+                os.chown(tmp, -1, st.st_gid)
+            except OSError:
+                pass  # not a member of the file's group: keep ours
+        os.replace(tmp, target)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
 
 
 def _dedupe(diags: list[Diagnostic]) -> list[Diagnostic]:

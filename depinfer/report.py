@@ -4,17 +4,29 @@ from __future__ import annotations
 
 import difflib
 import json
+import os
+import re
 from collections import defaultdict
+from pathlib import Path
 
-from depinfer.model import Ecosystem, Inference, Requirement, Section
+from depinfer.manifests import format_module
+from depinfer.model import Ecosystem, Inference, Manifest, ManifestEdit, Requirement, Section
+from depinfer.pipeline import write_refusal
 
 
 def requirement_line(req: Requirement) -> str:
+    """One requirement as its ecosystem writes it on a line: `requests>=2.31`,
+    `basic-auth@^2.0.1`, `serde 1.0`; never the name and range glued together."""
     text = req.name
     if req.features:
         text += "[" + ",".join(req.features) + "]"
     if req.spec:
-        text += (" " if req.spec[0].isalnum() else "") + req.spec
+        if req.ecosystem == Ecosystem.NPM:
+            text += "@" + req.spec
+        elif req.ecosystem == Ecosystem.PYPI and not req.spec[0].isalnum():
+            text += req.spec  # PEP 508: the operator separates them
+        else:
+            text += " " + req.spec
     if req.path and req.internal:
         text += f" (path: {req.path})"
     if req.markers:
@@ -55,29 +67,115 @@ def _placement(req: Requirement) -> str:
     return place
 
 
+ADD, KEEP, NOT_WRITTEN = "to add", "already declared, kept as written", "not written"
+
+
+def planned_changes(result: Inference) -> dict[str, dict[int, str]]:
+    """{manifest: {id(requirement): ADD | KEEP | NOT_WRITTEN}}: what `--write` would do
+    with each requirement, read back from the edit itself (the names its new text
+    declares that the old one did not), so the preview cannot disagree with `--diff`."""
+    by_manifest: dict[str, list[Requirement]] = defaultdict(list)
+    for req in result.requirements:
+        by_manifest[req.manifest].append(req)
+    edits = {e.path: e for e in result.edits}
+    manifests = {m.path: m for m in result.project.manifests}
+    out: dict[str, dict[int, str]] = {}
+    for path, reqs in by_manifest.items():
+        edit, manifest = edits.get(path), manifests.get(path)
+        if edit is None or manifest is None:
+            out[path] = {id(r): NOT_WRITTEN for r in reqs}
+            continue
+        before = _declared(manifest, edit.old_text)
+        added = {name for _, name in _declared(manifest, edit.new_text) - before}
+        kept = {name for _, name in before}
+        out[path] = {
+            id(r): ADD if _norm(r.name) in added else KEEP if _norm(r.name) in kept else NOT_WRITTEN
+            for r in reqs
+        }
+    return out
+
+
+def _declared(manifest: Manifest, text: str) -> set[tuple[str, str]]:
+    """(section, normalised name) of every entry the manifest text declares."""
+    try:
+        declared, _ = format_module(manifest.format).read(text.lstrip("\ufeff"), manifest.path)
+    except Exception:  # ManifestError, or a reader bug: the preview still prints
+        return set()
+    return {(key, _norm(name)) for key, names in declared.items() for name in names}
+
+
+def _norm(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
 def text_report(result: Inference, verbose: bool = False) -> str:
+    """Per manifest and section, what `--write` would add and what is already declared and
+    kept; the last line says what `--write` would do, "nothing to change" exactly when
+    `--diff` would print nothing."""
+    plan = planned_changes(result)
     by_manifest: dict[str, list[Requirement]] = defaultdict(list)
     for req in result.requirements:
         by_manifest[req.manifest].append(req)
     lines: list[str] = []
+    edits = {e.path: e for e in result.edits}
     for path in sorted(by_manifest):
         lines.append(path)
+        refusal = _refusal(result, edits.get(path))
+        if refusal:
+            lines.append(f"  (--write will leave this file alone: {refusal})")
         by_place: dict[str, list[Requirement]] = defaultdict(list)
         for req in by_manifest[path]:
             by_place[_placement(req)].append(req)
         for place in sorted(by_place, key=lambda p: (p != "dependencies", p)):
             lines.append(f"  [{place}]")
             for req in sorted(by_place[place], key=lambda r: r.name.lower()):
-                mark = ""
-                if req.verified is False:
-                    mark = "  [not in registry]"
-                elif req.verified is None and not req.internal:
-                    mark = "  [unverified]"
-                where = f"  # {req.evidence[0]}" if verbose and req.evidence else ""
-                lines.append(f"    {requirement_line(req)}{mark}{where}")
-    if not lines:
-        lines.append("no dependencies inferred")
+                lines.append("    " + _preview_line(req, plan[path][id(req)], verbose))
+    lines.append(_summary(result, plan))
     return "\n".join(lines) + "\n"
+
+
+def _refusal(result: Inference, edit: ManifestEdit | None) -> str | None:
+    """Why `--write` would not write a changed manifest (read-only, another owner)."""
+    if edit is None or not edit.changed:
+        return None
+    try:
+        return write_refusal(Path(os.path.realpath(result.project.root / edit.path)))
+    except OSError as exc:
+        return exc.strerror or str(exc)
+
+
+def _preview_line(req: Requirement, status: str, verbose: bool) -> str:
+    # an entry already declared keeps the file's own constraint: show the name alone
+    shown = requirement_line(req) if status == ADD else req.name
+    marks = [status]
+    if status == ADD and req.verified is False:
+        marks.append("not in registry")
+    elif status == ADD and req.verified is None and not req.internal:
+        marks.append("unverified")
+    where = f"  # {req.evidence[0]}" if verbose and req.evidence else ""
+    return f"{shown}  ({'; '.join(marks)}){where}"
+
+
+def _summary(result: Inference, plan: dict[str, dict[int, str]]) -> str:
+    statuses = [s for per in plan.values() for s in per.values()]
+    changed = [e.path for e in result.edits if e.changed]
+    kept = statuses.count(KEEP)
+    if not changed:
+        if not kept:
+            return "nothing to change (no dependency to add)"
+        return f"nothing to change ({_count(kept, 'dependency', 'dependencies')} already declared)"
+    adds = statuses.count(ADD)
+    if not adds:
+        return f"--write would rewrite {_count(len(changed), 'manifest', 'manifests')}"
+    return (
+        f"--write would add {_count(adds, 'dependency', 'dependencies')} to "
+        f"{_count(len(changed), 'manifest', 'manifests')}"
+        + (f" ({kept} already declared, kept)" if kept else "")
+    )
+
+
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
 
 
 def diff_report(result: Inference) -> str:
