@@ -157,8 +157,9 @@ def write_edits(root: Path, edits: list[ManifestEdit], ctx: Context) -> list[str
 
     A manifest the user may not write (read-only by its mode, or owned by another user) is
     reported as an error and left alone: replacing it by rename would succeed in a writable
-    folder and silently drop its mode and owner. A symbolic link is written through, never
-    replaced by a regular file."""
+    folder and silently drop its mode and owner. Root (a CI container over a mounted
+    checkout) may write another user's file, and the file keeps its owner. A symbolic link
+    is written through, never replaced by a regular file."""
     written = []
     for edit in edits:
         if not edit.changed:
@@ -181,7 +182,7 @@ def write_refusal(target: Path) -> str | None:
     """Why `target` must not be rewritten by this user, or None when it may be."""
     st = target.stat()
     if hasattr(os, "geteuid"):
-        if st.st_uid != os.geteuid():
+        if st.st_uid != os.geteuid() and os.geteuid() != 0:
             return f"owned by another user (uid {st.st_uid})"
         if not st.st_mode & stat.S_IWUSR:
             return f"read-only (mode {stat.S_IMODE(st.st_mode):04o})"
@@ -191,8 +192,8 @@ def write_refusal(target: Path) -> str | None:
 
 
 def _replace(target: Path, text: str) -> None:
-    """Write `text` to a temporary file beside `target` with its mode (and group, where
-    allowed), then rename it over `target`."""
+    """Write `text` to a temporary file beside `target` with its mode and owner (the group
+    where allowed; the user too when root), then rename it over `target`."""
     st = target.stat()
     fd, tmp = tempfile.mkstemp(prefix=".depinfer-", dir=target.parent)
     try:
@@ -201,7 +202,7 @@ def _replace(target: Path, text: str) -> None:
         os.chmod(tmp, stat.S_IMODE(st.st_mode))
         if hasattr(os, "chown"):
             try:
-                os.chown(tmp, -1, st.st_gid)
+                os.chown(tmp, st.st_uid if os.geteuid() == 0 else -1, st.st_gid)
             except OSError:
                 pass  # not a member of the file's group: keep ours
         os.replace(tmp, target)
