@@ -26,7 +26,8 @@ What each `ImportRef` means (the mapping stage relies on these conventions):
   ModuleNotFoundError, Exception, BaseException or everything; or in a
   `with contextlib.suppress(ImportError)` block; or under an `if` that asks `find_spec`.
   An import in such a `try`'s `except` handler is the fallback: not optional, and
-  facts.fallback_for lists the modules the `try` body imported (`tomllib` → `tomli`).
+  facts.fallback_for lists the modules the `try` body imported (`tomllib` → `tomli`),
+  facts.fallback_names the `module.name`s its from-imports took (`typing.Self`).
   When every such handler ends in `raise` ("please install x"), the ref stays optional but
   facts.reraised is True: the module cannot work without it.
 - type_only: under `if TYPE_CHECKING:` (any `*.TYPE_CHECKING`, `MYPY`, `if False:`) and
@@ -167,8 +168,9 @@ class _File:
     package: list[str]
     refs: list[ImportRef] = field(default_factory=list)
     bindings: dict[str, list[tuple[str, int]]] = field(default_factory=dict)
-    # (cell, byte offset of an import-catching `try`) → modules its body imports
-    body_modules: dict[tuple[int, int], list[str]] = field(default_factory=dict)
+    # (cell, byte offset of an import-catching `try`) → modules its body imports;
+    # (cell, offset, "names") → the `module.name`s its from-imports take
+    body_modules: dict[tuple, list[str]] = field(default_factory=dict)
     fallbacks: list[tuple[int, tuple[int, int]]] = field(default_factory=list)  # (ref, try)
     units: list[tuple[Tree, bytes, int | None]] = field(default_factory=list)
     catches: dict[int, tuple[bool, bool]] = field(default_factory=dict)
@@ -465,8 +467,10 @@ def _add(
         if function:
             state.lazy_in[index] = function
     key = cell or 0
+    names = [f"{module}.{n}" for n in kw.get("names", ()) if n != "*"]
     for body in where.try_bodies:
         state.body_modules.setdefault((key, body), []).append(module)
+        state.body_modules.setdefault((key, body, "names"), []).extend(names)
     if where.fallback_of is not None:
         state.fallbacks.append((index, (key, where.fallback_of)))
     return index
@@ -773,7 +777,12 @@ def _finish(state: _File) -> None:
     for index, key in state.fallbacks:
         modules = state.body_modules.get(key)
         if modules:
-            mark(state.refs[index], fallback_for=tuple(dict.fromkeys(modules)))
+            names = state.body_modules.get((*key, "names"), [])
+            mark(
+                state.refs[index],
+                fallback_for=tuple(dict.fromkeys(modules)),
+                fallback_names=tuple(dict.fromkeys(names)),
+            )
     if state.bindings:
         _collect_attrs(state)
 
