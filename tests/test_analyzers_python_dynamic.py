@@ -69,6 +69,21 @@ def test_dict_keys_values_and_concatenation_fold():
     assert {"myredis_backend.client", "pymemcache.client"} <= set(found)
 
 
+def test_positional_fromlist_and_importorskip_fold():
+    found = _dynamic(
+        """
+        import pytest
+        NAMES = ["csv_fmt"]
+        OPTIONAL = ("lxml",)
+        fmt = __import__("plugins.pkg", globals(), locals(), NAMES)
+        for name in OPTIONAL:
+            pytest.importorskip(name)
+        """
+    )
+    assert {"plugins.pkg", "plugins.pkg.csv_fmt", "lxml"} <= set(found)
+    assert found["lxml"].optional
+
+
 def test_comprehension_and_relative_names_fold():
     found = _dynamic(
         """

@@ -592,7 +592,7 @@ def _dynamic_import(
         a for a in arguments.named_children if a.type not in ("comment", "keyword_argument")
     ]
     literal = string_literal(positional[0]) if positional else None
-    folded = literal is None and bool(positional) and word != "importorskip"
+    folded = literal is None and bool(positional)
     modules = (literal,) if literal else consts.fold(positional[0]) if folded else None
     minversion: str | None = None
     fromlist: tuple[str, ...] = ()
@@ -605,6 +605,8 @@ def _dynamic_import(
                 minversion = value
             elif key == "fromlist" and word == "__import__":
                 fromlist = consts.names(value_node) or ()
+    if word == "__import__" and len(positional) >= 4:  # (name, globals, locals, fromlist)
+        fromlist = consts.names(positional[3]) or ()
     facts = ImportFacts(minversion=minversion)
     # `import_module(DRIVERS[kind])` loads one of the dict's modules: each is optional
     choice = folded and chooses(positional[0])

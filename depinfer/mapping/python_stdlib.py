@@ -5,6 +5,11 @@ lists the stdlib per CPython minor version, since the running interpreter's
 `sys.stdlib_module_names` says nothing about the version the analysed project targets.
 Backports (data/python/python_backports.json) turn a stdlib module that is newer than the
 target (`tomllib` on 3.10) into its PyPI stand-in with a `python_version` marker.
+A fallback imported where a `try` of stdlib names fails gets the marker of the Pythons that
+lack what the `try` wanted (`lacking_marker`: the module's arrival, the names' arrival —
+api_since, typing_since —, its removal). The table starts at 3.8; older arrivals come from
+python_backports.json's since_before_table, and `floor_below_table` lets a requires-python
+older than the table (`>=3.7`) count when judging whether a marker can hold.
 """
 
 from __future__ import annotations
