@@ -71,6 +71,9 @@ def test_lacking_marker_takes_the_newest_arrival_and_the_removal():
         'python_version < "3.9"'
     )
     assert lacking_marker(["distutils.version"]) == 'python_version >= "3.12"'
+    # 3.8 is the stdlib table's oldest version: its own arrivals come from the backports table
+    assert lacking_marker(["importlib.metadata"]) == 'python_version < "3.8"'
+    assert lacking_marker(["importlib", "importlib.metadata"]) == 'python_version < "3.8"'
     assert lacking_marker(["tomllib", "distutils"]) == (
         'python_version < "3.11" or python_version >= "3.12"'
     )
