@@ -18,11 +18,16 @@ What each `ImportRef` means (the mapping stage relies on these conventions):
   `importlib.util.find_spec("x")`
   → dynamic=True; `pytest.importorskip("x")` → dynamic and optional (so is `find_spec`,
   which only asks whether the module is there).
+- Names built from the file's constants fold (python_constants): `for n in PLUGINS:
+  import_module(f"pkg.{n}")` → one dynamic ref per name; `__import__("pkg", fromlist=NAMES)`
+  → "pkg" and "pkg.<each name>"; `import_module(DRIVERS[kind])` → each value, optional
+  (one is chosen at run time).
 - optional: inside the body (or `else`) of a `try` whose handlers catch ImportError,
   ModuleNotFoundError, Exception, BaseException or everything; or in a
   `with contextlib.suppress(ImportError)` block; or under an `if` that asks `find_spec`.
   An import in such a `try`'s `except` handler is the fallback: not optional, and
-  facts.fallback_for lists the modules the `try` body imported (`tomllib` → `tomli`).
+  facts.fallback_for lists the modules the `try` body imported (`tomllib` → `tomli`),
+  facts.fallback_names the `module.name`s its from-imports took (`typing.Self`).
   When every such handler ends in `raise` ("please install x"), the ref stays optional but
   facts.reraised is True: the module cannot work without it.
 - type_only: under `if TYPE_CHECKING:` (any `*.TYPE_CHECKING`, `MYPY`, `if False:`) and
@@ -54,6 +59,7 @@ import tree_sitter_python
 from tree_sitter import Language, Node, Parser, Tree
 
 from depinfer.analyzers import python_django, python_strings
+from depinfer.analyzers.python_constants import FileConstants, chooses, literal_text
 from depinfer.analyzers.python_guards import (
     Expr,
     Guard,
@@ -162,8 +168,9 @@ class _File:
     package: list[str]
     refs: list[ImportRef] = field(default_factory=list)
     bindings: dict[str, list[tuple[str, int]]] = field(default_factory=dict)
-    # (cell, byte offset of an import-catching `try`) → modules its body imports
-    body_modules: dict[tuple[int, int], list[str]] = field(default_factory=dict)
+    # (cell, byte offset of an import-catching `try`) → modules its body imports;
+    # (cell, offset, "names") → the `module.name`s its from-imports take
+    body_modules: dict[tuple, list[str]] = field(default_factory=dict)
     fallbacks: list[tuple[int, tuple[int, int]]] = field(default_factory=list)  # (ref, try)
     units: list[tuple[Tree, bytes, int | None]] = field(default_factory=list)
     catches: dict[int, tuple[bool, bool]] = field(default_factory=dict)
@@ -313,8 +320,9 @@ def _read_unit(state: _File, text: str, cell: int | None) -> None:
                     facts=ImportFacts(pip_install=True, requirement=token),
                 )
     if any(word in src for word in _DYNAMIC_WORDS):
+        consts = FileConstants(root, src)
         for match in _DYNAMIC_CALL.finditer(src):
-            _dynamic_import(state, root, match, flags, cell)
+            _dynamic_import(state, root, match, flags, cell, consts)
     _guarded_by_callers(state, root, src, flags)
     state.lazy_in.clear()  # byte offsets and names are per unit
 
@@ -459,8 +467,10 @@ def _add(
         if function:
             state.lazy_in[index] = function
     key = cell or 0
+    names = [f"{module}.{n}" for n in kw.get("names", ()) if n != "*"]
     for body in where.try_bodies:
         state.body_modules.setdefault((key, body), []).append(module)
+        state.body_modules.setdefault((key, body, "names"), []).extend(names)
     if where.fallback_of is not None:
         state.fallbacks.append((index, (key, where.fallback_of)))
     return index
@@ -541,43 +551,51 @@ def _resolve_relative(package: list[str], level: int, dotted: str) -> str:
 
 
 def string_literal(node: Node) -> str | None:
-    if node.type != "string":
-        return None
-    value = ""
-    for child in node.children:
-        if child.type == "string_content":
-            value += (child.text or b"").decode("utf-8", "replace")
-        elif child.type not in ("string_start", "string_end"):
-            return None
-    return value
+    """The value of a plain string literal (python_constants.literal_text)."""
+    return literal_text(node)
 
 
-def _dynamic_import(
-    state: _File, root: Node, match: re.Match[bytes], flags: dict[str, Guard], cell: int | None
-) -> None:
+def _dynamic_call(root: Node, match: re.Match[bytes]) -> tuple[str, Node, Node] | None:
+    """(function word, call, argument list) of a dynamic-import call the regex found."""
     word = match.group(1).decode()
     node = root.descendant_for_byte_range(match.start(1), match.end(1))
     if node is None or node.type != "identifier" or node.parent is None:
-        return
+        return None
     function = node
     if node.parent.type == "attribute" and node.parent.end_byte == node.end_byte:
         function = node.parent
     qualifier = _text(function)[: -len(word)].rstrip(".")
     if qualifier not in _DYNAMIC_QUALIFIERS[word]:
-        return
+        return None
     call = function.parent
     if call is None or call.type != "call" or call.start_byte != function.start_byte:
-        return
+        return None
     arguments = call.child_by_field_name("arguments")
     if arguments is None:
+        return None
+    return word, call, arguments
+
+
+def _dynamic_import(
+    state: _File,
+    root: Node,
+    match: re.Match[bytes],
+    flags: dict[str, Guard],
+    cell: int | None,
+    consts: FileConstants,
+) -> None:
+    found = _dynamic_call(root, match)
+    if found is None:
         return
+    word, call, arguments = found
     positional = [
         a for a in arguments.named_children if a.type not in ("comment", "keyword_argument")
     ]
-    module = string_literal(positional[0]) if positional else None
-    if not module or not _DOTTED.match(module):
-        return
+    literal = string_literal(positional[0]) if positional else None
+    folded = literal is None and bool(positional)
+    modules = (literal,) if literal else consts.fold(positional[0]) if folded else None
     minversion: str | None = None
+    fromlist: tuple[str, ...] = ()
     for argument in arguments.named_children:
         if argument.type == "keyword_argument":
             key = _text(argument.child_by_field_name("name"))
@@ -585,21 +603,47 @@ def _dynamic_import(
             value = string_literal(value_node) if value_node is not None else None
             if key == "minversion" and value:
                 minversion = value
-    relative = module.startswith(".")
-    if relative:
+            elif key == "fromlist" and word == "__import__":
+                fromlist = consts.names(value_node) or ()
+    if word == "__import__" and len(positional) >= 4:  # (name, globals, locals, fromlist)
+        fromlist = consts.names(positional[3]) or ()
+    facts = ImportFacts(minversion=minversion)
+    # `import_module(DRIVERS[kind])` loads one of the dict's modules: each is optional
+    choice = folded and chooses(positional[0])
+    for raw in modules or ():
+        module = _absolute(state, raw)
+        if not module:
+            continue
+        # `__import__("plugins.pkg", fromlist=NAMES)` imports plugins.pkg.<each name>
+        for name in ("", *(n for n in fromlist if n.isidentifier())):
+            target = f"{module}.{name}" if name else module
+            index = _add(
+                state,
+                call,
+                target,
+                flags,
+                cell,
+                dynamic=True,
+                relative=raw.startswith("."),
+                optional=choice or word in ("importorskip", "find_spec"),
+                facts=facts,
+            )
+            if not name and not folded:
+                _bind_result(state, call, word, target, index)
+
+
+def _absolute(state: _File, module: str) -> str | None:
+    """A dynamic import's dotted name, a relative one resolved against the package."""
+    if not module or not _DOTTED.match(module):
+        return None
+    if module.startswith("."):
         level = len(module) - len(module.lstrip("."))
-        module = _resolve_relative(state.package, level, module.lstrip("."))
-    index = _add(
-        state,
-        call,
-        module,
-        flags,
-        cell,
-        dynamic=True,
-        relative=relative,
-        optional=word in ("importorskip", "find_spec"),
-        facts=ImportFacts(minversion=minversion),
-    )
+        return _resolve_relative(state.package, level, module.lstrip("."))
+    return module
+
+
+def _bind_result(state: _File, call: Node, word: str, module: str, index: int) -> None:
+    """`yaml = importlib.import_module("yaml")` binds `yaml` to the module (attrs)."""
     holder = call.parent
     if holder is not None and holder.type == "assignment" and word != "find_spec":
         target = holder.child_by_field_name("left")
@@ -735,7 +779,12 @@ def _finish(state: _File) -> None:
     for index, key in state.fallbacks:
         modules = state.body_modules.get(key)
         if modules:
-            mark(state.refs[index], fallback_for=tuple(dict.fromkeys(modules)))
+            names = state.body_modules.get((*key, "names"), [])
+            mark(
+                state.refs[index],
+                fallback_for=tuple(dict.fromkeys(modules)),
+                fallback_names=tuple(dict.fromkeys(names)),
+            )
     if state.bindings:
         _collect_attrs(state)
 

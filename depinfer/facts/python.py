@@ -26,6 +26,7 @@ class ImportFacts(Facts):
     requirement: str = ""  # the requirement text of that `pip install` (`x>=1`)
     reraised: bool = False  # every ImportError handler raises again: needed after all
     fallback_for: tuple[str, ...] = ()  # modules the `try` wanted (`tomllib` → `tomli`)
+    fallback_names: tuple[str, ...] = ()  # ... and the names it took from them (`typing.Self`)
     attrs: tuple[str, ...] = ()  # dotted attribute chains used on it (`numpy.float`)
     minversion: str | None = None  # `pytest.importorskip(..., minversion="1.20")`
     guarded_by_caller: str | None = None  # the function whose only callers are guarded

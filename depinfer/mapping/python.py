@@ -51,11 +51,10 @@ from depinfer.mapping.python_stdlib import (
     DEFAULT_TARGET,
     backport_for,
     ever_stdlib,
+    floor_below_table,
     is_stdlib,
-    known_versions,
-    minor,
+    lacking_marker,
     needed_on,
-    since,
 )
 from depinfer.model import (
     Candidate,
@@ -323,6 +322,7 @@ class _Mapper:
     internal: InternalModules
     layout: ManifestLayout
     target: str  # the oldest Python the project supports
+    floor: str  # ... even below the stdlib table's oldest (markers and backports count there)
     env: dict[str, list[str]] | None  # the project's own virtualenv, when active
     lines: _Lines
     declared: set[str]  # canonical names the manifests declare anywhere
@@ -333,13 +333,15 @@ class _Mapper:
 
     @classmethod
     def of(cls, project: Project, ctx: Context) -> _Mapper:
+        target = target_python(project, ctx)
         return cls(
             project=project,
             ctx=ctx,
             index=load_index(),
             internal=InternalModules(project),
             layout=ManifestLayout(project),
-            target=target_python(project, ctx),
+            target=target,
+            floor=_floor(project, ctx, target),
             env=project_environment(project),
             lines=_Lines(project),
             declared=_declared_names(project),
@@ -394,6 +396,18 @@ class _Mapper:
             )
 
 
+def _floor(project: Project, ctx: Context, target: str) -> str:
+    """The oldest Python the declared requires-python admits (python_stdlib)."""
+    if ctx.options.python:
+        return target
+    specs = [
+        m.data["requires_python"]
+        for m in project.manifests_of(Ecosystem.PYPI)
+        if isinstance(m.data.get("requires_python"), str)
+    ]
+    return floor_below_table(specs, target)
+
+
 def _placement(m: _Mapper, ref: ImportRef, root: str) -> tuple[Section, str | None]:
     """Section and marker of an import found outside the repository and the stdlib: the
     file's role and guards (section_of), a host that loads the file (a pytest plugin's
@@ -406,17 +420,17 @@ def _placement(m: _Mapper, ref: ImportRef, root: str) -> tuple[Section, str | No
             section = host.places(section)
     if section == Section.RUNTIME and _integration_with(ref.file, root):
         section = Section.OPTIONAL
-    fallback_for = [x for x in import_facts(ref).fallback_for if isinstance(x, str)]
+    facts = import_facts(ref)
+    fallback_for = [x for x in facts.fallback_for if isinstance(x, str)]
     if fallback_for:
-        # `except ImportError: import tomli` after `import tomllib`: needed only where the
-        # stdlib lacks the module the `try` wanted
-        oldest = known_versions()[0]
-        firsts = [since(x) or oldest for x in fallback_for if ever_stdlib(x)]
-        firsts = [s for s in firsts if s]
-        if firsts and len(firsts) == len(fallback_for):
-            newest = max(firsts, key=minor)
-            marker = _and(marker, f'python_version < "{newest}"')
-        elif not firsts and any(not ever_stdlib(x) for x in fallback_for):
+        stdlib = [x for x in fallback_for if ever_stdlib(x)]
+        if len(stdlib) == len(fallback_for):
+            # `except ImportError: import tomli` after `import tomllib`: needed only where
+            # the stdlib lacks what the `try` wanted — the module, or a name it took from
+            # it (`from typing import Self` → before 3.11); never, for a Python 2 fallback
+            wanted = stdlib + [n for n in facts.fallback_names if ever_stdlib(n)]
+            marker = _and(marker, lacking_marker(wanted))
+        elif not stdlib:
             # fallback between two third-party modules: either one will do
             section = Section.OPTIONAL if section == Section.RUNTIME else section
     return section, marker
@@ -463,10 +477,15 @@ def by_standard_library(m: _Mapper, use: _Use) -> bool:
     if not (is_stdlib(ref.module, m.target) or ever_stdlib(ref.module)):
         return False
     bp = backport_for(ref.module, ref.names, m.target)
+    if bp is None and m.floor != m.target:
+        # below the table's versions only a backport of the same import name stands in
+        # for a plain import (`import dataclasses` on 3.6 finds the dataclasses backport)
+        older = backport_for(ref.module, ref.names, m.floor)
+        bp = older if older is not None and older.module == ref.module else None
     if bp is None:
         return True
     marker = _and(ref.marker, bp.marker)
-    if not needed_on(marker, m.target):
+    if not needed_on(marker, m.floor):
         return True  # `if sys.version_info >= (3, 11): import tomllib` needs no backport
     m.emit(
         canonical(bp.dist),
@@ -481,7 +500,7 @@ def by_standard_library(m: _Mapper, use: _Use) -> bool:
 
 def not_on_target(m: _Mapper, use: _Use) -> bool:
     """The import's marker excludes every Python the project supports: nothing to write."""
-    return bool(use.marker) and not needed_on(use.marker, m.target)
+    return bool(use.marker) and not needed_on(use.marker, m.floor)
 
 
 def by_environment(m: _Mapper, use: _Use) -> bool:

@@ -7,6 +7,14 @@ distributions. Lookup takes the longest dotted prefix that something provides, s
 lands on google-auth. A ranked distribution whose name *is* the dotted prefix
 (`opentelemetry.sdk` ↔ opentelemetry-sdk) counts as a provider too, when nothing says its
 top-level names are something else — the ranking proves it exists.
+
+Namespace packages: when the longest prefix is a namespace shared by several
+distributions (`google` for `google.protobuf.json_format`), a provider whose file list the
+index knows (RECORD-derived dotted keys) and which ships nothing directly in that prefix
+only adds other sub-packages to the namespace (google-cloud-storage): it cannot provide the
+module and is dropped, so neither popularity nor a declared plug-in picks it. The index has
+file lists for the `google` root (and the build machine's installed distributions) only;
+other roots (`opentelemetry`, `odoo`, `paste`) keep every provider.
 """
 
 from __future__ import annotations
@@ -49,6 +57,7 @@ class PypiIndex:
     modules: dict[str, list[str]]
     ranks: dict[str, int]
     unknown_tops: frozenset[str]
+    _ns_paths: dict[str, dict[str, frozenset[str]]] | None = field(default=None, repr=False)
 
     def rank(self, dist: str) -> int:
         return self.ranks.get(dist, UNRANKED)
@@ -77,8 +86,38 @@ class PypiIndex:
                 if len(providers) == 1:
                     source = "name"
             if providers:
+                if k < len(parts):
+                    providers = self._shipping(key, root, providers)
                 return self._choose(key, providers, source)
         return None
+
+    def _shipping(self, key: str, root: str, providers: list[str]) -> list[str]:
+        """The providers of a namespace `key` that may ship the deeper module asked for.
+
+        The index knows the file lists (RECORD) of some distributions under a namespace
+        root: every sub-package they ship is a key of its own, so the longest-prefix
+        lookup would have matched a deeper key if one of them shipped the module. One that
+        ships nothing directly in `key` only adds other sub-packages to the namespace (a
+        plug-in such as google-cloud-storage for `google.protobuf`): it is dropped. Those
+        whose file lists the index lacks stay — nothing says what they ship — and when
+        none would be left the index cannot decide: all stay."""
+        paths = self._paths()
+        kept = [p for p in providers if not paths.get(p, {}).get(root) or key in paths[p][root]]
+        return kept or providers
+
+    def _paths(self) -> dict[str, dict[str, frozenset[str]]]:
+        """distribution → namespace root → the dotted sub-packages its file list ships."""
+        if self._ns_paths is None:
+            found: dict[str, dict[str, set[str]]] = {}
+            for module, dists in self.modules.items():
+                if "." in module:
+                    top = module.split(".", 1)[0]
+                    for dist in dists:
+                        found.setdefault(dist, {}).setdefault(top, set()).add(module)
+            self._ns_paths = {
+                d: {top: frozenset(ms) for top, ms in tops.items()} for d, tops in found.items()
+            }
+        return self._ns_paths
 
     def _choose(self, key: str, providers: list[str], source: str) -> Match:
         providers = sorted(dict.fromkeys(providers), key=lambda d: (self.rank(d), d))

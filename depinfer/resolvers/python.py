@@ -79,6 +79,7 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
     for c in ours:
         used.setdefault(canonical(c.name), set()).update(dependency_facts(c).api)
     merged = merge_candidates(ours, canonical)
+    _markers_of_strongest_uses(ours, merged)
     p = _Placing.of(project, ours, merged, ctx)
     out: list[Requirement] = []
     seen: set[tuple[str, str, str | None]] = set()
@@ -102,6 +103,36 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
     if ctx.options.versions:
         choose_specs(project, out, ctx, used)
     return expand_deploy_locks(project, out, ctx)
+
+
+_BEFORE = re.compile(r'^python_version\s*<\s*"(3\.\d+)"$')
+
+
+def _markers_of_strongest_uses(ours: list[Candidate], merged: list[Candidate]) -> None:
+    """A merged candidate's marker comes from the uses that decided its section: a
+    guarded, optional `import importlib_metadata` (no marker) does not erase the
+    `python_version < "3.10"` of the fallback that makes it a runtime need. Several
+    markers join with `or` (`python_version < "3.8"` or `< "3.10"` → `< "3.10"`)."""
+    uses: dict[tuple[str, str, Section], list[str | None]] = {}
+    for c in ours:
+        uses.setdefault((c.manifest, canonical(c.name), c.section), []).append(c.markers)
+    for c in merged:
+        markers = uses.get((c.manifest, canonical(c.name), c.section))
+        if markers:
+            c.markers = _any_of(markers)
+
+
+def _any_of(markers: list[str | None]) -> str | None:
+    if any(not m for m in markers):
+        return None
+    distinct = list(dict.fromkeys(m for m in markers if m))
+    if len(distinct) == 1:
+        return distinct[0]
+    befores = [_BEFORE.match(m) for m in distinct]
+    if all(befores):
+        newest = max((b.group(1) for b in befores if b), key=lambda v: int(v.split(".")[1]))
+        return f'python_version < "{newest}"'
+    return " or ".join(f"({m})" if " and " in m or " or " in m else m for m in distinct)
 
 
 @dataclass
