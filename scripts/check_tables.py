@@ -164,7 +164,12 @@ CURATED: dict[str, Spec] = {
         names=(Names("rules.*.dist", "pypi"), Names("rules.*.unless_declared.*", "pypi")),
     ),
     "python/python_backports.json": Spec(
-        rows={"backports.*": SOURCE, "removed.*": SOURCE},
+        rows={
+            "backports.*": SOURCE,
+            "removed.*": SOURCE,
+            "since_before_table": ("about",),
+            "api_since": ("about",),
+        },
         names=(Names("backports.*.dist", "pypi"), Names("removed.*.dist", "pypi")),
     ),
     "python/version_flags.json": Spec(file=SOURCE, rows={"flags.*": WHY}),
