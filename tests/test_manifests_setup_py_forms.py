@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, REPO, copy_fixture
+from conftest import FIXTURES, REPO, copy_fixture, infer_offline, write_tree
 
 from depinfer.manifests import ManifestError, setup_py
 from depinfer.manifests.setup_py_values import NotWritable
@@ -135,7 +135,7 @@ def test_a_list_built_at_run_time_is_reported_once_and_nothing_is_written(tmp_pa
 
 @pytest.mark.xfail(
     strict=True,
-    reason="the exit code is cli.py's: a not-writable value is an error in preview too",
+    reason="pipeline.plan_edits reports NotWritable as an error in a preview too (cli exit 3)",
 )
 def test_the_preview_of_a_list_built_at_run_time_does_not_exit_3(tmp_path):
     root = copy_fixture("python", "mf-setup-py-computed", tmp_path / "computed")
@@ -306,3 +306,63 @@ def test_every_value_built_at_run_time_is_named_in_one_report():
 def test_a_list_that_is_also_grown_at_run_time_keeps_its_literal_writable():
     text = "R = ['a']\nfor x in X:\n    R.append(x)\nsetup(install_requires=R)\n"
     assert render(text, req("b")) == text.replace("['a']", "['a', 'b']")
+
+
+def test_names_local_to_the_function_that_calls_setup():
+    text = "def main():\n    reqs = [\n        'a',\n    ]\n    setup(install_requires=reqs)\n"
+    assert declared(text)["dependencies"] == ["a"]
+    assert render(text, req("b")) == text.replace("'a',\n", "'a',\n        'b',\n")
+
+
+@pytest.mark.parametrize(
+    "text, names",
+    [
+        ("R = ['a']\nR = R + ['b']\nsetup(install_requires=R)\n", ["a", "b"]),
+        ("R = ['a']\nR = sorted(R)\nsetup(install_requires=R)\n", ["a"]),
+        ("A = B + ['a']\nB = A + ['b']\nsetup(install_requires=A)\n", None),
+        ("A = ['a']\n" + "".join(f"A{i} = A + A\nA = A{i}\n" for i in range(40)), None),
+    ],
+)
+def test_names_built_from_themselves_stay_cheap_and_bounded(text, names):
+    text += "" if "setup(" in text else "setup(install_requires=A)\n"
+    found = declared(text)["dependencies"]
+    if names is not None:
+        assert found == names
+
+
+def test_a_file_the_scan_does_not_list_still_declares_its_names(tmp_path):
+    """`open("deps.txt")`: no requirements manifest, so nothing can be written, but what the
+    file lists is declared and not asked for again."""
+    write_tree(
+        tmp_path,
+        {
+            "setup.py": "from setuptools import setup\n"
+            'setup(name="p", install_requires=open("deps.txt").read().splitlines())\n',
+            "deps.txt": "requests\n",
+            "p/__init__.py": "import numpy\nimport requests\n",
+        },
+    )
+    result = infer_offline(tmp_path)
+    reports = [str(d) for d in result.diagnostics if "setup.py" in str(d)]
+    assert len(reports) == 1
+    assert "read from deps.txt (line 2" in reports[0] and "add numpy by hand" in reports[0]
+
+
+def test_alternatives_in_branches_are_all_read_and_all_written():
+    text = (
+        "if sys.version_info < (3,):\n    REQS = ['a', 'futures']\n"
+        "else:\n    REQS = ['a']\nsetup(install_requires=REQS)\n"
+    )
+    assert declared(text)["dependencies"] == ["a", "futures", "a"]
+    assert render(text, req("b")) == text.replace("'a'", "'a', 'b'")
+
+
+def test_a_file_read_with_a_literal_fallback_is_the_file():
+    text = (
+        "try:\n    with open('requirements.txt') as f:\n        REQS = f.read().splitlines()\n"
+        "except OSError:\n    REQS = []\nsetup(install_requires=REQS)\n"
+    )
+    _, data = setup_py.read(text, "setup.py")
+    assert data["dynamic_dependencies_files"] == ["requirements.txt"]
+    with pytest.raises(NotWritable, match="read from requirements.txt"):
+        render(text, req("b"))

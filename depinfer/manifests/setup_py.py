@@ -62,6 +62,18 @@ def _setup_call(tree: ast.Module) -> ast.Call | None:
     return calls[0] if calls else None
 
 
+def _values(tree: ast.Module, call: ast.Call) -> Values:
+    """The names setup()'s arguments can refer to: the module's, and those of the function
+    the call is in (`def main(): reqs = [...]; setup(install_requires=reqs)`)."""
+    values = Values(tree)
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and any(
+            n is call for n in ast.walk(node)
+        ):
+            values.scope(node)
+    return values
+
+
 def _names(strings: list[str]) -> list[str]:
     return [n for n in (requirement_name(s) for s in strings) if n]
 
@@ -93,7 +105,7 @@ def read(text: str, path: str) -> tuple[dict[str, list[str]], dict]:
     # A shim (`setup()`, `setup(name="rich")`) only hands over to setup.cfg or pyproject.toml.
     data["shim"] = not call.args and all(k.arg in ("name", "version") for k in call.keywords)
     data["dynamic_extras_files"] = {}
-    values = Values(tree)
+    values = _values(tree, call)
     args = values.arguments(call)
     if "install_requires" in args.entries:
         listing = values.listing_of(args.entries["install_requires"])
@@ -123,7 +135,7 @@ def _single(values: Values, exprs: list[ast.expr] | None) -> ast.expr | None:
         return None
     value = exprs[0]
     if isinstance(value, ast.Name):
-        return values.names.get(value.id) or value
+        return values.value(value.id) or value
     return value
 
 
@@ -385,7 +397,7 @@ def render(text: str, manifest: Manifest, requirements: list[Requirement]) -> st
         return text
     if call is None:
         raise ManifestError("no setup() call to hold dependencies")
-    plan = _Plan(_Source(text), call, Values(tree))
+    plan = _Plan(_Source(text), call, _values(tree, call))
     extras: dict[str, list[Requirement]] = {}
     for key, reqs in by_key.items():
         adds = sorted(
@@ -448,16 +460,17 @@ class _Plan:
             files = ", ".join(listing.files)
             self._problem(f"{what} is not a literal list: it is read from {files}", where, adds)
             return
-        if not listing.literals:
+        if not listing.targets:
             node = listing.computed or where
             self._problem(f"{what} is not a literal list: it is built at run time", node, adds)
             return
-        target = listing.literals[0]
-        quote = _quote(self.src, target.elts, self.call_quote)
-        items = [(r.name, _requirement_literal(r, quote)) for r in adds]
-        inside = self.src.start(self.call) <= self.src.start(target) < self.src.end(self.call)
-        expand = self.call_multiline and inside
-        self.edits += _insert_items(self.src, target, items, self.nl, self.step, expand)
+        for target in listing.targets:  # the definition (each alternative's)
+            quote = _quote(self.src, target.elts, self.call_quote)
+            items = [(r.name, _requirement_literal(r, quote)) for r in adds]
+            start = self.src.start(target)
+            inside = self.src.start(self.call) <= start < self.src.end(self.call)
+            expand = self.call_multiline and inside
+            self.edits += _insert_items(self.src, target, items, self.nl, self.step, expand)
 
     def _problem(self, what: str, node: ast.AST, adds: list[Requirement]) -> None:
         line = getattr(node, "lineno", None)

@@ -30,6 +30,7 @@ from depinfer.manifests import ManifestError
 
 REQUIREMENT_FILE_SUFFIXES = (".txt", ".in")
 _MAX_DEPTH = 24  # name chains deeper than this are treated as computed
+_MAX_STEPS = 20_000  # expressions looked at per file: a pathological script stays cheap
 _LIST_WRAPPERS = frozenset({"list", "tuple", "sorted", "set"})
 _ADDS_ONE = frozenset({"append", "insert"})
 
@@ -52,10 +53,15 @@ class Listing:
     literals: list[ast.List | ast.Tuple] = field(default_factory=list)  # definition first
     files: list[str] = field(default_factory=list)  # requirement files read, as written
     computed: ast.AST | None = None  # the first part built at run time
+    # where new entries go: the defining literal; one per alternative definition
+    # (`if PY2: R = [...]` / `else: R = [...]`)
+    targets: list[ast.List | ast.Tuple] = field(default_factory=list)
 
     def add(self, other: Listing) -> None:
         self.strings += other.strings
         self.literals += [x for x in other.literals if x not in self.literals]
+        if not self.targets:
+            self.targets = list(other.targets)
         self.files += [f for f in other.files if f not in self.files]
         if self.computed is None:
             self.computed = other.computed
@@ -93,11 +99,28 @@ class Values:
     """The module-level names of one setup.py and what they hold."""
 
     def __init__(self, tree: ast.Module) -> None:
-        self.names: dict[str, ast.expr | None] = {}  # None: assigned in a way not followed
+        # each name's values: one, or the alternatives `if`/`try` branches assign; empty:
+        # assigned in a way not followed (a loop, unpacking)
+        self.names: dict[str, list[ast.expr]] = {}
         self.changes: dict[str, list[tuple[str, ast.AST]]] = {}  # growth after the value
         self.handles: dict[str, list[ast.expr]] = {}  # `with open(...) as f`: f -> open args
         self.functions: dict[str, ast.FunctionDef] = {}
+        self._steps = 0
+        self._branches = 0  # inside how many `if`/`try` blocks the walk is
         self._walk(tree.body, in_loop=False)
+
+    def value(self, name: str) -> ast.expr | None:
+        """The value a name holds last (None when it is not followed)."""
+        values = self.names.get(name)
+        return values[-1] if values else None
+
+    def scope(self, function: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        """Add the local names of the function setup() is called in (`def main(): ...`)."""
+        self._walk(function.body, in_loop=False)
+
+    def _spent(self) -> bool:
+        self._steps += 1
+        return self._steps > _MAX_STEPS
 
     # ------------------------------------------------------------------ statements
 
@@ -115,13 +138,14 @@ class Values:
                     if isinstance(ctx, ast.Call) and _is_open(ctx) and isinstance(var, ast.Name):
                         self.handles[var.id] = list(ctx.args)
                 self._walk(stmt.body, in_loop)
-            elif isinstance(stmt, ast.If):
+            elif isinstance(stmt, ast.If | ast.Try):
+                self._branches += 1
                 self._walk(stmt.body, in_loop)
+                for handler in getattr(stmt, "handlers", ()):
+                    self._walk(handler.body, in_loop)
                 self._walk(stmt.orelse, in_loop)
-            elif isinstance(stmt, ast.Try):
-                for block in (stmt.body, *(h.body for h in stmt.handlers), stmt.orelse):
-                    self._walk(block, in_loop)
-                self._walk(stmt.finalbody, in_loop)
+                self._walk(getattr(stmt, "finalbody", []), in_loop)
+                self._branches -= 1
             elif isinstance(stmt, ast.For | ast.While):
                 self._walk(stmt.body, in_loop=True)
                 self._walk(stmt.orelse, in_loop=True)
@@ -138,8 +162,10 @@ class Values:
             if isinstance(target, ast.Name):
                 if stmt.value is None:
                     continue  # `NAME: list[str]`, a bare annotation
-                self.names[target.id] = None if in_loop else stmt.value
-                self.changes[target.id] = []
+                if self._refers_to(stmt.value, target.id):
+                    self._regrow(target.id, stmt.value, in_loop)
+                    continue
+                self._assign(target.id, stmt.value, in_loop)
             elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
                 key = _string(target.slice)
                 name = target.value.id
@@ -150,8 +176,33 @@ class Values:
             else:  # `a, b = ...`, `obj.attr = ...`
                 for node in ast.walk(target):
                     if isinstance(node, ast.Name):
-                        self.names[node.id] = None
-                        self.changes[node.id] = []
+                        self.names[node.id], self.changes[node.id] = [], []
+
+    def _assign(self, name: str, value: ast.expr, in_loop: bool) -> None:
+        if in_loop:
+            self.names[name], self.changes[name] = [], []
+        elif self._branches and self.names.get(name):
+            self.names[name].append(value)  # an alternative: either may hold at run time
+        else:
+            self.names[name], self.changes[name] = [value], []
+
+    @staticmethod
+    def _refers_to(value: ast.expr, name: str) -> bool:
+        return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(value))
+
+    def _regrow(self, name: str, value: ast.expr, in_loop: bool) -> None:
+        """`R = R + [...]` grows R; any other value built from R itself is computed."""
+        if (
+            isinstance(value, ast.BinOp)
+            and isinstance(value.op, ast.Add)
+            and isinstance(value.left, ast.Name)
+            and value.left.id == name
+            and not self._refers_to(value.right, name)
+            and not in_loop
+        ):
+            self._record(name, "extend", value.right)
+        else:
+            self._record(name, "computed", value)
 
     def _grow(self, target: ast.expr, value: ast.expr | None, stmt: ast.AST, in_loop: bool) -> None:
         """`target += value` (value None: an operator that is not `+`)."""
@@ -192,7 +243,7 @@ class Values:
         out = Listing()
         if expr is None:
             return out
-        if depth > _MAX_DEPTH:
+        if depth > _MAX_DEPTH or self._spent():
             out.computed = expr
         elif isinstance(expr, ast.List | ast.Tuple | ast.Set):
             self._literal(expr, out, depth)
@@ -219,7 +270,7 @@ class Values:
         elif isinstance(expr, ast.IfExp):  # both branches are declared; neither is the place
             out.add(self.listing(expr.body, depth + 1))
             out.add(self.listing(expr.orelse, depth + 1))
-            out.literals, out.computed = [], expr
+            out.literals, out.targets, out.computed = [], [], expr
         elif _string(expr) is not None:  # a string of lines: readable, not a list to edit
             out.strings = str(_string(expr)).splitlines()
             out.computed = expr
@@ -230,6 +281,7 @@ class Values:
     def _literal(self, expr: ast.List | ast.Tuple | ast.Set, out: Listing, depth: int) -> None:
         if not isinstance(expr, ast.Set):
             out.literals.append(expr)
+            out.targets.append(expr)
         for element in expr.elts:
             text = _string(element)
             if text is not None:
@@ -237,17 +289,22 @@ class Values:
             elif isinstance(element, ast.Starred):
                 out.add(self.listing(element.value, depth + 1))
             elif isinstance(element, ast.Name):
-                text = _string(self.names.get(element.id))
+                text = _string(self.value(element.id))
                 if text is not None:
                     out.strings.append(text)
 
     def _name_listing(self, expr: ast.Name, depth: int) -> Listing:
         out = Listing()
-        value = self.names.get(expr.id)
-        if value is None:  # not defined here (imported, a parameter) or not followed
+        values = self.names.get(expr.id)
+        if not values:  # not defined here (imported, a parameter) or not followed
             out.computed = expr
             return out
-        out.add(self.listing(value, depth + 1))
+        targets: list[ast.List | ast.Tuple] = []
+        for value in values:
+            inner = self.listing(value, depth + 1)
+            targets += [t for t in inner.targets[:1] if t not in targets]
+            out.add(inner)
+        out.targets = targets
         for kind, node in self.changes.get(expr.id, []):
             if kind == "one":
                 text = _string(node)
@@ -287,7 +344,7 @@ class Values:
         local functions it uses) holds: `open("requirements.txt")`, a `with open(...)` handle,
         `parse_requirements("requirements/base.txt")`, a helper that opens its own file."""
         out: list[str] = []
-        if depth > _MAX_DEPTH:
+        if depth > _MAX_DEPTH or self._spent():
             return out
         for node in ast.walk(expr):
             found: list[str] = []
@@ -298,8 +355,9 @@ class Values:
                 inner = seen | {node.id}
                 if node.id in self.handles:
                     found = self._strings_in(self.handles[node.id], depth, inner)
-                elif self.names.get(node.id) is not None:
-                    found = self.files_read(self.names[node.id], depth + 1, inner)  # type: ignore[arg-type]
+                else:
+                    for value in self.names.get(node.id, []):
+                        found += self.files_read(value, depth + 1, inner)
             elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
                 found = self._helper_files(node, depth, seen)
             out += [f for f in found if f not in out]
@@ -331,7 +389,7 @@ class Values:
         out = Mapping()
         if expr is None:
             return out
-        if depth > _MAX_DEPTH:
+        if depth > _MAX_DEPTH or self._spent():
             out.computed = expr
         elif isinstance(expr, ast.Dict):
             out.node = expr
@@ -346,8 +404,13 @@ class Values:
             out.node = expr
             for kw in expr.keywords:
                 self._entry(out, None if kw.arg is None else ast.Constant(kw.arg), kw.value, depth)
-        elif isinstance(expr, ast.Name) and self.names.get(expr.id) is not None:
-            out = self.mapping(self.names[expr.id], depth + 1)
+        elif isinstance(expr, ast.Name) and self.names.get(expr.id):
+            out = self.mapping(self.names[expr.id][0], depth + 1)
+            for value in self.names[expr.id][1:]:  # alternatives: their keys too
+                other = self.mapping(value, depth + 1)
+                for key, exprs in other.entries.items():
+                    out.entries.setdefault(key, exprs)
+                out.computed = out.computed or other.computed
             for kind, node in self.changes.get(expr.id, []):
                 self._change(out, kind, node, depth)
         else:
