@@ -366,3 +366,22 @@ def test_a_file_read_with_a_literal_fallback_is_the_file():
     assert data["dynamic_dependencies_files"] == ["requirements.txt"]
     with pytest.raises(NotWritable, match="read from requirements.txt"):
         render(text, req("b"))
+
+
+@pytest.mark.parametrize(
+    "text, writable",
+    [
+        ("B = ['a']\nR = [r.strip() for r in B if r]\nsetup(install_requires=R)\n", True),
+        ("B = ['a']\nR = [r + '>=1' for r in B]\nsetup(install_requires=R)\n", False),
+        (
+            "B = {'a': '1'}\nR = [f'{k}=={v}' for k, v in B.items()]\nsetup(install_requires=R)\n",
+            False,
+        ),
+    ],
+)
+def test_a_comprehension_is_followed_only_when_it_keeps_the_items(text, writable):
+    if writable:
+        assert "'b'" in render(text, req("b"))
+    else:
+        with pytest.raises(NotWritable, match="line 2"):
+            render(text, req("b"))

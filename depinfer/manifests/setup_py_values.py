@@ -91,6 +91,18 @@ def _is_open(call: ast.Call) -> bool:
     )
 
 
+def _keeps_items(comp: ast.ListComp | ast.GeneratorExp | ast.SetComp) -> bool:
+    """`[r for r in R if ...]`, `[r.strip() for r in R]`: the items are R's (filtered or
+    tidied), so an entry added to R's literal is one of them; `[r + "x" for r in R]` is not."""
+    target = comp.generators[0].target
+    if len(comp.generators) != 1 or not isinstance(target, ast.Name):
+        return False
+    elt = comp.elt
+    if isinstance(elt, ast.Call) and isinstance(elt.func, ast.Attribute) and not elt.args:
+        elt = elt.func.value
+    return isinstance(elt, ast.Name) and elt.id == target.id
+
+
 def _requirement_file(path: str) -> bool:
     return path.endswith(REQUIREMENT_FILE_SUFFIXES)
 
@@ -256,7 +268,10 @@ class Values:
             out.add(self._item_listing(expr, depth))
         elif isinstance(expr, ast.ListComp | ast.GeneratorExp | ast.SetComp):
             inner = self.listing(expr.generators[0].iter, depth + 1)
-            out.add(inner if inner.literals or inner.files else self._read_or_computed(expr, depth))
+            if inner.files or (inner.literals and _keeps_items(expr)):
+                out.add(inner)
+            else:
+                out.add(self._read_or_computed(expr, depth))
         elif (
             isinstance(expr, ast.Call)
             and isinstance(expr.func, ast.Name)
