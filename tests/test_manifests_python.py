@@ -748,7 +748,7 @@ def test_setup_py_long_single_line_call_wraps_new_keywords_under_the_first_argum
 @pytest.mark.parametrize(
     "text",
     [
-        "from setuptools import setup\nREQS = ['a']\nsetup(install_requires=REQS)\n",
+        "from setuptools import setup\nsetup(install_requires=get_requirements())\n",
         "setup(install_requires=open('requirements.txt').read().splitlines())\n",
     ],
 )

@@ -1,9 +1,14 @@
-"""setup.py: `install_requires=[...]`, `extras_require={...}`, `tests_require=[...]` literals.
+"""setup.py: `install_requires`, `extras_require`, `tests_require`, wherever they are defined.
 
-setup.py is code and is never run; `ast` locates the `setup(...)` call and its literal
-arguments, and the writer inserts text at those source positions, so everything else in
-the file keeps its bytes. A value that is not a literal (a variable, a function call
-reading a file) cannot be edited safely and is refused.
+setup.py is code and is never run; `ast` locates the `setup(...)` call, and
+`setup_py_values` follows its arguments through module-level names (`REQS = [...]`,
+`base + extra`, `.append`/`.extend`, dicts grown by `d["x"] = [...]`, `setup(**kwargs)`)
+to the literals that define them, or to the requirements files the script reads. The
+writer inserts text at those literals' source positions, so everything else keeps its
+bytes; a list read from a file is written in that file (its own manifest). A value built
+at run time (a function's result, a comprehension over something computed) cannot be
+edited safely: the file is left untouched and one `NotWritable` names each such value,
+its line, and what to add by hand.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ from depinfer.manifests.pep508 import (
     requirement_name,
     target_key,
 )
+from depinfer.manifests.setup_py_values import Listing, Mapping, NotWritable, Values
 from depinfer.model import Manifest, Requirement
 
 MAX_LINE = 99  # a single-line setup() call longer than this gets its new keywords wrapped
@@ -56,54 +62,29 @@ def _setup_call(tree: ast.Module) -> ast.Call | None:
     return calls[0] if calls else None
 
 
-def _assignments(tree: ast.Module) -> dict[str, ast.expr]:
-    """Module-level `NAME = value` (the last one wins), to read `install_requires=REQS`."""
-    out: dict[str, ast.expr] = {}
+def _values(tree: ast.Module, call: ast.Call) -> Values:
+    """The names setup()'s arguments can refer to: the module's, and those of the function
+    the call is in (`def main(): reqs = [...]; setup(install_requires=reqs)`)."""
+    values = Values(tree)
     for node in tree.body:
-        if isinstance(node, ast.Assign):
-            for target in node.targets:
-                if isinstance(target, ast.Name):
-                    out[target.id] = node.value
-        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value:
-            out[node.target.id] = node.value
-    return out
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and any(
+            n is call for n in ast.walk(node)
+        ):
+            values.scope(node)
+    return values
 
 
-def _resolve(value: ast.expr | None, names: dict[str, ast.expr]) -> ast.expr | None:
-    if isinstance(value, ast.Name) and value.id in names:
-        return names[value.id]
-    return value
-
-
-def _strings(value: ast.expr | None) -> list[str]:
-    if isinstance(value, ast.List | ast.Tuple):
-        return [
-            e.value for e in value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)
-        ]
-    if isinstance(value, ast.Constant) and isinstance(value.value, str):
-        return value.value.splitlines()
-    return []
-
-
-def _names(value: ast.expr | None) -> list[str]:
-    return [n for n in (requirement_name(s) for s in _strings(value)) if n]
+def _names(strings: list[str]) -> list[str]:
+    return [n for n in (requirement_name(s) for s in strings) if n]
 
 
 def _keyword(call: ast.Call, name: str) -> ast.keyword | None:
     return next((k for k in call.keywords if k.arg == name), None)
 
 
-def _files_read(value: ast.expr | None) -> list[str]:
-    """Requirement files a non-literal `install_requires` reads (`open("requirements.txt")`)."""
-    if value is None or isinstance(value, ast.List | ast.Tuple):
-        return []
-    return [
-        node.value
-        for node in ast.walk(value)
-        if isinstance(node, ast.Constant)
-        and isinstance(node.value, str)
-        and node.value.endswith((".txt", ".in"))
-    ]
+def _located(files: list[str], path: str) -> list[str]:
+    base = posixpath.dirname(path)
+    return [posixpath.normpath(posixpath.join(base, f)) for f in files]
 
 
 @guarded
@@ -123,44 +104,39 @@ def read(text: str, path: str) -> tuple[dict[str, list[str]], dict]:
         return declared, data
     # A shim (`setup()`, `setup(name="rich")`) only hands over to setup.cfg or pyproject.toml.
     data["shim"] = not call.args and all(k.arg in ("name", "version") for k in call.keywords)
-    names = _assignments(tree)
-
-    def value_of(keyword: str) -> ast.expr | None:
-        kw = _keyword(call, keyword)
-        return _resolve(kw.value, names) if kw else None
-
-    install = _keyword(call, "install_requires")
-    if install is not None:
-        value = value_of("install_requires")
-        declared["dependencies"] = _names(value)
-        base = posixpath.dirname(path)
-        files = _files_read(value)
-        if isinstance(install.value, ast.Name) and install.value.id not in names:
-            files = []
-        data["dynamic_dependencies_files"] = [
-            posixpath.normpath(posixpath.join(base, f)) for f in files
-        ]
-    extras = value_of("extras_require")
     data["dynamic_extras_files"] = {}
-    if isinstance(extras, ast.Dict):
-        for key, value in zip(extras.keys, extras.values, strict=False):
-            if isinstance(key, ast.Constant) and isinstance(key.value, str):
-                resolved = _resolve(value, names)
-                declared[f"optional-dependencies.{key.value}"] = _names(resolved)
-                files = _files_read(resolved)
-                if files:  # `extras('redis.txt')`: the extra's list lives in that file
-                    data["dynamic_extras_files"][key.value] = [
-                        posixpath.normpath(posixpath.join(posixpath.dirname(path), f))
-                        for f in files
-                    ]
-    if _keyword(call, "tests_require") is not None:
-        declared["tests_require"] = _names(value_of("tests_require"))
+    values = _values(tree, call)
+    args = values.arguments(call)
+    if "install_requires" in args.entries:
+        listing = values.listing_of(args.entries["install_requires"])
+        declared["dependencies"] = _names(listing.strings)
+        data["dynamic_dependencies_files"] = _located(listing.files, path)
+    extras = values.mapping_of(args.entries.get("extras_require"))
+    for extra, exprs in extras.entries.items():
+        listing = values.listing_of(exprs)
+        declared[f"optional-dependencies.{extra}"] = _names(listing.strings)
+        if listing.files:  # `extras('redis.txt')`: the extra's list lives in that file
+            data["dynamic_extras_files"][extra] = _located(listing.files, path)
+    if "tests_require" in args.entries:
+        declared["tests_require"] = _names(values.listing_of(args.entries["tests_require"]).strings)
     for field_name, keyword in (("name", "name"), ("requires_python", "python_requires")):
-        value = value_of(keyword)
+        value = _single(values, args.entries.get(keyword))
         if isinstance(value, ast.Constant) and isinstance(value.value, str):
             data[field_name] = value.value
-    data["classifiers"] = python_versions_from_classifiers(_strings(value_of("classifiers")))
+    data["classifiers"] = python_versions_from_classifiers(
+        values.listing_of(args.entries.get("classifiers") or []).strings
+    )
     return declared, data
+
+
+def _single(values: Values, exprs: list[ast.expr] | None) -> ast.expr | None:
+    """A scalar argument's value: a literal, or the module-level name's literal."""
+    if not exprs:
+        return None
+    value = exprs[0]
+    if isinstance(value, ast.Name):
+        return values.value(value.id) or value
+    return value
 
 
 # ---------------------------------------------------------------------------- writing
@@ -407,6 +383,8 @@ def _apply(text: str, edits: list[_Edit]) -> str:
 def render(text: str, manifest: Manifest, requirements: list[Requirement]) -> str:
     tree = _parse(text)
     declared, _ = read(text, manifest.path)
+    for key, names in (manifest.declared or {}).items():  # extras read from files, too
+        declared[key] = [*declared.get(key, []), *names]
     call = _setup_call(tree)
     by_key: dict[str, list[Requirement]] = {}
     for req in requirements:
@@ -419,43 +397,21 @@ def render(text: str, manifest: Manifest, requirements: list[Requirement]) -> st
         return text
     if call is None:
         raise ManifestError("no setup() call to hold dependencies")
-    if any(k.arg is None for k in call.keywords) and not all(
-        _keyword(call, KEYWORDS.get(k, "extras_require")) for k in by_key
-    ):
-        raise ManifestError("setup() takes **kwargs; its dependency arguments are not literal")
-    src = _Source(text)
-    nl = newline_of(text)
-    step = "    "
-    call_multiline = "\n" in text[src.start(call) : src.end(call)]
-    call_quote = _quote(src, [k.value for k in call.keywords])
-    edits: list[_Edit] = []
-    new_keywords: list[tuple[str, list[str]]] = []
-    extras_new: dict[str, list[Requirement]] = {}
+    plan = _Plan(_Source(text), call, _values(tree, call))
+    extras: dict[str, list[Requirement]] = {}
     for key, reqs in by_key.items():
         adds = sorted(
             new_requirements(reqs, declared.get(key, [])), key=lambda r: canonical(r.name)
         )
         if key in KEYWORDS:
-            keyword = KEYWORDS[key]
-            kw = _keyword(call, keyword)
-            if kw is None:
-                texts = [_requirement_literal(r, call_quote) for r in adds]
-                new_keywords.append((keyword, _list_lines(texts, call_multiline, step)))
-            elif not isinstance(kw.value, ast.List | ast.Tuple):
-                raise ManifestError(f"{keyword} is not a literal list")
-            else:
-                quote = _quote(src, kw.value.elts, call_quote)
-                items = [(r.name, _requirement_literal(r, quote)) for r in adds]
-                edits += _insert_items(src, kw.value, items, nl, step, call_multiline)
+            plan.add_list(KEYWORDS[key], adds)
         elif key.startswith("optional-dependencies."):
-            extras_new[key.split(".", 1)[1]] = adds
+            extras[key.split(".", 1)[1]] = adds
         else:
             raise ManifestError(f"setup.py has no place for {key!r}")
-    if extras_new:
-        edits += _extras_edits(src, call, extras_new, nl, step, call_multiline, new_keywords)
-    if new_keywords:
-        edits += _new_keywords(src, call, new_keywords, nl)
-    new = _apply(text, edits)
+    if extras:
+        plan.add_extras(extras)
+    new = _apply(text, plan.finish())
     try:
         read(new, manifest.path)
     except ManifestError as exc:
@@ -463,51 +419,142 @@ def render(text: str, manifest: Manifest, requirements: list[Requirement]) -> st
     return new
 
 
-def _extras_edits(
-    src: _Source,
-    call: ast.Call,
-    extras: dict[str, list[Requirement]],
-    nl: str,
-    step: str,
-    call_multiline: bool,
-    new_keywords: list[tuple[str, list[str]]],
-) -> list[_Edit]:
-    call_quote = _quote(src, [k.value for k in call.keywords])
-    kw = _keyword(call, "extras_require")
-    if kw is None:
-        entries = []
-        for extra, reqs in sorted(extras.items()):
-            texts = ", ".join(_requirement_literal(r, call_quote) for r in reqs)
-            entries.append(f"{_literal(extra, call_quote)}: [{texts}]")
-        if call_multiline:
-            lines = ["{", *[f"{step}{e}," for e in entries], "}"]
-        else:
-            lines = ["{" + ", ".join(entries) + "}"]
-        new_keywords.append(("extras_require", lines))
-        return []
-    if not isinstance(kw.value, ast.Dict):
-        raise ManifestError("extras_require is not a literal dict")
-    edits: list[_Edit] = []
-    missing: list[tuple[str, str]] = []
-    quote = _quote(src, [k for k in kw.value.keys if k is not None], call_quote)
-    for extra, reqs in extras.items():
-        value = next(
-            (
-                v
-                for k, v in zip(kw.value.keys, kw.value.values, strict=False)
-                if isinstance(k, ast.Constant) and k.value == extra
-            ),
-            None,
+class _Plan:
+    """The edits of one render: into the literals the arguments' values are defined by,
+    new keywords into the call (or the dict `**kwargs` spreads). Values built at run time
+    are collected and reported together, once, with the file left untouched."""
+
+    def __init__(self, src: _Source, call: ast.Call, values: Values) -> None:
+        self.src, self.call, self.values = src, call, values
+        self.args = values.arguments(call)
+        self.nl = newline_of(src.text)
+        self.step = "    "
+        self.call_multiline = "\n" in src.text[src.start(call) : src.end(call)]
+        holder = self.args.node  # new keywords: multi-line values only in a multi-line call
+        self.new_multiline = (
+            isinstance(holder, ast.Call) and "\n" in src.text[src.start(holder) : src.end(holder)]
         )
-        if value is None:
-            texts = ", ".join(_requirement_literal(r, quote) for r in reqs)
-            missing.append((extra, f"{_literal(extra, quote)}: [{texts}]"))
-        elif isinstance(value, ast.List | ast.Tuple):
-            inner = _quote(src, value.elts, call_quote)
-            items = [(r.name, _requirement_literal(r, inner)) for r in reqs]
-            edits += _insert_items(src, value, items, nl, step, call_multiline)
+        quoted: list[ast.expr] = [k.value for k in call.keywords]
+        if isinstance(holder, ast.Dict):  # `setup(**ARGS)`: the dict's quotes
+            quoted = [k for k in holder.keys if k is not None] + quoted
+        elif isinstance(holder, ast.Call) and holder is not call:
+            quoted = [k.value for k in holder.keywords] + quoted
+        self.call_quote = _quote(src, quoted)
+        self.edits: list[_Edit] = []
+        self.new_keywords: list[tuple[str, list[str]]] = []
+        self.problems: list[str] = []
+        self.line: int | None = None
+
+    def add_list(self, keyword: str, adds: list[Requirement]) -> None:
+        exprs = self.args.entries.get(keyword)
+        if exprs is None:
+            texts = [_requirement_literal(r, self.call_quote) for r in adds]
+            self._new_keyword(keyword, adds, _list_lines(texts, self.new_multiline, self.step))
         else:
-            raise ManifestError(f"extras_require[{extra!r}] is not a literal list")
-    if missing:
-        edits += _insert_items(src, kw.value, missing, nl, step, call_multiline)
-    return edits
+            self._into_listing(keyword, self.values.listing_of(exprs), exprs[0], adds)
+
+    def _into_listing(
+        self, what: str, listing: Listing, where: ast.expr, adds: list[Requirement]
+    ) -> None:
+        if listing.files:
+            files = ", ".join(listing.files)
+            self._problem(f"{what} is not a literal list: it is read from {files}", where, adds)
+            return
+        if not listing.targets:
+            node = listing.computed or where
+            self._problem(f"{what} is not a literal list: it is built at run time", node, adds)
+            return
+        for target in listing.targets:  # the definition (each alternative's)
+            quote = _quote(self.src, target.elts, self.call_quote)
+            items = [(r.name, _requirement_literal(r, quote)) for r in adds]
+            start = self.src.start(target)
+            inside = self.src.start(self.call) <= start < self.src.end(self.call)
+            expand = self.call_multiline and inside
+            self.edits += _insert_items(self.src, target, items, self.nl, self.step, expand)
+
+    def _problem(self, what: str, node: ast.AST, adds: list[Requirement]) -> None:
+        line = getattr(node, "lineno", None)
+        segment = ast.get_source_segment(self.src.text, node) or ""
+        first = segment.strip().splitlines()[0] if segment.strip() else ""
+        shown = first if len(first) <= 60 else first[:57] + "..."
+        at = f" (line {line}: `{shown}`)" if line else ""
+        names = ", ".join(format_requirement(r) for r in adds)
+        self.problems.append(f"{what}{at}; add {names} by hand")
+        if self.line is None:
+            self.line = line
+
+    def _new_keyword(self, keyword: str, adds: list[Requirement], lines: list[str]) -> None:
+        if self.args.node is None:
+            node = self.args.computed or self.call
+            self._problem("setup()'s **kwargs is built at run time", node, adds)
+        elif self.args.computed is not None:  # the part built at run time may hold it
+            what = f"setup()'s **kwargs (which may hold {keyword}) is built at run time"
+            self._problem(what, self.args.computed, adds)
+        else:
+            self.new_keywords.append((keyword, lines))
+
+    def add_extras(self, extras: dict[str, list[Requirement]]) -> None:
+        exprs = self.args.entries.get("extras_require")
+        if exprs is None:
+            entries = []
+            for extra, reqs in sorted(extras.items()):
+                texts = ", ".join(_requirement_literal(r, self.call_quote) for r in reqs)
+                entries.append(f"{_literal(extra, self.call_quote)}: [{texts}]")
+            if self.new_multiline:
+                lines = ["{", *[f"{self.step}{e}," for e in entries], "}"]
+            else:
+                lines = ["{" + ", ".join(entries) + "}"]
+            self._new_keyword("extras_require", [r for v in extras.values() for r in v], lines)
+            return
+        mapping = self.values.mapping_of(exprs)
+        missing: dict[str, list[Requirement]] = {}
+        for extra, reqs in extras.items():
+            entry = mapping.entries.get(extra)
+            if entry is None:
+                missing[extra] = reqs
+            else:
+                listing = self.values.listing_of(entry)
+                self._into_listing(f"extras_require[{extra!r}]", listing, entry[0], reqs)
+        if missing:
+            self._new_entries(mapping, exprs[0], missing)
+
+    def _new_entries(
+        self, mapping: Mapping, where: ast.expr, extras: dict[str, list[Requirement]]
+    ) -> None:
+        """New keys of a dict (extras_require): into its literal, `{...}` or `dict(...)`."""
+        node = mapping.node
+        adds = [r for v in extras.values() for r in v]
+        if isinstance(node, ast.Dict):
+            keys = [k for k in node.keys if k is not None]
+            quote = _quote(self.src, keys, self.call_quote)
+            items = []
+            for extra, reqs in extras.items():
+                texts = ", ".join(_requirement_literal(r, quote) for r in reqs)
+                items.append((extra, f"{_literal(extra, quote)}: [{texts}]"))
+            expand = self.call_multiline and node is where
+            self.edits += _insert_items(self.src, node, items, self.nl, self.step, expand)
+        elif isinstance(node, ast.Call) and all(e.isidentifier() for e in extras):
+            quote = _quote(self.src, [k.value for k in node.keywords], self.call_quote)
+            keywords = [
+                (e, ["[" + ", ".join(_requirement_literal(r, quote) for r in reqs) + "]"])
+                for e, reqs in extras.items()
+            ]
+            self.edits += _new_keywords(self.src, node, keywords, self.nl)
+        else:
+            node = mapping.computed or where
+            self._problem(
+                "extras_require is not a literal dict: it is built at run time", node, adds
+            )
+
+    def finish(self) -> list[_Edit]:
+        if self.problems:
+            raise NotWritable("; ".join(self.problems), self.line)
+        edits = list(self.edits)
+        if not self.new_keywords:
+            return edits
+        holder = self.args.node
+        if isinstance(holder, ast.Dict):  # `setup(**kwargs)`: the kwargs literal takes them
+            quote = _quote(self.src, [k for k in holder.keys if k is not None], self.call_quote)
+            items = [(k, f"{_literal(k, quote)}: {''.join(v)}") for k, v in self.new_keywords]
+            return edits + _insert_items(self.src, holder, items, self.nl, self.step, False)
+        return edits + _new_keywords(self.src, holder, self.new_keywords, self.nl)  # type: ignore[arg-type]

@@ -103,6 +103,7 @@ class ManifestLayout:
         dynamic_files: set[str] = set()
         for m in py:
             self._read_extras_files(m)
+            self._read_unlisted_files(m)
         for m in py:
             for f in (m.data or {}).get("dynamic_dependencies_files") or []:
                 dynamic_files.add(f)
@@ -234,6 +235,28 @@ class ManifestLayout:
             ]
         return self._req_files
 
+    def _read_unlisted_files(self, m: Manifest) -> None:
+        """A setup.py whose install_requires reads a file the scan does not take for a
+        requirements file (`open("deps.txt")`): its names are declared all the same, so
+        nothing the file lists is asked for again."""
+        if m.format != "setup_py":
+            return
+        for f in (m.data or {}).get("dynamic_dependencies_files") or []:
+            found = self._find(f)
+            if found is None or found in self.by_path:
+                continue
+            names = self._file_names(found)
+            if names:
+                m.declared.setdefault("dependencies", []).extend(names)
+
+    def _file_names(self, rel: str) -> list[str]:
+        try:
+            text = self.project.abspath(rel).read_text(encoding="utf-8", errors="replace")
+            declared, _ = read_requirements(text, rel)
+        except (OSError, ManifestError):
+            return []
+        return declared.get("dependencies", [])
+
     def _read_extras_files(self, m: Manifest) -> None:
         """A setup.py whose extras_require reads requirement files: those names are declared
         in that extra (the files are not masked; they are the extras' lists)."""
@@ -241,14 +264,8 @@ class ManifestLayout:
             names: list[str] = []
             for f in files:
                 found = self._find(f)
-                if found is None:
-                    continue
-                try:
-                    text = self.project.abspath(found).read_text(encoding="utf-8", errors="replace")
-                    declared, _ = read_requirements(text, found)
-                except (OSError, ManifestError):
-                    continue
-                names.extend(declared.get("dependencies", []))
+                if found is not None:
+                    names.extend(self._file_names(found))
             if names:
                 m.declared.setdefault(f"optional-dependencies.{extra}", []).extend(names)
 
