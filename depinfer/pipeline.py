@@ -25,7 +25,7 @@ from depinfer.ci.repair import PipelineSteps, VerifiedInference, VerifyRequest
 from depinfer.config import apply_config, load_config
 from depinfer.context import Context, Options
 from depinfer.hybrid import arbitrate
-from depinfer.manifests import ManifestError, render_manifest
+from depinfer.manifests import ManifestError, NotWritable, render_manifest
 from depinfer.model import (
     Candidate,
     Diagnostic,
@@ -142,6 +142,9 @@ def plan_edits(
             continue
         try:
             old, new = render_manifest(project.root, manifest, reqs)
+        except NotWritable as exc:  # what to add by hand: an error only when --write was asked
+            (ctx.error if ctx.options.write else ctx.warn)(f"not edited: {exc}", path)
+            continue
         except ManifestError as exc:
             ctx.error(f"not edited: {exc}", path)
             continue

@@ -161,6 +161,9 @@ def _summary(result: Inference, plan: dict[str, dict[int, str]]) -> str:
     changed = [e.path for e in result.edits if e.changed]
     kept = statuses.count(KEEP)
     if not changed:
+        if NOT_WRITTEN in statuses:
+            missing = statuses.count(NOT_WRITTEN)
+            return f"nothing --write can change; add the {_count(missing, 'dependency', 'dependencies')} marked not written by hand"
         if not kept:
             return "nothing to change (no dependency to add)"
         return f"nothing to change ({_count(kept, 'dependency', 'dependencies')} already declared)"

@@ -19,6 +19,17 @@ class ManifestError(Exception):
     """The manifest cannot be parsed or safely edited; it is left untouched."""
 
 
+class NotWritable(ManifestError):
+    """A dependency list is built at run time (a setup.py value computed by a call): the file
+    is left untouched, and a preview still shows what would be added.
+
+    `line` is where the value is built (1-based), for the message that names it."""
+
+    def __init__(self, message: str, line: int | None = None) -> None:
+        super().__init__(message)
+        self.line = line
+
+
 # format -> (ecosystem, module under depinfer.manifests)
 FORMATS: dict[str, tuple[Ecosystem, str]] = {
     "pyproject": (Ecosystem.PYPI, "pyproject"),

@@ -17,7 +17,7 @@ import ast
 import posixpath
 from dataclasses import dataclass
 
-from depinfer.manifests import ManifestError
+from depinfer.manifests import ManifestError, NotWritable
 from depinfer.manifests.pep508 import (
     canonical,
     format_requirement,
@@ -30,7 +30,7 @@ from depinfer.manifests.pep508 import (
     requirement_name,
     target_key,
 )
-from depinfer.manifests.setup_py_values import Listing, Mapping, NotWritable, Values
+from depinfer.manifests.setup_py_values import Listing, Mapping, Values
 from depinfer.model import Manifest, Requirement
 
 MAX_LINE = 99  # a single-line setup() call longer than this gets its new keywords wrapped

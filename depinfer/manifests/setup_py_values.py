@@ -26,23 +26,11 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
-from depinfer.manifests import ManifestError
-
 REQUIREMENT_FILE_SUFFIXES = (".txt", ".in")
 _MAX_DEPTH = 24  # name chains deeper than this are treated as computed
 _MAX_STEPS = 20_000  # expressions looked at per file: a pathological script stays cheap
 _LIST_WRAPPERS = frozenset({"list", "tuple", "sorted", "set"})
 _ADDS_ONE = frozenset({"append", "insert"})
-
-
-class NotWritable(ManifestError):
-    """A dependency argument is built at run time: the file is left untouched.
-
-    `line` is where the value is built (1-based), for the message that names it."""
-
-    def __init__(self, message: str, line: int | None = None) -> None:
-        super().__init__(message)
-        self.line = line
 
 
 @dataclass
