@@ -29,6 +29,8 @@ examples:
   depinfer bench --help      benchmark harness
 """
 
+EXCLUDE_HELP = "skip files and folders matching GLOB (.gitignore syntax; repeatable)"
+
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
@@ -74,6 +76,7 @@ def build_parser() -> argparse.ArgumentParser:
         choices=["python", "javascript", "rust", "csharp"],
         help="only these languages (repeatable)",
     )
+    tgt.add_argument("--exclude", action="append", metavar="GLOB", help=EXCLUDE_HELP)
     tgt.add_argument(
         "--names-only", action="store_true", help="write names without version constraints"
     )
@@ -154,10 +157,16 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.check:
         from depinfer.check import main as check_main  # lazy: --help stays fast
+        from depinfer.config import ConfigError  # lazy (above)
 
-        return check_main(args)
+        try:
+            return check_main(args)
+        except ConfigError as exc:
+            print(f"depinfer: {exc}", file=sys.stderr)
+            return EXIT_USAGE
 
     # lazy, here and below: `depinfer --help` and bad arguments need none of the stages
+    from depinfer.config import ConfigError  # lazy (above)
     from depinfer.context import Options  # lazy (above)
     from depinfer.pipeline import infer, make_context, write_edits  # lazy (above)
     from depinfer.report import diff_report, explain_report, json_report, text_report  # lazy
@@ -179,8 +188,8 @@ def main(argv: list[str] | None = None) -> int:
         llm_key_env=args.llm_key_env,
     )
     try:
-        project = scan(args.path)
-    except (FileNotFoundError, NotADirectoryError, PermissionError) as exc:
+        project = scan(args.path, exclude=args.exclude or ())
+    except (FileNotFoundError, NotADirectoryError, PermissionError, ConfigError) as exc:
         print(f"depinfer: {exc}", file=sys.stderr)
         return EXIT_USAGE
     ctx = make_context(options)
