@@ -308,7 +308,7 @@ def scan(root: str | os.PathLike[str], exclude: Sequence[str] = ()) -> Project:
     for dirpath, dirnames, filenames in os.walk(root_path, onerror=on_error, followlinks=False):
         here = Path(dirpath)
         rel_dir = _rel(root_path, here)
-        selection.enter(rel_dir, filenames)
+        selection.enter(rel_dir, [*filenames, *dirnames])
         if "__init__.py" in filenames:
             packages.add(rel_dir)
         dirnames[:] = _dirs_to_walk(here, rel_dir, dirnames, selection)

@@ -8,7 +8,9 @@ the `exclude` patterns (settings and `--exclude`).
   one `git ls-files` call (what git ignores and does not track: a file git tracks is never
   skipped, whatever a pattern says). Otherwise every `.gitignore` at or below the root, and
   `.git/info/exclude`, matched as git matches them (pathspec's GitIgnoreSpec): a deeper
-  file's rules win over a shallower one's, the last matching line of a file wins.
+  file's rules win over a shallower one's, the last matching line of a file wins. So are
+  the `.gitignore` files of a repository nested in the checkout (a submodule, a clone),
+  which the outer git does not answer for.
 - `.ignore` (the convention of ripgrep and fd): always, and before `.gitignore`.
 
 A skipped folder is not walked, so nothing below it comes back (git's rule: a file cannot be
@@ -99,10 +101,15 @@ class Selection:
         self._exclude = Rules(rest) if rest else None
         self._git = _git_ignored(root) if use_git else None
         self._rules: dict[str, Rules] = {}
+        self._nested: set[str] = set()  # repositories inside the checkout, and below them
 
     def enter(self, folder: str, names: Iterable[str]) -> None:
+        """Read `folder`'s ignore files; `names`: what it holds (files and folders)."""
+        names = set(names)
+        if folder and (".git" in names or folder.rpartition("/")[0] in self._nested):
+            self._nested.add(folder)
         files = [n for n in IGNORE_FILES if n in names]
-        if self._git is not None and ".gitignore" in files:
+        if self._git is not None and folder not in self._nested and ".gitignore" in files:
             files.remove(".gitignore")  # git answered for these
         lines: list[str] = []
         if folder == "" and self._git is None:

@@ -150,6 +150,22 @@ def test_a_folder_git_ignores_is_still_scanned_when_chosen(tmp_path):
     assert files(tmp_path / "work") == ["a.py"]  # its own .gitignore still applies
 
 
+@needs_git
+def test_a_repository_nested_in_the_checkout_keeps_its_own_gitignore(tmp_path):
+    write_tree(
+        tmp_path,
+        {
+            "main.py": "",
+            "plugins/p1/.gitignore": "scratch/\n",
+            "plugins/p1/mod.py": "",
+            "plugins/p1/scratch/try.py": "",
+        },
+    )
+    git(tmp_path, "init", "-q")
+    git(tmp_path / "plugins" / "p1", "init", "-q")
+    assert files(tmp_path) == ["main.py", "plugins/p1/mod.py"]
+
+
 def test_extend_exclude_adds_to_the_default_folders(tmp_path):
     write_tree(
         tmp_path,
