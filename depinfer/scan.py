@@ -337,7 +337,7 @@ def _dirs_to_walk(here: Path, rel_dir: str, dirnames: list[str], selection: Sele
     keep = []
     for d in sorted(dirnames):
         full = here / d
-        if full.is_symlink() or selection.skips_dir(f"{rel_dir}/{d}" if rel_dir else d):
+        if selection.skips_dir(f"{rel_dir}/{d}" if rel_dir else d) or full.is_symlink():
             continue
         if (full / "pyvenv.cfg").exists():
             continue
