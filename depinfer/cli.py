@@ -32,6 +32,8 @@ examples:
   depinfer bench --help      benchmark harness
 """
 
+EXCLUDE_HELP = "skip files and folders matching GLOB (.gitignore syntax; repeatable)"
+
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
@@ -77,6 +79,7 @@ def build_parser() -> argparse.ArgumentParser:
         choices=["python", "javascript", "rust", "csharp"],
         help="only these languages (repeatable)",
     )
+    tgt.add_argument("--exclude", action="append", metavar="GLOB", help=EXCLUDE_HELP)
     tgt.add_argument(
         "--names-only", action="store_true", help="write names without version constraints"
     )
@@ -228,44 +231,26 @@ def run(argv: list[str] | None = None) -> int:
         from depinfer.bench.cli import main as bench_main  # lazy: --help stays fast
 
         return bench_main(argv[1:])
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    conflict = flag_conflict(args)
-    if conflict:
-        parser.error(conflict)
-    args.rounds = 3 if args.rounds is None else args.rounds
-    args.llm_max_calls = 20 if args.llm_max_calls is None else args.llm_max_calls
-    args.llm_key_env = args.llm_key_env or "DEPINFER_LLM_API_KEY"
-    args.format = args.format or "text"
+    args = parse_arguments(argv)
     if args.check:
         from depinfer.check import main as check_main  # lazy: --help stays fast
+        from depinfer.config import ConfigError  # lazy (above)
 
-        return check_main(args)
+        try:
+            return check_main(args)
+        except ConfigError as exc:
+            print(f"depinfer: {exc}", file=sys.stderr)
+            return EXIT_USAGE
 
     # lazy, here and below: `depinfer --help` and bad arguments need none of the stages
-    from depinfer.context import Options  # lazy (above)
+    from depinfer.config import ConfigError  # lazy (above)
     from depinfer.pipeline import infer, make_context, write_edits  # lazy (above)
-    from depinfer.report import diff_report, explain_report, json_report, text_report  # lazy
     from depinfer.scan import scan  # lazy (above)
 
-    options = Options(
-        write=args.write,
-        offline=args.offline,
-        refresh=args.refresh,
-        python=args.python,
-        as_of=args.as_of,
-        versions=not args.names_only,
-        languages=tuple(args.lang or ()),
-        llm=args.llm,
-        llm_url=args.llm_url,
-        llm_model=args.llm_model,
-        llm_cmd=args.llm_cmd,
-        llm_max_calls=args.llm_max_calls,
-        llm_key_env=args.llm_key_env,
-    )
+    options = _options(args)
     try:
-        project = scan(args.path)
-    except (FileNotFoundError, NotADirectoryError, PermissionError) as exc:
+        project = scan(args.path, exclude=args.exclude or ())
+    except (FileNotFoundError, NotADirectoryError, PermissionError, ConfigError) as exc:
         print(f"depinfer: {exc}", file=sys.stderr)
         return EXIT_USAGE
     ctx = make_context(options)
@@ -283,6 +268,49 @@ def run(argv: list[str] | None = None) -> int:
     if args.write:
         written = write_edits(project.root, result.edits, ctx)
         result.diagnostics = ctx.diagnostics
+    return _print_outcome(args, result, written)
+
+
+def parse_arguments(argv: list[str]) -> argparse.Namespace:
+    """The command line, its conflicts refused (exit 2) and the defaults of the options whose
+    absence the conflict check must see filled in afterwards."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    conflict = flag_conflict(args)
+    if conflict:
+        parser.error(conflict)
+    args.rounds = 3 if args.rounds is None else args.rounds
+    args.llm_max_calls = 20 if args.llm_max_calls is None else args.llm_max_calls
+    args.llm_key_env = args.llm_key_env or "DEPINFER_LLM_API_KEY"
+    args.format = args.format or "text"
+    return args
+
+
+def _options(args: argparse.Namespace):
+    """The pipeline's options from the command line."""
+    from depinfer.context import Options  # lazy: `depinfer --help` needs none of the stages
+
+    return Options(
+        write=args.write,
+        offline=args.offline,
+        refresh=args.refresh,
+        python=args.python,
+        as_of=args.as_of,
+        versions=not args.names_only,
+        languages=tuple(args.lang or ()),
+        llm=args.llm,
+        llm_url=args.llm_url,
+        llm_model=args.llm_model,
+        llm_cmd=args.llm_cmd,
+        llm_max_calls=args.llm_max_calls,
+        llm_key_env=args.llm_key_env,
+    )
+
+
+def _print_outcome(args: argparse.Namespace, result, written: list[str]) -> int:
+    """What the run prints (the asked report, then the diagnostics) and its exit code."""
+    from depinfer.report import diff_report, explain_report, json_report, text_report  # lazy
+
     if args.json:
         sys.stdout.write(json_report(result))
     elif args.explain:

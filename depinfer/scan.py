@@ -2,6 +2,8 @@
 
 Scan never executes anything and never follows directory symlinks (so symlink loops cannot
 trap it). Problems with single files become diagnostics naming the file; the scan goes on.
+What it skips — `.gitignore` and `.ignore` rules, the `exclude` / `extend-exclude` settings
+(DEFAULT_EXCLUDE unless `exclude` replaces it) and `--exclude` — is depinfer.selection's.
 """
 
 from __future__ import annotations
@@ -10,11 +12,13 @@ import fnmatch
 import os
 import re
 import subprocess
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from pathlib import Path, PurePosixPath
 
+from depinfer.config import load_config
 from depinfer.manifests import detect_format, read_manifest
 from depinfer.model import Diagnostic, Ecosystem, FileKind, Manifest, Project, SourceFile
+from depinfer.selection import VCS_DIRS, Selection
 from depinfer.toml_compat import tomllib
 
 MAX_SOURCE_BYTES = 2_000_000  # larger "sources" are generated or data; skipping keeps runs fast
@@ -81,6 +85,9 @@ SKIP_DIRS = {
     ".docusaurus",
     ".output",
 }
+# What scan skips unless the `exclude` setting replaces it (.gitignore lines; VCS folders are
+# skipped whatever the settings say).
+DEFAULT_EXCLUDE = (*sorted(SKIP_DIRS - VCS_DIRS), "*.egg-info")
 # Output folders skipped only when they do not hold a manifest of their own
 # (C# repositories keep a `build/build.csproj` project; JS builds leave `dist/`).
 OUTPUT_DIRS = {"build", "dist", "out", "target", "bin", "lib-cov", "_build", "storybook-static"}
@@ -280,14 +287,17 @@ def _is_requirements(name: str, parent: str) -> bool:
     )
 
 
-def scan(root: str | os.PathLike[str]) -> Project:
-    """Walk `root` and build the `Project`. Raises NotADirectoryError for a bad root."""
+def scan(root: str | os.PathLike[str], exclude: Sequence[str] = ()) -> Project:
+    """Walk `root` and build the `Project`. Raises NotADirectoryError for a bad root, and
+    depinfer.config.ConfigError for settings it cannot apply. `exclude`: more patterns to
+    skip (.gitignore lines relative to the root: `--exclude`), on top of the settings'."""
     root_path = Path(root).resolve()
     if not root_path.exists():
         raise FileNotFoundError(f"{root}: no such directory")
     if not root_path.is_dir():
         raise NotADirectoryError(f"{root}: not a directory")
     project = Project(root=root_path)
+    selection = file_selection(root_path, exclude)
     manifest_paths: list[str] = []
 
     def on_error(err: OSError) -> None:
@@ -298,11 +308,13 @@ def scan(root: str | os.PathLike[str]) -> Project:
     for dirpath, dirnames, filenames in os.walk(root_path, onerror=on_error, followlinks=False):
         here = Path(dirpath)
         rel_dir = _rel(root_path, here)
+        selection.enter(rel_dir, [*filenames, *dirnames])
         if "__init__.py" in filenames:
             packages.add(rel_dir)
-        dirnames[:] = _dirs_to_walk(here, rel_dir, dirnames)
+        dirnames[:] = _dirs_to_walk(here, rel_dir, dirnames, selection)
         for name in sorted(filenames):
-            _note_file(project, here, rel_dir, name, packages, manifest_paths)
+            if not selection.skips_file(f"{rel_dir}/{name}" if rel_dir else name):
+                _note_file(project, here, rel_dir, name, packages, manifest_paths)
     _read_manifests(project, manifest_paths)
     _mark_loose_scripts(project, packages)
     _mark_unshipped_packages(project)
@@ -310,15 +322,24 @@ def scan(root: str | os.PathLike[str]) -> Project:
     return project
 
 
-def _dirs_to_walk(here: Path, rel_dir: str, dirnames: list[str]) -> list[str]:
-    """The subfolders worth walking, sorted: no VCS/cache/virtual-environment folders, no
-    symlinks, and no build output unless it holds a manifest, scripts or sources."""
+def file_selection(root: Path, exclude: Sequence[str] = ()) -> Selection:
+    """What scan skips below `root`: its ignore files, its settings' `exclude` (or
+    DEFAULT_EXCLUDE) and `extend-exclude`, and the `exclude` patterns given."""
+    cfg = load_config(root, [])  # its diagnostics are the pipeline's to report
+    patterns = DEFAULT_EXCLUDE if cfg.exclude is None else cfg.exclude
+    return Selection(root, [*patterns, *cfg.extend_exclude, *exclude])
+
+
+def _dirs_to_walk(here: Path, rel_dir: str, dirnames: list[str], selection: Selection) -> list[str]:
+    """The subfolders worth walking, sorted: none the selection skips (VCS, cache and
+    vendored folders, ignored ones), no virtual environment, no symlinks, and no build
+    output unless it holds a manifest, scripts or sources."""
     keep = []
     for d in sorted(dirnames):
         full = here / d
-        if d in SKIP_DIRS or full.is_symlink():
+        if selection.skips_dir(f"{rel_dir}/{d}" if rel_dir else d) or full.is_symlink():
             continue
-        if d.endswith(".egg-info") or (full / "pyvenv.cfg").exists():
+        if (full / "pyvenv.cfg").exists():
             continue
         if (
             d in OUTPUT_DIRS

@@ -1,0 +1,189 @@
+"""Which files below a repository's root scan reads: `.gitignore` and `.ignore` rules, and
+the `exclude` patterns (settings and `--exclude`).
+
+- Exclude patterns are `.gitignore` lines relative to the root: a bare name (`vendor`,
+  `*.egg-info`) matches at any depth, `/x` only at the root, `dir/` only folders, `**` any
+  number of folders, `!` re-includes what an earlier pattern excluded.
+- `.gitignore`: when the root is inside a git checkout and git runs, git's own answer, from
+  one `git ls-files` call (what git ignores and does not track: a file git tracks is never
+  skipped, whatever a pattern says). Otherwise every `.gitignore` at or below the root, and
+  `.git/info/exclude`, matched as git matches them (pathspec's GitIgnoreSpec): a deeper
+  file's rules win over a shallower one's, the last matching line of a file wins. So are
+  the `.gitignore` files of a repository nested in the checkout (a submodule, a clone),
+  which the outer git does not answer for.
+- `.ignore` (the convention of ripgrep and fd): always, and before `.gitignore`.
+
+A skipped folder is not walked, so nothing below it comes back (git's rule: a file cannot be
+re-included when a folder above it is excluded). VCS folders are always skipped.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from pathspec import GitIgnoreSpec
+
+VCS_DIRS = frozenset({".git", ".hg", ".svn"})
+IGNORE_FILES = (".gitignore", ".ignore")
+# a pattern that is a plain name (no glob, no slash, no negation): a set look-up suffices
+_PLAIN_NAME = re.compile(r"[^*?\[\]!/\\#\s]+")
+_NAMED_GROUP = re.compile(r"\(\?P<\w+>")
+_ANYWHERE = "^(?:.+/)?"  # how pathspec starts a pattern that matches at any depth
+# git's variables that would point `git -C ROOT` at another repository or index (a hook
+# runs with them set); git finds the checkout from the folder itself instead
+_GIT_ENV = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE")
+
+
+class Rules:
+    """The lines of one ignore file (or of the exclude settings), compiled once."""
+
+    def __init__(self, lines: Iterable[str]) -> None:
+        self.spec = GitIgnoreSpec.from_lines(list(lines))
+        self._any = _prefilter(self.spec)
+
+    def decide(self, path: str, is_dir: bool) -> bool | None:
+        """True: `path` (relative to these rules' folder) is ignored; False: a `!` line
+        re-includes it; None: no line matches it."""
+        probe = path + "/" if is_dir else path
+        if self._any is not None and not self._any.match(probe):
+            return None
+        result = self.spec.check_file(probe)
+        if result.include and is_dir and result.index is not None:
+            # `x/**` matches what is inside x, not x itself: walk x, decide its files
+            if str(self.spec.patterns[result.index].pattern).rstrip().endswith("/**"):
+                return None
+        return result.include
+
+
+def _prefilter(spec: GitIgnoreSpec) -> re.Pattern[str] | None:
+    """One regular expression that matches whatever any line of `spec` could match, so the
+    common case (no line matches) costs one match instead of one per line. None when the
+    lines' expressions cannot be combined (pathspec then decides alone)."""
+    anywhere, anchored = [], []
+    for pattern in spec.patterns:
+        regex = getattr(pattern, "regex", None)
+        if pattern.include is None or regex is None:
+            continue
+        text = _NAMED_GROUP.sub("(?:", regex.pattern)
+        if text.startswith(_ANYWHERE):
+            anywhere.append(text[len(_ANYWHERE) :])
+        elif text.startswith("^"):
+            anchored.append(text[1:])
+        else:
+            return None
+    parts = [f"(?:.+/)?(?:{'|'.join(anywhere)})"] if anywhere else []
+    parts += anchored
+    if not parts:
+        return None
+    try:
+        return re.compile(f"^(?:{'|'.join(parts)})")
+    except re.error:
+        return None
+
+
+class Selection:
+    """Decides, folder by folder during a top-down walk, what scan skips.
+
+    `enter(folder, names)` must be called for each folder walked (it reads the folder's
+    ignore files) before `skips_dir` / `skips_file` are asked about what it holds."""
+
+    def __init__(self, root: Path, exclude: Sequence[str], use_git: bool = True) -> None:
+        self.root = root
+        patterns = [_normalise(p) for p in exclude if p.strip()]
+        negated = any(p.startswith("!") for p in patterns)
+        plain = [] if negated else [p for p in patterns if _PLAIN_NAME.fullmatch(p)]
+        self._names = frozenset(plain)
+        rest = [p for p in patterns if p not in self._names]
+        self._exclude = Rules(rest) if rest else None
+        self._git = _git_ignored(root) if use_git else None
+        self._rules: dict[str, Rules] = {}
+        self._nested: set[str] = set()  # repositories inside the checkout, and below them
+
+    def enter(self, folder: str, names: Iterable[str]) -> None:
+        """Read `folder`'s ignore files; `names`: what it holds (files and folders)."""
+        names = set(names)
+        if folder and (".git" in names or folder.rpartition("/")[0] in self._nested):
+            self._nested.add(folder)
+        files = [n for n in IGNORE_FILES if n in names]
+        if self._git is not None and folder not in self._nested and ".gitignore" in files:
+            files.remove(".gitignore")  # git answered for these
+        lines: list[str] = []
+        if folder == "" and self._git is None:
+            lines += _read_lines(self.root / ".git" / "info" / "exclude")
+        for name in files:  # .ignore after .gitignore: its lines win
+            lines += _read_lines(self.root / folder / name)
+        if lines:
+            self._rules[folder] = Rules(lines)
+
+    def skips_dir(self, rel: str) -> bool:
+        return self._skips(rel, True)
+
+    def skips_file(self, rel: str) -> bool:
+        return self._skips(rel, False)
+
+    def _skips(self, rel: str, is_dir: bool) -> bool:
+        name = rel.rpartition("/")[2]
+        if is_dir and name in VCS_DIRS:
+            return True
+        if name in self._names or (self._exclude and self._exclude.decide(rel, is_dir)):
+            return True
+        folder = rel.rpartition("/")[0]
+        while True:  # the deepest ignore file with an opinion decides
+            rules = self._rules.get(folder)
+            if rules is not None:
+                sub = rel[len(folder) + 1 :] if folder else rel
+                verdict = rules.decide(sub, is_dir)
+                if verdict is not None:
+                    return verdict
+            if not folder:
+                break
+            folder = folder.rpartition("/")[0]
+        if self._git is not None:
+            return (rel + "/" if is_dir else rel) in self._git
+        return False
+
+
+def _normalise(pattern: str) -> str:
+    """`./x` is the root's x (`/x` in .gitignore terms); surrounding blanks are typos."""
+    pattern = pattern.strip()
+    return "/" + pattern[2:] if pattern.startswith("./") else pattern
+
+
+def _read_lines(path: Path) -> list[str]:
+    try:
+        return path.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return []
+
+
+def _in_git_checkout(root: Path) -> bool:
+    return any((d / ".git").exists() for d in (root, *root.parents))
+
+
+def _git_ignored(root: Path) -> frozenset[str] | None:
+    """What git ignores below `root` and does not track (folders end in "/"), relative to
+    `root`; None when `root` is no git checkout, git cannot run, or git ignores `root`
+    itself (a folder the user chose to scan: its own .gitignore files decide)."""
+    if not _in_git_checkout(root):
+        return None
+    env = {k: v for k, v in os.environ.items() if k not in _GIT_ENV}
+    command = ["git", "-C", str(root), "ls-files", "-z", "--others", "--ignored"]
+    try:
+        out = subprocess.run(
+            [*command, "--exclude-standard", "--directory"],
+            capture_output=True,
+            timeout=60,
+            env=env,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if out.returncode != 0:
+        return None
+    paths = frozenset(os.fsdecode(p) for p in out.stdout.split(b"\0") if p)
+    if "./" in paths:
+        return None
+    return paths
