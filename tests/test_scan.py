@@ -116,3 +116,21 @@ def test_a_build_folder_of_typescript_modules_is_code_not_output(tmp_path: Path)
     (tmp_path / "dist" / "index.js").write_text("require('a')\n")
     (tmp_path / "dist" / "index.d.ts").write_text("export {}\n")
     assert [f.path for f in scan(tmp_path).files] == ["build/readme-parser.ts"]
+
+
+def test_a_broken_manifest_in_test_data_is_a_warning_and_at_the_root_an_error(tmp_path: Path):
+    from conftest import write_tree
+
+    write_tree(
+        tmp_path,
+        {
+            "package.json": '{"name": "app", "version": "1.0.0"}',
+            "test/fixtures/broken-json/package.json": "{ not json",
+            "lib/package.json": "{ broken",
+        },
+    )
+    levels = {d.file: d.level for d in scan(tmp_path).diagnostics if "cannot parse" in d.message}
+    assert levels == {
+        "test/fixtures/broken-json/package.json": "warning",
+        "lib/package.json": "error",
+    }
