@@ -205,34 +205,157 @@ def json_report(result: Inference) -> str:
 
 
 def explain_report(result: Inference, name: str) -> str:
+    """Every outcome for NAME (a package name, or the name code imports it by), once each:
+    written (where, and the strategy that decided it), or not written and why (the
+    reason the run recorded: optional, typing-only, provided by another dependency …)."""
     from packaging.utils import canonicalize_name
 
     want = canonicalize_name(name)
+
+    def hit(pkg: str, imports: list[str]) -> bool:
+        return canonicalize_name(pkg) == want or any(canonicalize_name(i) == want for i in imports)
+
     lines: list[str] = []
+    written: set[tuple[str, str]] = set()
     for req in result.requirements:
-        if canonicalize_name(req.name) != want:
-            continue
-        lines.append(f"{req.name} → {req.manifest} [{_placement(req)}] {requirement_line(req)}")
-        for ev in req.evidence:
-            lines.append(f"  because: {ev}")
-        if req.alternatives:
-            lines.append("  alternatives considered: " + ", ".join(req.alternatives))
-        llm = req.llm
-        if llm:
-            lines.append(
-                f"  decided by the LLM arbiter ({llm.model}): {llm.choice} over the "
-                f"rule-based {llm.rule_choice}, among {', '.join(llm.alternatives)}"
-            )
-        if req.verified is None:
-            lines.append("  registry: not verified (offline or unreachable)")
-        elif req.verified:
-            lines.append("  registry: exists")
+        if hit(req.name, _imported_as(req.evidence)):
+            written.add((canonicalize_name(req.name), req.manifest))
+            lines += _explain_written(req)
+    unwritten: dict[tuple[str, str], list] = {}
+    for c in result.candidates:
+        key = (canonicalize_name(c.name), c.manifest)
+        if key not in written and hit(c.name, c.import_names + _imported_as(c.evidence)):
+            unwritten.setdefault(key, []).append(c)
+    for group in unwritten.values():
+        lines += _explain_unwritten(group, result)
     if not lines:
-        cands = [c for c in result.candidates if canonicalize_name(c.name) == want]
-        for c in cands:
-            lines.append(f"{c.name}: considered for {c.manifest} but not written")
-            for ev in c.evidence:
-                lines.append(f"  evidence: {ev}")
-        if not cands:
-            lines.append(f"{name}: not inferred; no code in the repository uses it")
+        said = _reasons({name}, {d.file for d in result.diagnostics if d.file}, True, result)
+        lines.append(
+            f"{name}: not written"
+            if said
+            else f"{name}: not inferred; no code in the repository uses it"
+        )
+        lines += [f"  because: {r}" for r in said]
     return "\n".join(lines) + "\n"
+
+
+def _imported_as(evidence: list) -> list[str]:
+    """The import names evidence records (`yaml → pyyaml`), so `--explain yaml` finds it."""
+    return [ev.detail.split(" → ")[0].strip() for ev in evidence if " → " in ev.detail]
+
+
+def _explain_written(req: Requirement) -> list[str]:
+    lines = [
+        f"{req.name}: written to {req.manifest} [{_placement(req)}] as {requirement_line(req)}"
+    ]
+    uses, decided = _split_evidence(req.evidence)
+    lines += [f"  decided by: {d}" for d in decided]
+    if req.section != Section.RUNTIME or req.group or req.optional:
+        lines.append(f"  placed in {_placement(req)}, not the runtime list")
+    lines += uses
+    if req.alternatives:
+        lines.append("  alternatives considered: " + ", ".join(req.alternatives))
+    llm = req.llm
+    if llm:
+        lines.append(
+            f"  decided by the LLM arbiter ({llm.model}): {llm.choice} over the "
+            f"rule-based {llm.rule_choice}, among {', '.join(llm.alternatives)}"
+        )
+    if req.internal:
+        return lines  # a sibling project: no registry involved
+    if req.verified is None:
+        lines.append("  registry: not verified (offline or unreachable)")
+    elif req.verified:
+        lines.append("  registry: exists")
+    return lines
+
+
+def _explain_unwritten(group: list, result: Inference) -> list[str]:
+    first = group[0]
+    names = {first.name, *(i for c in group for i in c.import_names)}
+    evidence = [ev for c in group for ev in c.evidence]
+    uses, decided = _split_evidence(evidence)
+    steps = [d.split()[0].removeprefix("resolve:") for d in decided if d.startswith("resolve:")]
+    reasons = [f"{LEFT_OUT.get(s, s.replace('_', ' '))} (resolver step {s})" for s in steps]
+    files = {first.manifest, *(ev.file for ev in evidence if ev.file)}
+    # a resolver step's own reason is exact; a message tied to no file may be another's
+    unfiled = not steps
+    reasons += [r for r in _reasons(names, files, unfiled, result) if r not in reasons]
+    if all(getattr(c.facts, "type_only", False) for c in group):
+        reasons.insert(0, "imported only for type checking (TYPE_CHECKING, `import type`)")
+    if not reasons:
+        reasons = [_flag_reason(group)]
+    lines = [f"{first.name}: not written to {first.manifest}"]
+    lines += [f"  because: {r}" for r in reasons]
+    lines += [f"  mapped by: {d}" for d in decided if not d.startswith("resolve:")]
+    lines += uses
+    return lines
+
+
+# The npm resolver's steps that leave a name out (resolvers/javascript.py), in words.
+LEFT_OUT = {
+    "already_declared": "the manifest declares it already",
+    "peer_left_to_host": "a peer dependency of a sibling package: left to the host project",
+    "types_declared": "its types are declared already",
+    "brought_along": "another declared dependency brings it already",
+    "manifest_unreadable": "its manifest could not be read",
+    "not_in_registry": "the registry does not have it",
+    "only_tried_by_name": "only loaded inside try blocks by name (optional)",
+    "presence_installs_nothing": "declaring it would install nothing the code uses",
+    "replaced_by_types_package": "used only for its types, which a types package provides",
+    "unverified_guess": "a guessed name the registry could not confirm",
+}
+
+
+def _reasons(names: set[str], files: set[str], unfiled: bool, result: Inference) -> list[str]:
+    """The run's own messages about any of `names` in one of `files` (or, when `unfiled`,
+    in no file), each once, in the order given."""
+    pattern = re.compile(
+        r"(?<![\w.@/-])(" + "|".join(re.escape(n) for n in sorted(names)) + r")(?![\w-])",
+        re.IGNORECASE,
+    )
+    found: list[str] = []
+    for d in result.diagnostics:
+        if d.file not in files and not (unfiled and d.file is None):
+            continue
+        if pattern.search(d.message) and d.message not in found:
+            found.append(d.message)
+    return found
+
+
+def _flag_reason(group: list) -> str:
+    """When the run said nothing: what the candidate's own flags tell."""
+    if all(c.optional for c in group):
+        return "imported only where it may be missing (optional)"
+    kinds = {k for c in group for k in c.kinds}
+    if kinds and "source" not in kinds:
+        return f"used only from {', '.join(sorted(kinds))} files"
+    return "no stage wrote it and none recorded why (see --json)"
+
+
+EXAMPLES_SHOWN = 5
+
+
+def _split_evidence(evidence: list) -> tuple[list[str], list[str]]:
+    """(`used in` lines, one per distinct reason with its places; the deciding strategies,
+    evidence tied to no file: placement, mapping strategy, registry …), each once."""
+    places: dict[tuple[str, str], list[str]] = {}
+    decided: list[str] = []
+    for ev in evidence:
+        if ev.file is None:
+            text = f"{ev.rule} {ev.detail}".strip()
+            if text not in decided:
+                decided.append(text)
+            continue
+        where = ev.file + (f":{ev.line}" if ev.line else "")
+        spots = places.setdefault((ev.rule, ev.detail), [])
+        if where not in spots:
+            spots.append(where)
+    uses = []
+    for (rule, detail), spots in places.items():
+        shown = ", ".join(spots[:EXAMPLES_SHOWN])
+        if len(spots) > EXAMPLES_SHOWN:
+            shown += f" and {len(spots) - EXAMPLES_SHOWN} more"
+        count = f"{len(spots)} places: " if len(spots) > 1 else ""
+        uses.append(f"  used in {count}{shown} ({rule}: {detail})".replace(": )", ")"))
+    return uses, decided

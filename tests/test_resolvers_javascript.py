@@ -407,23 +407,28 @@ def _explained(name: str, package: str) -> list[str]:
 
 def test_explain_names_the_mapping_and_resolver_steps_that_wrote_a_requirement():
     lines = _explained("monorepo", "express")
-    # the evidence proper stays first (the verbose report shows it); the steps follow
-    assert lines[1] == "  because: packages/app/src/index.js:3 import express"
-    assert lines[2:4] == ["  because: mapping:package_name", "  because: resolve:registry_version"]
+    assert lines[0].startswith("express: written to packages/app/package.json [dependencies]")
+    assert lines[1:3] == [
+        "  decided by: mapping:package_name",
+        "  decided by: resolve:registry_version",
+    ]
+    assert "  used in packages/app/src/index.js:3 (import: express)" in lines
     lines = _explained("monorepo", "@acme/core")
-    assert "  because: mapping:sibling_package" in lines
-    assert "  because: resolve:sibling_reference" in lines
+    assert "  decided by: mapping:sibling_package" in lines
+    assert "  decided by: resolve:sibling_reference" in lines
     lines = _explained("esm-ts", "@types/express")
-    assert lines[1] == "  because: registry express@5.0.0 ships no types"
-    assert "  because: resolve:types_follow_up" in lines
+    assert lines[1] == "  decided by: registry express@5.0.0 ships no types"
+    assert "  decided by: resolve:types_follow_up" in lines
 
 
 def test_explain_names_the_step_that_left_a_candidate_out():
     lines = _explained("monorepo", "react")
-    app = lines.index("react: considered for packages/app/package.json but not written")
-    core = lines.index("react: considered for packages/core/package.json but not written")
-    assert lines[app + 1] == "  evidence: packages/app/src/index.js:2 import react"
-    assert lines[app + 2] == "  evidence: resolve:peer_left_to_host"  # @acme/core's peer
-    assert lines[core + 2] == "  evidence: resolve:already_declared"  # its own peer
+    app = lines.index("react: not written to packages/app/package.json")
+    core = lines.index("react: not written to packages/core/package.json")
+    assert "(resolver step peer_left_to_host)" in lines[app + 1]  # @acme/core's peer
+    assert lines[app + 2] == "  used in packages/app/src/index.js:2 (import: react)"
+    assert "(resolver step already_declared)" in lines[core + 1]  # its own peer
     lines = _explained("esm-ts", "typescript")
-    assert lines[-1] == "  evidence: resolve:already_declared"
+    assert (
+        lines[1] == "  because: the manifest declares it already (resolver step already_declared)"
+    )

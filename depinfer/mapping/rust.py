@@ -7,7 +7,8 @@ manifest may rename it (`foo_bar = { package = "other" }`). The order of trust:
 3. a key the manifest already uses anywhere (other dependency tables, `[features]`
    entries such as `dep:foo-bar` or `foo-bar/std`, the workspace's `[workspace.dependencies]`)
    → that key, with its `package` rename;
-4. the registry: whichever spelling exists (offline: the code's spelling, unverified).
+4. the registry: whichever spelling exists (offline: the spelling the shipped tables
+   publish, else the code's spelling, reported as unverified).
 """
 
 from __future__ import annotations
@@ -507,6 +508,8 @@ def _name_from_registry(
                 chosen, verified = name, True
             elif a_dash is False and a_under is False:
                 verified = False
+            elif a_dash is None and a_under is None:
+                chosen, verified = _unanswered_spelling(name, cands, ctx), None
             else:
                 verified = None
         for c in cands:
@@ -516,6 +519,49 @@ def _name_from_registry(
                 c.evidence.append(Evidence("registry:exists", detail=chosen))
             elif verified is False:
                 ctx.warn(f"crate '{name}' is used in the code but not in the registry", c.manifest)
+
+
+def _unanswered_spelling(name: str, cands: list[Candidate], ctx: Context) -> str:
+    """The spelling of `a_b` when the registry could not be asked (offline, unreachable):
+    the one the shipped tables publish, else the code's own, said to be unverified."""
+    dashed = name.replace("_", "-")
+    known = shipped_crate_names()
+    chosen = dashed if dashed in known and name not in known else name
+    if chosen in known:
+        for c in cands:
+            c.evidence.append(
+                Evidence("index:crates", detail=f"{name} → {chosen} (shipped tables)")
+            )
+        return chosen
+    ctx.warn(
+        f"crate '{name}': the registry was not asked and no shipped table says whether it is "
+        f"published as '{name}' or '{dashed}'; kept as the code spells it, unverified",
+        cands[0].manifest,
+    )
+    return name
+
+
+@lru_cache(maxsize=1)
+def shipped_crate_names() -> frozenset[str]:
+    """Crate names as published, from the shipped Rust tables (derives, async attributes,
+    umbrella features, library builders, and the dependencies gates.json's features name):
+    without the registry, the only word on whether `a_b` is published as `a_b` or `a-b`."""
+    names: set[str] = set()
+    for table, key in (("rust/derives.json", "entries"), ("rust/async_attributes.json", "entries")):
+        for row in load_table_or(table, {}).get(key, []):
+            names.update(row.get(k) or "" for k in ("crate", "macro_crate", "needs"))
+    names.update(load_table_or("rust/umbrella_features.json", {}).get("crates", {}))
+    for builders in lib_name_table().values():
+        names.update(builders)
+    for crate in load_table_or("rust/gates.json", {}).get("crates", {}).values():
+        for values in crate.get("features", {}).values():
+            for value in values:
+                if value.startswith("dep:"):
+                    names.add(value[4:])
+                elif "/" in value:
+                    names.add(value.split("/")[0].rstrip("?"))
+    names.discard("")
+    return frozenset(names)
 
 
 @lru_cache(maxsize=1)

@@ -25,6 +25,7 @@ from depinfer.registries.base import (
 )
 from depinfer.registries.clients import make_client
 from depinfer.registries.http import HttpSettings, default_cache_dir
+from depinfer.registries.status import stage
 
 __all__ = [
     "Registries",
@@ -191,9 +192,11 @@ class Registries:
         self.client(ecosystem)  # discover the endpoint once, before the workers start
         if len(unique) == 1:
             return {unique[0]: fn(ecosystem, unique[0])}
-        with ThreadPoolExecutor(max_workers=min(MAX_WORKERS, len(unique))) as pool:
-            results = pool.map(lambda n: fn(ecosystem, n), unique)
-            return dict(zip(unique, results, strict=True))
+        what = "checking" if fn == self.exists else "fetching releases of"
+        with stage(f"{what} {len(unique)} names with {LABELS[ecosystem]}"):
+            with ThreadPoolExecutor(max_workers=min(MAX_WORKERS, len(unique))) as pool:
+                results = pool.map(lambda n: fn(ecosystem, n), unique)
+                return dict(zip(unique, results, strict=True))
 
     # -- reporting -------------------------------------------------------------------------
     def describe(self, ecosystem: Ecosystem) -> str:

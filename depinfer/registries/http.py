@@ -25,6 +25,7 @@ from requests.adapters import HTTPAdapter
 from urllib3.util.retry import Retry
 
 from depinfer.registries.base import RegistryError
+from depinfer.registries.cache import enforce_cap, max_bytes
 from depinfer.registries.facts import FactStore
 
 # Statuses a registry answers for "no such package". Cargo's sparse-index protocol also
@@ -101,6 +102,7 @@ class HttpSettings:
                     busy_timeout=10_000,
                     fast_save=True,
                 )
+                enforce_cap(self.cache_dir, self._backend, max_bytes())
             return self._backend
 
 

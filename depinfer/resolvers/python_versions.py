@@ -163,6 +163,20 @@ def select_versions(
         for strategy in VERSION_STRATEGIES:
             if strategy(ask, req):
                 break
+    _warn_unchecked(ctx, todo, found)
+
+
+def _warn_unchecked(ctx: Context, todo: list[Requirement], found: dict) -> None:
+    """Offline: say which versions the registry could not confirm (as npm's resolver does)."""
+    unchecked = sorted({r.name for r in todo if not found.get(r.name)})
+    if unchecked and ctx.registries.offline:
+        ctx.warn(
+            "Python package index not consulted (offline): versions unverified; versions "
+            "come from pins elsewhere in the repository and the bounds the code proves, "
+            "else unconstrained: "
+            + ", ".join(unchecked[:15])
+            + (" …" if len(unchecked) > 15 else "")
+        )
 
 
 def _fetch_versions(ctx: Context, names: list[str]) -> dict[str, list[VersionInfo]]:
