@@ -104,7 +104,13 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="VAR",
         help="environment variable holding the API key (default DEPINFER_LLM_API_KEY)",
     )
-    p.add_argument("--format", choices=["text", "json"], help="with --check (default text)")
+    p.add_argument(
+        "--format",
+        choices=["text", "json", "github", "sarif"],
+        default=None,
+        help="with --check: text (path:line:col: CODE message; colour on a terminal unless"
+        " NO_COLOR), json, github (workflow annotations) or sarif (default text)",
+    )
     p.add_argument("--version", action="version", version=f"depinfer {__version__}")
     return p
 

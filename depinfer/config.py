@@ -8,6 +8,12 @@ pyproject.toml, `"depinfer"` in package.json, `[workspace.metadata.depinfer]` an
   (`ignore = { DEP002 = ["black"] }`);
 - `known-first-party`: import names the repository provides itself (never packages);
 - `mapping`: import name → package name, for names the shipped indexes do not know.
+
+When none of those exists, deptry's `[tool.deptry]` in pyproject.toml is read instead:
+`ignore` (finding codes to skip), `per_rule_ignores` (code → names), `known_first_party`,
+`package_module_name_map` (package → module or modules, turned into `mapping`), and
+`exclude` / `extend_exclude` (deptry's regular expressions, kept as given in
+`Config.deptry_excludes` for the file-selection stage to apply).
 """
 
 from __future__ import annotations
@@ -27,10 +33,16 @@ class Config:
     known_first_party: set[str] = field(default_factory=set)
     mapping: dict[str, str] = field(default_factory=dict)
     sources: list[str] = field(default_factory=list)
+    ignore_codes: set[str] = field(default_factory=set)  # deptry's `ignore`: whole rules
+    deptry_excludes: list[str] = field(default_factory=list)  # deptry's path regexes
 
     def ignored(self, code: str, name: str) -> bool:
         low = name.lower()
-        return low in self.ignore_all or low in self.ignore.get(code, set())
+        return (
+            code in self.ignore_codes
+            or low in self.ignore_all
+            or low in self.ignore.get(code, set())
+        )
 
 
 def _get(table: dict, *names: str):
@@ -82,7 +94,7 @@ def load_config(root: Path, diagnostics: list[Diagnostic]) -> Config:
     data = toml_at("depinfer.toml")
     if data is not None:
         _merge(cfg, data.get("depinfer", data), "depinfer.toml", diagnostics)
-    data = toml_at("pyproject.toml")
+    data = pyproject = toml_at("pyproject.toml")
     if data and isinstance(data.get("tool"), dict) and "depinfer" in data["tool"]:
         _merge(cfg, data["tool"]["depinfer"], "pyproject.toml", diagnostics)
     pkg = root / "package.json"
@@ -99,7 +111,42 @@ def load_config(root: Path, diagnostics: list[Diagnostic]) -> Config:
             meta = data.get(top, {}).get("metadata", {}) if isinstance(data.get(top), dict) else {}
             if isinstance(meta, dict) and "depinfer" in meta:
                 _merge(cfg, meta["depinfer"], "Cargo.toml", diagnostics)
+    if not cfg.sources and pyproject and isinstance(pyproject.get("tool"), dict):
+        tool = pyproject["tool"]  # package literal: deptry is the tool whose table this is
+        _merge_deptry(cfg, tool.get("deptry"), diagnostics)  # package literal: (same)
     return cfg
+
+
+def _merge_deptry(cfg: Config, table: object, diagnostics: list[Diagnostic]) -> None:
+    """deptry's settings, in depinfer's terms (deptry documentation, Configuration)."""
+    if table is None:
+        return
+    if not isinstance(table, dict):
+        diagnostics.append(Diagnostic("[tool.deptry] is not a table; ignored", "pyproject.toml"))
+        return
+    cfg.sources.append("pyproject.toml [tool.deptry]")
+    ignore = table.get("ignore")
+    if isinstance(ignore, list):
+        cfg.ignore_codes |= {str(c).upper() for c in ignore}
+    rules = table.get("per_rule_ignores")
+    if isinstance(rules, dict):
+        for code, names in rules.items():
+            if isinstance(names, list):
+                cfg.ignore.setdefault(str(code).upper(), set()).update(
+                    str(n).lower() for n in names
+                )
+    first = table.get("known_first_party")
+    if isinstance(first, list):
+        cfg.known_first_party |= {str(n) for n in first}
+    names = table.get("package_module_name_map")
+    if isinstance(names, dict):
+        for package, modules in names.items():
+            for module in [modules] if isinstance(modules, str) else modules or []:
+                cfg.mapping.setdefault(str(module), str(package))
+    for key in ("exclude", "extend_exclude"):
+        value = table.get(key)
+        if isinstance(value, list):
+            cfg.deptry_excludes.extend(str(v) for v in value)
 
 
 def apply_config(candidates: list[Candidate], cfg: Config) -> list[Candidate]:
