@@ -122,8 +122,8 @@ class Known:
     tooling: dict[str, str] = field(default_factory=dict)
     # Python: names the inference would write into a dev group (None: not asked)
     needed_dev: set[str] | None = None
-    # Python: canonical name -> the declared dependency that requires it (DEP003)
-    brought: dict[str, str] = field(default_factory=dict)
+    # Python: canonical name -> the declared dependencies that require it (DEP003)
+    brought: dict[str, tuple[str, ...]] = field(default_factory=dict)
     python: str = "3.10"  # target Python, for DEP005
 
 
@@ -206,7 +206,11 @@ def find_problems(
             )
             finding = _use_finding(project, mpath, norm, uses, runtime, dev) if uses else None
             if finding is not None and finding.code == "DEP001" and python:
-                finding = _transitive(finding, norm, runtime, known)
+                # a test import that a dev dependency brings is transitive too (sphinx's
+                # docutils in docs/conf.py); a runtime one needs a runtime parent
+                runtime_use = any(_needs_runtime(u) for u in uses)
+                parents = runtime if runtime_use else {**dev, **runtime}
+                finding = _transitive(finding, norm, parents, known)
             if finding is not None:
                 findings.append(finding)
     findings.extend(_unused(project, candidates, known))
@@ -215,9 +219,11 @@ def find_problems(
 
 def _transitive(finding: Finding, norm: str, runtime: dict[str, str], known: Known) -> Finding:
     """A missing name that a declared runtime dependency requires is DEP003 (transitive)."""
-    parent = known.brought.get(norm)
-    if parent is None or parent not in runtime:
+    found = known.brought.get(norm, ())
+    parents = [p for p in ((found,) if isinstance(found, str) else found) if p in runtime]
+    if not parents:
         return finding
+    parent = parents[0]
     finding.code = "DEP003"
     finding.message = MESSAGES["DEP003"].format(name=finding.name, parent=parent)
     return finding
@@ -273,9 +279,7 @@ def _use_finding(
     ev = next((e for e in first.evidence if e.file), None)
     file, line = (ev.file, ev.line or 1) if ev else (mpath, 1)
     column, modules = _column_of(project, file, line), tuple(first.import_names)
-    needs_runtime = any(
-        u.section in (Section.RUNTIME, Section.PEER) and not u.optional for u in uses
-    )
+    needs_runtime = any(_needs_runtime(u) for u in uses)
     if norm in runtime:
         if needs_runtime or norm in dev or not all(u.section == Section.DEV for u in uses):
             return None
@@ -292,6 +296,10 @@ def _use_finding(
         return None  # guarded imports (try/except ImportError) may stay undeclared
     message = MESSAGES["DEP001"].format(name=first.name, manifest=mpath)
     return Finding("DEP001", first.name, mpath, file, line, message, column, modules)
+
+
+def _needs_runtime(use: Candidate) -> bool:
+    return use.section in (Section.RUNTIME, Section.PEER) and not use.optional
 
 
 def _column_of(project: Project, file: str, line: int) -> int:
@@ -370,34 +378,34 @@ def run_check(path: str, online: bool = False, languages: tuple[str, ...] = ()):
     return result, findings
 
 
-def _brought(project: Project, ctx, online: bool) -> dict[str, str]:
-    """canonical name -> a declared Python dependency that requires it: the framework parts
+def _brought(project: Project, ctx, online: bool) -> dict[str, tuple[str, ...]]:
+    """canonical name -> a declared Python dependency (any group) that requires it: the framework parts
     depinfer ships (offline), and with --online each declared dependency's Requires-Dist
     (extras left out)."""
-    out: dict[str, str] = {}
+    out: dict[str, set[str]] = {}
     declared = sorted(
         {
             canonical(n)
             for m in project.manifests_of(Ecosystem.PYPI)
             for key, names in m.declared.items()
-            if _is_runtime_key(Ecosystem.PYPI, key, m, project)
+            if not key.startswith(NOT_DEPENDENCY_KEYS)
             for n in names
         }
     )
     parts = framework_parts()
     for parent in declared:
         for part in sorted(parts.get(parent, ())):
-            out.setdefault(canonical(part), parent)
+            out.setdefault(canonical(part), set()).add(parent)
     if not online:
-        return out
+        return {name: tuple(sorted(parents)) for name, parents in out.items()}
     for parent in declared:
         meta = ctx.registries.metadata(Ecosystem.PYPI, parent) or {}
         for spec in meta.get("requires_dist") or []:
             head, _, marker = str(spec).partition(";")
             match = re.match(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)", head)
             if match and "extra" not in marker:
-                out.setdefault(canonical(match.group(1)), parent)
-    return out
+                out.setdefault(canonical(match.group(1)), set()).add(parent)
+    return {name: tuple(sorted(parents)) for name, parents in out.items()}
 
 
 def main(args: argparse.Namespace) -> int:

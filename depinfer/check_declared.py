@@ -129,9 +129,15 @@ def _ci(project: Project, files: set[str], out: dict[str, str]) -> None:
 
 def _requirements_files(project: Project, files: set[str], out: dict[str, str]) -> None:
     """Requirements files named anywhere, and those they include with `-r`, transitively."""
-    for m in project.manifests_of(Ecosystem.PYPI):
-        if m.format == "requirements":
+    manifests = project.manifests_of(Ecosystem.PYPI)
+    projects = {m.directory for m in manifests if m.format != "requirements" and m.directory}
+    for m in manifests:
+        # a requirements file of a nested project (examples/celery/) is that project's own
+        if m.format == "requirements" and not any(
+            m.directory == d or m.directory.startswith(d + "/") for d in projects
+        ):
             files.add(m.path)
+    files.update(_requirements_folders(project))
     seen: set[str] = set()
     todo = sorted(files)
     while todo:
@@ -149,6 +155,24 @@ def _requirements_files(project: Project, files: set[str], out: dict[str, str]) 
         for name in declared.get("dependencies", []):
             out.setdefault(_canon(name), rel)
         todo.extend(_includes(data))  # the reader resolves them against the file's folder
+
+
+def _requirements_folders(project: Project) -> list[str]:
+    """`*.txt` / `*.in` in top-level folders named for requirements (requirements.d/,
+    reqs-dev/), which the scanner does not take for manifests."""
+    out = []
+    try:
+        folders = [p for p in project.root.iterdir() if p.is_dir()]
+    except OSError:
+        return out
+    for folder in folders:
+        if re.match(r"^req(uirement)?s?([._-]\w+)?$", folder.name, re.I):
+            out += sorted(
+                f"{folder.name}/{f.name}"
+                for f in folder.iterdir()
+                if f.is_file() and f.suffix in (".txt", ".in")
+            )
+    return out
 
 
 def _includes(data: dict | None) -> list[str]:

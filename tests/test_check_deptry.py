@@ -56,7 +56,7 @@ def _check(path: Path, *args: str, env_extra: dict | None = None):
 
 def test_dep003_transitive_when_a_declared_dependency_brings_it(tmp_path):
     project = _project(tmp_path, {"dependencies": ["fastapi"]})
-    known = Known(brought={"starlette": "fastapi"})
+    known = Known(brought={"starlette": ("fastapi",)})
     found = find_problems(project, [_cand("fastapi"), _cand("starlette")], known)
     assert codes(found) == [("DEP003", "starlette")]
     assert "fastapi requires it" in found[0].message
@@ -64,7 +64,7 @@ def test_dep003_transitive_when_a_declared_dependency_brings_it(tmp_path):
 
 def test_transitive_needs_the_parent_declared_else_missing(tmp_path):
     project = _project(tmp_path, {"dependencies": []})
-    found = find_problems(project, [_cand("starlette")], Known(brought={"starlette": "fastapi"}))
+    found = find_problems(project, [_cand("starlette")], Known(brought={"starlette": ("fastapi",)}))
     assert codes(found) == [("DEP001", "starlette")]
 
 
@@ -219,6 +219,12 @@ def test_pytest_declared_in_requirements_d_or_tox_is_not_missing(tmp_path):
     write_tree(tmp_path, ISSUE_TREE)
     result, findings = run_check(str(tmp_path))
     assert findings == []
+    # with a test group the inference could write to, the other places still count
+    tree = dict(ISSUE_TREE)
+    tree["pyproject.toml"] += "test=['coverage']\n"
+    write_tree(tmp_path, tree)
+    result, findings = run_check(str(tmp_path))
+    assert findings == []
 
 
 def test_check_and_inference_agree_on_test_imports(tmp_path):
@@ -292,3 +298,47 @@ def test_a_module_no_distribution_is_named_after_is_not_missing(tmp_path):
     )
     _, findings = run_check(str(tmp_path))
     assert findings == []
+
+
+class _Registries:
+    offline = False
+
+    def metadata(self, ecosystem, name, version=None):
+        return {
+            "sphinx": {"requires_dist": ["docutils>=0.20", "pytest; extra == 'test'"]},
+        }.get(name, {})
+
+
+class _Ctx:
+    registries = _Registries()
+
+
+def test_online_transitive_from_requires_dist_of_a_group_dependency(tmp_path):
+    from depinfer.check import _brought  # noqa: PLC2701 (the unit under test)
+
+    write_tree(
+        tmp_path,
+        {
+            "pyproject.toml": "[project]\nname='app'\ndependencies=[]\n"
+            "[dependency-groups]\ndocs=['sphinx']\n",
+        },
+    )
+    project = scan(tmp_path)
+    brought = _brought(project, _Ctx(), online=True)
+    assert brought["docutils"] == ("sphinx",)
+    assert "pytest" not in brought  # an extra's requirement comes only with the extra
+    assert _brought(project, _Ctx(), online=False) == {}
+
+
+def test_a_nested_projects_requirements_are_its_own(tmp_path):
+    write_tree(
+        tmp_path,
+        {
+            "pyproject.toml": "[project]\nname='x'\n",
+            "examples/celery/pyproject.toml": "[project]\nname='task'\n",
+            "examples/celery/requirements.txt": "kombu\n",
+            "requirements.d/dev.txt": "pytest\n",
+        },
+    )
+    names = tooling_declarations(scan(tmp_path))
+    assert "pytest" in names and "kombu" not in names
