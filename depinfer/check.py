@@ -217,10 +217,10 @@ def find_problems(
     return findings
 
 
-def _transitive(finding: Finding, norm: str, runtime: dict[str, str], known: Known) -> Finding:
-    """A missing name that a declared runtime dependency requires is DEP003 (transitive)."""
+def _transitive(finding: Finding, norm: str, scope: dict[str, str], known: Known) -> Finding:
+    """A missing name that a dependency declared in `scope` requires is DEP003."""
     found = known.brought.get(norm, ())
-    parents = [p for p in ((found,) if isinstance(found, str) else found) if p in runtime]
+    parents = [p for p in ((found,) if isinstance(found, str) else found) if p in scope]
     if not parents:
         return finding
     parent = parents[0]

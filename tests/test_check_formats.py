@@ -115,3 +115,41 @@ def test_cli_format_without_check_is_refused(tmp_path):
         timeout=60,
     )
     assert proc.returncode == 2 and "--format only applies with --check" in proc.stderr
+
+
+def test_cli_colours_on_a_terminal_unless_no_color(tmp_path):
+    import pty
+
+    write_tree(
+        tmp_path,
+        {
+            "pyproject.toml": "[project]\nname='app'\ndependencies=[]\n",
+            "app/__init__.py": "import requests\n",
+        },
+    )
+
+    def on_tty(extra):
+        env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "TERM")}
+        env.update(PYTHONPATH=str(ROOT), TERM="xterm", **extra)
+        leader, follower = pty.openpty()
+        proc = subprocess.run(
+            [sys.executable, "-m", "depinfer", str(tmp_path), "--check"],
+            stdout=follower,
+            stderr=subprocess.DEVNULL,
+            env=env,
+            timeout=120,
+        )
+        os.close(follower)
+        out = b""
+        try:
+            while chunk := os.read(leader, 4096):
+                out += chunk
+        except OSError:
+            pass
+        os.close(leader)
+        return proc.returncode, out.decode()
+
+    code, out = on_tty({})
+    assert code == 1 and "\033[" in out and "DEP001" in out
+    code, out = on_tty({"NO_COLOR": "1"})
+    assert code == 1 and "\033[" not in out and "app/__init__.py:1:1: DEP001" in out
