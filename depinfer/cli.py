@@ -84,6 +84,20 @@ def build_parser() -> argparse.ArgumentParser:
     tgt.add_argument(
         "--names-only", action="store_true", help="write names without version constraints"
     )
+    _verify_and_hybrid_options(p)
+    p.add_argument(
+        "--format",
+        choices=["text", "json", "github", "sarif"],
+        default=None,
+        help="with --check: text (path:line:col: CODE message; colour on a terminal unless"
+        " NO_COLOR), json, github (workflow annotations) or sarif (default text)",
+    )
+    p.add_argument("--version", action="version", version=f"depinfer {__version__}")
+    return p
+
+
+def _verify_and_hybrid_options(p: argparse.ArgumentParser) -> None:
+    """The option groups of the two modes beyond plain inference: --verify and --llm."""
     ver = p.add_argument_group("verify (runs the project's own tests in a scratch copy)")
     ver.add_argument(
         "--verify",
@@ -108,9 +122,6 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="VAR",
         help="environment variable holding the API key (default DEPINFER_LLM_API_KEY)",
     )
-    p.add_argument("--format", choices=["text", "json"], help="with --check (default text)")
-    p.add_argument("--version", action="version", version=f"depinfer {__version__}")
-    return p
 
 
 class Progress:

@@ -16,6 +16,12 @@ stand for `-`):
 A key or finding code depinfer does not know, or a value of the wrong kind, raises
 ConfigError naming the file and the key: a setting that silently does nothing is worse
 than an error. A file that is not valid TOML or JSON is a diagnostic (scan reports it).
+
+When none of those exists, deptry's `[tool.deptry]` in pyproject.toml is read instead:
+`ignore` (finding codes to skip), `per_rule_ignores` (code → names), `known_first_party`,
+`package_module_name_map` (package → module or modules, turned into `mapping`), and
+`exclude` / `extend_exclude` (deptry's regular expressions, kept as given in
+`Config.deptry_excludes` for the file-selection stage to apply).
 """
 
 from __future__ import annotations
@@ -32,7 +38,7 @@ from depinfer.toml_compat import tomllib
 # The codes `ignore` may name: exactly depinfer.check's findings (MESSAGES there; config
 # sits below check, so the list is kept here too and tests/test_config_settings.py
 # compares the two). A code check mode gains or drops must change here as well.
-FINDING_CODES = frozenset({"DEP001", "DEP002", "DEP003", "DEP004"})
+FINDING_CODES = frozenset({"DEP001", "DEP002", "DEP003", "DEP004", "DEP005", "DEP101"})
 SETTINGS = ("exclude", "extend-exclude", "ignore", "known-first-party", "mapping")
 _GLOB = frozenset("*?[")
 
@@ -51,12 +57,18 @@ class Config:
     exclude: list[str] | None = None  # None: depinfer's default list
     extend_exclude: list[str] = field(default_factory=list)
     sources: list[str] = field(default_factory=list)
+    ignore_codes: set[str] = field(default_factory=set)  # deptry's `ignore`: whole rules
+    deptry_excludes: list[str] = field(default_factory=list)  # deptry's path regexes
 
     def ignored(self, code: str, name: str) -> bool:
         """Whether a finding about `name` is to be left out; the ignore lists' entries
         match case-insensitively, as names or fnmatch globs (`types-*`)."""
         low = name.lower()
-        return _listed(low, self.ignore_all) or _listed(low, self.ignore.get(code, set()))
+        return (
+            code in self.ignore_codes
+            or _listed(low, self.ignore_all)
+            or _listed(low, self.ignore.get(code, set()))
+        )
 
 
 def _listed(name: str, entries: set[str]) -> bool:
@@ -138,7 +150,7 @@ def load_config(root: Path, diagnostics: list[Diagnostic]) -> Config:
     if data is not None:
         where = "depinfer.toml: [depinfer]" if "depinfer" in data else "depinfer.toml"
         _merge(cfg, data.get("depinfer", data), "depinfer.toml", where, problems)
-    data = toml_at("pyproject.toml")
+    data = pyproject = toml_at("pyproject.toml")
     if data and isinstance(data.get("tool"), dict) and "depinfer" in data["tool"]:
         where = "pyproject.toml: [tool.depinfer]"
         _merge(cfg, data["tool"]["depinfer"], "pyproject.toml", where, problems)
@@ -157,9 +169,44 @@ def load_config(root: Path, diagnostics: list[Diagnostic]) -> Config:
             if isinstance(meta, dict) and "depinfer" in meta:
                 where = f"Cargo.toml: [{top}.metadata.depinfer]"
                 _merge(cfg, meta["depinfer"], "Cargo.toml", where, problems)
+    if not cfg.sources and pyproject and isinstance(pyproject.get("tool"), dict):
+        tool = pyproject["tool"]  # package literal: deptry is the tool whose table this is
+        _merge_deptry(cfg, tool.get("deptry"), diagnostics)  # package literal: (same)
     if problems:
         raise ConfigError("\n".join(problems))
     return cfg
+
+
+def _merge_deptry(cfg: Config, table: object, diagnostics: list[Diagnostic]) -> None:
+    """deptry's settings, in depinfer's terms (deptry documentation, Configuration)."""
+    if table is None:
+        return
+    if not isinstance(table, dict):
+        diagnostics.append(Diagnostic("[tool.deptry] is not a table; ignored", "pyproject.toml"))
+        return
+    cfg.sources.append("pyproject.toml [tool.deptry]")
+    ignore = table.get("ignore")
+    if isinstance(ignore, list):
+        cfg.ignore_codes |= {str(c).upper() for c in ignore}
+    rules = table.get("per_rule_ignores")
+    if isinstance(rules, dict):
+        for code, names in rules.items():
+            if isinstance(names, list):
+                cfg.ignore.setdefault(str(code).upper(), set()).update(
+                    str(n).lower() for n in names
+                )
+    first = table.get("known_first_party")
+    if isinstance(first, list):
+        cfg.known_first_party |= {str(n) for n in first}
+    names = table.get("package_module_name_map")
+    if isinstance(names, dict):
+        for package, modules in names.items():
+            for module in [modules] if isinstance(modules, str) else modules or []:
+                cfg.mapping.setdefault(str(module), str(package))
+    for key in ("exclude", "extend_exclude"):
+        value = table.get(key)
+        if isinstance(value, list):
+            cfg.deptry_excludes.extend(str(v) for v in value)
 
 
 def apply_config(candidates: list[Candidate], cfg: Config) -> list[Candidate]:

@@ -50,7 +50,7 @@ def test_test_only_package_in_runtime_dependencies_is_misplaced(tmp_path):
     found = find_problems(
         project, [_cand("hypothesis", Section.DEV), _cand("pytest-mock", Section.DEV)]
     )
-    assert codes(found) == [("DEP003", "hypothesis"), ("DEP003", "pytest-mock")]
+    assert codes(found) == [("DEP101", "hypothesis"), ("DEP101", "pytest-mock")]
 
 
 def test_unused_runtime_dependency_except_stub_and_plugin_packages(tmp_path):

@@ -58,7 +58,7 @@ def test_hook_fails_naming_the_undeclared_import(tmp_path, env):
     proc = _try(_repo(tmp_path / "missing", ["requests"]), env)
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert (
-        "app/__init__.py:2: DEP001 'pyyaml' is imported but not declared in pyproject.toml"
+        "app/__init__.py:2:1: DEP001 'pyyaml' is imported but not declared in pyproject.toml"
         in proc.stdout
     )
 

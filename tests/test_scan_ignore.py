@@ -235,6 +235,18 @@ def test_exclude_flag_on_the_command_line(tmp_path):
     assert "pandas" not in excluded.stdout and "requests" in excluded.stdout
 
 
+def test_exclude_flag_applies_to_check_mode_too(tmp_path):
+    app(tmp_path, {"scratch/try.py": "import pandas\n"})
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    command = [sys.executable, "-m", "depinfer", str(tmp_path), "--check"]
+    flagged = subprocess.run(command, capture_output=True, text=True, env=env, timeout=120)
+    assert "pandas" in flagged.stdout
+    excluded = subprocess.run(
+        [*command, "--exclude", "scratch/"], capture_output=True, text=True, env=env, timeout=120
+    )
+    assert "pandas" not in excluded.stdout, excluded.stdout
+
+
 @pytest.mark.parametrize(
     "lines",
     [

@@ -1,0 +1,197 @@
+"""Every other place a Python project declares what it installs, for check mode.
+
+Manifests are read by the scanner; tooling environments are not manifests but still say
+"this project installs X": tox `deps`, nox `session.install(...)`, hatch environments
+(`dependencies` / `extra-dependencies` in hatch.toml or `[tool.hatch.envs.*]`), CI
+workflow `pip install` lines, pixi features, and the requirements files any of those (or
+another requirements file, with `-r`) names — wherever they live (requirements.d/dev.txt).
+A name found in one of them is declared for development: check mode does not call it
+missing, and reports it as misplaced (DEP004) when shipped code needs it at run time.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+import shlex
+
+from depinfer.manifests.requirements import read as read_requirements
+from depinfer.model import Ecosystem, Project
+from depinfer.registries.names import comparable
+from depinfer.resolvers.python import pixi_feature_names
+from depinfer.toml_compat import tomllib
+
+# a requirement's name at the start of a word (`pytest>=7`, `pytest[cov]`, `"pytest"`)
+_NAME = re.compile(r"^[\"']?([A-Za-z0-9][A-Za-z0-9._-]*)")
+_PIP_INSTALL = re.compile(r"\bpip3?\s+install\b(.*)$|\buv\s+pip\s+install\b(.*)$")
+_SESSION_INSTALL = re.compile(r"session\.install\(([^)]*)\)", re.S)
+_STRING = re.compile(r"[\"']([^\"']+)[\"']")
+
+
+def _canon(name: str) -> str:
+    return comparable(Ecosystem.PYPI.value, name)
+
+
+def _read(project: Project, rel: str) -> str | None:
+    try:
+        text = project.abspath(rel).read_text(encoding="utf-8-sig", errors="replace")
+    except OSError:
+        return None
+    return text if len(text) < 500_000 else None
+
+
+def _words_to_names(
+    words: list[str], base: str, files: set[str], out: dict[str, str], where: str
+) -> None:
+    """pip-style arguments: names go to `out`, `-r FILE` files to `files`."""
+    it = iter(words)
+    for w in it:
+        if w in ("-r", "--requirement", "-c", "--constraint"):
+            target = next(it, "")
+            if w in ("-r", "--requirement") and target:
+                files.add(_join(base, target))
+            continue
+        if w.startswith(("-r", "--requirement=")) and len(w) > 2:
+            files.add(_join(base, w.split("=", 1)[-1] if "=" in w else w[2:]))
+            continue
+        if w.startswith(("-", ".", "/", "{", "$")) or "://" in w:
+            continue
+        m = _NAME.match(w)
+        if m:
+            out.setdefault(_canon(m.group(1)), where)
+
+
+def _join(base: str, target: str) -> str:
+    target = re.sub(r"\{toxinidir\}/?|\$\{?\w+\}?/?", "", target.strip("\"'"))
+    return posixpath.normpath(posixpath.join(base, target))
+
+
+def _tox(project: Project, files: set[str], out: dict[str, str]) -> None:
+    text = _read(project, "tox.ini") if project.abspath("tox.ini").is_file() else None
+    if text is None:
+        return
+    in_deps = False
+    for line in text.splitlines():
+        content = line.split("#", 1)[0].strip()
+        if not content:
+            continue
+        if not line[:1].isspace():  # a new key or section ends a multi-line value
+            in_deps = bool(re.match(r"^deps\s*[=:]", content))
+            content = re.split(r"[=:]", content, maxsplit=1)[1].strip() if in_deps else ""
+        if in_deps and content:
+            content = re.sub(r"^[\w,{}.-]+:\s+", "", content)  # factor-conditional deps
+            try:
+                words = shlex.split(content)
+            except ValueError:
+                continue
+            _words_to_names(words, "", files, out, "tox.ini")
+
+
+def _nox(project: Project, files: set[str], out: dict[str, str]) -> None:
+    text = _read(project, "noxfile.py") if project.abspath("noxfile.py").is_file() else None
+    for m in _SESSION_INSTALL.finditer(text or ""):
+        _words_to_names(_STRING.findall(m.group(1)), "", files, out, "noxfile.py")
+
+
+def _hatch(project: Project, out: dict[str, str]) -> None:
+    for rel, path in (("hatch.toml", ("envs",)), ("pyproject.toml", ("tool", "hatch", "envs"))):
+        if not project.abspath(rel).is_file():
+            continue
+        try:
+            doc = tomllib.loads(_read(project, rel) or "")
+        except ValueError:
+            continue
+        for key in path:
+            doc = doc.get(key) if isinstance(doc, dict) else None
+        if isinstance(doc, dict):
+            for env in doc.values():
+                if isinstance(env, dict):
+                    for key in ("dependencies", "extra-dependencies"):
+                        for spec in env.get(key) or []:
+                            m = _NAME.match(str(spec))
+                            if m:
+                                out.setdefault(_canon(m.group(1)), rel)
+
+
+def _ci(project: Project, files: set[str], out: dict[str, str]) -> None:
+    for rel in project.ci_files:
+        for line in (_read(project, rel) or "").splitlines():
+            m = _PIP_INSTALL.search(line.split(" #", 1)[0])
+            if not m:
+                continue
+            try:
+                words = shlex.split(m.group(1) or m.group(2) or "")
+            except ValueError:
+                continue
+            words = [w for w in words if not w.startswith(("&", "|", ";"))]
+            _words_to_names(words, "", files, out, rel)
+
+
+def _requirements_files(project: Project, files: set[str], out: dict[str, str]) -> None:
+    """Requirements files named anywhere, and those they include with `-r`, transitively."""
+    manifests = project.manifests_of(Ecosystem.PYPI)
+    projects = {m.directory for m in manifests if m.format != "requirements" and m.directory}
+    for m in manifests:
+        # a requirements file of a nested project (examples/celery/) is that project's own
+        if m.format == "requirements" and not any(
+            m.directory == d or m.directory.startswith(d + "/") for d in projects
+        ):
+            files.add(m.path)
+    files.update(_requirements_folders(project))
+    seen: set[str] = set()
+    todo = sorted(files)
+    while todo:
+        rel = todo.pop()
+        if rel in seen:
+            continue
+        seen.add(rel)
+        text = _read(project, rel) if project.abspath(rel).is_file() else None
+        if text is None:
+            continue
+        try:
+            declared, data = read_requirements(text, rel)
+        except Exception:  # a file pip cannot read either: nothing declared there
+            continue
+        for name in declared.get("dependencies", []):
+            out.setdefault(_canon(name), rel)
+        todo.extend(_includes(data))  # the reader resolves them against the file's folder
+
+
+def _requirements_folders(project: Project) -> list[str]:
+    """`*.txt` / `*.in` in top-level folders named for requirements (requirements.d/,
+    reqs-dev/), which the scanner does not take for manifests."""
+    out = []
+    try:
+        folders = [p for p in project.root.iterdir() if p.is_dir()]
+    except OSError:
+        return out
+    for folder in folders:
+        if re.match(r"^req(uirement)?s?([._-]\w+)?$", folder.name, re.I):
+            out += sorted(
+                f"{folder.name}/{f.name}"
+                for f in folder.iterdir()
+                if f.is_file() and f.suffix in (".txt", ".in")
+            )
+    return out
+
+
+def _includes(data: dict | None) -> list[str]:
+    """`-r` files (constraint files install nothing)."""
+    data = data or {}
+    constraints = set(data.get("constraints") or [])
+    return [str(i) for i in data.get("includes") or [] if i not in constraints]
+
+
+def tooling_declarations(project: Project) -> dict[str, str]:
+    """canonical name → the file (tox.ini, a workflow, requirements.d/dev.txt …) that
+    installs it for development, from every place above."""
+    out: dict[str, str] = {}
+    files: set[str] = set()
+    _tox(project, files, out)
+    _nox(project, files, out)
+    _hatch(project, out)
+    _ci(project, files, out)
+    _requirements_files(project, files, out)
+    for name in sorted(pixi_feature_names(project)):
+        out.setdefault(name, "pixi.toml")
+    return out
