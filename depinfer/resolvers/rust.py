@@ -23,10 +23,13 @@ from typing import Any
 
 import tomlkit
 
+from depinfer.analyzers.rust_gates import expand
 from depinfer.context import Context
 from depinfer.facts.rust import CargoEntry, crate_of, entry_of
+from depinfer.manifests import ManifestError, cargo
 from depinfer.mapping.rust import code_name, crates_of, feature_references, workspace_entry
 from depinfer.model import Candidate, Ecosystem, Evidence, Project, Requirement, Section
+from depinfer.resolvers import rust_gate, rust_peers
 from depinfer.resolvers.common import SECTION_RANK, merge_candidates, to_requirement
 from depinfer.versions import compat_key, parse_as_of, pick_crate_version, vtuple
 
@@ -186,6 +189,7 @@ class _Run:
     styles: dict[str, tuple[int, int] | None] = field(default_factory=dict)  # per manifest
     repo_versions: dict[str, str] | None = None  # read on first need
     releases: dict[str, list[Any]] = field(default_factory=dict)  # package → registry answer
+    picks: list[rust_peers.Pick] = field(default_factory=list)  # releases chosen, for peers
 
 
 def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list[Requirement]:
@@ -212,7 +216,30 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
             else "no version could be checked (registry unreachable or crate unknown)"
         )
         ctx.warn(f"crate '{package}': {why}; not written", c.manifest)
-    return out
+    rust_peers.align(run.picks, ctx)
+    return _gated(project, out, crates, ctx)
+
+
+def _gated(
+    project: Project, reqs: list[Requirement], crates: dict[str, Any], ctx: Context
+) -> list[Requirement]:
+    """The resolve gate (resolvers/rust_gate.py): a manifest cargo would refuse once these
+    requirements are written keeps none of them, and the error says why."""
+
+    def render_text(path: str, mreqs: list[Requirement]) -> str | None:
+        info = crates.get(path)
+        if info is None:
+            return None
+        try:
+            text = (project.root / path).read_bytes().decode("utf-8-sig")
+            return cargo.render(text, info.manifest, mreqs)
+        except (OSError, UnicodeDecodeError, ManifestError):
+            return None
+
+    refused = rust_gate.gate(project, reqs, render_text)
+    for path, why in sorted(refused.items()):
+        ctx.error(f"not written, cargo would refuse it: {why}", path)
+    return [r for r in reqs if r.manifest not in refused]
 
 
 def _strategies(c: Candidate, way: str) -> Evidence:
@@ -340,17 +367,55 @@ def version_from_registry(
     rv = info.manifest.data.get("rust_version")
     if rv == "workspace" and info.workspace_root is not None:
         rv = info.workspace_root.data.get("workspace", {}).get("package", {}).get("rust-version")
-    chosen = pick_crate_version(
-        versions, as_of=run.as_of, runtime_ok=rust_version_ok(rv if isinstance(rv, str) else None)
-    )
+    runtime_ok = rust_version_ok(rv if isinstance(rv, str) else None)
+    chosen = pick_crate_version(versions, as_of=run.as_of, runtime_ok=runtime_ok)
     if chosen is None:
         return False
     if c.manifest not in run.styles:
         run.styles[c.manifest] = spec_style(run.project, c.manifest)
-    req.spec = styled(chosen.version, run.styles[c.manifest])
+    style = run.styles[c.manifest]
+    req.spec = styled(chosen.version, style)
     req.verified = True
     req.evidence.append(Evidence("registry:version", detail=chosen.version))
+    _derive_features(req, chosen, crate_of(c).derives)
+    run.picks.append(
+        rust_peers.Pick(
+            req,
+            package,
+            versions,
+            run.as_of,
+            runtime_ok,
+            chosen.version,
+            lambda v, style=style: styled(v, style),
+        )
+    )
     return True
+
+
+def _snake(name: str) -> str:
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).lower()
+
+
+def _derive_features(req: Requirement, chosen: Any, derives: tuple[str, ...]) -> None:
+    """A derive the code takes from the crate by path (`use derive_more::Display`) that the
+    chosen release gates behind a feature named after it (`display`; derive_more from 1.0
+    has no default features) needs that feature written. Registry facts of the chosen
+    release decide: an older line that derives it unconditionally gets nothing."""
+    feats = (chosen.extra or {}).get("features") or {}
+    if not derives or not feats:
+        return
+    on = expand(feats, ["default"]) if entry_of(req).default_features is not False else set()
+    for name in derives:
+        feature = next((f for f in (_snake(name), name.lower()) if f in feats), None)
+        if feature is None or feature in on or feature in req.features:
+            continue
+        req.features.append(feature)
+        req.evidence.append(
+            Evidence(
+                "registry:derive-feature",
+                detail=f"#[derive({name})] needs '{feature}' in {chosen.version}",
+            )
+        )
 
 
 def version_from_repository(
