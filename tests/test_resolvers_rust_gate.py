@@ -252,3 +252,10 @@ def test_a_major_that_derives_everything_by_default_gets_none(tmp_path):
 )
 def test_families_are_told_by_a_shared_word(integration, framework, family):
     assert rust_peers.same_family(integration, framework) is family
+
+
+@needs_cargo
+def test_a_refusal_the_file_already_gets_is_not_the_writes(tmp_path):
+    # no target at all: cargo refuses the file as it stands, with or without the new entry
+    write_tree(tmp_path, {"Cargo.toml": HEAD + "[dependencies]\n"})
+    assert _gate(tmp_path, {"Cargo.toml": HEAD + '[dependencies]\nlog = "0.4"\n'}) == {}

@@ -13,7 +13,8 @@ checked the way cargo reads it:
   where the tree has them so target discovery sees the same targets). No network, no lock
   file, bounded in time. A manifest cargo fails to parse is not written; the error names the
   file and cargo's message. Failures elsewhere (a path dependency outside the repository,
-  another member's own problem) do not judge this file: the structural check stands.
+  another member's own problem), and a refusal the file as it stands gets for the same
+  reason (no target at all), do not judge what the write adds: the structural check stands.
 """
 
 from __future__ import annotations
@@ -196,6 +197,25 @@ def gate(
         mirror_tree(project, texts, scratch)
         for path in sorted(texts):
             verdict = cargo_verdict(cargo_bin, scratch.resolve(), path)
-            if verdict:
+            if verdict and not _already_refused(project, cargo_bin, scratch, path, verdict):
                 refused[path] = f"cargo: {verdict}"
     return refused
+
+
+def _already_refused(
+    project: Project, cargo_bin: str, scratch: Path, path: str, verdict: str
+) -> bool:
+    """Whether cargo refuses the file as it stands for the same reason (a manifest with no
+    target at all, say): then the reason is not what the write adds, and writing does not
+    make it worse. The file in the scratch copy is put back as it was."""
+    target = scratch / path
+    new = target.read_text(encoding="utf-8")
+    try:
+        target.write_bytes((Path(project.root) / path).read_bytes())
+    except OSError:
+        return False
+    try:
+        before = cargo_verdict(cargo_bin, scratch.resolve(), path)
+    finally:
+        target.write_text(new, encoding="utf-8")
+    return before == verdict
