@@ -259,3 +259,17 @@ def test_a_refusal_the_file_already_gets_is_not_the_writes(tmp_path):
     # no target at all: cargo refuses the file as it stands, with or without the new entry
     write_tree(tmp_path, {"Cargo.toml": HEAD + "[dependencies]\n"})
     assert _gate(tmp_path, {"Cargo.toml": HEAD + '[dependencies]\nlog = "0.4"\n'}) == {}
+
+
+def test_the_key_follows_the_spelling_features_use(tmp_path):
+    write_tree(
+        tmp_path,
+        {
+            "Cargo.toml": HEAD + '[features]\nhuman = ["dep:humantime_serde"]\n\n[dependencies]\n',
+            "src/lib.rs": '#[cfg(feature = "human")]\npub use humantime_serde::Serde;\n',
+        },
+    )
+    _, edits = infer_rust(tmp_path)
+    entry = edits["Cargo.toml"]["dependencies"]["humantime_serde"]
+    assert entry["package"] == "humantime-serde" and entry["optional"] is True
+    assert rust_gate.feature_problems(tomlkit.dumps(edits["Cargo.toml"])) == []

@@ -283,15 +283,23 @@ def _requirement(c: Candidate, info: Any) -> Requirement:
     if c.section == Section.OPTIONAL:
         c.section = Section.RUNTIME
     req = to_requirement(c)
+    refs = feature_references(info.manifest.data.get("features", {}))
+    # cargo matches [features] to dependency keys as spelled: `dep:humantime_serde` needs
+    # that key (`{ package = "humantime-serde" }`), not the registry's spelling
+    spelled = next((k for k in refs if k != req.name and code_name(k) == code_name(req.name)), None)
+    package = crate_of(c).package
+    if spelled is not None and req.name not in refs:
+        package = package or req.name
+        req.name = spelled
     # `dep:x` and `x?/f` in [features] are valid only for optional dependencies
-    named = feature_references(info.manifest.data.get("features", {})).get(req.name)
+    named = refs.get(req.name)
     if named and named["optional"] and c.section == Section.RUNTIME:
         c.optional = True
     req.optional = c.optional and c.section == Section.RUNTIME
     # features the manifest's own [features] switch on (`tokio/macros`) are not repeated
     switched = _switched_features(info.manifest.data.get("features", {}), code_name(c.name))
     req.features = [f for f in req.features if f not in switched]
-    req.facts = CargoEntry(package=crate_of(c).package)
+    req.facts = CargoEntry(package=package if package != req.name else None)
     return req
 
 
