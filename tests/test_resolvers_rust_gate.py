@@ -273,3 +273,15 @@ def test_the_key_follows_the_spelling_features_use(tmp_path):
     entry = edits["Cargo.toml"]["dependencies"]["humantime_serde"]
     assert entry["package"] == "humantime-serde" and entry["optional"] is True
     assert rust_gate.feature_problems(tomlkit.dumps(edits["Cargo.toml"])) == []
+
+
+def test_an_integration_follows_the_framework_the_workspace_declares(tmp_path):
+    root = copy_fixture("rust", "peers", tmp_path / "peers")
+    toml = root / "Cargo.toml"
+    text = toml.read_text().replace('rust-version = "1.75"', 'rust-version = "1.80"')
+    text += '\n[workspace]\n\n[workspace.dependencies]\naxum = "0.7.5"\n'
+    toml.write_text(text)
+    result, edits = infer_rust(root, PeersRegistry())
+    deps = edits["Cargo.toml"]["dependencies"]
+    assert deps["axum-extra"] == "0.9.6"  # axum-extra 0.10 would bring axum 0.8 beside 0.7
+    assert "axum" not in deps or dict(deps["axum"]) == {"workspace": True}

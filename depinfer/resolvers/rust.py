@@ -216,8 +216,38 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
             else "no version could be checked (registry unreachable or crate unknown)"
         )
         ctx.warn(f"crate '{package}': {why}; not written", c.manifest)
-    rust_peers.align(run.picks, ctx)
+    rust_peers.align(run.picks, ctx, _kept_versions(out, crates))
     return _gated(project, out, crates, ctx)
+
+
+def _kept_versions(reqs: list[Requirement], crates: dict[str, Any]) -> dict[str, dict[str, str]]:
+    """Per manifest the resolver writes to: package → the version requirement the manifest
+    already declares for it (any table), or inherits from `[workspace.dependencies]`."""
+    out: dict[str, dict[str, str]] = {}
+    inherited = {(r.manifest, r.name) for r in reqs if entry_of(r).workspace}
+    for path in {r.manifest for r in reqs}:
+        info = crates.get(path)
+        if info is None:
+            continue
+        kept: dict[str, str] = {}
+        ws = (
+            info.workspace_root.data.get("workspace", {}).get("dependencies", {})
+            if info.workspace_root is not None
+            else {}
+        )
+        for table, deps in info.manifest.data.get("deps", {}).items():
+            if table == "workspace.dependencies":
+                continue  # what members may inherit, not what this package builds with
+            for key, entry in deps.items():
+                source = ws.get(key, {}) if entry.get("workspace") else entry
+                if isinstance(source.get("version"), str):
+                    kept.setdefault(source.get("package") or key, source["version"])
+        for manifest, key in inherited:
+            entry = ws.get(key, {}) if manifest == path else {}
+            if isinstance(entry.get("version"), str):
+                kept.setdefault(entry.get("package") or key, entry["version"])
+        out[path] = kept
+    return out
 
 
 def _gated(

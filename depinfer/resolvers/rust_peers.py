@@ -102,19 +102,27 @@ def _move(pick: Pick, to: VersionInfo, why: str, ctx: Context) -> None:
     ctx.info(f"crate '{pick.package}': {before} → {to.version}: {why}", pick.req.manifest)
 
 
-def align(picks: list[Pick], ctx: Context) -> None:
+def align(picks: list[Pick], ctx: Context, fixed: dict[str, dict[str, str]] | None = None) -> None:
     """Move releases until every chosen crate's requirement on a peer admits the peer's
-    group, per manifest (see the module docstring)."""
+    group, per manifest (see the module docstring). `fixed`: per manifest, the packages it
+    already declares (or inherits) → their version requirement, which nothing moves."""
     by_manifest: dict[str, dict[str, Pick]] = {}
     for p in picks:
         by_manifest.setdefault(p.req.manifest, {})[p.package] = p
-    for peers in by_manifest.values():
+    for manifest, peers in by_manifest.items():
+        kept = (fixed or {}).get(manifest, {})
         for _ in range(ROUNDS):
-            if not _align_once(peers, ctx):
+            if not _align_once(peers, kept, ctx):
                 break
 
 
-def _align_once(peers: dict[str, Pick], ctx: Context) -> bool:
+def _line_of(spec: str) -> str | None:
+    """`^0.7.5`, `0.7`, `=1.2.3` → a version of the line the requirement starts at."""
+    m = re.match(r"^\s*[\^=~]?\s*(\d+(?:\.\d+){0,2})\s*$", spec or "")
+    return m.group(1) if m else None
+
+
+def _align_once(peers: dict[str, Pick], fixed: dict[str, str], ctx: Context) -> bool:
     moved = False
     for name in sorted(peers):
         pick = peers[name]
@@ -122,12 +130,12 @@ def _align_once(peers: dict[str, Pick], ctx: Context) -> bool:
         if info is None:
             continue
         for framework, req in sorted(needs(info).items()):
+            if framework == name or not same_family(name, framework):
+                continue
             other = peers.get(framework)
-            if other is None or other is pick or not same_family(name, framework):
+            target = other.version if other is not None else _line_of(fixed.get(framework, ""))
+            if target is None or crate_req_admits_line(req, target):
                 continue
-            if crate_req_admits_line(req, other.version):
-                continue
-            target = other.version
 
             def fits(v: VersionInfo, fw: str = framework, line: str = target) -> bool:
                 r = needs(v).get(fw)
@@ -139,6 +147,8 @@ def _align_once(peers: dict[str, Pick], ctx: Context) -> bool:
                 _move(pick, back, why, ctx)
                 moved = True
                 break
+            if other is None:
+                continue  # declared by the project: not ours to move
             lower = _repick(other, lambda v, r=req: crate_req_admits_line(r, v.version))
             if lower is not None and lower.version != other.version:
                 why = f"{name} {pick.version} depends on {framework} {req}"
