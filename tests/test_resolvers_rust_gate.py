@@ -285,3 +285,20 @@ def test_an_integration_follows_the_framework_the_workspace_declares(tmp_path):
     deps = edits["Cargo.toml"]["dependencies"]
     assert deps["axum-extra"] == "0.9.6"  # axum-extra 0.10 would bring axum 0.8 beside 0.7
     assert "axum" not in deps or dict(deps["axum"]) == {"workspace": True}
+
+
+def test_a_feature_no_release_of_the_line_offers_is_dropped_and_reported():
+    from depinfer.resolvers.rust import drop_unknown_features
+
+    releases = DeriveRegistry().versions(Ecosystem.CRATES, "derive_more")
+    chosen = next(v for v in releases if v.version == "1.0.0")
+    req = Requirement(Ecosystem.CRATES, "derive_more", "Cargo.toml", features=["display", "nope"])
+    ctx = Context(Options(languages=("rust",)), registries=DeriveRegistry())
+    drop_unknown_features(req, chosen, releases, "derive_more", ctx)
+    assert req.features == ["display"]
+    assert any("'nope'" in d.message for d in ctx.diagnostics)
+    # 0.99 offers `display` too; a feature only a later line has is not reachable from it
+    old = next(v for v in releases if v.version == "0.99.18")
+    req = Requirement(Ecosystem.CRATES, "derive_more", "Cargo.toml", features=["full"])
+    drop_unknown_features(req, old, releases, "derive_more", ctx)
+    assert req.features == []

@@ -17,6 +17,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -416,6 +417,7 @@ def version_from_registry(
     req.verified = True
     req.evidence.append(Evidence("registry:version", detail=chosen.version))
     _derive_features(req, chosen, crate_of(c).derives)
+    drop_unknown_features(req, chosen, versions, package, run.ctx)
     run.picks.append(
         rust_peers.Pick(
             req,
@@ -454,6 +456,52 @@ def _derive_features(req: Requirement, chosen: Any, derives: tuple[str, ...]) ->
                 detail=f"#[derive({name})] needs '{feature}' in {chosen.version}",
             )
         )
+
+
+def release_features(info: Any) -> set[str] | None:
+    """The features a release offers: its `[features]` and the implicit feature of each
+    optional dependency no `dep:` entry hides. None when the registry did not say."""
+    extra = info.extra or {}
+    if "features" not in extra:
+        return None
+    feats = extra.get("features") or {}
+    out = set(feats)
+    hidden = {i[4:] for items in feats.values() for i in items if i.startswith("dep:")}
+    try:
+        deps = json.loads(extra.get("deps_json") or "[]")
+    except ValueError:
+        return out
+    for d in deps:
+        if isinstance(d, dict) and d.get("optional") and d.get("name") not in hidden:
+            out.add(str(d.get("name")))
+    return out
+
+
+def drop_unknown_features(
+    req: Requirement, chosen: Any, versions: list[Any], package: str, ctx: Context
+) -> None:
+    """A feature no release the requirement reaches offers (a later major's name, a typo
+    of a table) makes cargo refuse to resolve: it is dropped and reported. A feature of a
+    newer release of the same line counts, since cargo resolves the requirement to it."""
+    if not req.features:
+        return
+    line = compat_key(chosen.version)
+    offered: set[str] = set()
+    for v in versions:
+        if compat_key(v.version) == line and vtuple(v.version) >= vtuple(chosen.version):
+            feats = release_features(v)
+            if feats is None:
+                return
+            offered |= feats
+    unknown = [f for f in req.features if f not in offered]
+    if not unknown:
+        return
+    req.features = [f for f in req.features if f in offered]
+    ctx.warn(
+        f"crate '{package}' {chosen.version}: no feature {', '.join(repr(f) for f in unknown)}"
+        " in its releases of that line; not written",
+        req.manifest,
+    )
 
 
 def version_from_repository(
