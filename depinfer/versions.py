@@ -161,3 +161,44 @@ def pick_crate_version(
         sort_key=vtuple,
         yanked_ok=reachable_if_yanked(versions),
     )
+
+
+_COMPARATOR = re.compile(r"^\s*(\^|~|=|>=|<=|>|<)?\s*v?(\d+(?:\.(?:\d+|\*|x))*)")
+
+
+def crate_req_admits_line(req: str, version: str) -> bool:
+    """Whether Cargo's requirement `req` (`^0.8.3`, `0.7`, `>=1.2, <3`, `*`) admits some
+    release of `version`'s compatibility group: the question two crates that both depend
+    on a framework ask of each other (cargo unifies within a group, never across)."""
+    line = compat_key(version)
+    for part in req.split(","):
+        part = part.strip()
+        if part in ("", "*"):
+            continue
+        m = _COMPARATOR.match(part)
+        if m is None:
+            return True  # a form we do not read: do not judge
+        op, bound = m.group(1) or "^", m.group(2)
+        nums = [n for n in bound.split(".") if n.isdigit()]
+        v = vtuple(".".join(nums))
+        if op in ("^", "~", "="):
+            if nums and (len(nums) == 1 or v[0] != 0):
+                ok = v[0] == line[0] if line[0] else v[0] == 0 and len(nums) == 1
+            else:
+                ok = compat_key(".".join(nums)) == line
+        elif op in (">=", ">"):
+            ok = _line_top(line) >= v
+        else:  # "<", "<="
+            ok = _line_bottom(line) < v or (op == "<=" and _line_bottom(line) <= v)
+        if not ok:
+            return False
+    return True
+
+
+def _line_bottom(line: tuple[int, ...]) -> tuple[int, ...]:
+    return (line[0], 0, 0) if line[0] else (0, line[1], 0)
+
+
+def _line_top(line: tuple[int, ...]) -> tuple[int, ...]:
+    big = 10**9
+    return (line[0], big, big) if line[0] else (0, line[1], big)

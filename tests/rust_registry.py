@@ -38,7 +38,11 @@ class RecordedRegistry(Registries):
                         yanked=e.get("yanked", False),
                         prerelease="-" in e["vers"],
                         runtime=e.get("rust_version"),
-                        extra={"name": e["name"], "features": e.get("features", {})},
+                        # schema v2 lines keep `dep:` features apart, as the client merges
+                        extra={
+                            "name": e["name"],
+                            "features": {**e.get("features", {}), **e.get("features2", {})},
+                        },
                     )
                 )
             self.index[f.stem] = infos

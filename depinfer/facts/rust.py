@@ -43,6 +43,7 @@ class CrateFacts(Facts):
     version_guess: str | None = None  # `chrono_0_4` → "0.4"
     version_pin: str | None = None  # the release whose API the code uses, if not the newest
     placed_by: str = ""  # the mapping strategy that placed the use (for --explain)
+    derives: tuple[str, ...] = ()  # derive macros the code takes from it by path (`Display`)
 
 
 @dataclass(frozen=True)

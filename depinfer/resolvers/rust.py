@@ -17,16 +17,20 @@
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 import tomlkit
 
+from depinfer.analyzers.rust_gates import expand
 from depinfer.context import Context
 from depinfer.facts.rust import CargoEntry, crate_of, entry_of
+from depinfer.manifests import ManifestError, cargo
 from depinfer.mapping.rust import code_name, crates_of, feature_references, workspace_entry
 from depinfer.model import Candidate, Ecosystem, Evidence, Project, Requirement, Section
+from depinfer.resolvers import rust_gate, rust_peers
 from depinfer.resolvers.common import SECTION_RANK, merge_candidates, to_requirement
 from depinfer.versions import compat_key, parse_as_of, pick_crate_version, vtuple
 
@@ -186,6 +190,7 @@ class _Run:
     styles: dict[str, tuple[int, int] | None] = field(default_factory=dict)  # per manifest
     repo_versions: dict[str, str] | None = None  # read on first need
     releases: dict[str, list[Any]] = field(default_factory=dict)  # package → registry answer
+    picks: list[rust_peers.Pick] = field(default_factory=list)  # releases chosen, for peers
 
 
 def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list[Requirement]:
@@ -212,7 +217,60 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
             else "no version could be checked (registry unreachable or crate unknown)"
         )
         ctx.warn(f"crate '{package}': {why}; not written", c.manifest)
+    rust_peers.align(run.picks, ctx, _kept_versions(out, crates))
+    return _gated(project, out, crates, ctx)
+
+
+def _kept_versions(reqs: list[Requirement], crates: dict[str, Any]) -> dict[str, dict[str, str]]:
+    """Per manifest the resolver writes to: package → the version requirement the manifest
+    already declares for it (any table), or inherits from `[workspace.dependencies]`."""
+    out: dict[str, dict[str, str]] = {}
+    inherited = {(r.manifest, r.name) for r in reqs if entry_of(r).workspace}
+    for path in {r.manifest for r in reqs}:
+        info = crates.get(path)
+        if info is None:
+            continue
+        kept: dict[str, str] = {}
+        ws = (
+            info.workspace_root.data.get("workspace", {}).get("dependencies", {})
+            if info.workspace_root is not None
+            else {}
+        )
+        for table, deps in info.manifest.data.get("deps", {}).items():
+            if table == "workspace.dependencies":
+                continue  # what members may inherit, not what this package builds with
+            for key, entry in deps.items():
+                source = ws.get(key, {}) if entry.get("workspace") else entry
+                if isinstance(source.get("version"), str):
+                    kept.setdefault(source.get("package") or key, source["version"])
+        for manifest, key in inherited:
+            entry = ws.get(key, {}) if manifest == path else {}
+            if isinstance(entry.get("version"), str):
+                kept.setdefault(entry.get("package") or key, entry["version"])
+        out[path] = kept
     return out
+
+
+def _gated(
+    project: Project, reqs: list[Requirement], crates: dict[str, Any], ctx: Context
+) -> list[Requirement]:
+    """The resolve gate (resolvers/rust_gate.py): a manifest cargo would refuse once these
+    requirements are written keeps none of them, and the error says why."""
+
+    def render_text(path: str, mreqs: list[Requirement]) -> str | None:
+        info = crates.get(path)
+        if info is None:
+            return None
+        try:
+            text = (project.root / path).read_bytes().decode("utf-8-sig")
+            return cargo.render(text, info.manifest, mreqs)
+        except (OSError, UnicodeDecodeError, ManifestError):
+            return None
+
+    refused = rust_gate.gate(project, reqs, render_text)
+    for path, why in sorted(refused.items()):
+        ctx.error(f"not written, cargo would refuse it: {why}", path)
+    return [r for r in reqs if r.manifest not in refused]
 
 
 def _strategies(c: Candidate, way: str) -> Evidence:
@@ -256,15 +314,23 @@ def _requirement(c: Candidate, info: Any) -> Requirement:
     if c.section == Section.OPTIONAL:
         c.section = Section.RUNTIME
     req = to_requirement(c)
+    refs = feature_references(info.manifest.data.get("features", {}))
+    # cargo matches [features] to dependency keys as spelled: `dep:humantime_serde` needs
+    # that key (`{ package = "humantime-serde" }`), not the registry's spelling
+    spelled = next((k for k in refs if k != req.name and code_name(k) == code_name(req.name)), None)
+    package = crate_of(c).package
+    if spelled is not None and req.name not in refs:
+        package = package or req.name
+        req.name = spelled
     # `dep:x` and `x?/f` in [features] are valid only for optional dependencies
-    named = feature_references(info.manifest.data.get("features", {})).get(req.name)
+    named = refs.get(req.name)
     if named and named["optional"] and c.section == Section.RUNTIME:
         c.optional = True
     req.optional = c.optional and c.section == Section.RUNTIME
     # features the manifest's own [features] switch on (`tokio/macros`) are not repeated
     switched = _switched_features(info.manifest.data.get("features", {}), code_name(c.name))
     req.features = [f for f in req.features if f not in switched]
-    req.facts = CargoEntry(package=crate_of(c).package)
+    req.facts = CargoEntry(package=package if package != req.name else None)
     return req
 
 
@@ -340,17 +406,102 @@ def version_from_registry(
     rv = info.manifest.data.get("rust_version")
     if rv == "workspace" and info.workspace_root is not None:
         rv = info.workspace_root.data.get("workspace", {}).get("package", {}).get("rust-version")
-    chosen = pick_crate_version(
-        versions, as_of=run.as_of, runtime_ok=rust_version_ok(rv if isinstance(rv, str) else None)
-    )
+    runtime_ok = rust_version_ok(rv if isinstance(rv, str) else None)
+    chosen = pick_crate_version(versions, as_of=run.as_of, runtime_ok=runtime_ok)
     if chosen is None:
         return False
     if c.manifest not in run.styles:
         run.styles[c.manifest] = spec_style(run.project, c.manifest)
-    req.spec = styled(chosen.version, run.styles[c.manifest])
+    style = run.styles[c.manifest]
+    req.spec = styled(chosen.version, style)
     req.verified = True
     req.evidence.append(Evidence("registry:version", detail=chosen.version))
+    _derive_features(req, chosen, crate_of(c).derives)
+    drop_unknown_features(req, chosen, versions, package, run.ctx)
+    run.picks.append(
+        rust_peers.Pick(
+            req,
+            package,
+            versions,
+            run.as_of,
+            runtime_ok,
+            chosen.version,
+            lambda v, style=style: styled(v, style),
+        )
+    )
     return True
+
+
+def _snake(name: str) -> str:
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).lower()
+
+
+def _derive_features(req: Requirement, chosen: Any, derives: tuple[str, ...]) -> None:
+    """A derive the code takes from the crate by path (`use derive_more::Display`) that the
+    chosen release gates behind a feature named after it (`display`; derive_more from 1.0
+    has no default features) needs that feature written. Registry facts of the chosen
+    release decide: an older line that derives it unconditionally gets nothing."""
+    feats = (chosen.extra or {}).get("features") or {}
+    if not derives or not feats:
+        return
+    on = expand(feats, ["default"]) if entry_of(req).default_features is not False else set()
+    for name in derives:
+        feature = next((f for f in (_snake(name), name.lower()) if f in feats), None)
+        if feature is None or feature in on or feature in req.features:
+            continue
+        req.features.append(feature)
+        req.evidence.append(
+            Evidence(
+                "registry:derive-feature",
+                detail=f"#[derive({name})] needs '{feature}' in {chosen.version}",
+            )
+        )
+
+
+def release_features(info: Any) -> set[str] | None:
+    """The features a release offers: its `[features]` and the implicit feature of each
+    optional dependency no `dep:` entry hides. None when the registry did not say."""
+    extra = info.extra or {}
+    if "features" not in extra:
+        return None
+    feats = extra.get("features") or {}
+    out = set(feats)
+    hidden = {i[4:] for items in feats.values() for i in items if i.startswith("dep:")}
+    try:
+        deps = json.loads(extra.get("deps_json") or "[]")
+    except ValueError:
+        return out
+    for d in deps:
+        if isinstance(d, dict) and d.get("optional") and d.get("name") not in hidden:
+            out.add(str(d.get("name")))
+    return out
+
+
+def drop_unknown_features(
+    req: Requirement, chosen: Any, versions: list[Any], package: str, ctx: Context
+) -> None:
+    """A feature no release the requirement reaches offers (a later major's name, a typo
+    of a table) makes cargo refuse to resolve: it is dropped and reported. A feature of a
+    newer release of the same line counts, since cargo resolves the requirement to it."""
+    if not req.features:
+        return
+    line = compat_key(chosen.version)
+    offered: set[str] = set()
+    for v in versions:
+        if compat_key(v.version) == line and vtuple(v.version) >= vtuple(chosen.version):
+            feats = release_features(v)
+            if feats is None:
+                return
+            offered |= feats
+    unknown = [f for f in req.features if f not in offered]
+    if not unknown:
+        return
+    req.features = [f for f in req.features if f in offered]
+    ctx.warn(
+        f"crate '{package}' {chosen.version}: no feature {', '.join(repr(f) for f in unknown)}"
+        " in its releases of that line; not written",
+        req.manifest,
+    )
 
 
 def version_from_repository(

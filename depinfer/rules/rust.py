@@ -201,6 +201,11 @@ def _derives(refs: list[ImportRef], cands: list[Candidate], ctx: Context) -> Non
         kinds = ("derive",) if how == "derive" else ("attribute",)
         entries = [e for k in kinds for e in table.get((k, name), [])]
         if crate is not None:
+            if how == "derive":
+                for c in _same_target(have.get(crate, []), ref):
+                    c.facts = replace(
+                        crate_of(c), derives=tuple(sorted({*crate_of(c).derives, name}))
+                    )
             for e in entries:
                 if code_name(e["crate"]) == crate and e["features"]:
                     for c in _same_target(have.get(crate, []), ref):
