@@ -302,3 +302,14 @@ def test_each_candidate_names_the_mapping_step_that_named_its_package():
     assert named["@acme/core"] == {"sibling_package"}
     assert named["@types/node"] == {"node_types"}
     assert named["express"] == {"package_name"}
+
+
+def test_files_negations_leave_specs_out_of_the_packed_source():
+    from depinfer.mapping.javascript import _in_files
+
+    files = ["dist", "src", "!**/*.spec.{t,j}s", "!**/__tests__/*"]
+    assert _in_files(files, "src/index.ts")
+    assert not _in_files(files, "src/cheerio.spec.ts")
+    assert not _in_files(files, "src/a.spec.js")
+    assert not _in_files(files, "src/__tests__/a.ts")
+    assert _in_files(["!src/x.js", "src"], "src/x.js")  # the last entry naming it decides

@@ -183,19 +183,28 @@ def _shipped(owner: Manifest, inner: str) -> bool:
         if target == inner or ("*" in target and glob_regex(target).match(inner)):
             return True
     files = data.get("files")
-    if isinstance(files, list):
-        for f in files:
-            if not isinstance(f, str) or f.startswith("!"):
-                continue
-            f = normalize_path(f.rstrip("/"))
-            if not f:
-                continue
-            if "*" in f:
-                if glob_regex(f).match(inner):
-                    return True
-            elif inner == f or inner.startswith(f + "/"):
-                return True
-    return False
+    return isinstance(files, list) and _in_files(files, inner)
+
+
+def _in_files(files: list, inner: str) -> bool:
+    """Whether package.json's `files` list packs `inner`: the last entry that names it
+    decides, and a `!` entry leaves out what it matches (npm documentation, package.json:
+    files — `"!**/*.spec.{t,j}s"` after `"src"` keeps the specs out of the tarball)."""
+    packed = False
+    for f in files:
+        if not isinstance(f, str):
+            continue
+        negated = f.startswith("!")
+        f = normalize_path(f.removeprefix("!").rstrip("/"))
+        if not f:
+            continue
+        if "*" in f or "{" in f:
+            hit = bool(glob_regex(f).match(inner))
+        else:
+            hit = inner == f or inner.startswith(f + "/")
+        if hit:
+            packed = not negated
+    return packed
 
 
 def jsx_source(lay: Layout, ref: ImportRef, owner: Manifest | None) -> str | None:

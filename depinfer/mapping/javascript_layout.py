@@ -32,7 +32,8 @@ def parse_jsonc(text: str) -> object:
 
 def glob_regex(pattern: str) -> re.Pattern[str]:
     """Path globs (`packages/*`, `docs/**`, MSBuild's `src/**/*.csproj`) as a regex over
-    repository-relative paths: `**` spans folders, `*` and `?` stay within one name."""
+    repository-relative paths: `**` spans folders, `*` and `?` stay within one name, and
+    `{a,b}` is either alternative (as npm's and the shells' globs read it)."""
     pattern = pattern.strip().rstrip("/")
     if pattern.startswith("./"):
         pattern = pattern[2:]
@@ -51,6 +52,10 @@ def glob_regex(pattern: str) -> re.Pattern[str]:
         elif pattern[i] == "?":
             out += "[^/]"
             i += 1
+        elif pattern[i] == "{" and "}" in pattern[i:] and "," in pattern[i : pattern.index("}", i)]:
+            end = pattern.index("}", i)
+            out += "(?:" + "|".join(re.escape(a) for a in pattern[i + 1 : end].split(",")) + ")"
+            i = end + 1
         else:
             out += re.escape(pattern[i])
             i += 1
