@@ -21,7 +21,7 @@ When none of those exists, deptry's `[tool.deptry]` in pyproject.toml is read in
 `ignore` (finding codes to skip), `per_rule_ignores` (code → names), `known_first_party`,
 `package_module_name_map` (package → module or modules, turned into `mapping`), and
 `exclude` / `extend_exclude` (deptry's regular expressions, kept as given in
-`Config.deptry_excludes` for the file-selection stage to apply).
+`Config.deptry_excludes`; file selection skips the paths they match).
 """
 
 from __future__ import annotations

@@ -327,7 +327,9 @@ def file_selection(root: Path, exclude: Sequence[str] = ()) -> Selection:
     DEFAULT_EXCLUDE) and `extend-exclude`, and the `exclude` patterns given."""
     cfg = load_config(root, [])  # its diagnostics are the pipeline's to report
     patterns = DEFAULT_EXCLUDE if cfg.exclude is None else cfg.exclude
-    return Selection(root, [*patterns, *cfg.extend_exclude, *exclude])
+    return Selection(
+        root, [*patterns, *cfg.extend_exclude, *exclude], regex_exclude=cfg.deptry_excludes
+    )
 
 
 def _dirs_to_walk(here: Path, rel_dir: str, dirnames: list[str], selection: Selection) -> list[str]:

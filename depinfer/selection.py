@@ -91,8 +91,19 @@ class Selection:
     `enter(folder, names)` must be called for each folder walked (it reads the folder's
     ignore files) before `skips_dir` / `skips_file` are asked about what it holds."""
 
-    def __init__(self, root: Path, exclude: Sequence[str], use_git: bool = True) -> None:
+    def __init__(
+        self,
+        root: Path,
+        exclude: Sequence[str],
+        use_git: bool = True,
+        regex_exclude: Sequence[str] = (),
+    ) -> None:
         self.root = root
+        # deptry's exclude settings: regular expressions matched from the start of the
+        # repository-relative path (deptry documentation, Configuration: exclude)
+        self._regex = (
+            re.compile("|".join(f"(?:{r})" for r in regex_exclude)) if regex_exclude else None
+        )
         patterns = [_normalise(p) for p in exclude if p.strip()]
         negated = any(p.startswith("!") for p in patterns)
         plain = [] if negated else [p for p in patterns if _PLAIN_NAME.fullmatch(p)]
@@ -130,6 +141,8 @@ class Selection:
         if is_dir and name in VCS_DIRS:
             return True
         if name in self._names or (self._exclude and self._exclude.decide(rel, is_dir)):
+            return True
+        if self._regex is not None and self._regex.match(rel):
             return True
         folder = rel.rpartition("/")[0]
         while True:  # the deepest ignore file with an opinion decides

@@ -342,3 +342,20 @@ def test_a_nested_projects_requirements_are_its_own(tmp_path):
     )
     names = tooling_declarations(scan(tmp_path))
     assert "pytest" in names and "kombu" not in names
+
+
+def test_deptry_exclude_regexes_leave_paths_out_of_the_scan(tmp_path):
+    write_tree(
+        tmp_path,
+        {
+            "pyproject.toml": '[project]\nname = "app"\nversion = "1"\ndependencies = []\n'
+            '[tool.deptry]\nextend_exclude = ["scratch/.*", "notes\\\\.py"]\n',
+            "app/__init__.py": "",
+            "scratch/try.py": "import pandas\n",
+            "notes.py": "import numpy\n",
+            "tools/keep.py": "import yaml\n",
+        },
+    )
+    files = {f.path for f in scan(tmp_path).files}
+    assert "scratch/try.py" not in files and "notes.py" not in files
+    assert "tools/keep.py" in files
