@@ -20,7 +20,14 @@ from functools import lru_cache
 
 from depinfer.analyzers.csharp_layout import CsProject
 from depinfer.context import Context
-from depinfer.facts.csharp import CsDepFacts, CsRefFacts, file_facts, ref_kind, set_dep
+from depinfer.facts.csharp import (
+    CsDepFacts,
+    CsRefFacts,
+    file_facts,
+    ref_facts,
+    ref_kind,
+    set_dep,
+)
 from depinfer.mapping import nuget_index as nx
 from depinfer.mapping.csharp_projects import is_roslyn_component, project_references
 from depinfer.mapping.csharp_solutions import published_instead, separately_released, solutions
@@ -204,8 +211,13 @@ Answer = tuple[list[Candidate], bool]  # (candidates, resolved)
 
 
 def _by_own_namespace(q: NamespaceQuery) -> Answer | None:
-    """The repository declares the namespace and no package is indexed for it."""
-    return ([], True) if q.ns in q.internal and not q.prefix else None
+    """The repository declares the namespace and no package is indexed for it (for a
+    `using static` or alias target, which names a type: the type's namespace)."""
+    ns = q.ns
+    facts = ref_facts(q.ref)
+    if ref_kind(q.ref) == "using" and (facts.static or facts.alias) and ns not in q.internal:
+        ns = ns.rsplit(".", 1)[0]
+    return ([], True) if ns in q.internal and not q.prefix else None
 
 
 def _by_hint_path(q: NamespaceQuery) -> Answer | None:

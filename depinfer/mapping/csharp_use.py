@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from depinfer.analyzers.csharp_layout import CsProject, build_layout
@@ -110,6 +110,7 @@ def gather(
     # symbols the repository's own project files define somewhere: only those are read
     # as off where a project does not define them (others may come from the command line)
     known = set().union(*defined.values()) if defined else set()
+    nested: list[tuple[ProjectUse, ImportRef]] = []  # usings inside a namespace
     for r in refs:
         use = uses.get(ref_project(r) or "")
         if use is None:
@@ -117,12 +118,10 @@ def gather(
         kind = ref_kind(r)
         if kind == "using" and not guard_active(ref_facts(r).guard, defined[use.cs.path], known):
             continue  # `#if POMELO using MySqlConnector;` in a project without POMELO
-        if kind == "using":
-            use.usings.setdefault(r.module, r)
-            if ref_facts(r).global_using:
-                use.global_usings.add(r.module)
-            else:
-                use.file_usings[r.file].add(r.module)
+        if kind == "using" and ref_facts(r).enclosing:
+            nested.append((use, r))  # resolved once every declared namespace is known
+        elif kind == "using":
+            _add_using(use, r)
         elif kind == "qualified":
             use.qualified.setdefault(r.module, r)
         elif kind == "attribute":
@@ -134,6 +133,9 @@ def gather(
             use.marker_names.update(set(summary.identifiers) - set(summary.member_only))
             use.pairs.update(summary.pairs)
             use.namespaces.update(summary.namespaces)
+    declared_everywhere = internal_namespaces(uses)
+    for use, r in nested:
+        _add_using(use, resolve_using(r, declared_everywhere))
     own = set()
     for cs in layout:
         own.update(
@@ -163,6 +165,28 @@ def gather(
             use.cs, used, use.uses_marker
         )
     return layout, uses
+
+
+def _add_using(use: ProjectUse, r: ImportRef) -> None:
+    use.usings.setdefault(r.module, r)
+    if ref_facts(r).global_using:
+        use.global_usings.add(r.module)
+    else:
+        use.file_usings[r.file].add(r.module)
+
+
+def resolve_using(r: ImportRef, declared: set[str]) -> ImportRef:
+    """A `using N.M;` inside `namespace A.B` names, as the compiler looks its first
+    identifier up, `A.B.N.M`, then `A.N.M`, then `N.M`: the first whose `…N` is a namespace
+    the repository declares or the index knows. Alias and `using static` targets alike."""
+    enclosing = ref_facts(r).enclosing
+    parts = enclosing.split(".") if enclosing else []
+    first = r.module.split(".", 1)[0]
+    for i in range(len(parts), 0, -1):
+        head = ".".join([*parts[:i], first])
+        if head in declared or nx.lookup(head)[0] == head:
+            return replace(r, module=".".join([*parts[:i], r.module]))
+    return r
 
 
 def internal_namespaces(uses: dict[str, ProjectUse]) -> set[str]:
