@@ -68,6 +68,8 @@ class ProjectUse:
     # extension methods the repository declares itself: a call of one of these names is no
     # sign of a package's entry point of the same name (its own `AddOpenApi`)
     repo_extensions: set[str] = field(default_factory=set)
+    # (namespace, name) of every top-level type the repository declares
+    repo_types: set[tuple[str, str]] = field(default_factory=set)
 
     def uses_marker(self, marker: str) -> bool:
         if marker.startswith("?."):
@@ -133,7 +135,17 @@ def gather(
             use.marker_names.update(set(summary.identifiers) - set(summary.member_only))
             use.pairs.update(summary.pairs)
             use.namespaces.update(summary.namespaces)
-    declared_everywhere = internal_namespaces(uses)
+    # namespaces and top-level types the repository declares: a nested using's first
+    # name may be either (`using N = Outer.Inner;` in Outer's namespace)
+    repo_types = {
+        (ns, name)
+        for use in uses.values()
+        for f in use.files
+        for ns, name, *_ in file_facts(f).types
+    }
+    declared_everywhere = internal_namespaces(uses) | {
+        f"{ns}.{name}" if ns else name for ns, name in repo_types
+    }
     for use, r in nested:
         _add_using(use, resolve_using(r, declared_everywhere))
     own = set()
@@ -157,6 +169,7 @@ def gather(
         use.own_ids = own
         use.repo_ids = repo_ids
         use.repo_extensions = repo_extensions
+        use.repo_types = repo_types
         declared = {n for n in use.namespaces}
         used = {u for u in use.usings if u not in declared}
         carrier = nx.framework_package(used)
