@@ -84,3 +84,18 @@ def test_a_global_qualified_using_is_never_relative():
     assert [(r.module, ref_facts(r).enclosing) for r in refs] == [("AutoFixture", "")]
     tools = next(r for r in analyze_text(text, "a.cs", FileKind.SOURCE, "p.csproj") if r.line == 4)
     assert ref_facts(tools).enclosing == "Acme.AutoFixture"
+
+
+def test_a_declared_package_providing_a_used_namespace_is_not_unused(tmp_path):
+    # the mapping takes IServiceCollection to the abstractions package; the declared
+    # implementation package provides the namespace the code imports as well
+    items = (
+        '<PackageReference Include="Microsoft.Extensions.DependencyInjection" Version="8.0.0" />'
+    )
+    code = (
+        "using Microsoft.Extensions.DependencyInjection;\n\nnamespace Lib;\n\n"
+        "public static class Setup\n{\n    public static IServiceCollection Add("
+        "this IServiceCollection services) => services;\n}\n"
+    )
+    root = write_tree(tmp_path, {"Lib/Lib.csproj": LIB.format(items=items), "Lib/Setup.cs": code})
+    assert _codes(root) == []  # nor is the abstractions package it brings missing

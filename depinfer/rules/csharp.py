@@ -41,6 +41,7 @@ from depinfer.mapping.nuget_index import app_frameworks
 from depinfer.model import Candidate, Ecosystem, Evidence, ImportRef, Project, Section
 from depinfer.rules.csharp_build import (
     build_evidence_candidates,
+    declared_in_use_candidates,
     declared_tool_candidates,
     read_tree,
     tool_built_in,
@@ -874,6 +875,7 @@ def infer(
         + protobuf_candidates(layout)
         + build_evidence_candidates(layout, uses, tree)
         + declared_tool_candidates(layout)
+        + declared_in_use_candidates(layout, uses)
     )
     kept = []
     seen: set[tuple[str, str]] = set()

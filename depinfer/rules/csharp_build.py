@@ -230,3 +230,29 @@ def declared_tool_candidates(layout: list[CsProject]) -> list[Candidate]:
             if pid.lower() in private or nxi.kind_of(pid) in BUILD_KINDS:
                 out.append(_candidate(pid, cs, "declared-build-tool", "used by the build"))
     return out
+
+
+def declared_in_use_candidates(
+    layout: list[CsProject], uses: dict[str, ProjectUse]
+) -> list[Candidate]:
+    """The project's own PackageReferences whose API its code uses even where the mapping
+    chose another package for it (a namespace the declared package provides, beside its
+    abstractions or implementation sibling; a polyfill's types): `--check` never calls them
+    unused. Namespaces every framework has in the box say nothing."""
+    always = set(nxi.inbox()["always"])
+    out = []
+    for cs in layout:
+        use = uses[cs.path]
+        names = {*use.usings, *use.global_usings} - always
+        for pid in cs.manifest.declared.get("PackageReference", []):
+            row = nxi.polyfills().get(pid)
+            if row is not None:
+                hit = next((t for t in row.get("types", []) if t in use.identifiers), None)
+                hit = hit or next((n for n in row.get("namespaces", []) if n in names), None)
+            else:
+                info = nxi.package_info(pid) or {}
+                provided = [n["namespace"] for n in info.get("namespaces", [])]
+                hit = next((n for n in provided if n in names), None)
+            if hit:
+                out.append(_candidate(pid, cs, "declared-in-use", f"the code uses {hit}"))
+    return out
