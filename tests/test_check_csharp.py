@@ -86,16 +86,21 @@ def test_a_global_qualified_using_is_never_relative():
     assert ref_facts(tools).enclosing == "Acme.AutoFixture"
 
 
-def test_a_declared_package_providing_a_used_namespace_is_not_unused(tmp_path):
-    # the mapping takes IServiceCollection to the abstractions package; the declared
-    # implementation package provides the namespace the code imports as well
+def test_a_package_only_adding_extensions_to_a_used_namespace_stays_unused(tmp_path):
+    # Options.ConfigurationExtensions adds `Configure<T>(IConfiguration)` into the DI
+    # namespace; the code imports the namespace but calls none of it: truly unused. The
+    # code calls BuildServiceProvider, which only the undeclared DI package has.
     items = (
-        '<PackageReference Include="Microsoft.Extensions.DependencyInjection" Version="8.0.0" />'
+        '<PackageReference Include="Microsoft.Extensions.Options.ConfigurationExtensions"'
+        ' Version="8.0.0" />'
     )
     code = (
-        "using Microsoft.Extensions.DependencyInjection;\n\nnamespace Lib;\n\n"
-        "public static class Setup\n{\n    public static IServiceCollection Add("
-        "this IServiceCollection services) => services;\n}\n"
+        "using System;\nusing Microsoft.Extensions.DependencyInjection;\n\nnamespace Lib;\n\n"
+        "public static class Setup\n{\n    public static IServiceProvider Build("
+        "IServiceCollection services) => services.BuildServiceProvider();\n}\n"
     )
     root = write_tree(tmp_path, {"Lib/Lib.csproj": LIB.format(items=items), "Lib/Setup.cs": code})
-    assert _codes(root) == []  # nor is the abstractions package it brings missing
+    assert _codes(root) == [
+        ("DEP001", "Microsoft.Extensions.DependencyInjection"),
+        ("DEP002", "Microsoft.Extensions.Options.ConfigurationExtensions"),
+    ]

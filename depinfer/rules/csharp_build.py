@@ -236,23 +236,35 @@ def declared_in_use_candidates(
     layout: list[CsProject], uses: dict[str, ProjectUse]
 ) -> list[Candidate]:
     """The project's own PackageReferences whose API its code uses even where the mapping
-    chose another package for it (a namespace the declared package provides, beside its
+    chose another package for it (a namespace the declared package owns, beside its
     abstractions or implementation sibling; a polyfill's types): `--check` never calls them
-    unused. Namespaces every framework has in the box say nothing."""
+    unused. A package that only adds extension methods into a namespace counts only when
+    the code calls one of them; namespaces every framework has in the box say nothing."""
     always = set(nxi.inbox()["always"])
     out = []
     for cs in layout:
         use = uses[cs.path]
-        names = {*use.usings, *use.global_usings} - always
+        names = sorted({*use.usings, *use.global_usings} - always)
         for pid in cs.manifest.declared.get("PackageReference", []):
             row = nxi.polyfills().get(pid)
             if row is not None:
                 hit = next((t for t in row.get("types", []) if t in use.identifiers), None)
                 hit = hit or next((n for n in row.get("namespaces", []) if n in names), None)
             else:
-                info = nxi.package_info(pid) or {}
-                provided = [n["namespace"] for n in info.get("namespaces", [])]
-                hit = next((n for n in provided if n in names), None)
+                hit = next((n for n in names if _owns(pid, n, use)), None)
             if hit:
                 out.append(_candidate(pid, cs, "declared-in-use", f"the code uses {hit}"))
     return out
+
+
+def _owns(pid: str, ns: str, use: ProjectUse) -> bool:
+    """The index lists `pid` for exactly `ns`, as its owner (no markers) or with an
+    extension method the code calls."""
+    prefix, entries = nxi.lookup(ns)
+    if prefix != ns:
+        return False
+    low = pid.lower()
+    return any(
+        e.package.lower() == low and (not e.markers or any(use.uses_marker(m) for m in e.markers))
+        for e in entries
+    )
