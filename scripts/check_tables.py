@@ -114,6 +114,12 @@ CURATED: dict[str, Spec] = {
             Names("tag_versioning.*.package", "nuget"),
         ),
     ),
+    "csharp/build_evidence.json": Spec(
+        rows={"rules.*": SOURCE}, names=(Names("rules.*.package", "nuget"),)
+    ),
+    "csharp/polyfills.json": Spec(
+        rows={"rows.*": SOURCE}, names=(Names("rows.*.package", "nuget"),)
+    ),
     "javascript/alias_configs.toml": Spec(rows={"config.*": SOURCE, "prefix.*": SOURCE}),
     "javascript/companions.toml": Spec(
         rows={"companion.*": DOCS},

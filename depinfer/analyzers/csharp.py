@@ -220,8 +220,8 @@ class _FileWalk:
             self.features.add("index")
 
     def using(self, node, ns: str) -> bool:
-        """`using …;`: recorded as its own ref."""
-        _using(node, self.ref)
+        """`using …;`: recorded as its own ref, with the namespace it sits in."""
+        _using(node, self.ref, ns)
         return True
 
     def namespace(self, node, ns: str) -> bool:
@@ -475,7 +475,7 @@ def analyze_razor(text: str, rel: str, kind: FileKind, cs: CsProject) -> list[Im
     return refs
 
 
-def _using(node, ref) -> None:
+def _using(node, ref, enclosing: str = "") -> None:
     is_global = any(c.type == "global" for c in node.children)
     is_static = any(c.type == "static" for c in node.children)
     alias = None
@@ -491,6 +491,10 @@ def _using(node, ref) -> None:
     if not module:
         return
     guard = _guard(node)
+    # `using global::N;` names N from the global namespace, never relative to the enclosing one
+    rooted = target is not None and target.text.lstrip().startswith(b"global::")
+    if rooted:
+        enclosing = ""
     ref(
         module,
         node.start_point[0] + 1,
@@ -499,6 +503,7 @@ def _using(node, ref) -> None:
         static=is_static,
         alias=alias or None,
         guard=tuple((symbol, wanted) for symbol, wanted in guard),
+        **({"enclosing": enclosing} if enclosing and not is_global else {}),
     )
 
 

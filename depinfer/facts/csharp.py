@@ -35,6 +35,7 @@ class CsRefFacts(Facts):
     alias: str | None = None  # `using A = N.T;`
     guard: tuple[tuple[str, bool], ...] = ()  # enclosing `#if` branches: (symbol, defined)
     msbuild: bool = False  # a `<Using Include>` item of the project or its props
+    enclosing: str = ""  # the namespace a `using` sits in (its name resolves relative to it)
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,14 @@ from functools import lru_cache
 
 from depinfer.analyzers.csharp_layout import CsProject
 from depinfer.context import Context
-from depinfer.facts.csharp import CsDepFacts, CsRefFacts, file_facts, ref_kind, set_dep
+from depinfer.facts.csharp import (
+    CsDepFacts,
+    CsRefFacts,
+    file_facts,
+    ref_facts,
+    ref_kind,
+    set_dep,
+)
 from depinfer.mapping import nuget_index as nx
 from depinfer.mapping.csharp_projects import is_roslyn_component, project_references
 from depinfer.mapping.csharp_solutions import published_instead, separately_released, solutions
@@ -204,8 +211,25 @@ Answer = tuple[list[Candidate], bool]  # (candidates, resolved)
 
 
 def _by_own_namespace(q: NamespaceQuery) -> Answer | None:
-    """The repository declares the namespace and no package is indexed for it."""
-    return ([], True) if q.ns in q.internal and not q.prefix else None
+    """The repository declares the namespace and no package is indexed for it (for a
+    `using static` or alias target, which names a type: a type the repository declares,
+    possibly nested, `Ns.Outer.Inner`)."""
+    ns = q.ns
+    facts = ref_facts(q.ref)
+    if ref_kind(q.ref) == "using" and (facts.static or facts.alias) and ns not in q.internal:
+        ns = _own_type_namespace(ns, q) or ns.rsplit(".", 1)[0]
+    return ([], True) if ns in q.internal and not q.prefix else None
+
+
+def _own_type_namespace(name: str, q: NamespaceQuery) -> str | None:
+    """The namespace of the repository's own top-level type `name` starts with (the
+    longest namespace followed by a type the repository's code declares there)."""
+    parts = name.split(".")
+    for i in range(len(parts) - 1, -1, -1):
+        ns = ".".join(parts[:i])
+        if (ns, parts[i]) in q.use.repo_types:
+            return ns or None
+    return None
 
 
 def _by_hint_path(q: NamespaceQuery) -> Answer | None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from depinfer.analyzers.csharp_layout import CsProject, build_layout
@@ -68,6 +68,8 @@ class ProjectUse:
     # extension methods the repository declares itself: a call of one of these names is no
     # sign of a package's entry point of the same name (its own `AddOpenApi`)
     repo_extensions: set[str] = field(default_factory=set)
+    # (namespace, name) of every top-level type the repository declares
+    repo_types: set[tuple[str, str]] = field(default_factory=set)
 
     def uses_marker(self, marker: str) -> bool:
         if marker.startswith("?."):
@@ -110,6 +112,7 @@ def gather(
     # symbols the repository's own project files define somewhere: only those are read
     # as off where a project does not define them (others may come from the command line)
     known = set().union(*defined.values()) if defined else set()
+    nested: list[tuple[ProjectUse, ImportRef]] = []  # usings inside a namespace
     for r in refs:
         use = uses.get(ref_project(r) or "")
         if use is None:
@@ -117,12 +120,10 @@ def gather(
         kind = ref_kind(r)
         if kind == "using" and not guard_active(ref_facts(r).guard, defined[use.cs.path], known):
             continue  # `#if POMELO using MySqlConnector;` in a project without POMELO
-        if kind == "using":
-            use.usings.setdefault(r.module, r)
-            if ref_facts(r).global_using:
-                use.global_usings.add(r.module)
-            else:
-                use.file_usings[r.file].add(r.module)
+        if kind == "using" and ref_facts(r).enclosing:
+            nested.append((use, r))  # resolved once every declared namespace is known
+        elif kind == "using":
+            _add_using(use, r)
         elif kind == "qualified":
             use.qualified.setdefault(r.module, r)
         elif kind == "attribute":
@@ -134,6 +135,19 @@ def gather(
             use.marker_names.update(set(summary.identifiers) - set(summary.member_only))
             use.pairs.update(summary.pairs)
             use.namespaces.update(summary.namespaces)
+    # namespaces and top-level types the repository declares: a nested using's first
+    # name may be either (`using N = Outer.Inner;` in Outer's namespace)
+    repo_types = {
+        (ns, name)
+        for use in uses.values()
+        for f in use.files
+        for ns, name, *_ in file_facts(f).types
+    }
+    declared_everywhere = internal_namespaces(uses) | {
+        f"{ns}.{name}" if ns else name for ns, name in repo_types
+    }
+    for use, r in nested:
+        _add_using(use, resolve_using(r, declared_everywhere))
     own = set()
     for cs in layout:
         own.update(
@@ -155,6 +169,7 @@ def gather(
         use.own_ids = own
         use.repo_ids = repo_ids
         use.repo_extensions = repo_extensions
+        use.repo_types = repo_types
         declared = {n for n in use.namespaces}
         used = {u for u in use.usings if u not in declared}
         carrier = nx.framework_package(used)
@@ -163,6 +178,28 @@ def gather(
             use.cs, used, use.uses_marker
         )
     return layout, uses
+
+
+def _add_using(use: ProjectUse, r: ImportRef) -> None:
+    use.usings.setdefault(r.module, r)
+    if ref_facts(r).global_using:
+        use.global_usings.add(r.module)
+    else:
+        use.file_usings[r.file].add(r.module)
+
+
+def resolve_using(r: ImportRef, declared: set[str]) -> ImportRef:
+    """A `using N.M;` inside `namespace A.B` names, as the compiler looks its first
+    identifier up, `A.B.N.M`, then `A.N.M`, then `N.M`: the first whose `…N` is a namespace
+    the repository declares or the index knows. Alias and `using static` targets alike."""
+    enclosing = ref_facts(r).enclosing
+    parts = enclosing.split(".") if enclosing else []
+    first = r.module.split(".", 1)[0]
+    for i in range(len(parts), 0, -1):
+        head = ".".join([*parts[:i], first])
+        if head in declared or nx.lookup(head)[0] == head:
+            return replace(r, module=".".join([*parts[:i], r.module]))
+    return r
 
 
 def internal_namespaces(uses: dict[str, ProjectUse]) -> set[str]:

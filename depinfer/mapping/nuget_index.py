@@ -195,6 +195,25 @@ def sdk_packages(cs: CsProject) -> set[str]:
     return out
 
 
+@lru_cache(maxsize=1)
+def polyfills() -> dict[str, dict]:
+    """The polyfill table (data/csharp/polyfills.json): package -> its row (the API it
+    brings, the type names and syntax that need it, the frameworks that have it in-box)."""
+    return {row["package"]: row for row in _load("polyfills.json")["rows"]}
+
+
+def _inbox_by_row(row: dict, tfms: list[str]) -> list[str]:
+    """The target frameworks the polyfill row's API is not in the box of."""
+    inbox_since = row.get("inbox", {})
+    out = []
+    for tfm in tfms:
+        family, version = tfm_major(tfm)
+        since = inbox_since.get(family)
+        if since is None or version < since:
+            out.append(tfm)
+    return out
+
+
 def package_in_box(pid: str, cs: CsProject | None) -> bool:
     """True when every target framework of the project already has this package's API."""
     return not missing_tfms(pid, cs)
@@ -241,6 +260,9 @@ def missing_tfms(pid: str, cs: CsProject | None) -> list[str]:
                 if everywhere != ["*"]
                 else []
             )
+    row = polyfills().get(pid)
+    if row is not None:
+        return [] if everywhere == ["*"] else _inbox_by_row(row, everywhere)
     since = data["since"].get(pid)
     if since is None:
         return everywhere

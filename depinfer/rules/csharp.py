@@ -39,6 +39,13 @@ from depinfer.mapping.csharp_projects import (
 from depinfer.mapping.csharp_use import ProjectUse, conventions, gather
 from depinfer.mapping.nuget_index import app_frameworks
 from depinfer.model import Candidate, Ecosystem, Evidence, ImportRef, Project, Section
+from depinfer.rules.csharp_build import (
+    build_evidence_candidates,
+    declared_in_use_candidates,
+    declared_tool_candidates,
+    read_tree,
+    tool_built_in,
+)
 from depinfer.rules.csharp_config import serilog_packages
 from depinfer.scan import walk_repository
 
@@ -228,28 +235,43 @@ def _framework_packages(
     return out
 
 
+def _polyfill_needs() -> dict[str, tuple[list[str], list[str]]]:
+    """package -> (type names, syntax features) whose use needs it on older frameworks: the
+    polyfill table's rows, then the conventions' older lists for packages it has no row for."""
+    out = {
+        pid: (row.get("types", []), row.get("features", [])) for pid, row in nxi.polyfills().items()
+    }
+    conv = conventions()
+    for pid, types in conv["polyfill_types"].items():
+        out.setdefault(pid, (types, []))
+    for pid, feats in conv.get("polyfill_features", {}).items():
+        types, _ = out.get(pid, ([], []))
+        out.setdefault(pid, (types, feats))
+    return out
+
+
 def polyfill_candidates(layout: list[CsProject], uses: dict[str, ProjectUse]) -> list[Candidate]:
+    """Packages bringing an API the code uses to the project's frameworks that lack it in
+    the box (per framework where only some lack it: a conditional ItemGroup); never for a
+    project whose frameworks all have it."""
     out = []
+    needs = _polyfill_needs()
     for cs in layout:
         if not _legacy(cs):
             continue
         use = uses[cs.path]
         features = {feat for f in use.files for feat in file_facts(f).features}
-        for pid, types in conventions()["polyfill_types"].items():
+        for pid, (types, wanted) in needs.items():
             if nxi.package_in_box(pid, cs):
                 continue
             hit = next((t for t in types if t in use.identifiers), None)
-            if hit:
-                c = _candidate(pid, cs, "polyfill", f"{hit} on {cs.target_frameworks}")
-                missing = nxi.missing_tfms(pid, cs)
-                if missing and set(missing) != set(cs.target_frameworks):
-                    set_dep(c, tfms=tuple(missing))
-                out.append(c)
-        for pid, wanted in conventions().get("polyfill_features", {}).items():
-            hit = next((f for f in wanted if f in features), None)
-            if hit is None or nxi.package_in_box(pid, cs):
+            detail = f"{hit} on {cs.target_frameworks}"
+            if hit is None:
+                hit = next((f for f in wanted if f in features), None)
+                detail = f"{hit} syntax on {cs.target_frameworks}"
+            if hit is None:
                 continue
-            c = _candidate(pid, cs, "polyfill", f"{hit} syntax on {cs.target_frameworks}")
+            c = _candidate(pid, cs, "polyfill", detail)
             missing = nxi.missing_tfms(pid, cs)
             if missing and set(missing) != set(cs.target_frameworks):
                 set_dep(c, tfms=tuple(missing))
@@ -845,14 +867,23 @@ def infer(
 ) -> list[Candidate]:
     layout, uses = gather(project, refs)
     by_path = {cs.path: cs for cs in layout}
+    tree = read_tree(project, _ci_text(project), layout)
     added = (
         test_candidates(layout, uses, project)
         + polyfill_candidates(layout, uses)
         + config_candidates(layout, project)
         + protobuf_candidates(layout)
+        + build_evidence_candidates(layout, uses, tree)
+        + declared_tool_candidates(layout)
+        + declared_in_use_candidates(layout, uses)
     )
     kept = []
+    seen: set[tuple[str, str]] = set()
     for c in added:
+        key = (c.manifest, c.name.lower())
+        if key in seen or (_rule_of(c) == "rule:tool-settings" and tool_built_in(c.name, tree)):
+            continue  # one rule says it already; or the SDK brings the tool itself
+        seen.add(key)
         cs = by_path.get(c.manifest)
         if cs is not None and cs.central and c.name.lower() not in {k.lower() for k in cs.pool}:
             continue
@@ -905,6 +936,10 @@ def infer(
     _report_unplaced(project, layout, result, ctx)
     # a reference a Directory.Build file already makes is not written again
     return [c for c in result if not (c.internal and dep_facts(c).inherited)]
+
+
+def _rule_of(c: Candidate) -> str:
+    return c.evidence[0].rule if c.evidence else ""
 
 
 def _one_framework_package(candidates: list[Candidate], added: list[Candidate]) -> list[Candidate]:
