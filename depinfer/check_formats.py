@@ -104,8 +104,7 @@ def sarif(findings: list[Any]) -> dict:
         for f in findings
     ]
     return {
-        "version": "2.1.0",
-        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",  # SARIF 2.1.0; its optional "$schema" key is left out
         "runs": [  # package literal: the SARIF key for the list of analysis runs
             {
                 "tool": {"driver": {"name": "depinfer", "version": __version__, "rules": rules}},

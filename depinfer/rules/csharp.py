@@ -29,7 +29,7 @@ import networkx as nx
 
 from depinfer.analyzers.csharp_layout import CsProject, tfm_major
 from depinfer.context import Context
-from depinfer.facts.csharp import CsDepFacts, dep_facts, file_facts, set_dep
+from depinfer.facts.csharp import dep_facts, file_facts, set_dep
 from depinfer.mapping import nuget_index as nxi
 from depinfer.mapping.csharp_projects import (
     generator_of,
@@ -38,9 +38,10 @@ from depinfer.mapping.csharp_projects import (
 )
 from depinfer.mapping.csharp_use import ProjectUse, conventions, gather
 from depinfer.mapping.nuget_index import app_frameworks
-from depinfer.model import Candidate, Ecosystem, Evidence, ImportRef, Project, Section
+from depinfer.model import Candidate, Ecosystem, ImportRef, Project
 from depinfer.rules.csharp_build import (
     build_evidence_candidates,
+    convention_candidate,
     declared_in_use_candidates,
     declared_tool_candidates,
     read_tree,
@@ -49,17 +50,7 @@ from depinfer.rules.csharp_build import (
 from depinfer.rules.csharp_config import serilog_packages
 from depinfer.scan import walk_repository
 
-
-def _candidate(pid: str, cs: CsProject, rule: str, detail: str) -> Candidate:
-    return Candidate(
-        ecosystem=Ecosystem.NUGET,
-        name=pid,
-        manifest=cs.path,
-        section=Section.RUNTIME,
-        evidence=[Evidence(f"rule:{rule}", cs.path, None, detail)],
-        verified=True,
-        facts=CsDepFacts(kind=nxi.kind_of(pid), convention=True),
-    )
+_candidate = convention_candidate
 
 
 def detect_framework(use: ProjectUse, cs: CsProject | None = None) -> str | None:

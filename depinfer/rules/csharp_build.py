@@ -172,7 +172,10 @@ EVIDENCE: dict[str, Callable[[dict, CsProject, Tree], str | None]] = {
 }
 
 
-def _candidate(pid: str, cs: CsProject, rule: str, detail: str) -> Candidate:
+def convention_candidate(
+    pid: str, cs: CsProject, rule: str, detail: str, private_assets: bool = False
+) -> Candidate:
+    """A package a convention or build evidence adds to `cs` (rule `rule`, why `detail`)."""
     return Candidate(
         ecosystem=Ecosystem.NUGET,
         name=pid,
@@ -180,8 +183,13 @@ def _candidate(pid: str, cs: CsProject, rule: str, detail: str) -> Candidate:
         section=Section.RUNTIME,
         evidence=[Evidence(f"rule:{rule}", cs.path, None, detail)],
         verified=True,
-        facts=CsDepFacts(kind=nxi.kind_of(pid), convention=True, private_assets=True),
+        facts=CsDepFacts(kind=nxi.kind_of(pid), convention=True, private_assets=private_assets),
     )
+
+
+def _candidate(pid: str, cs: CsProject, rule: str, detail: str) -> Candidate:
+    """Build tools never flow to the project's consumers (PrivateAssets=all)."""
+    return convention_candidate(pid, cs, rule, detail, private_assets=True)
 
 
 def build_evidence_candidates(
