@@ -254,3 +254,14 @@ def test_an_optional_import_left_out_becomes_an_include_question(httpserver, tmp
     reqs = arbitrate(result.project, result, ctx, _client(ctx, tmp_path))
     assert [(r.name, r.section.value, r.optional) for r in reqs] == [("ujson", "runtime", False)]
     assert reqs[0].llm.rule_choice == "none"
+
+
+def test_an_ambiguous_python_choice_hands_the_arbiter_its_providers_download_ranks():
+    from conftest import FIXTURES
+
+    from depinfer.context import Options
+    from depinfer.pipeline import infer
+
+    result = infer(FIXTURES / "python" / "hybrid-ambiguous", Options(offline=True))
+    ranks = {c.name: dict(c.ranks) for c in result.candidates if c.ranks}
+    assert "opencv-python-headless" in ranks["opencv-python"]

@@ -51,7 +51,6 @@ class DependencyFacts(Facts):
     type_only: bool = False  # imported under TYPE_CHECKING or in a stub
     folder: str | None = None  # folder whose manifests own the importing file
     layer_bases: tuple[str, ...] = ()  # requirements files the target layer stacks on
-    ranks: tuple[tuple[str, int], ...] = ()  # download ranks of the index's providers
     match: str = ""  # how the index matched the module (index, declared, ...)
     rule: str | None = None  # id of the implicit rule that added it
 
@@ -73,8 +72,3 @@ def mark(ref: ImportRef, **changes: object) -> None:
 def dependency_facts(c: Candidate | Requirement) -> DependencyFacts:
     """The candidate's Python facts, or the defaults when it carries none."""
     return c.facts if isinstance(c.facts, DependencyFacts) else NO_DEPENDENCY_FACTS
-
-
-def ranks_of(c: Candidate) -> dict[str, int]:
-    """The download ranks of the distributions that provide the candidate's module."""
-    return dict(dependency_facts(c).ranks)

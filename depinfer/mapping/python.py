@@ -545,7 +545,8 @@ def by_index(m: _Mapper, use: _Use) -> bool:
         ambiguous=match.ambiguous,
         confidence=0.6 if match.ambiguous else 0.95,
         verified=True if m.index.is_ranked(match.chosen) else None,
-        facts={"ranks": tuple(list(match.ranks.items())[:6]), "match": match.source},
+        ranks=tuple(list(match.ranks.items())[:6]),
+        facts={"match": match.source},
     )
     return True
 
