@@ -27,13 +27,13 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import PurePosixPath
 
-from depinfer.check_declared import tooling_declarations
 from depinfer.check_formats import render
 from depinfer.context import Options
 from depinfer.data import load_table
 from depinfer.mapping.python import target_python
 from depinfer.mapping.python_index import canonical
 from depinfer.mapping.python_stdlib import is_stdlib
+from depinfer.mapping.python_tooling import tooling_declarations
 from depinfer.model import Candidate, Ecosystem, FileKind, Manifest, Project, Section
 from depinfer.pipeline import infer, make_context
 from depinfer.registries.names import comparable

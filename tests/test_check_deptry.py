@@ -10,8 +10,8 @@ from pathlib import Path
 from conftest import write_tree
 
 from depinfer.check import Known, find_problems, run_check
-from depinfer.check_declared import tooling_declarations
 from depinfer.config import load_config
+from depinfer.mapping.python_tooling import tooling_declarations
 from depinfer.model import Candidate, Ecosystem, Evidence, Manifest, Project, Section
 from depinfer.scan import scan
 
@@ -359,3 +359,23 @@ def test_deptry_exclude_regexes_leave_paths_out_of_the_scan(tmp_path):
     files = {f.path for f in scan(tmp_path).files}
     assert "scratch/try.py" not in files and "notes.py" not in files
     assert "tools/keep.py" in files
+
+
+def test_inference_and_check_agree_on_a_test_dependency_tox_installs(tmp_path):
+    from depinfer.context import Options
+    from depinfer.pipeline import infer
+
+    write_tree(
+        tmp_path,
+        {
+            "pyproject.toml": '[project]\nname = "app"\nversion = "1"\ndependencies = []\n'
+            '[project.optional-dependencies]\ntest = ["coverage"]\n',
+            "tox.ini": "[testenv]\ndeps =\n    pytest\ncommands = pytest\n",
+            "app/__init__.py": "",
+            "tests/test_app.py": "import pytest\n\n\ndef test_x():\n    assert pytest\n",
+        },
+    )
+    written = infer(tmp_path, Options(offline=True, versions=False)).requirements
+    assert "pytest" not in {r.name for r in written}  # tox installs it: no entry needed
+    _, findings = run_check(str(tmp_path))
+    assert "pytest" not in {f.name for f in findings}  # and check does not call it missing

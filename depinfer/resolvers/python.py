@@ -43,6 +43,7 @@ from depinfer.mapping.python_manifests import (
     DOCS_GROUPS,
     TEST_GROUPS,
 )
+from depinfer.mapping.python_tooling import pixi_feature_names, tooling_declarations
 from depinfer.model import (
     Candidate,
     Ecosystem,
@@ -62,7 +63,6 @@ from depinfer.resolvers.python_versions import (
     uv_compile,
 )
 from depinfer.scan import classify
-from depinfer.toml_compat import tomllib
 from depinfer.versions import parse_as_of
 
 _PIN = re.compile(
@@ -152,6 +152,7 @@ class _Placing:
     runtime_targets: dict[str, set[str]]  # name -> manifests it goes to as runtime
     pins: dict[str, tuple[str, str]]  # name -> (file, spec) pinned elsewhere
     environments: set[str]  # names pixi's feature environments install
+    tooling: dict[str, str]  # names tox, nox, hatch, CI or requirements.d install -> where
     stacks: dict[str, set[str]]  # requirements file -> the files it pulls in with `-r`
     featured_brings: dict[tuple[str, ...], set[str]]  # per manifest set, once
     group_brought: dict[tuple[str, ...], dict[str, set[str]]]  # per manifest set, once
@@ -200,6 +201,7 @@ class _Placing:
             runtime_targets=runtime_targets,
             pins=pinned_elsewhere(project, manifests),
             environments=pixi_feature_names(project),
+            tooling=tooling_declarations(project),
             stacks={
                 path: _included(path, manifests)
                 for path, m in manifests.items()
@@ -360,8 +362,8 @@ def dev_group(p: _Placing, it: _Item) -> Placed | None:
     it already; with no such group it is reported, not written."""
     if it.role != "dev":
         return None
-    if it.name in it.declared_any:
-        return NOT_WRITTEN
+    if it.name in it.declared_any or it.name in p.tooling:
+        return NOT_WRITTEN  # declared, in a manifest or a tooling environment (check agrees)
     target = _dev_group(it.siblings, it.c)
     if target is None:
         kinds = set(it.c.kinds)
@@ -673,45 +675,6 @@ def _brought_by_extras(names: set[str], ctx: Context) -> set[str]:
     """Distributions the given ones require (their registry Requires-Dist, extras'
     requirements left out); empty offline."""
     return set(_bringers_in_extras(names, ctx))
-
-
-def pixi_feature_names(project: Project) -> set[str]:
-    """Names the repository's pixi.toml installs in its feature environments
-    (`[feature.test.dependencies]`, `[feature.<name>.pypi-dependencies]`; pixi
-    documentation, The pixi.toml manifest: features): environments the maintainers test
-    optional features in, like extras or dependency groups (dask's h5py, numba), per
-    platform too (`[feature.x.target.linux-64.dependencies]`). Conda names mostly equal the
-    PyPI ones; what the package's run-dependencies or the default environment list is left
-    out, whichever feature repeats it (a minimum-versions feature)."""
-    try:
-        doc = tomllib.loads(project.abspath("pixi.toml").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return set()
-    features = doc.get("feature")
-    out: set[str] = set()
-    if not isinstance(features, dict):
-        return out
-    for feature in features.values():
-        if not isinstance(feature, dict):
-            continue
-        targets = feature.get("target")
-        tables = [feature, *(targets.values() if isinstance(targets, dict) else ())]
-        for table in tables:
-            for key in ("dependencies", "pypi-dependencies"):
-                deps = table.get(key) if isinstance(table, dict) else None
-                if isinstance(deps, dict):
-                    out.update(canonical(str(n)) for n in deps)
-    # what the package itself runs with (`[package.run-dependencies]`) and the default
-    # environment are not optional, whichever feature repeats them (minimum versions)
-    package = doc.get("package") if isinstance(doc.get("package"), dict) else {}
-    for table in (
-        package.get("run-dependencies"),
-        doc.get("dependencies"),
-        doc.get("pypi-dependencies"),
-    ):
-        if isinstance(table, dict):
-            out -= {canonical(str(n)) for n in table}
-    return out
 
 
 def _installed_with_a_group(

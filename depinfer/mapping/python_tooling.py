@@ -16,9 +16,9 @@ import re
 import shlex
 
 from depinfer.manifests.requirements import read as read_requirements
+from depinfer.mapping.python_index import canonical
 from depinfer.model import Ecosystem, Project
 from depinfer.registries.names import comparable
-from depinfer.resolvers.python import pixi_feature_names
 from depinfer.toml_compat import tomllib
 
 # a requirement's name at the start of a word (`pytest>=7`, `pytest[cov]`, `"pytest"`)
@@ -194,4 +194,43 @@ def tooling_declarations(project: Project) -> dict[str, str]:
     _requirements_files(project, files, out)
     for name in sorted(pixi_feature_names(project)):
         out.setdefault(name, "pixi.toml")
+    return out
+
+
+def pixi_feature_names(project: Project) -> set[str]:
+    """Names the repository's pixi.toml installs in its feature environments
+    (`[feature.test.dependencies]`, `[feature.<name>.pypi-dependencies]`; pixi
+    documentation, The pixi.toml manifest: features): environments the maintainers test
+    optional features in, like extras or dependency groups (dask's h5py, numba), per
+    platform too (`[feature.x.target.linux-64.dependencies]`). Conda names mostly equal the
+    PyPI ones; what the package's run-dependencies or the default environment list is left
+    out, whichever feature repeats it (a minimum-versions feature)."""
+    try:
+        doc = tomllib.loads(project.abspath("pixi.toml").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return set()
+    features = doc.get("feature")
+    out: set[str] = set()
+    if not isinstance(features, dict):
+        return out
+    for feature in features.values():
+        if not isinstance(feature, dict):
+            continue
+        targets = feature.get("target")
+        tables = [feature, *(targets.values() if isinstance(targets, dict) else ())]
+        for table in tables:
+            for key in ("dependencies", "pypi-dependencies"):
+                deps = table.get(key) if isinstance(table, dict) else None
+                if isinstance(deps, dict):
+                    out.update(canonical(str(n)) for n in deps)
+    # what the package itself runs with (`[package.run-dependencies]`) and the default
+    # environment are not optional, whichever feature repeats them (minimum versions)
+    package = doc.get("package") if isinstance(doc.get("package"), dict) else {}
+    for table in (
+        package.get("run-dependencies"),
+        doc.get("dependencies"),
+        doc.get("pypi-dependencies"),
+    ):
+        if isinstance(table, dict):
+            out -= {canonical(str(n)) for n in table}
     return out
