@@ -48,3 +48,19 @@ def test_registry_look_ups_announce_their_count(monkeypatch):
     registries.exists_many(Ecosystem.PYPI, ["a", "b", "c", "a"])
     assert set(seen) == {"checking 3 names with PyPI"}
     assert current() is None
+
+
+def test_python_release_fetches_announce_their_count(monkeypatch):
+    from depinfer.context import Context, Options
+    from depinfer.resolvers import python_versions
+
+    seen: list[str | None] = []
+
+    class Registry:
+        def versions(self, ecosystem, name):
+            seen.append(current())
+            return []
+
+    ctx = Context(options=Options(offline=True), registries=Registry())
+    python_versions._fetch_versions(ctx, ["requests", "click"])
+    assert seen == ["fetching releases of 2 names with PyPI"] * 2

@@ -27,6 +27,7 @@ from depinfer.data import load_table_or
 from depinfer.model import Ecosystem, Evidence, Requirement
 from depinfer.registries.base import VersionInfo
 from depinfer.registries.endpoints import pypi_index_from_url
+from depinfer.registries.status import stage
 from depinfer.versions import pick_version
 
 
@@ -183,7 +184,10 @@ def _fetch_versions(ctx: Context, names: list[str]) -> dict[str, list[VersionInf
     """Each name's releases, asked of the registry concurrently."""
     if not names:
         return {}
-    with ThreadPoolExecutor(max_workers=min(16, len(names))) as pool:
+    with (
+        stage(f"fetching releases of {len(names)} names with PyPI"),
+        ThreadPoolExecutor(max_workers=min(16, len(names))) as pool,
+    ):
         return dict(
             zip(
                 names,
