@@ -12,9 +12,9 @@ from depinfer.mapping.python_stdlib import (
     backport_for,
     is_stdlib,
     needed_on,
-    target_from_requires_python,
 )
 from depinfer.model import Section
+from depinfer.runtime import target_from_requires_python
 
 
 def _runtime_markers(path: Path, **opts) -> dict[str, str | None]:

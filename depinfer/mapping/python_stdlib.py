@@ -18,10 +18,9 @@ from dataclasses import dataclass
 from functools import cache
 
 from depinfer.data import load_table
-from depinfer.runtime import known_versions, minor, target_from_requires_python
+from depinfer.runtime import known_versions, minor
 
 DEFAULT_TARGET = "3.10"
-__all__ = ["known_versions", "minor", "target_from_requires_python"]  # moved to depinfer.runtime
 
 
 @cache

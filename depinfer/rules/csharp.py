@@ -50,8 +50,6 @@ from depinfer.rules.csharp_build import (
 from depinfer.rules.csharp_config import serilog_packages
 from depinfer.scan import walk_repository
 
-_candidate = convention_candidate
-
 
 def detect_framework(use: ProjectUse, cs: CsProject | None = None) -> str | None:
     """The test framework the project's attributes and usings show; a property only that
@@ -149,27 +147,35 @@ def test_candidates(
         platform = platform_v2 or _testing_platform_runner(cs) or bool(spec.get("testing_platform"))
         if fw is not None:
             for pid in _framework_packages(spec, cs, platform_v2, platform, preferred):
-                out.append(_candidate(pid, cs, "test-framework", fw))
+                out.append(convention_candidate(pid, cs, "test-framework", fw))
             for pid in spec["runner"]:
                 if platform and pid in spec.get("vstest_only", []):
                     continue  # a testing-platform executable runs itself
-                out.append(_candidate(pid, cs, "test-adapter", f"{fw} tests run by dotnet test"))
+                out.append(
+                    convention_candidate(pid, cs, "test-adapter", f"{fw} tests run by dotnet test")
+                )
             for pid in spec["analyzers"]:
                 if pid.lower() in preferred:
-                    out.append(_candidate(pid, cs, "test-analyzer", fw))
+                    out.append(convention_candidate(pid, cs, "test-analyzer", fw))
         if not platform:
             out.append(
-                _candidate(conv["test_sdk"], cs, "test-sdk", "dotnet test needs the test SDK")
+                convention_candidate(
+                    conv["test_sdk"], cs, "test-sdk", "dotnet test needs the test SDK"
+                )
             )
         elif cs.central and conv["test_sdk"].lower() in {k.lower() for k in cs.pool}:
             # on the testing platform the VSTest host is not needed, yet a repository that
             # lists it centrally keeps its test projects runnable by both hosts
             out.append(
-                _candidate(conv["test_sdk"], cs, "test-sdk", "listed centrally beside the platform")
+                convention_candidate(
+                    conv["test_sdk"], cs, "test-sdk", "listed centrally beside the platform"
+                )
             )
         for pid, signs in list(conv["coverage_tools"].items()) + list(conv["test_loggers"].items()):
             if any(s.lower() in ci.lower() for s in signs) or pid.lower() in preferred:
-                out.append(_candidate(pid, cs, "ci", "CI collects coverage / uses the logger"))
+                out.append(
+                    convention_candidate(pid, cs, "ci", "CI collects coverage / uses the logger")
+                )
     return out
 
 
@@ -262,7 +268,7 @@ def polyfill_candidates(layout: list[CsProject], uses: dict[str, ProjectUse]) ->
                 detail = f"{hit} syntax on {cs.target_frameworks}"
             if hit is None:
                 continue
-            c = _candidate(pid, cs, "polyfill", detail)
+            c = convention_candidate(pid, cs, "polyfill", detail)
             missing = nxi.missing_tfms(pid, cs)
             if missing and set(missing) != set(cs.target_frameworks):
                 set_dep(c, tfms=tuple(missing))
@@ -291,9 +297,11 @@ def config_candidates(layout: list[CsProject], project: Project) -> list[Candida
             continue
         for pid, where in serilog_packages(cs, project).items():
             if not nxi.package_in_box(pid, cs):
-                out.append(_candidate(pid, cs, "settings", where))
+                out.append(convention_candidate(pid, cs, "settings", where))
         for pid in sorted(owners.get(cs.directory, ())):
-            out.append(_candidate(pid, cs, "analyzer-input", "its input file is in the folder"))
+            out.append(
+                convention_candidate(pid, cs, "analyzer-input", "its input file is in the folder")
+            )
     out.extend(property_candidates(layout, project))
     return out
 
@@ -316,7 +324,7 @@ def protobuf_candidates(layout: list[CsProject]) -> list[Candidate]:
         for pid in spec.get(role, []):
             if pid.lower() not in cs.inherited_packages and not nxi.package_in_box(pid, cs):
                 rule = PROTOBUF_RULE
-                out.append(_candidate(pid, cs, rule, f"<{PROTOBUF_ITEM}> items ({role})"))
+                out.append(convention_candidate(pid, cs, rule, f"<{PROTOBUF_ITEM}> items ({role})"))
     return out
 
 
@@ -348,7 +356,9 @@ def property_candidates(layout: list[CsProject], project: Project) -> list[Candi
                 continue
             if any(c.manifest == cs.path and c.name == pid for c in out):
                 continue
-            out.append(_candidate(pid, cs, "tool-settings", f"<{hit}> in the project file"))
+            out.append(
+                convention_candidate(pid, cs, "tool-settings", f"<{hit}> in the project file")
+            )
     return out
 
 
@@ -426,7 +436,7 @@ def placement_candidates(
 
 
 def _placed_candidate(pid: str, cs: CsProject, rule: str, detail: str) -> Candidate:
-    c = _candidate(pid, cs, rule, detail)
+    c = convention_candidate(pid, cs, rule, detail)
     if nxi.package_info(pid) is None:
         # a tool the conventions place (SBOM, versioning, analyzers): it works in the
         # build of the project that references it and flows nowhere
