@@ -86,7 +86,9 @@ DOCS = ("docs",)
 WHY = ("why",)
 
 CURATED: dict[str, Spec] = {
-    "common/ci_commands.toml": Spec(rows={"test_command.*": WHY, "lint_word.*": WHY}),
+    "common/ci_commands.toml": Spec(
+        rows={"test_command.*": WHY, "lint_word.*": WHY, "install_command.*": WHY}
+    ),
     "common/repair_patterns.toml": Spec(
         rows={"pattern.*": WHY}, names=(Names("pattern.*.package", "@language"),)
     ),

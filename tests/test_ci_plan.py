@@ -279,3 +279,23 @@ def test_rust_plan_ignores_a_rust_version_newer_than_the_installed_rustc(tmp_pat
     assert "--ignore-rust-version" in _with_reports(plan.test[0])
     monkeypatch.setattr(plan_mod, "_rustc_version", lambda toolchain=None: "1.96.1")
     assert plan_for(tmp_path, "rust", "cargo test --workspace").test == ["cargo test --workspace"]
+
+
+def test_install_lines_are_never_the_test_command(tmp_path):
+    """`pip install pytest` names the runner but runs nothing: the job's test line is the
+    one that runs the tests, and a job that only installs a runner is not a test job."""
+    from depinfer.ci.plan import test_lines
+    from depinfer.ci.workflow import Step, TestJob, is_test_line
+
+    assert not is_test_line("python -m pip install flake8 pytest pytest-cov")
+    assert not is_test_line("pipx install --pip-args=--constraint=c.txt nox")
+    assert not is_test_line("cargo install cargo-nextest")
+    assert is_test_line("pip install -e . && pytest -x")
+    job = TestJob(
+        "ci.yml",
+        "test",
+        [Step(run="python -m pip install flake8 pytest"), Step(run="pytest tests")],
+        {},
+        {},
+    )
+    assert test_lines(job) == ["pytest tests"]

@@ -22,7 +22,7 @@ from pathlib import Path
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 
 from depinfer.ci.constraints import to_pep440
-from depinfer.ci.workflow import Step, TestJob, test_commands
+from depinfer.ci.workflow import Step, TestJob, is_test_line, test_commands
 from depinfer.data import load_table
 from depinfer.model import Ecosystem, Project
 from depinfer.registries.http import default_cache_dir
@@ -87,7 +87,7 @@ def test_lines(job: TestJob | None) -> list[str]:
     out = []
     for step in job.steps:
         for line in (step.run or "").splitlines():
-            if any(re.search(p, line) for p in test_commands()):
+            if is_test_line(line):
                 out.append(unwrap(line))
     return out
 

@@ -25,6 +25,24 @@ def test_commands() -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=1)
+def install_commands() -> tuple[str, ...]:
+    """Patterns of run lines that install tools or packages, never the tests themselves."""
+    rows = load_table("common/ci_commands.toml").get("install_command", [])
+    return tuple(row["pattern"] for row in rows)
+
+
+def is_test_line(line: str) -> bool:
+    """A run line that runs tests: one of its commands (split at `&&`, `||`, `;`)
+    matches a test command and installs nothing (`pip install pytest` names the runner but
+    runs no test)."""
+    for part in re.split(r"&&|\|\||;", line):
+        if any(re.search(p, part) for p in install_commands()):
+            continue
+        if any(re.search(p, part) for p in test_commands()):
+            return True
+    return False
+
+
 def lint_words() -> re.Pattern[str]:
     """Words in a job's name that mark a lint, format or docs job."""
     words = "|".join(row["word"] for row in load_table("common/ci_commands.toml")["lint_word"])
@@ -195,7 +213,8 @@ def read_workflows(root: Path, ci_files: list[str], diagnostics: list[Diagnostic
 
 
 def _score(job: TestJob) -> int:
-    text = "\n".join(s.run or "" for s in job.steps)
+    lines = [ln for s in job.steps for ln in (s.run or "").splitlines()]
+    text = "\n".join(ln for ln in lines if is_test_line(ln))
     score = 0
     for rank, pat in enumerate(test_commands()):
         if re.search(pat, text):
