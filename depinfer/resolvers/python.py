@@ -24,6 +24,7 @@ version stage; nothing here writes a constraint.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -58,7 +59,6 @@ from depinfer.resolvers.common import merge_candidates, to_requirement
 from depinfer.resolvers.python_versions import (
     PINNED,
     index_args,
-    joint_check,
     select_versions,
     uv_compile,
 )
@@ -284,6 +284,49 @@ class Placed:
 NOT_WRITTEN = Placed(None)
 
 
+@lru_cache(maxsize=1)
+def build_tools() -> dict[str, tuple[str, frozenset[str]]]:
+    """Distribution → (kind, the modules whose import counts; empty: any) of the build
+    tools, packagers and freezers (data/python/build_tools.toml)."""
+    rows = load_table("python/build_tools.toml").get("tool", [])
+    return {canonical(r["name"]): (r["kind"], frozenset(r.get("modules", ()))) for r in rows}
+
+
+def _is_build_tool(it: _Item) -> str | None:
+    found = build_tools().get(it.name)
+    if found is None:
+        return None
+    kind, modules = found
+    tops = {n.split(".")[0] for n in it.c.import_names}
+    if modules and tops and not tops & modules:
+        return None  # setuptools for pkg_resources: a runtime API
+    return kind
+
+
+def build_tool(p: _Placing, it: _Item) -> Placed | None:
+    """Build tools, packagers and freezers (PyInstaller, setuptools, twine …) are run to
+    build or ship the project, never by its running code: the project's dev group when it
+    has one (where its build scripts' tools belong), else not written."""
+    if it.role not in ("runtime", "optional"):
+        return None
+    kind = _is_build_tool(it)
+    if kind is None:
+        return None
+    target = _dev_group(it.siblings, dataclasses.replace(it.c, kinds=()))
+    if it.name in it.declared_any or target is None:
+        p.ctx.info(
+            f"{it.c.name}: a {kind}, not a runtime dependency; not written"
+            + ("" if it.name in it.declared_any else " (the project has no dev group)"),
+            _first_file(it.c),
+        )
+        return NOT_WRITTEN
+    path, group = target
+    req = _req(it.c, Section.DEV, group)
+    req.manifest = path
+    req.evidence.append(Evidence("build-tool", detail=f"{it.c.name} is a {kind}"))
+    return Placed(req)
+
+
 def in_poetry_extra(p: _Placing, it: _Item) -> Placed | None:
     """A runtime or optional name a Poetry extras list holds: an optional Poetry dependency."""
     if it.role not in ("runtime", "optional"):
@@ -344,6 +387,26 @@ def runtime_list(p: _Placing, it: _Item) -> Placed | None:
     return Placed(_req(it.c, Section.RUNTIME, None))
 
 
+def optional_tests_exercise(p: _Placing, it: _Item) -> Placed | None:
+    """An optional import of shipped code that the tests import too: the tests exercise
+    the code path that needs it, so the test job must install it — the test/dev group the
+    project has (which the CI installs), unless one declares it already."""
+    if it.role != "optional" or "test" not in it.c.kinds or it.name in it.declared_any:
+        return None
+    if it.name in p.tooling:
+        return NOT_WRITTEN  # a tooling environment (tox, nox, CI line) installs it
+    target = _dev_group(it.siblings, dataclasses.replace(it.c, kinds=("test",)))
+    if target is None:
+        return None
+    path, group = target
+    req = _req(it.c, Section.DEV, group)
+    req.manifest = path
+    req.evidence.append(
+        Evidence("optional-tested", detail="imported where it may be missing and by tests")
+    )
+    return Placed(req)
+
+
 def optional_elsewhere(p: _Placing, it: _Item) -> Placed | None:
     """An optional import: declared somewhere already, or reported as a suggestion."""
     if it.role != "optional":
@@ -389,11 +452,13 @@ def not_written(p: _Placing, it: _Item) -> Placed | None:
 
 # Tried in this order for each merged candidate; the first that returns a decision wins.
 PLACEMENTS: tuple[Callable[[_Placing, _Item], Placed | None], ...] = (
+    build_tool,
     in_poetry_extra,
     offered_as_feature,
     lazy_in_a_group,
     in_a_lower_layer,
     runtime_list,
+    optional_tests_exercise,
     optional_elsewhere,
     dev_group,
     not_written,
@@ -486,7 +551,6 @@ def choose_specs(
         ctx.error(str(exc))
         return
     select_versions(requirements, ctx, python, as_of, used)
-    joint_check(requirements, ctx, python, as_of)
 
 
 _DOCKER_REQ = re.compile(r"(?:-r|--requirement)\s+(\S+\.txt)")
