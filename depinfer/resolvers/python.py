@@ -155,6 +155,7 @@ class _Placing:
     tooling: dict[str, str]  # names tox, nox, hatch, CI or requirements.d install -> where
     stacks: dict[str, set[str]]  # requirements file -> the files it pulls in with `-r`
     featured_brings: dict[tuple[str, ...], set[str]]  # per manifest set, once
+    tested: set[str]  # names test files import unguarded (the tests fail without them)
     group_brought: dict[tuple[str, ...], dict[str, set[str]]]  # per manifest set, once
 
     @classmethod
@@ -208,6 +209,16 @@ class _Placing:
                 if m.format == "requirements"
             },
             featured_brings=featured_brings,
+            tested={
+                canonical(c.name)
+                for c in ours
+                if c.section == Section.DEV
+                and "test" in c.kinds
+                and any(
+                    e.file and e.line and not _guarded_at(project, e.file, e.line)
+                    for e in c.evidence
+                )
+            },
             group_brought={},
         )
 
@@ -235,6 +246,51 @@ class _Placing:
         else:
             role = "other"  # BUILD and anything else
         return _Item(c, manifest, siblings, _declared_anywhere(siblings), name, role, pin)
+
+
+_CATCHES_IMPORT = re.compile(
+    r"^except\s*:|^except\s*\(?\s*(?:[\w.]+\s*,\s*)*(?:ImportError|ModuleNotFoundError|Exception|BaseException)\b"
+)
+
+
+@lru_cache(maxsize=256)
+def _lines(path: str) -> tuple[str, ...]:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            return tuple(fh.read(1_000_000).splitlines())
+    except OSError:
+        return ()
+
+
+def _guarded_at(project: Project, file: str, line: int) -> bool:
+    """Whether the import on `line` of `file` sits in a `try:` whose handlers catch an
+    ImportError (`except ImportError`, `except (ImportError, …)`, a bare `except`): the
+    code then runs without it (a test module that skips when it is missing)."""
+    lines = _lines(str(project.abspath(file)))
+    if not 0 < line <= len(lines):
+        return False
+    indent = len(lines[line - 1]) - len(lines[line - 1].lstrip())
+    for i in range(line - 2, -1, -1):
+        text = lines[i]
+        stripped = text.lstrip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        outer = len(text) - len(stripped)
+        if outer >= indent:
+            continue
+        if not stripped.startswith("try:"):
+            return False
+        for after in lines[line:]:
+            rest = after.lstrip()
+            if not rest or rest.startswith("#") or len(after) - len(rest) != outer:
+                continue
+            if rest.startswith("except"):
+                if _CATCHES_IMPORT.match(rest):
+                    return True
+            elif not rest.startswith(("else", "finally")):
+                return False
+        return False
+    return False
 
 
 def _feature_imports(
@@ -388,10 +444,11 @@ def runtime_list(p: _Placing, it: _Item) -> Placed | None:
 
 
 def optional_tests_exercise(p: _Placing, it: _Item) -> Placed | None:
-    """An optional import of shipped code that the tests import too: the tests exercise
-    the code path that needs it, so the test job must install it — the test/dev group the
-    project has (which the CI installs), unless one declares it already."""
-    if it.role != "optional" or "test" not in it.c.kinds or it.name in it.declared_any:
+    """An optional import of shipped code that the tests import unguarded too: the tests
+    exercise the code path that needs it, so the test job must install it — the test/dev
+    group the project has (which the CI installs), unless one declares it already. Tests
+    that guard the import themselves skip without it (seaborn's fastcluster)."""
+    if it.role != "optional" or it.name not in p.tested or it.name in it.declared_any:
         return None
     if it.name in p.tooling:
         return NOT_WRITTEN  # a tooling environment (tox, nox, CI line) installs it

@@ -45,7 +45,7 @@ from packaging.version import InvalidVersion, Version
 from depinfer.context import Context
 from depinfer.mapping.python import target_python
 from depinfer.mapping.python_manifests import DEV_GROUPS, TEST_GROUPS
-from depinfer.model import Ecosystem, Evidence, Project, Requirement, Section
+from depinfer.model import Ecosystem, Evidence, FileKind, Project, Requirement, Section
 from depinfer.resolvers.python_versions import (
     PINNED,
     find_uv,
@@ -53,6 +53,7 @@ from depinfer.resolvers.python_versions import (
     spec_for,
     uv_compile,
 )
+from depinfer.scan import classify
 from depinfer.versions import parse_as_of
 
 MAX_ROUNDS = 8  # resolves per folder at most (the first one included)
@@ -62,12 +63,15 @@ OTHER_PLATFORMS = (("windows", 'sys_platform == "win32"'), ("macos", 'sys_platfo
 _GROUP_HEADS = ("optional-dependencies.", "dependency-groups.", "group.", "extras.")
 # requirements files the CI-style install leaves out (docs, lint, typing, release tooling)
 _NOT_TEST_FILES = re.compile(r"doc|lint|typ|mypy|release|publish|build")
+# examples, docs and benchmarks are little projects of their own that the test job does not
+# install (an example app pinning an old Werkzeug): not part of the set
+_OWN_PROJECTS = {FileKind.EXAMPLE, FileKind.DOCS, FileKind.BENCH}
 _NO_PLATFORM_FILE = re.compile(
     r"([A-Za-z0-9][A-Za-z0-9._-]*)(?:==\S+)? has no wheels with a matching platform tag"
 )
 
 
-@dataclass
+@dataclass(eq=False)  # compared by identity: one entry per line of the set
 class _Entry:
     """One line of the set to resolve: ours (a requirement about to be written) or the
     manifest's own (declared already, never changed)."""
@@ -132,10 +136,10 @@ def gate(
     return [r for r in requirements if id(r) not in dropped]
 
 
-def _installed_by_tests(req_or_key: tuple[str, Section, str | None], installs: set[str]) -> bool:
+def _installed_by_tests(key: tuple[str, Section, str | None], installs: set[str]) -> bool:
     """Whether the test job installs this section: runtime always; a group or extra named
     like a test/dev group or named by the CI; a requirements file not for docs/lint/release."""
-    path, section, group = req_or_key
+    path, section, group = key
     if section == Section.RUNTIME:
         return not (path.endswith(".txt") and _NOT_TEST_FILES.search(path.lower()))
     if section not in (Section.DEV, Section.OPTIONAL):
@@ -159,7 +163,9 @@ def _units(
     units: dict[str, list[_Entry]] = {}
     names: dict[str, set[str]] = {}
     for r in ours:
-        if not _installed_by_tests((r.manifest, r.section, r.group), installs):
+        if classify(r.manifest) in _OWN_PROJECTS or not _installed_by_tests(
+            (r.manifest, r.section, r.group), installs
+        ):
             continue
         folder = PurePosixPath(r.manifest).parent.as_posix()
         units.setdefault(folder, []).append(_Entry(canonicalize_name(r.name), r))
@@ -208,11 +214,10 @@ def _gate_folder(run: _Run, folder: str, entries: list[_Entry]) -> set[int]:
             last = err.splitlines()[-1] if err else "no output"
             run.ctx.warn(f"resolve gate could not judge {where}: {last}")
             return dropped
-        change = _relax(run, live, err) if round_no < MAX_ROUNDS - 1 else None
-        if change is None:
+        changed = _relax(run, live, err) if round_no < MAX_ROUNDS - 1 else []
+        if not changed:
             break
-        if change.req is not None and change not in live:
-            dropped.add(id(change.req))
+        dropped.update(id(x.req) for x in changed if x not in live)
     own = [e for e in entries if e.req is None]
     if own and not run.compile(own)[0]:
         run.ctx.warn(
@@ -241,66 +246,87 @@ def _mentioned(entries: list[_Entry], err: str) -> list[_Entry]:
     return named or ours
 
 
-def _relax(run: _Run, live: list[_Entry], err: str) -> _Entry | None:
-    """One change to our entries that may make the set resolve (module docstring, in that
-    order); the entry changed (removed from `live` when dropped), None when none is left."""
+def _relax(run: _Run, live: list[_Entry], err: str) -> list[_Entry]:
+    """One change to our entries of one name that may make the set resolve (module
+    docstring, in that order): the entries changed (removed from `live` when dropped),
+    empty when nothing is left to change."""
     for step in (_mark_platform, _drop_upper, _drop_lower, _drop_entry):
         changed = step(run, live, err)
-        if changed is not None:
+        if changed:
             return changed
-    return None
+    return []
 
 
-def _mark_platform(run: _Run, live: list[_Entry], err: str) -> _Entry | None:
+def _same(live: list[_Entry], e: _Entry) -> list[_Entry]:
+    """`e` and our other entries of its name (one package in two manifests of a folder)."""
+    return [x for x in live if x.req is not None and x.name == e.name]
+
+
+def _mark_platform(run: _Run, live: list[_Entry], err: str) -> list[_Entry]:
     found = {canonicalize_name(n) for n in _NO_PLATFORM_FILE.findall(err)}
     for e in live:
         if e.req is None or e.name not in found or e.req.markers:
             continue
         for platform, marker in OTHER_PLATFORMS:
             if run.compile([e], platform)[0]:
-                e.req.markers = marker
-                _report(run, e, f"{e.req.name} has files for {platform} only: `; {marker}` added")
-                return e
-    return None
+                for x in _same(live, e):
+                    x.req.markers = marker
+                    _report(
+                        run, x, f"{x.req.name} has files for {platform} only: `; {marker}` added"
+                    )
+                return _same(live, e)
+    return []
 
 
-def _drop_upper(run: _Run, live: list[_Entry], err: str) -> _Entry | None:
-    capped = [e for e in _mentioned(live, err) if e.req is not None and "<" in e.req.spec]
+def _capped(spec: str) -> bool:
+    return any(op in spec for op in ("<", "==", "~="))
+
+
+def _drop_upper(run: _Run, live: list[_Entry], err: str) -> list[_Entry]:
+    capped = [e for e in _mentioned(live, err) if e.req is not None and _capped(e.req.spec)]
     if not capped:
-        return None
+        return []
     e = min(capped, key=lambda e: (not _pinned_elsewhere(e.req), _weight(e.req), e.name))
-    before = e.req.spec
-    e.req.spec = ",".join(p for p in before.split(",") if p and not p.startswith(("<", "~=", "==")))
-    if "~=" in before or "==" in before:
-        e.req.spec = _lower_of(before) or e.req.spec
-    _report(run, e, f"{e.req.name}{before} conflicts: upper bound dropped → {e.req.spec or 'any'}")
-    e.relaxed.append("upper")
-    return e
+    changed = [x for x in _same(live, e) if _capped(x.req.spec)]
+    for x in changed:
+        before = x.req.spec
+        kept = [p for p in before.split(",") if p and not p.startswith(("<", "~=", "=="))]
+        x.req.spec = ",".join(kept) or _lower_of(before)
+        _report(
+            run, x, f"{x.req.name}{before} conflicts: upper bound dropped → {x.req.spec or 'any'}"
+        )
+        x.relaxed.append("upper")
+    return changed
 
 
-def _drop_lower(run: _Run, live: list[_Entry], err: str) -> _Entry | None:
+def _drop_lower(run: _Run, live: list[_Entry], err: str) -> list[_Entry]:
     bounded = [e for e in _mentioned(live, err) if e.req is not None and e.req.spec]
     if not bounded:
-        return None
+        return []
     e = min(bounded, key=lambda e: (_weight(e.req), e.name))
-    before = e.req.spec
-    e.req.spec = ""
-    e.relaxed.append("lower")
-    _report(run, e, f"{e.req.name}{before} conflicts: lower bound dropped (the older line)")
-    return e
+    changed = [x for x in _same(live, e) if x.req.spec]
+    for x in changed:
+        before = x.req.spec
+        x.req.spec = ""
+        x.relaxed.append("lower")
+        _report(run, x, f"{x.req.name}{before} conflicts: lower bound dropped (the older line)")
+    return changed
 
 
-def _drop_entry(run: _Run, live: list[_Entry], err: str) -> _Entry | None:
+def _drop_entry(run: _Run, live: list[_Entry], err: str) -> list[_Entry]:
     named = [e for e in _mentioned(live, err) if e.req is not None]
     if not named:
-        return None
+        return []
     e = min(named, key=lambda e: (_weight(e.req), e.name))
-    live.remove(e)
-    run.ctx.warn(
-        f"resolve gate: {e.req.name} dropped, the least-evidenced of a conflict ({_cause(err)})",
-        e.req.manifest,
-    )
-    return e
+    changed = _same(live, e)
+    for x in changed:
+        live.remove(x)
+        run.ctx.warn(
+            f"resolve gate: {x.req.name} dropped, the least-evidenced of a conflict "
+            f"({_cause(err)})",
+            x.req.manifest,
+        )
+    return changed
 
 
 def _weight(r: Requirement) -> tuple[int, int, int]:
