@@ -77,3 +77,18 @@ def test_tests_that_guard_the_import_themselves_do_not_need_it(tmp_path):
         },
     )
     assert placements(root) == set()
+
+
+def test_one_guarded_test_import_shows_the_tests_run_without_it(tmp_path):
+    guarded = "try:\n    import yaml\nexcept ImportError:\n    yaml = None\n"
+    inside = "import pytest\n\n\ndef test_dump():\n    import yaml\n    assert yaml\n"
+    root = write_tree(
+        tmp_path,
+        {
+            "pyproject.toml": WITH_GROUPS,
+            "app/__init__.py": guarded,
+            "tests/test_guard.py": guarded,
+            "tests/test_dump.py": inside,
+        },
+    )
+    assert ("pyyaml", "optional-dependencies.test") not in placements(root)

@@ -155,7 +155,7 @@ class _Placing:
     tooling: dict[str, str]  # names tox, nox, hatch, CI or requirements.d install -> where
     stacks: dict[str, set[str]]  # requirements file -> the files it pulls in with `-r`
     featured_brings: dict[tuple[str, ...], set[str]]  # per manifest set, once
-    tested: set[str]  # names test files import unguarded (the tests fail without them)
+    tested: set[str]  # names the tests import and never guard (they fail without them)
     group_brought: dict[tuple[str, ...], dict[str, set[str]]]  # per manifest set, once
 
     @classmethod
@@ -209,16 +209,7 @@ class _Placing:
                 if m.format == "requirements"
             },
             featured_brings=featured_brings,
-            tested={
-                canonical(c.name)
-                for c in ours
-                if c.section == Section.DEV
-                and "test" in c.kinds
-                and any(
-                    e.file and e.line and not _guarded_at(project, e.file, e.line)
-                    for e in c.evidence
-                )
-            },
+            tested=_tested_unguarded(project, ours),
             group_brought={},
         )
 
@@ -246,6 +237,19 @@ class _Placing:
         else:
             role = "other"  # BUILD and anything else
         return _Item(c, manifest, siblings, _declared_anywhere(siblings), name, role, pin)
+
+
+def _tested_unguarded(project: Project, ours: list[Candidate]) -> set[str]:
+    """Names test files import where no test guards the import (`try: import x except
+    ImportError`): one guarded import shows the tests are meant to run without it (a
+    skip marker then protects the tests that import it inside a function)."""
+    sites: dict[str, list[bool]] = {}
+    for c in ours:
+        if c.section == Section.DEV and "test" in c.kinds:
+            sites.setdefault(canonical(c.name), []).extend(
+                _guarded_at(project, e.file, e.line) for e in c.evidence if e.file and e.line
+            )
+    return {name for name, guarded in sites.items() if guarded and not any(guarded)}
 
 
 _CATCHES_IMPORT = re.compile(
@@ -447,7 +451,7 @@ def optional_tests_exercise(p: _Placing, it: _Item) -> Placed | None:
     """An optional import of shipped code that the tests import unguarded too: the tests
     exercise the code path that needs it, so the test job must install it — the test/dev
     group the project has (which the CI installs), unless one declares it already. Tests
-    that guard the import themselves skip without it (seaborn's fastcluster)."""
+    that guard the import anywhere skip without it (seaborn's fastcluster)."""
     if it.role != "optional" or it.name not in p.tested or it.name in it.declared_any:
         return None
     if it.name in p.tooling:

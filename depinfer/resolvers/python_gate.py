@@ -57,6 +57,8 @@ from depinfer.scan import classify
 from depinfer.versions import parse_as_of
 
 MAX_ROUNDS = 8  # resolves per folder at most (the first one included)
+# `uv pip compile --python-version` refuses older ones ("Python <3.6 is not supported")
+UV_OLDEST = (3, 6)
 PLATFORM = "linux"  # the platform the test job runs on (uv's --python-platform)
 # what else a package may need: the platform it resolves for alone → its marker
 OTHER_PLATFORMS = (("windows", 'sys_platform == "win32"'), ("macos", 'sys_platform == "darwin"'))
@@ -129,11 +131,21 @@ def gate(
         as_of = parse_as_of(ctx.options.as_of, project.last_commit_date)
     except ValueError:
         return requirements  # reported by the version stage
-    run = _Run(ctx, target_python(project, ctx), as_of, index_args(ctx))
+    run = _Run(ctx, _supported(target_python(project, ctx)), as_of, index_args(ctx))
     dropped: set[int] = set()
     for folder, entries in sorted(_units(project, ours, set(installs)).items()):
         dropped |= _gate_folder(run, folder, entries)
     return [r for r in requirements if id(r) not in dropped]
+
+
+def _supported(python: str | None) -> str | None:
+    """The oldest Python uv resolves for, when the project's oldest is older (a project
+    admitting 2.7 and 3.x is resolved for the first 3.x uv knows)."""
+    try:
+        major, minor = (int(x) for x in (python or "").split(".")[:2])
+    except ValueError:
+        return python
+    return python if (major, minor) >= UV_OLDEST else ".".join(map(str, UV_OLDEST))
 
 
 def _installed_by_tests(key: tuple[str, Section, str | None], installs: set[str]) -> bool:
