@@ -144,6 +144,18 @@ def test_a_conflict_takes_the_older_line_the_other_side_requires(tmp_path, wheel
     assert resolves(out)
 
 
+def test_a_line_with_no_files_for_the_oldest_python_gives_way_to_the_older_one(tmp_path, wheels):
+    write_wheel(wheels, "newlib", "1.0")
+    write_wheel(wheels, "newlib", "2.0", tag="cp311-cp311-manylinux_2_17_x86_64")
+    lib = req("newlib", ">=2.0,<3")
+    ctx = context()
+    out = python_gate.gate(project(tmp_path), [lib], ctx)  # requires-python >=3.10
+    assert lib.spec == ">=1.0,<2"
+    assert "upper bound dropped" not in messages(ctx)  # straight to the older line
+    assert "newlib>=2.0,<3 conflicts: lower bound dropped" in messages(ctx)
+    assert resolves(out)
+
+
 def test_a_package_with_windows_wheels_only_gets_the_windows_marker(tmp_path, wheels):
     write_wheel(wheels, "winonly", "1.0", tag="py3-none-win_amd64")
     write_wheel(wheels, "lib", "1.0")

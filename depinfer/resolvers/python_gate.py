@@ -68,6 +68,12 @@ _NOT_TEST_FILES = re.compile(r"doc|lint|typ|mypy|release|publish|build")
 # examples, docs and benchmarks are little projects of their own that the test job does not
 # install (an example app pinning an old Werkzeug): not part of the set
 _OWN_PROJECTS = {FileKind.EXAMPLE, FileKind.DOCS, FileKind.BENCH}
+# the entry's own lower line is what fails (no file for this Python, or the Python range it
+# admits): dropping its upper bound cannot help, its lower bound goes first
+_UNUSABLE = re.compile(
+    r"([A-Za-z0-9][A-Za-z0-9._-]*)(?:[<>=!~]=?[0-9][^\s,]*)? (?:has no wheels with a matching "
+    r"Python|cannot be used)"
+)
 _NO_PLATFORM_FILE = re.compile(
     r"([A-Za-z0-9][A-Za-z0-9._-]*)(?:==\S+)? has no wheels with a matching platform tag"
 )
@@ -295,7 +301,12 @@ def _capped(spec: str) -> bool:
 
 
 def _drop_upper(run: _Run, live: list[_Entry], err: str) -> list[_Entry]:
-    capped = [e for e in _mentioned(live, err) if e.req is not None and _capped(e.req.spec)]
+    unusable = {canonicalize_name(n) for n in _UNUSABLE.findall(err)}
+    capped = [
+        e
+        for e in _mentioned(live, err)
+        if e.req is not None and _capped(e.req.spec) and e.name not in unusable
+    ]
     if not capped:
         return []
     e = min(capped, key=lambda e: (not _pinned_elsewhere(e.req), _weight(e.req), e.name))
