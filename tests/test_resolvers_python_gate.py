@@ -232,3 +232,13 @@ def test_end_to_end_the_written_manifest_resolves(tmp_path, wheels):
 
 def test_the_fixture_is_what_the_end_to_end_test_reads():
     assert (FIXTURES / "python" / "res-resolve-gate" / "pyproject.toml").is_file()
+
+
+def test_a_resolve_that_does_not_answer_is_reported_not_taken_for_success(tmp_path, monkeypatch):
+    monkeypatch.setattr(
+        python_gate, "uv_compile", lambda *a, **k: (True, "", "resolve skipped: timed out")
+    )
+    aa = req("aa", ">=1.0,<2")
+    ctx = context()
+    assert python_gate.gate(project(tmp_path), [aa], ctx) == [aa]
+    assert "resolve gate could not judge the project: resolve skipped: timed out" in messages(ctx)

@@ -225,6 +225,9 @@ def _gate_folder(run: _Run, folder: str, entries: list[_Entry]) -> set[int]:
     live = list(entries)
     for round_no in range(MAX_ROUNDS):
         ok, out, err = run.compile(live)
+        if ok and not out and "skipped" in err:  # uv did not answer (timeout, cannot start)
+            run.ctx.warn(f"resolve gate could not judge {where}: {err}")
+            return dropped
         if ok:
             _write_lines(run, live, dict(PINNED.findall(out)))
             return dropped

@@ -327,7 +327,7 @@ def uv_compile(
     """(resolved, stdout, stderr) of a dry-run resolve; nothing is installed."""
     uv = find_uv()
     if uv is None:
-        return True, "", "joint resolve skipped: uv is not installed"
+        return True, "", "resolve skipped: uv is not installed"
     # naming an interpreter spares uv a slow search of PATH (it is only used for builds;
     # the target comes from --python-version)
     cmd = [
@@ -349,7 +349,7 @@ def uv_compile(
     try:
         proc = subprocess.run(cmd, input=text, capture_output=True, text=True, timeout=timeout)
     except (OSError, subprocess.TimeoutExpired) as exc:
-        return True, "", f"joint resolve skipped: {exc}"
+        return True, "", f"resolve skipped: {exc}"
     return proc.returncode == 0, proc.stdout, proc.stderr.strip()
 
 
