@@ -14,14 +14,17 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import os
+import re
 import stat
 import tempfile
 from collections import defaultdict
 from pathlib import Path
 from types import ModuleType
 
-from depinfer.ci import repair
+from depinfer.ci import pick_job, repair
+from depinfer.ci.plan import job_installs, test_lines
 from depinfer.ci.repair import PipelineSteps, VerifiedInference, VerifyRequest
+from depinfer.ci.workflow import read_workflows
 from depinfer.config import apply_config, load_config
 from depinfer.context import Context, Options
 from depinfer.hybrid import arbitrate
@@ -29,6 +32,7 @@ from depinfer.manifests import ManifestError, NotWritable, render_manifest
 from depinfer.model import (
     Candidate,
     Diagnostic,
+    Ecosystem,
     ImportRef,
     Inference,
     ManifestEdit,
@@ -36,6 +40,7 @@ from depinfer.model import (
     Requirement,
 )
 from depinfer.registries import Registries
+from depinfer.resolvers import python_gate
 from depinfer.scan import scan
 
 LANGUAGES = ("python", "javascript", "rust", "csharp")
@@ -130,6 +135,12 @@ def run_language(
 def plan_edits(
     project: Project, requirements: list[Requirement], ctx: Context
 ) -> list[ManifestEdit]:
+    """The manifest edits that write `requirements`, after the resolve gates: what would
+    not install is relaxed, marked or left out first (`requirements` is updated in place,
+    so the decision record shows what is written)."""
+    if ctx.options.versions and any(r.ecosystem == Ecosystem.PYPI for r in requirements):
+        installs = test_job_installs(project)
+        requirements[:] = python_gate.gate(project, requirements, ctx, installs)
     by_manifest: dict[str, list[Requirement]] = defaultdict(list)
     for req in requirements:
         by_manifest[req.manifest].append(req)
@@ -153,6 +164,19 @@ def plan_edits(
             continue
         edits.append(ManifestEdit(path, old, new, added=[r.name for r in reqs]))
     return edits
+
+
+def test_job_installs(project: Project) -> set[str]:
+    """The extras and dependency groups the project's CI test job installs (`uv sync
+    --extra`, `poetry install --with`, `pip install -e .[test]`)."""
+    if not project.ci_files:
+        return set()
+    job = pick_job(read_workflows(project.root, project.ci_files, []), None)
+    pip_args, extras, groups = job_installs(job)
+    for args in [*pip_args, *test_lines(job)]:
+        for inside in re.findall(r"\.\[([^\]]+)\]", args):
+            extras.extend(x.strip() for x in inside.split(","))
+    return set(extras) | set(groups)
 
 
 def write_edits(root: Path, edits: list[ManifestEdit], ctx: Context) -> list[str]:

@@ -161,6 +161,7 @@ CURATED: dict[str, Spec] = {
             Names("units.*.settings.*.package", "npm"),
         ),
     ),
+    "python/build_tools.toml": Spec(rows={"tool.*": SOURCE}, names=(Names("tool.*.name", "pypi"),)),
     "python/ci_tools.toml": Spec(
         rows={"job_tooling.*": WHY, "wrapper.*": WHY},
         names=(Names("job_tooling.*.name", "pypi"),),

@@ -24,6 +24,7 @@ version stage; nothing here writes a constraint.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -58,7 +59,6 @@ from depinfer.resolvers.common import merge_candidates, to_requirement
 from depinfer.resolvers.python_versions import (
     PINNED,
     index_args,
-    joint_check,
     select_versions,
     uv_compile,
 )
@@ -155,6 +155,7 @@ class _Placing:
     tooling: dict[str, str]  # names tox, nox, hatch, CI or requirements.d install -> where
     stacks: dict[str, set[str]]  # requirements file -> the files it pulls in with `-r`
     featured_brings: dict[tuple[str, ...], set[str]]  # per manifest set, once
+    tested: set[str]  # names the tests import and never guard (they fail without them)
     group_brought: dict[tuple[str, ...], dict[str, set[str]]]  # per manifest set, once
 
     @classmethod
@@ -208,6 +209,7 @@ class _Placing:
                 if m.format == "requirements"
             },
             featured_brings=featured_brings,
+            tested=_tested_unguarded(project, ours),
             group_brought={},
         )
 
@@ -235,6 +237,64 @@ class _Placing:
         else:
             role = "other"  # BUILD and anything else
         return _Item(c, manifest, siblings, _declared_anywhere(siblings), name, role, pin)
+
+
+def _tested_unguarded(project: Project, ours: list[Candidate]) -> set[str]:
+    """Names test files import where no test guards the import (`try: import x except
+    ImportError`): one guarded import shows the tests are meant to run without it (a
+    skip marker then protects the tests that import it inside a function)."""
+    sites: dict[str, list[bool]] = {}
+    for c in ours:
+        if c.section == Section.DEV and "test" in c.kinds:
+            sites.setdefault(canonical(c.name), []).extend(
+                _guarded_at(project, e.file, e.line) for e in c.evidence if e.file and e.line
+            )
+    return {name for name, guarded in sites.items() if guarded and not any(guarded)}
+
+
+_CATCHES_IMPORT = re.compile(
+    r"^except\s*:|^except\s*\(?\s*(?:[\w.]+\s*,\s*)*(?:ImportError|ModuleNotFoundError|Exception|BaseException)\b"
+)
+
+
+@lru_cache(maxsize=256)
+def _lines(path: str) -> tuple[str, ...]:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            return tuple(fh.read(1_000_000).splitlines())
+    except OSError:
+        return ()
+
+
+def _guarded_at(project: Project, file: str, line: int) -> bool:
+    """Whether the import on `line` of `file` sits in a `try:` whose handlers catch an
+    ImportError (`except ImportError`, `except (ImportError, …)`, a bare `except`): the
+    code then runs without it (a test module that skips when it is missing)."""
+    lines = _lines(str(project.abspath(file)))
+    if not 0 < line <= len(lines):
+        return False
+    indent = len(lines[line - 1]) - len(lines[line - 1].lstrip())
+    for i in range(line - 2, -1, -1):
+        text = lines[i]
+        stripped = text.lstrip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        outer = len(text) - len(stripped)
+        if outer >= indent:
+            continue
+        if not stripped.startswith("try:"):
+            return False
+        for after in lines[line:]:
+            rest = after.lstrip()
+            if not rest or rest.startswith("#") or len(after) - len(rest) != outer:
+                continue
+            if rest.startswith("except"):
+                if _CATCHES_IMPORT.match(rest):
+                    return True
+            elif not rest.startswith(("else", "finally")):
+                return False
+        return False
+    return False
 
 
 def _feature_imports(
@@ -282,6 +342,49 @@ class Placed:
 
 
 NOT_WRITTEN = Placed(None)
+
+
+@lru_cache(maxsize=1)
+def build_tools() -> dict[str, tuple[str, frozenset[str]]]:
+    """Distribution → (kind, the modules whose import counts; empty: any) of the build
+    tools, packagers and freezers (data/python/build_tools.toml)."""
+    rows = load_table("python/build_tools.toml").get("tool", [])
+    return {canonical(r["name"]): (r["kind"], frozenset(r.get("modules", ()))) for r in rows}
+
+
+def _is_build_tool(it: _Item) -> str | None:
+    found = build_tools().get(it.name)
+    if found is None:
+        return None
+    kind, modules = found
+    tops = {n.split(".")[0] for n in it.c.import_names}
+    if modules and tops and not tops & modules:
+        return None  # setuptools for pkg_resources: a runtime API
+    return kind
+
+
+def build_tool(p: _Placing, it: _Item) -> Placed | None:
+    """Build tools, packagers and freezers (PyInstaller, setuptools, twine …) are run to
+    build or ship the project, never by its running code: the project's dev group when it
+    has one (where its build scripts' tools belong), else not written."""
+    if it.role not in ("runtime", "optional"):
+        return None
+    kind = _is_build_tool(it)
+    if kind is None:
+        return None
+    target = _dev_group(it.siblings, dataclasses.replace(it.c, kinds=()))
+    if it.name in it.declared_any or target is None:
+        p.ctx.info(
+            f"{it.c.name}: a {kind}, not a runtime dependency; not written"
+            + ("" if it.name in it.declared_any else " (the project has no dev group)"),
+            _first_file(it.c),
+        )
+        return NOT_WRITTEN
+    path, group = target
+    req = _req(it.c, Section.DEV, group)
+    req.manifest = path
+    req.evidence.append(Evidence("build-tool", detail=f"{it.c.name} is a {kind}"))
+    return Placed(req)
 
 
 def in_poetry_extra(p: _Placing, it: _Item) -> Placed | None:
@@ -344,6 +447,27 @@ def runtime_list(p: _Placing, it: _Item) -> Placed | None:
     return Placed(_req(it.c, Section.RUNTIME, None))
 
 
+def optional_tests_exercise(p: _Placing, it: _Item) -> Placed | None:
+    """An optional import of shipped code that the tests import unguarded too: the tests
+    exercise the code path that needs it, so the test job must install it — the test/dev
+    group the project has (which the CI installs), unless one declares it already. Tests
+    that guard the import anywhere skip without it (seaborn's fastcluster)."""
+    if it.role != "optional" or it.name not in p.tested or it.name in it.declared_any:
+        return None
+    if it.name in p.tooling:
+        return NOT_WRITTEN  # a tooling environment (tox, nox, CI line) installs it
+    target = _dev_group(it.siblings, dataclasses.replace(it.c, kinds=("test",)))
+    if target is None:
+        return None
+    path, group = target
+    req = _req(it.c, Section.DEV, group)
+    req.manifest = path
+    req.evidence.append(
+        Evidence("optional-tested", detail="imported where it may be missing and by tests")
+    )
+    return Placed(req)
+
+
 def optional_elsewhere(p: _Placing, it: _Item) -> Placed | None:
     """An optional import: declared somewhere already, or reported as a suggestion."""
     if it.role != "optional":
@@ -389,11 +513,13 @@ def not_written(p: _Placing, it: _Item) -> Placed | None:
 
 # Tried in this order for each merged candidate; the first that returns a decision wins.
 PLACEMENTS: tuple[Callable[[_Placing, _Item], Placed | None], ...] = (
+    build_tool,
     in_poetry_extra,
     offered_as_feature,
     lazy_in_a_group,
     in_a_lower_layer,
     runtime_list,
+    optional_tests_exercise,
     optional_elsewhere,
     dev_group,
     not_written,
@@ -486,7 +612,6 @@ def choose_specs(
         ctx.error(str(exc))
         return
     select_versions(requirements, ctx, python, as_of, used)
-    joint_check(requirements, ctx, python, as_of)
 
 
 _DOCKER_REQ = re.compile(r"(?:-r|--requirement)\s+(\S+\.txt)")

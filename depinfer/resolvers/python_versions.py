@@ -3,7 +3,8 @@
 Each chosen version exists, is not yanked, was published by the as-of date, supports the
 project's oldest Python, and has every name the code uses from it (API lifecycle table).
 The constraint is written so the project keeps the major it was written for when the
-as-of date is in the past. A joint dry-run resolve (uv, else pip) checks the whole set.
+as-of date is in the past. The resolve gate (python_gate.py) checks the whole set before
+it is written.
 """
 
 from __future__ import annotations
@@ -326,7 +327,7 @@ def uv_compile(
     """(resolved, stdout, stderr) of a dry-run resolve; nothing is installed."""
     uv = find_uv()
     if uv is None:
-        return True, "", "joint resolve skipped: uv is not installed"
+        return True, "", "resolve skipped: uv is not installed"
     # naming an interpreter spares uv a slow search of PATH (it is only used for builds;
     # the target comes from --python-version)
     cmd = [
@@ -348,54 +349,9 @@ def uv_compile(
     try:
         proc = subprocess.run(cmd, input=text, capture_output=True, text=True, timeout=timeout)
     except (OSError, subprocess.TimeoutExpired) as exc:
-        return True, "", f"joint resolve skipped: {exc}"
+        return True, "", f"resolve skipped: {exc}"
     return proc.returncode == 0, proc.stdout, proc.stderr.strip()
 
 
 # a `name==version` line of `uv pip compile` output (name as written, extras dropped)
 PINNED = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*)(?:\[[^\]]*\])?==([^\s;]+)", re.M)
-
-
-def joint_check(
-    requirements: list[Requirement], ctx: Context, python: str | None, as_of: datetime | None
-) -> dict[str, str]:
-    """Dry-run resolve the runtime set with uv; relax upper bounds on conflict.
-
-    Returns the resolved pins (name → version, dependencies included), empty when the
-    check could not run or the set does not resolve even relaxed (then a warning says so)."""
-    reqs = [
-        r
-        for r in requirements
-        if r.ecosystem == Ecosystem.PYPI and not r.internal and r.section.value == "runtime"
-    ]
-    if not reqs or ctx.options.offline:
-        return {}
-
-    def lines(relax: bool) -> str:
-        out = []
-        for r in reqs:
-            spec = re.sub(r",?<[^,]*", "", r.spec) if relax else r.spec
-            out.append(r.name + spec + (f"; {r.markers}" if r.markers else ""))
-        return "\n".join(out) + "\n"
-
-    args = index_args(ctx)
-    ok, out, err = uv_compile(lines(False), python, as_of, uv_args=args)
-    if ok:
-        return {canonicalize_name(n): v for n, v in PINNED.findall(out)}
-    ok_relaxed, out2, err2 = uv_compile(lines(True), python, as_of, uv_args=args)
-    first = err.splitlines()[-1] if err else "conflict"
-    if ok_relaxed:
-        for r in reqs:
-            if "<" in r.spec:
-                relaxed = re.sub(r",?<[^,]*", "", r.spec)
-                r.evidence.append(
-                    Evidence("joint-resolve", detail=f"upper bound dropped: {r.spec} → {relaxed}")
-                )
-                r.spec = relaxed
-        ctx.warn(f"requirements did not resolve together ({first}); upper bounds relaxed")
-        return {canonicalize_name(n): v for n, v in PINNED.findall(out2)}
-    ctx.warn(
-        f"requirements do not resolve together for Python {python}: "
-        f"{err2.splitlines()[-1] if err2 else first}"
-    )
-    return {}

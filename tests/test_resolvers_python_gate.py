@@ -1,0 +1,244 @@
+"""The Python resolve gate: what is written resolves (uv, for the project's oldest Python,
+on Linux, as of the date). uv really resolves here, against tiny wheels this module writes
+into a temporary folder (`--no-index --find-links`, through uv's own environment settings);
+nothing reaches an index. Skipped only when uv is not installed."""
+
+from __future__ import annotations
+
+import zipfile
+from pathlib import Path
+
+import pytest
+from conftest import FIXTURES, copy_fixture, write_tree
+
+from depinfer.context import Context, Options
+from depinfer.model import Ecosystem, Evidence, Requirement, Section
+from depinfer.pipeline import infer
+from depinfer.registries import Registries
+from depinfer.resolvers import python_gate
+from depinfer.resolvers.python_versions import find_uv, uv_compile
+from depinfer.scan import scan
+from depinfer.versions import parse_as_of
+
+pytestmark = pytest.mark.skipif(
+    find_uv() is None, reason="uv is not installed: the resolve gate needs it to resolve"
+)
+
+PYPROJECT = """[project]
+name = "app"
+version = "0.1"
+requires-python = ">=3.10"
+dependencies = []
+
+[project.optional-dependencies]
+test = []
+"""
+AS_OF = "2024-06-01"
+
+
+def write_wheel(folder: Path, name: str, version: str, requires=(), tag="py3-none-any") -> None:
+    """A wheel with nothing but its metadata: METADATA, WHEEL and RECORD in a zip."""
+    dist = f"{name.replace('-', '_')}-{version}"
+    info = f"{dist}.dist-info"
+    files = {
+        f"{info}/METADATA": f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n"
+        + "".join(f"Requires-Dist: {r}\n" for r in requires),
+        f"{info}/WHEEL": f"Wheel-Version: 1.0\nGenerator: tests\nRoot-Is-Purelib: true\nTag: {tag}\n",
+    }
+    with zipfile.ZipFile(folder / f"{dist}-{tag}.whl", "w") as z:
+        for path, text in files.items():
+            z.writestr(path, text)
+        z.writestr(f"{info}/RECORD", "".join(f"{p},,\n" for p in [*files, f"{info}/RECORD"]))
+
+
+@pytest.fixture
+def wheels(tmp_path, monkeypatch):
+    """A folder of wheels uv resolves from instead of an index (uv's own settings)."""
+    folder = tmp_path / "wheels"
+    folder.mkdir()
+    monkeypatch.setenv("UV_NO_INDEX", "1")
+    monkeypatch.setenv("UV_FIND_LINKS", str(folder))
+    monkeypatch.setenv("UV_CACHE_DIR", str(tmp_path / "uv-cache"))
+    return folder
+
+
+class _NoIndex(Registries):
+    """Registries that answer nothing (the stages then work from the shipped indexes) while
+    the run itself is online, so the gate runs."""
+
+    def __init__(self) -> None:
+        super().__init__(offline=True)
+
+
+def context(**options) -> Context:
+    return Context(Options(as_of=AS_OF, **options), _NoIndex())
+
+
+def req(name: str, spec: str = "", sites: int = 1, section=Section.RUNTIME, **kw) -> Requirement:
+    evidence = [Evidence("import", f"app/m{i}.py", i + 1) for i in range(sites)]
+    return Requirement(
+        Ecosystem.PYPI, name, "pyproject.toml", section, spec, evidence=evidence, **kw
+    )
+
+
+def resolves(reqs: list[Requirement]) -> bool:
+    text = "".join(r.name + r.spec + (f"; {r.markers}" if r.markers else "") + "\n" for r in reqs)
+    ok, _, err = uv_compile(
+        text, "3.10", parse_as_of(AS_OF, None), uv_args=["--python-platform", "linux"]
+    )
+    return ok
+
+
+def project(tmp_path: Path):
+    return scan(write_tree(tmp_path / "repo", {"pyproject.toml": PYPROJECT, "app/m.py": ""}))
+
+
+def messages(ctx: Context) -> str:
+    return "\n".join(d.message for d in ctx.diagnostics)
+
+
+def test_an_old_pin_beside_a_library_that_needs_newer_loses_its_upper_bound(tmp_path, wheels):
+    for v in ("1.0", "2.0"):
+        write_wheel(wheels, "pinned", v)
+    write_wheel(wheels, "lib", "2.0", ["pinned>=2"])
+    pin = req("pinned", ">=1.0,<2")
+    pin.evidence.append(Evidence("pin-elsewhere", detail="pinned==1.0 found in the repository"))
+    lib = req("lib", ">=2.0,<3")
+    assert not resolves([pin, lib])
+    ctx = context()
+    out = python_gate.gate(project(tmp_path), [pin, lib], ctx)
+    assert [r.name for r in out] == ["pinned", "lib"]
+    assert pin.spec == ">=1.0" and lib.spec == ">=2.0,<3"
+    assert "pinned>=1.0,<2 conflicts: upper bound dropped" in messages(ctx)
+    assert any(e.rule == "resolve-gate" for e in pin.evidence)  # --explain shows it
+    assert resolves(out)
+
+
+def test_two_packages_needing_incompatible_lines_of_a_third_lose_the_weaker(tmp_path, wheels):
+    for v in ("1.0", "2.0"):
+        write_wheel(wheels, "third", v)
+    write_wheel(wheels, "aa", "1.0", ["third<2"])
+    write_wheel(wheels, "bb", "1.0", ["third>=2"])
+    runs = []
+    for _ in range(2):  # deterministic: the same answer each time
+        aa, bb = req("aa", ">=1.0,<2", sites=3), req("bb", ">=1.0,<2", sites=1)
+        ctx = context()
+        out = python_gate.gate(project(tmp_path), [aa, bb], ctx)
+        runs.append([r.name for r in out])
+        assert "resolve gate: bb dropped, the least-evidenced of a conflict" in messages(ctx)
+        assert resolves(out)
+    assert runs == [["aa"], ["aa"]]
+
+
+def test_a_conflict_takes_the_older_line_the_other_side_requires(tmp_path, wheels):
+    for v in ("1.0", "2.0"):
+        write_wheel(wheels, "third", v)
+    write_wheel(wheels, "aa", "1.0", ["third<2"])
+    write_wheel(wheels, "bb", "1.0", ["third<2"])
+    write_wheel(wheels, "bb", "2.0", ["third>=2"])
+    aa, bb = req("aa", ">=1.0,<2", sites=3), req("bb", ">=2.0,<3", sites=1)
+    ctx = context()
+    out = python_gate.gate(project(tmp_path), [aa, bb], ctx)
+    assert [r.name for r in out] == ["aa", "bb"]
+    assert bb.spec == ">=1.0,<2"  # the line the resolver took, written as a line
+    assert resolves(out)
+
+
+def test_a_line_with_no_files_for_the_oldest_python_gives_way_to_the_older_one(tmp_path, wheels):
+    write_wheel(wheels, "newlib", "1.0")
+    write_wheel(wheels, "newlib", "2.0", tag="cp311-cp311-manylinux_2_17_x86_64")
+    lib = req("newlib", ">=2.0,<3")
+    ctx = context()
+    out = python_gate.gate(project(tmp_path), [lib], ctx)  # requires-python >=3.10
+    assert lib.spec == ">=1.0,<2"
+    assert "upper bound dropped" not in messages(ctx)  # straight to the older line
+    assert "newlib>=2.0,<3 conflicts: lower bound dropped" in messages(ctx)
+    assert resolves(out)
+
+
+def test_a_package_with_windows_wheels_only_gets_the_windows_marker(tmp_path, wheels):
+    write_wheel(wheels, "winonly", "1.0", tag="py3-none-win_amd64")
+    write_wheel(wheels, "lib", "1.0")
+    win, lib = req("winonly"), req("lib")
+    ctx = context()
+    out = python_gate.gate(project(tmp_path), [win, lib], ctx)
+    assert win.markers == 'sys_platform == "win32"' and lib.markers is None
+    assert "winonly has files for windows only" in messages(ctx)
+    assert resolves(out)
+
+
+def test_test_group_entries_resolve_with_the_runtime_ones(tmp_path, wheels):
+    for v in ("1.0", "2.0"):
+        write_wheel(wheels, "third", v)
+    write_wheel(wheels, "aa", "1.0", ["third<2"])
+    write_wheel(wheels, "bb", "1.0", ["third>=2"])
+    aa = req("aa", sites=1)
+    bb = req("bb", sites=5, section=Section.DEV, group="optional-dependencies.test")
+    docs = req("third", ">=2", section=Section.DEV, group="optional-dependencies.docs")
+    out = python_gate.gate(project(tmp_path), [aa, bb, docs], context())
+    # the test extra is installed with the runtime set; a runtime need outweighs it
+    assert [r.name for r in out] == ["aa", "third"]
+
+
+def test_the_gate_does_not_run_offline_or_names_only(tmp_path, wheels):
+    write_wheel(wheels, "aa", "1.0", ["third<2"])  # third does not exist: would not resolve
+    aa = req("aa", ">=1.0,<2")
+    ctx = context(offline=True)
+    assert python_gate.gate(project(tmp_path), [aa], ctx) == [aa]
+    assert "resolve gate skipped (offline)" in messages(ctx)
+    ctx = context(versions=False)  # --names-only (and --check, which runs names only)
+    assert python_gate.gate(project(tmp_path), [aa], ctx) == [aa]
+    assert aa.spec == ">=1.0,<2" and not ctx.diagnostics
+
+
+def test_without_uv_the_gate_says_so_and_writes_as_inferred(tmp_path, monkeypatch):
+    monkeypatch.setattr(python_gate, "find_uv", lambda: None)
+    aa = req("aa")
+    ctx = context()
+    assert python_gate.gate(project(tmp_path), [aa], ctx) == [aa]
+    assert "resolve gate skipped: uv is not installed" in messages(ctx)
+
+
+def test_what_the_gate_cannot_judge_is_written_as_inferred(tmp_path, wheels):
+    aa = req("missing-from-the-index")
+    ctx = context()
+    assert python_gate.gate(project(tmp_path), [aa], ctx) == [aa]
+    assert "resolve gate could not judge" in messages(ctx)
+
+
+def test_end_to_end_the_written_manifest_resolves(tmp_path, wheels):
+    """fixtures/python/res-resolve-gate: an old urllib3 pin in CI beside a requests line
+    that needs urllib3 2, a Windows-only pywin32, PyInstaller in a build script, an optional
+    YAML import the tests exercise."""
+    for v in ("1.26.0", "2.0.0"):
+        write_wheel(wheels, "urllib3", v)
+    write_wheel(wheels, "requests", "2.31.0", ["urllib3>=2"])
+    write_wheel(wheels, "pywin32", "306", tag="cp310-cp310-win_amd64")
+    for name, v in (("pyinstaller", "6.0"), ("pyyaml", "6.0"), ("pytest", "8.0")):
+        write_wheel(wheels, name, v)
+    root = copy_fixture("python", "res-resolve-gate", tmp_path / "repo")
+    ctx = context()
+    result = infer(root, ctx.options, ctx=ctx)
+    written = {(r.name, r.group): r for r in result.requirements}
+    assert ("pyinstaller", None) not in written  # a packager: never a runtime dependency
+    assert written[("pyinstaller", "optional-dependencies.dev")].section == Section.DEV
+    assert written[("pyyaml", "optional-dependencies.test")].section == Section.DEV
+    assert written[("pywin32", None)].markers == 'sys_platform == "win32"'
+    assert "<" not in written[("urllib3", None)].spec
+    runtime_and_test = [r for r in result.requirements if r.group != "optional-dependencies.dev"]
+    assert resolves(runtime_and_test)
+    assert not [d for d in result.diagnostics if d.level == "error"]
+
+
+def test_the_fixture_is_what_the_end_to_end_test_reads():
+    assert (FIXTURES / "python" / "res-resolve-gate" / "pyproject.toml").is_file()
+
+
+def test_a_resolve_that_does_not_answer_is_reported_not_taken_for_success(tmp_path, monkeypatch):
+    monkeypatch.setattr(
+        python_gate, "uv_compile", lambda *a, **k: (True, "", "resolve skipped: timed out")
+    )
+    aa = req("aa", ">=1.0,<2")
+    ctx = context()
+    assert python_gate.gate(project(tmp_path), [aa], ctx) == [aa]
+    assert "resolve gate could not judge the project: resolve skipped: timed out" in messages(ctx)
