@@ -8,13 +8,19 @@ lands on google-auth. A ranked distribution whose name *is* the dotted prefix
 (`opentelemetry.sdk` ↔ opentelemetry-sdk) counts as a provider too, when nothing says its
 top-level names are something else — the ranking proves it exists.
 
-Namespace packages: when the longest prefix is a namespace shared by several
-distributions (`google` for `google.protobuf.json_format`), a provider whose file list the
-index knows (RECORD-derived dotted keys) and which ships nothing directly in that prefix
-only adds other sub-packages to the namespace (google-cloud-storage): it cannot provide the
-module and is dropped, so neither popularity nor a declared plug-in picks it. The index has
-file lists for the `google` root (and the build machine's installed distributions) only;
-other roots (`opentelemetry`, `odoo`, `paste`) keep every provider.
+Namespace packages: the index knows the file lists (the paths of the latest wheel) of the
+distributions under every namespace root — a top-level name several distributions provide
+with different sub-packages (`google`, `azure`, `opentelemetry`, `sphinxcontrib`,
+`airflow`, …). Each sub-package that one group of distributions ships is a key of its own
+(`opentelemetry.trace` → opentelemetry-api, `azure.storage.blob` → azure-storage-blob),
+and `namespaces` names each root's core, the distribution that owns its regular package
+(`airflow` → apache-airflow-core), often none. When the longest prefix is a namespace
+shared by several distributions (`google` for `google.protobuf.json_format` when the
+index lacked that key), a provider whose file list the index knows and which ships nothing
+directly in that prefix only adds other sub-packages (google-cloud-storage): it cannot
+provide the module and is dropped, so neither popularity nor a declared plug-in picks it.
+At a root that means every known provider but the core. Distributions whose file lists
+the index lacks (a meta-package without files, a distribution without a wheel) stay.
 """
 
 from __future__ import annotations
@@ -57,6 +63,8 @@ class PypiIndex:
     modules: dict[str, list[str]]
     ranks: dict[str, int]
     unknown_tops: frozenset[str]
+    # namespace root → its core: the distributions owning its regular package (often none)
+    namespaces: dict[str, list[str]] = field(default_factory=dict)
     _ns_paths: dict[str, dict[str, frozenset[str]]] | None = field(default=None, repr=False)
 
     def rank(self, dist: str) -> int:
@@ -106,7 +114,8 @@ class PypiIndex:
         return kept or providers
 
     def _paths(self) -> dict[str, dict[str, frozenset[str]]]:
-        """distribution → namespace root → the dotted sub-packages its file list ships."""
+        """distribution → namespace root → the dotted sub-packages its file list ships
+        (the root itself for the root's core)."""
         if self._ns_paths is None:
             found: dict[str, dict[str, set[str]]] = {}
             for module, dists in self.modules.items():
@@ -114,6 +123,9 @@ class PypiIndex:
                     top = module.split(".", 1)[0]
                     for dist in dists:
                         found.setdefault(dist, {}).setdefault(top, set()).add(module)
+            for root, core in self.namespaces.items():
+                for dist in core:
+                    found.setdefault(dist, {}).setdefault(root, set()).add(root)
             self._ns_paths = {
                 d: {top: frozenset(ms) for top, ms in tops.items()} for d, tops in found.items()
             }
@@ -148,4 +160,5 @@ def load_index() -> PypiIndex:
         modules=data["modules"],
         ranks=data["ranks"],
         unknown_tops=frozenset(data.get("unknown_tops", ())),
+        namespaces=data.get("namespaces", {}),
     )
