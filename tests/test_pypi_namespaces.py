@@ -192,3 +192,12 @@ def test_wheel_file_list_is_read_by_range_requests_and_cached(build, httpserver,
     assert cached["files"] == files
     httpserver.clear()  # answered from the cache now
     assert build.wheel_files("ns-plugin", base, tmp_path) == files
+
+
+def test_the_roots_namesake_wins_a_sub_package_it_ships_with_a_split_off_wheel():
+    # ns ships stubs for ns.core, ns-essentials the compiled module; the more downloaded
+    # split-off wheel does not beat the root's namesake (nor does it for the root itself)
+    ranks = {"ns-essentials": 1, "ns": 2}
+    index = PypiIndex({"ns": ["ns"], "ns.core": ["ns-essentials", "ns"]}, ranks, frozenset())
+    assert index.lookup("ns.core.x").chosen == "ns"
+    assert index.lookup("ns.core.x").ambiguous

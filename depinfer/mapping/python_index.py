@@ -135,6 +135,8 @@ class PypiIndex:
         providers = sorted(dict.fromkeys(providers), key=lambda d: (self.rank(d), d))
         best = providers[0]
         identity = canonical(key.replace(".", "-"))
+        if identity not in providers:  # a sub-package both the root's namesake and a
+            identity = canonical(key.split(".", 1)[0])  # split-off wheel ship (PySide6.QtCore)
         if (
             identity in providers
             and identity != best
