@@ -23,7 +23,8 @@ Sources (all public, named here, nothing copied into the project but the derived
   5. Namespace file lists (`--namespaces`, also the last step of a full build): a candidate
      root is a top-level import name that at least two distributions provide by sources
      2-3 (`azure`, `google`, `sphinxcontrib`, `zope`, `airflow`, …; --wheel-roots
-     restricts the set). Read are those providers and the ranked distributions whose top
+     restricts the set). Read are those providers, the providers of keys under the root
+     (matplotlib for `mpl_toolkits.mplot3d`), and the ranked distributions whose top
      levels no source knows and whose name holds the root as a word
      (`opentelemetry-api`, `apache-airflow-providers-amazon`) — only distributions already
      in the ranking, no guessed names. For each, the registry's JSON API (the endpoint
@@ -321,13 +322,19 @@ def namespace_candidates(
     modules: dict[str, list[str]], ranks: dict[str, int], unknown_tops: set[str]
 ) -> dict[str, list[str]]:
     """root → distributions to read: the providers of a top-level name two or more
-    distributions of the index provide, and the ranked distributions no source knows the
+    distributions of the index provide (and of the index's keys under it: matplotlib for
+    mpl_toolkits.mplot3d), and the ranked distributions no source knows the
     top levels of whose name holds the root as a word (opentelemetry-api for
     opentelemetry)."""
+    deeper: dict[str, set[str]] = defaultdict(set)  # providers of keys under each root
+    for key, dists in modules.items():
+        if "." in key:
+            deeper[key.split(".", 1)[0]].update(dists)
     out: dict[str, list[str]] = {}
     for root, dists in modules.items():
         if "." in root or len(dists) < 2:
             continue
+        dists = [*dists, *sorted(deeper.get(root, set()) - set(dists))]
         word = canon(root).strip("-").split("-")
         more = [
             u

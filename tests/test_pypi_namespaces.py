@@ -201,3 +201,13 @@ def test_the_roots_namesake_wins_a_sub_package_it_ships_with_a_split_off_wheel()
     index = PypiIndex({"ns": ["ns"], "ns.core": ["ns-essentials", "ns"]}, ranks, frozenset())
     assert index.lookup("ns.core.x").chosen == "ns"
     assert index.lookup("ns.core.x").ambiguous
+
+
+def test_candidates_are_indexed_distributions_only(build):
+    modules = {"ns": ["a", "b"], "ns.x": ["c"], "solo": ["d"], "mpl.sub": ["e"]}
+    ranks = {"a": 1, "b": 2, "ns-extra": 3, "other-ns-thing": 4, "nsx": 5}
+    unknown = {"ns-extra", "other-ns-thing", "nsx"}
+    found = build.namespace_candidates(modules, ranks, unknown)
+    # providers of the root and of keys under it, and unknown-top ranked names holding
+    # the root as a word; a root only one distribution provides is no candidate
+    assert found == {"ns": ["a", "b", "ns-extra", "other-ns-thing", "c"]}
