@@ -35,10 +35,11 @@ Sources (all public, named here, nothing copied into the project but the derived
      Each sub-package only one group of distributions ships becomes a key of its own, down
      to the depth where the distributions part (at most NS_MAX_DEPTH parts):
      `azure.storage.blob` → azure-storage-blob, `opentelemetry.trace` → opentelemetry-api;
-     `namespaces` records, per namespace root, its core: the one group of distributions
-     that ships modules directly in it (`airflow` → apache-airflow-core), often none; the
-     core's own sub-packages need no keys, and the mapper drops, at the root, every
-     provider whose file list is known and that is not the core.
+     `namespaces` records, per namespace root, its core — the one group of distributions
+     that ships modules directly in it (`airflow` → apache-airflow-core), whose own
+     sub-packages need no keys — and whoever else ships a file (an `__init__.py`, a
+     module) directly in it; often nobody (PEP 420). The mapper drops, at the root, every
+     provider whose file list is known and that is none of these.
 
 Bounded: only the ranked distributions (N = size of the ranking, 15,000 here) and the
 pipreqs entries are kept; no registry-wide scan. Runtime here: about 2-5 minutes, plus
@@ -394,10 +395,11 @@ def split_namespace(
     One group of alike distributions → `node` is theirs (a key). Several → a shared
     folder: its key lists who ships modules directly in it, and when a single group does
     and no other group ships its `__init__.py` (a regular package's owner:
-    apache-airflow-core for `airflow`) that group is its core — `cores[node]` — whose own
-    children need no keys; so is a group with over BULK_CHILDREN sub-packages of its own
-    there (aws-cdk-lib for `aws_cdk`: a key each would only repeat it). Every other
-    child is split in turn."""
+    apache-airflow-core for `airflow`) that group is its core, whose own children need no
+    keys; so is a group with over BULK_CHILDREN sub-packages of its own there (aws-cdk-lib
+    for `aws_cdk`: a key each would only repeat it). Every other child is split in turn.
+    `cores[node]`: the core and whoever ships a file directly in the folder (its
+    `__init__.py` or a module) — who may provide a name imported from the folder."""
     ships = {d: s for d, s in ships.items() if s}
     name = ".".join(node)
     groups = _groups(ships)
@@ -420,7 +422,8 @@ def split_namespace(
     # a group with many sub-packages of its own here is an owner too (aws-cdk-lib, itk-core)
     owners += [g for g in groups if g not in owners and _exclusive(g, holders) > BULK_CHILDREN]
     core = set().union(*owners)
-    cores[name] = core
+    # who may provide `from <node> import <attribute>`: whoever ships a file right here
+    cores[name] = core | {d for d, s in ships.items() if any(len(t) <= 1 for t in s)}
     inits_at = {d for d, s in ships.items() if ("__init__",) in s}
     if len(node) > 1 and (here or core or inits_at):
         # who ships modules here; else who declares the folder (google-gax: google.gapic)
@@ -435,9 +438,9 @@ def split_namespace(
 def namespace_table(
     candidates: dict[str, list[str]], files: dict[str, list[str]]
 ) -> tuple[dict[str, set[str]], dict[str, set[str]], dict[str, set[str]]]:
-    """(keys, cores, read): dotted key → distributions, namespace root → its core (the
-    distributions that own its regular package, often none), namespace root → the
-    distributions whose file lists were read for it."""
+    """(keys, cores, read): dotted key → distributions, namespace root → its core and the
+    distributions shipping files directly in it (often none: PEP 420), namespace root →
+    the distributions whose file lists were read for it."""
     keys: dict[str, set[str]] = {}
     cores: dict[str, set[str]] = {}
     read: dict[str, set[str]] = {}
@@ -498,7 +501,7 @@ def add_namespaces(data: dict, roots: list[str] | None, cache: Path) -> dict[str
     namespaces = {k: v for k, v in data.get("namespaces", {}).items() if k not in read}
     for root, dists in cores.items():
         namespaces[root] = sorted(dists, key=lambda d: (ranks.get(d, 10**6), d))
-        have = modules.get(root, [])  # the core provides the root
+        have = modules.get(root, [])  # they provide the root
         modules[root] = sorted(set(have) | dists, key=lambda d: (ranks.get(d, 10**6), d))
     data["modules"] = dict(sorted(modules.items()))
     data["namespaces"] = dict(sorted(namespaces.items()))

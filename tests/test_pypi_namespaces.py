@@ -110,7 +110,13 @@ def test_each_sub_package_is_keyed_to_the_distribution_that_ships_it(table):
     assert keys["sphinxcontrib.httpdomain"] == {"sc-httpdomain"}
     assert keys["sphinxcontrib.autohttp"] == {"sc-httpdomain"}
     assert keys["sphinxcontrib.katex"] == {"sc-katex"}
-    assert cores == {"azure": set(), "sphinxcontrib": set(), "ns": {"ns-core"}}
+    # who ships files right in the root: nobody (PEP 420), every pkgutil-style plug-in,
+    # the core of a regular package
+    assert cores == {
+        "azure": set(),
+        "sphinxcontrib": {"sc-napoleon", "sc-httpdomain", "sc-katex"},
+        "ns": {"ns-core"},
+    }
 
 
 def test_a_core_regular_package_keeps_its_modules_under_the_root(table):
@@ -129,6 +135,7 @@ def test_lookup_maps_core_modules_to_the_core_and_plugins_to_their_sub_package(b
     assert index.lookup("ns.providers.amazon.hooks").chosen == "ns-providers-amazon"
     assert index.lookup("ns.providers.http").chosen == "ns-providers-http"
     assert index.lookup("ns.providers.other").providers == ["ns-core"]
+    assert index.lookup("ns.DAG").providers == ["ns", "ns-core"]  # `from ns import DAG`
 
 
 def test_lookup_in_azure_and_sphinxcontrib_style_namespaces(build, table):
@@ -140,9 +147,11 @@ def test_lookup_in_azure_and_sphinxcontrib_style_namespaces(build, table):
     assert index.lookup("sphinxcontrib.napoleon.docstring").chosen == "sc-napoleon"
     assert index.lookup("sphinxcontrib.httpdomain").chosen == "sc-httpdomain"
     assert index.lookup("sphinxcontrib.katex").chosen == "sc-katex"
-    # a module no file list ships: every known plug-in is dropped, nothing is left to
-    # decide by, so all stay (the index cannot tell)
+    # a module no key names: those shipping files right in sphinxcontrib stay (one of
+    # them may ship it, or it is a name from its __init__.py)
     assert len(index.lookup("sphinxcontrib.unknown").providers) == 3
+    # in a PEP 420 root nobody does: nothing is left to decide by, so all stay
+    assert len(index.lookup("azure.unknown").providers) == 5
 
 
 def test_code_paths_ignore_other_roots_metadata_and_non_code(build):

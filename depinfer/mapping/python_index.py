@@ -13,13 +13,14 @@ distributions under every namespace root — a top-level name several distributi
 with different sub-packages (`google`, `azure`, `opentelemetry`, `sphinxcontrib`,
 `airflow`, …). Each sub-package that one group of distributions ships is a key of its own
 (`opentelemetry.trace` → opentelemetry-api, `azure.storage.blob` → azure-storage-blob),
-and `namespaces` names each root's core, the distribution that owns its regular package
-(`airflow` → apache-airflow-core), often none. When the longest prefix is a namespace
+and `namespaces` names, per root, the distributions that ship files directly in it: its
+core, the owner of its regular package (`airflow` → apache-airflow-core), and whoever
+ships an `__init__.py` or a module there — often nobody (PEP 420). When the longest prefix is a namespace
 shared by several distributions (`google` for `google.protobuf.json_format` when the
 index lacked that key), a provider whose file list the index knows and which ships nothing
 directly in that prefix only adds other sub-packages (google-cloud-storage): it cannot
 provide the module and is dropped, so neither popularity nor a declared plug-in picks it.
-At a root that means every known provider but the core. Distributions whose file lists
+At a root that means every known provider not named in `namespaces`. Distributions whose file lists
 the index lacks (a meta-package without files, a distribution without a wheel) stay.
 """
 
@@ -63,7 +64,7 @@ class PypiIndex:
     modules: dict[str, list[str]]
     ranks: dict[str, int]
     unknown_tops: frozenset[str]
-    # namespace root → its core: the distributions owning its regular package (often none)
+    # namespace root → the distributions shipping files directly in it (its core among them)
     namespaces: dict[str, list[str]] = field(default_factory=dict)
     _ns_paths: dict[str, dict[str, frozenset[str]]] | None = field(default=None, repr=False)
 
@@ -115,7 +116,7 @@ class PypiIndex:
 
     def _paths(self) -> dict[str, dict[str, frozenset[str]]]:
         """distribution → namespace root → the dotted sub-packages its file list ships
-        (the root itself for the root's core)."""
+        (the root itself for those shipping files directly in it)."""
         if self._ns_paths is None:
             found: dict[str, dict[str, set[str]]] = {}
             for module, dists in self.modules.items():
