@@ -39,7 +39,9 @@ Sources (all public, named here, nothing copied into the project but the derived
      that ships modules directly in it (`airflow` → apache-airflow-core), whose own
      sub-packages need no keys — and whoever else ships a file (an `__init__.py`, a
      module) directly in it; often nobody (PEP 420). The mapper drops, at the root, every
-     provider whose file list is known and that is none of these.
+     provider whose file list is known and that is none of these. `installs` records,
+     per namespace root, which of its distributions the root's namesake distribution
+     requires (promptflow → promptflow-devkit, …): the namesake installs their modules.
 
 Bounded: only the ranked distributions (N = size of the ranking, 15,000 here) and the
 pipreqs entries are kept; no registry-wide scan. Runtime here: about 2-5 minutes, plus
@@ -293,30 +295,48 @@ def pick_wheel(files: list[dict]) -> dict | None:
     return min(wheels, key=pref, default=None)
 
 
-def wheel_files(dist: str, json_base: str, cache: Path) -> list[str] | None:
-    """Code files (.py/.pyi/.so/.pyd) the latest wheel of `dist` ships; None when the
-    release has no wheel or the registry does not answer. Cached per distribution."""
+def wheel_files(dist: str, json_base: str, cache: Path) -> dict | None:
+    """{"wheel", "files", "requires"} of the latest release of `dist`: the code files
+    (.py/.pyi/.so/.pyd) its wheel ships (None without a wheel) and the distributions it
+    requires unconditionally; None when the registry does not answer. Cached."""
     cached = cache / f"{dist}.json"
-    if cached.is_file():
-        return json.loads(cached.read_text(encoding="utf-8"))["files"]
+    entry = json.loads(cached.read_text(encoding="utf-8")) if cached.is_file() else {}
+    if "requires" in entry:
+        return entry
     try:
         url = f"{json_base}/{dist}/json"
         with urllib.request.urlopen(url, timeout=120) as resp:
             meta = json.load(resp)
         wheel = pick_wheel(meta.get("urls", []))
-        if wheel is None:
-            names, wheel_name = None, None
+        if "files" in entry:  # cached before requirements were recorded
+            pass
+        elif wheel is None:
+            entry = {"wheel": None, "files": None}
         else:  # the index may answer with URLs relative to the JSON document
             where = urllib.parse.urljoin(url, wheel["url"])
             with zipfile.ZipFile(RangeFile(where, wheel["size"])) as zf:
                 names = sorted(n for n in zf.namelist() if n.endswith(CODE_EXTS))
-            wheel_name = wheel["filename"]
+            entry = {"wheel": wheel["filename"], "files": names}
     except (OSError, ValueError, zipfile.BadZipFile) as exc:
         print(f"   {dist}: {exc}")
         return None
+    entry["requires"] = requirements(meta.get("info", {}).get("requires_dist") or [])
     cache.mkdir(parents=True, exist_ok=True)
-    cached.write_text(json.dumps({"wheel": wheel_name, "files": names}), encoding="utf-8")
-    return names
+    cached.write_text(json.dumps(entry), encoding="utf-8")
+    return entry
+
+
+def requirements(requires_dist: list[str]) -> list[str]:
+    """Canonical names of the requirements no extra conditions."""
+    out = []
+    for req in requires_dist:
+        spec, _, marker = req.partition(";")
+        if "extra" in marker:
+            continue
+        name = re.match(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)", spec)
+        if name:
+            out.append(canon(name.group(1)))
+    return sorted(set(out))
 
 
 def namespace_candidates(
@@ -456,7 +476,8 @@ def namespace_table(
     return keys, cores, read
 
 
-def read_file_lists(dists: list[str], cache: Path, jobs: int = 8) -> dict[str, list[str]]:
+def read_file_lists(dists: list[str], cache: Path, jobs: int = 8) -> tuple[dict, dict]:
+    """({dist: code files}, {dist: requirements}) of the latest releases of `dists`."""
     from concurrent.futures import ThreadPoolExecutor
 
     sys.path.insert(0, str(ROOT))
@@ -466,15 +487,34 @@ def read_file_lists(dists: list[str], cache: Path, jobs: int = 8) -> dict[str, l
     if not indexes:
         raise SystemExit("no package index with a JSON API is configured")
     base = indexes[0].json_base
-    out: dict[str, list[str]] = {}
+    files: dict[str, list[str]] = {}
+    requires: dict[str, list[str]] = {}
     with ThreadPoolExecutor(jobs) as pool:
-        for i, (d, names) in enumerate(
+        for i, (d, entry) in enumerate(
             zip(dists, pool.map(lambda d: wheel_files(d, base, cache), dists), strict=True), 1
         ):
-            if names:
-                out[d] = names
+            if entry and entry["files"]:
+                files[d] = entry["files"]
+            if entry:
+                requires[d] = entry["requires"]
             if i % 200 == 0 or i == len(dists):
-                print(f"  file lists: {i}/{len(dists)} ({len(out)} with code)")
+                print(f"  file lists: {i}/{len(dists)} ({len(files)} with code)")
+    return files, requires
+
+
+def installers(
+    candidates: dict[str, list[str]], read: dict[str, set[str]], requires: dict[str, list[str]]
+) -> dict[str, list[str]]:
+    """namespace root → the distributions of the root that its namesake distribution
+    requires (promptflow → promptflow-core, promptflow-devkit): a module one of them ships
+    is installed by the namesake too, the name its users declare."""
+    out: dict[str, list[str]] = {}
+    for root, dists in candidates.items():
+        namesake = canon(root)
+        if root in read and namesake in dists:
+            installed = sorted(set(requires.get(namesake, ())) & read[root] - {namesake})
+            if installed:
+                out[root] = installed
     return out
 
 
@@ -486,8 +526,10 @@ def add_namespaces(data: dict, roots: list[str] | None, cache: Path) -> dict[str
         candidates = {r: ds for r, ds in candidates.items() if r in roots}
     wanted = sorted({d for ds in candidates.values() for d in ds})
     print(f"namespace candidates: {len(candidates)} roots, {len(wanted)} distributions")
-    files = read_file_lists(wanted, cache)
+    files, requires = read_file_lists(wanted, cache)
     keys, cores, read = namespace_table(candidates, files)
+    installs = {k: v for k, v in data.get("installs", {}).items() if k not in read}
+    data["installs"] = dict(sorted({**installs, **installers(candidates, read, requires)}.items()))
     for key in [k for k in modules if "." in k and k.split(".", 1)[0] in read]:
         kept = [d for d in modules[key] if d not in read[key.split(".", 1)[0]]]
         if kept:
@@ -507,7 +549,8 @@ def add_namespaces(data: dict, roots: list[str] | None, cache: Path) -> dict[str
     data["namespaces"] = dict(sorted(namespaces.items()))
     data["sources"]["namespaces"] = (
         f"central directories (file lists) of the latest wheels of {len(files)} "
-        f"distributions under {len(candidates)} candidate roots; {len(read)} are namespaces"
+        f"distributions under {len(candidates)} candidate roots; {len(read)} are namespaces; "
+        "installs: the requirements (JSON API requires_dist) of each root's namesake"
     )
     return {"roots": len(read), "keys": len(keys), "read": len(files)}
 

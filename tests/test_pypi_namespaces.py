@@ -181,6 +181,13 @@ def test_wheel_file_list_is_read_by_range_requests_and_cached(build, httpserver,
 
     httpserver.expect_request("/files/ns_plugin-1.0-py3-none-any.whl").respond_with_handler(serve)
     meta = {
+        "info": {
+            "requires_dist": [
+                "ns-core>=1",
+                "ns-test; extra == 'test'",
+                "tomli; python_version<'3.11'",
+            ]
+        },
         "urls": [
             {"packagetype": "sdist", "filename": "ns-plugin-1.0.tar.gz", "url": "x", "size": 1},
             {
@@ -190,17 +197,18 @@ def test_wheel_file_list_is_read_by_range_requests_and_cached(build, httpserver,
                 "url": "../../files/ns_plugin-1.0-py3-none-any.whl",
                 "size": len(blob),
             },
-        ]
+        ],
     }
     httpserver.expect_request("/pypi/ns-plugin/json").respond_with_json(meta)
     base = httpserver.url_for("/pypi")
-    files = build.wheel_files("ns-plugin", base, tmp_path)
-    assert files == ["ns/plugin/__init__.py", "ns/plugin/hooks.py"]
+    entry = build.wheel_files("ns-plugin", base, tmp_path)
+    assert entry["files"] == ["ns/plugin/__init__.py", "ns/plugin/hooks.py"]
+    assert entry["requires"] == ["ns-core", "tomli"]  # not what an extra asks for
     assert ranges and all(r.startswith("bytes=") for r in ranges)
     cached = json.loads((tmp_path / "ns-plugin.json").read_text())
-    assert cached["files"] == files
+    assert cached == entry
     httpserver.clear()  # answered from the cache now
-    assert build.wheel_files("ns-plugin", base, tmp_path) == files
+    assert build.wheel_files("ns-plugin", base, tmp_path) == entry
 
 
 def test_the_roots_namesake_wins_a_sub_package_it_ships_with_a_split_off_wheel():
@@ -220,3 +228,17 @@ def test_candidates_are_indexed_distributions_only(build):
     # providers of the root and of keys under it, and unknown-top ranked names holding
     # the root as a word; a root only one distribution provides is no candidate
     assert found == {"ns": ["a", "b", "ns-extra", "other-ns-thing", "c"]}
+
+
+def test_a_namesake_meta_package_provides_what_its_requirements_ship(build, table):
+    _, _, read = table
+    candidates = {"ns": ["ns", "ns-core", "ns-providers-amazon"]}
+    requires = {"ns": ["ns-core", "requests"], "ns-core": ["ns-providers-http"]}
+    installs = build.installers(candidates, read, requires)
+    assert installs == {"ns": ["ns-core"]}  # only the namesake's, only the root's own
+    modules = {"ns": ["ns-core"], "ns.models": ["ns-core"], "ns.providers.amazon": ["ns-p"]}
+    ranks = {"ns-core": 1, "ns": 2, "ns-p": 3}
+    index = PypiIndex(modules, ranks, frozenset(), {"ns": ["ns-core"]}, installs)
+    # the namesake joins, and its identity bonus lets it win over a close rank
+    assert index.lookup("ns.models.dag").providers == ["ns", "ns-core"]
+    assert index.lookup("ns.providers.amazon").providers == ["ns-p"]  # not installed by it

@@ -15,13 +15,16 @@ with different sub-packages (`google`, `azure`, `opentelemetry`, `sphinxcontrib`
 (`opentelemetry.trace` → opentelemetry-api, `azure.storage.blob` → azure-storage-blob),
 and `namespaces` names, per root, the distributions that ship files directly in it: its
 core, the owner of its regular package (`airflow` → apache-airflow-core), and whoever
-ships an `__init__.py` or a module there — often nobody (PEP 420). When the longest prefix is a namespace
-shared by several distributions (`google` for `google.protobuf.json_format` when the
-index lacked that key), a provider whose file list the index knows and which ships nothing
-directly in that prefix only adds other sub-packages (google-cloud-storage): it cannot
-provide the module and is dropped, so neither popularity nor a declared plug-in picks it.
-At a root that means every known provider not named in `namespaces`. Distributions whose file lists
-the index lacks (a meta-package without files, a distribution without a wheel) stay.
+ships an `__init__.py` or a module there — often nobody (PEP 420). When the longest
+prefix is a namespace shared by several distributions (`google` for
+`google.protobuf.json_format` when the index lacked that key), a provider whose file list
+the index knows and which ships nothing directly in that prefix only adds other
+sub-packages (google-cloud-storage): it cannot provide the module and is dropped, so
+neither popularity nor a declared plug-in picks it. At a root that means every known
+provider not named in `namespaces`. Distributions whose file lists the index lacks (a
+meta-package without files, a distribution without a wheel) stay. A root's namesake that
+requires the distribution shipping a sub-package (`installs`: promptflow →
+promptflow-devkit) is a provider of it too.
 """
 
 from __future__ import annotations
@@ -66,6 +69,8 @@ class PypiIndex:
     unknown_tops: frozenset[str]
     # namespace root → the distributions shipping files directly in it (its core among them)
     namespaces: dict[str, list[str]] = field(default_factory=dict)
+    # namespace root → the root's distributions its namesake requires (installs)
+    installs: dict[str, list[str]] = field(default_factory=dict)
     _ns_paths: dict[str, dict[str, frozenset[str]]] | None = field(default=None, repr=False)
 
     def rank(self, dist: str) -> int:
@@ -97,6 +102,7 @@ class PypiIndex:
             if providers:
                 if k < len(parts):
                     providers = self._shipping(key, root, providers)
+                providers = self._with_namesake(root, providers)
                 return self._choose(key, providers, source)
         return None
 
@@ -113,6 +119,16 @@ class PypiIndex:
         paths = self._paths()
         kept = [p for p in providers if not paths.get(p, {}).get(root) or key in paths[p][root]]
         return kept or providers
+
+    def _with_namesake(self, root: str, providers: list[str]) -> list[str]:
+        """The root's namesake distribution joins the providers of a sub-package it
+        installs through a requirement (promptflow for promptflow-devkit's
+        promptflow.entities): its users declare it, and the identity bonus weighs it."""
+        namesake = canonical(root)
+        installs = self.installs.get(root, ())
+        if namesake not in providers and any(p in installs for p in providers):
+            return [*providers, namesake]
+        return providers
 
     def _paths(self) -> dict[str, dict[str, frozenset[str]]]:
         """distribution → namespace root → the dotted sub-packages its file list ships
@@ -164,4 +180,5 @@ def load_index() -> PypiIndex:
         ranks=data["ranks"],
         unknown_tops=frozenset(data.get("unknown_tops", ())),
         namespaces=data.get("namespaces", {}),
+        installs=data.get("installs", {}),
     )
