@@ -57,3 +57,28 @@ def test_providers_with_module_files_in_the_key_folder_stay():
     index = _index({"ns.sub": ["ns-plugin", "ns-other"], "ns.sub.extra": ["ns-plugin"]})
     # both ship modules directly in ns/sub (their file lists record `ns.sub` itself)
     assert index.lookup("ns.sub.helpers").providers == ["ns-plugin", "ns-other"]
+
+
+def test_core_modules_of_other_namespaces_map_to_their_core_not_a_declared_plugin():
+    result = infer_offline(FIXTURES / "python" / "map-namespace-plugins")
+    runtime = {r.name for r in result.requirements if r.section == Section.RUNTIME}
+    # opentelemetry-exporter-gcp-trace (declared) provides the `opentelemetry` root too,
+    # but ships only opentelemetry.exporter.cloud_trace; the amazon hooks are the amazon
+    # provider's sub-package, not the declared meta-package's
+    assert runtime == {
+        "apache-airflow",
+        "apache-airflow-providers-amazon",
+        "azure-core",
+        "azure-storage-blob",
+        "opentelemetry-api",
+        "opentelemetry-exporter-gcp-trace",
+    }
+
+
+def test_shipped_index_knows_file_lists_beyond_google():
+    index = load_index()
+    assert index.lookup("opentelemetry.context").chosen == "opentelemetry-api"
+    assert index.lookup("opentelemetry.sdk.trace").chosen == "opentelemetry-sdk"
+    assert index.lookup("sphinxcontrib.napoleon").key == "sphinxcontrib.napoleon"
+    assert index.lookup("azure.storage.blob").providers == ["azure-storage-blob"]
+    assert index.namespaces["airflow"] == ["apache-airflow-core"]

@@ -8,13 +8,23 @@ lands on google-auth. A ranked distribution whose name *is* the dotted prefix
 (`opentelemetry.sdk` ↔ opentelemetry-sdk) counts as a provider too, when nothing says its
 top-level names are something else — the ranking proves it exists.
 
-Namespace packages: when the longest prefix is a namespace shared by several
-distributions (`google` for `google.protobuf.json_format`), a provider whose file list the
-index knows (RECORD-derived dotted keys) and which ships nothing directly in that prefix
-only adds other sub-packages to the namespace (google-cloud-storage): it cannot provide the
-module and is dropped, so neither popularity nor a declared plug-in picks it. The index has
-file lists for the `google` root (and the build machine's installed distributions) only;
-other roots (`opentelemetry`, `odoo`, `paste`) keep every provider.
+Namespace packages: the index knows the file lists (the paths of the latest wheel) of the
+distributions under every namespace root — a top-level name several distributions provide
+with different sub-packages (`google`, `azure`, `opentelemetry`, `sphinxcontrib`,
+`airflow`, …). Each sub-package that one group of distributions ships is a key of its own
+(`opentelemetry.trace` → opentelemetry-api, `azure.storage.blob` → azure-storage-blob),
+and `namespaces` names, per root, the distributions that ship files directly in it: its
+core, the owner of its regular package (`airflow` → apache-airflow-core), and whoever
+ships an `__init__.py` or a module there — often nobody (PEP 420). When the longest
+prefix is a namespace shared by several distributions (`google` for
+`google.protobuf.json_format` when the index lacked that key), a provider whose file list
+the index knows and which ships nothing directly in that prefix only adds other
+sub-packages (google-cloud-storage): it cannot provide the module and is dropped, so
+neither popularity nor a declared plug-in picks it. At a root that means every known
+provider not named in `namespaces`. Distributions whose file lists the index lacks (a
+meta-package without files, a distribution without a wheel) stay. A root's namesake that
+requires the distribution shipping a sub-package (`installs`: promptflow →
+promptflow-devkit) is a provider of it too.
 """
 
 from __future__ import annotations
@@ -57,6 +67,10 @@ class PypiIndex:
     modules: dict[str, list[str]]
     ranks: dict[str, int]
     unknown_tops: frozenset[str]
+    # namespace root → the distributions shipping files directly in it (its core among them)
+    namespaces: dict[str, list[str]] = field(default_factory=dict)
+    # namespace root → the root's distributions its namesake requires (installs)
+    installs: dict[str, list[str]] = field(default_factory=dict)
     _ns_paths: dict[str, dict[str, frozenset[str]]] | None = field(default=None, repr=False)
 
     def rank(self, dist: str) -> int:
@@ -88,6 +102,7 @@ class PypiIndex:
             if providers:
                 if k < len(parts):
                     providers = self._shipping(key, root, providers)
+                providers = self._with_namesake(root, providers)
                 return self._choose(key, providers, source)
         return None
 
@@ -105,8 +120,19 @@ class PypiIndex:
         kept = [p for p in providers if not paths.get(p, {}).get(root) or key in paths[p][root]]
         return kept or providers
 
+    def _with_namesake(self, root: str, providers: list[str]) -> list[str]:
+        """The root's namesake distribution joins the providers of a sub-package it
+        installs through a requirement (promptflow for promptflow-devkit's
+        promptflow.entities): its users declare it, and the identity bonus weighs it."""
+        namesake = canonical(root)
+        installs = self.installs.get(root, ())
+        if namesake not in providers and any(p in installs for p in providers):
+            return [*providers, namesake]
+        return providers
+
     def _paths(self) -> dict[str, dict[str, frozenset[str]]]:
-        """distribution → namespace root → the dotted sub-packages its file list ships."""
+        """distribution → namespace root → the dotted sub-packages its file list ships
+        (the root itself for those shipping files directly in it)."""
         if self._ns_paths is None:
             found: dict[str, dict[str, set[str]]] = {}
             for module, dists in self.modules.items():
@@ -114,6 +140,9 @@ class PypiIndex:
                     top = module.split(".", 1)[0]
                     for dist in dists:
                         found.setdefault(dist, {}).setdefault(top, set()).add(module)
+            for root, core in self.namespaces.items():
+                for dist in core:
+                    found.setdefault(dist, {}).setdefault(root, set()).add(root)
             self._ns_paths = {
                 d: {top: frozenset(ms) for top, ms in tops.items()} for d, tops in found.items()
             }
@@ -123,6 +152,8 @@ class PypiIndex:
         providers = sorted(dict.fromkeys(providers), key=lambda d: (self.rank(d), d))
         best = providers[0]
         identity = canonical(key.replace(".", "-"))
+        if identity not in providers:  # a sub-package both the root's namesake and a
+            identity = canonical(key.split(".", 1)[0])  # split-off wheel ship (PySide6.QtCore)
         if (
             identity in providers
             and identity != best
@@ -148,4 +179,6 @@ def load_index() -> PypiIndex:
         modules=data["modules"],
         ranks=data["ranks"],
         unknown_tops=frozenset(data.get("unknown_tops", ())),
+        namespaces=data.get("namespaces", {}),
+        installs=data.get("installs", {}),
     )
