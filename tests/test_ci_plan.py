@@ -279,3 +279,21 @@ def test_rust_plan_ignores_a_rust_version_newer_than_the_installed_rustc(tmp_pat
     assert "--ignore-rust-version" in _with_reports(plan.test[0])
     monkeypatch.setattr(plan_mod, "_rustc_version", lambda toolchain=None: "1.96.1")
     assert plan_for(tmp_path, "rust", "cargo test --workspace").test == ["cargo test --workspace"]
+
+
+def test_the_jobs_own_install_of_the_written_manifests_is_marked(tmp_path):
+    workflow = WORKFLOW.replace(
+        "      - run: uv run --locked --group dev pytest -x tests\n",
+        "      - run: pip install -e '.[test,docs]'\n"
+        "      - run: pip install -r requirements-ci.txt codecov\n"
+        "      - run: pip install pytest-xdist\n"
+        "      - run: pytest tests\n",
+    )
+    root = _workflow_repo(tmp_path)
+    (root / ".github/workflows/ci.yml").write_text(workflow)
+    plan = plan_for(root, "python")
+    assert plan.installs_written == {
+        "uv pip install -e '.[test,docs]'",
+        "uv pip install -r requirements-ci.txt codecov",
+    }
+    assert "uv pip install pytest-xdist" in plan.best_effort - plan.installs_written

@@ -328,7 +328,9 @@ def verify_instance(
     if not needs_verify({**execution, "verified": None}) or "inferred" not in runs:
         return {"status": NOT_RUN, "reason": "the instance does not count"}
     gold = run_from_log(out, runs["gold"])
-    inferred = run_from_log(out, runs["inferred"])
+    # judged as the CI judges it: a failed install of the written manifests by the job's own
+    # install line is a failure, even where the plain run went on past it
+    inferred = run_from_log(out, runs["inferred"]).strict()
     record: dict[str, Any] = {"status": "ok"}
     if inferred.passed:
         record.update(rounds=1, added=[], stopped_because="tests pass", final=runs["inferred"])
@@ -359,6 +361,7 @@ def verify_instance(
             rounds=len(outcome.rounds),
             added=[a for rnd in outcome.rounds for a in rnd.added],
             stopped_because=outcome.stopped_because,
+            environment_failures=len(outcome.environment),
             final={"status": final.status, "passed": bool(final.passed),
                    "seconds": round(float(final.seconds), 1)},
         )  # fmt: skip

@@ -78,14 +78,17 @@ def run_tests(
     log_path: Path | None = None,
     step_timeout: int = 900,
     as_of: str | None = None,
+    env: dict[str, str] | None = None,
 ) -> RunResult:
     """Run the repository's tests in `root` (a scratch copy the caller owns).
 
     `as_of` (an ISO date or timestamp) keeps the package managers to releases published by
-    then, so a snapshot of a repository is tested with the packages of its time."""
+    then, so a snapshot of a repository is tested with the packages of its time. `env`:
+    variables the steps get besides the plan's (the verify loop's test selection)."""
     plan = plan_for(root, language, test_cmd, runtime)
     if plan is None:
         return RunResult("not-run", log=f"no local runner for {language}")
+    plan.env.update(env or {})
     if as_of:
         plan.env.update(exclude_newer_env(language, as_of))
         if language == "javascript":

@@ -60,6 +60,10 @@ class Plan:
     # install lines taken from the job beside the manifest's: a failure is logged, not fatal
     # (they may name indexes or pins this machine cannot reach)
     best_effort: set[str] = field(default_factory=set)
+    # best-effort lines that install what was written (the project itself, a requirements
+    # file of the tree): the CI installs the written manifests this way, so their failure
+    # is the manifests' failure (`strict_status`), not the machine's
+    installs_written: set[str] = field(default_factory=set)
     path_python: bool = False  # put the local interpreters on PATH (tools that pick their own)
 
 
@@ -359,6 +363,21 @@ def _install_job_pip_lines(plan: Plan, pip_args: list[str]) -> None:
         if line not in plan.install and not (installs_project and args.strip() in (".", "-e .")):
             plan.install.append(line)
             plan.best_effort.add(line)
+            if _names_written(args) and "index-url" not in line:
+                plan.installs_written.add(line)
+
+
+def _names_written(args: str) -> bool:
+    """pip arguments that install the project itself (`.`, `-e .[test]`) or a requirements
+    file (`-r requirements-dev.txt`): what was written, not a package the job names."""
+    try:
+        words = shlex.split(args)
+    except ValueError:
+        return False
+    return any(
+        w.startswith(".") or w in ("-r", "--requirement") or w.startswith("--requirement=")
+        for w in words
+    )
 
 
 def _is_installable(root: Path) -> bool:
