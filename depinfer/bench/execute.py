@@ -310,6 +310,14 @@ def run_from_log(out: Path, summary: dict[str, Any]) -> Any:
     )
 
 
+def _installs_as_job(inst: Instance, tree: Path) -> bool:
+    """Verify installs as the job does where the plain runs install more (the job's own pip
+    lines install the manifests): the inferred run cannot stand in for verify's."""
+    test_cmd = inst.raw.get("test_cmd") or None
+    plan = depinfer.ci.plan_for(tree, inst.language, test_cmd, strict=True)
+    return bool(plan and plan.as_job)
+
+
 def verify_instance(
     inst: Instance,
     tree: Path,
@@ -332,7 +340,7 @@ def verify_instance(
     # install line is a failure, even where the plain run went on past it
     inferred = run_from_log(out, runs["inferred"]).strict()
     record: dict[str, Any] = {"status": "ok"}
-    if inferred.passed:
+    if inferred.passed and not _installs_as_job(inst, tree):
         record.update(rounds=1, added=[], stopped_because="tests pass", final=runs["inferred"])
         final = inferred
     else:

@@ -19,7 +19,7 @@ from types import ModuleType
 
 from packaging.version import InvalidVersion, Version
 
-from depinfer.ci import plan, run_tests
+from depinfer.ci import plan, plan_for, run_tests
 from depinfer.ci.failures import (
     RERUN_FAILED,
     EnvironmentFailure,
@@ -581,7 +581,7 @@ def _test_run(loop: _Loop, number: int, partial: bool = False) -> RunResult:
     """Round 1 reuses the caller's run when there is one; every other round runs the tests
     (`partial`: only those that failed last). Judged as the CI judges it (`strict`)."""
     request = loop.request
-    if number == 1 and request.first_run is not None:
+    if number == 1 and request.first_run is not None and not _installs_as_job(loop):
         return request.first_run.strict()
     return run_tests(
         loop.scratch,
@@ -592,7 +592,15 @@ def _test_run(loop: _Loop, number: int, partial: bool = False) -> RunResult:
         runtime=loop.runtime,
         step_timeout=request.step_timeout,
         env={"PYTEST_ADDOPTS": RERUN_FAILED} if partial else None,
+        strict=True,
     ).strict()
+
+
+def _installs_as_job(loop: _Loop) -> bool:
+    """The strict plan installs as the job does, unlike the caller's run (which cannot then
+    stand in for round 1)."""
+    found = plan_for(loop.scratch, loop.request.language, loop.request.test_cmd, strict=True)
+    return bool(found and found.as_job)
 
 
 def _can_rerun(loop: _Loop, run: RunResult) -> bool:
