@@ -431,3 +431,24 @@ def test_failure_messages_are_read_per_test():
     assert "tabulate" in messages["tests/test_report.py::test_markdown_table"]
     outcomes = {"tests/test_report.py::test_markdown_table": "failed"}
     assert environment_failures(log, outcomes, "python") == []
+
+
+def test_a_derive_asks_the_written_crate_for_its_derive_feature():
+    from types import SimpleNamespace
+
+    from depinfer.ci.repair import _new_extras
+    from depinfer.model import Ecosystem, Requirement
+
+    loop = SimpleNamespace(
+        request=SimpleNamespace(language="rust"),
+        result=SimpleNamespace(requirements=[Requirement(Ecosystem.CRATES, "serde", "Cargo.toml")]),
+        extras={},
+    )
+    actions = diagnose((LOGS / "rust-derive.log").read_text(), "rust")
+    assert _new_extras(loop, actions) == {"serde": {"derive"}}
+    assert _new_extras(loop, actions) == {}
+
+
+def test_pips_own_upgrade_notice_is_not_a_missing_package():
+    log = "[notice] To update, run: pip install --upgrade pip\n"
+    assert diagnose(log, "python") == []

@@ -29,6 +29,7 @@ from depinfer.ci.failures import (
 from depinfer.ci.repair_names import (
     binding_name,
     conflict_names,
+    derive_crates,
     js_binding_package,
     python_providers,
     tool_package,
@@ -720,6 +721,8 @@ def _other_providers(
         if any(_norm(c.name) in added for c in mapped):
             continue  # the mapping gave something new for it
         written = [c for c in mapped if (c.manifest, _norm(c.name)) in have]
+        if not mapped and _is_internal(loop.project, a.name):
+            continue  # the project's own module: no distribution provides it
         tried = loop.tried.setdefault(a.name, set())
         tried |= {_norm(c.name) for c in written}
         pick = _next_provider(language, a.name, written, tried, {n for _, n in have} | added)
@@ -750,6 +753,14 @@ def _other_providers(
     return out
 
 
+def _is_internal(project: Project, module: str) -> bool:
+    """A folder or file of the project carries the module's top-level name."""
+    root = module.split(".")[0]
+    return any(
+        part == root or part == root + ".py" for f in project.files for part in f.path.split("/")
+    )
+
+
 def _next_provider(
     language: str, module: str, written: list[Candidate], tried: set[str], taken: set[str]
 ) -> str | None:
@@ -777,15 +788,30 @@ def _new_extras(loop: _Loop, actions: list[Action]) -> dict[str, set[str]]:
     """Extras the messages ask of a package (`Please install X using the 'Y' extra`) that the
     loop has not asked for yet."""
     new: dict[str, set[str]] = {}
-    for a in actions:
-        if a.kind != "package" or not a.name or not a.extras:
-            continue
-        have, _ = loop.extras.get(_norm(a.name), (set(), ""))
-        more = set(a.extras) - have
+    for name, extras, line in _asked_extras(loop, actions):
+        have, _ = loop.extras.get(_norm(name), (set(), ""))
+        more = set(extras) - have
         if more:
-            loop.extras[_norm(a.name)] = (have | more, a.line)
-            new[a.name] = more
+            loop.extras[_norm(name)] = (have | more, line)
+            new[name] = more
     return new
+
+
+def _asked_extras(loop: _Loop, actions: list[Action]) -> list[tuple[str, list[str], str]]:
+    """(package, extras or features, log line): those a message asks for, and the features
+    a written crate needs for a derive the compiler cannot find (the derives table)."""
+    eco = LANGUAGE_ECOSYSTEM[loop.request.language]
+    written = {_norm(r.name) for r in loop.result.requirements if r.ecosystem == eco}
+    out = [(a.name, list(a.extras), a.line) for a in actions if a.kind == "package" and a.name]
+    for a in actions:
+        if a.kind != "derive" or not a.name:
+            continue
+        out += [
+            (crate, features, a.line)
+            for crate, features in derive_crates(a.name)
+            if _norm(crate) in written and features
+        ][:1]
+    return out
 
 
 def _relax(loop: _Loop, actions: list[Action]) -> list[str]:

@@ -20,6 +20,17 @@ def _python_executables() -> dict[str, str]:
 
 
 @lru_cache(maxsize=1)
+def _derives() -> tuple[dict, ...]:
+    return tuple(e for e in load_table("rust/derives.json")["entries"] if e["kind"] == "derive")
+
+
+def derive_crates(derive: str) -> list[tuple[str, list[str]]]:
+    """The crates (and the features of each) that bring `#[derive(<derive>)]`, from the
+    derives table: `Serialize` → serde with its `derive` feature."""
+    return [(e["crate"], list(e["features"])) for e in _derives() if e["name"] == derive]
+
+
+@lru_cache(maxsize=1)
 def _npm_bins() -> dict[str, list[str]]:
     return dict(load_table("javascript/bins.toml")["bins"])
 
