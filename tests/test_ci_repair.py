@@ -410,6 +410,7 @@ def test_a_conflict_drops_the_written_bounds_it_names(tmp_path):
         bounds={},
         relaxed={},
         dropped={},
+        placed={},
         extras={"rich": ({"jupyter"}, "the line")},
     )
     actions = diagnose((LOGS / "python-uv-conflict.log").read_text(), "python")
@@ -452,3 +453,27 @@ def test_a_derive_asks_the_written_crate_for_its_derive_feature():
 def test_pips_own_upgrade_notice_is_not_a_missing_package():
     log = "[notice] To update, run: pip install --upgrade pip\n"
     assert diagnose(log, "python") == []
+
+
+def test_a_module_written_where_the_job_does_not_install_it_moves_where_it_does(tmp_path):
+    from types import SimpleNamespace
+
+    from depinfer.ci.repair import Action, _misplaced
+    from depinfer.model import Candidate, Ecosystem, Section
+
+    workflow = (
+        "jobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n"
+        "      - run: pip install -e '.[testing]'\n      - run: pytest\n"
+    )
+    pyproject = PYPROJECT_WITH_TEST_EXTRA.replace("test = ", "testing = ")
+    write_tree(tmp_path, {".github/workflows/ci.yml": workflow, "pyproject.toml": pyproject})
+    loop = SimpleNamespace(
+        request=SimpleNamespace(language="python", test_cmd=None), scratch=tmp_path, placed={}
+    )
+    written = [Candidate(Ecosystem.PYPI, "pyyaml", "pyproject.toml", section=Section.DEV)]
+    action = Action("module", "yaml", "why", "No module named 'yaml'")
+    log = " + pytest==8.3.4\n + pkg==0 (from file:///x)\n"
+    assert _misplaced(loop, action, written, log)
+    assert loop.placed["pyyaml"][:2] == (Section.DEV, "testing")
+    assert not _misplaced(loop, action, written, log)  # nothing new the second time
+    assert not _misplaced(loop, action, written, log + " + pyyaml==6.0.2\n")  # it was installed

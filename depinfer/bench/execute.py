@@ -370,6 +370,10 @@ def verify_instance(
             added=[a for rnd in outcome.rounds for a in rnd.added],
             stopped_because=outcome.stopped_because,
             environment_failures=len(outcome.environment),
+            # each round: what ran (all tests or the failed ones), how it went, its time,
+            # what it changed
+            round_log=[{k: r[k] for k in ("number", "scope", "status", "seconds", "added")}
+                       for r in outcome.record()["runs"]],
             final={"status": final.status, "passed": bool(final.passed),
                    "seconds": round(float(final.seconds), 1)},
         )  # fmt: skip

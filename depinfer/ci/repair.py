@@ -483,6 +483,8 @@ class _Loop:
     extras: dict[str, tuple[set[str], str]] = field(default_factory=dict)  # package → extras
     relaxed: dict[str, str] = field(default_factory=dict)  # package → why its bound went
     dropped: dict[str, str] = field(default_factory=dict)  # package → why it is not written
+    # package → (section, group, why): written where the test job does not install it
+    placed: dict[str, tuple[Section, str | None, str]] = field(default_factory=dict)
     tried: dict[str, set[str]] = field(default_factory=dict)  # module → distributions tried
     rerun_failed: bool = False  # the next run selects the tests that failed last
     outcomes: dict[str, str] = field(default_factory=dict)  # every test's latest outcome
@@ -661,7 +663,8 @@ def _repair(loop: _Loop, rnd: Round, run: RunResult, ctx: Context) -> str | None
     have |= {(c.manifest, _norm(c.name)) for c in loop.repaired}
     new = _new_candidates(project, language, rnd.actions, ctx, mapper)
     new = [c for c in new if (c.manifest, _norm(c.name)) not in have]
-    new += _other_providers(loop, rnd, have, new, ctx, mapper)
+    placed = len(loop.placed)
+    new += _other_providers(loop, rnd, have, new, ctx, mapper, run.log)
     older = _older_runtime(loop.scratch, language, loop.request.test_cmd, rnd.actions, loop.runtime)
     if older:
         loop.runtime = older
@@ -675,7 +678,7 @@ def _repair(loop: _Loop, rnd: Round, run: RunResult, ctx: Context) -> str | None
     }
     extras = _new_extras(loop, rnd.actions)
     relaxed = _relax(loop, rnd.actions)
-    if not (new or moves or older or extras or relaxed):
+    if not (new or moves or older or extras or relaxed or len(loop.placed) > placed):
         return "nothing new to add for: " + ", ".join(
             f"{a.kind} {a.name or a.binding or ''}".strip() for a in rnd.actions
         )
@@ -708,6 +711,7 @@ def _other_providers(
     new: list[Candidate],
     ctx: Context,
     mapper: ModuleType | None,
+    run_log: str = "",
 ) -> list[Candidate]:
     """Modules still missing although what the mapping chose for them is written: the next
     distribution the import index names for them (all providers, not only those inference
@@ -723,6 +727,8 @@ def _other_providers(
         written = [c for c in mapped if (c.manifest, _norm(c.name)) in have]
         if not mapped and _is_internal(loop.project, a.name):
             continue  # the project's own module: no distribution provides it
+        if written and _misplaced(loop, a, written, run_log):
+            continue  # written, but where the job does not install it: placed again
         tried = loop.tried.setdefault(a.name, set())
         tried |= {_norm(c.name) for c in written}
         pick = _next_provider(language, a.name, written, tried, {n for _, n in have} | added)
@@ -751,6 +757,41 @@ def _other_providers(
                 loop.dropped[_norm(c.name)] = f"{c.name} does not provide `{a.name}`: {pick} does"
                 rnd.added.append(f"{pick} instead of {c.name}")
     return out
+
+
+def _misplaced(loop: _Loop, a: Action, written: list[Candidate], log: str) -> bool:
+    """The written distributions for a missing module were not installed by the run (its
+    installer lists what it installed): they sit in a section the test job does not
+    install. They move where it does: an extra or group the job installs, else the
+    dependencies. True when that is new."""
+    language = loop.request.language
+    if language != "python" or not re.search(r"^\s*\+ [\w.-]+==", log, re.M):
+        return False
+    missing = [c for c in written if not installed_version(language, c.name, log, loop.scratch)]
+    if not missing:
+        return False
+    group = _job_group(loop)
+    section = Section.DEV if group else Section.RUNTIME
+    why = f"{a.line} — written where the test job does not install it: " + (
+        f"moved to `{group}`, which the job installs" if group else "moved to the dependencies"
+    )
+    new = False
+    for c in missing:
+        if loop.placed.get(_norm(c.name), (None, None))[:2] != (section, group):
+            loop.placed[_norm(c.name)] = (section, group, why)
+            new = True
+    return new
+
+
+def _job_group(loop: _Loop) -> str | None:
+    """The extra or dependency group of the root manifest the test job installs (a
+    test-named one first), from the plan verify runs."""
+    found = plan_for(loop.scratch, loop.request.language, loop.request.test_cmd, strict=True)
+    text = " ".join(found.install) if found else ""
+    named = [x for m in re.finditer(r"\.\[([\w,-]+)\]", text) for x in m.group(1).split(",")]
+    named += re.findall(r"--group\s+'?([\w-]+)", text)
+    tests = [n for n in named if n.lower() in plan.TEST_EXTRAS]
+    return (tests or named or [None])[0]
 
 
 def _is_internal(project: Project, module: str) -> bool:
@@ -842,6 +883,10 @@ def _overrides(loop: _Loop, reqs: list[Requirement]) -> list[Requirement]:
     reqs = [r for r in reqs if _norm(r.name) not in loop.dropped]
     for req in reqs:
         key = _norm(req.name)
+        if key in loop.placed:
+            req.section, req.group, why = loop.placed[key]
+            req.optional = False
+            req.evidence.append(Evidence("repair", detail=why))
         if key in loop.relaxed:
             req.spec = ""
             req.evidence.append(Evidence("repair", detail=loop.relaxed[key]))
