@@ -373,7 +373,7 @@ def test_only_failed_tests_rerun_then_all_confirm_and_machine_failures_do_not_co
     assert outcome.passed and [e.test for e in outcome.environment] == [
         "tests/test_config.py::test_c"
     ]
-    assert "fail for the machine (network)" in outcome.stopped_because
+    assert "fails for the machine (network)" in outcome.stopped_because
     assert outcome.final.outcomes["tests/test_config.py::test_b"] == "passed"
 
 
@@ -477,3 +477,30 @@ def test_a_module_written_where_the_job_does_not_install_it_moves_where_it_does(
     assert loop.placed["pyyaml"][:2] == (Section.DEV, "testing")
     assert not _misplaced(loop, action, written, log)  # nothing new the second time
     assert not _misplaced(loop, action, written, log + " + pyyaml==6.0.2\n")  # it was installed
+
+
+def test_a_js_function_that_moved_moves_its_package_to_the_next_major(tmp_path):
+    from types import SimpleNamespace
+
+    from depinfer.ci.repair import _bind_packages, _version_moves
+    from depinfer.context import Context, Options
+    from depinfer.model import Ecosystem, Requirement, Section
+    from depinfer.scan import scan
+
+    files = {
+        "package.json": '{"name": "demo", "dependencies": {"got": "^9.6.0"}}',
+        "src/fetch.js": "import got from 'got';\nexport const page = (u) => got(u);\n",
+        "node_modules/got/package.json": '{"name": "got", "version": "9.6.0"}',
+    }
+    write_tree(tmp_path, files)
+    project = scan(tmp_path)
+    loop = SimpleNamespace(
+        project=project, scratch=tmp_path, request=SimpleNamespace(language="javascript")
+    )
+    actions = diagnose((LOGS / "node-not-a-function.log").read_text(), "javascript")
+    _bind_packages(loop, actions)
+    assert actions[0].name == "got"
+    ctx = Context(Options(offline=True), _Versions({"got": ["9.6.0", "11.8.6", "12.0.0"]}))
+    reqs = [Requirement(Ecosystem.NPM, "got", "package.json", Section.RUNTIME, spec="^9.6.0")]
+    moves = _version_moves(project, "javascript", actions, "", tmp_path, reqs, ctx, None, None)
+    assert moves["got"][0] == ">=11.8.6"

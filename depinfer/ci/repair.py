@@ -642,8 +642,9 @@ def _stop_for_actions(
         out.environment = leftover
         kinds = sorted({e.kind for e in leftover})
         return (
-            f"tests pass apart from {len(leftover)} that fail for the machine "
-            f"({', '.join(kinds)}), as they do with the repository's own manifests"
+            f"tests pass apart from {len(leftover)} that "
+            f"{'fails' if len(leftover) == 1 else 'fail'} for the machine "
+            f"({', '.join(kinds)}), as with the repository's own manifests"
         )
     if not actions:
         return "the failure names no dependency problem"
