@@ -504,3 +504,22 @@ def test_a_js_function_that_moved_moves_its_package_to_the_next_major(tmp_path):
     reqs = [Requirement(Ecosystem.NPM, "got", "package.json", Section.RUNTIME, spec="^9.6.0")]
     moves = _version_moves(project, "javascript", actions, "", tmp_path, reqs, ctx, None, None)
     assert moves["got"][0] == ">=11.8.6"
+
+
+def test_a_patched_name_a_guarded_import_did_not_bind_is_the_missing_module(tmp_path):
+    from types import SimpleNamespace
+
+    from depinfer.ci.repair import _patched_imports
+    from depinfer.scan import scan
+
+    guarded = "try:\n    import yaml\nexcept ImportError:\n    pass\n\nhelper = 1\n"
+    write_tree(tmp_path, {"src/pkg/__init__.py": "", "src/pkg/export.py": guarded})
+    loop = SimpleNamespace(project=scan(tmp_path), scratch=tmp_path)
+    (action,) = diagnose((LOGS / "python-patched-guarded.log").read_text(), "python")
+    assert (action.kind, action.owner, action.name) == ("patched", "pkg.export", "yaml")
+    _patched_imports(loop, [action])
+    assert (action.kind, action.name, action.file) == ("module", "yaml", "src/pkg/export.py")
+    log = (LOGS / "python-patched-guarded.log").read_text().replace("'yaml'", "'helper2'")
+    (other,) = diagnose(log, "python")
+    _patched_imports(loop, [other])
+    assert other.kind == "patched"  # not an import of that file: nothing to add

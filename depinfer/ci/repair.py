@@ -2,6 +2,17 @@
 manifests, and turn what the failures name into new candidates — through the same mapping,
 registry check and resolvers as inference, never an unverified name. Bounded in rounds and
 time; a failure that is not a dependency problem ends the loop.
+
+What runs is what CI runs: the scratch copy is a git checkout of the tree, the plan is the
+test job's (strict: where the job's own pip lines install the manifests, they are the whole
+install), and a run is judged as CI judges it (`RunResult.strict`: a failed install of the
+written manifests is a failure, never skipped). Every failure in the log is read
+(common/repair_patterns.toml): missing modules (another provider from the import index when
+the written one lacks the module, a new placement when it was not installed), packages and
+extras messages name, programs, kernels, APIs another major has (version moves), installer
+conflicts (written bounds dropped), derives. After a repair, pytest reruns only the tests
+that failed (`--lf`), then all of them once to confirm. Tests that fail for the machine
+(network, services, display, time: common/environment_failures.toml) do not count.
 """
 
 from __future__ import annotations
@@ -78,6 +89,7 @@ class Action:
     extras: tuple[str, ...] = ()  # package actions: the extras the message asks for
     binding: str | None = None  # a JavaScript local name whose import names the package
     report: str = ""  # relax actions: the resolver's conflict report
+    owner: str | None = None  # patched actions: the module whose attribute a test patches
 
 
 # A traceback frame naming a Python file: pytest's short form `path.py:12: in <module>` or
@@ -226,6 +238,7 @@ def _action(pat: dict, m: re.Match[str], log: str, language: str) -> Action:
         extras=extras,
         binding=groups.get("binding"),
         report=log[m.start() : m.start() + 3000] if kind == "relax" else "",
+        owner=groups.get("owner"),
     )
 
 
@@ -658,6 +671,7 @@ def _repair(loop: _Loop, rnd: Round, run: RunResult, ctx: Context) -> str | None
     language, project = loop.request.language, loop.project
     mapper = loop.steps.stage("mapping", language)
     _bind_packages(loop, rnd.actions)
+    _patched_imports(loop, rnd.actions)
     # new: not written (a candidate inference kept out, e.g. optional or with no
     # section to hold it, counts as new: the run shows it is needed) nor added before
     have = {(r.manifest, _norm(r.name)) for r in loop.result.requirements if not r.optional}
@@ -703,6 +717,26 @@ def _bind_packages(loop: _Loop, actions: list[Action]) -> None:
         found = js_binding_package(loop.scratch, [rel, *sources[:500]], binding_name(a.binding))
         if found:
             a.name = found
+
+
+def _patched_imports(loop: _Loop, actions: list[Action]) -> None:
+    """A test patches `owner.name` and the owner lacks it: when the owner's file imports
+    `name` (under a guard that swallowed its ImportError), the module is what is missing."""
+    for a in actions:
+        if a.kind != "patched" or not a.owner or not a.name:
+            continue
+        tail = a.owner.replace(".", "/")
+        imports = re.compile(rf"^\s*(?:import|from)\s+{re.escape(a.name)}\b", re.M)
+        for f in loop.project.files:
+            if not (f.path.endswith(tail + ".py") or f.path.endswith(tail + "/__init__.py")):
+                continue
+            try:
+                text = (loop.scratch / f.path).read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                continue
+            if imports.search(text):
+                a.kind, a.file = "module", f.path
+                break
 
 
 def _other_providers(
