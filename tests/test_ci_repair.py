@@ -523,3 +523,14 @@ def test_a_patched_name_a_guarded_import_did_not_bind_is_the_missing_module(tmp_
     (other,) = diagnose(log, "python")
     _patched_imports(loop, [other])
     assert other.kind == "patched"  # not an import of that file: nothing to add
+
+
+def test_a_step_that_runs_out_of_time_says_so(tmp_path, monkeypatch):
+    _package_with_tests(tmp_path, "import pkg\n", PYPROJECT_WITH_TEST_EXTRA)
+
+    def fake_run(root, language, test_cmd=None, env=None, **kw):
+        return RunResult("timeout", log="$ python -m pytest\n[timeout after 900s]\n",
+                         failed_step="python -m pytest")  # fmt: skip
+
+    outcome = _verify(tmp_path, fake_run, monkeypatch).verification
+    assert outcome.stopped_because == "a step ran out of time (900s): python -m pytest"

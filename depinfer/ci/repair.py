@@ -583,6 +583,8 @@ def _round(loop: _Loop, number: int, out: VerifyResult, ctx: Context) -> bool:
     if stop is None:
         rnd.actions = diagnose(run.log, request.language)
         stop = _stop_for_actions(rnd.actions, leftover, out)
+        if stop and not rnd.actions and run.status == "timeout":
+            stop = f"a step ran out of time ({request.step_timeout}s): {run.failed_step}"
     if stop is None:
         stop = _repair(loop, rnd, run, ctx)
     if stop is not None:
