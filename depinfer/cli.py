@@ -385,12 +385,12 @@ def _verify_request(args: argparse.Namespace, project):
 def _report_verification(result) -> None:
     """Each round on stderr, and the loop's decision record in the result's JSON."""
     outcome = result.verification
-    for rnd in outcome.rounds:
-        added = f"; added {', '.join(rnd.added)}" if rnd.added else ""
-        print(
-            f"verify round {rnd.number}: tests {rnd.status} ({rnd.seconds:.0f}s){added}",
-            file=sys.stderr,
-        )
+    for note in outcome.notes:
+        print(f"verify: {note}", file=sys.stderr)
+    for rnd in outcome.rounds:  # what ran, how it went, how long, what changed after it
+        print(rnd.describe(), file=sys.stderr)
+    for failure in outcome.environment:
+        print(f"verify: not counted: {failure.test} ({failure.why})", file=sys.stderr)
     print(
         f"verify: {'tests pass' if outcome.passed else 'tests do not pass'} — {outcome.stopped_because}",
         file=sys.stderr,

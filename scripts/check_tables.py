@@ -89,6 +89,7 @@ CURATED: dict[str, Spec] = {
     "common/ci_commands.toml": Spec(
         rows={"test_command.*": WHY, "lint_word.*": WHY, "install_command.*": WHY}
     ),
+    "common/environment_failures.toml": Spec(rows={"failure.*": SOURCE}),
     "common/repair_patterns.toml": Spec(
         rows={"pattern.*": WHY}, names=(Names("pattern.*.package", "@language"),)
     ),
@@ -167,6 +168,7 @@ CURATED: dict[str, Spec] = {
         names=(Names("job_tooling.*.name", "pypi"),),
     ),
     "python/django_settings.json": Spec(file=SOURCE),
+    "python/executables.toml": Spec(file=("#",), names=(Names("executables.*", "pypi"),)),
     "python/hosts.toml": Spec(rows={"host.*": SOURCE}, names=(Names("host.*.dist", "pypi"),)),
     "python/implicit.json": Spec(
         rows={"rules.*": SOURCE},

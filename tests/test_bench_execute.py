@@ -366,6 +366,10 @@ def test_verify_stage_repairs_counted_failures_and_is_added_to_a_finished_run(
     poetry = json.loads((out / "python" / "acme__poetry.json").read_text())["execution"]
     v = poetry["verified"]
     assert (v["rounds"], v["added"], v["absolute"], v["relative"]) == (2, ["tomli"], True, True)
+    assert [(r["number"], r["scope"], r["added"]) for r in v["round_log"]] == [
+        (1, "all tests", []),
+        (2, "all tests", ["tomli"]),
+    ]
     pep = json.loads((out / "python" / "acme__pep621.json").read_text())["execution"]["verified"]
     assert (pep["rounds"], pep["absolute"]) == (1, True)  # inferred passed: nothing to repair
     summary = json.loads((out / "summary.json").read_text())

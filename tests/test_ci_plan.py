@@ -299,3 +299,39 @@ def test_install_lines_are_never_the_test_command(tmp_path):
         {},
     )
     assert test_lines(job) == ["pytest tests"]
+
+
+def test_the_jobs_own_install_of_the_written_manifests_is_marked(tmp_path):
+    workflow = WORKFLOW.replace(
+        "      - run: uv run --locked --group dev pytest -x tests\n",
+        "      - run: pip install -e '.[test,docs]'\n"
+        "      - run: pip install -r requirements-ci.txt codecov\n"
+        "      - run: pip install pytest-xdist\n"
+        "      - run: pytest tests\n",
+    )
+    root = _workflow_repo(tmp_path)
+    (root / ".github/workflows/ci.yml").write_text(workflow)
+    plan = plan_for(root, "python")
+    assert plan.installs_written == {
+        "uv pip install -e '.[test,docs]'",
+        "uv pip install -r requirements-ci.txt codecov",
+    }
+    assert "uv pip install pytest-xdist" in plan.best_effort - plan.installs_written
+
+
+def test_verify_installs_exactly_as_the_job_does_when_the_job_installs_the_manifests(tmp_path):
+    workflow = WORKFLOW.replace(
+        "      - run: uv run --locked --group dev pytest -x tests\n",
+        "      - run: pip install -e '.[test]'\n"
+        "      - run: pip install pytest-xdist\n"
+        "      - run: pytest -n 2 tests\n",
+    )
+    root = _workflow_repo(tmp_path)
+    (root / ".github/workflows/ci.yml").write_text(workflow)
+    (root / "requirements-extra.txt").write_text("rich\n")
+    loose = plan_for(root, "python")
+    assert "uv pip install -r requirements-extra.txt" in loose.install  # the plain runs' guess
+    strict = plan_for(root, "python", strict=True)
+    assert strict.as_job and not loose.as_job
+    assert strict.install == ["uv pip install -e '.[test]'", "uv pip install pytest-xdist"]
+    assert strict.best_effort == {"uv pip install pytest-xdist"}

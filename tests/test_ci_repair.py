@@ -37,7 +37,9 @@ def test_every_pattern_has_a_fixture_log_that_it_matches():
     for pat in patterns():
         log = (LOGS / pat["log"]).read_text()
         actions = diagnose(log, pat["language"])
-        assert actions and actions[0].kind == pat["action"], pat["log"]
+        # a program is read through the executables tables: a package, or a system program
+        kinds = ("package", "stop") if pat["action"] == "tool" else (pat["action"],)
+        assert actions and actions[0].kind in kinds, pat["log"]
 
 
 @pytest.mark.parametrize(
@@ -55,6 +57,18 @@ def test_every_pattern_has_a_fixture_log_that_it_matches():
         ("rust-unlinked-crate.log", "rust", ("module", "h2")),
         ("rust-missing-item.log", "rust", ("version", "syn")),
         ("rust-derive.log", "rust", ("derive", "Serialize")),
+        ("python-command-not-found.log", "python", ("package", "black")),
+        ("python-jupyter-command.log", "python", ("package", "nbconvert")),
+        ("python-no-such-kernel.log", "python", ("package", "ipykernel")),
+        ("python-missing-optional.log", "python", ("package", "tabulate")),
+        ("python-install-extra.log", "python", ("package", "dask")),
+        ("python-pip-install-hint.log", "python", ("package", "kaleido")),
+        ("python-please-install.log", "python", ("package", "openpyxl")),
+        ("python-uv-conflict.log", "python", ("relax", None)),
+        ("python-system-tool.log", "python", ("stop", "ffmpeg")),
+        ("node-no-export.log", "javascript", ("version", "chalk-template")),
+        ("node-eresolve.log", "javascript", ("relax", None)),
+        ("rust-cannot-find-in-crate.log", "rust", ("version", "tokio")),
     ],
 )
 def test_failures_name_the_repair(log, language, expected):
@@ -239,7 +253,8 @@ def test_cli_verify_asks_the_pipeline_and_records_the_rounds(tmp_path, monkeypat
     args = [str(tmp_path), "--offline", "--names-only", "--verify", "--test-cmd", "pytest"]
     assert main([*args, "--json"]) == 0
     captured = capsys.readouterr()
-    assert "verify round 1: tests failed" in captured.err and "added pyyaml" in captured.err
+    assert "verify round 1: all tests: tests failed" in captured.err
+    assert "changed: pyyaml" in captured.err
     assert "verify: tests pass — tests pass" in captured.err
     record = json.loads(captured.out)["llm"]["verify"]
     assert (record["passed"], record["rounds"], record["stopped_because"]) == (
@@ -249,3 +264,273 @@ def test_cli_verify_asks_the_pipeline_and_records_the_rounds(tmp_path, monkeypat
     )
     assert [r["added"] for r in record["runs"]] == [["pyyaml"], []]
     assert record["runs"][0]["actions"][0]["kind"] == "module"
+
+
+def test_an_extra_named_in_the_message_is_asked_of_the_package():
+    (action,) = diagnose((LOGS / "python-install-extra.log").read_text(), "python")
+    assert (action.name, action.extras) == ("dask", ("distributed",))
+
+
+def test_a_binding_that_is_not_a_function_names_its_package_through_its_import(tmp_path):
+    from depinfer.ci.repair_names import binding_name, js_binding_package
+
+    (action,) = diagnose((LOGS / "node-not-a-function.log").read_text(), "javascript")
+    expected = ("version", "(0 , _got.default)", "src/fetch.js")
+    assert (action.kind, action.binding, action.file) == expected
+    write_tree(tmp_path, {"src/fetch.js": "import got from 'got';\nexport const x = 1;\n"})
+    assert js_binding_package(tmp_path, ["src/fetch.js"], binding_name(action.binding)) == "got"
+    assert binding_name("lodash_1.default") == "lodash"
+    write_tree(tmp_path, {"src/b.js": "const { parse } = require('@scope/pkg/sub');\n"})
+    assert js_binding_package(tmp_path, ["src/b.js"], "parse") == "@scope/pkg"
+
+
+def test_a_conflict_report_names_the_packages_whose_bounds_go():
+    from depinfer.ci.repair_names import conflict_names
+
+    (uv,) = diagnose((LOGS / "python-uv-conflict.log").read_text(), "python")
+    assert conflict_names("python", uv.report) == ["pandas", "numpy"]
+    (npm,) = diagnose((LOGS / "node-eresolve.log").read_text(), "javascript")
+    assert {"react", "react-modal"} <= set(conflict_names("javascript", npm.report))
+
+
+def test_a_program_no_package_installs_stops_and_one_a_package_installs_is_added():
+    from depinfer.ci.repair_names import tool_package
+
+    assert tool_package("python", "/usr/bin/jupyter-nbconvert") == "nbconvert"
+    assert tool_package("python", "ffmpeg") is None
+    assert tool_package("javascript", "jest") == "jest"
+
+
+def _pytest_log(outcomes: dict[str, tuple[str, str]]) -> str:
+    """A pytest `-rA` summary: test id → (outcome, message)."""
+    lines = ["=========================== short test summary info ============================"]
+    for test, (outcome, message) in outcomes.items():
+        lines.append(f"{outcome} {test}" + (f" - {message}" if message else ""))
+    return "\n".join(lines) + "\n[exit 1]\n"
+
+
+def _run(status: str, outcomes: dict[str, tuple[str, str]]) -> RunResult:
+    parsed = {t: "passed" if o == "PASSED" else "failed" for t, (o, _) in outcomes.items()}
+    return RunResult(status, outcomes=parsed, log=_pytest_log(outcomes),
+                     failed_step="python -m pytest" if status == "failed" else None)  # fmt: skip
+
+
+def _verify(tmp_path, fake_run, monkeypatch, rounds=3):
+    import depinfer.ci.repair as repair
+    from depinfer.pipeline import infer
+
+    monkeypatch.setattr(repair, "run_tests", fake_run)
+    ctx = offline_context(versions=False)
+    request = repair.VerifyRequest("python", test_cmd="pytest", max_rounds=rounds)
+    return infer(tmp_path, ctx.options, ctx=ctx, verify=request)
+
+
+def test_a_module_the_written_distribution_lacks_is_taken_from_another_provider(
+    tmp_path, monkeypatch
+):
+    _package_with_tests(tmp_path, "import pkg\nimport jwt\n", PYPROJECT_WITH_TEST_EXTRA)
+    seen = []
+
+    def fake_run(root, language, test_cmd=None, env=None, **kw):
+        seen.append((root / ".git").is_dir())
+        text = (root / "pyproject.toml").read_text()
+        if '"jwt"' in text and "pyjwt" not in text:
+            return RunResult("passed")
+        missing = "ModuleNotFoundError: No module named 'jwt'"
+        return _run("failed", {"tests/test_config.py::test_a": ("FAILED", missing)})
+
+    result = _verify(tmp_path, fake_run, monkeypatch)
+    outcome = result.verification
+    assert outcome.passed, outcome.stopped_because
+    assert {"jwt", "jwt instead of pyjwt"} <= set(outcome.rounds[0].added)
+    assert seen == [True, True]  # every run in a git checkout of the copy
+
+
+def test_only_failed_tests_rerun_then_all_confirm_and_machine_failures_do_not_count(
+    tmp_path, monkeypatch
+):
+    _package_with_tests(tmp_path, "import pkg\n", PYPROJECT_WITH_TEST_EXTRA)
+    network = "requests.exceptions.ConnectionError: Temporary failure in name resolution"
+    missing = "ModuleNotFoundError: No module named 'yaml'"
+    envs = []
+
+    def fake_run(root, language, test_cmd=None, env=None, **kw):
+        envs.append(env)
+        fixed = "pyyaml" in (root / "pyproject.toml").read_text()
+        tests = {
+            "tests/test_config.py::test_a": ("PASSED", ""),
+            "tests/test_config.py::test_b": ("PASSED", "") if fixed else ("FAILED", missing),
+            "tests/test_config.py::test_c": ("FAILED", network),
+        }
+        if env:  # --lf: only those that failed
+            tests.pop("tests/test_config.py::test_a")
+        return _run("failed", tests)
+
+    outcome = _verify(tmp_path, fake_run, monkeypatch).verification
+    assert [r.scope for r in outcome.rounds] == ["all tests", "the 2 failed tests", "all tests"]
+    assert envs == [None, {"PYTEST_ADDOPTS": "--lf"}, None]
+    assert outcome.rounds[0].added == ["pyyaml"]
+    assert outcome.passed and [e.test for e in outcome.environment] == [
+        "tests/test_config.py::test_c"
+    ]
+    assert "fails for the machine (network)" in outcome.stopped_because
+    assert outcome.final.outcomes["tests/test_config.py::test_b"] == "passed"
+
+
+def test_a_failed_install_of_what_was_written_is_not_a_pass(tmp_path, monkeypatch):
+    from depinfer.ci.runner import WRITTEN_FAILED
+
+    _package_with_tests(tmp_path, "import pkg\n", PYPROJECT_WITH_TEST_EXTRA)
+    conflict = (LOGS / "python-uv-conflict.log").read_text()
+    line = "uv pip install -e '.[test]'"
+
+    def fake_run(root, language, test_cmd=None, env=None, **kw):
+        return RunResult("passed", log=conflict + WRITTEN_FAILED.format(line) + "\n$ pytest\n")
+
+    outcome = _verify(tmp_path, fake_run, monkeypatch).verification
+    assert not outcome.passed
+    assert outcome.rounds[0].status == "install-failed"
+    assert outcome.stopped_because.startswith("nothing new to add for: relax")
+
+
+def test_a_conflict_drops_the_written_bounds_it_names(tmp_path):
+    from types import SimpleNamespace
+
+    from depinfer.ci.repair import _overrides, _relax
+    from depinfer.model import Ecosystem, Requirement
+
+    reqs = [
+        Requirement(Ecosystem.PYPI, "numpy", "pyproject.toml", spec="==1.19.5"),
+        Requirement(Ecosystem.PYPI, "pandas", "pyproject.toml", spec="==2.2.3"),
+        Requirement(Ecosystem.PYPI, "rich", "pyproject.toml", spec=">=13"),
+    ]
+    loop = SimpleNamespace(
+        request=SimpleNamespace(language="python"),
+        result=SimpleNamespace(requirements=reqs),
+        bounds={},
+        relaxed={},
+        dropped={},
+        placed={},
+        extras={"rich": ({"jupyter"}, "the line")},
+    )
+    actions = diagnose((LOGS / "python-uv-conflict.log").read_text(), "python")
+    assert _relax(loop, actions) == ["pandas", "numpy"]
+    assert _relax(loop, actions) == []  # nothing new the second time
+    out = _overrides(loop, reqs)
+    assert [(r.name, r.spec, r.features) for r in out] == [
+        ("numpy", "", []),
+        ("pandas", "", []),
+        ("rich", ">=13", ["jupyter"]),
+    ]
+
+
+def test_failure_messages_are_read_per_test():
+    from depinfer.ci.failures import environment_failures, failure_messages
+
+    log = (LOGS / "python-missing-optional.log").read_text()
+    messages = failure_messages(log)
+    assert "tabulate" in messages["tests/test_report.py::test_markdown_table"]
+    outcomes = {"tests/test_report.py::test_markdown_table": "failed"}
+    assert environment_failures(log, outcomes, "python") == []
+
+
+def test_a_derive_asks_the_written_crate_for_its_derive_feature():
+    from types import SimpleNamespace
+
+    from depinfer.ci.repair import _new_extras
+    from depinfer.model import Ecosystem, Requirement
+
+    loop = SimpleNamespace(
+        request=SimpleNamespace(language="rust"),
+        result=SimpleNamespace(requirements=[Requirement(Ecosystem.CRATES, "serde", "Cargo.toml")]),
+        extras={},
+    )
+    actions = diagnose((LOGS / "rust-derive.log").read_text(), "rust")
+    assert _new_extras(loop, actions) == {"serde": {"derive"}}
+    assert _new_extras(loop, actions) == {}
+
+
+def test_pips_own_upgrade_notice_is_not_a_missing_package():
+    log = "[notice] To update, run: pip install --upgrade pip\n"
+    assert diagnose(log, "python") == []
+
+
+def test_a_module_written_where_the_job_does_not_install_it_moves_where_it_does(tmp_path):
+    from types import SimpleNamespace
+
+    from depinfer.ci.repair import Action, _misplaced
+    from depinfer.model import Candidate, Ecosystem, Section
+
+    workflow = (
+        "jobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n"
+        "      - run: pip install -e '.[testing]'\n      - run: pytest\n"
+    )
+    pyproject = PYPROJECT_WITH_TEST_EXTRA.replace("test = ", "testing = ")
+    write_tree(tmp_path, {".github/workflows/ci.yml": workflow, "pyproject.toml": pyproject})
+    loop = SimpleNamespace(
+        request=SimpleNamespace(language="python", test_cmd=None), scratch=tmp_path, placed={}
+    )
+    written = [Candidate(Ecosystem.PYPI, "pyyaml", "pyproject.toml", section=Section.DEV)]
+    action = Action("module", "yaml", "why", "No module named 'yaml'")
+    log = " + pytest==8.3.4\n + pkg==0 (from file:///x)\n"
+    assert _misplaced(loop, action, written, log)
+    assert loop.placed["pyyaml"][:2] == (Section.DEV, "testing")
+    assert not _misplaced(loop, action, written, log)  # nothing new the second time
+    assert not _misplaced(loop, action, written, log + " + pyyaml==6.0.2\n")  # it was installed
+
+
+def test_a_js_function_that_moved_moves_its_package_to_the_next_major(tmp_path):
+    from types import SimpleNamespace
+
+    from depinfer.ci.repair import _bind_packages, _version_moves
+    from depinfer.context import Context, Options
+    from depinfer.model import Ecosystem, Requirement, Section
+    from depinfer.scan import scan
+
+    files = {
+        "package.json": '{"name": "demo", "dependencies": {"got": "^9.6.0"}}',
+        "src/fetch.js": "import got from 'got';\nexport const page = (u) => got(u);\n",
+        "node_modules/got/package.json": '{"name": "got", "version": "9.6.0"}',
+    }
+    write_tree(tmp_path, files)
+    project = scan(tmp_path)
+    loop = SimpleNamespace(
+        project=project, scratch=tmp_path, request=SimpleNamespace(language="javascript")
+    )
+    actions = diagnose((LOGS / "node-not-a-function.log").read_text(), "javascript")
+    _bind_packages(loop, actions)
+    assert actions[0].name == "got"
+    ctx = Context(Options(offline=True), _Versions({"got": ["9.6.0", "11.8.6", "12.0.0"]}))
+    reqs = [Requirement(Ecosystem.NPM, "got", "package.json", Section.RUNTIME, spec="^9.6.0")]
+    moves = _version_moves(project, "javascript", actions, "", tmp_path, reqs, ctx, None, None)
+    assert moves["got"][0] == ">=11.8.6"
+
+
+def test_a_patched_name_a_guarded_import_did_not_bind_is_the_missing_module(tmp_path):
+    from types import SimpleNamespace
+
+    from depinfer.ci.repair import _patched_imports
+    from depinfer.scan import scan
+
+    guarded = "try:\n    import yaml\nexcept ImportError:\n    pass\n\nhelper = 1\n"
+    write_tree(tmp_path, {"src/pkg/__init__.py": "", "src/pkg/export.py": guarded})
+    loop = SimpleNamespace(project=scan(tmp_path), scratch=tmp_path)
+    (action,) = diagnose((LOGS / "python-patched-guarded.log").read_text(), "python")
+    assert (action.kind, action.owner, action.name) == ("patched", "pkg.export", "yaml")
+    _patched_imports(loop, [action])
+    assert (action.kind, action.name, action.file) == ("module", "yaml", "src/pkg/export.py")
+    log = (LOGS / "python-patched-guarded.log").read_text().replace("'yaml'", "'helper2'")
+    (other,) = diagnose(log, "python")
+    _patched_imports(loop, [other])
+    assert other.kind == "patched"  # not an import of that file: nothing to add
+
+
+def test_a_step_that_runs_out_of_time_says_so(tmp_path, monkeypatch):
+    _package_with_tests(tmp_path, "import pkg\n", PYPROJECT_WITH_TEST_EXTRA)
+
+    def fake_run(root, language, test_cmd=None, env=None, **kw):
+        return RunResult("timeout", log="$ python -m pytest\n[timeout after 900s]\n",
+                         failed_step="python -m pytest")  # fmt: skip
+
+    outcome = _verify(tmp_path, fake_run, monkeypatch).verification
+    assert outcome.stopped_because == "a step ran out of time (900s): python -m pytest"

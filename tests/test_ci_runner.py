@@ -79,3 +79,30 @@ def test_cargo_runs_every_test_binary():
         "cargo test --no-fail-fast --workspace -- --test-threads 1"
     )
     assert _with_reports("cargo test --no-fail-fast") == "cargo test --no-fail-fast"
+
+
+def test_a_failing_install_of_the_written_manifests_is_a_failure_when_judged_as_ci(tmp_path):
+    plan = Plan("other", None, install=["exit 4", "echo ok"], test=["echo tested"])
+    plan.best_effort.add("exit 4")
+    plan.installs_written.add("exit 4")
+    result = run_plan(plan, tmp_path)
+    assert result.passed  # the run itself goes on (the benchmark's runs are unchanged) …
+    strict = result.strict()  # … but the CI stops there, and so does verify
+    assert (strict.status, strict.failed_step) == ("install-failed", "exit 4")
+    assert "[exit 4]" in strict.log
+
+
+def test_the_scratch_copy_becomes_a_git_checkout(tmp_path):
+    import shutil
+    import subprocess
+
+    from depinfer.ci.runner import make_checkout
+
+    if shutil.which("git") is None:
+        return
+    (tmp_path / "a.py").write_text("x = 1\n")
+    assert make_checkout(tmp_path) is None
+    head = subprocess.run(
+        ["git", "ls-files"], cwd=tmp_path, capture_output=True, text=True, check=True
+    )
+    assert head.stdout.split() == ["a.py"]

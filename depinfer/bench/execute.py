@@ -310,6 +310,14 @@ def run_from_log(out: Path, summary: dict[str, Any]) -> Any:
     )
 
 
+def _installs_as_job(inst: Instance, tree: Path) -> bool:
+    """Verify installs as the job does where the plain runs install more (the job's own pip
+    lines install the manifests): the inferred run cannot stand in for verify's."""
+    test_cmd = inst.raw.get("test_cmd") or None
+    plan = depinfer.ci.plan_for(tree, inst.language, test_cmd, strict=True)
+    return bool(plan and plan.as_job)
+
+
 def verify_instance(
     inst: Instance,
     tree: Path,
@@ -328,9 +336,11 @@ def verify_instance(
     if not needs_verify({**execution, "verified": None}) or "inferred" not in runs:
         return {"status": NOT_RUN, "reason": "the instance does not count"}
     gold = run_from_log(out, runs["gold"])
-    inferred = run_from_log(out, runs["inferred"])
+    # judged as the CI judges it: a failed install of the written manifests by the job's own
+    # install line is a failure, even where the plain run went on past it
+    inferred = run_from_log(out, runs["inferred"]).strict()
     record: dict[str, Any] = {"status": "ok"}
-    if inferred.passed:
+    if inferred.passed and not _installs_as_job(inst, tree):
         record.update(rounds=1, added=[], stopped_because="tests pass", final=runs["inferred"])
         final = inferred
     else:
@@ -359,6 +369,11 @@ def verify_instance(
             rounds=len(outcome.rounds),
             added=[a for rnd in outcome.rounds for a in rnd.added],
             stopped_because=outcome.stopped_because,
+            environment_failures=len(outcome.environment),
+            # each round: what ran (all tests or the failed ones), how it went, its time,
+            # what it changed
+            round_log=[{k: r[k] for k in ("number", "scope", "status", "seconds", "added")}
+                       for r in outcome.record()["runs"]],
             final={"status": final.status, "passed": bool(final.passed),
                    "seconds": round(float(final.seconds), 1)},
         )  # fmt: skip

@@ -22,12 +22,13 @@ def plan_for(
     test_cmd: str | None = None,
     runtime: str | None = None,
     diagnostics: list[Diagnostic] | None = None,
+    strict: bool = False,
 ) -> Plan | None:
     project = scan(root)
     jobs = read_workflows(
         project.root, project.ci_files, diagnostics if diagnostics is not None else []
     )
-    return make_plan(project, language, pick_job(jobs, test_cmd), test_cmd, runtime)
+    return make_plan(project, language, pick_job(jobs, test_cmd), test_cmd, runtime, strict)
 
 
 def pick_job(jobs: list[TestJob], test_cmd: str | None) -> TestJob | None:
@@ -78,14 +79,19 @@ def run_tests(
     log_path: Path | None = None,
     step_timeout: int = 900,
     as_of: str | None = None,
+    env: dict[str, str] | None = None,
+    strict: bool = False,
 ) -> RunResult:
     """Run the repository's tests in `root` (a scratch copy the caller owns).
 
     `as_of` (an ISO date or timestamp) keeps the package managers to releases published by
-    then, so a snapshot of a repository is tested with the packages of its time."""
-    plan = plan_for(root, language, test_cmd, runtime)
+    then, so a snapshot of a repository is tested with the packages of its time. `env`:
+    variables the steps get besides the plan's (the verify loop's test selection). `strict`:
+    install exactly as the job does (`make_plan`), as verify does."""
+    plan = plan_for(root, language, test_cmd, runtime, strict=strict)
     if plan is None:
         return RunResult("not-run", log=f"no local runner for {language}")
+    plan.env.update(env or {})
     if as_of:
         plan.env.update(exclude_newer_env(language, as_of))
         if language == "javascript":

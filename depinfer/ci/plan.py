@@ -60,7 +60,12 @@ class Plan:
     # install lines taken from the job beside the manifest's: a failure is logged, not fatal
     # (they may name indexes or pins this machine cannot reach)
     best_effort: set[str] = field(default_factory=set)
+    # best-effort lines that install what was written (the project itself, a requirements
+    # file of the tree): the CI installs the written manifests this way, so their failure
+    # is the manifests' failure (`strict_status`), not the machine's
+    installs_written: set[str] = field(default_factory=set)
     path_python: bool = False  # put the local interpreters on PATH (tools that pick their own)
+    as_job: bool = False  # strict: the job's own install lines are the whole install
 
 
 def unwrap(line: str) -> str:
@@ -240,8 +245,15 @@ def poetry_groups(root: Path, wanted: list[str]) -> list[str]:
 
 
 def python_plan(
-    project: Project, job: TestJob | None, test_cmd: str | None, runtime: str | None
+    project: Project,
+    job: TestJob | None,
+    test_cmd: str | None,
+    runtime: str | None,
+    strict: bool = False,
 ) -> Plan:
+    """The plan of a Python test job. `strict` (verify): when the job's own pip lines install
+    the written manifests, they are the install, as in CI — nothing else is added (neither
+    the test extras guessed from their names nor pytest and its plug-ins)."""
     root = project.root
     requires = requires_python(root)
     job, version = _python_version(job, runtime, requires)
@@ -260,17 +272,23 @@ def python_plan(
         job_extras += e
         job_groups += g
     extras, groups = _test_extras_and_groups(project, job_extras, job_groups)
-    _install_manifests(plan, root, extras, groups, job_groups)
-    _install_job_pip_lines(plan, pip_args)
+    as_ci = strict and any(_names_written(a) for a in pip_args)
+    if as_ci:
+        plan.as_job = True
+        plan.notes.append("installed as the job installs it: " + "; ".join(pip_args))
+    else:
+        _install_manifests(plan, root, extras, groups, job_groups)
+    _install_job_pip_lines(plan, pip_args, as_ci)
     plan.test = [_python_test(t, root, plan) for t in tests[:1]] or ["python -m pytest"]
-    if any(PYTEST in t for t in plan.test):
+    if any(PYTEST in t for t in plan.test) and not as_ci:
         plugins = pytest_plugins(root, plan.test[0])
         plan.install.append(
             f"uv pip install {PYTEST}" + "".join(" " + shlex.quote(p) for p in plugins)
         )
         if plugins:
             plan.notes.append("pytest plugins from the pytest config: " + ", ".join(plugins))
-    plan.env["SETUPTOOLS_SCM_PRETEND_VERSION"] = "0.0.0"  # a tree without git metadata must build
+    if not (strict and (root / ".git").exists()):  # a tree without git metadata must build
+        plan.env["SETUPTOOLS_SCM_PRETEND_VERSION"] = "0.0.0"
     plan.env.update(CI_ENV)
     plan.env.update({k: v for k, v in (job.env if job else {}).items() if not v.startswith("${{")})
     return plan
@@ -347,10 +365,13 @@ def _install_manifests(
         plan.install.append(f"uv pip install -r {shlex.quote(rel)}")
 
 
-def _install_job_pip_lines(plan: Plan, pip_args: list[str]) -> None:
+def _install_job_pip_lines(plan: Plan, pip_args: list[str], as_ci: bool = False) -> None:
     """The job's own pip installs, through uv, best effort (they may name indexes or pins
-    this machine cannot reach); the project itself is not installed twice."""
-    installs_project = any(a.split()[0:1] and a.split()[-1].startswith(".") for a in pip_args)
+    this machine cannot reach); the project itself is not installed twice. `as_ci`: they
+    are the whole install, and those of the written manifests must succeed."""
+    installs_project = not as_ci and any(
+        a.split()[0:1] and a.split()[-1].startswith(".") for a in pip_args
+    )
     for args in pip_args:
         line = f"uv pip install {args}"
         line = re.sub(r"(-r|--requirement)\s+", "-r ", line)
@@ -358,7 +379,24 @@ def _install_job_pip_lines(plan: Plan, pip_args: list[str]) -> None:
             line += " --index-strategy unsafe-best-match"
         if line not in plan.install and not (installs_project and args.strip() in (".", "-e .")):
             plan.install.append(line)
+            if as_ci and _names_written(args):
+                continue  # the CI's install of what was written: it must succeed
             plan.best_effort.add(line)
+            if _names_written(args) and "index-url" not in line:
+                plan.installs_written.add(line)
+
+
+def _names_written(args: str) -> bool:
+    """pip arguments that install the project itself (`.`, `-e .[test]`) or a requirements
+    file (`-r requirements-dev.txt`): what was written, not a package the job names."""
+    try:
+        words = shlex.split(args)
+    except ValueError:
+        return False
+    return any(
+        w.startswith(".") or w in ("-r", "--requirement") or w.startswith("--requirement=")
+        for w in words
+    )
 
 
 def _is_installable(root: Path) -> bool:
@@ -560,7 +598,11 @@ def _package_manager(root: Path) -> tuple[str, str] | None:
 
 
 def node_plan(
-    project: Project, job: TestJob | None, test_cmd: str | None, runtime: str | None
+    project: Project,
+    job: TestJob | None,
+    test_cmd: str | None,
+    runtime: str | None,
+    strict: bool = False,  # npm's and cargo's installs are the manifest's own already
 ) -> Plan:
     plan = Plan("javascript", runtime or (job.runtime("node-version") if job else None))
     root = project.root
@@ -608,7 +650,11 @@ def node_plan(
 
 
 def rust_plan(
-    project: Project, job: TestJob | None, test_cmd: str | None, runtime: str | None
+    project: Project,
+    job: TestJob | None,
+    test_cmd: str | None,
+    runtime: str | None,
+    strict: bool = False,  # npm's and cargo's installs are the manifest's own already
 ) -> Plan:
     plan = Plan("rust", runtime)
     tests = [test_cmd] if test_cmd else test_lines(job)
@@ -682,6 +728,8 @@ def make_plan(
     job: TestJob | None,
     test_cmd: str | None = None,
     runtime: str | None = None,
+    strict: bool = False,
 ) -> Plan | None:
+    """The language's plan; `strict`: install as the job does and nothing besides (verify)."""
     planner = PLANNERS.get(language)
-    return planner(project, job, test_cmd, runtime) if planner else None
+    return planner(project, job, test_cmd, runtime, strict) if planner else None

@@ -2,6 +2,17 @@
 manifests, and turn what the failures name into new candidates — through the same mapping,
 registry check and resolvers as inference, never an unverified name. Bounded in rounds and
 time; a failure that is not a dependency problem ends the loop.
+
+What runs is what CI runs: the scratch copy is a git checkout of the tree, the plan is the
+test job's (strict: where the job's own pip lines install the manifests, they are the whole
+install), and a run is judged as CI judges it (`RunResult.strict`: a failed install of the
+written manifests is a failure, never skipped). Every failure in the log is read
+(common/repair_patterns.toml): missing modules (another provider from the import index when
+the written one lacks the module, a new placement when it was not installed), packages and
+extras messages name, programs, kernels, APIs another major has (version moves), installer
+conflicts (written bounds dropped), derives. After a repair, pytest reruns only the tests
+that failed (`--lf`), then all of them once to confirm. Tests that fail for the machine
+(network, services, display, time: common/environment_failures.toml) do not count.
 """
 
 from __future__ import annotations
@@ -12,15 +23,29 @@ import shutil
 import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from types import ModuleType
 
 from packaging.version import InvalidVersion, Version
 
-from depinfer.ci import plan, run_tests
-from depinfer.ci.runner import RunResult
+from depinfer.ci import plan, plan_for, run_tests
+from depinfer.ci.failures import (
+    RERUN_FAILED,
+    EnvironmentFailure,
+    can_rerun_failed,
+    only_environment_left,
+)
+from depinfer.ci.repair_names import (
+    binding_name,
+    conflict_names,
+    derive_crates,
+    js_binding_package,
+    python_providers,
+    tool_package,
+)
+from depinfer.ci.runner import RunResult, make_checkout
 from depinfer.context import Context
 from depinfer.data import load_table
 from depinfer.model import (
@@ -61,6 +86,10 @@ class Action:
     file: str | None = None  # the source file whose import failed, as the traceback names it
     direction: str = "auto"  # version actions: "down" when only an older major can help
     installed: str | None = None  # version actions: the release the log names, if it does
+    extras: tuple[str, ...] = ()  # package actions: the extras the message asks for
+    binding: str | None = None  # a JavaScript local name whose import names the package
+    report: str = ""  # relax actions: the resolver's conflict report
+    owner: str | None = None  # patched actions: the module whose attribute a test patches
 
 
 # A traceback frame naming a Python file: pytest's short form `path.py:12: in <module>` or
@@ -73,8 +102,17 @@ class Round:
     number: int
     status: str
     actions: list[Action] = field(default_factory=list)
-    added: list[str] = field(default_factory=list)
+    added: list[str] = field(default_factory=list)  # what the round changed for the next run
     seconds: float = 0.0
+    scope: str = "all tests"  # what the run ran: all tests, or only those that failed last
+
+    def describe(self) -> str:
+        """One line for the output: the run, its outcome and time, and what changed after."""
+        added = f"; changed: {', '.join(self.added)}" if self.added else ""
+        return (
+            f"verify round {self.number}: {self.scope}: tests {self.status} "
+            f"({self.seconds:.0f}s){added}"
+        )
 
 
 @dataclass
@@ -83,10 +121,17 @@ class VerifyResult:
     rounds: list[Round] = field(default_factory=list)
     final: RunResult | None = None
     stopped_because: str = ""
+    # the tests still failing at the end, each for the machine (network, a service, time):
+    # they fail the same way with the repository's own manifests and do not count
+    environment: list[EnvironmentFailure] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
 
     @property
     def passed(self) -> bool:
-        return bool(self.final and self.final.passed)
+        """The final run passed, or only tests that fail for the machine failed in it."""
+        if not self.final:
+            return False
+        return self.final.passed or (self.final.status == "failed" and bool(self.environment))
 
     def record(self) -> dict:
         """The decision record: what each run showed and what the next one changed, why."""
@@ -94,9 +139,14 @@ class VerifyResult:
             "passed": self.passed,
             "rounds": len(self.rounds),
             "stopped_because": self.stopped_because,
+            "environment_failures": [
+                {"test": e.test, "kind": e.kind, "why": e.why} for e in self.environment
+            ],
+            "notes": self.notes,
             "runs": [  # package literal: a key of the JSON record, not a package
                 {
                     "number": rnd.number,
+                    "scope": rnd.scope,
                     "status": rnd.status,
                     "seconds": round(rnd.seconds, 1),
                     "added": rnd.added,
@@ -116,57 +166,80 @@ def patterns() -> list[dict]:
 
 
 # Where the compiler or runtime says the failing use is, after the message: rustc's
-# ` --> src/main.rs:1:5`, Node's `Require stack:\n- /abs/src/index.js` and ESM's
-# `imported from /abs/src/index.js`.
+# ` --> src/main.rs:1:5`, Node's `Require stack:\n- /abs/src/index.js`, ESM's
+# `imported from /abs/src/index.js` and a stack frame's `at f (src/index.js:5:24)`.
 _AFTER = re.compile(
-    r"(?:-->\s+|Require stack:\s*\n-\s+|imported from\s+)(?P<f>[^\s:'\"]+\.(?:rs|[cm]?[jt]sx?))"
+    r"(?:-->\s+|Require stack:\s*\n-\s+|imported from\s+|\bat (?:[^\n(]*\()?)"
+    r"(?:file://)?(?P<f>[^\s:'\"()]+\.(?:rs|[cm]?[jt]sx?))"
 )
 
 
 def _failing_file(log: str, start: int, end: int) -> str | None:
-    """The source file the failure points at: the location printed just after the message
-    (rustc, Node), else the innermost traceback frame before it (Python)."""
-    after = _AFTER.search(log, end, end + 400)
-    if after:
-        return after.group("f")
+    """The source file the failure points at: the first location printed just after the
+    message outside installed packages (rustc, Node), else the innermost traceback frame
+    before it (Python)."""
+    for after in _AFTER.finditer(log, end, end + 800):
+        if "node_modules/" not in after.group("f") and not after.group("f").startswith("node:"):
+            return after.group("f")
     frames = list(_FRAME.finditer(log, max(0, start - 4000), start))
     return (frames[-1].group("a") or frames[-1].group("b")) if frames else None
 
 
 def diagnose(log: str, language: str) -> list[Action]:
-    """Repair actions named by a failed run's log, most specific first, deduplicated."""
+    """Repair actions named by a failed run's log — every failure in it, not only the
+    first — most specific first, deduplicated; stop actions only when nothing else is."""
     actions: list[Action] = []
-    seen: set[tuple[str, str | None]] = set()
+    seen: set[tuple[str, str | None, str | None]] = set()
     for pat in patterns():
         if pat["language"] != language:
             continue
         for m in re.finditer(pat["regex"], log):
-            groups = m.groupdict()
-            name = pat.get("package") or groups.get("name") or groups.get("derive")
-            key = (pat["action"], name)
+            action = _action(pat, m, log, language)
+            key = (action.kind, action.name, action.binding)
             if key in seen:
                 continue
             seen.add(key)
-            line = log[
-                log.rfind("\n", 0, m.start()) + 1 : log.find("\n", m.end())
-                if "\n" in log[m.end() :]
-                else None
-            ]
-            where = _failing_file(log, m.start(), m.end())
-            actions.append(
-                Action(
-                    pat["action"],
-                    name,
-                    pat["why"],
-                    line.strip()[:300],
-                    where,
-                    pat.get("direction", "auto"),
-                    groups.get("installed"),
-                )
-            )
+            actions.append(action)
     if any(a.kind != "stop" for a in actions):
         actions = [a for a in actions if a.kind != "stop"]
+    if any(a.kind == "runtime" for a in actions):  # no build for this Python: not a conflict
+        actions = [a for a in actions if a.kind != "relax"]
     return actions
+
+
+def _action(pat: dict, m: re.Match[str], log: str, language: str) -> Action:
+    """The action one match of a pattern names; a program (`tool`) is read through the
+    language's executables table: its package, or a stop for a system program."""
+    groups = m.groupdict()
+    kind, why = pat["action"], pat["why"]
+    name = pat.get("package") or groups.get("name") or groups.get("derive") or groups.get("tool")
+    if kind == "tool":
+        tool = groups.get("tool") or ""
+        found = tool_package(language, tool)
+        if found:
+            kind, name, why = "package", found, f"{why}: `{tool}` is installed by {found}"
+        else:
+            kind, why = (
+                "stop",
+                f"a test calls `{tool}`, a program no package installs: a system program",
+            )
+    lo = log.rfind("\n", 0, m.start()) + 1
+    hi = log.find("\n", m.end())
+    line = log[lo : hi if hi >= 0 else None]
+    extras = tuple(e.strip() for e in (groups.get("extras") or "").split(",") if e.strip())
+    return Action(
+        kind,
+        name,
+        why,
+        line.strip()[:300],
+        _failing_file(log, m.start(), m.end()),
+        pat.get("direction", "auto"),
+        groups.get("installed"),
+        extras=extras,
+        binding=groups.get("binding"),
+        report=log[m.start() : m.start() + 3000] if kind == "relax" else "",
+        owner=groups.get("owner"),
+    )
 
 
 def _map_modules(
@@ -200,24 +273,30 @@ def _new_candidates(
     ctx: Context,
     mapper: ModuleType | None,
 ) -> list[Candidate]:
-    """Map what the log names through the language's own mapping stage (`mapper`)."""
-    modules = [a for a in actions if a.kind == "module"]
-    cands = _map_modules(project, language, modules, ctx, mapper)
+    """Map what the log names through the language's own mapping stage (`mapper`); a package
+    name the registry does not know is read as a module name (`Please install sklearn`)."""
     eco = LANGUAGE_ECOSYSTEM[language]
     owner = next((m.path for m in project.manifests_of(eco) if not m.parse_error), None)
+    modules = [a for a in actions if a.kind == "module"]
+    packages = []
     for a in actions:
-        if a.kind == "package" and a.name and owner:
-            cands.append(
-                Candidate(
-                    eco,
-                    a.name,
-                    owner,
-                    section=Section.DEV,
-                    evidence=[Evidence("repair", detail=a.line)],
-                )
+        if a.kind != "package" or not a.name or not owner:
+            continue
+        if ctx.registries.exists(eco, a.name) is False:
+            modules.append(replace(a, kind="module", name=a.name.replace("-", "_")))
+            continue
+        packages.append(
+            Candidate(
+                eco,
+                a.name,
+                owner,
+                section=Section.DEV,
+                features=list(a.extras),
+                evidence=[Evidence("repair", detail=a.line)],
             )
+        )
     out = []
-    for c in cands:
+    for c in _map_modules(project, language, modules, ctx, mapper) + packages:
         if ctx.registries.exists(c.ecosystem, c.name) is False:
             continue  # never an unverified name: a denied one is dropped
         c.evidence.append(Evidence("repair", detail="named by the failing test run"))
@@ -413,6 +492,15 @@ class _Loop:
     repaired: list[Candidate] = field(default_factory=list)  # candidates repair added
     bounds: dict[str, tuple[str, str]] = field(default_factory=dict)  # package → (spec, why)
     runtime: str | None = None  # an older interpreter a runtime action asked for
+    notes: list[str] = field(default_factory=list)  # what the scratch copy could not be
+    extras: dict[str, tuple[set[str], str]] = field(default_factory=dict)  # package → extras
+    relaxed: dict[str, str] = field(default_factory=dict)  # package → why its bound went
+    dropped: dict[str, str] = field(default_factory=dict)  # package → why it is not written
+    # package → (section, group, why): written where the test job does not install it
+    placed: dict[str, tuple[Section, str | None, str]] = field(default_factory=dict)
+    tried: dict[str, set[str]] = field(default_factory=dict)  # module → distributions tried
+    rerun_failed: bool = False  # the next run selects the tests that failed last
+    outcomes: dict[str, str] = field(default_factory=dict)  # every test's latest outcome
 
 
 def verify(
@@ -428,9 +516,10 @@ def verify(
     out = VerifyResult(request.language)
     with tempfile.TemporaryDirectory(prefix="depinfer-verify-") as tmp:
         loop = _start(root, request, ctx, steps, Path(tmp) / "repo", project)
-        for number in range(1, request.max_rounds + 2):
-            if not _round(loop, number, out, ctx):
-                break
+        out.notes.extend(loop.notes)
+        number = 1
+        while _round(loop, number, out, ctx):
+            number += 1
         result = loop.result
     # the final requirements, planned against the user's own tree
     user_project = project or scan(root)
@@ -450,6 +539,9 @@ def _start(
     """Copy the tree, infer on the copy and write its manifests there."""
     started = time.monotonic()
     shutil.copytree(root, scratch, ignore=COPY_IGNORE, symlinks=True)
+    # a git checkout of the copy, as CI has (version plug-ins and some tests ask git); the
+    # manifests written below are its uncommitted changes
+    problem = make_checkout(scratch)
     project = scan(scratch)
     as_of = request.as_of
     if as_of is None:
@@ -459,35 +551,56 @@ def _start(
     result = steps.infer(scratch, ctx.options, ctx=ctx, project=project)
     pristine = {e.path: e.old_text for e in result.edits}
     steps.write_edits(scratch, result.edits, ctx)
-    return _Loop(request, steps, scratch, project, result, pristine, as_of, started)
+    loop = _Loop(request, steps, scratch, project, result, pristine, as_of, started)
+    if problem:
+        loop.notes.append(f"the scratch copy is not a git checkout ({problem})")
+    return loop
 
 
 def _round(loop: _Loop, number: int, out: VerifyResult, ctx: Context) -> bool:
     """One test run and the repair it names; False when the loop stops (and says why)."""
     request = loop.request
     t0 = time.monotonic()
-    run = _test_run(loop, number)
+    partial = loop.rerun_failed
+    run = _test_run(loop, number, partial)
     rnd = Round(number, run.status, seconds=time.monotonic() - t0)
+    if partial:
+        rnd.scope = f"the {sum(1 for o in loop.outcomes.values() if o == 'failed')} failed tests"
+        run = replace(run, outcomes={**loop.outcomes, **run.outcomes})
+    loop.outcomes = dict(run.outcomes)
     out.rounds.append(rnd)
     out.final = run
+    leftover = (
+        None if run.passed else only_environment_left(run.log, run.outcomes, request.language)
+    )
+    if partial and (run.passed or leftover):
+        # the tests that failed pass now (or fail only for the machine): all of them again,
+        # unchanged, to confirm that the repair broke none of the others
+        loop.rerun_failed = False
+        rnd.added.append("all tests again to confirm")
+        return True
     stop = _stop_before_repair(loop, run, number)
     if stop is None:
         rnd.actions = diagnose(run.log, request.language)
-        stop = _stop_for_actions(rnd.actions)
+        stop = _stop_for_actions(rnd.actions, leftover, out)
+        if stop and not rnd.actions and run.status == "timeout":
+            stop = f"a step ran out of time ({request.step_timeout}s): {run.failed_step}"
     if stop is None:
         stop = _repair(loop, rnd, run, ctx)
     if stop is not None:
-        out.stopped_because = stop
+        out.stopped_because = _with_runtime(loop, stop)
         return False
     _write_again(loop, ctx)
+    loop.rerun_failed = _can_rerun(loop, run)
     return True
 
 
-def _test_run(loop: _Loop, number: int) -> RunResult:
-    """Round 1 reuses the caller's run when there is one; every other round runs the tests."""
+def _test_run(loop: _Loop, number: int, partial: bool = False) -> RunResult:
+    """Round 1 reuses the caller's run when there is one; every other round runs the tests
+    (`partial`: only those that failed last). Judged as the CI judges it (`strict`)."""
     request = loop.request
-    if number == 1 and request.first_run is not None:
-        return request.first_run
+    if number == 1 and request.first_run is not None and not _installs_as_job(loop):
+        return request.first_run.strict()
     return run_tests(
         loop.scratch,
         request.language,
@@ -496,7 +609,30 @@ def _test_run(loop: _Loop, number: int) -> RunResult:
         as_of=loop.as_of,
         runtime=loop.runtime,
         step_timeout=request.step_timeout,
-    )
+        env={"PYTEST_ADDOPTS": RERUN_FAILED} if partial else None,
+        strict=True,
+    ).strict()
+
+
+def _installs_as_job(loop: _Loop) -> bool:
+    """The strict plan installs as the job does, unlike the caller's run (which cannot then
+    stand in for round 1)."""
+    found = plan_for(loop.scratch, loop.request.language, loop.request.test_cmd, strict=True)
+    return bool(found and found.as_job)
+
+
+def _can_rerun(loop: _Loop, run: RunResult) -> bool:
+    """The next run may select only the failed tests: the runner can (pytest, its cache on)
+    and this run ran tests rather than stopping at install or collection."""
+    addopts, _ = plan.pytest_config(loop.scratch)
+    return can_rerun_failed(run.failed_step or "", run.outcomes, run.status, addopts)
+
+
+def _with_runtime(loop: _Loop, stop: str) -> str:
+    """The stop reason, saying so when the tests ran on an older Python than the CI's."""
+    if loop.runtime and stop == "tests pass":
+        return f"tests pass on Python {loop.runtime} (the CI job's newer Python has no build)"
+    return stop
 
 
 def _stop_before_repair(loop: _Loop, run: RunResult, number: int) -> str | None:
@@ -510,26 +646,42 @@ def _stop_before_repair(loop: _Loop, run: RunResult, number: int) -> str | None:
     return None
 
 
-def _stop_for_actions(actions: list[Action]) -> str | None:
-    """Why the loop ends after reading the log: it names nothing a dependency could fix."""
+def _stop_for_actions(
+    actions: list[Action], leftover: list[EnvironmentFailure] | None, out: VerifyResult
+) -> str | None:
+    """Why the loop ends after reading the log: it names nothing a dependency could fix (and
+    what is left fails for the machine, if that is all)."""
+    if any(a.kind != "stop" for a in actions):
+        return None
+    if leftover:
+        out.environment = leftover
+        kinds = sorted({e.kind for e in leftover})
+        return (
+            f"tests pass apart from {len(leftover)} that "
+            f"{'fails' if len(leftover) == 1 else 'fail'} for the machine "
+            f"({', '.join(kinds)}), as with the repository's own manifests"
+        )
     if not actions:
         return "the failure names no dependency problem"
-    if all(a.kind == "stop" for a in actions):
-        return "not a dependency problem: " + actions[0].why
-    return None
+    return "not a dependency problem: " + actions[0].why
 
 
 def _repair(loop: _Loop, rnd: Round, run: RunResult, ctx: Context) -> str | None:
-    """Add what the round's actions name (new candidates, an older runtime, moved bounds) to
-    the loop; the reason to stop when none of it is new."""
+    """Add what the round's actions name — new candidates (another provider of a module the
+    written one does not ship), extras, an older runtime, moved or dropped bounds — to the
+    loop; the reason to stop when none of it is new."""
     language, project = loop.request.language, loop.project
     mapper = loop.steps.stage("mapping", language)
-    new = _new_candidates(project, language, rnd.actions, ctx, mapper)
+    _bind_packages(loop, rnd.actions)
+    _patched_imports(loop, rnd.actions)
     # new: not written (a candidate inference kept out, e.g. optional or with no
     # section to hold it, counts as new: the run shows it is needed) nor added before
     have = {(r.manifest, _norm(r.name)) for r in loop.result.requirements if not r.optional}
     have |= {(c.manifest, _norm(c.name)) for c in loop.repaired}
+    new = _new_candidates(project, language, rnd.actions, ctx, mapper)
     new = [c for c in new if (c.manifest, _norm(c.name)) not in have]
+    placed = len(loop.placed)
+    new += _other_providers(loop, rnd, have, new, ctx, mapper, run.log)
     older = _older_runtime(loop.scratch, language, loop.request.test_cmd, rnd.actions, loop.runtime)
     if older:
         loop.runtime = older
@@ -541,12 +693,249 @@ def _repair(loop: _Loop, rnd: Round, run: RunResult, ctx: Context) -> str | None
     moves = {
         name: move for name, move in moved.items() if loop.bounds.get(name, ("",))[0] != move[0]
     }
-    if not new and not moves and not older:
-        return "nothing new to add for: " + ", ".join(f"{a.kind} {a.name}" for a in rnd.actions)
+    extras = _new_extras(loop, rnd.actions)
+    relaxed = _relax(loop, rnd.actions)
+    if not (new or moves or older or extras or relaxed or len(loop.placed) > placed):
+        return "nothing new to add for: " + ", ".join(
+            f"{a.kind} {a.name or a.binding or ''}".strip() for a in rnd.actions
+        )
     rnd.added += [c.name for c in new] + [f"{n}{spec}" for n, (spec, _) in moves.items()]
+    rnd.added += [f"{n}[{','.join(sorted(e))}]" for n, e in extras.items()]
+    rnd.added += [f"{n}: bound dropped (conflict)" for n in relaxed]
     loop.repaired.extend(new)
+    loop.repaired = [c for c in loop.repaired if _norm(c.name) not in loop.dropped]
     loop.bounds.update(moves)
     return None
+
+
+def _bind_packages(loop: _Loop, actions: list[Action]) -> None:
+    """A JavaScript binding an error calls (`(0 , _got.default) is not a function`) names
+    its package through its import in the failing file (else any source file)."""
+    for a in actions:
+        if a.name or not a.binding:
+            continue
+        rel, _ = _importing_file(loop.project, a.file, loop.request.language)
+        sources = [f.path for f in loop.project.files if re.search(r"\.[cm]?[jt]sx?$", f.path)]
+        found = js_binding_package(loop.scratch, [rel, *sources[:500]], binding_name(a.binding))
+        if found:
+            a.name = found
+
+
+def _patched_imports(loop: _Loop, actions: list[Action]) -> None:
+    """A test patches `owner.name` and the owner lacks it: when the owner's file imports
+    `name` (under a guard that swallowed its ImportError), the module is what is missing."""
+    for a in actions:
+        if a.kind != "patched" or not a.owner or not a.name:
+            continue
+        tail = a.owner.replace(".", "/")
+        imports = re.compile(rf"^\s*(?:import|from)\s+{re.escape(a.name)}\b", re.M)
+        for f in loop.project.files:
+            if not (f.path.endswith(tail + ".py") or f.path.endswith(tail + "/__init__.py")):
+                continue
+            try:
+                text = (loop.scratch / f.path).read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                continue
+            if imports.search(text):
+                a.kind, a.file = "module", f.path
+                break
+
+
+def _other_providers(
+    loop: _Loop,
+    rnd: Round,
+    have: set[tuple[str, str]],
+    new: list[Candidate],
+    ctx: Context,
+    mapper: ModuleType | None,
+    run_log: str = "",
+) -> list[Candidate]:
+    """Modules still missing although what the mapping chose for them is written: the next
+    distribution the import index names for them (all providers, not only those inference
+    considered), replacing the written one when it served only that import. With no other
+    provider left, the written distribution's release lacks the module: a version action."""
+    language, eco = loop.request.language, LANGUAGE_ECOSYSTEM[loop.request.language]
+    added = {_norm(c.name) for c in new}
+    out: list[Candidate] = []
+    for a in [a for a in rnd.actions if a.kind == "module" and a.name]:
+        mapped = _map_modules(loop.project, language, [a], ctx, mapper)
+        if any(_norm(c.name) in added for c in mapped):
+            continue  # the mapping gave something new for it
+        written = [c for c in mapped if (c.manifest, _norm(c.name)) in have]
+        if not mapped and _is_internal(loop.project, a.name):
+            continue  # the project's own module: no distribution provides it
+        if written and _misplaced(loop, a, written, run_log):
+            continue  # written, but where the job does not install it: placed again
+        tried = loop.tried.setdefault(a.name, set())
+        tried |= {_norm(c.name) for c in written}
+        pick = _next_provider(language, a.name, written, tried, {n for _, n in have} | added)
+        if pick is None:
+            if written and not any(b.kind == "version" and b.name == a.name for b in rnd.actions):
+                why = "its distribution is written, so the installed release lacks the module"
+                rnd.actions.append(Action("version", a.name, why, a.line, a.file))
+            continue
+        tried.add(_norm(pick))
+        rel, kind = _importing_file(loop.project, a.file, language)
+        base = written[0] if written else None
+        owner = next((m.path for m in loop.project.manifests_of(eco) if not m.parse_error), None)
+        manifest = base.manifest if base else owner
+        if manifest is None or ctx.registries.exists(eco, pick) is False:
+            continue
+        shown = ", ".join(c.name for c in written) or "nothing written"
+        why = f"{a.line} — {shown} does not provide `{a.name}`; the import index names {pick}"
+        section = (
+            base.section if base else (Section.DEV if kind == FileKind.TEST else Section.RUNTIME)
+        )
+        out.append(Candidate(eco, pick, manifest, section=section, import_names=[a.name],
+                             evidence=[Evidence("repair", rel, detail=why)]))  # fmt: skip
+        added.add(_norm(pick))
+        for c in written:
+            if _only_for(loop, c.name, a.name):
+                loop.dropped[_norm(c.name)] = f"{c.name} does not provide `{a.name}`: {pick} does"
+                rnd.added.append(f"{pick} instead of {c.name}")
+    return out
+
+
+def _misplaced(loop: _Loop, a: Action, written: list[Candidate], log: str) -> bool:
+    """The written distributions for a missing module were not installed by the run (its
+    installer lists what it installed): they sit in a section the test job does not
+    install. They move where it does: an extra or group the job installs, else the
+    dependencies. True when that is new."""
+    language = loop.request.language
+    if language != "python" or not re.search(r"^\s*\+ [\w.-]+==", log, re.M):
+        return False
+    missing = [c for c in written if not installed_version(language, c.name, log, loop.scratch)]
+    if not missing:
+        return False
+    group = _job_group(loop)
+    section = Section.DEV if group else Section.RUNTIME
+    why = f"{a.line} — written where the test job does not install it: " + (
+        f"moved to `{group}`, which the job installs" if group else "moved to the dependencies"
+    )
+    new = False
+    for c in missing:
+        if loop.placed.get(_norm(c.name), (None, None))[:2] != (section, group):
+            loop.placed[_norm(c.name)] = (section, group, why)
+            new = True
+    return new
+
+
+def _job_group(loop: _Loop) -> str | None:
+    """The extra or dependency group of the root manifest the test job installs (a
+    test-named one first), from the plan verify runs."""
+    found = plan_for(loop.scratch, loop.request.language, loop.request.test_cmd, strict=True)
+    text = " ".join(found.install) if found else ""
+    named = [x for m in re.finditer(r"\.\[([\w,-]+)\]", text) for x in m.group(1).split(",")]
+    named += re.findall(r"--group\s+'?([\w-]+)", text)
+    tests = [n for n in named if n.lower() in plan.TEST_EXTRAS]
+    return (tests or named or [None])[0]
+
+
+def _is_internal(project: Project, module: str) -> bool:
+    """A folder or file of the project carries the module's top-level name."""
+    root = module.split(".")[0]
+    return any(
+        part == root or part == root + ".py" for f in project.files for part in f.path.split("/")
+    )
+
+
+def _next_provider(
+    language: str, module: str, written: list[Candidate], tried: set[str], taken: set[str]
+) -> str | None:
+    """The best provider of `module` not tried for it and not written already."""
+    if language != "python":
+        return None
+    others = python_providers(module) + [alt for c in written for alt in c.alternatives]
+    return next((p for p in others if _norm(p) not in tried and _norm(p) not in taken), None)
+
+
+def _only_for(loop: _Loop, dist: str, module: str) -> bool:
+    """`dist` is written only for `module` (its candidates import nothing else)."""
+    names = [
+        n
+        for c in loop.result.candidates + loop.repaired
+        if _norm(c.name) == _norm(dist)
+        for n in (c.import_names or [""])
+    ]
+    return bool(names) and all(
+        n == module or n.startswith(module + ".") or module.startswith(n + ".") for n in names
+    )
+
+
+def _new_extras(loop: _Loop, actions: list[Action]) -> dict[str, set[str]]:
+    """Extras the messages ask of a package (`Please install X using the 'Y' extra`) that the
+    loop has not asked for yet."""
+    new: dict[str, set[str]] = {}
+    for name, extras, line in _asked_extras(loop, actions):
+        have, _ = loop.extras.get(_norm(name), (set(), ""))
+        more = set(extras) - have
+        if more:
+            loop.extras[_norm(name)] = (have | more, line)
+            new[name] = more
+    return new
+
+
+def _asked_extras(loop: _Loop, actions: list[Action]) -> list[tuple[str, list[str], str]]:
+    """(package, extras or features, log line): those a message asks for, and the features
+    a written crate needs for a derive the compiler cannot find (the derives table)."""
+    eco = LANGUAGE_ECOSYSTEM[loop.request.language]
+    written = {_norm(r.name) for r in loop.result.requirements if r.ecosystem == eco}
+    out = [(a.name, list(a.extras), a.line) for a in actions if a.kind == "package" and a.name]
+    for a in actions:
+        if a.kind != "derive" or not a.name:
+            continue
+        out += [
+            (crate, features, a.line)
+            for crate, features in derive_crates(a.name)
+            if _norm(crate) in written and features
+        ][:1]
+    return out
+
+
+def _relax(loop: _Loop, actions: list[Action]) -> list[str]:
+    """Written bounds a resolver's conflict report names, dropped: it may then choose
+    releases that fit together (a version move of the loop's own included)."""
+    eco = LANGUAGE_ECOSYSTEM[loop.request.language]
+    bounded = {
+        _norm(r.name): r.name
+        for r in loop.result.requirements
+        if r.ecosystem == eco and (r.spec or _norm(r.name) in loop.bounds)
+    }
+    out = []
+    for a in actions:
+        if a.kind != "relax":
+            continue
+        for name in conflict_names(loop.request.language, a.report):
+            key = _norm(name)
+            if key in bounded and key not in loop.relaxed:
+                loop.relaxed[key] = f"{a.line} — the installer found the bounds unsatisfiable"
+                loop.bounds.pop(key, None)
+                out.append(bounded[key])
+    return out
+
+
+def _overrides(loop: _Loop, reqs: list[Requirement]) -> list[Requirement]:
+    """What the runs showed, applied to the resolved requirements: replaced distributions
+    left out, conflicting bounds dropped, bounds moved, extras added."""
+    reqs = [r for r in reqs if _norm(r.name) not in loop.dropped]
+    for req in reqs:
+        key = _norm(req.name)
+        if key in loop.placed:
+            req.section, req.group, why = loop.placed[key]
+            req.optional = False
+            req.evidence.append(Evidence("repair", detail=why))
+        if key in loop.relaxed:
+            req.spec = ""
+            req.evidence.append(Evidence("repair", detail=loop.relaxed[key]))
+        move = loop.bounds.get(key)
+        if move:
+            req.spec = move[0]
+            req.evidence.append(Evidence("repair", detail=move[1]))
+        extras, line = loop.extras.get(key, (set(), ""))
+        if extras - set(req.features):
+            req.features = sorted(set(req.features) | extras)
+            req.evidence.append(Evidence("repair", detail=f"{line} — extras {sorted(extras)}"))
+    return reqs
 
 
 def _write_again(loop: _Loop, ctx: Context) -> None:
@@ -574,11 +963,7 @@ def _write_again(loop: _Loop, ctx: Context) -> None:
         )
     if homeless:
         reqs = resolver.resolve(project, merge_candidates(cands + loop.repaired), ctx)
-    for req in reqs:
-        move = loop.bounds.get(_norm(req.name))
-        if move:
-            req.spec = move[0]
-            req.evidence.append(Evidence("repair", detail=move[1]))
+    reqs = _overrides(loop, reqs)
     others = [r for r in result.requirements if LANGUAGE_ECOSYSTEM[language] != r.ecosystem]
     result.requirements = others + reqs
     result.candidates = cands + loop.repaired

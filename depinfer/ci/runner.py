@@ -13,7 +13,7 @@ import signal
 import subprocess
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from depinfer.ci.plan import Plan, pyenv_pythons
@@ -33,6 +33,17 @@ class RunResult:
     def passed(self) -> bool:
         return self.status == "passed"
 
+    def strict(self) -> RunResult:
+        """This run as the CI judges it: a passing run in which the job's own install of the
+        written manifests failed (a best-effort step, continued past) did not pass — the CI
+        stops there. The log keeps the failing step's output for the repair to read."""
+        if not self.passed:
+            return self
+        m = _WRITTEN_FAILED.search(self.log)
+        if m is None:
+            return self
+        return replace(self, status="install-failed", failed_step=m.group(1))
+
     def relative_pass(self, baseline: RunResult) -> bool | None:
         """Every test that passed in the baseline passes here too (None: nothing to compare)."""
         good = {t for t, o in baseline.outcomes.items() if o == "passed"}
@@ -41,6 +52,11 @@ class RunResult:
         return all(self.outcomes.get(t) == "passed" for t in good)
 
 
+# the marker `_run_steps` logs when the job's install of the written manifests fails
+WRITTEN_FAILED = "[the job's install of the written manifests failed: {}; continuing]"
+_WRITTEN_FAILED = re.compile(
+    r"^\[the job's install of the written manifests failed: (.*); continuing\]$", re.M
+)
 _PYTEST = re.compile(
     r"^(PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS) (\S+)", re.M
 )  # one space: not a log record
@@ -198,6 +214,9 @@ def _run_steps(
             return
     for line in plan.install:
         code = run(line)
+        if code != 0 and line in plan.installs_written:
+            log.append(WRITTEN_FAILED.format(line))
+            continue
         if code != 0 and line in plan.best_effort:
             log.append("[a step the job adds failed; continuing with the manifest's install]")
             continue
@@ -212,3 +231,29 @@ def _run_steps(
             result.status = "timeout" if code is None else "failed"
             result.failed_step = line
             return
+
+
+# git's identity for the scratch commit, given on the command line: no user config needed
+_GIT_IDENTITY = ["-c", "user.name=depinfer", "-c", "user.email=depinfer@localhost"]
+
+
+def make_checkout(root: Path, timeout: int = 300) -> str | None:
+    """Make the scratch copy `root` a git checkout of itself (init, add, one commit): version
+    plug-ins (setuptools-scm, versioneer) and tests that ask git need one, as in CI. None when
+    done, else why not (no git, a step failed): the run goes on without it."""
+    steps = [
+        ["git", "init", "-q"],
+        ["git", "add", "-A"],
+        ["git", *_GIT_IDENTITY, "-c", "commit.gpgsign=false", "commit", "-q", "--no-verify",
+         "--allow-empty", "-m", "scratch copy"],
+    ]  # fmt: skip
+    for cmd in steps:
+        try:
+            done = subprocess.run(
+                cmd, cwd=root, capture_output=True, text=True, timeout=timeout, check=False
+            )
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            return f"{' '.join(cmd[:2])}: {exc}"
+        if done.returncode != 0:
+            return f"{' '.join(cmd[:2])}: {(done.stderr or done.stdout).strip()[:200]}"
+    return None

@@ -1,0 +1,113 @@
+"""Names a failed run's messages point at, read the way each tool means them: a program a
+test calls (the executables tables), a JavaScript binding whose import says which package it
+is, the packages a resolver's conflict report names, the other distributions that ship a
+Python module. Used by the verify loop (`depinfer.ci.repair`)."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from pathlib import Path
+
+from depinfer.data import load_table
+from depinfer.mapping.javascript_names import package_name
+from depinfer.mapping.python_index import canonical, load_index
+
+
+@lru_cache(maxsize=1)
+def _python_executables() -> dict[str, str]:
+    return dict(load_table("python/executables.toml")["executables"])
+
+
+@lru_cache(maxsize=1)
+def _derives() -> tuple[dict, ...]:
+    return tuple(e for e in load_table("rust/derives.json")["entries"] if e["kind"] == "derive")
+
+
+def derive_crates(derive: str) -> list[tuple[str, list[str]]]:
+    """The crates (and the features of each) that bring `#[derive(<derive>)]`, from the
+    derives table: `Serialize` → serde with its `derive` feature."""
+    return [(e["crate"], list(e["features"])) for e in _derives() if e["name"] == derive]
+
+
+@lru_cache(maxsize=1)
+def _npm_bins() -> dict[str, list[str]]:
+    return dict(load_table("javascript/bins.toml")["bins"])
+
+
+def tool_package(language: str, tool: str) -> str | None:
+    """The package whose install provides the program `tool`, from the language's table of
+    executables; None for a program no package of the table provides (a system program)."""
+    tool = tool.rsplit("/", 1)[-1]
+    if language == "python":
+        return _python_executables().get(tool)
+    if language == "javascript":
+        found = _npm_bins().get(tool)
+        return found[0] if found else None
+    return None
+
+
+def python_providers(module: str) -> list[str]:
+    """Every distribution the shipped import index says provides `module` (its longest
+    known prefix), best first."""
+    match = load_index().lookup(module)
+    return list(match.providers) if match else []
+
+
+def same_distribution(a: str, b: str) -> bool:
+    return canonical(a) == canonical(b)
+
+
+# How a JavaScript binding is bound in a source file: default, namespace, named (also
+# renamed) imports, and CommonJS `require`.
+_BINDINGS = (
+    r"import\s+{b}\s*(?:,\s*\{{[^}}]*\}}\s*)?from\s*['\"]([^'\"]+)['\"]",
+    r"import\s+\*\s+as\s+{b}\s+from\s*['\"]([^'\"]+)['\"]",
+    r"import\s*\{{[^}}]*\b(?:\w+\s+as\s+)?{b}\b[^}}]*\}}\s*from\s*['\"]([^'\"]+)['\"]",
+    r"(?:const|let|var)\s+{b}\s*=\s*require\(\s*['\"]([^'\"]+)['\"]\s*\)",
+    r"(?:const|let|var)\s*\{{[^}}]*\b{b}\b[^}}]*\}}\s*=\s*require\(\s*['\"]([^'\"]+)['\"]\s*\)",
+)
+
+
+def binding_name(expression: str) -> str:
+    """The local name an error's expression calls: `(0 , _chalk.default)` → chalk (Babel's
+    interop), `lodash_1.default` → lodash (TypeScript's), `got` → got."""
+    first = re.split(r"[.\[(]", expression.strip("() "), maxsplit=1)[0]
+    first = re.sub(r"^0\s*,\s*", "", first).strip()
+    return re.sub(r"_\d+$", "", first.lstrip("_")) or first
+
+
+def js_binding_package(root: Path, files: list[str], binding: str) -> str | None:
+    """The package the first of `files` (the failing one first) imports as `binding`."""
+    b = re.escape(binding)
+    for rel in files:
+        try:
+            text = (root / rel).read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        for pattern in _BINDINGS:
+            m = re.search(pattern.format(b=b), text)
+            if m:
+                return package_name(m.group(1))
+    return None
+
+
+# the names a resolver's conflict report gives: uv/pip (`you require X`, `X==1 depends on
+# Y>=2`, `Because X ... depends on Y`) and npm's ERESOLVE report (`Found: x@1`, `peer x@"^2"
+# from y@3`, `Could not resolve dependency: ... x@`)
+_CONFLICT_NAMES = {
+    "python": re.compile(
+        r"(?:require|depends on|Because|and|requires|of)\s+(?:all versions of |only )?"
+        r"([A-Za-z0-9][\w.-]*?)(?:\[[\w,-]+\])?(?=[<>=!~]=?|\s+(?:depends|==|>=|<=|>|<|\*)|\s*$|,)",
+        re.M,
+    ),
+    "javascript": re.compile(r"(?:Found:|peer|from|dependency:)\s+((?:@[\w.-]+/)?[\w.-]+)@"),
+}
+
+
+def conflict_names(language: str, report: str) -> list[str]:
+    """The packages a resolver's conflict report names, in order of first mention."""
+    pattern = _CONFLICT_NAMES.get(language)
+    if pattern is None:
+        return []
+    return list(dict.fromkeys(m.group(1) for m in pattern.finditer(report)))
