@@ -5,6 +5,10 @@ CI runner (`depinfer.ci.run_tests`): **gold** (the tree as published), **masked*
 sections removed as in the textual benchmark) and **inferred** (masked, then depinfer's
 written manifests put back — the texts the textual run recorded in `written_text`).
 
+Each run is judged as the CI judges it: the scratch copy is a git checkout, the job installs
+exactly what its own lines install (`strict` plans), and a failed install of the manifests
+fails the run even where the job's line was best effort.
+
 Verdicts, as DI-Bench's curation defines them:
 - the instance *counts* for executability only when gold passes and masked fails (otherwise
   the tests do not depend on the masked sections, or cannot run here at all);
@@ -43,7 +47,7 @@ import depinfer.ci
 from depinfer.bench.dataset import Instance
 from depinfer.bench.masking import copy_tree, mask
 from depinfer.ci.repair import VerifyRequest
-from depinfer.ci.runner import RunResult, parse_outcomes
+from depinfer.ci.runner import RunResult, make_checkout, parse_outcomes
 from depinfer.pipeline import infer_and_verify
 
 RUNS = ("gold", "masked", "inferred")
@@ -113,18 +117,21 @@ def _call_runner(root: Path, inst: Instance, log: Path, step_timeout: int, as_of
         "log_path": log,
         "step_timeout": step_timeout,
     }
+    if "strict" in inspect.signature(depinfer.ci.run_tests).parameters:
+        kwargs["strict"] = True  # install as the job does, and nothing besides
     try:  # the runner keeps package managers to releases of the snapshot's time when it can
         if as_of and "as_of" in inspect.signature(depinfer.ci.run_tests).parameters:
             kwargs["as_of"] = as_of
     except (TypeError, ValueError):
         pass
-    return depinfer.ci.run_tests(root, inst.language, **kwargs)
+    return depinfer.ci.run_tests(root, inst.language, **kwargs).strict()
 
 
 def _prepare(kind: str, inst: Instance, tree: Path, root: Path, written: dict[str, str]) -> str:
     """Lay out one scratch copy; returns an error message, or "" when ready."""
     copy_tree(tree, root)
     if kind == "gold":
+        make_checkout(root)  # as CI has it; a copy git cannot commit still runs
         return ""
     masked = mask(root, inst.language, inst.build_files)
     if inst.build_files and len(masked.errors) == len(inst.build_files):
@@ -134,6 +141,7 @@ def _prepare(kind: str, inst: Instance, tree: Path, root: Path, written: dict[st
             target = root / rel
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(text, encoding="utf-8", newline="")
+    make_checkout(root)  # as CI has it; a copy git cannot commit still runs
     return ""
 
 
