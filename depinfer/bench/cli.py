@@ -472,6 +472,7 @@ def _print_run_tables(args: argparse.Namespace, out: Path, instances: list[Insta
         load_results,
         peers_table,
         plot,
+        split_table,
         summarise,
         verify_table,
         write_summary,
@@ -484,6 +485,8 @@ def _print_run_tables(args: argparse.Namespace, out: Path, instances: list[Insta
     sys.stdout.write("\n")
     current = summarise(results)
     sys.stdout.write(language_table(current))
+    if split_table(current):
+        sys.stdout.write("\n" + split_table(current))
     if verify_table(current):
         sys.stdout.write("\n" + verify_table(current))
     if current["peers"]:
@@ -616,6 +619,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         instance_table,
         language_table,
         plot,
+        split_table,
         summarise,
         verify_table,
     )
@@ -631,6 +635,8 @@ def cmd_report(args: argparse.Namespace) -> int:
         if args.instances:
             sys.stdout.write(instance_table(results) + "\n")
         sys.stdout.write(language_table(summary))
+        if split_table(summary):
+            sys.stdout.write("\n" + split_table(summary))
         if verify_table(summary):
             sys.stdout.write("\n" + verify_table(summary))
         if summary["peers"]:

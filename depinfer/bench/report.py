@@ -54,6 +54,7 @@ def summarise(results: list[dict[str, Any]]) -> dict[str, Any]:
     return {
         "languages": {lang: figures(rs) for lang, rs in sorted(by_language.items())},
         "all": figures(results),
+        **({"splits": by_split(results)} if has_splits(results) else {}),
         "peers": aggregate_peers(results),
         "instances": {
             r["id"]: {
@@ -80,6 +81,67 @@ def summarise(results: list[dict[str, Any]]) -> dict[str, Any]:
             for r in results
         },
     }
+
+
+SPLITS = ("train", "validation")
+
+
+def has_splits(results: list[dict[str, Any]]) -> bool:
+    """Whether the results come from a dataset split into train and validation."""
+    return any(r.get("split") in SPLITS for r in results)
+
+
+def by_split(results: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Per language (and over all): the figures of each split and of all its instances."""
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for r in results:
+        groups.setdefault(r.get("language", "?"), []).append(r)
+    if len(groups) > 1:
+        groups["all"] = list(results)
+    out: dict[str, dict[str, Any]] = {}
+    for lang, rs in sorted(groups.items(), key=lambda kv: (kv[0] == "all", kv[0])):
+        parts = {split: [r for r in rs if r.get("split") == split] for split in SPLITS}
+        out[lang] = {split: aggregate(part) for split, part in parts.items()}
+        out[lang]["all"] = aggregate(rs)
+    return out
+
+
+def _split_cells(s: dict[str, Any]) -> str:
+    if not s["scored"]:
+        return f"{s['instances']:>3} {'-':>5} {'-':>5} {'-':>5} {'-':>5}"
+    n = s["name"]
+    return (
+        f"{s['scored']:>3} {_pct(n['precision'])} {_pct(n['recall'])} {_pct(n['f1'])} "
+        f"{_pct(s['fake']['rate'])}"
+    )
+
+
+def split_table(summary: dict[str, Any]) -> str:
+    """Train, validation and all side by side per language (name P/R/F1 and fake rate);
+    empty unless the results carry a train/validation split."""
+    splits = summary.get("splits")
+    if not splits:
+        return ""
+    cols = ("train", "validation", "all")
+    cell = f"{'n':>3} {'P':>5} {'R':>5} {'F1':>5} {'fake':>5}"
+    head = f"{'language':<11}" + "".join(f" │ {c:<{len(cell)}}" for c in cols) + " │ ΔF1 t−v"
+    sub = f"{'':<11}" + "".join(f" │ {cell}" for _ in cols) + " │"
+    lines = [head, sub, "─" * len(head)]
+    for lang, s in splits.items():
+        t, v = s["train"], s["validation"]
+        delta = (
+            f"{100 * (t['name']['f1'] - v['name']['f1']):+7.1f}"
+            if t["scored"] and v["scored"]
+            else f"{'-':>7}"
+        )
+        lines.append(
+            f"{lang:<11}" + "".join(f" │ {_split_cells(s[c])}" for c in cols) + f" │ {delta}"
+        )
+    lines.append(
+        "splits: the dataset's train/validation split (a hash of the repository name); n: "
+        "scored instances; P/R/F1: name figures, mean over instances; fake: fake rate (%)."
+    )
+    return "\n".join(lines) + "\n"
 
 
 def _features_brief(r: dict[str, Any]) -> dict[str, Any]:

@@ -115,6 +115,13 @@ def _read_exact(root: Path, rel: str) -> str:
         return ""
 
 
+def _split(inst: Instance) -> dict[str, str]:
+    """The dataset's split (train / validation / dev) carried into the result, so that a
+    report can give the figures of each split apart."""
+    split = inst.raw.get("split")
+    return {"split": split} if isinstance(split, str) and split else {}
+
+
 def _as_of(options: RunOptions, inst: Instance) -> str | None:
     if options.as_of in (None, "instance"):
         return inst.date
@@ -360,6 +367,7 @@ def run_instance(
         "offline": options.offline,
         "as_of": _as_of(options, inst),
         **({"all_evidence": True} if options.all_evidence else {}),
+        **_split(inst),
     }
     if not tree.is_dir():
         result.update(status="error", error=f"repository tree not found: {tree}", wall_time=0.0)
@@ -562,6 +570,7 @@ def run_isolated(
             "language": inst.language,
             "repo": inst.repo,
             "build_files": inst.build_files,
+            **_split(inst),
             **result,
             "wall_time": round(time.monotonic() - started, 3),
         }
