@@ -195,6 +195,43 @@ def test_fake_names_and_invalid_versions_become_failure_categories() -> None:
     ]
 
 
+def test_the_repositorys_own_packages_are_never_fake(tmp_path: Path) -> None:
+    """A workspace sibling written by name (`core = { workspace = true }`, `"@acme/core":
+    "*"`) is unpublished, so the registry does not know it: internal, not fake."""
+    from types import SimpleNamespace
+
+    from conftest import write_tree
+
+    from depinfer.bench.runner import fake_check
+    from depinfer.bench.sections import Dep, own_package_names
+
+    write_tree(
+        tmp_path,
+        {
+            "Cargo.toml": '[workspace]\nmembers = ["crates/*"]\n'
+            "[workspace.dependencies]\n"
+            'vm = { package = "real-vm", git = "https://example.invalid/vm" }\n'
+            'serde = "1"\n',
+            "crates/acme-core/Cargo.toml": '[package]\nname = "acme-core"\n',
+            "crates/acme-cli/Cargo.toml": '[package]\nname = "acme-cli"\n',
+            "node_modules/x/Cargo.toml": '[package]\nname = "vendored"\n',
+            "web/package.json": '{"name": "@acme/Web"}',
+        },
+    )
+    assert own_package_names(tmp_path, "rust") == {"acme_core", "acme_cli", "vm"}
+    assert own_package_names(tmp_path, "javascript") == {"@acme/web"}
+    ctx = SimpleNamespace(registries=FakeRegistries({"serde": ["1.0.200"]}))
+    pred = {
+        "crates/acme-cli/Cargo.toml": [
+            Dep("acme_core", "acme-core", "workspace"),
+            Dep("serde", "serde", "1"),
+            Dep("serde_jsonn", "serde_jsonn", "1"),
+        ]
+    }
+    fake = fake_check(ctx, "rust", pred, frozenset(own_package_names(tmp_path, "rust")))
+    assert fake["fake_names"] == ["serde_jsonn"] and fake["written"] == 2
+
+
 @pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
 def test_dibench_dataset_runs_on_premasked_trees(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]

@@ -31,6 +31,7 @@ from depinfer.bench.sections import (
     SectionError,
     build_file_format,
     normalise_name,
+    own_package_names,
     project_reference_path,
     read_deps,
 )
@@ -182,11 +183,20 @@ def reader_disagreement(manifest: Any, deps: list[Dep]) -> str:
     return "; ".join(parts)
 
 
-def fake_check(ctx: Any, language: str, pred: dict[str, list[Dep]]) -> dict[str, Any]:
-    """Ask the registry about every written external name (internal references excluded)."""
+def fake_check(
+    ctx: Any, language: str, pred: dict[str, list[Dep]], own: frozenset[str] = frozenset()
+) -> dict[str, Any]:
+    """Ask the registry about every written external name (internal references excluded:
+    ProjectReferences, path dependencies, and names of packages the repository itself
+    defines, `own`)."""
     ecosystem = LANGUAGE_ECOSYSTEM.get(language)
     names = sorted(
-        {d.package or d.raw or d.name for deps in pred.values() for d in deps if d.kind == PACKAGE}
+        {
+            d.package or d.raw or d.name
+            for deps in pred.values()
+            for d in deps
+            if d.kind == PACKAGE and d.name not in own
+        }
     )
     answers: dict[str, bool | None] = {}
     if ecosystem is not None and names:
@@ -461,7 +471,7 @@ def _score(
     counts = compare(gold, pred)
     if not options.offline and not options.names_only:
         counts["compatible"] = compatible_counts(ctx, inst.language, gold, pred)
-    fake = fake_check(ctx, inst.language, pred)
+    fake = fake_check(ctx, inst.language, pred, frozenset(own_package_names(root, inst.language)))
     invalid = (
         invalid_versions(ctx, inst.language, pred)
         if options.check_versions and not options.offline and not options.names_only

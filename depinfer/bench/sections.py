@@ -326,3 +326,74 @@ def read_deps(text: str, rel: str, fmt: str | None = None) -> list[Dep]:
     if fmt == "csproj":
         return csproj_deps(text, rel)
     raise SectionError(f"not a build file the benchmark masks: {rel}")
+
+
+# ---------------------------------------------------------------- the repository's own names
+
+_OWN_MANIFESTS = {
+    "rust": ("Cargo.toml", ("package", "name")),
+    "javascript": ("package.json", ("name",)),
+    "python": ("pyproject.toml", ("project", "name")),
+}
+_SKIP_DIRS = {".git", "node_modules", "target", ".venv", "venv", "dist", "build"}
+
+
+def own_package_names(root: Any, language: str) -> set[str]:
+    """Names of the packages the repository defines itself (every Cargo.toml's
+    [package].name, every package.json's name, every pyproject's [project].name),
+    normalised. A written dependency on one of them is a sibling of the same workspace
+    (`webclaw-core = { workspace = true }`, `"@acme/core": "*"`), which the registry
+    need not know: it is internal, never fake."""
+    spec = _OWN_MANIFESTS.get(language)
+    if spec is None:
+        return set()
+    filename, keys = spec
+    found: set[str] = set()
+    for path in _manifest_paths(root, filename):
+        try:
+            text = path.read_text(encoding="utf-8", errors="replace")
+            doc: Any = json.loads(text) if filename.endswith(".json") else _toml(text).unwrap()
+        except (OSError, ValueError, SectionError, TOMLKitError):
+            continue
+        for key in keys:
+            doc = doc.get(key) if isinstance(doc, dict) else None
+        if isinstance(doc, str) and doc.strip():
+            found.add(normalise_name(language, doc.strip()))
+    if language == "rust":
+        found |= _workspace_non_registry(root)
+    return found
+
+
+def _workspace_non_registry(root: Any) -> set[str]:
+    """Keys of the root's [workspace.dependencies] that a member's `{ workspace = true }`
+    takes from a path or a git repository, or under another package name: the registry is
+    not asked for the key (a renamed one is judged by its member's `package`, when the
+    member names it)."""
+    try:
+        doc = _toml((root / "Cargo.toml").read_text(encoding="utf-8", errors="replace")).unwrap()
+    except (OSError, SectionError):
+        return set()
+    table = (doc.get("workspace") or {}).get("dependencies") or {}
+    return {
+        normalise_name("rust", key)
+        for key, value in table.items()
+        if isinstance(value, dict) and ({"path", "git", "package"} & set(value))
+    }
+
+
+def _manifest_paths(root: Any, filename: str) -> list[Any]:
+    out = []
+    stack = [root]
+    while stack:
+        folder = stack.pop()
+        try:
+            entries = list(folder.iterdir())
+        except OSError:
+            continue
+        for entry in entries:
+            if entry.is_dir() and not entry.is_symlink():
+                if entry.name not in _SKIP_DIRS:
+                    stack.append(entry)
+            elif entry.name == filename:
+                out.append(entry)
+    return out
