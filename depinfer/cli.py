@@ -67,6 +67,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--online", action="store_true", help="with --check: verify names with the registries"
     )
     reg.add_argument("--refresh", action="store_true", help="bypass the HTTP cache")
+    reg.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="neither read nor write the per-file analysis cache (re-parse every file)",
+    )
     tgt = p.add_argument_group("target")
     tgt.add_argument(
         "--python", metavar="3.X", help="target Python version (default: from the repository)"
@@ -269,6 +274,7 @@ def run(argv: list[str] | None = None) -> int:
 
     # lazy, here and below: `depinfer --help` and bad arguments need none of the stages
     from depinfer.config import ConfigError  # lazy (above)
+    from depinfer.filecache import FileCache  # lazy (above)
     from depinfer.pipeline import infer, make_context, write_edits  # lazy (above)
     from depinfer.scan import scan  # lazy (above)
 
@@ -279,6 +285,7 @@ def run(argv: list[str] | None = None) -> int:
         print(f"depinfer: {exc}", file=sys.stderr)
         return EXIT_USAGE
     ctx = make_context(options)
+    ctx.files = FileCache.default(not args.no_cache)
     if args.verify:
         request = _verify_request(args, project)
         if request is None:

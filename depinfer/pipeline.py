@@ -19,12 +19,10 @@ import tempfile
 from collections import defaultdict
 from pathlib import Path
 from types import ModuleType
+from typing import TYPE_CHECKING
 
-from depinfer.ci import repair
-from depinfer.ci.repair import PipelineSteps, VerifiedInference, VerifyRequest
 from depinfer.config import apply_config, load_config
 from depinfer.context import Context, Options
-from depinfer.hybrid import arbitrate
 from depinfer.manifests import ManifestError, NotWritable, render_manifest
 from depinfer.model import (
     Candidate,
@@ -37,6 +35,9 @@ from depinfer.model import (
 )
 from depinfer.registries import Registries
 from depinfer.scan import scan
+
+if TYPE_CHECKING:  # verify and the LLM arbiter load only for runs that ask for them
+    from depinfer.ci.repair import VerifiedInference, VerifyRequest
 
 LANGUAGES = ("python", "javascript", "rust", "csharp")
 
@@ -86,6 +87,8 @@ def infer(
         result.candidates.extend(candidates)
         result.requirements.extend(requirements)
     if options.llm:
+        from depinfer.hybrid import arbitrate  # lazy: only --llm runs need the arbiter
+
         result.requirements = arbitrate(project, result, ctx)
     if edits:
         result.edits = plan_edits(project, result.requirements, ctx)
@@ -103,6 +106,9 @@ def infer_and_verify(
 ) -> VerifiedInference:
     """`infer(..., verify=request)`: the verify-and-repair loop over this pipeline's own
     stages. `project`: `root` as scanned already, if it was."""
+    from depinfer.ci import repair  # lazy: only --verify runs need it
+    from depinfer.ci.repair import PipelineSteps, VerifiedInference
+
     steps = PipelineSteps(infer, run_language, plan_edits, write_edits, stage)
     outcome, result = repair.verify(Path(root), request, ctx, steps, project)
     fields = {f.name: getattr(result, f.name) for f in dataclasses.fields(Inference)}

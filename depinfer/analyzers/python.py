@@ -77,11 +77,13 @@ from depinfer.analyzers.python_notebook import (
 )
 from depinfer.context import Context
 from depinfer.facts.python import NO_IMPORT_FACTS, ImportFacts, import_facts, mark
+from depinfer.filecache import content_key
 from depinfer.model import Diagnostic, FileKind, ImportRef, Project, SourceFile
 from depinfer.scan import read_source
 
 LANGUAGE = Language(tree_sitter_python.language())
 _PARSER = Parser(LANGUAGE)
+ANALYZER = "python-imports"  # its entries' name in the per-file analysis cache
 
 MAX_ATTRS = 200  # per ImportRef: enough for API bounds, small enough for the JSON record
 
@@ -193,7 +195,7 @@ def analyze(project: Project, ctx: Context) -> list[ImportRef]:
     refs: list[ImportRef] = []
     for source in project.files_of("python", "notebook"):
         try:
-            refs.extend(_analyze_file(project, source, init_dirs, ctx.diagnostics))
+            refs.extend(_analyze_cached(project, source, init_dirs, ctx))
         except Exception as exc:  # noqa: BLE001 - one bad file must not stop the run
             ctx.warn(
                 f"could not analyse (internal error {type(exc).__name__}: {exc}); skipped",
@@ -237,13 +239,42 @@ def package_of(path: str, init_dirs: set[str]) -> list[str]:
     return [posixpath.basename(d) for d in reversed(directories[: top + 1])]
 
 
+def _analyze_cached(
+    project: Project, source: SourceFile, init_dirs: set[str], ctx: Context
+) -> list[ImportRef]:
+    """`_analyze_file`, answered from the per-file analysis cache when it knows the file."""
+    cache = ctx.files
+    if not cache.enabled:
+        return _analyze_file(project, source, init_dirs, ctx.diagnostics)
+    text = read_source(project, source.path, ctx.diagnostics)
+    if text is None:
+        return []
+    package = package_of(source.path, init_dirs)
+    key = content_key(ANALYZER, text, source.path, source.language, source.kind.value, package)
+    found, answer = cache.get(ANALYZER, key)
+    if not found:
+        notes: list[Diagnostic] = []
+        answer = (_analyze_text(source, text, package, notes), notes)
+        cache.put(ANALYZER, key, answer)
+    refs, notes = answer
+    ctx.diagnostics.extend(notes)
+    return refs
+
+
 def _analyze_file(
     project: Project, source: SourceFile, init_dirs: set[str], diagnostics: list[Diagnostic]
 ) -> list[ImportRef]:
     text = read_source(project, source.path, diagnostics)
     if text is None:
         return []
-    state = _File(source, package_of(source.path, init_dirs))
+    return _analyze_text(source, text, package_of(source.path, init_dirs), diagnostics)
+
+
+def _analyze_text(
+    source: SourceFile, text: str, package: list[str], diagnostics: list[Diagnostic]
+) -> list[ImportRef]:
+    """Import references of one file's text (`package`: its dotted package)."""
+    state = _File(source, package)
     if source.language == "notebook":
         try:
             notebook = read_notebook(text)

@@ -36,6 +36,7 @@ from typing import Any
 from depinfer.context import Context
 from depinfer.data import load_table
 from depinfer.facts.python import DependencyFacts
+from depinfer.filecache import content_key
 from depinfer.mapping.python_hosts import runner
 from depinfer.mapping.python_manifests import DEV_REQUIREMENT_NAME, ManifestLayout
 from depinfer.model import (
@@ -237,6 +238,26 @@ TRIGGERS: tuple[Callable[[dict[str, Any], _Repo], list[Hit] | None], ...] = (
 )
 
 
+PYTEST_SCAN = "pytest-uses"  # its entries' name in the per-file analysis cache
+
+
+def _scan_python(ctx: Context, rel: str, text: str, uses_wanted: bool, found: Any) -> None:
+    """python_pytest.scan_python, answered from the per-file analysis cache when it can."""
+    if not ctx.files.enabled:
+        python_pytest.scan_python(rel, text, uses_wanted, found)
+        return
+    key = content_key(PYTEST_SCAN, text, rel, uses_wanted)
+    hit, part = ctx.files.get(PYTEST_SCAN, key)
+    if not hit:
+        part = python_pytest.Found()
+        python_pytest.scan_python(rel, text, uses_wanted, part)
+        ctx.files.put(PYTEST_SCAN, key, part)
+    found.uses.extend(part.uses)
+    found.fixtures |= part.fixtures
+    found.markers |= part.markers
+    found.parametrized |= part.parametrized
+
+
 def _pytest_plugins(
     project: Project,
     refs: list[ImportRef],
@@ -252,7 +273,7 @@ def _pytest_plugins(
     for rel, kind in families["python"]:
         text = text_of(rel)
         if text:
-            python_pytest.scan_python(rel, text, python_pytest.is_test_file(rel, kind), found)
+            _scan_python(ctx, rel, text, python_pytest.is_test_file(rel, kind), found)
     shown: list[str] = []
     for rel, _ in families["pytest-config"]:
         text = text_of(rel) or ""
