@@ -364,7 +364,7 @@ def run_check(
     cache: bool = False,
 ):
     options = Options(offline=not online, keep_unverified=True, versions=False, languages=languages)
-    project = scan(path, exclude=exclude)
+    project = scan(path, exclude=exclude, commit_date=False)
     ctx = make_context(options)
     ctx.files = FileCache.default(cache)
     result = infer(path, options, ctx=ctx, project=project, edits=False)

@@ -280,7 +280,9 @@ def run(argv: list[str] | None = None) -> int:
 
     options = _options(args)
     try:
-        project = scan(args.path, exclude=args.exclude or ())
+        # the HEAD commit's date (a `git` process) only for the options that read it
+        dated = args.as_of == "last-commit" or args.llm or args.verify
+        project = scan(args.path, exclude=args.exclude or (), commit_date=dated)
     except (FileNotFoundError, NotADirectoryError, PermissionError, ConfigError) as exc:
         print(f"depinfer: {exc}", file=sys.stderr)
         return EXIT_USAGE

@@ -287,10 +287,14 @@ def _is_requirements(name: str, parent: str) -> bool:
     )
 
 
-def scan(root: str | os.PathLike[str], exclude: Sequence[str] = ()) -> Project:
+def scan(
+    root: str | os.PathLike[str], exclude: Sequence[str] = (), commit_date: bool = True
+) -> Project:
     """Walk `root` and build the `Project`. Raises NotADirectoryError for a bad root, and
     depinfer.config.ConfigError for settings it cannot apply. `exclude`: more patterns to
-    skip (.gitignore lines relative to the root: `--exclude`), on top of the settings'."""
+    skip (.gitignore lines relative to the root: `--exclude`), on top of the settings'.
+    `commit_date=False`: leave `last_commit_date` unset (it costs a `git` process; only
+    `--as-of last-commit`, --llm and --verify read it)."""
     root_path = Path(root).resolve()
     if not root_path.exists():
         raise FileNotFoundError(f"{root}: no such directory")
@@ -318,7 +322,8 @@ def scan(root: str | os.PathLike[str], exclude: Sequence[str] = ()) -> Project:
     _read_manifests(project, manifest_paths)
     _mark_loose_scripts(project, packages)
     _mark_unshipped_packages(project)
-    project.last_commit_date = _git_head_date(root_path)
+    if commit_date:
+        project.last_commit_date = _git_head_date(root_path)
     return project
 
 
