@@ -366,8 +366,9 @@ def run_check(
     options = Options(offline=not online, keep_unverified=True, versions=False, languages=languages)
     project = scan(path, exclude=exclude, commit_date=False)
     ctx = make_context(options)
-    ctx.files = FileCache.default(cache)
+    ctx.files = FileCache.default(cache, project.root)
     result = infer(path, options, ctx=ctx, project=project, edits=False)
+    ctx.files.save()
     known = Known(
         tooling=tooling_declarations(project),
         needed_dev={

@@ -287,7 +287,7 @@ def run(argv: list[str] | None = None) -> int:
         print(f"depinfer: {exc}", file=sys.stderr)
         return EXIT_USAGE
     ctx = make_context(options)
-    ctx.files = FileCache.default(not args.no_cache)
+    ctx.files = FileCache.default(not args.no_cache, project.root)
     if args.verify:
         request = _verify_request(args, project)
         if request is None:
@@ -298,6 +298,7 @@ def run(argv: list[str] | None = None) -> int:
     else:
         with Progress(f"analysing {len(project.files)} files"):
             result = infer(args.path, options, ctx=ctx, project=project)
+    ctx.files.save()
     written: list[str] = []
     if args.write:
         written = write_edits(project.root, result.edits, ctx)

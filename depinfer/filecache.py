@@ -44,6 +44,7 @@ _SAFE_GLOBALS = {
     ("builtins", "getattr"),
     ("copyreg", "_reconstructor"),
     ("builtins", "object"),
+    ("builtins", "bytes"),
 }
 
 
@@ -92,75 +93,95 @@ def content_key(analyzer: str, text: str | bytes, *context: Any) -> str:
 
 
 class FileCache:
-    """Answers per (analyzer, content, context). `FileCache(None)` keeps nothing."""
+    """Answers per (analyzer, content, context) for one tree. `FileCache(None)` keeps
+    nothing.
 
-    def __init__(self, directory: Path | None) -> None:
+    The answers of one tree live in one pack file (one read on a warm run, one write when
+    something changed: thousands of small files cost more system time than the parsing
+    they save). Each answer is pickled on its own when it is stored, so a later stage that
+    changes the objects it was handed never changes what is kept, and one damaged answer
+    costs only itself. The pack written at the end holds the answers this run used or made:
+    those of deleted or changed files drop out by themselves."""
+
+    def __init__(self, directory: Path | None, tree: str | os.PathLike[str] = "") -> None:
         self.root = None if directory is None else Path(directory) / SUBDIR / fingerprint()
+        self.tree = os.path.abspath(tree) if tree else ""
         self.hits = 0
         self.misses = 0
-        self._made: set[Path] = set()
-        self._ready = False
+        self._stored: dict[tuple[str, str], bytes] | None = None
+        self._keep: dict[tuple[str, str], bytes] = {}
+        self._changed = False
 
     @classmethod
-    def default(cls, enabled: bool = True) -> FileCache:
-        """The cache in the documented cache folder, or a disabled one."""
+    def default(cls, enabled: bool = True, tree: str | os.PathLike[str] = "") -> FileCache:
+        """The cache of `tree` in the documented cache folder, or a disabled one."""
         if not enabled or os.environ.get("DEPINFER_NO_CACHE"):
             return cls(None)
         env = os.environ.get("DEPINFER_CACHE_DIR")
         if env:
-            return cls(Path(env).expanduser())
+            return cls(Path(env).expanduser(), tree)
         import platformdirs
 
-        return cls(Path(platformdirs.user_cache_dir("depinfer", appauthor=False)))
+        return cls(Path(platformdirs.user_cache_dir("depinfer", appauthor=False)), tree)
 
     @property
     def enabled(self) -> bool:
         return self.root is not None
 
-    def _path(self, analyzer: str, key: str) -> Path:
+    @property
+    def pack(self) -> Path:
         assert self.root is not None
-        return self.root / analyzer / key[:2] / f"{key[2:]}.pickle"
+        name = hashlib.blake2b(self.tree.encode("utf-8", "surrogatepass"), digest_size=10)
+        return self.root / f"{name.hexdigest()}.pickle"
+
+    def _load(self) -> dict[tuple[str, str], bytes]:
+        if self._stored is None:
+            self._stored = {}
+            try:
+                with open(self.pack, "rb") as fh:
+                    stored = _Unpickler(io.BytesIO(fh.read())).load()
+                if (
+                    isinstance(stored, tuple)
+                    and len(stored) == 3
+                    and stored[:2] == (FORMAT, self.tree)
+                    and isinstance(stored[2], dict)
+                ):
+                    self._stored = stored[2]
+                    _touch(self.root)  # in use: not pruned as another version's
+            except Exception:  # noqa: BLE001 - a missing or damaged pack is an empty one
+                pass
+        return self._stored
 
     def get(self, analyzer: str, key: str) -> tuple[bool, Any]:
-        """(True, answer) when a sound entry is stored, else (False, None)."""
+        """(True, answer) when a sound answer is stored, else (False, None)."""
         if self.root is None:
             return False, None
-        try:
-            with open(self._path(analyzer, key), "rb") as fh:
-                stored = _Unpickler(io.BytesIO(fh.read())).load()
-        except FileNotFoundError:
-            self.misses += 1
-            return False, None
-        except Exception:  # noqa: BLE001 - a damaged entry is a miss, never a failure
-            self.misses += 1
-            return False, None
-        if not (isinstance(stored, tuple) and len(stored) == 3 and stored[:2] == (FORMAT, key)):
-            self.misses += 1
-            return False, None
-        self.hits += 1
-        return True, stored[2]
+        data = self._load().get((analyzer, key))
+        if isinstance(data, bytes):
+            try:
+                value = _Unpickler(io.BytesIO(data)).load()
+            except Exception:  # noqa: BLE001 - a damaged answer is a miss, never a failure
+                value = _MISSING
+            if value is not _MISSING:
+                self.hits += 1
+                self._keep[(analyzer, key)] = data
+                return True, value
+        self.misses += 1
+        return False, None
 
     def put(self, analyzer: str, key: str, value: Any) -> None:
-        """Store an answer atomically (write beside, then rename); errors are ignored."""
+        """Keep an answer for `save` (an answer that cannot be pickled is not kept)."""
         if self.root is None:
             return
-        target = self._path(analyzer, key)
         try:
-            data = pickle.dumps((FORMAT, key, value), protocol=pickle.HIGHEST_PROTOCOL)
-            self._prepare(target.parent)
-            fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=target.parent)
-            try:
-                with os.fdopen(fd, "wb") as fh:
-                    fh.write(data)
-                os.replace(tmp, target)
-            except BaseException:
-                _unlink(tmp)
-                raise
-        except (OSError, pickle.PicklingError, TypeError, AttributeError, RecursionError):
-            pass
+            data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+        except (pickle.PicklingError, TypeError, AttributeError, RecursionError):
+            return
+        self._keep[(analyzer, key)] = data
+        self._changed = True
 
     def memo(self, analyzer: str, key: str, compute: Callable[[], T]) -> T:
-        """The stored answer for `key`, else `compute()`'s, stored."""
+        """The stored answer for `key`, else `compute()`'s, kept."""
         found, value = self.get(analyzer, key)
         if found:
             return value
@@ -168,19 +189,33 @@ class FileCache:
         self.put(analyzer, key, value)
         return value
 
-    def _prepare(self, folder: Path) -> None:
-        if folder in self._made:
+    def save(self) -> None:
+        """Write the pack (atomically: beside it, then renamed) when it changed; errors
+        leave the cache as it was."""
+        if self.root is None or self._stored is None and not self._changed:
             return
-        if not self._ready and self.root is not None:
-            self._ready = True
+        if not self._changed and len(self._keep) == len(self._stored or {}):
+            return  # every stored answer was used, none added: nothing to write
+        try:
             fresh = not self.root.exists()
             self.root.mkdir(parents=True, exist_ok=True)
             if fresh:
                 prune(self.root.parent, keep=self.root.name)
-            else:
-                _touch(self.root)
-        folder.mkdir(parents=True, exist_ok=True)
-        self._made.add(folder)
+            data = pickle.dumps((FORMAT, self.tree, self._keep), protocol=pickle.HIGHEST_PROTOCOL)
+            fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=self.root)
+            try:
+                with os.fdopen(fd, "wb") as fh:
+                    fh.write(data)
+                os.replace(tmp, self.pack)
+            except BaseException:
+                _unlink(tmp)
+                raise
+        except OSError:
+            pass
+        self._stored, self._changed = dict(self._keep), False
+
+
+_MISSING = object()
 
 
 def prune(parent: Path, keep: str, older_than: float = PRUNE_AFTER) -> None:

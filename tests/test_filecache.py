@@ -139,26 +139,68 @@ def test_cache_clean_empties_the_analysis_cache(tmp_path, cache_dir):
     assert not _entries(cache_dir)
 
 
-def test_concurrent_writers_leave_one_sound_entry(tmp_path):
-    cache = FileCache(tmp_path)
+def test_concurrent_writers_leave_one_sound_pack(tmp_path):
     key = content_key("demo", "text", "a.py")
-    values = [list(range(n, n + 2000)) for n in range(8)]
-    threads = [threading.Thread(target=cache.put, args=("demo", key, v)) for v in values]
+    values = [list(range(n, n + 20000)) for n in range(8)]
+
+    def run(value):
+        cache = FileCache(tmp_path, "tree")
+        cache.put("demo", key, value)
+        cache.save()
+
+    threads = [threading.Thread(target=run, args=(v,)) for v in values]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
-    found, value = FileCache(tmp_path).get("demo", key)
+    found, value = FileCache(tmp_path, "tree").get("demo", key)
     assert found and value in values
     assert not [p for p in tmp_path.rglob(".tmp-*")]
+
+
+def test_one_damaged_answer_costs_only_itself(tmp_path):
+    keys = [content_key("demo", str(n)) for n in range(3)]
+    cache = FileCache(tmp_path, "tree")
+    for n, key in enumerate(keys):
+        cache.put("demo", key, [n])
+    cache.save()
+    fmt, tree, entries = pickle.loads(cache.pack.read_bytes())
+    entries[("demo", keys[1])] = b"\x80\x05garbage"
+    cache.pack.write_bytes(pickle.dumps((fmt, tree, entries)))
+    again = FileCache(tmp_path, "tree")
+    assert [again.get("demo", k) for k in keys] == [(True, [0]), (False, None), (True, [2])]
+
+
+def test_the_pack_keeps_only_what_the_last_run_used(tmp_path):
+    cache = FileCache(tmp_path, "tree")
+    old, new = content_key("demo", "old"), content_key("demo", "new")
+    cache.put("demo", old, 1)
+    cache.save()
+    later = FileCache(tmp_path, "tree")
+    later.put("demo", new, 2)
+    later.save()
+    last = FileCache(tmp_path, "tree")
+    assert last.get("demo", new) == (True, 2)
+    assert last.get("demo", old) == (False, None)
+
+
+def test_a_changed_answer_object_never_changes_the_stored_one(tmp_path):
+    cache = FileCache(tmp_path, "tree")
+    key = content_key("demo", "x")
+    answer = [1, 2]
+    cache.put("demo", key, answer)
+    answer.append(3)  # a later stage edits what it was handed
+    cache.save()
+    assert FileCache(tmp_path, "tree").get("demo", key) == (True, [1, 2])
 
 
 def test_an_unwritable_cache_folder_is_no_error(tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")
-    cache = FileCache(blocker)
+    cache = FileCache(blocker, "tree")
     assert cache.memo("demo", content_key("demo", "x"), lambda: 42) == 42
-    assert cache.get("demo", content_key("demo", "x")) == (False, None)
+    cache.save()
+    assert FileCache(blocker, "tree").get("demo", content_key("demo", "x")) == (False, None)
 
 
 def test_the_key_depends_on_content_and_context():
