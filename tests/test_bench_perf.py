@@ -49,7 +49,7 @@ def test_perf_rotates_the_order_and_keeps_the_user_cache(tmp_path, monkeypatch):
     tree = write_tree(tmp_path / "t", {"a.py": "import yaml\n"})
     seen: list[tuple[str, str]] = []
 
-    def fake_timed(command, cwd, env):
+    def fake_timed(command, cwd, env):  # noqa: ARG001
         seen.append((" ".join(command[3:]) or command[0], env["DEPINFER_CACHE_DIR"]))
         return perf.Sample(0.1, 10.0, 0)
 

@@ -1,6 +1,7 @@
 """`depinfer bench perf`: wall time of depinfer beside deptry and knip on the same trees.
 
-    depinfer bench perf --trees DIR... [--runs N] [--deptry PATH] [--knip PATH] [--json]
+    depinfer bench perf --trees DIR... [--runs N] [--deptry PATH] [--knip PATH]
+                        [--baseline SRC] [--no-cold] [--json]
 
 Each run of each tree times, as separate processes, `depinfer TREE --check` and
 `depinfer TREE --offline --names-only` twice, cold (the per-file analysis cache emptied
@@ -11,6 +12,8 @@ interleaved (A/B/A/B, never all of A then all of B), so a machine's load moves e
 column alike. depinfer runs with a private cache folder, never the user's. Printed: each
 tree's medians, the ratios to deptry, the median of the per-tree ratios, peak memory, and
 the load average before and after (a busy machine makes every figure larger).
+--baseline SRC times another depinfer checkout in the same rounds (before/after figures
+under the same load).
 """
 
 from __future__ import annotations
@@ -64,6 +67,11 @@ def add_arguments(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("--deptry", metavar="PATH", help="deptry executable (default: on PATH)")
     sp.add_argument("--knip", metavar="PATH", help="knip executable (default: on PATH)")
     sp.add_argument("--no-cold", action="store_true", help="time warm runs only")
+    sp.add_argument(
+        "--baseline",
+        metavar="SRC",
+        help="also time the depinfer of this source tree (PYTHONPATH=SRC), labelled base-*",
+    )
     sp.add_argument("--json", action="store_true", help="print every sample as JSON")
 
 
@@ -100,21 +108,35 @@ def _wants(peer: str, tree: Path) -> bool:
     )
 
 
-def _commands(tree: Path, peers: dict[str, str], cold: bool) -> list[tuple[str, list[str]]]:
-    """(label, command) for one round over one tree; depinfer's labels carry cold/warm."""
-    out: list[tuple[str, list[str]]] = []
+Command = tuple[str, list[str], dict[str, str]]  # label, argv, environment changes
+
+
+def _commands(
+    tree: Path, peers: dict[str, str], cold: bool, baseline: str | None = None
+) -> list[Command]:
+    """(label, command, environment) for one round over one tree; depinfer's labels carry
+    cold/warm; `baseline`'s (another depinfer source tree) start with "base-"."""
+    out: list[Command] = []
     temps = ("cold", "warm") if cold else ("warm",)
-    for mode, flags in DEPINFER_MODES.items():
-        for temp in temps:
-            out.append((f"{mode}/{temp}", [sys.executable, "-m", "depinfer", str(tree), *flags]))
+    sources = [("", {})] + ([("base-", {"PYTHONPATH": baseline})] if baseline else [])
+    for prefix, env in sources:
+        for mode, flags in DEPINFER_MODES.items():
+            for temp in temps:
+                argv = [sys.executable, "-m", "depinfer", str(tree), *flags]
+                out.append((f"{prefix}{mode}/{temp}", argv, env))
     for peer, path in peers.items():
         if _wants(peer, tree):
-            out.append((peer, [path, "."] if peer == "deptry" else [path]))
+            out.append((peer, [path, "."] if peer == "deptry" else [path], {}))
     return out
 
 
 def measure(
-    trees: list[Path], runs: int, peers: dict[str, str], cold: bool = True, progress=None
+    trees: list[Path],
+    runs: int,
+    peers: dict[str, str],
+    cold: bool = True,
+    progress=None,
+    baseline: str | None = None,
 ) -> list[TreeTimes]:
     """Every tree `runs` times, interleaved, the command order rotating each run."""
     results = [TreeTimes(t) for t in trees]
@@ -123,14 +145,15 @@ def measure(
         env.pop("DEPINFER_NO_CACHE", None)
         for run in range(runs):
             for result in results:
-                commands = _commands(result.tree, peers, cold)
+                commands = _commands(result.tree, peers, cold, baseline)
                 shift = run % len(commands)
-                for label, command in commands[shift:] + commands[:shift]:
+                for label, command, extra in commands[shift:] + commands[:shift]:
+                    here = {**env, **extra}
                     if label.endswith("/cold"):
                         shutil.rmtree(Path(scratch) / "analysis", ignore_errors=True)
                     elif label.endswith("/warm") and label not in result.samples:
-                        timed(command, result.tree, env)  # prime the cache: not counted
-                    result.add(label, timed(command, result.tree, env))
+                        timed(command, result.tree, here)  # prime the cache: not counted
+                    result.add(label, timed(command, result.tree, here))
                 if progress:
                     progress(f"run {run + 1}/{runs}: {result.tree.name}")
     return results
@@ -206,7 +229,8 @@ def main(args: argparse.Namespace) -> int:
         if sys.stderr.isatty():
             sys.stderr.write(f"\r{message}\033[K")
 
-    results = measure(trees, args.runs, peers, cold=not args.no_cold, progress=progress)
+    baseline = str(Path(args.baseline).resolve()) if args.baseline else None
+    results = measure(trees, args.runs, peers, not args.no_cold, progress, baseline)
     after = os.getloadavg() if hasattr(os, "getloadavg") else ()
     if sys.stderr.isatty():
         sys.stderr.write("\r\033[K")
