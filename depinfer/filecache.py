@@ -111,6 +111,7 @@ class FileCache:
         self._stored: dict[tuple[str, str], bytes] | None = None
         self._keep: dict[tuple[str, str], bytes] = {}
         self._changed = False
+        self.workers = 1  # processes for `answers` (the command line sets the CPU count)
 
     @classmethod
     def default(cls, enabled: bool = True, tree: str | os.PathLike[str] = "") -> FileCache:
@@ -119,10 +120,13 @@ class FileCache:
             return cls(None)
         env = os.environ.get("DEPINFER_CACHE_DIR")
         if env:
-            return cls(Path(env).expanduser(), tree)
-        import platformdirs
+            cache = cls(Path(env).expanduser(), tree)
+        else:
+            import platformdirs
 
-        return cls(Path(platformdirs.user_cache_dir("depinfer", appauthor=False)), tree)
+            cache = cls(Path(platformdirs.user_cache_dir("depinfer", appauthor=False)), tree)
+        cache.workers = min(os.cpu_count() or 1, MAX_WORKERS)
+        return cache
 
     @property
     def enabled(self) -> bool:
@@ -189,6 +193,27 @@ class FileCache:
         self.put(analyzer, key, value)
         return value
 
+    def answers(
+        self, analyzer: str, jobs: list[tuple[str, tuple]], compute: Callable[..., Any]
+    ) -> list[tuple[bool, Any]]:
+        """`compute(*args)` for each (key, args) of `jobs`, in order, as (True, answer) or
+        (False, the exception it raised): stored answers first, the others computed —
+        across `workers` processes when there are at least PARALLEL_MIN of them — and
+        kept. `compute` must be a module-level function (the workers import it)."""
+        out: list[tuple[bool, Any] | None] = []
+        todo: list[int] = []
+        for i, (key, _args) in enumerate(jobs):
+            found, value = self.get(analyzer, key)
+            out.append((True, value) if found else None)
+            if not found:
+                todo.append(i)
+        done = _run_all(compute, [jobs[i][1] for i in todo], self.workers)
+        for i, answer in zip(todo, done, strict=True):
+            out[i] = answer
+            if answer[0]:
+                self.put(analyzer, jobs[i][0], answer[1])
+        return out  # type: ignore[return-value]
+
     def save(self) -> None:
         """Write the pack (atomically: beside it, then renamed) when it changed; errors
         leave the cache as it was."""
@@ -216,6 +241,52 @@ class FileCache:
 
 
 _MISSING = object()
+MAX_WORKERS = 8
+PARALLEL_MIN = 200  # answers to compute before more processes pay (measured: bench perf)
+
+
+def _guarded(compute: Callable[..., Any], args: tuple) -> tuple[bool, Any]:
+    try:
+        return True, compute(*args)
+    except Exception as exc:  # noqa: BLE001 - the caller reports it, naming the file
+        return False, exc
+
+
+def _guarded_chunk(compute: Callable[..., Any], chunk: list[tuple]) -> list[tuple[bool, Any]]:
+    return [_guarded(compute, args) for args in chunk]
+
+
+def _idle_workers(workers: int) -> int:
+    """At most as many processes as the machine has idle cores (its load average says how
+    many are busy): on a busy machine more processes only queue, and pay the transfer."""
+    try:
+        busy = os.getloadavg()[0]
+    except (AttributeError, OSError):
+        return workers
+    return max(1, min(workers, round((os.cpu_count() or 1) - busy) + 1))
+
+
+def _run_all(compute: Callable[..., Any], jobs: list[tuple], workers: int) -> list:
+    """Each job's (ok, answer), in order: in this process, or in `workers` forked ones
+    when there are enough jobs (fork only: the workers inherit the loaded modules)."""
+    import multiprocessing
+
+    workers = _idle_workers(workers)
+    if workers < 2 or len(jobs) < PARALLEL_MIN:
+        return [_guarded(compute, args) for args in jobs]
+    if "fork" not in multiprocessing.get_all_start_methods():
+        return [_guarded(compute, args) for args in jobs]
+    from concurrent.futures import ProcessPoolExecutor
+
+    size = max(1, len(jobs) // (workers * 8))  # a few chunks per worker: even shares
+    chunks = [jobs[i : i + size] for i in range(0, len(jobs), size)]
+    try:
+        context = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+            parts = list(pool.map(_guarded_chunk, [compute] * len(chunks), chunks))
+    except (OSError, RuntimeError, pickle.PicklingError):  # no processes here: serially
+        return [_guarded(compute, args) for args in jobs]
+    return [answer for part in parts for answer in part]
 
 
 def prune(parent: Path, keep: str, older_than: float = PRUNE_AFTER) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import concurrent.futures
 import os
 import pickle
 import subprocess
@@ -208,3 +209,36 @@ def test_the_key_depends_on_content_and_context():
     assert content_key("a", "text", "x.py") != content_key("a", "text", "y.py")
     assert content_key("a", "text", "x.py") != content_key("b", "text", "x.py")
     assert content_key("a", "text", "x.py") == content_key("a", b"text", "x.py")
+
+
+def test_worker_processes_give_the_serial_answers_in_order(tmp_path, monkeypatch):
+    files = {f"pkg/m{n}.py": f"import os\nimport lib{n}\n" for n in range(12)}
+    files["pkg/__init__.py"] = ""
+    files["pkg/broken.py"] = "def (:\n    import yaml\n"
+    root = write_tree(tmp_path / "repo", files)
+    monkeypatch.setenv("DEPINFER_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(filecache, "_idle_workers", lambda workers: workers)
+    serial = run_check(str(root), cache=False)
+    monkeypatch.setattr(filecache, "PARALLEL_MIN", 2)
+    monkeypatch.setattr(FileCache, "default", _with_workers(FileCache.default))
+    pools = []
+    real_pool = concurrent.futures.ProcessPoolExecutor
+
+    def counted_pool(*args, **kwargs):
+        pools.append(kwargs.get("max_workers"))
+        return real_pool(*args, **kwargs)
+
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", counted_pool)
+    parallel = run_check(str(root), cache=True)
+    assert pools == [2, 2]  # the analyzer's and the pytest scan's
+    assert _codes(parallel[1]) == _codes(serial[1])
+    assert [str(d) for d in parallel[0].diagnostics] == [str(d) for d in serial[0].diagnostics]
+
+
+def _with_workers(default):
+    def make(*args, **kwargs):
+        cache = default(*args, **kwargs)
+        cache.workers = 2
+        return cache
+
+    return make

@@ -241,21 +241,30 @@ TRIGGERS: tuple[Callable[[dict[str, Any], _Repo], list[Hit] | None], ...] = (
 PYTEST_SCAN = "pytest-uses"  # its entries' name in the per-file analysis cache
 
 
-def _scan_python(ctx: Context, rel: str, text: str, uses_wanted: bool, found: Any) -> None:
-    """python_pytest.scan_python, answered from the per-file analysis cache when it can."""
+def _scan_python(ctx: Context, jobs: list[tuple[str, str, bool]], found: Any) -> None:
+    """python_pytest.scan_python over (file, text, uses wanted), in order; through the
+    per-file analysis cache (and its worker processes) when the run has one."""
     if not ctx.files.enabled:
-        python_pytest.scan_python(rel, text, uses_wanted, found)
+        for rel, text, uses_wanted in jobs:
+            python_pytest.scan_python(rel, text, uses_wanted, found)
         return
-    key = content_key(PYTEST_SCAN, text, rel, uses_wanted)
-    hit, part = ctx.files.get(PYTEST_SCAN, key)
-    if not hit:
-        part = python_pytest.Found()
-        python_pytest.scan_python(rel, text, uses_wanted, part)
-        ctx.files.put(PYTEST_SCAN, key, part)
-    found.uses.extend(part.uses)
-    found.fixtures |= part.fixtures
-    found.markers |= part.markers
-    found.parametrized |= part.parametrized
+    keyed = [
+        (content_key(PYTEST_SCAN, text, rel, wanted), (rel, text, wanted))
+        for rel, text, wanted in jobs
+    ]
+    for ok, part in ctx.files.answers(PYTEST_SCAN, keyed, _scan_one):
+        if not ok:
+            raise part
+        found.uses.extend(part.uses)
+        found.fixtures |= part.fixtures
+        found.markers |= part.markers
+        found.parametrized |= part.parametrized
+
+
+def _scan_one(rel: str, text: str, uses_wanted: bool) -> Any:
+    part = python_pytest.Found()
+    python_pytest.scan_python(rel, text, uses_wanted, part)
+    return part
 
 
 def _pytest_plugins(
@@ -270,10 +279,12 @@ def _pytest_plugins(
     """Plugins the tests use through markers, fixtures, `pytest_plugins`, `-p` and ini keys
     (python_pytest.py finds the uses; the generated plugin table names the plugin)."""
     found = python_pytest.Found()
+    jobs = []
     for rel, kind in families["python"]:
         text = text_of(rel)
         if text:
-            _scan_python(ctx, rel, text, python_pytest.is_test_file(rel, kind), found)
+            jobs.append((rel, text, python_pytest.is_test_file(rel, kind)))
+    _scan_python(ctx, jobs, found)
     shown: list[str] = []
     for rel, _ in families["pytest-config"]:
         text = text_of(rel) or ""
