@@ -262,6 +262,59 @@ def run(argv: list[str] | None = None) -> int:
     if argv and argv[0] in SUBCOMMANDS:
         return _subcommand(argv[0], argv[1:])
     args = parse_arguments(argv)
+    kept = _run_cache(args, argv)
+    if kept is None:
+        return _run_parsed(args)
+    hit = kept.lookup()
+    if hit is not None:
+        sys.stdout.write(hit[0])
+        sys.stderr.write(hit[1])
+        return hit[2]
+    return _recorded(kept, args)
+
+
+def _run_cache(args: argparse.Namespace, argv: list[str]):
+    """The kept output of this command line over this tree (runcache.py), for the runs
+    whose output depends on the tree alone: offline --check, and --offline --names-only
+    printing (not writing; not on a terminal's stderr, where a spinner runs)."""
+    import os
+
+    if args.no_cache or os.environ.get("DEPINFER_NO_CACHE") or not os.path.isdir(args.path):
+        return None
+    check = args.check and not args.online
+    names = (
+        args.offline
+        and args.names_only
+        and not (args.write or args.verify or args.llm)
+        and not sys.stderr.isatty()
+    )
+    if not (check or names):
+        return None
+    from depinfer.filecache import cache_folder  # lazy: light, and only for these runs
+    from depinfer.runcache import RunCache
+
+    return RunCache(cache_folder(), args.path, [os.getcwd(), *argv])
+
+
+def _recorded(kept, args: argparse.Namespace) -> int:
+    """Run, keeping what is printed; a clean answer (0, or 1 for --check findings) is
+    kept for the next run over the unchanged tree."""
+    from depinfer.runcache import Tee
+
+    out, err = Tee(sys.stdout), Tee(sys.stderr)
+    real = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = out, err
+    try:
+        code = _run_parsed(args)
+        sys.stdout.flush()
+    finally:
+        sys.stdout, sys.stderr = real
+    if code in (EXIT_OK, EXIT_FINDINGS):
+        kept.keep(out.copy.getvalue(), err.copy.getvalue(), code)
+    return code
+
+
+def _run_parsed(args: argparse.Namespace) -> int:
     if args.check:
         from depinfer.check import main as check_main  # lazy: --help stays fast
         from depinfer.config import ConfigError  # lazy (above)

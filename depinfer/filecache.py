@@ -44,7 +44,6 @@ _SAFE_GLOBALS = {
     ("builtins", "getattr"),
     ("copyreg", "_reconstructor"),
     ("builtins", "object"),
-    ("builtins", "bytes"),
 }
 
 
@@ -92,6 +91,17 @@ def content_key(analyzer: str, text: str | bytes, *context: Any) -> str:
     return h.hexdigest()
 
 
+def cache_folder() -> Path:
+    """DEPINFER_CACHE_DIR, else the platform's user cache directory for depinfer (as
+    registries.http.default_cache_dir, without loading the registries)."""
+    env = os.environ.get("DEPINFER_CACHE_DIR")
+    if env:
+        return Path(env).expanduser()
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("depinfer", appauthor=False))
+
+
 class FileCache:
     """Answers per (analyzer, content, context) for one tree. `FileCache(None)` keeps
     nothing.
@@ -118,13 +128,7 @@ class FileCache:
         """The cache of `tree` in the documented cache folder, or a disabled one."""
         if not enabled or os.environ.get("DEPINFER_NO_CACHE"):
             return cls(None)
-        env = os.environ.get("DEPINFER_CACHE_DIR")
-        if env:
-            cache = cls(Path(env).expanduser(), tree)
-        else:
-            import platformdirs
-
-            cache = cls(Path(platformdirs.user_cache_dir("depinfer", appauthor=False)), tree)
+        cache = cls(cache_folder(), tree)
         cache.workers = min(os.cpu_count() or 1, MAX_WORKERS)
         return cache
 
