@@ -242,3 +242,12 @@ def _with_workers(default):
         return cache
 
     return make
+
+
+def test_cache_info_names_the_analysis_cache(tmp_path, cache_dir, capsys):
+    from depinfer import cache_cli
+
+    root = write_tree(tmp_path / "repo", TREE)
+    run_check(str(root), cache=True)
+    assert cache_cli.main(["info"]) == 0
+    assert "analysis: 1 trees, 0 kept run answers" in capsys.readouterr().out
