@@ -21,8 +21,6 @@ import hashlib
 import io
 import os
 import pickle
-import shutil
-import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -59,6 +57,33 @@ class _Unpickler(pickle.Unpickler):
 
 
 _fingerprint: str | None = None
+# Installed packages whose version changes what an analysis finds (found, not imported)
+_PARSING_PACKAGES = (
+    "tree_sitter",
+    "tree_sitter_python",
+    "tree_sitter_javascript",
+    "tree_sitter_typescript",
+    "tree_sitter_rust",
+    "tree_sitter_c_sharp",
+    "packaging",
+)
+
+
+def _installed(name: str) -> str:
+    """Where a package is installed and when its folder last changed ("" if absent)."""
+    import importlib.util
+
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, ValueError):
+        return ""
+    if spec is None or not spec.origin:
+        return ""
+    folder = os.path.dirname(spec.origin)
+    try:
+        return f"{folder}:{os.stat(folder).st_mtime_ns}"
+    except OSError:
+        return folder
 
 
 def fingerprint() -> str:
@@ -79,6 +104,8 @@ def fingerprint() -> str:
                 except OSError:
                     continue
                 h.update(f"{folder}/{name}:{st.st_size}:{st.st_mtime_ns}\n".encode())
+        for name in _PARSING_PACKAGES:  # a new grammar or parser may read code differently
+            h.update(f"{name}:{_installed(name)}\n".encode())
         _fingerprint = h.hexdigest()
     return _fingerprint
 
@@ -231,6 +258,8 @@ class FileCache:
             if fresh:
                 prune(self.root.parent, keep=self.root.name)
             data = pickle.dumps((FORMAT, self.tree, self._keep), protocol=pickle.HIGHEST_PROTOCOL)
+            import tempfile  # lazy: a run that only reads needs none of it
+
             fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=self.root)
             try:
                 with os.fdopen(fd, "wb") as fh:
@@ -303,6 +332,8 @@ def prune(parent: Path, keep: str, older_than: float = PRUNE_AFTER) -> None:
     for entry in entries:
         try:
             if entry.name != keep and entry.is_dir() and now - entry.stat().st_mtime > older_than:
+                import shutil
+
                 shutil.rmtree(entry.path, ignore_errors=True)
         except OSError:
             continue

@@ -20,7 +20,6 @@ import io
 import os
 import pickle
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any, TextIO
@@ -122,6 +121,8 @@ class RunCache:
         data = pickle.dumps((self.ident, before[0], out, err, code))
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
+            import tempfile  # lazy: a run that only reads needs none of it
+
             fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=self.path.parent)
             try:
                 with os.fdopen(fd, "wb") as fh:

@@ -108,7 +108,10 @@ def _wants(peer: str, tree: Path) -> bool:
     )
 
 
-Command = tuple[str, list[str], dict[str, str]]  # label, argv, environment changes
+# label, argv, environment changes, and whether it runs in the tree (the peers read their
+# settings from the working folder; depinfer runs from a scratch folder, since `python -m`
+# puts the working folder first on sys.path, where a tree's own modules would shadow ours)
+Command = tuple[str, list[str], dict[str, str], bool]
 
 
 def _commands(
@@ -123,10 +126,10 @@ def _commands(
         for mode, flags in DEPINFER_MODES.items():
             for temp in temps:
                 argv = [sys.executable, "-m", "depinfer", str(tree), *flags]
-                out.append((f"{prefix}{mode}/{temp}", argv, env))
+                out.append((f"{prefix}{mode}/{temp}", argv, env, False))
     for peer, path in peers.items():
         if _wants(peer, tree):
-            out.append((peer, [path, "."] if peer == "deptry" else [path], {}))
+            out.append((peer, [path, "."] if peer == "deptry" else [path], {}, True))
     return out
 
 
@@ -147,13 +150,14 @@ def measure(
             for result in results:
                 commands = _commands(result.tree, peers, cold, baseline)
                 shift = run % len(commands)
-                for label, command, extra in commands[shift:] + commands[:shift]:
+                for label, command, extra, in_tree in commands[shift:] + commands[:shift]:
                     here = {**env, **extra}
                     if label.endswith("/cold"):
                         shutil.rmtree(Path(scratch) / "analysis", ignore_errors=True)
                     elif label.endswith("/warm") and label not in result.samples:
-                        timed(command, result.tree, here)  # prime the cache: not counted
-                    result.add(label, timed(command, result.tree, here))
+                        timed(command, Path(scratch), here)  # prime the cache: not counted
+                    cwd = result.tree if in_tree else Path(scratch)
+                    result.add(label, timed(command, cwd, here))
                 if progress:
                     progress(f"run {run + 1}/{runs}: {result.tree.name}")
     return results
