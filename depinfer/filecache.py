@@ -65,7 +65,7 @@ _PARSING_PACKAGES = (
     "tree_sitter_typescript",
     "tree_sitter_rust",
     "tree_sitter_c_sharp",
-    "packaging",
+    "packaging",  # package literal: the requirement parser the manifest readers use
 )
 
 
