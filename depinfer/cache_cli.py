@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
+from depinfer.filecache import SUBDIR
 from depinfer.registries import cache
 from depinfer.registries.http import default_cache_dir
+from depinfer.runcache import RESULTS
 
 EPILOG = """\
 The cache lives in DEPINFER_CACHE_DIR when set, else in the platform's user cache
 directory. DEPINFER_CACHE_MAX_MB caps its size (default 1024; 0: no cap): a run that finds
-it over the cap drops expired, then the oldest, entries.
+it over the cap drops expired, then the oldest, entries. analysis/ holds what each
+file's analysis found and the kept answers of offline runs (--no-cache bypasses them).
 """
 
 
@@ -36,5 +40,17 @@ def main(argv: list[str]) -> int:
         f"size:     {cache.human(found.size)} (cap {limit}, DEPINFER_CACHE_MAX_MB)\n"
         f"entries:  {found.entries} ({found.responses} HTTP responses, "
         f"{found.records} registry records)\n"
+        f"analysis: {_analysis_summary(directory)}\n"
     )
     return 0
+
+
+def _analysis_summary(directory: Path) -> str:
+    """What the per-file analysis cache holds: trees (packs) and kept run answers."""
+    folder = directory / SUBDIR
+    packs = results = size = 0
+    if folder.is_dir():
+        packs = len(list(folder.glob("*/*.pickle")))  # one per tree and depinfer version
+        results = len(list(folder.glob(f"*/{RESULTS}/*.pickle")))
+        size = sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
+    return f"{packs} trees, {results} kept run answers, {cache.human(size)} (--no-cache: bypass)"

@@ -30,6 +30,7 @@ from pathlib import PurePosixPath
 from depinfer.check_formats import render
 from depinfer.context import Options
 from depinfer.data import load_table
+from depinfer.filecache import FileCache
 from depinfer.mapping.python import target_python
 from depinfer.mapping.python_index import canonical
 from depinfer.mapping.python_stdlib import is_stdlib
@@ -360,11 +361,14 @@ def run_check(
     online: bool = False,
     languages: tuple[str, ...] = (),
     exclude: tuple[str, ...] = (),
+    cache: bool = False,
 ):
     options = Options(offline=not online, keep_unverified=True, versions=False, languages=languages)
-    project = scan(path, exclude=exclude)
+    project = scan(path, exclude=exclude, commit_date=False)
     ctx = make_context(options)
+    ctx.files = FileCache.default(cache, project.root)
     result = infer(path, options, ctx=ctx, project=project, edits=False)
+    ctx.files.save()
     known = Known(
         tooling=tooling_declarations(project),
         needed_dev={
@@ -420,6 +424,7 @@ def main(args: argparse.Namespace) -> int:
             online=args.online,
             languages=tuple(args.lang or ()),
             exclude=tuple(getattr(args, "exclude", None) or ()),
+            cache=not getattr(args, "no_cache", False),
         )
     except (FileNotFoundError, NotADirectoryError, PermissionError) as exc:
         print(f"depinfer: {exc}", file=sys.stderr)

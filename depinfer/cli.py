@@ -67,6 +67,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--online", action="store_true", help="with --check: verify names with the registries"
     )
     reg.add_argument("--refresh", action="store_true", help="bypass the HTTP cache")
+    reg.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="neither read nor write the per-file analysis cache (re-parse every file)",
+    )
     tgt = p.add_argument_group("target")
     tgt.add_argument(
         "--python", metavar="3.X", help="target Python version (default: from the repository)"
@@ -257,6 +262,59 @@ def run(argv: list[str] | None = None) -> int:
     if argv and argv[0] in SUBCOMMANDS:
         return _subcommand(argv[0], argv[1:])
     args = parse_arguments(argv)
+    kept = _run_cache(args, argv)
+    if kept is None:
+        return _run_parsed(args)
+    hit = kept.lookup()
+    if hit is not None:
+        sys.stdout.write(hit[0])
+        sys.stderr.write(hit[1])
+        return hit[2]
+    return _recorded(kept, args)
+
+
+def _run_cache(args: argparse.Namespace, argv: list[str]):
+    """The kept output of this command line over this tree (runcache.py), for the runs
+    whose output depends on the tree alone: offline --check, and --offline --names-only
+    printing (not writing; not on a terminal's stderr, where a spinner runs)."""
+    import os
+
+    if args.no_cache or os.environ.get("DEPINFER_NO_CACHE") or not os.path.isdir(args.path):
+        return None
+    check = args.check and not args.online
+    names = (
+        args.offline
+        and args.names_only
+        and not (args.write or args.verify or args.llm)
+        and not sys.stderr.isatty()
+    )
+    if not (check or names):
+        return None
+    from depinfer.filecache import cache_folder  # lazy: light, and only for these runs
+    from depinfer.runcache import RunCache
+
+    return RunCache(cache_folder(), args.path, [os.getcwd(), *argv])
+
+
+def _recorded(kept, args: argparse.Namespace) -> int:
+    """Run, keeping what is printed; a clean answer (0, or 1 for --check findings) is
+    kept for the next run over the unchanged tree."""
+    from depinfer.runcache import Tee
+
+    out, err = Tee(sys.stdout), Tee(sys.stderr)
+    real = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = out, err
+    try:
+        code = _run_parsed(args)
+        sys.stdout.flush()
+    finally:
+        sys.stdout, sys.stderr = real
+    if code in (EXIT_OK, EXIT_FINDINGS):
+        kept.keep(out.copy.getvalue(), err.copy.getvalue(), code)
+    return code
+
+
+def _run_parsed(args: argparse.Namespace) -> int:
     if args.check:
         from depinfer.check import main as check_main  # lazy: --help stays fast
         from depinfer.config import ConfigError  # lazy (above)
@@ -269,16 +327,20 @@ def run(argv: list[str] | None = None) -> int:
 
     # lazy, here and below: `depinfer --help` and bad arguments need none of the stages
     from depinfer.config import ConfigError  # lazy (above)
+    from depinfer.filecache import FileCache  # lazy (above)
     from depinfer.pipeline import infer, make_context, write_edits  # lazy (above)
     from depinfer.scan import scan  # lazy (above)
 
     options = _options(args)
     try:
-        project = scan(args.path, exclude=args.exclude or ())
+        # the HEAD commit's date (a `git` process) only for the options that read it
+        dated = args.as_of == "last-commit" or args.llm or args.verify
+        project = scan(args.path, exclude=args.exclude or (), commit_date=dated)
     except (FileNotFoundError, NotADirectoryError, PermissionError, ConfigError) as exc:
         print(f"depinfer: {exc}", file=sys.stderr)
         return EXIT_USAGE
     ctx = make_context(options)
+    ctx.files = FileCache.default(not args.no_cache, project.root)
     if args.verify:
         request = _verify_request(args, project)
         if request is None:
@@ -289,6 +351,7 @@ def run(argv: list[str] | None = None) -> int:
     else:
         with Progress(f"analysing {len(project.files)} files"):
             result = infer(args.path, options, ctx=ctx, project=project)
+    ctx.files.save()
     written: list[str] = []
     if args.write:
         written = write_edits(project.root, result.edits, ctx)

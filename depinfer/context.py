@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from depinfer.config import Config
+from depinfer.filecache import FileCache
 from depinfer.model import Diagnostic
 
 if TYPE_CHECKING:
@@ -44,6 +45,8 @@ class Context:
     registries: Registries
     diagnostics: list[Diagnostic] = field(default_factory=list)
     config: Config = field(default_factory=Config)
+    # the per-file analysis cache (filecache.py); disabled unless the command line asks
+    files: FileCache = field(default_factory=lambda: FileCache(None))
 
     def warn(self, message: str, file: str | None = None) -> None:
         self.diagnostics.append(Diagnostic(message, file, "warning"))

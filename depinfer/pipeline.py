@@ -20,14 +20,10 @@ import tempfile
 from collections import defaultdict
 from pathlib import Path
 from types import ModuleType
+from typing import TYPE_CHECKING
 
-from depinfer.ci import pick_job, repair
-from depinfer.ci.plan import job_installs, test_lines
-from depinfer.ci.repair import PipelineSteps, VerifiedInference, VerifyRequest
-from depinfer.ci.workflow import read_workflows
 from depinfer.config import apply_config, load_config
 from depinfer.context import Context, Options
-from depinfer.hybrid import arbitrate
 from depinfer.manifests import ManifestError, NotWritable, render_manifest
 from depinfer.model import (
     Candidate,
@@ -42,6 +38,9 @@ from depinfer.model import (
 from depinfer.registries import Registries
 from depinfer.resolvers import python_gate
 from depinfer.scan import scan
+
+if TYPE_CHECKING:  # verify and the LLM arbiter load only for runs that ask for them
+    from depinfer.ci.repair import VerifiedInference, VerifyRequest
 
 LANGUAGES = ("python", "javascript", "rust", "csharp")
 
@@ -91,6 +90,8 @@ def infer(
         result.candidates.extend(candidates)
         result.requirements.extend(requirements)
     if options.llm:
+        from depinfer.hybrid import arbitrate  # lazy: only --llm runs need the arbiter
+
         result.requirements = arbitrate(project, result, ctx)
     if edits:
         result.edits = plan_edits(project, result.requirements, ctx)
@@ -108,6 +109,9 @@ def infer_and_verify(
 ) -> VerifiedInference:
     """`infer(..., verify=request)`: the verify-and-repair loop over this pipeline's own
     stages. `project`: `root` as scanned already, if it was."""
+    from depinfer.ci import repair  # lazy: only --verify runs need it
+    from depinfer.ci.repair import PipelineSteps, VerifiedInference
+
     steps = PipelineSteps(infer, run_language, plan_edits, write_edits, stage)
     outcome, result = repair.verify(Path(root), request, ctx, steps, project)
     fields = {f.name: getattr(result, f.name) for f in dataclasses.fields(Inference)}
@@ -171,6 +175,11 @@ def test_job_installs(project: Project) -> set[str]:
     --extra`, `poetry install --with`, `pip install -e .[test]`)."""
     if not project.ci_files:
         return set()
+    # lazy: only runs that write versions read the CI (--check and --names-only do not)
+    from depinfer.ci import pick_job
+    from depinfer.ci.plan import job_installs, test_lines
+    from depinfer.ci.workflow import read_workflows
+
     job = pick_job(read_workflows(project.root, project.ci_files, []), None)
     pip_args, extras, groups = job_installs(job)
     for args in [*pip_args, *test_lines(job)]:

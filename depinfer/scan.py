@@ -13,6 +13,7 @@ import os
 import re
 import subprocess
 from collections.abc import Collection, Sequence
+from functools import lru_cache
 from pathlib import Path, PurePosixPath
 
 from depinfer.config import load_config
@@ -231,6 +232,16 @@ def walk_repository(root: Path):
         yield ("" if rel == "." else rel), dirnames, filenames
 
 
+@lru_cache(maxsize=16)
+def _pattern_union(patterns: tuple[str, ...]) -> re.Pattern[str]:
+    """One regex for `fnmatch.fnmatch(name, p) for p in patterns` (same case rules)."""
+    return re.compile("|".join(fnmatch.translate(os.path.normcase(p)) for p in patterns))
+
+
+def _matches_any(name: str, patterns: Sequence[str]) -> bool:
+    return _pattern_union(tuple(patterns)).match(os.path.normcase(name)) is not None
+
+
 def classify(rel: str, packages: Collection[str] = ()) -> FileKind:
     """Role of a file from its path; the innermost meaningful directory wins.
 
@@ -244,9 +255,9 @@ def classify(rel: str, packages: Collection[str] = ()) -> FileKind:
     module = name.endswith(".py") and folder != "" and folder in packages
     if name in BUILD_FILE_NAMES and not module:
         return FileKind.BUILD
-    if any(fnmatch.fnmatch(name, pat) for pat in TEST_FILE_PATTERNS):
+    if _matches_any(name, TEST_FILE_PATTERNS):
         return FileKind.TEST
-    if any(fnmatch.fnmatch(name, pat) for pat in CONFIG_FILE_PATTERNS) and not module:
+    if _matches_any(name, CONFIG_FILE_PATTERNS) and not module:
         return FileKind.CONFIG
     if len(p.parts) > 1 and p.parts[0] == "t":
         return FileKind.TEST  # a top-level t/ (celery, kombu, vine: the Perl convention)
@@ -257,7 +268,8 @@ def classify(rel: str, packages: Collection[str] = ()) -> FileKind:
         if (
             low in SCRIPT_DIRS
             and i > 0
-            and {"/".join(parts[: i + 1]), "/".join(parts[:i])} <= set(packages)
+            and "/".join(parts[: i + 1]) in packages
+            and "/".join(parts[:i]) in packages
         ):
             continue  # a sub-package of a package: shipped code
         if low in TEST_DIRS or low.endswith((".tests", ".test", ".specs", "_tests", "-tests")):
@@ -287,10 +299,14 @@ def _is_requirements(name: str, parent: str) -> bool:
     )
 
 
-def scan(root: str | os.PathLike[str], exclude: Sequence[str] = ()) -> Project:
+def scan(
+    root: str | os.PathLike[str], exclude: Sequence[str] = (), commit_date: bool = True
+) -> Project:
     """Walk `root` and build the `Project`. Raises NotADirectoryError for a bad root, and
     depinfer.config.ConfigError for settings it cannot apply. `exclude`: more patterns to
-    skip (.gitignore lines relative to the root: `--exclude`), on top of the settings'."""
+    skip (.gitignore lines relative to the root: `--exclude`), on top of the settings'.
+    `commit_date=False`: leave `last_commit_date` unset (it costs a `git` process; only
+    `--as-of last-commit`, --llm and --verify read it)."""
     root_path = Path(root).resolve()
     if not root_path.exists():
         raise FileNotFoundError(f"{root}: no such directory")
@@ -318,7 +334,8 @@ def scan(root: str | os.PathLike[str], exclude: Sequence[str] = ()) -> Project:
     _read_manifests(project, manifest_paths)
     _mark_loose_scripts(project, packages)
     _mark_unshipped_packages(project)
-    project.last_commit_date = _git_head_date(root_path)
+    if commit_date:
+        project.last_commit_date = _git_head_date(root_path)
     return project
 
 

@@ -77,11 +77,13 @@ from depinfer.analyzers.python_notebook import (
 )
 from depinfer.context import Context
 from depinfer.facts.python import NO_IMPORT_FACTS, ImportFacts, import_facts, mark
+from depinfer.filecache import content_key
 from depinfer.model import Diagnostic, FileKind, ImportRef, Project, SourceFile
 from depinfer.scan import read_source
 
 LANGUAGE = Language(tree_sitter_python.language())
 _PARSER = Parser(LANGUAGE)
+ANALYZER = "python-imports"  # its entries' name in the per-file analysis cache
 
 MAX_ATTRS = 200  # per ImportRef: enough for API bounds, small enough for the JSON record
 
@@ -191,15 +193,22 @@ def analyze(project: Project, ctx: Context) -> list[ImportRef]:
         if posixpath.basename(f.path) in ("__init__.py", "__init__.pyi")
     }
     refs: list[ImportRef] = []
-    for source in project.files_of("python", "notebook"):
+    sources = project.files_of("python", "notebook")
+    if ctx.files.enabled:
+        return _analyze_batch(project, sources, init_dirs, ctx)
+    for source in sources:
         try:
             refs.extend(_analyze_file(project, source, init_dirs, ctx.diagnostics))
         except Exception as exc:  # noqa: BLE001 - one bad file must not stop the run
-            ctx.warn(
-                f"could not analyse (internal error {type(exc).__name__}: {exc}); skipped",
-                source.path,
-            )
+            _not_analysed(ctx, source, exc)
     return refs
+
+
+def _not_analysed(ctx: Context, source: SourceFile, exc: Exception) -> None:
+    ctx.warn(
+        f"could not analyse (internal error {type(exc).__name__}: {exc}); skipped",
+        source.path,
+    )
 
 
 def analyze_text(
@@ -237,13 +246,60 @@ def package_of(path: str, init_dirs: set[str]) -> list[str]:
     return [posixpath.basename(d) for d in reversed(directories[: top + 1])]
 
 
+def _analyze_batch(
+    project: Project, sources: list[SourceFile], init_dirs: set[str], ctx: Context
+) -> list[ImportRef]:
+    """`analyze` through the per-file analysis cache: each file's answer is read from it
+    when its content is known, else computed (in several processes for many files); the
+    diagnostics come out in file order, as the plain loop gives them."""
+    read: list[tuple[SourceFile, list[Diagnostic], bool]] = []
+    jobs: list[tuple[str, tuple]] = []
+    for source in sources:
+        notes: list[Diagnostic] = []
+        text = read_source(project, source.path, notes)
+        read.append((source, notes, text is not None))
+        if text is not None:
+            package = package_of(source.path, init_dirs)
+            where = (source.path, source.language, source.kind.value, package)
+            jobs.append((content_key(ANALYZER, text, *where), (source, text, package)))
+    answers = iter(ctx.files.answers(ANALYZER, jobs, _analysis))
+    refs: list[ImportRef] = []
+    for source, notes, readable in read:
+        ctx.diagnostics.extend(notes)
+        if not readable:
+            continue
+        ok, answer = next(answers)
+        if not ok:
+            _not_analysed(ctx, source, answer)
+            continue
+        found, diagnostics = answer
+        ctx.diagnostics.extend(diagnostics)
+        refs.extend(found)
+    return refs
+
+
+def _analysis(
+    source: SourceFile, text: str, package: list[str]
+) -> tuple[list[ImportRef], list[Diagnostic]]:
+    """One file's references and diagnostics (what the cache keeps)."""
+    notes: list[Diagnostic] = []
+    return _analyze_text(source, text, package, notes), notes
+
+
 def _analyze_file(
     project: Project, source: SourceFile, init_dirs: set[str], diagnostics: list[Diagnostic]
 ) -> list[ImportRef]:
     text = read_source(project, source.path, diagnostics)
     if text is None:
         return []
-    state = _File(source, package_of(source.path, init_dirs))
+    return _analyze_text(source, text, package_of(source.path, init_dirs), diagnostics)
+
+
+def _analyze_text(
+    source: SourceFile, text: str, package: list[str], diagnostics: list[Diagnostic]
+) -> list[ImportRef]:
+    """Import references of one file's text (`package`: its dotted package)."""
+    state = _File(source, package)
     if source.language == "notebook":
         try:
             notebook = read_notebook(text)

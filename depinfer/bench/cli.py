@@ -7,6 +7,7 @@
     depinfer bench prepare --dataset D --trees TREES --out DIR
     depinfer bench report RESULTS_DIR [--plot PNG]
     depinfer bench merge DIR... [--out DIR]
+    depinfer bench perf --trees DIR... [--runs N] [--deptry PATH] [--knip PATH]
 
 Trees are found at <trees>/<language>/<id>/. The source trees are only ever copied.
 """
@@ -26,6 +27,8 @@ from depinfer.bench.dataset import (
     parse_shard,
     select,
 )
+from depinfer.bench.perf import add_arguments as perf_args
+from depinfer.bench.perf import main as cmd_perf
 
 EXIT_OK = 0
 EXIT_USAGE = 2
@@ -38,6 +41,7 @@ examples:
   depinfer bench run --dataset dev-python.jsonl --trees /data/repos --names-only
   depinfer bench run --dataset dev-rust.jsonl --trees /data/repos --shard 2/4 --out results/dev
   depinfer bench merge results/part1 results/part2 --out results/all
+  depinfer bench perf --trees repos/python/* --runs 5 --deptry ~/.venvs/deptry/bin/deptry
   depinfer bench run --dataset dibench-regular-python.jsonl --trees .cache/repo-data --dibench
   depinfer bench run --dataset dev-python.jsonl --trees /data/repos --execute --jobs 2
 
@@ -78,6 +82,11 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument(
         "--plot", nargs="?", const="", metavar="PNG", help="draw the per-language plot"
     )
+
+    perf = sub.add_parser(
+        "perf", help="time depinfer beside deptry and knip on the same trees (cold and warm)"
+    )
+    perf_args(perf)
 
     mer = sub.add_parser("merge", help="join shard results by instance id into one report")
     mer.add_argument("results", nargs="+", metavar="DIR")
@@ -260,6 +269,8 @@ def main(argv: list[str] | None = None) -> int:
             return cmd_report(args)
         if args.command == "merge":
             return cmd_merge(args)
+        if args.command == "perf":
+            return cmd_perf(args)
     except DatasetError as exc:
         return fail(str(exc))
     except ValueError as exc:

@@ -170,6 +170,9 @@ _INTEGRATION_DIRS = {"contrib", "integrations", "integration"}
 def _integration_with(rel_file: str, root: str) -> bool:
     """`root` is imported by the integration named after it (contrib/ninja/security.py
     importing ninja): the library is the user's choice, not the package's runtime need."""
+    lowered = rel_file.lower()
+    if not any(d in lowered for d in _INTEGRATION_DIRS):
+        return False  # the common case, without building a path
     parts = PurePosixPath(rel_file).parts
     for i, part in enumerate(parts[:-1]):
         if part.lower() in _INTEGRATION_DIRS:

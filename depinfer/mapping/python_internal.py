@@ -21,6 +21,7 @@ comes from PyPI because the repository's `google/` has no `auth`.
 
 from __future__ import annotations
 
+import posixpath
 from functools import lru_cache
 from pathlib import PurePosixPath
 
@@ -33,6 +34,9 @@ class InternalModules:
     def __init__(self, project: Project) -> None:
         self.files: set[str] = set()
         self.dirs: set[str] = set()  # folders that hold Python files somewhere below
+        # answers of pure functions of this index, asked again and again in one run (a
+        # 5,000-file tree asks the same few hundred thousand questions of a few roots)
+        self.memo: dict[tuple, object] = {}
         self.init_dirs: set[str] = set()
         for f in project.files:
             if not f.path.endswith(_MODULE_SUFFIXES):
@@ -87,6 +91,13 @@ class InternalModules:
 
     def _resolves(self, base: str, parts: list[str]) -> bool:
         """Does dotted `parts` name something under folder `base`?"""
+        key = ("resolves", base, *parts)
+        found = self.memo.get(key)
+        if found is None:
+            found = self.memo[key] = self._resolves_uncached(base, parts)
+        return bool(found)
+
+    def _resolves_uncached(self, base: str, parts: list[str]) -> bool:
         here = base
         for i, part in enumerate(parts):
             path = _join(here, part)
@@ -132,6 +143,14 @@ class InternalModules:
         return [*self.roots, *(r for r in self.scoped_roots if file.startswith(r + "/"))]
 
     def is_internal(self, module: str, file: str, names: tuple[str, ...] = ()) -> bool:
+        # the answer reads `file` only through its folder (its roots, bases and test tree)
+        key = ("internal", module, posixpath.dirname(file), names)
+        found = self.memo.get(key)
+        if found is None:
+            found = self.memo[key] = self._is_internal(module, file, names)
+        return bool(found)
+
+    def _is_internal(self, module: str, file: str, names: tuple[str, ...]) -> bool:
         parts = [p for p in module.split(".") if p]
         if not parts:
             return True

@@ -18,6 +18,7 @@ but the project modules it loads are not made optional through it.
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections import defaultdict
 
@@ -271,7 +272,17 @@ def _child_of(root: str, d: str) -> str | None:
 
 def _target_chains(ref: ImportRef, internal: InternalModules) -> list[list[str]]:
     """For each module an import loads, the repository files it executes, outermost package
-    first (`from . import a, b` loads a and b; empty: nothing of ours)."""
+    first (`from . import a, b` loads a and b; empty: nothing of ours). Asked several times
+    per import: answered once per (module, folder, names) — the file counts only through
+    its folder, whose import roots and bases it sees."""
+    key = ("target-chains", ref.module, posixpath.dirname(ref.file), ref.names)
+    found = internal.memo.get(key)
+    if found is None:
+        found = internal.memo[key] = _target_chains_uncached(ref, internal)
+    return found  # type: ignore[return-value]
+
+
+def _target_chains_uncached(ref: ImportRef, internal: InternalModules) -> list[list[str]]:
     parts = [p for p in ref.module.split(".") if p]
     if not parts or not all(p.isidentifier() for p in parts):
         return []
@@ -295,6 +306,14 @@ def _target_chains(ref: ImportRef, internal: InternalModules) -> list[list[str]]
 
 def _chain(base: str, parts: list[str], internal: InternalModules) -> list[str]:
     """Files that `import base/.../parts` executes, as far as they exist in the repository."""
+    key = ("chain", base, *parts)
+    found = internal.memo.get(key)
+    if found is None:
+        found = internal.memo[key] = _chain_uncached(base, parts, internal)
+    return list(found)  # type: ignore[call-overload]
+
+
+def _chain_uncached(base: str, parts: list[str], internal: InternalModules) -> list[str]:
     out: list[str] = []
     here = base
     for i, part in enumerate(parts):

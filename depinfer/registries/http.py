@@ -18,15 +18,14 @@ import threading
 from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
-from typing import Any
-
-import requests
-from requests.adapters import HTTPAdapter
-from urllib3.util.retry import Retry
+from typing import TYPE_CHECKING, Any
 
 from depinfer.registries.base import RegistryError
 from depinfer.registries.cache import enforce_cap, max_bytes
 from depinfer.registries.facts import FactStore
+
+if TYPE_CHECKING:  # requests and urllib3 load on the first session: offline runs skip them
+    import requests
 
 # Statuses a registry answers for "no such package". Cargo's sparse-index protocol also
 # treats 410 and 451 that way.
@@ -41,12 +40,16 @@ class RegistryOffline(RegistryError):
     """The registry failed too often in this run; it is no longer asked."""
 
 
-class _CappedRetry(Retry):
+def _capped_retry(**kwargs: Any) -> Any:
     """urllib3 Retry whose wait for `Retry-After` never exceeds MAX_RETRY_AFTER seconds."""
+    from urllib3.util.retry import Retry  # lazy: only a run that goes online needs it
 
-    def get_retry_after(self, response: Any) -> float | None:
-        value = super().get_retry_after(response)
-        return None if value is None else min(value, MAX_RETRY_AFTER)
+    class CappedRetry(Retry):
+        def get_retry_after(self, response: Any) -> float | None:
+            value = super().get_retry_after(response)
+            return None if value is None else min(value, MAX_RETRY_AFTER)
+
+    return CappedRetry(**kwargs)
 
 
 def default_cache_dir() -> Path:
@@ -130,6 +133,9 @@ class RegistryHttp:
 
     # -- session -----------------------------------------------------------------------
     def _make_session(self, cached: bool) -> requests.Session:
+        import requests  # lazy: only a run that goes online needs it
+        from requests.adapters import HTTPAdapter
+
         s = self.settings
         session: requests.Session
         backend = None
@@ -152,7 +158,7 @@ class RegistryHttp:
             )
         else:
             session = requests.Session()
-        retry = _CappedRetry(
+        retry = _capped_retry(
             total=s.retries,
             connect=min(1, s.retries),  # a dead host is not worth several connect timeouts
             read=s.retries,
@@ -212,6 +218,8 @@ class RegistryHttp:
                 kwargs["force_refresh"] = True
             if expire_after is not None:
                 kwargs["expire_after"] = expire_after
+        import requests  # loaded by the session already
+
         try:
             response = self.session.get(url, **kwargs)
         except requests.RequestException as exc:
@@ -253,6 +261,8 @@ class RegistryHttp:
         cache = getattr(self.session, "cache", None)
         if cache is None:
             return
+        import requests  # loaded by the session already
+
         try:
             req = requests.Request("GET", url, headers={"Accept": accept} if accept else {})
             cache.delete(requests=[self.session.prepare_request(req)])
@@ -280,6 +290,7 @@ def _unreachable(exc: BaseException) -> bool:
     Asking such a host again only repeats the wait, so it ends look-ups for the run at
     once; read timeouts and dropped responses stay ordinary (counted) failures.
     """
+    import requests
     from urllib3.exceptions import ConnectTimeoutError, NewConnectionError
 
     if isinstance(exc, requests.ConnectTimeout):
@@ -290,6 +301,8 @@ def _unreachable(exc: BaseException) -> bool:
 
 def _short(exc: BaseException) -> str:
     """A one-line reason for a network failure (no URL soup, no traceback)."""
+    import requests
+
     if isinstance(exc, requests.Timeout):
         return "timed out"
     if isinstance(exc, requests.exceptions.RetryError):

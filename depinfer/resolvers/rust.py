@@ -267,7 +267,8 @@ def _gated(
         except (OSError, UnicodeDecodeError, ManifestError):
             return None
 
-    refused = rust_gate.gate(project, reqs, render_text)
+    # no subprocess for --check / --names-only: the feature check alone (pure Python)
+    refused = rust_gate.gate(project, reqs, render_text, use_cargo=ctx.options.versions)
     for path, why in sorted(refused.items()):
         ctx.error(f"not written, cargo would refuse it: {why}", path)
     return [r for r in reqs if r.manifest not in refused]

@@ -36,6 +36,7 @@ from typing import Any
 from depinfer.context import Context
 from depinfer.data import load_table
 from depinfer.facts.python import DependencyFacts
+from depinfer.filecache import content_key
 from depinfer.mapping.python_hosts import runner
 from depinfer.mapping.python_manifests import DEV_REQUIREMENT_NAME, ManifestLayout
 from depinfer.model import (
@@ -237,6 +238,35 @@ TRIGGERS: tuple[Callable[[dict[str, Any], _Repo], list[Hit] | None], ...] = (
 )
 
 
+PYTEST_SCAN = "pytest-uses"  # its entries' name in the per-file analysis cache
+
+
+def _scan_python(ctx: Context, jobs: list[tuple[str, str, bool]], found: Any) -> None:
+    """python_pytest.scan_python over (file, text, uses wanted), in order; through the
+    per-file analysis cache (and its worker processes) when the run has one."""
+    if not ctx.files.enabled:
+        for rel, text, uses_wanted in jobs:
+            python_pytest.scan_python(rel, text, uses_wanted, found)
+        return
+    keyed = [
+        (content_key(PYTEST_SCAN, text, rel, wanted), (rel, text, wanted))
+        for rel, text, wanted in jobs
+    ]
+    for ok, part in ctx.files.answers(PYTEST_SCAN, keyed, _scan_one):
+        if not ok:
+            raise part
+        found.uses.extend(part.uses)
+        found.fixtures |= part.fixtures
+        found.markers |= part.markers
+        found.parametrized |= part.parametrized
+
+
+def _scan_one(rel: str, text: str, uses_wanted: bool) -> Any:
+    part = python_pytest.Found()
+    python_pytest.scan_python(rel, text, uses_wanted, part)
+    return part
+
+
 def _pytest_plugins(
     project: Project,
     refs: list[ImportRef],
@@ -249,10 +279,12 @@ def _pytest_plugins(
     """Plugins the tests use through markers, fixtures, `pytest_plugins`, `-p` and ini keys
     (python_pytest.py finds the uses; the generated plugin table names the plugin)."""
     found = python_pytest.Found()
+    jobs = []
     for rel, kind in families["python"]:
         text = text_of(rel)
         if text:
-            python_pytest.scan_python(rel, text, python_pytest.is_test_file(rel, kind), found)
+            jobs.append((rel, text, python_pytest.is_test_file(rel, kind)))
+    _scan_python(ctx, jobs, found)
     shown: list[str] = []
     for rel, _ in families["pytest-config"]:
         text = text_of(rel) or ""

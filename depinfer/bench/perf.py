@@ -1,0 +1,244 @@
+"""`depinfer bench perf`: wall time of depinfer beside deptry and knip on the same trees.
+
+    depinfer bench perf --trees DIR... [--runs N] [--deptry PATH] [--knip PATH]
+                        [--baseline SRC] [--no-cold] [--json]
+
+Each run of each tree times, as separate processes, `depinfer TREE --check` and
+`depinfer TREE --offline --names-only` twice, cold (the per-file analysis cache emptied
+first) and warm (kept from the run before), and the peers once: deptry (Python trees;
+found on PATH or given by --deptry) and knip (trees with a package.json; on PATH or
+--knip). The order of the commands rotates from run to run and the trees are
+interleaved (A/B/A/B, never all of A then all of B), so a machine's load moves every
+column alike. depinfer runs with a private cache folder, never the user's. Printed: each
+tree's medians, the ratios to deptry, the median of the per-tree ratios, peak memory, and
+the load average before and after (a busy machine makes every figure larger).
+--baseline SRC times another depinfer checkout in the same rounds (before/after figures
+under the same load).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+DEPINFER_MODES = {
+    "check": ["--check"],
+    "names": ["--offline", "--names-only"],
+}
+PEERS = ("deptry", "knip")
+
+
+@dataclass
+class Sample:
+    seconds: float
+    rss_mb: float | None  # peak resident memory of the process, when the platform says
+    code: int
+
+
+@dataclass
+class TreeTimes:
+    tree: Path
+    samples: dict[str, list[Sample]] = field(default_factory=dict)  # "check/cold" → runs
+
+    def add(self, label: str, sample: Sample) -> None:
+        self.samples.setdefault(label, []).append(sample)
+
+    def median(self, label: str) -> float | None:
+        runs = self.samples.get(label)
+        return statistics.median(s.seconds for s in runs) if runs else None
+
+    def peak_mb(self, label: str) -> float | None:
+        sizes = [s.rss_mb for s in self.samples.get(label, []) if s.rss_mb is not None]
+        return max(sizes) if sizes else None
+
+
+def add_arguments(sp: argparse.ArgumentParser) -> None:
+    sp.add_argument("--trees", nargs="+", required=True, metavar="DIR", help="repository trees")
+    sp.add_argument("--runs", type=int, default=5, metavar="N", help="runs per tree (default 5)")
+    sp.add_argument("--deptry", metavar="PATH", help="deptry executable (default: on PATH)")
+    sp.add_argument("--knip", metavar="PATH", help="knip executable (default: on PATH)")
+    sp.add_argument("--no-cold", action="store_true", help="time warm runs only")
+    sp.add_argument(
+        "--baseline",
+        metavar="SRC",
+        help="also time the depinfer of this source tree (PYTHONPATH=SRC), labelled base-*",
+    )
+    sp.add_argument("--json", action="store_true", help="print every sample as JSON")
+
+
+def timed(command: list[str], cwd: Path, env: dict[str, str]) -> Sample:
+    """Wall time, peak memory and exit code of one process (output discarded)."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(
+        command, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    if hasattr(os, "wait4"):
+        _, status, usage = os.wait4(proc.pid, 0)
+        seconds = time.perf_counter() - start
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        scale = 1024 * 1024 if sys.platform == "darwin" else 1024  # bytes vs KiB
+        return Sample(seconds, usage.ru_maxrss / scale, proc.returncode)
+    code = proc.wait()
+    return Sample(time.perf_counter() - start, None, code)
+
+
+def _peers(args: argparse.Namespace) -> dict[str, str]:
+    found = {}
+    for name in PEERS:
+        path = getattr(args, name) or shutil.which(name)
+        if path:
+            found[name] = path
+    return found
+
+
+def _wants(peer: str, tree: Path) -> bool:
+    if peer == "knip":
+        return (tree / "package.json").is_file()
+    return any(tree.glob("*.py")) or any(
+        (tree / f).is_file() for f in ("pyproject.toml", "setup.py", "requirements.txt")
+    )
+
+
+# label, argv, environment changes, and whether it runs in the tree (the peers read their
+# settings from the working folder; depinfer runs from a scratch folder, since `python -m`
+# puts the working folder first on sys.path, where a tree's own modules would shadow ours)
+Command = tuple[str, list[str], dict[str, str], bool]
+
+
+def _commands(
+    tree: Path, peers: dict[str, str], cold: bool, baseline: str | None = None
+) -> list[Command]:
+    """(label, command, environment) for one round over one tree; depinfer's labels carry
+    cold/warm; `baseline`'s (another depinfer source tree) start with "base-"."""
+    out: list[Command] = []
+    temps = ("cold", "warm") if cold else ("warm",)
+    sources = [("", {})] + ([("base-", {"PYTHONPATH": baseline})] if baseline else [])
+    for prefix, env in sources:
+        for mode, flags in DEPINFER_MODES.items():
+            for temp in temps:
+                argv = [sys.executable, "-m", "depinfer", str(tree), *flags]
+                out.append((f"{prefix}{mode}/{temp}", argv, env, False))
+    for peer, path in peers.items():
+        if _wants(peer, tree):
+            out.append((peer, [path, "."] if peer == "deptry" else [path], {}, True))
+    return out
+
+
+def measure(
+    trees: list[Path],
+    runs: int,
+    peers: dict[str, str],
+    cold: bool = True,
+    progress=None,
+    baseline: str | None = None,
+) -> list[TreeTimes]:
+    """Every tree `runs` times, interleaved, the command order rotating each run."""
+    results = [TreeTimes(t) for t in trees]
+    with tempfile.TemporaryDirectory(prefix="depinfer-perf-") as scratch:
+        env = {**os.environ, "DEPINFER_CACHE_DIR": scratch, "NO_COLOR": "1"}
+        env.pop("DEPINFER_NO_CACHE", None)
+        for run in range(runs):
+            for result in results:
+                commands = _commands(result.tree, peers, cold, baseline)
+                shift = run % len(commands)
+                for label, command, extra, in_tree in commands[shift:] + commands[:shift]:
+                    here = {**env, **extra}
+                    if label.endswith("/cold"):
+                        shutil.rmtree(Path(scratch) / "analysis", ignore_errors=True)
+                    elif label.endswith("/warm") and label not in result.samples:
+                        timed(command, Path(scratch), here)  # prime the cache: not counted
+                    cwd = result.tree if in_tree else Path(scratch)
+                    result.add(label, timed(command, cwd, here))
+                if progress:
+                    progress(f"run {run + 1}/{runs}: {result.tree.name}")
+    return results
+
+
+def _ratio(a: float | None, b: float | None) -> float | None:
+    return None if a is None or not b else a / b
+
+
+def _fmt(value: float | None, digits: int = 2) -> str:
+    return "-" if value is None else f"{value:.{digits}f}"
+
+
+def report(results: list[TreeTimes], runs: int, load: tuple[tuple, tuple]) -> str:
+    """The per-tree table, the medians of the per-tree ratios and the load average."""
+    labels = sorted({label for r in results for label in r.samples})
+    peer = "deptry" if "deptry" in labels else None
+    head = ["tree", *labels] + ([f"{m}/deptry" for m in labels if "/" in m] if peer else [])
+    rows = [head]
+    ratios: dict[str, list[float]] = {}
+    for r in results:
+        row = [r.tree.name] + [_fmt(r.median(label)) for label in labels]
+        if peer:
+            for label in (m for m in labels if "/" in m):
+                value = _ratio(r.median(label), r.median(peer))
+                row.append(_fmt(value))
+                if value is not None:
+                    ratios.setdefault(label, []).append(value)
+        rows.append(row)
+    widths = [max(len(row[i]) for row in rows) for i in range(len(head))]
+    lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)) for row in rows]
+    lines.append("")
+    lines.append(f"medians of {runs} runs, seconds of wall time")
+    for label, values in sorted(ratios.items()):
+        lines.append(
+            f"median of per-tree ratios {label}/deptry: {statistics.median(values):.2f}"
+            f" ({len(values)} trees)"
+        )
+    for label in labels:
+        peak = max((p for r in results if (p := r.peak_mb(label)) is not None), default=None)
+        lines.append(f"peak memory {label}: {_fmt(peak, 0)} MB")
+    lines.append(
+        "load average before: {} after: {}".format(*(" ".join(f"{x:.2f}" for x in v) for v in load))
+    )
+    return "\n".join(lines) + "\n"
+
+
+def as_json(results: list[TreeTimes]) -> str:
+    return json.dumps(
+        {
+            str(r.tree): {
+                label: [s.__dict__ for s in samples] for label, samples in r.samples.items()
+            }
+            for r in results
+        },
+        indent=2,
+    )
+
+
+def main(args: argparse.Namespace) -> int:
+    trees = [Path(t) for t in args.trees]
+    missing = [str(t) for t in trees if not t.is_dir()]
+    if missing:
+        print(f"depinfer bench perf: not a directory: {', '.join(missing)}", file=sys.stderr)
+        return 2
+    if args.runs < 1:
+        print("depinfer bench perf: --runs must be at least 1", file=sys.stderr)
+        return 2
+    peers = _peers(args)
+    before = os.getloadavg() if hasattr(os, "getloadavg") else ()
+
+    def progress(message: str) -> None:
+        if sys.stderr.isatty():
+            sys.stderr.write(f"\r{message}\033[K")
+
+    baseline = str(Path(args.baseline).resolve()) if args.baseline else None
+    results = measure(trees, args.runs, peers, not args.no_cold, progress, baseline)
+    after = os.getloadavg() if hasattr(os, "getloadavg") else ()
+    if sys.stderr.isatty():
+        sys.stderr.write("\r\033[K")
+    sys.stdout.write(
+        as_json(results) + "\n" if args.json else report(results, args.runs, (before, after))
+    )
+    return 0

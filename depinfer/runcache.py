@@ -1,0 +1,168 @@
+"""The whole answer of an offline run over an unchanged tree, kept beside the analysis cache.
+
+`depinfer --check` (offline) and `depinfer --offline --names-only` read nothing but the
+tree, depinfer's own code and tables and a few environment variables, so the same inputs
+give the same output. This cache keeps the last output (stdout, stderr, exit code) per
+tree and command line, keyed by a digest of every file and folder below the tree (path,
+size, modification and change times; the change time cannot be set back by a tool), of
+depinfer's fingerprint, the Python version, the command line and the environment that
+shapes the output. A hit prints the kept output without loading the stages; anything else
+runs normally. Walked like scan walks: version-control folders, virtual environments and
+folder symlinks are not entered; a tree of more than MAX_ENTRIES entries is not cached
+(walking it would cost what the cache saves). An answer is never kept while a file's
+times are within RACY_SECONDS of now (a change in the same clock tick would go unseen).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import os
+import pickle
+import sys
+import time
+from pathlib import Path
+from typing import Any, TextIO
+
+from depinfer.filecache import FORMAT, SUBDIR, fingerprint
+
+RESULTS = "results"
+MAX_ENTRIES = 50_000
+RACY_SECONDS = 2.0
+# Folders scan never enters, whatever the settings say (selection.VCS_DIRS; kept here so a
+# hit loads nothing of scan: tests check they agree)
+UNREAD_DIRS = frozenset({".git", ".hg", ".svn"})
+# Environment variables the output may depend on (colour, settings, locations)
+_ENV_PREFIXES = ("DEPINFER_",)
+_ENV_NAMES = ("NO_COLOR", "TERM", "PYTHONHASHSEED", "PYTHONIOENCODING", "LANG", "LC_ALL")
+
+
+def tree_state(root: str) -> tuple[str, float] | None:
+    """Digest of every entry below `root` and the newest time seen; None when the tree is
+    too large to be worth it or cannot be walked."""
+    h = hashlib.blake2b(digest_size=20)
+    newest = 0.0
+    count = 0
+    stack = [root]
+    while stack:
+        folder = stack.pop()
+        try:
+            entries = sorted(os.scandir(folder), key=lambda e: e.name)
+        except OSError:
+            return None
+        if any(e.name == "pyvenv.cfg" for e in entries) and folder != root:
+            h.update(f"venv:{folder}\n".encode("utf-8", "surrogatepass"))
+            continue  # scan skips virtual environments
+        for entry in entries:
+            count += 1
+            if count > MAX_ENTRIES:
+                return None
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    if entry.name not in UNREAD_DIRS:
+                        stack.append(entry.path)
+                    h.update(f"d:{entry.path}\n".encode("utf-8", "surrogatepass"))
+                    continue
+                st = entry.stat()  # through a file symlink: its target's content counts
+            except OSError:
+                h.update(f"?:{entry.path}\n".encode("utf-8", "surrogatepass"))
+                continue
+            newest = max(newest, st.st_mtime, st.st_ctime)
+            line = f"f:{entry.path}:{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}:{st.st_ino}\n"
+            h.update(line.encode("utf-8", "surrogatepass"))
+    return h.hexdigest(), newest
+
+
+def _environment() -> list[tuple[str, str]]:
+    return sorted(
+        (k, v) for k, v in os.environ.items() if k.startswith(_ENV_PREFIXES) or k in _ENV_NAMES
+    )
+
+
+class RunCache:
+    """The kept output of one command line over one tree."""
+
+    def __init__(self, directory: Path, tree: str, argv: list[str]) -> None:
+        self.tree = os.path.abspath(tree)
+        ttys = tuple(_isatty(s) for s in (sys.stdout, sys.stderr))
+        ident = repr((FORMAT, self.tree, argv, sys.version, ttys, _environment()))
+        name = hashlib.blake2b(ident.encode("utf-8", "surrogatepass"), digest_size=16)
+        self.path = directory / SUBDIR / fingerprint() / RESULTS / f"{name.hexdigest()}.pickle"
+        self.ident = ident
+        self.state: tuple[str, float] | None = None
+
+    def lookup(self) -> tuple[str, str, int] | None:
+        """The kept (stdout, stderr, exit code) when the tree is as it was, else None."""
+        self.state = tree_state(self.tree)
+        if self.state is None:
+            return None
+        try:
+            kept = pickle.loads(self.path.read_bytes())
+        except Exception:  # noqa: BLE001 - missing or damaged: run normally
+            return None
+        if (
+            isinstance(kept, tuple)
+            and len(kept) == 5
+            and kept[:2] == (self.ident, self.state[0])
+            and isinstance(kept[2], str)
+            and isinstance(kept[3], str)
+            and isinstance(kept[4], int)
+        ):
+            return kept[2], kept[3], kept[4]
+        return None
+
+    def keep(self, out: str, err: str, code: int) -> None:
+        """Keep this run's output, unless the tree changed while it ran or is too fresh."""
+        before = self.state
+        if before is None or time.time() - before[1] < RACY_SECONDS:
+            return
+        if tree_state(self.tree) != before:
+            return
+        data = pickle.dumps((self.ident, before[0], out, err, code))
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            import tempfile  # lazy: a run that only reads needs none of it
+
+            fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=self.path.parent)
+            try:
+                with os.fdopen(fd, "wb") as fh:
+                    fh.write(data)
+                os.replace(tmp, self.path)
+            except BaseException:
+                os.unlink(tmp)
+                raise
+        except OSError:
+            pass
+
+
+def _isatty(stream: Any) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
+class Tee(io.TextIOBase):
+    """Writes through to `stream` and keeps a copy; answers isatty() as `stream` does, so
+    what is printed (colours) is what a later hit prints again."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.copy = io.StringIO()
+
+    def write(self, text: str) -> int:
+        self.copy.write(text)
+        return self.stream.write(text)
+
+    def flush(self) -> None:
+        self.stream.flush()
+
+    def isatty(self) -> bool:
+        return _isatty(self.stream)
+
+    def fileno(self) -> int:
+        return self.stream.fileno()
+
+    @property
+    def encoding(self) -> str:  # type: ignore[override]
+        return getattr(self.stream, "encoding", "utf-8")

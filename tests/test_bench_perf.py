@@ -1,0 +1,66 @@
+"""`depinfer bench perf`: the timing table beside a peer, interleaved, cold and warm."""
+
+from __future__ import annotations
+
+import os
+import stat
+
+from conftest import write_tree
+
+from depinfer.bench import perf
+from depinfer.bench.cli import main as bench_main
+
+
+def _fake_deptry(tmp_path):
+    script = tmp_path / "deptry"
+    script.write_text("#!/bin/sh\nexit 1\n")
+    script.chmod(script.stat().st_mode | stat.S_IXUSR)
+    return script
+
+
+def test_perf_times_each_tree_cold_and_warm_beside_deptry(tmp_path, capsys):
+    one = write_tree(
+        tmp_path / "one", {"pyproject.toml": "[project]\nname='a'\n", "a.py": "import yaml\n"}
+    )
+    two = write_tree(tmp_path / "two", {"setup.py": "import setuptools\n", "b.py": "import os\n"})
+    code = bench_main(
+        [
+            "perf",
+            "--trees",
+            str(one),
+            str(two),
+            "--runs",
+            "1",
+            "--deptry",
+            str(_fake_deptry(tmp_path)),
+        ]
+    )
+    out = capsys.readouterr().out
+    assert code == 0
+    header, first, second = out.splitlines()[:3]
+    for label in ("check/cold", "check/warm", "names/cold", "names/warm", "deptry"):
+        assert label in header
+    assert first.startswith("one") and second.startswith("two")
+    assert "median of per-tree ratios check/warm/deptry" in out
+    assert "load average before" in out
+
+
+def test_perf_rotates_the_order_and_keeps_the_user_cache(tmp_path, monkeypatch):
+    tree = write_tree(tmp_path / "t", {"a.py": "import yaml\n"})
+    seen: list[tuple[str, str]] = []
+
+    def fake_timed(command, cwd, env):  # noqa: ARG001
+        seen.append((" ".join(command[3:]) or command[0], env["DEPINFER_CACHE_DIR"]))
+        return perf.Sample(0.1, 10.0, 0)
+
+    monkeypatch.setattr(perf, "timed", fake_timed)
+    results = perf.measure([tree], 2, {"deptry": "deptry"})
+    assert results[0].median("check/warm") == 0.1
+    assert {cache for _, cache in seen} != {os.environ.get("DEPINFER_CACHE_DIR")}
+    orders = [c for c, _ in seen]
+    assert orders[: len(orders) // 2] != orders[len(orders) // 2 :]  # rotated
+
+
+def test_perf_refuses_a_missing_tree(tmp_path, capsys):
+    assert bench_main(["perf", "--trees", str(tmp_path / "nope")]) == 2
+    assert "not a directory" in capsys.readouterr().err

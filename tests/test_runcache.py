@@ -1,0 +1,127 @@
+"""The kept output of an offline run over an unchanged tree (depinfer/runcache.py)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+from conftest import REPO, write_tree
+
+from depinfer import cli, filecache, runcache
+from depinfer.selection import VCS_DIRS
+
+TREE = {
+    "pyproject.toml": '[project]\nname = "shop"\nversion = "1"\ndependencies = ["requests"]\n',
+    "shop/__init__.py": "import requests\nimport yaml\n",
+}
+
+
+@pytest.fixture
+def cache_dir(tmp_path, monkeypatch):
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("DEPINFER_CACHE_DIR", str(folder))
+    monkeypatch.delenv("DEPINFER_NO_CACHE", raising=False)
+    monkeypatch.setattr(runcache, "RACY_SECONDS", 0.0)  # the tree was written just now
+    return folder
+
+
+@pytest.fixture
+def runs(monkeypatch):
+    """How often the stages really ran."""
+    count: list[int] = []
+    real = cli._run_parsed
+
+    def counted(args):
+        count.append(1)
+        return real(args)
+
+    monkeypatch.setattr(cli, "_run_parsed", counted)
+    return count
+
+
+def _run(capsys, *argv):
+    code = cli.main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _kept(folder):
+    return list(folder.rglob(f"{runcache.RESULTS}/*.pickle"))
+
+
+def test_an_unchanged_tree_prints_the_kept_answer(tmp_path, cache_dir, runs, capsys):
+    root = write_tree(tmp_path / "repo", TREE)
+    first = _run(capsys, str(root), "--check")
+    second = _run(capsys, str(root), "--check")
+    assert first == second and first[0] == 1 and "yaml" in first[1]
+    assert len(runs) == 1 and len(_kept(cache_dir)) == 1
+
+
+def test_a_changed_file_runs_again(tmp_path, cache_dir, runs, capsys):
+    root = write_tree(tmp_path / "repo", TREE)
+    _run(capsys, str(root), "--check")
+    (root / "shop/__init__.py").write_text("import requests\nimport attrs\n")
+    code, out, _ = _run(capsys, str(root), "--check")
+    assert len(runs) == 2 and "attrs" in out and "yaml" not in out
+    (root / "shop/extra.py").write_text("import yaml\n")  # a new file
+    assert "yaml" in _run(capsys, str(root), "--check")[1] and len(runs) == 3
+
+
+def test_each_command_line_keeps_its_own_answer(tmp_path, cache_dir, runs, capsys):
+    root = write_tree(tmp_path / "repo", TREE)
+    text = _run(capsys, str(root), "--check")
+    as_json = _run(capsys, str(root), "--check", "--format", "json")
+    names = _run(capsys, str(root), "--offline", "--names-only")
+    assert len(runs) == 3 and text[1] != as_json[1] and names[0] == 0
+    assert _run(capsys, str(root), "--check", "--format", "json") == as_json
+    assert _run(capsys, str(root), "--offline", "--names-only") == names
+    assert len(runs) == 3
+
+
+def test_no_cache_online_and_writes_are_never_kept(tmp_path, cache_dir, runs, capsys):
+    root = write_tree(tmp_path / "repo", TREE)
+    _run(capsys, str(root), "--check", "--no-cache")
+    _run(capsys, str(root), "--offline", "--names-only", "--write")
+    assert not _kept(cache_dir)
+
+
+def test_a_damaged_answer_is_ignored(tmp_path, cache_dir, runs, capsys):
+    root = write_tree(tmp_path / "repo", TREE)
+    first = _run(capsys, str(root), "--check")
+    for kept in _kept(cache_dir):
+        kept.write_bytes(b"\x80\x05damaged")
+    assert _run(capsys, str(root), "--check") == first
+    assert len(runs) == 2
+
+
+def test_a_fresh_tree_is_not_kept(tmp_path, cache_dir, runs, capsys, monkeypatch):
+    monkeypatch.setattr(runcache, "RACY_SECONDS", 3600.0)
+    root = write_tree(tmp_path / "repo", TREE)
+    _run(capsys, str(root), "--check")
+    assert not _kept(cache_dir)
+
+
+def test_a_hit_loads_no_stage(tmp_path, cache_dir):
+    root = write_tree(tmp_path / "repo", TREE)
+    for path in root.rglob("*"):
+        os.utime(path, (1_000_000_000, 1_000_000_000))
+    env = {**os.environ, "PYTHONPATH": str(REPO), "DEPINFER_CACHE_DIR": str(cache_dir)}
+    probe = (
+        "import sys; from depinfer import cli, runcache; runcache.RACY_SECONDS = 0;"
+        f"code = cli.main([{str(root)!r}, '--check']);"
+        "print('LOADED', 'depinfer.pipeline' in sys.modules, code, file=sys.stderr)"
+    )
+    runs = [
+        subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True)
+        for _ in range(2)
+    ]
+    assert "LOADED True 1" in runs[0].stderr
+    assert "LOADED False 1" in runs[1].stderr
+    assert runs[0].stdout == runs[1].stdout
+
+
+def test_the_walk_skips_what_scan_never_enters():
+    assert runcache.UNREAD_DIRS == VCS_DIRS
+    assert filecache.SUBDIR == "analysis"
