@@ -26,6 +26,7 @@ from pathlib import PurePosixPath
 from depinfer.context import Context
 from depinfer.data import load_table
 from depinfer.facts.javascript import NpmFacts, npm_facts
+from depinfer.manifests import ManifestError, render_manifest
 from depinfer.mapping.javascript import (
     Layout,
     ancestors,
@@ -43,6 +44,7 @@ from depinfer.model import (
     Section,
 )
 from depinfer.registries.base import VersionInfo
+from depinfer.resolvers import javascript_gate
 from depinfer.resolvers.common import merge_candidates, to_requirement
 from depinfer.resolvers.javascript_packages import esm_only, ships_types, types_package
 from depinfer.resolvers.javascript_semver import node_ok_for, satisfies, semver_key
@@ -336,8 +338,59 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
     out = [r for r in out if not _brought_along(state, r)]
     if state.online and ctx.options.versions:
         _align_peers(state, out)
+    if ctx.options.versions:
+        out = _gated(state, out)
     _warn_unchecked(state, out)
     return out
+
+
+def _gated(state: _State, out: list[Requirement]) -> list[Requirement]:
+    """The resolve gate (resolvers/javascript_gate.py): npm's own resolver must accept what
+    is written; each change it takes to get there is reported and shown by `--explain`."""
+    ctx = state.ctx
+    if not any(not r.internal for r in out):
+        return out
+    if not state.online:
+        ctx.info("npm resolve gate skipped: offline (the written versions are not resolved)")
+        return out
+    endpoints = getattr(ctx.registries.client(Ecosystem.NPM), "endpoints", None)
+    if endpoints is None or endpoints.registry is None:
+        return out  # a registry depinfer does not reach by URL: npm could not ask it either
+    registry = javascript_gate.Registry(
+        endpoints.registry.url,
+        {scope: e.url for scope, e in endpoints.scopes.items()},
+        lambda name: ctx.registries.versions(Ecosystem.NPM, name),
+        state.as_of,
+    )
+    npm = [m for m in state.project.manifests_of(Ecosystem.NPM) if m.path.endswith("package.json")]
+
+    def render_text(path: str, reqs: list[Requirement]) -> str | None:
+        manifest = state.manifests.get(path)
+        if manifest is None or not path.endswith("package.json"):
+            return None
+        try:
+            return render_manifest(state.project.root, manifest, reqs)[1]
+        except (ManifestError, OSError):
+            return None
+
+    report = javascript_gate.gate(
+        state.project.root, npm, state.lay.members, out, render_text, state.picked, registry
+    )
+    for message, file in report.notes:
+        ctx.info(message, file)
+    for (manifest, name), why in sorted(report.moved.items()):
+        for r in out:
+            if (r.manifest, r.name) == (manifest, name):
+                javascript_gate.explain(r, why)
+                ctx.warn(f"'{name}' written as {r.spec}: {why}", manifest)
+    for (manifest, name), why in sorted(report.dropped.items()):
+        ctx.warn(f"'{name}' not written: npm cannot resolve it with the rest ({why})", manifest)
+    if report.runs:
+        ctx.info(f"npm resolve gate: {report.runs} resolve(s) in {report.seconds:.1f}s")
+    dropped = [r for r in out if (r.manifest, r.name) in report.dropped]
+    for r in dropped:
+        state.originals.left_out(r, "npm_gate")
+    return [r for r in out if (r.manifest, r.name) not in report.dropped]
 
 
 def _follow_up_requirements(
