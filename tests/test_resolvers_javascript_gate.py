@@ -26,6 +26,8 @@ AS_OF = "2024-06-01"
 def _packument(base, name, releases):
     versions, times = {}, {"created": "2020-01-01T00:00:00.000Z"}
     for i, (version, fields) in enumerate(releases):
+        fields = dict(fields)
+        when = fields.pop("_time", None)
         versions[version] = {
             "name": name,
             "version": version,
@@ -36,7 +38,7 @@ def _packument(base, name, releases):
             },
             **fields,
         }
-        times[version] = f"20{21 + i // 12}-{i % 12 + 1:02d}-01T00:00:00.000Z"
+        times[version] = when or f"20{21 + i // 12}-{i % 12 + 1:02d}-01T00:00:00.000Z"
     times["modified"] = "2023-12-31T00:00:00.000Z"
     return {
         "name": name,
@@ -57,6 +59,8 @@ PACKAGES = {
         ("2.0.0", _peer(host="^2.0.0")),
         ("3.0.0", _peer(host="^3.0.0")),
     ],
+    # its 2.0.0 came out after the as-of date (a repository ahead of its commit date)
+    "late": [("1.0.0", {}), ("2.0.0", {"_time": "2025-01-01T00:00:00.000Z"})],
     "host-widget": [("1.0.0", _peer(host="^1.0.0")), ("1.1.0", _peer(host="^1.0.0"))],
 }
 
@@ -160,6 +164,26 @@ def test_a_host_we_write_moves_to_the_line_a_declared_plugin_peers(tmp_path, npm
     )
     ok, err = _npm_resolves(root, base)
     assert ok, err
+    assert not [h for h in hits if h.endswith(".tgz")]
+
+
+@needs_npm
+def test_a_declared_release_newer_than_the_as_of_date_lifts_the_date_cap(tmp_path, npm_registry):
+    registries, hits, base = npm_registry
+    manifest = {
+        "name": "app",
+        "version": "1.0.0",
+        "private": True,
+        "dependencies": {"late": "^2.0.0"},
+    }
+    root = write_tree(
+        tmp_path / "repo",
+        {"package.json": json.dumps(manifest), "index.js": 'import host from "host";\nhost();\n'},
+    )
+    result = _infer_and_write(root, registries)
+    messages = [d.message for d in result.diagnostics]
+    assert any("late@^2.0.0" in m and "date cap lifted" in m for m in messages)
+    assert any(m == "npm resolves the written set" for m in messages)
     assert not [h for h in hits if h.endswith(".tgz")]
 
 

@@ -46,7 +46,12 @@ from depinfer.model import (
 from depinfer.registries.base import VersionInfo
 from depinfer.resolvers import javascript_gate
 from depinfer.resolvers.common import merge_candidates, to_requirement
-from depinfer.resolvers.javascript_packages import esm_only, ships_types, types_package
+from depinfer.resolvers.javascript_packages import (
+    esm_only,
+    exports_subpath,
+    ships_types,
+    types_package,
+)
 from depinfer.resolvers.javascript_semver import node_ok_for, satisfies, semver_key
 from depinfer.rules.javascript import bins, tools
 from depinfer.runtime import node_runtime
@@ -376,8 +381,8 @@ def _gated(state: _State, out: list[Requirement]) -> list[Requirement]:
     report = javascript_gate.gate(
         state.project.root, npm, state.lay.members, out, render_text, state.picked, registry
     )
-    for message, file in report.notes:
-        ctx.info(message, file)
+    for level, message, file in report.notes:
+        (ctx.warn if level == "warning" else ctx.info)(message, file)
     for (manifest, name), why in sorted(report.moved.items()):
         for r in out:
             if (r.manifest, r.name) == (manifest, name):
@@ -640,7 +645,9 @@ class _State:
             ctx.info(f"'{c.name}' (from {c.evidence[0]}) could not be verified; not written")
             return self._left_out(c, "unverified_guess")
         chosen = (
-            self.chosen(owner, c.name, needs_cjs=npm_facts(c).required) if self.online else None
+            self.chosen(owner, c.name, needs_cjs=npm_facts(c).required, subpaths=_subpaths(c))
+            if self.online
+            else None
         )
         spec, how = "", "unversioned"
         if ctx.options.versions:
@@ -664,23 +671,33 @@ class _State:
         req.evidence.append(_step(how))
         return req
 
-    def chosen(self, owner: Manifest, name: str, needs_cjs: bool = False) -> VersionInfo | None:
+    def chosen(
+        self, owner: Manifest, name: str, needs_cjs: bool = False, subpaths: tuple[str, ...] = ()
+    ) -> VersionInfo | None:
         """Newest fitting version; code that `require()`s the package gets the newest that
-        still offers CommonJS (an ESM-only major cannot be required on older Node)."""
+        still offers CommonJS (an ESM-only major cannot be required on older Node), and code
+        that imports its subpaths the newest whose `exports` still lists them all (a new
+        major that closes its deep imports behind an `exports` map breaks them)."""
         versions = self.ctx.registries.versions(Ecosystem.NPM, name)
         if not versions:
             return None
         node_ok = node_ok_for(self.node_floor(owner))
-        if needs_cjs:
-            cjs = pick_version(
-                versions,
-                self.as_of,
-                lambda v: (node_ok is None or node_ok(v)) and not esm_only(v.extra),
-                sort_key=semver_key,
-            )
-            if cjs is not None:
-                return cjs
-        return pick_version(versions, self.as_of, node_ok, sort_key=semver_key)
+
+        def fits(v: VersionInfo) -> bool:
+            return node_ok is None or node_ok(v)
+
+        def reachable(v: VersionInfo) -> bool:
+            return fits(v) and all(exports_subpath(v.extra, s) for s in subpaths)
+
+        def commonjs(v: VersionInfo) -> bool:
+            return reachable(v) and not esm_only(v.extra)
+
+        # the strictest first; a want no release meets is given up, the Node floor never
+        for ok in (commonjs, reachable) if needs_cjs else (reachable,):
+            best = pick_version(versions, self.as_of, ok, sort_key=semver_key)
+            if best is not None:
+                return best
+        return pick_version(versions, self.as_of, fits, sort_key=semver_key)
 
     def _stub(self, name: str, version: str) -> bool:
         """A DefinitelyTyped stub: the package it types ships its own definitions (the stub's
@@ -741,6 +758,15 @@ class _State:
             n.lower() for n in (chosen.extra.get("dependencies") or {})
         )
         return out
+
+
+def _subpaths(c: Candidate) -> tuple[str, ...]:
+    """The package's subpaths the code imports (`lodash/fp` → `fp`), from code imports only."""
+    prefix = c.name.lower() + "/"
+    code = any(e.rule == "import" for e in c.evidence)
+    return tuple(
+        sorted({n[len(prefix) :] for n in c.import_names if code and n.lower().startswith(prefix)})
+    )
 
 
 def _follow(c: Candidate, name: str, section: Section, why: str, facts: NpmFacts) -> Candidate:

@@ -48,6 +48,7 @@ from depinfer.versions import pick_version
 NPM_TIMEOUT = 180  # seconds for one `npm install --package-lock-only`
 MAX_ROUNDS = 6  # resolves per install root, the first included
 MAX_ROOTS = 8  # install roots checked per run
+BUDGET = 300  # seconds of npm per run: no new resolve starts after that
 # package.json fields npm's resolver reads, kept in the scratch copy
 KEPT_FIELDS = ("name", "version", "private", "engines", "overrides")  # package literal: fields
 DEP_SECTIONS = ("dependencies", "devDependencies", "peerDependencies", "optionalDependencies")
@@ -95,9 +96,12 @@ class GateReport:
 
     dropped: dict[tuple[str, str], str] = field(default_factory=dict)  # (manifest, name) → why
     moved: dict[tuple[str, str], str] = field(default_factory=dict)  # (manifest, name) → why
-    notes: list[tuple[str, str | None]] = field(default_factory=list)  # (message, file)
+    notes: list[tuple[str, str, str | None]] = field(default_factory=list)  # (level, text, file)
     runs: int = 0
     seconds: float = 0.0
+
+    def note(self, level: str, message: str, file: str | None = None) -> None:
+        self.notes.append((level, message, file))
 
 
 def parse_failure(stdout: str, stderr: str) -> Failure:
@@ -241,7 +245,9 @@ def npm_command(npm: str, registry: Registry) -> list[str]:
         "--no-audit",
         "--no-fund",
         "--no-update-notifier",
-        "--prefer-offline",
+        "--prefer-offline",  # a cached packument is good enough: releases are dated
+        "--fetch-retries=0",  # a git or URL dependency the sandbox cannot reach fails at once
+        "--fetch-timeout=30000",
         "--json",
         f"--registry={registry.url}",
     ]
@@ -389,19 +395,29 @@ def _drop_least(rnd: Round, names: list[str], why: str) -> tuple[str, str, str] 
 
 def gate_root(rnd: Round, scratch: Path, npm: str, registry: Registry, report: GateReport) -> None:
     """Resolve one install root, relaxing until npm accepts it (or nothing of ours is
-    involved, or the rounds run out)."""
+    involved, or the rounds or the time budget run out)."""
     root_dir = scratch / PurePosixPath(rnd.root).parent
     cmd = npm_command(npm, registry)
     for _ in range(MAX_ROUNDS):
+        if report.seconds > BUDGET:
+            report.note("warning", f"npm resolve gate: over {BUDGET}s; not checked", rnd.root)
+            return
         started = datetime.now(timezone.utc)
         failure = run_npm(cmd, root_dir)
         report.runs += 1
         report.seconds += (datetime.now(timezone.utc) - started).total_seconds()
         if failure is None:
+            report.note("info", "npm resolves the written set", rnd.root)
             return
+        if _dated(cmd) and _date_capped(failure, rnd):
+            # a release the repository itself declares is newer than the as-of date (it
+            # moved on, or republished): resolve the rest without the date cap
+            cmd = [a for a in cmd if not a.startswith("--before=")]
+            report.note("info", f"npm resolve gate: {failure.summary}; date cap lifted", rnd.root)
+            continue
         change = relax(rnd, failure, registry)
         if change is None:
-            report.notes.append(_unjudged(failure, rnd.root))
+            report.note(*_unjudged(failure), rnd.root)
             return
         action, name, why = change
         reqs = rnd.reqs.pop(name) if action == "drop" else rnd.reqs[name]
@@ -410,18 +426,30 @@ def gate_root(rnd: Round, scratch: Path, npm: str, registry: Registry, report: G
             apply_to_mirror(scratch, req, None if action == "drop" else req.spec)
         if action == "drop":
             rnd.picked.pop(name, None)
-    report.notes.append(
-        (f"npm resolve gate: still unresolved after {MAX_ROUNDS} rounds; written as is", rnd.root)
+    report.note("warning", f"npm resolve gate: unresolved after {MAX_ROUNDS} rounds", rnd.root)
+
+
+def _date_capped(failure: Failure, rnd: Round) -> bool:
+    """npm found no release by the date for a package the repository declares itself (an
+    ERESOLVE then reports it found `x@undefined`)."""
+    if failure.host is None or failure.host in rnd.reqs:
+        return False
+    return failure.code == "ETARGET" or (
+        failure.code == "ERESOLVE" and failure.host_version == "undefined"
     )
 
 
-def _unjudged(failure: Failure, root: str) -> tuple[str, str | None]:
+def _dated(cmd: list[str]) -> bool:
+    return any(a.startswith("--before=") for a in cmd)
+
+
+def _unjudged(failure: Failure) -> tuple[str, str]:
     if failure.code in ("TIMEOUT", "ENOENT"):
-        return (f"npm resolve gate skipped: {failure.summary}", root)
+        return "warning", f"npm resolve gate skipped: {failure.summary}"
     return (
+        "warning",
         f"npm resolve gate: npm refuses the manifests for a reason no written package is "
         f"part of ({failure.code or 'error'}: {failure.summary}); written as inferred",
-        root,
     )
 
 
@@ -453,7 +481,7 @@ def gate(
     report = GateReport()
     npm = npm_binary()
     if npm is None:
-        report.notes.append(("npm resolve gate skipped: npm is not installed", None))
+        report.note("warning", "npm resolve gate skipped: npm is not installed")
         return report
     every: dict[str, list[Requirement]] = {}
     for req in requirements:
@@ -464,9 +492,7 @@ def gate(
         return report
     roots = install_roots(manifests, members, {p for p, rs in by_manifest.items() if rs})
     if len(roots) > MAX_ROOTS:
-        report.notes.append(
-            (f"npm resolve gate: {len(roots)} install roots, the first {MAX_ROOTS} checked", None)
-        )
+        report.note("warning", f"npm resolve gate: {len(roots)} install roots, {MAX_ROOTS} checked")
         roots = roots[:MAX_ROOTS]
     with tempfile.TemporaryDirectory(prefix="depinfer-npm-") as tmp:
         scratch = Path(tmp)
