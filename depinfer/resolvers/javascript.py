@@ -761,9 +761,11 @@ class _State:
 
 
 def _subpaths(c: Candidate) -> tuple[str, ...]:
-    """The package's subpaths the code imports (`lodash/fp` → `fp`), from code imports only."""
+    """The package's subpaths the code imports (`lodash/fp` → `fp`), from code imports only
+    (not when only types are imported: TypeScript's older module resolution ignores
+    `exports`)."""
     prefix = c.name.lower() + "/"
-    code = any(e.rule == "import" for e in c.evidence)
+    code = any(e.rule == "import" for e in c.evidence) and not npm_facts(c).type_only_all
     return tuple(
         sorted({n[len(prefix) :] for n in c.import_names if code and n.lower().startswith(prefix)})
     )
