@@ -257,7 +257,7 @@ def test_specs_npm_cannot_read_in_a_scratch_copy_are_left_out_of_it():
             "alias": "npm:other@^2",
         },
     }
-    out = sanitized(data, {"sib"}, "packages/a", {"", "packages/a", "packages/b"})
+    out = sanitized(data, {"sib": "*"}, "packages/a", {"", "packages/a", "packages/b"})
     assert out["dependencies"] == {
         "sib": "*",
         "near": "file:../b",

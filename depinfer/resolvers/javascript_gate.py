@@ -63,6 +63,7 @@ _EDGE = re.compile(
 )
 _NAMED = re.compile(r"(@?[a-z0-9][\w.-]*(?:/[\w.-]+)?)@")
 _NO_MATCH = re.compile(r"No matching version found for (@?[^@\s]+)@(\S+?)(?: with a date|\.?$)")
+_NO_VERSIONS = re.compile(r"No versions available for (@?[^@\s]+)")
 _NOT_FOUND = re.compile(r"'(@?[^@\s']+)@[^']*' could not be found")
 
 
@@ -131,6 +132,8 @@ def parse_failure(stdout: str, stderr: str) -> Failure:
         return _eresolve(summary, detail, names)
     if code == "ETARGET" and (m := _NO_MATCH.search(text)):
         return Failure(code, summary, host=m.group(1), wanted=m.group(2), names=(m.group(1),))
+    if code == "ENOVERSIONS" and (m := _NO_VERSIONS.search(text)):
+        return Failure(code, summary, host=m.group(1), names=(m.group(1),))
     if code == "E404" and (m := _NOT_FOUND.search(text)):
         return Failure(code, summary, host=m.group(1), names=(m.group(1),))
     return Failure(code, summary or "npm failed", names=names)
@@ -157,10 +160,11 @@ def _eresolve(summary: str, detail: str, names: tuple[str, ...]) -> Failure:
 # -- the scratch copy ----------------------------------------------------------------------
 
 
-def sanitized(data: dict[str, Any], members: set[str], here: str, dirs: set[str]) -> dict:
-    """The package.json npm reads in the scratch copy: specs it cannot resolve there are
-    left out (a workspace member's becomes `*`), lifecycle scripts and other tools' settings
-    too; names, versions, dependency sections, `overrides` and `workspaces` stay."""
+def sanitized(data: dict[str, Any], links: dict[str, str], here: str, dirs: set[str]) -> dict:
+    """The package.json npm reads in the scratch copy: a reference to a package of the
+    repository takes its spec from `links` (`*` between workspace members, else `file:` its
+    folder); specs npm cannot resolve there are left out, lifecycle scripts and other tools'
+    settings too; names, versions, dependency sections and `overrides` stay."""
     out: dict[str, Any] = {k: data[k] for k in KEPT_FIELDS if k in data}
     for section in DEP_SECTIONS:
         specs = data.get(section)
@@ -169,8 +173,8 @@ def sanitized(data: dict[str, Any], members: set[str], here: str, dirs: set[str]
         kept: dict[str, str] = {}
         for name, spec in specs.items():
             spec = spec if isinstance(spec, str) else ""
-            if name in members:
-                kept[name] = "*"
+            if name in links:
+                kept[name] = links[name]
             elif spec.startswith("file:"):
                 target = os.path.normpath(os.path.join(here, spec[5:])).replace(os.sep, "/")
                 if target in dirs or (target == "." and "" in dirs):
@@ -207,6 +211,8 @@ def write_mirror(
     names = {
         str(by_path[p].data.get("name")): p for p in sorted(members) if by_path[p].data.get("name")
     }
+    local = {str(m.data["name"]): m.directory for m in manifests if m.data.get("name")}
+    local.update({n: by_path[p].directory for n, p in names.items()})
     dirs = {m.directory for m in manifests}
     written: set[str] = set()
     for m in manifests:
@@ -219,7 +225,7 @@ def write_mirror(
             continue
         if not isinstance(data, dict):
             continue
-        doc = sanitized(data, set(names), m.directory or ".", dirs)
+        doc = sanitized(data, _links(m, local, names, members), m.directory or ".", dirs)
         doc.setdefault("name", PurePosixPath(m.directory or "root").name.lower() or "root")
         if m.path == "package.json" and members:
             doc["workspaces"] = sorted(by_path[p].directory for p in names.values())
@@ -231,6 +237,23 @@ def write_mirror(
     if npmrc.is_file():
         shutil.copyfile(npmrc, dest / ".npmrc")
     return written
+
+
+def _links(
+    m: Manifest, local: dict[str, str], names: dict[str, str], members: set[str]
+) -> dict[str, str]:
+    """How `m` refers to each package of the repository in the scratch copy."""
+    in_workspace = bool(members) and (m.path in members or m.path == "package.json")
+    out: dict[str, str] = {}
+    for name, directory in local.items():
+        if directory == m.directory:
+            continue
+        if in_workspace and name in names:
+            out[name] = "*"
+        else:
+            rel = os.path.relpath(directory or ".", m.directory or ".").replace(os.sep, "/")
+            out[name] = "file:" + rel
+    return out
 
 
 # -- running npm ---------------------------------------------------------------------------
@@ -409,11 +432,10 @@ def gate_root(rnd: Round, scratch: Path, npm: str, registry: Registry, report: G
         if failure is None:
             report.note("info", "npm resolves the written set", rnd.root)
             return
-        if _dated(cmd) and _date_capped(failure, rnd):
-            # a release the repository itself declares is newer than the as-of date (it
-            # moved on, or republished): resolve the rest without the date cap
-            cmd = [a for a in cmd if not a.startswith("--before=")]
-            report.note("info", f"npm resolve gate: {failure.summary}; date cap lifted", rnd.root)
+        eased = _eased(cmd, failure, rnd)
+        if eased is not None:
+            cmd, how = eased
+            report.note("info", f"npm resolve gate: {_said(failure)}; {how}", rnd.root)
             continue
         change = relax(rnd, failure, registry)
         if change is None:
@@ -429,18 +451,31 @@ def gate_root(rnd: Round, scratch: Path, npm: str, registry: Registry, report: G
     report.note("warning", f"npm resolve gate: unresolved after {MAX_ROUNDS} rounds", rnd.root)
 
 
-def _date_capped(failure: Failure, rnd: Round) -> bool:
-    """npm found no release by the date for a package the repository declares itself (an
-    ERESOLVE then reports it found `x@undefined`)."""
-    if failure.host is None or failure.host in rnd.reqs:
-        return False
-    return failure.code == "ETARGET" or (
-        failure.code == "ERESOLVE" and failure.host_version == "undefined"
-    )
+def _eased(cmd: list[str], failure: Failure, rnd: Round) -> tuple[list[str], str] | None:
+    """A failure among the repository's own declarations, not what is written, that a
+    looser run can step over so the rest is still judged: a release it declares that is
+    newer than the as-of date (ETARGET, or ENOVERSIONS when the registry dates every release
+    after it: the date cap is lifted), or a peer conflict between
+    packages it declares (npm's strict peers are relaxed: pnpm and yarn only warn)."""
+    if failure.host is not None and failure.host in rnd.reqs:
+        return None
+    dated = any(a.startswith("--before=") for a in cmd)
+    if failure.code in ("ETARGET", "ENOVERSIONS") and dated and failure.host:
+        return [a for a in cmd if not a.startswith("--before=")], "date cap lifted"
+    if failure.code == "ERESOLVE" and "--legacy-peer-deps" not in cmd:
+        if not any(n in rnd.reqs for n in failure.names):
+            return [*cmd, "--legacy-peer-deps"], "the rest resolved without strict peers"
+    return None
 
 
-def _dated(cmd: list[str]) -> bool:
-    return any(a.startswith("--before=") for a in cmd)
+def _said(failure: Failure) -> str:
+    if failure.code == "ERESOLVE" and failure.host and failure.requirer:
+        found = f", found {failure.host_version}" if failure.host_version else ""
+        return (
+            f"the repository's own {failure.requirer}@{failure.requirer_version} wants "
+            f"{failure.host}@{failure.wanted}{found}"
+        )
+    return failure.summary
 
 
 def _unjudged(failure: Failure) -> tuple[str, str]:
