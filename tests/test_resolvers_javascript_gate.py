@@ -187,6 +187,35 @@ def test_a_declared_release_newer_than_the_as_of_date_lifts_the_date_cap(tmp_pat
     assert not [h for h in hits if h.endswith(".tgz")]
 
 
+@needs_npm
+def test_a_pnpm_workspace_and_an_app_outside_it_resolve_with_their_local_packages(
+    tmp_path, npm_registry
+):
+    registries, hits, base = npm_registry
+    core = {"name": "@acme/core", "version": "1.0.0", "main": "index.js"}
+    app = {"name": "@acme/app", "version": "1.0.0", "private": True}
+    app["dependencies"] = {"@acme/core": "workspace:*"}
+    docs = {"name": "docs", "private": True, "dependencies": {"@acme/core": "^1.0.0"}}
+    root = write_tree(
+        tmp_path / "repo",
+        {
+            "package.json": json.dumps({"name": "mono", "private": True}),
+            "pnpm-workspace.yaml": "packages:\n  - packages/*\n",
+            "packages/core/package.json": json.dumps(core),
+            "packages/core/index.js": 'import host from "host";\nexport default host;\n',
+            "packages/app/package.json": json.dumps(app),
+            "packages/app/index.js": 'import core from "@acme/core";\nimport p from "host-plugin";\n',
+            "docs/package.json": json.dumps(docs),
+            "docs/index.js": 'import core from "@acme/core";\nimport host from "host";\n',
+        },
+    )
+    result = _infer_and_write(root, registries)
+    resolved = {d.file for d in result.diagnostics if d.message == "npm resolves the written set"}
+    assert resolved == {"package.json", "docs/package.json"}
+    assert not [d for d in result.diagnostics if d.level == "warning"]
+    assert not [h for h in hits if "acme" in h or h.endswith(".tgz")]  # linked, never fetched
+
+
 def test_the_gate_is_skipped_offline_with_a_diagnostic(tmp_path):
     root = copy_fixture("javascript", "peer-conflict", tmp_path / "repo")
     options = Options(offline=True, languages=("javascript",))

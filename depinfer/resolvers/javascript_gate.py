@@ -457,11 +457,13 @@ def _eased(cmd: list[str], failure: Failure, rnd: Round) -> tuple[list[str], str
     newer than the as-of date (ETARGET, or ENOVERSIONS when the registry dates every release
     after it: the date cap is lifted), or a peer conflict between
     packages it declares (npm's strict peers are relaxed: pnpm and yarn only warn)."""
-    if failure.host is not None and failure.host in rnd.reqs:
-        return None
     dated = any(a.startswith("--before=") for a in cmd)
     if failure.code in ("ETARGET", "ENOVERSIONS") and dated and failure.host:
+        # a written release too: it was chosen from the registry's own dates (or the
+        # repository's lock), so it exists; the cap is what hides it
         return [a for a in cmd if not a.startswith("--before=")], "date cap lifted"
+    if failure.host is not None and failure.host in rnd.reqs:
+        return None
     if failure.code == "ERESOLVE" and "--legacy-peer-deps" not in cmd:
         if not any(n in rnd.reqs for n in failure.names):
             return [*cmd, "--legacy-peer-deps"], "the rest resolved without strict peers"
