@@ -8,12 +8,14 @@ install root: the workspace root with its members, and each changed package outs
 
 What npm cannot read in a scratch copy is left out of it, never rewritten in the repository:
 pnpm/yarn protocols (`workspace:`, `catalog:`, `link:`, `portal:`, `patch:`), git and URL
-specs, paths outside the copy. A reference to a workspace member becomes `*` (npm links the
-member); the root's `workspaces` lists the members the layout found (pnpm's and yarn's too).
+specs, paths outside the copy. A reference to a package of the repository becomes `*`
+between workspace members (npm links the member), else `file:` its folder; the root's
+`workspaces` lists the members the layout found (pnpm's and yarn's too).
 
 On a conflict npm names (ERESOLVE: a peer range of one package against the version another
 side chose; ETARGET / E404: no such version or package), the gate relaxes the written set,
-deterministically and at most `MAX_ROUNDS` times, and reports each change:
+deterministically, within `MAX_ROUNDS` resolves and `BUDGET` seconds, and reports each
+change (a warning, and evidence `--explain` shows):
 
 1. a host we wrote moves to its newest release (by the as-of date) that every peer range of
    the written packages admits;
@@ -21,9 +23,12 @@ deterministically and at most `MAX_ROUNDS` times, and reports each change:
    version npm found;
 3. else the least-evidenced written package among those the conflict names is dropped.
 
-A conflict among the repository's own declarations alone is reported, not judged: the
-written set is kept. npm missing, offline, a timeout or an error npm gives for another
-reason degrade to a diagnostic; the gate never blocks a write on its own failure.
+A failure among the repository's own declarations is stepped over so the rest is still
+judged: a peer conflict reruns with `--legacy-peer-deps` (pnpm and yarn only warn), a
+release the registry dates after the as-of date reruns without the cap. What still fails
+for a reason no written package is part of (a git dependency out of reach) is a warning;
+the written set is kept. npm missing, offline or a timeout degrade to a diagnostic; the
+gate never blocks a write on its own failure.
 """
 
 from __future__ import annotations
