@@ -199,6 +199,34 @@ def test_required_packages_keep_the_last_commonjs_major(tmp_path):
         del PACKAGES["esm-pkg"]
 
 
+def test_deep_imports_keep_the_newest_release_whose_exports_still_list_them(tmp_path):
+    from depinfer.resolvers.javascript_packages import exports_subpath
+
+    assert exports_subpath({"main": "index.js"}, "lib/util")
+    assert not exports_subpath({"exports": "./index.js"}, "lib/util")
+    assert not exports_subpath({"exports": {"import": "./a.mjs"}}, "lib/util")
+    assert exports_subpath({"exports": {".": "./a.js", "./lib/*": "./lib/*.js"}}, "lib/util")
+    assert not exports_subpath(
+        {"exports": {"./lib/*": "./lib/*.js", "./lib/util": None}}, "lib/util"
+    )
+    PACKAGES["deep-pkg"] = [
+        V("1.4.0", utc_date(2021, 6), extra={"main": "index.js"}),
+        V("2.0.0", utc_date(2023, 1), extra={"exports": {".": "./index.js"}}),
+    ]
+    try:
+        (tmp_path / "package.json").write_text('{"name": "app", "private": true}')
+        (tmp_path / "index.js").write_text("import u from 'deep-pkg/lib/util'\n")
+        options = Options()
+        ctx = Context(options=options, registries=FakeRegistries())
+        reqs = {r.name: r.spec for r in infer(tmp_path, options, ctx=ctx).requirements}
+        assert reqs["deep-pkg"] == "^1.4.0"  # 2.0.0 closes lib/util behind its exports map
+        (tmp_path / "index.js").write_text("import u from 'deep-pkg'\n")
+        reqs = {r.name: r.spec for r in infer(tmp_path, options, ctx=ctx).requirements}
+        assert reqs["deep-pkg"] == "^2.0.0"
+    finally:
+        del PACKAGES["deep-pkg"]
+
+
 def test_versions_respect_the_peer_ranges_of_other_written_packages(tmp_path):
     PACKAGES["ui-kit"] = [
         V("2.0.0", utc_date(2024, 1), extra={"peerDependencies": {"react": "^18"}})

@@ -26,6 +26,7 @@ from pathlib import PurePosixPath
 from depinfer.context import Context
 from depinfer.data import load_table
 from depinfer.facts.javascript import NpmFacts, npm_facts
+from depinfer.manifests import ManifestError, render_manifest
 from depinfer.mapping.javascript import (
     Layout,
     ancestors,
@@ -43,8 +44,14 @@ from depinfer.model import (
     Section,
 )
 from depinfer.registries.base import VersionInfo
+from depinfer.resolvers import javascript_gate
 from depinfer.resolvers.common import merge_candidates, to_requirement
-from depinfer.resolvers.javascript_packages import esm_only, ships_types, types_package
+from depinfer.resolvers.javascript_packages import (
+    esm_only,
+    exports_subpath,
+    ships_types,
+    types_package,
+)
 from depinfer.resolvers.javascript_semver import node_ok_for, satisfies, semver_key
 from depinfer.rules.javascript import bins, tools
 from depinfer.runtime import node_runtime
@@ -336,8 +343,59 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
     out = [r for r in out if not _brought_along(state, r)]
     if state.online and ctx.options.versions:
         _align_peers(state, out)
+    if ctx.options.versions:
+        out = _gated(state, out)
     _warn_unchecked(state, out)
     return out
+
+
+def _gated(state: _State, out: list[Requirement]) -> list[Requirement]:
+    """The resolve gate (resolvers/javascript_gate.py): npm's own resolver must accept what
+    is written; each change it takes to get there is reported and shown by `--explain`."""
+    ctx = state.ctx
+    if not any(not r.internal for r in out):
+        return out
+    if not state.online:
+        ctx.info("npm resolve gate skipped: offline (the written versions are not resolved)")
+        return out
+    endpoints = getattr(ctx.registries.client(Ecosystem.NPM), "endpoints", None)
+    if endpoints is None or endpoints.registry is None:
+        return out  # a registry depinfer does not reach by URL: npm could not ask it either
+    registry = javascript_gate.Registry(
+        endpoints.registry.url,
+        {scope: e.url for scope, e in endpoints.scopes.items()},
+        lambda name: ctx.registries.versions(Ecosystem.NPM, name),
+        state.as_of,
+    )
+    npm = [m for m in state.project.manifests_of(Ecosystem.NPM) if m.path.endswith("package.json")]
+
+    def render_text(path: str, reqs: list[Requirement]) -> str | None:
+        manifest = state.manifests.get(path)
+        if manifest is None or not path.endswith("package.json"):
+            return None
+        try:
+            return render_manifest(state.project.root, manifest, reqs)[1]
+        except (ManifestError, OSError):
+            return None
+
+    report = javascript_gate.gate(
+        state.project.root, npm, state.lay.members, out, render_text, state.picked, registry
+    )
+    for level, message, file in report.notes:
+        (ctx.warn if level == "warning" else ctx.info)(message, file)
+    for (manifest, name), why in sorted(report.moved.items()):
+        for r in out:
+            if (r.manifest, r.name) == (manifest, name):
+                javascript_gate.explain(r, why)
+                ctx.warn(f"'{name}' written as {r.spec}: {why}", manifest)
+    for (manifest, name), why in sorted(report.dropped.items()):
+        ctx.warn(f"'{name}' not written: npm cannot resolve it with the rest ({why})", manifest)
+    if report.runs:
+        ctx.info(f"npm resolve gate: {report.runs} resolve(s) in {report.seconds:.1f}s")
+    dropped = [r for r in out if (r.manifest, r.name) in report.dropped]
+    for r in dropped:
+        state.originals.left_out(r, "npm_gate")
+    return [r for r in out if (r.manifest, r.name) not in report.dropped]
 
 
 def _follow_up_requirements(
@@ -587,7 +645,9 @@ class _State:
             ctx.info(f"'{c.name}' (from {c.evidence[0]}) could not be verified; not written")
             return self._left_out(c, "unverified_guess")
         chosen = (
-            self.chosen(owner, c.name, needs_cjs=npm_facts(c).required) if self.online else None
+            self.chosen(owner, c.name, needs_cjs=npm_facts(c).required, subpaths=_subpaths(c))
+            if self.online
+            else None
         )
         spec, how = "", "unversioned"
         if ctx.options.versions:
@@ -611,23 +671,33 @@ class _State:
         req.evidence.append(_step(how))
         return req
 
-    def chosen(self, owner: Manifest, name: str, needs_cjs: bool = False) -> VersionInfo | None:
+    def chosen(
+        self, owner: Manifest, name: str, needs_cjs: bool = False, subpaths: tuple[str, ...] = ()
+    ) -> VersionInfo | None:
         """Newest fitting version; code that `require()`s the package gets the newest that
-        still offers CommonJS (an ESM-only major cannot be required on older Node)."""
+        still offers CommonJS (an ESM-only major cannot be required on older Node), and code
+        that imports its subpaths the newest whose `exports` still lists them all (a new
+        major that closes its deep imports behind an `exports` map breaks them)."""
         versions = self.ctx.registries.versions(Ecosystem.NPM, name)
         if not versions:
             return None
         node_ok = node_ok_for(self.node_floor(owner))
-        if needs_cjs:
-            cjs = pick_version(
-                versions,
-                self.as_of,
-                lambda v: (node_ok is None or node_ok(v)) and not esm_only(v.extra),
-                sort_key=semver_key,
-            )
-            if cjs is not None:
-                return cjs
-        return pick_version(versions, self.as_of, node_ok, sort_key=semver_key)
+
+        def fits(v: VersionInfo) -> bool:
+            return node_ok is None or node_ok(v)
+
+        def reachable(v: VersionInfo) -> bool:
+            return fits(v) and all(exports_subpath(v.extra, s) for s in subpaths)
+
+        def commonjs(v: VersionInfo) -> bool:
+            return reachable(v) and not esm_only(v.extra)
+
+        # the strictest first; a want no release meets is given up, the Node floor never
+        for ok in (commonjs, reachable) if needs_cjs else (reachable,):
+            best = pick_version(versions, self.as_of, ok, sort_key=semver_key)
+            if best is not None:
+                return best
+        return pick_version(versions, self.as_of, fits, sort_key=semver_key)
 
     def _stub(self, name: str, version: str) -> bool:
         """A DefinitelyTyped stub: the package it types ships its own definitions (the stub's
@@ -688,6 +758,17 @@ class _State:
             n.lower() for n in (chosen.extra.get("dependencies") or {})
         )
         return out
+
+
+def _subpaths(c: Candidate) -> tuple[str, ...]:
+    """The package's subpaths the code imports (`lodash/fp` → `fp`), from code imports only
+    (not when only types are imported: TypeScript's older module resolution ignores
+    `exports`)."""
+    prefix = c.name.lower() + "/"
+    code = any(e.rule == "import" for e in c.evidence) and not npm_facts(c).type_only_all
+    return tuple(
+        sorted({n[len(prefix) :] for n in c.import_names if code and n.lower().startswith(prefix)})
+    )
 
 
 def _follow(c: Candidate, name: str, section: Section, why: str, facts: NpmFacts) -> Candidate:

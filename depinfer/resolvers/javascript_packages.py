@@ -45,3 +45,28 @@ def types_package(name: str) -> str:
     if name.startswith("@"):
         return "@types/" + name[1:].replace("/", "__")
     return "@types/" + name
+
+
+def exports_subpath(fields: dict, subpath: str) -> bool:
+    """Whether the version's `exports` lets code import `<pkg>/<subpath>` (Node and the
+    bundlers refuse a path an `exports` map does not list: ERR_PACKAGE_PATH_NOT_EXPORTED,
+    "Missing specifier"). No `exports`: every file is reachable."""
+    exports = fields.get("exports")
+    if exports is None:
+        return True
+    if not isinstance(exports, dict) or not any(str(k).startswith(".") for k in exports):
+        return False  # one entry (a string, a list or conditions): only the package itself
+    want = "./" + subpath
+    if want in exports:
+        return exports[want] is not None
+    for key, target in exports.items():
+        key = str(key)
+        if target is None:
+            continue
+        if "*" in key:
+            head, _, tail = key.partition("*")
+            if want.startswith(head) and want.endswith(tail) and len(want) >= len(head + tail):
+                return True
+        elif key.endswith("/") and want.startswith(key):
+            return True  # the folder mapping of older Node releases
+    return False

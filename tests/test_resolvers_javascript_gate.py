@@ -1,0 +1,296 @@
+"""The npm resolve gate against npm itself, pointed at a synthesised registry on loopback.
+
+The packuments are made here (versions, publish times, peers); their tarball URLs point at
+the same server, which refuses them: `npm install --package-lock-only` must never fetch one
+(each test checks that no tarball was asked for)."""
+
+import json
+import shutil
+import subprocess
+
+import pytest
+from conftest import copy_fixture, write_tree
+from werkzeug import Response
+
+from depinfer.context import Context, Options
+from depinfer.model import Ecosystem
+from depinfer.pipeline import infer, write_edits
+from depinfer.registries import Registries
+from depinfer.report import explain_report
+from depinfer.resolvers.javascript_gate import Failure, parse_failure, sanitized
+
+needs_npm = pytest.mark.skipif(shutil.which("npm") is None, reason="npm is not installed")
+AS_OF = "2024-06-01"
+
+
+def _packument(base, name, releases):
+    versions, times = {}, {"created": "2020-01-01T00:00:00.000Z"}
+    for i, (version, fields) in enumerate(releases):
+        fields = dict(fields)
+        when = fields.pop("_time", None)
+        versions[version] = {
+            "name": name,
+            "version": version,
+            "main": "index.js",
+            "dist": {
+                "tarball": f"{base}/{name}/-/{name}-{version}.tgz",
+                "integrity": "sha512-" + "A" * 86 + "==",
+            },
+            **fields,
+        }
+        times[version] = when or f"20{21 + i // 12}-{i % 12 + 1:02d}-01T00:00:00.000Z"
+    times["modified"] = "2023-12-31T00:00:00.000Z"
+    return {
+        "name": name,
+        "dist-tags": {"latest": releases[-1][0]},
+        "versions": versions,
+        "time": times,
+    }
+
+
+def _peer(**ranges):
+    return {"peerDependencies": ranges}
+
+
+PACKAGES = {
+    "host": [("1.0.0", {}), ("2.0.0", {}), ("3.0.0", {})],
+    "host-plugin": [
+        ("1.0.0", _peer(host="^1.0.0")),
+        ("2.0.0", _peer(host="^2.0.0")),
+        ("3.0.0", _peer(host="^3.0.0")),
+    ],
+    # its 2.0.0 came out after the as-of date (a repository ahead of its commit date)
+    "late": [("1.0.0", {}), ("2.0.0", {"_time": "2025-01-01T00:00:00.000Z"})],
+    "host-widget": [("1.0.0", _peer(host="^1.0.0")), ("1.1.0", _peer(host="^1.0.0"))],
+}
+
+
+@pytest.fixture
+def npm_registry(httpserver, tmp_path, monkeypatch):
+    """(Registries, hits): the synthesised registry, and the paths asked of it."""
+    base = httpserver.url_for("/").rstrip("/")
+    hits = []
+
+    def handler(request):
+        hits.append(request.path)
+        name = request.path.lstrip("/").replace("%2F", "/").replace("%2f", "/")
+        if name in PACKAGES:
+            body = json.dumps(_packument(base, name, PACKAGES[name]))
+            return Response(body, 200, content_type="application/json")
+        return Response("not found", 404)
+
+    import re
+
+    httpserver.expect_request(re.compile(".*")).respond_with_handler(handler)
+    # npm's own cache and config stay in the test's folder
+    monkeypatch.setenv("npm_config_cache", str(tmp_path / "npm-cache"))
+    userconfig = tmp_path / "npmrc"
+    userconfig.write_text("", encoding="utf-8")
+    monkeypatch.setenv("npm_config_userconfig", str(userconfig))
+    registries = Registries(
+        endpoints={Ecosystem.NPM: base + "/"}, cache_dir=str(tmp_path / "cache"), timeout=5.0
+    )
+    return registries, hits, base
+
+
+def _infer_and_write(root, registries, **options):
+    options = Options(as_of=AS_OF, write=True, languages=("javascript",), **options)
+    ctx = Context(options=options, registries=registries)
+    result = infer(root, options, ctx=ctx)
+    write_edits(root, result.edits, ctx)
+    return result
+
+
+def _npm_resolves(root, base):
+    proc = subprocess.run(
+        [
+            "npm",
+            "install",
+            "--package-lock-only",
+            "--ignore-scripts",
+            "--no-audit",
+            "--no-fund",
+            f"--registry={base}/",
+        ],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    return proc.returncode == 0, proc.stderr
+
+
+@needs_npm
+def test_a_peer_conflict_is_relaxed_reported_and_the_written_set_resolves(tmp_path, npm_registry):
+    registries, hits, base = npm_registry
+    root = copy_fixture("javascript", "peer-conflict", tmp_path / "repo")
+    result = _infer_and_write(root, registries)
+    written = json.loads((root / "package.json").read_text(encoding="utf-8"))
+    deps = written["dependencies"]
+    # the declared host stays; the plugin takes the release that supports it
+    assert deps["host"] == "^2.0.0"
+    assert deps["host-plugin"] == "^2.0.0"
+    # no widget release supports host 2: the least-evidenced side of the conflict goes
+    assert "host-widget" not in deps
+    messages = [d.message for d in result.diagnostics]
+    assert any("'host-plugin' written as ^2.0.0" in m and "host@^3.0.0" in m for m in messages)
+    assert any("'host-widget' not written" in m and "host@^1.0.0" in m for m in messages)
+    assert "moved to ^2.0.0" in explain_report(result, "host-plugin")
+    assert "npm cannot resolve" in explain_report(result, "host-widget")
+    ok, err = _npm_resolves(root, base)
+    assert ok, err
+    assert not [h for h in hits if h.endswith(".tgz")]  # lock-only never fetches a tarball
+
+
+@needs_npm
+def test_a_host_we_write_moves_to_the_line_a_declared_plugin_peers(tmp_path, npm_registry):
+    registries, hits, base = npm_registry
+    manifest = {
+        "name": "app",
+        "version": "1.0.0",
+        "private": True,
+        "devDependencies": {"host-plugin": "^2.0.0"},
+    }
+    root = write_tree(
+        tmp_path / "repo",
+        {"package.json": json.dumps(manifest), "index.js": 'import host from "host";\nhost();\n'},
+    )
+    result = _infer_and_write(root, registries)
+    deps = json.loads((root / "package.json").read_text(encoding="utf-8"))["dependencies"]
+    assert deps == {"host": "^2.0.0"}  # the newest host is 3; the declared plugin peers 2
+    assert any(
+        "'host' written as ^2.0.0" in d.message and "host-plugin@2.0.0" in d.message
+        for d in result.diagnostics
+    )
+    ok, err = _npm_resolves(root, base)
+    assert ok, err
+    assert not [h for h in hits if h.endswith(".tgz")]
+
+
+@needs_npm
+def test_a_declared_release_newer_than_the_as_of_date_lifts_the_date_cap(tmp_path, npm_registry):
+    registries, hits, base = npm_registry
+    manifest = {
+        "name": "app",
+        "version": "1.0.0",
+        "private": True,
+        "dependencies": {"late": "^2.0.0"},
+    }
+    root = write_tree(
+        tmp_path / "repo",
+        {"package.json": json.dumps(manifest), "index.js": 'import host from "host";\nhost();\n'},
+    )
+    result = _infer_and_write(root, registries)
+    messages = [d.message for d in result.diagnostics]
+    assert any("late@^2.0.0" in m and "date cap lifted" in m for m in messages)
+    assert any(m == "npm resolves the written set" for m in messages)
+    assert not [h for h in hits if h.endswith(".tgz")]
+
+
+@needs_npm
+def test_a_pnpm_workspace_and_an_app_outside_it_resolve_with_their_local_packages(
+    tmp_path, npm_registry
+):
+    registries, hits, base = npm_registry
+    core = {"name": "@acme/core", "version": "1.0.0", "main": "index.js"}
+    app = {"name": "@acme/app", "version": "1.0.0", "private": True}
+    app["dependencies"] = {"@acme/core": "workspace:*"}
+    docs = {"name": "docs", "private": True, "dependencies": {"@acme/core": "^1.0.0"}}
+    root = write_tree(
+        tmp_path / "repo",
+        {
+            "package.json": json.dumps({"name": "mono", "private": True}),
+            "pnpm-workspace.yaml": "packages:\n  - packages/*\n",
+            "packages/core/package.json": json.dumps(core),
+            "packages/core/index.js": 'import host from "host";\nexport default host;\n',
+            "packages/app/package.json": json.dumps(app),
+            "packages/app/index.js": 'import core from "@acme/core";\nimport p from "host-plugin";\n',
+            "docs/package.json": json.dumps(docs),
+            "docs/index.js": 'import core from "@acme/core";\nimport host from "host";\n',
+        },
+    )
+    result = _infer_and_write(root, registries)
+    resolved = {d.file for d in result.diagnostics if d.message == "npm resolves the written set"}
+    assert resolved == {"package.json", "docs/package.json"}
+    assert not [d for d in result.diagnostics if d.level == "warning"]
+    assert not [h for h in hits if "acme" in h or h.endswith(".tgz")]  # linked, never fetched
+
+
+def test_the_gate_is_skipped_offline_with_a_diagnostic(tmp_path):
+    root = copy_fixture("javascript", "peer-conflict", tmp_path / "repo")
+    options = Options(offline=True, languages=("javascript",))
+    ctx = Context(options=options, registries=Registries(offline=True))
+    result = infer(root, options, ctx=ctx)
+    assert any("npm resolve gate skipped: offline" in d.message for d in result.diagnostics)
+
+
+def test_names_only_and_check_runs_do_not_resolve(tmp_path, monkeypatch):
+    from depinfer.resolvers import javascript_gate
+
+    monkeypatch.setattr(javascript_gate, "gate", lambda *a, **k: pytest.fail("gate ran"))
+    root = copy_fixture("javascript", "peer-conflict", tmp_path / "repo")
+    options = Options(offline=True, versions=False, languages=("javascript",))
+    ctx = Context(options=options, registries=Registries(offline=True))
+    result = infer(root, options, ctx=ctx)
+    assert not any("resolve gate" in d.message for d in result.diagnostics)
+
+
+def test_npm_missing_degrades_to_a_diagnostic(tmp_path, npm_registry, monkeypatch):
+    from depinfer.resolvers import javascript_gate
+
+    registries, _, _ = npm_registry
+    monkeypatch.setattr(javascript_gate, "npm_binary", lambda: None)
+    root = copy_fixture("javascript", "peer-conflict", tmp_path / "repo")
+    result = _infer_and_write(root, registries)
+    assert any("npm is not installed" in d.message for d in result.diagnostics)
+    deps = json.loads((root / "package.json").read_text(encoding="utf-8"))["dependencies"]
+    assert deps["host-plugin"] == "^3.0.0"  # unchecked: the resolver's own choice
+
+
+def test_npm_errors_are_read_from_its_json_and_its_stderr():
+    detail = (
+        "While resolving: x@1.0.0\nFound: host@2.0.0\nnode_modules/host\n"
+        '  host@"^2.0.0" from the root project\n\nCould not resolve dependency:\n'
+        'peer host@"^1.0.0" from plugin@1.0.0\nnode_modules/plugin\n'
+        '  plugin@"^1.0.0" from the root project\n'
+    )
+    out = json.dumps({"error": {"code": "ERESOLVE", "summary": "unable", "detail": detail}})
+    f = parse_failure(out, "")
+    assert (f.code, f.host, f.host_version, f.wanted, f.requirer) == (
+        "ERESOLVE",
+        "host",
+        "2.0.0",
+        "^1.0.0",
+        "plugin",
+    )
+    stderr = (
+        "npm error code ETARGET\nnpm error notarget No matching version found for "
+        "left-pad@^9.0.0 with a date before 1/1/2022.\n"
+    )
+    f = parse_failure("", stderr)
+    assert f == Failure("ETARGET", f.summary, host="left-pad", wanted="^9.0.0", names=("left-pad",))
+
+
+def test_specs_npm_cannot_read_in_a_scratch_copy_are_left_out_of_it():
+    data = {
+        "name": "a",
+        "scripts": {"postinstall": "node x"},
+        "dependencies": {
+            "sib": "workspace:*",
+            "cat": "catalog:",
+            "gh": "user/repo",
+            "git": "git+https://example.invalid/x.git",
+            "near": "file:../b",
+            "far": "file:../../outside",
+            "ok": "^1.2.0",
+            "alias": "npm:other@^2",
+        },
+    }
+    out = sanitized(data, {"sib": "*"}, "packages/a", {"", "packages/a", "packages/b"})
+    assert out["dependencies"] == {
+        "sib": "*",
+        "near": "file:../b",
+        "ok": "^1.2.0",
+        "alias": "npm:other@^2",
+    }
+    assert "scripts" not in out
