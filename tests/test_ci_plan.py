@@ -335,3 +335,28 @@ def test_verify_installs_exactly_as_the_job_does_when_the_job_installs_the_manif
     assert strict.as_job and not loose.as_job
     assert strict.install == ["uv pip install -e '.[test]'", "uv pip install pytest-xdist"]
     assert strict.best_effort == {"uv pip install pytest-xdist"}
+
+
+def test_job_installs_reads_pip_inside_shell_conditionals_and_drops_comments():
+    """GitHub's starter workflow installs with `if [ -f requirements.txt ]; then pip install
+    -r requirements.txt; fi`; a trailing `# comment` is not a package."""
+    from depinfer.ci.plan import job_installs
+    from depinfer.ci.workflow import Step, TestJob
+
+    run = (
+        "python -m pip install --upgrade pip\n"
+        "if [ -f requirements.txt ]; then pip install -r requirements.txt; fi\n"
+        "pip install cffi  # needed by the parser\n"
+    )
+    job = TestJob("ci.yml", "test", [Step(run=run)], {}, {})
+    assert job_installs(job)[0] == ["-r requirements.txt", "cffi"]
+
+
+def test_a_setup_cfg_alone_is_not_an_installable_project(tmp_path):
+    """pip needs setup.py or pyproject.toml; flake8 and pytest keep settings in setup.cfg."""
+    from depinfer.ci.plan import is_installable
+
+    write_tree(tmp_path, {"setup.cfg": "[flake8]\nmax-line-length = 100\n", "app.py": ""})
+    assert not is_installable(tmp_path)
+    (tmp_path / "setup.py").write_text("from setuptools import setup\nsetup()\n")
+    assert is_installable(tmp_path)

@@ -179,6 +179,25 @@ def requires_python(root: Path) -> str | None:
 PIP_INSTALL = re.compile(r"^\s*(?:\S*python3?(?:\.\d+)?\s+-m\s+)?pip3?\s+install\s+(.*)$")
 
 
+_SHELL_SEPARATORS = re.compile(r"&&|\|\||;")
+_SHELL_KEYWORDS = re.compile(r"^(?:then|do|else|fi|done)\b\s*")
+
+
+def _commands(run: str) -> list[str]:
+    """The simple commands of a step's script: lines split at `&&`, `||` and `;`, with the
+    shell's `then`/`do`/`else` words taken off, so `if [ -f requirements.txt ]; then pip
+    install -r requirements.txt; fi` yields the pip command."""
+    out = []
+    for line in run.splitlines():
+        for part in _SHELL_SEPARATORS.split(line):
+            part = part.strip()
+            while _SHELL_KEYWORDS.match(part):
+                part = _SHELL_KEYWORDS.sub("", part, count=1).strip()
+            if part:
+                out.append(part)
+    return out
+
+
 def job_installs(job: TestJob | None) -> tuple[list[str], list[str], list[str]]:
     """What the job's own run lines install: pip argument lists (translated to `uv pip`),
     extras and dependency groups (`uv sync/run --extra/--group`, `poetry install --with`)."""
@@ -186,12 +205,11 @@ def job_installs(job: TestJob | None) -> tuple[list[str], list[str], list[str]]:
     extras: list[str] = []
     groups: list[str] = []
     for step in job.steps if job else []:
-        for line in (step.run or "").splitlines():
-            line = line.strip()
+        for line in _commands(step.run or ""):
             m = PIP_INSTALL.match(line)
             if m:
                 try:
-                    words = shlex.split(m.group(1))
+                    words = shlex.split(m.group(1), comments=True)
                 except ValueError:
                     continue
                 keep = [
@@ -347,7 +365,7 @@ def _install_manifests(
 ) -> None:
     """Install lines from the (inferred) manifests: the project with its test extras, its
     dependency groups, Poetry's dev groups and the requirements files a test run needs."""
-    if _is_installable(root):
+    if is_installable(root):
         target = "." + (f"[{','.join(dict.fromkeys(extras))}]" if extras else "")
         plan.install.append(f"uv pip install -e {shlex.quote(target)}")
     for g in dict.fromkeys(groups):
@@ -399,10 +417,11 @@ def _names_written(args: str) -> bool:
     )
 
 
-def _is_installable(root: Path) -> bool:
-    """A project pip can install: setup.py/setup.cfg, or a pyproject.toml that declares a
-    project or a build system (one holding only tool settings is not a project)."""
-    if (root / "setup.py").exists() or (root / "setup.cfg").exists():
+def is_installable(root: Path) -> bool:
+    """A project pip can install: setup.py, or a pyproject.toml that declares a project or a
+    build system (one holding only tool settings is not a project). A setup.cfg alone is not
+    one: pip asks for setup.py or pyproject.toml (flake8 and pytest keep settings there)."""
+    if (root / "setup.py").exists():
         return True
     try:
         data = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
