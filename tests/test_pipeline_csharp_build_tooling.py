@@ -119,3 +119,18 @@ def test_every_build_rule_names_its_evidence_and_source():
         "VSTHRD": "Microsoft.VisualStudio.Threading.Analyzers",
     }
     assert all(r["source"] for r in rules)
+
+
+def test_coverlet_for_a_test_project_written_from_the_dotnet_new_template(tmp_path):
+    root = copy_fixture("csharp", "buildtooling", tmp_path / "repo")
+    (root / ".github" / "workflows" / "ci.yml").write_text("jobs: {}\n")
+    assert "coverlet.collector" not in _names(root, TESTS)
+    # the `dotnet new xunit|nunit|mstest` templates set IsTestProject and reference the
+    # collector; a project keeping the property was written from one
+    csproj = root / TESTS
+    text = csproj.read_text()
+    csproj.write_text(
+        text.replace("</PropertyGroup>", "<IsTestProject>true</IsTestProject></PropertyGroup>", 1)
+    )
+    assert "coverlet.collector" in _names(root, TESTS)
+    assert "coverlet.collector" not in _names(root, LIB)
