@@ -489,6 +489,13 @@ def dev_group(p: _Placing, it: _Item) -> Placed | None:
     if it.name in it.declared_any or it.name in p.tooling:
         return NOT_WRITTEN  # declared, in a manifest or a tooling environment (check agrees)
     target = _dev_group(it.siblings, it.c)
+    if target is None and _sole_requirements_file(it):
+        # the folder's one requirements file is the environment its tests run in
+        req = _req(it.c, Section.RUNTIME, None)
+        req.evidence.append(
+            Evidence("sole-requirements", detail="the tests' environment has no other list")
+        )
+        return Placed(req)
     if target is None:
         kinds = set(it.c.kinds)
         p.ctx.info(
@@ -504,6 +511,18 @@ def dev_group(p: _Placing, it: _Item) -> Placed | None:
     req = _req(it.c, Section.DEV, group)
     req.manifest = path
     return Placed(req)
+
+
+def _sole_requirements_file(it: _Item) -> bool:
+    """Test imports where the folder's only Python manifest is one requirements file (no
+    pyproject.toml, setup.py or second list): projects that keep a single list install
+    their tests' runner and plugins from it (corpus train split: 3 of the 4 such projects
+    whose tests import pytest list it there)."""
+    return (
+        "test" in it.c.kinds
+        and it.manifest.format == "requirements"
+        and all(m is it.manifest for m in it.siblings)
+    )
 
 
 def not_written(p: _Placing, it: _Item) -> Placed | None:
