@@ -443,3 +443,18 @@ def test_a_sole_requirements_file_holds_what_the_tests_import(tmp_path):
     )
     names = {r.name for r in infer_offline(tmp_path).requirements}
     assert "hypothesis" not in names
+
+
+def test_a_sole_requirements_file_holds_the_pytest_plugins_the_config_names(tmp_path):
+    files = {
+        "requirements.txt": "",
+        # tool settings only: no dependency list of its own
+        "setup.cfg": "[flake8]\nmax-line-length = 99\n\n[tool:pytest]\n"
+        "DJANGO_SETTINGS_MODULE = site.settings\n",
+        "site/__init__.py": "",
+        "site/settings.py": "import yaml\n",
+        "tests/test_site.py": "def test_x():\n    pass\n",
+    }
+    write_tree(tmp_path, files)
+    placed = {(r.name, r.manifest) for r in infer_offline(tmp_path).requirements}
+    assert ("pytest-django", "requirements.txt") in placed
