@@ -418,3 +418,31 @@ def test_every_host_row_says_why_where_and_how_its_files_are_found():
         assert host.modules and host.section in Section
         assert host.entry_point_groups or host.docs_pattern is not None
     assert runner().command and dict(runner().config_sections)
+
+
+def test_a_dotted_import_of_a_folder_above_the_file_is_local(tmp_path):
+    from depinfer.mapping.python_internal import InternalModules
+    from depinfer.scan import scan
+
+    files = {
+        "requirements.txt": "",
+        "project/__init__.py": "",
+        "project/data/__init__.py": "",
+        "project/data/cards.py": "",
+        "project/tests/__init__.py": "",
+        "project/tests/test_pay.py": "from data.cards import Card\nimport requests\n",
+        # code copied from a project where layers/ was top level
+        "src/pkg/__init__.py": "",
+        "src/pkg/layers/__init__.py": "",
+        "src/pkg/layers/attention.py": "",
+        "src/pkg/layers/block.py": "from layers.attention import A\n",
+        # a module of the file's own package named like a distribution stays external
+        "src/pkg/dotenv.py": "from dotenv import load_dotenv\n",
+    }
+    write_tree(tmp_path, files)
+    internal = InternalModules(scan(tmp_path))
+    assert internal.is_internal("data.cards", "project/tests/test_pay.py")
+    assert internal.is_internal("layers.attention", "src/pkg/layers/block.py")
+    assert not internal.is_internal("data.other", "project/tests/test_pay.py")
+    assert not internal.is_internal("requests", "project/tests/test_pay.py")
+    assert not internal.is_internal("dotenv", "src/pkg/dotenv.py")

@@ -422,3 +422,39 @@ def test_an_extra_named_for_a_dependencys_feature_holds_what_that_feature_requir
     # features do not, and the spark extra is not named for visions' image feature
     assert {"h2", "priority"} <= names
     assert not {"attrs", "pyopenssl", "imagehash", "twisted"} & names
+
+
+def test_a_sole_requirements_file_holds_what_the_tests_import(tmp_path):
+    files = {
+        "requirements.txt": "",
+        "app/__init__.py": "import yaml\n",
+        "tests/test_app.py": "import hypothesis\nimport requests\n",
+    }
+    write_tree(tmp_path, files)
+    placed = {(r.name, r.manifest, r.section) for r in infer_offline(tmp_path).requirements}
+    assert placed == {
+        ("pyyaml", "requirements.txt", Section.RUNTIME),
+        ("hypothesis", "requirements.txt", Section.RUNTIME),
+        ("requests", "requirements.txt", Section.RUNTIME),
+    }
+    # beside a pyproject.toml the requirements file is not the tests' only list
+    (tmp_path / "pyproject.toml").write_text(
+        '[project]\nname = "app"\nversion = "1"\ndependencies = []\n'
+    )
+    names = {r.name for r in infer_offline(tmp_path).requirements}
+    assert "hypothesis" not in names
+
+
+def test_a_sole_requirements_file_holds_the_pytest_plugins_the_config_names(tmp_path):
+    files = {
+        "requirements.txt": "",
+        # tool settings only: no dependency list of its own
+        "setup.cfg": "[flake8]\nmax-line-length = 99\n\n[tool:pytest]\n"
+        "DJANGO_SETTINGS_MODULE = site.settings\n",
+        "site/__init__.py": "",
+        "site/settings.py": "import yaml\n",
+        "tests/test_site.py": "def test_x():\n    pass\n",
+    }
+    write_tree(tmp_path, files)
+    placed = {(r.name, r.manifest) for r in infer_offline(tmp_path).requirements}
+    assert ("pytest-django", "requirements.txt") in placed

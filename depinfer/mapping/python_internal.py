@@ -174,12 +174,32 @@ class InternalModules:
                 # a namespace folder: the imported names must be local too
                 if any(self._resolves(base, d) for d in deeper):
                     return True
+        if len(parts) >= 2 and self._above(file, parts):
+            return True
         tree = _test_root(str(PurePosixPath(file).parent))
         if tree is not None:
             for home in self.fixture_homes.get(parts[0], ()):
                 if (home == tree or home.startswith(tree + "/")) and self._resolves(home, parts):
                     return True
         return False
+
+    def _above(self, file: str, parts: list[str]) -> bool:
+        """A dotted import whose first two segments name a module file or regular package of
+        a folder above the importing file (`from data.cards import X` in
+        project/tests/test_x.py beside project/data/cards.py; `from layers.attention import
+        Y` inside src/pkg/layers/): the code runs with that folder on sys.path (a working
+        directory, PYTHONPATH, code copied from a project where it was top level). Two
+        segments that exist as a file leave no distribution to name."""
+        path = _join(parts[0], parts[1])
+        d = PurePosixPath(file).parent
+        while True:
+            base = "" if str(d) == "." else str(d)
+            full = _join(base, path)
+            if full in self.init_dirs or any(full + s in self.files for s in _MODULE_SUFFIXES):
+                return True
+            if base == "":
+                return False
+            d = d.parent
 
     def sibling_project(self, module: str, own: str) -> str | None:
         """The name of another project of the repository whose folder (or its src/)

@@ -62,6 +62,7 @@ from depinfer.resolvers.python_versions import (
     select_versions,
     uv_compile,
 )
+from depinfer.rules.python_pytest import table as pytest_plugin_table
 from depinfer.scan import classify
 from depinfer.versions import parse_as_of
 
@@ -489,6 +490,13 @@ def dev_group(p: _Placing, it: _Item) -> Placed | None:
     if it.name in it.declared_any or it.name in p.tooling:
         return NOT_WRITTEN  # declared, in a manifest or a tooling environment (check agrees)
     target = _dev_group(it.siblings, it.c)
+    if target is None and _sole_requirements_file(it):
+        # the folder's one requirements file is the environment its tests run in
+        req = _req(it.c, Section.RUNTIME, None)
+        req.evidence.append(
+            Evidence("sole-requirements", detail="the tests' environment has no other list")
+        )
+        return Placed(req)
     if target is None:
         kinds = set(it.c.kinds)
         p.ctx.info(
@@ -504,6 +512,32 @@ def dev_group(p: _Placing, it: _Item) -> Placed | None:
     req = _req(it.c, Section.DEV, group)
     req.manifest = path
     return Placed(req)
+
+
+@lru_cache(maxsize=1)
+def _pytest_plugins() -> frozenset[str]:
+    """Distributions that are pytest plugins (data/python/pytest_plugins.toml): only a test
+    run loads them, wherever the evidence for them was found (CI options, setup.cfg)."""
+    return frozenset(canonical(p.package) for p in pytest_plugin_table())
+
+
+def _sole_requirements_file(it: _Item) -> bool:
+    """Test imports where the folder's only dependency list is one requirements file (no
+    project metadata, no second list; a setup.cfg of tool settings does not count): projects that keep a single list install
+    their tests' runner and plugins from it (corpus train split: 3 of the 4 such projects
+    whose tests import pytest list it there, and each of the 3 whose pytest options or
+    ini keys name a plugin lists that plugin)."""
+    return (
+        ("test" in it.c.kinds or it.name in _pytest_plugins())
+        and it.manifest.format == "requirements"
+        and all(m is it.manifest or _tool_config_only(m) for m in it.siblings)
+    )
+
+
+def _tool_config_only(m: Manifest) -> bool:
+    """A setup.cfg or pyproject.toml that names no project and declares nothing: it only
+    configures tools (flake8, pytest), no dependency list."""
+    return m.format != "requirements" and not m.declared and not (m.data or {}).get("name")
 
 
 def not_written(p: _Placing, it: _Item) -> Placed | None:
