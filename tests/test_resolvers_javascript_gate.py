@@ -5,6 +5,7 @@ the same server, which refuses them: `npm install --package-lock-only` must neve
 (each test checks that no tarball was asked for)."""
 
 import json
+import os
 import shutil
 import subprocess
 
@@ -62,6 +63,16 @@ PACKAGES = {
     # its 2.0.0 came out after the as-of date (a repository ahead of its commit date)
     "late": [("1.0.0", {}), ("2.0.0", {"_time": "2025-01-01T00:00:00.000Z"})],
     "host-widget": [("1.0.0", _peer(host="^1.0.0")), ("1.1.0", _peer(host="^1.0.0"))],
+    # peers host-widget only when it is there
+    "widget-theme": [
+        (
+            "1.0.0",
+            {
+                **_peer(**{"host-widget": "^2.0.0"}),
+                "peerDependenciesMeta": {"host-widget": {"optional": True}},
+            },
+        )
+    ],
 }
 
 
@@ -168,8 +179,15 @@ def test_a_host_we_write_moves_to_the_line_a_declared_plugin_peers(tmp_path, npm
 
 
 @needs_npm
-def test_a_declared_release_newer_than_the_as_of_date_lifts_the_date_cap(tmp_path, npm_registry):
+def test_a_declared_release_newer_than_the_as_of_date_lifts_the_date_cap(
+    tmp_path, npm_registry, monkeypatch
+):
+    from depinfer.resolvers import javascript_precheck
+
     registries, hits, base = npm_registry
+    # the check before npm judges this without the cap too (its own test): npm's side is
+    # what is tested here
+    monkeypatch.setattr(javascript_precheck.Check, "run", lambda self: ["forced"])
     manifest = {
         "name": "app",
         "version": "1.0.0",
@@ -189,9 +207,13 @@ def test_a_declared_release_newer_than_the_as_of_date_lifts_the_date_cap(tmp_pat
 
 @needs_npm
 def test_a_pnpm_workspace_and_an_app_outside_it_resolve_with_their_local_packages(
-    tmp_path, npm_registry
+    tmp_path, npm_registry, monkeypatch
 ):
+    from depinfer.resolvers import javascript_precheck
+
     registries, hits, base = npm_registry
+    # nothing written here can conflict: npm is made to run anyway, as it is what's tested
+    monkeypatch.setattr(javascript_precheck.Check, "run", lambda self: ["forced"])
     core = {"name": "@acme/core", "version": "1.0.0", "main": "index.js"}
     app = {"name": "@acme/app", "version": "1.0.0", "private": True}
     app["dependencies"] = {"@acme/core": "workspace:*"}
@@ -294,3 +316,79 @@ def test_specs_npm_cannot_read_in_a_scratch_copy_are_left_out_of_it():
         "alias": "npm:other@^2",
     }
     assert "scripts" not in out
+
+
+# -- the check before npm: no npm when nothing written can conflict --------------------------
+
+
+@pytest.fixture
+def npm_must_not_run(tmp_path, monkeypatch):
+    """An `npm` first on PATH that records being started (the test then fails)."""
+    bin_dir = tmp_path / "fake-bin"
+    bin_dir.mkdir()
+    marker = tmp_path / "npm-was-run"
+    script = bin_dir / "npm"
+    script.write_text(f'#!/bin/sh\ntouch "{marker}"\nexit 1\n', encoding="utf-8")
+    script.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}")
+    assert shutil.which("npm") == str(script)
+    yield marker
+    assert not marker.exists(), "npm was started though nothing written can conflict"
+
+
+def _app(tmp_path, declared, code):
+    manifest = {"name": "app", "version": "1.0.0", "private": True, **declared}
+    return write_tree(tmp_path / "repo", {"package.json": json.dumps(manifest), "index.js": code})
+
+
+def _skipped(result):
+    return any("nothing written can conflict; npm not run" in d.message for d in result.diagnostics)
+
+
+def test_written_packages_whose_peers_agree_start_no_npm(tmp_path, npm_registry, npm_must_not_run):
+    registries, _, _ = npm_registry
+    code = 'import host from "host";\nimport plugin from "host-plugin";\n'
+    root = _app(tmp_path, {}, code)
+    result = _infer_and_write(root, registries)
+    deps = json.loads((root / "package.json").read_text(encoding="utf-8"))["dependencies"]
+    assert deps == {"host": "^3.0.0", "host-plugin": "^3.0.0"}
+    assert _skipped(result)
+
+
+def test_a_declared_plugin_whose_peer_range_admits_the_written_host_starts_no_npm(
+    tmp_path, npm_registry, npm_must_not_run
+):
+    registries, _, _ = npm_registry
+    root = _app(tmp_path, {"devDependencies": {"host-plugin": "^3.0.0"}}, 'import "host";\n')
+    result = _infer_and_write(root, registries)
+    deps = json.loads((root / "package.json").read_text(encoding="utf-8"))["dependencies"]
+    assert deps == {"host": "^3.0.0"}
+    assert _skipped(result)
+
+
+def test_an_optional_peer_nobody_holds_starts_no_npm(tmp_path, npm_registry, npm_must_not_run):
+    registries, _, _ = npm_registry
+    root = _app(tmp_path, {"dependencies": {"host": "^3.0.0"}}, 'import "widget-theme";\n')
+    result = _infer_and_write(root, registries)
+    deps = json.loads((root / "package.json").read_text(encoding="utf-8"))["dependencies"]
+    assert deps == {"host": "^3.0.0", "widget-theme": "^1.0.0"}
+    assert _skipped(result)
+
+
+def test_a_possible_conflict_starts_npm(tmp_path, npm_registry, monkeypatch):
+    """The same fake npm is started once the written set can conflict (a declared widget
+    peers host 1; host 3 is written): its failure is reported, the write goes on."""
+    registries, _, _ = npm_registry
+    bin_dir = tmp_path / "fake-bin"
+    bin_dir.mkdir()
+    marker = tmp_path / "npm-was-run"
+    script = bin_dir / "npm"
+    script.write_text(f'#!/bin/sh\ntouch "{marker}"\nexit 1\n', encoding="utf-8")
+    script.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}")
+    root = _app(tmp_path, {"dependencies": {"host-widget": "^1.0.0"}}, 'import "host";\n')
+    result = _infer_and_write(root, registries)
+    assert marker.exists()
+    assert any(
+        "npm runs (host-widget@1.1.0 wants host@^1.0.0" in d.message for d in result.diagnostics
+    )

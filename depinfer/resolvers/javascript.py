@@ -366,6 +366,12 @@ def _gated(state: _State, out: list[Requirement]) -> list[Requirement]:
         {scope: e.url for scope, e in endpoints.scopes.items()},
         lambda name: ctx.registries.versions(Ecosystem.NPM, name),
         state.as_of,
+        lambda names: ctx.registries.versions_many(Ecosystem.NPM, names),
+        lambda path: (
+            node_ok_for(state.node_floor(state.manifests[path]))
+            if path in state.manifests
+            else None
+        ),
     )
     npm = [m for m in state.project.manifests_of(Ecosystem.NPM) if m.path.endswith("package.json")]
 

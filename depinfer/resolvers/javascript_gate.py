@@ -1,6 +1,11 @@
 """The resolve gate for package.json files: what `npm install` would install for the written
 set is resolved with npm's own resolver before anything is written.
 
+npm resolving a whole dev tree takes tens of seconds, so it only runs for an install root
+where the check before it (resolvers/javascript_precheck.py: peer ranges, releases by the
+as-of date, engines, from the packuments already at hand) finds that the written set could
+conflict, or cannot tell; elsewhere the gate notes that npm was not needed.
+
 A scratch copy holds the repository's package.json files (the rendered ones in place) and its
 `.npmrc`; npm resolves it without installing (`npm install --package-lock-only
 --ignore-scripts`, `--before` the as-of date, the registry depinfer itself asked). One run per
@@ -47,6 +52,7 @@ from typing import Any
 
 from depinfer.model import Evidence, Manifest, Requirement
 from depinfer.registries.base import VersionInfo
+from depinfer.resolvers.javascript_precheck import Check, Releases, Scope
 from depinfer.resolvers.javascript_semver import satisfies, semver_key
 from depinfer.versions import pick_version
 
@@ -94,6 +100,9 @@ class Registry:
     scopes: dict[str, str]  # @scope → its registry
     versions: Callable[[str], list[VersionInfo]]
     as_of: datetime | None
+    many: Callable[[list[str]], dict[str, list[VersionInfo]]] | None = None  # concurrent
+    # manifest path → does a release's engines.node admit the project's Node (None: any)
+    node_ok: Callable[[str], Callable[[VersionInfo], bool] | None] | None = None
 
 
 @dataclass
@@ -203,15 +212,14 @@ def install_roots(manifests: list[Manifest], members: set[str], changed: set[str
     return roots
 
 
-def write_mirror(
+def mirror_docs(
     root: Path,
     manifests: list[Manifest],
     texts: dict[str, str],
     members: set[str],
-    dest: Path,
-) -> set[str]:
-    """The scratch copy: every package.json (rendered where `texts` has it), sanitized, and
-    the root's `.npmrc`. Returns the manifest paths written."""
+) -> dict[str, dict[str, Any]]:
+    """What npm reads in the scratch copy: every package.json (rendered where `texts` has
+    it), sanitized, by manifest path."""
     by_path = {m.path: m for m in manifests}
     names = {
         str(by_path[p].data.get("name")): p for p in sorted(members) if by_path[p].data.get("name")
@@ -219,7 +227,7 @@ def write_mirror(
     local = {str(m.data["name"]): m.directory for m in manifests if m.data.get("name")}
     local.update({n: by_path[p].directory for n, p in names.items()})
     dirs = {m.directory for m in manifests}
-    written: set[str] = set()
+    docs: dict[str, dict[str, Any]] = {}
     for m in manifests:
         try:
             raw = texts.get(m.path)
@@ -234,14 +242,21 @@ def write_mirror(
         doc.setdefault("name", PurePosixPath(m.directory or "root").name.lower() or "root")
         if m.path == "package.json" and members:
             doc["workspaces"] = sorted(by_path[p].directory for p in names.values())
-        target = dest / m.path
+        docs[m.path] = doc
+    return docs
+
+
+def write_mirror(root: Path, docs: dict[str, dict[str, Any]], dest: Path) -> set[str]:
+    """The scratch copy: the sanitized package.json files and the root's `.npmrc`. Returns
+    the manifest paths written."""
+    for path, doc in docs.items():
+        target = dest / path
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
-        written.add(m.path)
     npmrc = root / ".npmrc"
     if npmrc.is_file():
         shutil.copyfile(npmrc, dest / ".npmrc")
-    return written
+    return set(docs)
 
 
 def _links(
@@ -518,13 +533,10 @@ def gate(
     picked: dict[tuple[str, str], VersionInfo],
     registry: Registry,
 ) -> GateReport:
-    """Resolve the written set with npm (see the module's docstring); `requirements` keep
+    """Resolve the written set with npm (see the module's docstring) where the check before
+    it (resolvers/javascript_precheck.py) finds a possible conflict; `requirements` keep
     their objects: moved ones get their new spec here, dropped ones are listed."""
     report = GateReport()
-    npm = npm_binary()
-    if npm is None:
-        report.note("warning", "npm resolve gate skipped: npm is not installed")
-        return report
     every: dict[str, list[Requirement]] = {}
     for req in requirements:
         every.setdefault(req.manifest, []).append(req)
@@ -536,20 +548,82 @@ def gate(
     if len(roots) > MAX_ROOTS:
         report.note("warning", f"npm resolve gate: {len(roots)} install roots, {MAX_ROOTS} checked")
         roots = roots[:MAX_ROOTS]
+    docs = mirror_docs(root, manifests, texts, members)
+    local = {str(m.data["name"]) for m in manifests if m.data.get("name")}
+    releases = Releases(registry.versions, registry.as_of, registry.many)
+    strict = engine_strict(root)
+    doubted: list[tuple[str, set[str]]] = []
+    for install_root in roots:
+        if install_root not in docs:
+            continue
+        scope = npm_scope(install_root, docs, members, by_manifest, local)
+        scope.strict_engines = strict
+        doubts = Check(scope, picked, releases, registry.node_ok).run()
+        if not doubts:
+            report.note(
+                "info", "npm resolve gate: nothing written can conflict; npm not run", install_root
+            )
+            continue
+        report.note("info", f"npm resolve gate: npm runs ({doubts[0]})", install_root)
+        doubted.append((install_root, set(scope.docs)))
+    if not doubted:
+        return report
+    npm = npm_binary()
+    if npm is None:
+        report.note("warning", "npm resolve gate skipped: npm is not installed")
+        return report
     with tempfile.TemporaryDirectory(prefix="depinfer-npm-") as tmp:
         scratch = Path(tmp)
-        mirrored = write_mirror(root, manifests, texts, members, scratch)
-        for install_root in roots:
-            if install_root not in mirrored:
-                continue
-            scope = {install_root} | (members if install_root == "package.json" else set())
+        write_mirror(root, docs, scratch)
+        for install_root, scope_paths in doubted:
             rnd = Round(
                 install_root,
-                _by_name(r for p in sorted(scope & set(texts)) for r in by_manifest[p]),
-                {n: v for (m, n), v in picked.items() if m in scope},
+                _by_name(r for p in sorted(scope_paths & set(texts)) for r in by_manifest[p]),
+                {n: v for (m, n), v in picked.items() if m in scope_paths},
             )
             gate_root(rnd, scratch, npm, registry, report)
     return report
+
+
+def engine_strict(root: Path) -> bool:
+    """The repository's `.npmrc` makes npm refuse a release whose engines exclude its Node
+    (npm only warns otherwise)."""
+    try:
+        text = (root / ".npmrc").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return False
+    return bool(re.search(r"^\s*engine-strict\s*=\s*true\b", text, re.M))
+
+
+def npm_scope(
+    install_root: str,
+    docs: dict[str, dict[str, Any]],
+    members: set[str],
+    by_manifest: dict[str, list[Requirement]],
+    local: set[str],
+) -> Scope:
+    """The package.json files npm reads for one install root: the root, its workspace
+    members when it is the workspace root, and the local packages they link by path."""
+    paths = {install_root} | (members & set(docs) if install_root == "package.json" else set())
+    parent = {p: install_root for p in paths if p != install_root}
+    linked: set[str] = set()
+    todo = sorted(paths)
+    while todo:
+        path = todo.pop()
+        here = PurePosixPath(path).parent
+        for section in DEP_SECTIONS:
+            specs = docs[path].get(section)
+            for spec in (specs if isinstance(specs, dict) else {}).values():
+                if not isinstance(spec, str) or not spec.startswith("file:"):
+                    continue
+                target = os.path.normpath(str(here / spec[5:])).replace(os.sep, "/")
+                manifest = "package.json" if target == "." else f"{target}/package.json"
+                if manifest in docs and manifest not in paths and manifest not in linked:
+                    linked.add(manifest)
+                    todo.append(manifest)
+    paths |= linked
+    written = {(p, r.name): r for p in paths for r in by_manifest.get(p, [])}
+    return Scope({p: docs[p] for p in paths}, parent, linked, written, local)
 
 
 def _by_name(reqs) -> dict[str, list[Requirement]]:
