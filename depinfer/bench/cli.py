@@ -50,6 +50,9 @@ fresh copies: gold (as published), masked, inferred (masked + depinfer's manifes
 instance counts for executability when gold passes and masked fails (DI-Bench's curation);
 "abs": the inferred run passes; "rel": every test that passed with gold passes with inferred.
 Logs: <out>/<language>/<id>/{gold,masked,inferred}.log. C# runs only when dotnet is on PATH.
+With --peers, each counted instance also runs once per peer tool: the masked tree with the
+names the tool reported written into the masked build files (no versions), judged the same
+way; logs <out>/<language>/<id>/peer-<tool>.log.
 """
 
 
@@ -149,7 +152,8 @@ def _inference_args(run: argparse.ArgumentParser) -> None:
         "--peers",
         metavar="TOOLS",
         help="also run peer tools found on PATH on the same masked copies: "
-        "all, or a comma list of pipreqs, pigar (Python), depcheck, knip (JavaScript)",
+        "all, or a comma list of pipreqs, pigar (Python), depcheck, knip (JavaScript); "
+        "with --execute, each counted instance also runs the test job with each tool's names",
     )
 
 
@@ -378,7 +382,7 @@ def _todo(
 ) -> tuple[list[tuple[str, Instance]], dict[str, dict]]:
     """The instances to run (with their progress labels), and the textual results of those
     done before that an executed run reuses."""
-    from depinfer.bench.execute import finished  # lazy: per subcommand
+    from depinfer.bench.execute import finished, peers_owed  # lazy: per subcommand
     from depinfer.bench.runner import load_result  # lazy: per subcommand
 
     todo: list[tuple[str, Instance]] = []
@@ -387,7 +391,14 @@ def _todo(
         label = f"[{n}/{len(instances)}] {inst.language}/{inst.id}"
         previous = None if args.force else load_result(out, inst)
         if previous and previous.get("status") == "ok" and same_settings(previous, options):
-            if not args.execute or finished(previous.get("execution"), args.verify):
+            if not args.execute or (
+                finished(previous.get("execution"), args.verify)
+                and not peers_owed(
+                    previous.get("execution") or {},
+                    previous.get("peers") or {},
+                    getattr(options, "peers", ()),
+                )
+            ):
                 if not args.quiet:
                     print(f"{label}: done before (use --force to re-run)", file=sys.stderr)
                 continue
@@ -436,6 +447,8 @@ def _run_one(
             keep=args.keep,
             baseline=Path(args.reuse_runs) if args.reuse_runs else None,
         )
+    if args.execute and result.get("status") == "ok":
+        _execute_peers(args, trees, out, options, result, inst, run_as_of)
     if args.verify and needs_verify(result.get("execution") or {}):
         result["execution"]["verified"] = verify_instance(
             inst,
@@ -448,6 +461,38 @@ def _run_one(
             rounds=args.rounds,
         )
     return result
+
+
+def _execute_peers(
+    args: argparse.Namespace,
+    trees: Path,
+    out: Path,
+    options: object,
+    result: dict,
+    inst: Instance,
+    as_of: str | None,
+) -> None:
+    """The peers' executed runs owed on a counting instance (added to `result`)."""
+    from depinfer.bench.execute import execute_peers, peers_owed  # lazy: per subcommand
+
+    execution = result.get("execution") or {}
+    owed = peers_owed(execution, result.get("peers") or {}, getattr(options, "peers", ()))
+    if not owed:
+        return
+    execution["peers"] = {
+        **(execution.get("peers") or {}),
+        **execute_peers(
+            inst,
+            inst.tree(trees),
+            execution,
+            result.get("peers") or {},
+            owed,
+            out,
+            step_timeout=args.step_timeout,
+            as_of=as_of,
+            baseline=Path(args.reuse_runs) if args.reuse_runs else None,
+        ),
+    }
 
 
 def _done(args: argparse.Namespace, out: Path, label: str, inst: Instance, result: dict) -> bool:

@@ -30,6 +30,15 @@ inferred run above (same manifests, same runner), so it is reused rather than ru
 instance whose inferred run passes needs no repair and ends there. The stage reads the gold
 and inferred runs back from their logs, so it can be added to a finished executed run.
 Logs: `<out>/<language>/<id>/verify/round<N>.log`.
+
+With `--peers` each counting instance (as for verify: it counts absolutely or relatively)
+also gets one run per peer tool that answered in the textual run: the masked tree with the
+names the tool reported written into the masked build files (`peers.write_names`: depinfer's
+own writers, plain names without versions), run by the same runner with the same strict
+plan and judged with the same verdicts against the same gold run. A tool that gave no answer
+or no name leaves the masked tree as it is: the masked run stands for it (a failure, since
+the instance counts). Logs: `<out>/<language>/<id>/peer-<tool>.log`; `--reuse-runs` takes a
+peer's run from the earlier results too when the tool wrote the same names there.
 """
 
 from __future__ import annotations
@@ -40,12 +49,14 @@ import re
 import shutil
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import depinfer.ci
 from depinfer.bench.dataset import Instance
 from depinfer.bench.masking import copy_tree, mask
+from depinfer.bench.peers import peer_names, write_names
 from depinfer.ci.repair import VerifyRequest
 from depinfer.ci.runner import RunResult, make_checkout, parse_outcomes
 from depinfer.pipeline import infer_and_verify
@@ -127,8 +138,16 @@ def _call_runner(root: Path, inst: Instance, log: Path, step_timeout: int, as_of
     return depinfer.ci.run_tests(root, inst.language, **kwargs).strict()
 
 
-def _prepare(kind: str, inst: Instance, tree: Path, root: Path, written: dict[str, str]) -> str:
-    """Lay out one scratch copy; returns an error message, or "" when ready."""
+def _prepare(
+    kind: str,
+    inst: Instance,
+    tree: Path,
+    root: Path,
+    written: dict[str, str],
+    fill: Callable[[Path], None] | None = None,
+) -> str:
+    """Lay out one scratch copy; returns an error message, or "" when ready. `fill` writes
+    into the masked copy (a peer's names) before it becomes a checkout."""
     copy_tree(tree, root)
     if kind == "gold":
         make_checkout(root)  # as CI has it; a copy git cannot commit still runs
@@ -136,6 +155,8 @@ def _prepare(kind: str, inst: Instance, tree: Path, root: Path, written: dict[st
     masked = mask(root, inst.language, inst.build_files)
     if inst.build_files and len(masked.errors) == len(inst.build_files):
         return "no build file could be masked: " + "; ".join(masked.errors)
+    if fill is not None:
+        fill(root)
     if kind == "inferred":
         for rel, text in written.items():
             target = root / rel
@@ -415,6 +436,9 @@ def aggregate_execution(results: list[dict[str, Any]]) -> dict[str, Any] | None:
             "mean_rounds": round(sum(v.get("rounds", 1) for v in verified) / len(verified), 2),
             "seconds": round(sum(v.get("seconds", 0.0) for v in verified), 1),
         }
+    peers = aggregate_peer_runs(ran)
+    if peers:
+        extra["peers"] = peers
     return {
         "instances": len(records),
         "ran": len(ran),
@@ -452,4 +476,163 @@ def describe(execution: dict[str, Any]) -> str:
         what += f"; verify {'pass' if ok else 'FAIL'} in {v.get('rounds')} round(s)"
     elif v.get("status") == "error":
         what += f"; verify error: {v.get('error')}"
+    for tool, p in sorted((execution.get("peers") or {}).items()):
+        ok = p.get("absolute") if p.get("absolute") is not None else p.get("relative")
+        what += f"; {tool} " + (f"error: {p.get('error')}" if p.get("status") != "ok"
+                                else "pass" if ok else "FAIL")  # fmt: skip
     return f"{states} → {what} ({execution.get('seconds', 0.0):.0f}s)"
+
+
+# ---------------------------------------------------------------- peers' executed runs
+
+
+def peers_owed(
+    execution: dict[str, Any], answers: dict[str, Any], wanted: tuple[str, ...] | list[str]
+) -> list[str]:
+    """The peers (of those asked for) whose executed run is owed: the instance counts
+    (absolutely or relatively), the peer ran in the textual run, no finished record yet."""
+    if execution.get("status") != "ok":
+        return []
+    if not (execution.get("counted") or execution.get("relative_counted")):
+        return []
+    done = execution.get("peers") or {}
+    return [
+        tool
+        for tool in wanted
+        if (answers.get(tool) or {}).get("status") in ("ok", "error")
+        and (done.get(tool) or {}).get("status") != "ok"
+    ]
+
+
+def execute_peers(
+    inst: Instance,
+    tree: Path,
+    execution: dict[str, Any],
+    answers: dict[str, Any],
+    tools: list[str],
+    out: Path,
+    step_timeout: int = STEP_TIMEOUT,
+    as_of: str | None = None,
+    baseline: Path | None = None,
+) -> dict[str, dict[str, Any]]:
+    """One executed run per peer tool on a counting instance; tool → its record, judged
+    against the gold run (read back from its log) with the instance's own verdicts."""
+    gold = run_from_log(out, execution["runs"]["gold"])
+    records: dict[str, dict[str, Any]] = {}
+    for tool in tools:
+        started = time.monotonic()
+        names = peer_names(answers.get(tool) or {})
+        if names is None or not any(names.values()):
+            # nothing written: the tree is the masked one, whose run fails by definition
+            why = (answers.get(tool) or {}).get("error") if names is None else "no name"
+            record = {"status": "ok", "wrote_nothing": why or "no answer"}
+            record.update(absolute=False if execution.get("counted") else None)
+            record.update(relative=False if execution.get("relative_counted") else None)
+        else:
+            record = _reused_peer(baseline, inst, out, as_of, tool, names) or _run_peer(
+                inst, tree, tool, names, out, step_timeout, as_of
+            )
+            if record["status"] == "ok":
+                run = run_from_log(out, record["run"])
+                record["absolute"] = bool(run.passed) if execution.get("counted") else None
+                record["relative"] = (
+                    relative(run, gold) if execution.get("relative_counted") else None
+                )
+                record["lost_tests"] = lost_tests(run, gold)
+        record["seconds"] = round(time.monotonic() - started, 1)
+        records[tool] = record
+    return records
+
+
+def _run_peer(
+    inst: Instance,
+    tree: Path,
+    tool: str,
+    names: dict[str, list[str]],
+    out: Path,
+    step_timeout: int,
+    as_of: str | None,
+) -> dict[str, Any]:
+    """The masked tree with the peer's names written in, run as the inferred one is."""
+    unwritten: list[str] = []
+    log = log_dir(out, inst) / f"peer-{tool}.log"
+    log.parent.mkdir(parents=True, exist_ok=True)
+    scratch = Path(tempfile.mkdtemp(prefix="depinfer-exec-"))
+    try:
+        root = scratch / "5" / "repo"
+
+        def fill(masked_root: Path) -> None:
+            unwritten.extend(write_names(masked_root, names, inst.language))
+
+        problem = _prepare("peer", inst, tree, root, {}, fill)
+        if problem:
+            log.write_text(problem + "\n", encoding="utf-8")
+            return {"status": "error", "error": problem}
+        result = _call_runner(root, inst, log, step_timeout, as_of)
+    except Exception as exc:  # the runner failed on this instance: record, try again later
+        return {"status": "error", "error": f"{type(exc).__name__}: {exc}"}
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    record: dict[str, Any] = {"status": "ok", "run": summarise_run(result, log, out)}
+    record["names"] = names
+    if unwritten:
+        record["unwritten"] = unwritten
+    return record
+
+
+def _reused_peer(
+    baseline: Path | None,
+    inst: Instance,
+    out: Path,
+    as_of: str | None,
+    tool: str,
+    names: dict[str, list[str]],
+) -> dict[str, Any] | None:
+    """The peer's run from an earlier executed run in `baseline` (same package-manager date,
+    same names written), its log copied next to this run's; None when there is none."""
+    if baseline is None:
+        return None
+    try:
+        prev = json.loads((baseline / inst.language / f"{inst.id}.json").read_text())
+        execution = prev["execution"]
+        record = execution["peers"][tool]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    if execution.get("as_of") != as_of or not isinstance(record, dict):
+        return None
+    if record.get("status") != "ok" or record.get("names") != names or "run" not in record:
+        return None
+    src = baseline / record["run"].get("log", "")
+    if not src.is_file():
+        return None
+    dst = log_dir(out, inst) / f"peer-{tool}.log"
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    if src.resolve() != dst.resolve():
+        shutil.copyfile(src, dst)
+    run = {**record["run"], "log": dst.relative_to(out).as_posix(), "reused_from": str(baseline)}
+    kept = {k: v for k, v in record.items() if k in ("names", "unwritten")}
+    return {"status": "ok", "run": run, **kept}
+
+
+def aggregate_peer_runs(ran: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Per peer tool: its absolute and relative passes over the counting instances it ran on."""
+    out: dict[str, dict[str, Any]] = {}
+    for e in ran:
+        for tool, p in (e.get("peers") or {}).items():
+            if not isinstance(p, dict) or p.get("status") != "ok":
+                continue
+            s = out.setdefault(
+                tool,
+                {"instances": 0, "absolute_pass": 0, "absolute_of": 0, "relative_pass": 0,
+                 "relative_of": 0, "wrote_nothing": 0, "seconds": 0.0},
+            )  # fmt: skip
+            s["instances"] += 1
+            s["wrote_nothing"] += "wrote_nothing" in p
+            if p.get("absolute") is not None:
+                s["absolute_of"] += 1
+                s["absolute_pass"] += bool(p["absolute"])
+            if p.get("relative") is not None:
+                s["relative_of"] += 1
+                s["relative_pass"] += bool(p["relative"])
+            s["seconds"] = round(s["seconds"] + p.get("seconds", 0.0), 1)
+    return dict(sorted(out.items()))

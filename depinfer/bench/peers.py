@@ -12,6 +12,11 @@ masked copy before depinfer writes anything, and reads the dependency names it r
 Names a tool reports with the files that use them go to the nearest masked build file above
 those files; names without files go to every masked build file of the instance. Both Python
 tools ask a package index: they get the user's own index from depinfer's endpoint discovery.
+
+For the executed benchmark (`bench run --execute --peers`) the names a tool placed in each
+build file are kept as it spelt them (`names` in its answer) and `write_names` writes them
+into the masked build files through depinfer's own manifest writers: plain runtime entries
+without a version constraint, as the tools themselves write an unpinned list.
 """
 
 from __future__ import annotations
@@ -28,6 +33,8 @@ from pathlib import Path
 from typing import Any
 
 from depinfer.bench.sections import Dep, normalise_name, pep508_dep
+from depinfer.manifests import ManifestError, detect_format, read_manifest, render_manifest
+from depinfer.model import LANGUAGE_ECOSYSTEM, Requirement
 from depinfer.registries.endpoints import pypi_indexes
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -235,4 +242,51 @@ def run_peer(
             "error": f"exit {proc.returncode}: {tail[0][:200]}",
             "wall_time": wall,
         }
-    return {"status": "ok", "pred": assign(found, build_files, peer.language), "wall_time": wall}
+    pred = assign(found, build_files, peer.language)
+    names = {b: [d.raw for d in deps] for b, deps in pred.items()}
+    return {"status": "ok", "pred": pred, "names": names, "wall_time": wall}
+
+
+def peer_names(answer: dict[str, Any]) -> dict[str, list[str]] | None:
+    """The names a peer's answer placed in each build file (None: the peer gave no answer).
+
+    Answers recorded before the names were kept give them back from the scored files
+    (correct and extra names, in their compared spelling)."""
+    if not isinstance(answer, dict) or answer.get("status") != "ok":
+        return None
+    names = answer.get("names")
+    if isinstance(names, dict):
+        return {b: list(v) for b, v in names.items()}
+    files = answer.get("files") or {}
+    return {
+        b: sorted(set(f.get("correct") or ()) | set(f.get("extra") or ())) for b, f in files.items()
+    }
+
+
+def write_names(root: Path, names: dict[str, list[str]], language: str) -> list[str]:
+    """Write each build file's names into the (masked) tree at `root`, as runtime entries
+    without a version constraint, through depinfer's writer for the file's format.
+
+    Returns one problem per build file that could not be written (left as it was)."""
+    ecosystem = LANGUAGE_ECOSYSTEM[language]
+    problems: list[str] = []
+    for rel, listed in sorted(names.items()):
+        if not listed:
+            continue
+        fmt = detect_format(rel)
+        if fmt is None or not (root / rel).is_file():
+            problems.append(f"{rel}: not a build file depinfer writes")
+            continue
+        manifest = read_manifest(root, rel, fmt)
+        wanted = list(dict.fromkeys(listed))
+        requirements = [Requirement(ecosystem, name, rel) for name in wanted]
+        try:
+            _, new = render_manifest(root, manifest, requirements)
+        except ManifestError as exc:
+            problems.append(f"{rel}: {exc}")
+            continue
+        except Exception as exc:  # a writer bug must not stop the run: the file stays masked
+            problems.append(f"{rel}: {type(exc).__name__}: {exc}")
+            continue
+        (root / rel).write_bytes(new.encode("utf-8"))
+    return problems

@@ -158,6 +158,11 @@ def _execution_brief(e: dict[str, Any]) -> dict[str, Any]:
         brief["reason"] = e.get("reason") or e.get("error")
     brief["runs"] = {k: v.get("status") for k, v in (e.get("runs") or {}).items()}
     brief["seconds"] = e.get("seconds", 0.0)
+    if e.get("peers"):
+        brief["peers"] = {
+            tool: {k: p.get(k) for k in ("status", "absolute", "relative")}
+            for tool, p in sorted(e["peers"].items())
+        }
     return brief
 
 
@@ -206,6 +211,11 @@ def _execution_cell(e: dict[str, Any]) -> str:
         verdicts.append("abs " + ("pass" if e.get("absolute") else "fail"))
     if e.get("relative_counted"):
         verdicts.append("rel " + ("pass" if e.get("relative") else "fail"))
+    for tool, p in sorted((e.get("peers") or {}).items()):
+        ok = p.get("absolute") if p.get("absolute") is not None else p.get("relative")
+        verdicts.append(
+            f"{tool} " + ("error" if p.get("status") != "ok" else "pass" if ok else "fail")
+        )
     return f"{states} → {', '.join(verdicts) or 'not counted'} {e.get('seconds', 0.0):.0f}s"
 
 
@@ -357,34 +367,60 @@ def _features_lines(rows: list[tuple[str, dict[str, Any]]]) -> list[str]:
 
 
 def verify_table(summary: dict[str, Any]) -> str:
-    """Plain inference next to verify-and-repair (`--execute --verify`), on the counted
-    instances of each language; empty when no verify stage ran."""
+    """Plain inference next to verify-and-repair (`--execute --verify`) and to each peer
+    tool's executed run (`--execute --peers`), on the counted instances of each language;
+    empty when neither ran."""
     rows = [
         (lang, s["execution"])
         for lang, s in summary["languages"].items()
-        if "verify" in (s.get("execution") or {})
+        if {"verify", "peers"} & set(s.get("execution") or {})
     ]
     if not rows:
         return ""
+    tools = sorted({t for _, e in rows for t in e.get("peers") or {}})
+    widths = {t: max(9, len(t) + 4) for t in tools}
+
+    def peer_heads(kind: str) -> str:
+        return "".join(f" {t + ' ' + kind:>{widths[t]}}" for t in tools)
+
     head = (
-        f"{'language':<11} {'cnt':>3} {'plain abs':>9} {'verify abs':>10} │ {'rcnt':>4} "
-        f"{'plain rel':>9} {'verify rel':>10} │ {'rounds':>6} {'time':>7}"
+        f"{'language':<11} {'cnt':>3} {'plain abs':>9} {'verify abs':>10}{peer_heads('abs')} │ "
+        f"{'rcnt':>4} {'plain rel':>9} {'verify rel':>10}{peer_heads('rel')} │ {'rounds':>6} "
+        f"{'time':>7}"
     )
     lines = [head, "─" * len(head)]
     for lang, e in rows:
-        v = e["verify"]
+        v = e.get("verify")
+        peers = e.get("peers") or {}
+
+        def peer_cells(kind: str, peers: dict = peers) -> str:
+            cells = {
+                t: _ratio(peers[t][kind + "_pass"], peers[t][kind + "_of"]) if t in peers else "-"
+                for t in tools
+            }
+            return "".join(f" {cells[t]:>{widths[t]}}" for t in tools)
+
+        v_abs = _ratio(v["absolute_pass"], v["absolute_of"]) if v else "-"
+        v_rel = _ratio(v["relative_pass"], v["relative_of"]) if v else "-"
         lines.append(
             f"{lang:<11} {e['counted']:>3} {_ratio(e['absolute_pass'], e['counted']):>9} "
-            f"{_ratio(v['absolute_pass'], v['absolute_of']):>10} │ {e['relative_counted']:>4} "
+            f"{v_abs:>10}{peer_cells('absolute')} │ {e['relative_counted']:>4} "
             f"{_ratio(e['relative_pass'], e['relative_counted']):>9} "
-            f"{_ratio(v['relative_pass'], v['relative_of']):>10} │ {v['mean_rounds']:>6.2f} "
-            f"{v['seconds']:>6.0f}s"
+            f"{v_rel:>10}{peer_cells('relative')} │ "
+            + (f"{v['mean_rounds']:>6.2f} {v['seconds']:>6.0f}s" if v else f"{'-':>6} {'-':>7}")
         )
-    lines.append(
-        "verify (--verify): the masked tree inferred, run and repaired (depinfer PATH --verify) "
-        "on the counted instances; rounds: mean test runs per instance (1: the inferred run "
-        "passed, no repair); time: the repair rounds only."
-    )
+    if any("verify" in e for _, e in rows):
+        lines.append(
+            "verify (--verify): the masked tree inferred, run and repaired (depinfer PATH "
+            "--verify) on the counted instances; rounds: mean test runs per instance (1: the "
+            "inferred run passed, no repair); time: the repair rounds only."
+        )
+    if tools:
+        lines.append(
+            "peers (--peers): the masked tree with the names each tool reported written into "
+            "its build files (no versions), run and judged as the plain run, on the same "
+            "counted instances (a tool that wrote nothing keeps the masked tree: a failure)."
+        )
     return "\n".join(lines) + "\n"
 
 
