@@ -427,3 +427,28 @@ def test_the_release_is_chosen_from_the_names_every_manifest_uses(tmp_path):
     _, edits = infer_rust(root, OldApiRegistry())
     assert edits["a/Cargo.toml"]["dependencies"]["oldapi"] == "1.0"
     assert edits["b/Cargo.toml"]["dependencies"]["oldapi"] == "1.0"
+
+
+def test_feature_dep_declared_only_in_a_target_table_gets_its_optional_entry(tmp_path):
+    # `dep:serde_json` needs an optional entry; the plain one in a target table is not it,
+    # so the manifest would be refused without a `[dependencies]` entry
+    root = tmp_path / "t"
+    write_tree(
+        root,
+        {
+            "Cargo.toml": (
+                '[package]\nname = "t"\nversion = "0.1.0"\nedition = "2021"\n\n'
+                '[features]\njson = ["dep:serde_json"]\n\n'
+                "[target.'cfg(target_arch = \"wasm32\")'.dependencies]\n"
+                'serde_json = { version = "1", features = ["std"] }\n'
+            ),
+            "src/lib.rs": (
+                '#[cfg(feature = "json")]\n'
+                "pub fn f() -> serde_json::Value { serde_json::Value::Null }\n"
+            ),
+        },
+    )
+    result, edits = infer_rust(root)
+    entry = edits["Cargo.toml"]["dependencies"]["serde_json"]
+    assert entry["optional"] is True
+    assert not [d for d in result.diagnostics if "refuse" in str(d)]

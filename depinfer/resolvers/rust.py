@@ -302,11 +302,30 @@ def _declared_already(c: Candidate, info: Any) -> bool:
     if name in declared.get(base, set()):
         return True
     if any(name in n for n in target_tables.values()):
-        return True
+        if not _needs_optional_entry(info, name):
+            return True
+        c.markers = None  # the optional entry goes to `[dependencies]`, beside the target one
+        return False
     if base == "dev-dependencies" and name in declared.get("dependencies", set()):
         return True
     c.markers = c.markers if c.markers in target_tables else None
     return False
+
+
+def _needs_optional_entry(info: Any, name: str) -> bool:
+    """`[features]` requires the crate optional (`dep:x`, `x?/f`, a bare `x`) and no table
+    declares it optional: cargo refuses the manifest until one does, so a non-optional
+    entry in a target table does not stand in for the `[dependencies]` one."""
+    refs = feature_references(info.manifest.data.get("features", {}))
+    if not any(code_name(k) == name and r["optional"] for k, r in refs.items()):
+        return False
+    deps = info.manifest.data.get("deps", {})
+    return not any(
+        code_name(k) == name and isinstance(d, dict) and d.get("optional")
+        for table, entries in deps.items()
+        if not table.endswith("dev-dependencies") and table != "workspace.dependencies"
+        for k, d in entries.items()
+    )
 
 
 def _requirement(c: Candidate, info: Any) -> Requirement:

@@ -112,6 +112,10 @@ def _unpublished_without_dev_table(project: Project, cands: list[Candidate]) -> 
 # ---------------------------------------------------------------- [features]
 
 
+def _is_optional(entry: Any) -> bool:
+    return isinstance(entry, dict) and entry.get("optional") is True
+
+
 def _from_features_tables(crates: dict, have: list[Candidate], ctx: Context) -> list[Candidate]:
     """Dependencies `[features]` names but no remaining table declares: they were in
     `[dependencies]`. Dev-dependencies cannot be optional or carry feature-enabled features,
@@ -123,11 +127,14 @@ def _from_features_tables(crates: dict, have: list[Candidate], ctx: Context) -> 
     by_lib.update({code_name(i.name): i for i in crates.values()})
     for path, info in crates.items():
         declared: set[str] = set()
+        optional: set[str] = set()  # `dep:x` needs an optional entry: a plain one is not it
         for table, deps in info.manifest.data.get("deps", {}).items():
             if table != "workspace.dependencies" and not table.endswith("dev-dependencies"):
                 declared.update(code_name(k) for k in deps)
+                optional.update(code_name(k) for k, d in deps.items() if _is_optional(d))
         for key, ref in feature_references(info.manifest.data.get("features", {})).items():
-            if code_name(key) in declared or (path, code_name(key)) in present:
+            known = optional if ref["optional"] else declared
+            if code_name(key) in known or (path, code_name(key)) in present:
                 continue
             if code_name(key) == info.lib_name:
                 continue
