@@ -1,7 +1,7 @@
 """Keep the suite offline and deterministic.
 
 - Every test run gets its own empty depinfer cache, so a warm user cache can neither hide
-  a network access nor change an answer; uv (the joint resolve) runs with UV_OFFLINE.
+  a network access nor change an answer; uv (the resolve gate) runs with UV_OFFLINE.
 - Outside tests marked `live`, in-process network connections are refused except to
   loopback (pytest-httpserver serves the recorded registry responses there). Subprocesses
   (the pre-commit test's own pip) are not affected.
@@ -148,7 +148,7 @@ def manifest_names(inference: Inference, manifest: str) -> list[str]:
 
 @pytest.fixture(autouse=True, scope="session")
 def _private_cache(tmp_path_factory):
-    # uv, run by the joint resolve, must not reach an index from the suite either
+    # uv, run by the resolve gate, must not reach an index from the suite either
     values = {
         "DEPINFER_CACHE_DIR": str(tmp_path_factory.mktemp("depinfer-cache")),
         "UV_OFFLINE": "1",
