@@ -398,7 +398,9 @@ def relax(rnd: Round, failure: Failure, registry: Registry) -> tuple[str, str, s
             if better is not None and ours[plugin][0].spec != f"^{better.version}":
                 why = f"{conflict}, {host}@{failure.host_version} is kept: {plugin} moved to ^{better.version}"
                 return _move(rnd, plugin, better, why)
-        return _drop_least(rnd, [plugin, host, *failure.names], f"{conflict} and no release fits")
+        # no release fits: the requirer gives way, never the host the others plug into
+        others = [n for n in [plugin, *failure.names] if n != host]
+        return _drop_least(rnd, others, f"{conflict} and no release fits")
     if failure.code in ("ETARGET", "E404") and failure.host in ours:
         what = (
             "no release matches"
@@ -406,9 +408,7 @@ def relax(rnd: Round, failure: Failure, registry: Registry) -> tuple[str, str, s
             else "the registry has no such package"
         )
         return "drop", failure.host, f"npm: {what} ({failure.summary})"
-    if failure.code == "ERESOLVE":
-        return _drop_least(rnd, list(failure.names), f"npm: {failure.summary}")
-    return None
+    return None  # a conflict no version move answers is reported, not answered by dropping
 
 
 def _move(rnd: Round, name: str, better: VersionInfo, why: str) -> tuple[str, str, str]:
