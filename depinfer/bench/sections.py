@@ -26,6 +26,7 @@ from tomlkit.exceptions import TOMLKitError
 
 from depinfer.model import LANGUAGE_ECOSYSTEM
 from depinfer.registries.names import comparable
+from depinfer.scan import walk_repository
 
 PACKAGE = "package"
 PROJECT = "project"  # an internal reference (C# ProjectReference, Cargo path dependency)
@@ -335,7 +336,6 @@ _OWN_MANIFESTS = {
     "javascript": ("package.json", ("name",)),
     "python": ("pyproject.toml", ("project", "name")),
 }
-_SKIP_DIRS = {".git", "node_modules", "target", ".venv", "venv", "dist", "build"}
 
 
 def own_package_names(root: Any, language: str) -> set[str]:
@@ -349,7 +349,10 @@ def own_package_names(root: Any, language: str) -> set[str]:
         return set()
     filename, keys = spec
     found: set[str] = set()
-    for path in _manifest_paths(root, filename):
+    paths = [
+        root / folder / filename for folder, _, names in walk_repository(root) if filename in names
+    ]
+    for path in paths:
         try:
             text = path.read_text(encoding="utf-8", errors="replace")
             doc: Any = json.loads(text) if filename.endswith(".json") else _toml(text).unwrap()
@@ -379,21 +382,3 @@ def _workspace_non_registry(root: Any) -> set[str]:
         for key, value in table.items()
         if isinstance(value, dict) and ({"path", "git", "package"} & set(value))
     }
-
-
-def _manifest_paths(root: Any, filename: str) -> list[Any]:
-    out = []
-    stack = [root]
-    while stack:
-        folder = stack.pop()
-        try:
-            entries = list(folder.iterdir())
-        except OSError:
-            continue
-        for entry in entries:
-            if entry.is_dir() and not entry.is_symlink():
-                if entry.name not in _SKIP_DIRS:
-                    stack.append(entry)
-            elif entry.name == filename:
-                out.append(entry)
-    return out

@@ -22,7 +22,7 @@ from pathlib import Path
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 
 from depinfer.ci.constraints import to_pep440
-from depinfer.ci.workflow import Step, TestJob, is_test_line, test_commands
+from depinfer.ci.workflow import Step, TestJob, is_test_line, simple_commands, test_commands
 from depinfer.data import load_table
 from depinfer.model import Ecosystem, Project
 from depinfer.registries.http import default_cache_dir
@@ -179,25 +179,6 @@ def requires_python(root: Path) -> str | None:
 PIP_INSTALL = re.compile(r"^\s*(?:\S*python3?(?:\.\d+)?\s+-m\s+)?pip3?\s+install\s+(.*)$")
 
 
-_SHELL_SEPARATORS = re.compile(r"&&|\|\||;")
-_SHELL_KEYWORDS = re.compile(r"^(?:then|do|else|fi|done)\b\s*")
-
-
-def _commands(run: str) -> list[str]:
-    """The simple commands of a step's script: lines split at `&&`, `||` and `;`, with the
-    shell's `then`/`do`/`else` words taken off, so `if [ -f requirements.txt ]; then pip
-    install -r requirements.txt; fi` yields the pip command."""
-    out = []
-    for line in run.splitlines():
-        for part in _SHELL_SEPARATORS.split(line):
-            part = part.strip()
-            while _SHELL_KEYWORDS.match(part):
-                part = _SHELL_KEYWORDS.sub("", part, count=1).strip()
-            if part:
-                out.append(part)
-    return out
-
-
 def job_installs(job: TestJob | None) -> tuple[list[str], list[str], list[str]]:
     """What the job's own run lines install: pip argument lists (translated to `uv pip`),
     extras and dependency groups (`uv sync/run --extra/--group`, `poetry install --with`)."""
@@ -205,7 +186,7 @@ def job_installs(job: TestJob | None) -> tuple[list[str], list[str], list[str]]:
     extras: list[str] = []
     groups: list[str] = []
     for step in job.steps if job else []:
-        for line in _commands(step.run or ""):
+        for line in simple_commands(step.run or ""):
             m = PIP_INSTALL.match(line)
             if m:
                 try:

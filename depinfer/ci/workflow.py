@@ -31,11 +31,30 @@ def install_commands() -> tuple[str, ...]:
     return tuple(row["pattern"] for row in rows)
 
 
+_SHELL_SEPARATORS = re.compile(r"&&|\|\||;")
+_SHELL_KEYWORDS = re.compile(r"^(?:then|do|else|fi|done)\b\s*")
+
+
+def simple_commands(run: str) -> list[str]:
+    """The simple commands of a step's script: lines split at `&&`, `||` and `;`, with the
+    shell's `then`/`do`/`else` words taken off, so `if [ -f requirements.txt ]; then pip
+    install -r requirements.txt; fi` yields the pip command."""
+    out = []
+    for line in run.splitlines():
+        for part in _SHELL_SEPARATORS.split(line):
+            part = part.strip()
+            while _SHELL_KEYWORDS.match(part):
+                part = _SHELL_KEYWORDS.sub("", part, count=1).strip()
+            if part:
+                out.append(part)
+    return out
+
+
 def is_test_line(line: str) -> bool:
     """A run line that runs tests: one of its commands (split at `&&`, `||`, `;`)
     matches a test command and installs nothing (`pip install pytest` names the runner but
     runs no test)."""
-    for part in re.split(r"&&|\|\||;", line):
+    for part in simple_commands(line):
         if any(re.search(p, part) for p in install_commands()):
             continue
         if any(re.search(p, part) for p in test_commands()):
