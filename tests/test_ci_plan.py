@@ -120,7 +120,10 @@ def test_nox_runs_the_session_with_a_local_interpreter(tmp_path):
     plan = plan_for(tmp_path, "python", "nox -s unit-3.99", runtime="3.99")
     assert plan.test[0].startswith("nox -s unit --force-python 3.")
     assert plan.test[0].endswith("--default-venv-backend uv")
-    assert plan.path_python and "uv pip install nox" in plan.install
+    # nox is the job's tool: the one with the uv back-end, whatever the snapshot's date
+    assert plan.path_python and any(
+        ln.endswith("uv pip install 'nox>=2024.3.2'") for ln in plan.install
+    )
 
 
 def test_the_job_most_like_the_test_command_is_chosen(tmp_path):
@@ -223,6 +226,43 @@ def test_pnpm_runs_at_the_version_package_json_pins(tmp_path):
     assert plan.test == [f"{pnpm} build && {pnpm} test"]
     assert plan.env["PATH"].startswith(f"{tools}/node_modules/.bin")  # scripts say `pnpm`
     assert plan.env["npm_config_manage_package_manager_versions"] == "false"
+
+
+def test_a_yarn_project_installs_with_yarn_not_npm(tmp_path, monkeypatch):
+    # npm stops on `workspace:` ranges (EUNSUPPORTEDPROTOCOL); the lock file is gone before a
+    # run, so the choice reads packageManager, the tool's config files and the job's steps
+    from depinfer.ci import node_tools
+
+    monkeypatch.setattr(node_tools, "npm_registry", lambda: "http://127.0.0.1:9/npm/")
+    (tmp_path / "package.json").write_text(
+        '{"name": "x", "packageManager": "yarn@4.5.3", "dependencies": {"y": "workspace:^"}}'
+    )
+    plan = plan_for(tmp_path, "javascript", "yarn test -- --coverage")
+    assert plan.setup[-1][-1] == "@yarnpkg/cli-dist@4.5.3"
+    yarn = plan.install[0].split()[0]
+    assert yarn.endswith("/node_modules/.bin/yarn") and not yarn.startswith(str(tmp_path))
+    assert plan.install == [f"{yarn} install"] and plan.test == [f"{yarn} test -- --coverage"]
+    # yarn 2+ turns --immutable on under CI and does not read .npmrc
+    assert plan.env["YARN_ENABLE_IMMUTABLE_INSTALLS"] == "false"
+    assert plan.env["YARN_NPM_REGISTRY_SERVER"] == "http://127.0.0.1:9/npm"
+
+
+def test_the_job_s_yarn_steps_choose_classic_yarn(tmp_path, monkeypatch):
+    from depinfer.ci import node_tools
+
+    monkeypatch.setattr(node_tools, "npm_registry", lambda: None)
+    workflow = (
+        "jobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n"
+        "      - run: yarn install --frozen-lockfile\n      - run: yarn test\n"
+    )
+    write_tree(tmp_path, {"package.json": '{"name": "x"}', ".github/workflows/ci.yml": workflow})
+    plan = plan_for(tmp_path, "javascript")
+    assert plan.setup[-1][-1] == "yarn@1"
+    assert plan.install[0].endswith("install --non-interactive --no-progress")
+    assert plan.test[0].endswith("/node_modules/.bin/yarn test")
+    # packageManager naming npm wins over the steps
+    (tmp_path / "package.json").write_text('{"name": "x", "packageManager": "npm@10.2.0"}')
+    assert plan_for(tmp_path, "javascript").install == ["npm install --no-audit --no-fund"]
 
 
 def test_every_run_starts_from_an_empty_environment(tmp_path):

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import configparser
 import glob
-import json
 import os
 import re
 import shlex
@@ -22,10 +21,11 @@ from pathlib import Path
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 
 from depinfer.ci.constraints import to_pep440
+from depinfer.ci.node_tools import install_line, node_tool, tool_env, use_tool
+from depinfer.ci.rust_tools import needs_nextest, nextest_folder, without_lock_flags
 from depinfer.ci.workflow import Step, TestJob, is_test_line, simple_commands, test_commands
 from depinfer.data import load_table
 from depinfer.model import Ecosystem, Project
-from depinfer.registries.http import default_cache_dir
 from depinfer.runtime import rust_runtime
 from depinfer.toml_compat import tomllib
 
@@ -494,6 +494,9 @@ def _python_test(line: str, root: Path, plan: Plan) -> str:
     return line
 
 
+NOX_WITH_UV = "2024.3.2"  # the first nox with `--default-venv-backend uv`
+
+
 def _nox_line(words: list[str], plan: Plan) -> str:
     """`nox -s unit-3.14` → `nox -s unit --force-python 3.13 -db uv` (uv backend, our Python)."""
     out = ["nox"]
@@ -510,7 +513,9 @@ def _nox_line(words: list[str], plan: Plan) -> str:
         out.append(w)
         i += 1
     out += ["--force-python", plan.runtime or "3", "--default-venv-backend", "uv"]
-    plan.install.append("uv pip install nox")
+    # the uv back-end came with nox 2024.03.02: nox is the job's tool, not the project's
+    # dependency, so it is not held to the snapshot's date (the sessions' installs still are)
+    plan.install.append(f"env -u UV_EXCLUDE_NEWER uv pip install 'nox>={NOX_WITH_UV}'")
     plan.notes.append("nox sessions run with the local interpreter " + (plan.runtime or ""))
     plan.path_python = True
     return shlex.join(out)
@@ -586,17 +591,6 @@ def _tox_env(root: Path, plan: Plan) -> list[str]:
     return cmds
 
 
-def _package_manager(root: Path) -> tuple[str, str] | None:
-    """package.json's `packageManager` ("pnpm@10.33.0+sha512…") as (tool, version)."""
-    try:
-        data = json.loads((root / "package.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    field_ = data.get("packageManager") if isinstance(data, dict) else None
-    m = re.match(r"^(npm|pnpm|yarn)@([\w.-]+)", field_ or "")
-    return (m.group(1), m.group(2)) if m else None
-
-
 def node_plan(
     project: Project,
     job: TestJob | None,
@@ -606,20 +600,7 @@ def node_plan(
 ) -> Plan:
     plan = Plan("javascript", runtime or (job.runtime("node-version") if job else None))
     root = project.root
-    declared = _package_manager(root)
-    uses_pnpm = (
-        (root / "pnpm-workspace.yaml").exists()
-        or (declared is not None and declared[0] == "pnpm")
-        or any(
-            "pnpm" in (s.run or "") or "pnpm" in (s.uses or "") for s in (job.steps if job else [])
-        )
-    )
-    # the version the project pins (packageManager), run as is: no self-switching. Installed
-    # into a tool folder outside the tree: `npx` run inside it reads the root package.json's
-    # "workspaces" and stops on duplicate member names that pnpm itself accepts
-    version = declared[1] if declared and declared[0] == "pnpm" else "latest"
-    tools = default_cache_dir() / "tools" / f"pnpm@{version}"
-    pnpm = shlex.quote(str(tools / "node_modules" / ".bin" / "pnpm"))
+    tool = node_tool(root, job)
     # a fresh tree each run (each repair round): nothing left over from the last install
     plan.setup.append(["rm", "-rf", "node_modules"])
     if not (root / ".git").exists():
@@ -627,23 +608,27 @@ def node_plan(
         # installers (husky install, simple-git-hooks) that stop outside a repository
         plan.setup.append(["git", "init", "-q"])
         plan.env["HUSKY"] = "0"
-    if uses_pnpm:
+    if tool:
+        # installed into a tool folder outside the tree: `npx` run inside it reads the root
+        # package.json's "workspaces" and stops on duplicate member names pnpm accepts
         plan.setup.append(
-            ["npm", "install", "--prefix", str(tools), "--no-audit", "--no-fund", f"pnpm@{version}"]
+            [
+                "npm",
+                "install",
+                "--prefix",
+                str(tool.folder),
+                "--no-audit",
+                "--no-fund",
+                tool.package,
+            ]
         )
-        plan.install.append(f"{pnpm} install --no-frozen-lockfile")
-        # scripts call `pnpm` by name (`prepare: husky install && pnpm compile`)
-        plan.env["PATH"] = os.pathsep.join(
-            [str(tools / "node_modules" / ".bin"), os.environ.get("PATH", "")]
-        )
-        plan.env["npm_config_manage_package_manager_versions"] = "false"
+        plan.install.append(install_line(tool))
+        plan.env.update(tool_env(tool))
     else:
         plan.install.append("npm install --no-audit --no-fund")
     tests = [test_cmd] if test_cmd else test_lines(job)
     cmd = tests[0] if tests else "npm test"
-    if uses_pnpm:
-        cmd = re.sub(r"(^|&&\s*|;\s*)pnpm\b", lambda m: m.group(1) + pnpm, cmd)
-    plan.test = [cmd]
+    plan.test = [use_tool(cmd, tool) if tool else cmd]
     plan.env.update(CI_ENV)
     plan.env.update({"NO_COLOR": "1", "FORCE_COLOR": "0"})  # plain reporter lines to parse
     return plan
@@ -658,9 +643,13 @@ def rust_plan(
 ) -> Plan:
     plan = Plan("rust", runtime)
     tests = [test_cmd] if test_cmd else test_lines(job)
-    plan.test = [tests[0] if tests else "cargo test"]
+    plan.test = [without_lock_flags(tests[0] if tests else "cargo test")]
     plan.env.update(CI_ENV)
     plan.env["CARGO_TERM_COLOR"] = "never"
+    stand_in = nextest_folder() if needs_nextest(plan.test, project.root) else None
+    if stand_in:
+        plan.env["PATH"] = os.pathsep.join([str(stand_in), os.environ.get("PATH", "")])
+        plan.notes.append("cargo-nextest is not installed: its `run` ran as `cargo test`")
     pinned = _pinned_toolchain(project.root)
     if pinned and not _toolchain_installed(pinned):
         # toolchains cannot be downloaded everywhere; the installed default is the best try

@@ -1,0 +1,141 @@
+"""Which JavaScript package manager a test job installs with, and how to run it here.
+
+A repository's CI installs with its own package manager: pnpm and yarn understand the
+`workspace:` protocol and their own workspace layouts, npm does not (`EUNSUPPORTEDPROTOCOL`),
+so running `npm install` on a yarn or pnpm monorepo fails whatever was written. Lock files
+are deleted before a run (they pin what is being tested), so the choice reads what stays:
+package.json's `packageManager`, the tool's own config files (`pnpm-workspace.yaml`,
+`.yarnrc.yml`, `.yarnrc`) and the job's steps. The tool is installed from the npm registry
+into a folder outside the tree (corepack would download from the tool's own host).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import subprocess
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from depinfer.ci.workflow import TestJob
+from depinfer.registries.http import default_cache_dir
+
+
+@dataclass(frozen=True)
+class NodeTool:
+    """A pnpm or yarn to run instead of npm: `package` is what npm installs into `folder`."""
+
+    name: str  # "pnpm" or "yarn"
+    package: str  # npm spec of the tool's distribution, e.g. "yarn@1.22.22"
+    folder: Path
+
+    @property
+    def binary(self) -> str:
+        return shlex.quote(str(self.folder / "node_modules" / ".bin" / self.name))
+
+    @property
+    def berry(self) -> bool:
+        """Yarn 2 and later (published as @yarnpkg/cli-dist): its own config, no `.npmrc`."""
+        return self.package.startswith("@yarnpkg/")
+
+
+def package_manager(root: Path) -> tuple[str, str] | None:
+    """package.json's `packageManager` ("pnpm@10.33.0+sha512…") as (tool, version)."""
+    try:
+        data = json.loads((root / "package.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    field_ = data.get("packageManager") if isinstance(data, dict) else None
+    m = re.match(r"^(npm|pnpm|yarn)@([\w.-]+)", field_ if isinstance(field_, str) else "")
+    return (m.group(1), m.group(2)) if m else None
+
+
+def _job_says(job: TestJob | None, tool: str) -> bool:
+    word = re.compile(rf"(^|[\s/&;|(]){tool}(\s|$)")
+    return any(
+        word.search(s.run or "") or tool in (s.uses or "") for s in (job.steps if job else [])
+    )
+
+
+def node_tool(root: Path, job: TestJob | None) -> NodeTool | None:
+    """The pnpm or yarn the job installs with, or None for npm."""
+    declared = package_manager(root)
+    if declared and declared[0] == "npm":
+        return None
+    if (root / "pnpm-workspace.yaml").exists() or (declared and declared[0] == "pnpm"):
+        return _tool("pnpm", declared)
+    if (declared and declared[0] == "yarn") or (root / ".yarnrc.yml").exists():
+        return _tool("yarn", declared, berry_config=(root / ".yarnrc.yml").exists())
+    if _job_says(job, "pnpm"):
+        return _tool("pnpm", declared)
+    if (root / ".yarnrc").exists() or _job_says(job, "yarn"):
+        return _tool("yarn", declared)
+    return None
+
+
+def _tool(name: str, declared: tuple[str, str] | None, berry_config: bool = False) -> NodeTool:
+    # the version the project pins (packageManager), run as is: no self-switching
+    version = declared[1] if declared and declared[0] == name else None
+    if name == "pnpm":
+        package = f"pnpm@{version or 'latest'}"
+    elif version and not version.startswith("1."):
+        package = f"@yarnpkg/cli-dist@{version}"
+    elif version:
+        package = f"yarn@{version}"
+    else:
+        # no pin: a `.yarnrc.yml` is yarn 2+'s config, otherwise the classic line
+        package = "@yarnpkg/cli-dist@latest" if berry_config else "yarn@1"
+    folder = default_cache_dir() / "tools" / package.replace("/", "+")
+    return NodeTool(name, package, folder)
+
+
+@lru_cache(maxsize=1)
+def npm_registry() -> str | None:
+    """The registry the user's npm configuration names (yarn 2+ does not read `.npmrc`)."""
+    try:
+        out = subprocess.run(
+            ["npm", "config", "get", "registry"], capture_output=True, text=True, timeout=30
+        ).stdout.strip()
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return out if out.startswith(("http://", "https://")) else None
+
+
+def tool_env(tool: NodeTool) -> dict[str, str]:
+    """What the tool needs to install from a tree without its lock file, as the user's npm
+    would: scripts find it by name on PATH; yarn 2+ turns `--immutable` on under CI."""
+    env = {
+        "PATH": os.pathsep.join(
+            [str(tool.folder / "node_modules" / ".bin"), os.environ.get("PATH", "")]
+        )
+    }
+    if tool.name == "pnpm":
+        env["npm_config_manage_package_manager_versions"] = "false"
+        return env
+    registry = npm_registry()
+    if tool.berry:
+        env["YARN_ENABLE_IMMUTABLE_INSTALLS"] = "false"
+        env["YARN_ENABLE_GLOBAL_CACHE"] = "false"
+        env["YARN_ENABLE_COLORS"] = "false"  # plain lines for the failure reader
+        env["YARN_ENABLE_PROGRESS_BARS"] = "false"
+        if registry:
+            env["YARN_NPM_REGISTRY_SERVER"] = registry.rstrip("/")
+    elif registry:
+        env["YARN_REGISTRY"] = registry
+    return env
+
+
+def install_line(tool: NodeTool) -> str:
+    if tool.name == "pnpm":
+        return f"{tool.binary} install --no-frozen-lockfile"
+    if tool.berry:
+        return f"{tool.binary} install"
+    return f"{tool.binary} install --non-interactive --no-progress"
+
+
+def use_tool(cmd: str, tool: NodeTool) -> str:
+    """The job's own `pnpm …` / `yarn …` commands run the installed tool."""
+    return re.sub(rf"(^|&&\s*|;\s*|\|\|\s*){tool.name}\b", lambda m: m.group(1) + tool.binary, cmd)
