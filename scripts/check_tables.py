@@ -209,6 +209,7 @@ GENERATED: dict[str, str] = {
     "python/api_lifecycles.json": "build_api_lifecycles.py",
     "python/extension_arguments.json": "build_extension_arguments.py",
     "python/framework_parts.json": "build_framework_parts.py",
+    "python/optional_imports.json": "build_optional_imports.py",
     "python/pypi_modules.json": "build_pypi_index.py",
     "python/pytest_plugins.toml": "build_pytest_plugins.py",
     "python/python_stdlib.json": "build_python_stdlib.py",

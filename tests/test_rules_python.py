@@ -436,3 +436,25 @@ def test_zoneinfo_class_still_needs_tzdata(tmp_path):
     (root / "app" / "tz.py").write_text("from zoneinfo import ZoneInfo\nUTC = ZoneInfo('UTC')\n")
     result = infer_offline(root)
     assert "tzdata" in {r.name for r in result.requirements}
+
+
+def test_a_test_client_needs_the_optional_requirement_its_module_imports(tmp_path):
+    # starlette.testclient imports httpx at its top; starlette requires it only under an
+    # extra (data/python/optional_imports.json, built from the wheels)
+    root = copy_fixture("python", "rules-optional-imports", tmp_path / "svc")
+    placed = placements(root)
+    assert ("fastapi", None) in placed
+    assert ("httpx", "optional-dependencies.test") in placed
+    assert ("httpx", None) not in placed
+
+
+def test_optional_import_rows_fire_on_the_module_or_a_name_from_its_package():
+    from depinfer.model import ImportRef
+    from depinfer.rules.python_optional_imports import fired
+
+    refs = [
+        ImportRef("fastapi", "tests/a.py", 1, "python", names=("testclient",)),
+        ImportRef("starlette.testclient", "tests/b.py", 2, "python", type_only=True),
+    ]
+    rules = {rule["dist"]: hits for rule, hits in fired(refs)}
+    assert [h[:2] for h in rules["httpx"]] == [("tests/a.py", 1)]

@@ -49,7 +49,7 @@ from depinfer.model import (
     Project,
     Section,
 )
-from depinfer.rules import python_poetry_extras, python_pytest
+from depinfer.rules import python_optional_imports, python_poetry_extras, python_pytest
 
 MAX_BYTES = 1_000_000
 SERVER_FILES = ("Procfile", "Dockerfile", "Dockerfile.*", "*.dockerfile", "gunicorn.conf.py",
@@ -100,6 +100,8 @@ def infer(
                 continue
             installed = _image_requirements(project, repo.families, repo.text_of)
         _emit(rule, hits, layout, out, ctx, installed)
+    for rule, hits in python_optional_imports.fired(refs):
+        _emit(rule, hits, layout, out, ctx)
     _pytest_plugins(project, refs, repo.families, repo.text_of, layout, out, ctx)
     out.extend(python_poetry_extras.candidates(project))
     return out
