@@ -100,3 +100,19 @@ def test_docs_conf_names_sphinx_its_extensions_and_theme():
     assert python_tools.from_docs_conf(["docs/conf.py"], {"docs/conf.py": "def (:"}.get) == [
         ("sphinx", "docs-config", "docs/conf.py", 1, "builds the documentation")
     ]
+
+
+def test_a_dev_rule_counts_where_it_fired():
+    from depinfer.facts.python import DependencyFacts
+    from depinfer.model import Candidate, Ecosystem, Section
+    from depinfer.rules.python_features import where_used
+
+    def rule(kinds):
+        return Candidate(
+            Ecosystem.PYPI, "x", "requirements.txt", section=Section.DEV, kinds=kinds,
+            facts=DependencyFacts(rule="some-rule"),
+        )  # fmt: skip
+
+    assert where_used([rule(("test",))]) == ("test",)  # a pytest plugin the tests use
+    assert where_used([rule(("config",))]) == ("test",)  # `--cov` in the pytest options
+    assert where_used([rule(("example",))]) == ("example",)  # a driver URL in a sample

@@ -77,8 +77,10 @@ def where_used(group: list[Candidate]) -> tuple[str, ...]:
             out.add(rule.split(":", 1)[1])
         elif rule and c.section == Section.DEV:
             # a pytest plugin the tests use (python_pytest), a test tool the pytest
-            # options name (`--cov`): the implicit table's `dev` rules are test tooling
-            out.add(FileKind.TEST.value)
+            # options or CI name (`--cov`: found in a config file) are test uses; a rule
+            # that fired in an example or a script is that file's
+            kinds = set(c.kinds) - {FileKind.CONFIG.value}
+            out.update(kinds or {FileKind.TEST.value})
         elif rule:
             out.add("rule")
         else:
