@@ -13,6 +13,7 @@ The declare model (python_declare.py) turns them into P(the maintainers declare 
 from __future__ import annotations
 
 import re
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 
 from depinfer.context import Context
@@ -114,7 +115,8 @@ def required_by_chosen(
     candidates: list[Candidate], ctx: Context
 ) -> tuple[dict[str, set[str]], bool]:
     """name → the distributions shipped code imports unguarded at top level that require
-    it (registry Requires-Dist, extras left out), and whether the registry was asked."""
+    it (registry Requires-Dist, extras left out), and whether the registry was asked.
+    The look-ups run concurrently, as the registry layer's own batch questions do."""
     if ctx.registries.offline:
         return {}, False
     chosen = sorted(
@@ -128,9 +130,10 @@ def required_by_chosen(
         }
     )
     out: dict[str, set[str]] = {}
-    for parent in chosen:
-        meta = ctx.registries.metadata(Ecosystem.PYPI, parent) or {}
-        for spec in meta.get("requires_dist") or []:
+    with ThreadPoolExecutor(max_workers=max(1, min(8, len(chosen)))) as pool:
+        metas = list(pool.map(lambda n: ctx.registries.metadata(Ecosystem.PYPI, n), chosen))
+    for parent, meta in zip(chosen, metas, strict=True):
+        for spec in (meta or {}).get("requires_dist") or []:
             head, _, marker = spec.partition(";")
             if "extra" in marker:
                 continue
