@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import json
 import os
@@ -12,6 +13,7 @@ from pathlib import Path
 from depinfer.manifests import format_module
 from depinfer.model import Ecosystem, Inference, Manifest, ManifestEdit, Requirement, Section
 from depinfer.pipeline import write_refusal
+from depinfer.rules.python_declare import estimate
 
 
 def requirement_line(req: Requirement) -> str:
@@ -255,6 +257,7 @@ def _explain_written(req: Requirement) -> list[str]:
     lines += uses
     if req.alternatives:
         lines.append("  alternatives considered: " + ", ".join(req.alternatives))
+    lines += _declare_lines([req])
     llm = req.llm
     if llm:
         lines.append(
@@ -289,7 +292,28 @@ def _explain_unwritten(group: list, result: Inference) -> list[str]:
     lines += [f"  because: {r}" for r in reasons]
     lines += [f"  mapped by: {d}" for d in decided if not d.startswith("resolve:")]
     lines += uses
+    lines += _declare_lines(group)
     return lines
+
+
+def _declare_lines(items: list) -> list[str]:
+    """The declare model's features of a Python candidate and its probability
+    (rules/python_declare.py), when the candidate carries them."""
+    features = next(
+        (f for c in items if (f := getattr(c.facts, "declare", None)) is not None), None
+    )
+    if features is None:
+        return []
+    shown = ", ".join(
+        f"{k}={','.join(v) if isinstance(v, tuple) else v}"
+        for k, v in dataclasses.asdict(features).items()
+    )
+    found = estimate(features)
+    return [
+        f"  features: {shown}",
+        "  declare model: "
+        + (found.describe() if found else "no habit decision here (facts decide)"),
+    ]
 
 
 # The npm resolver's steps that leave a name out (resolvers/javascript.py), in words.

@@ -183,6 +183,11 @@ CURATED: dict[str, Spec] = {
         },
         names=(Names("backports.*.dist", "pypi"), Names("removed.*.dist", "pypi")),
     ),
+    "python/tool_evidence.toml": Spec(
+        file=("#",),
+        rows={"tool.*": SOURCE},
+        names=(Names("tool.*.dist", "pypi"), Names("docs.builder", "pypi")),
+    ),
     "python/version_flags.json": Spec(file=SOURCE, rows={"flags.*": WHY}),
     "rust/helper_methods.json": Spec(file=("_source",), names=(Names("crates.~", "crates"),)),
     "rust/module_macros.json": Spec(
@@ -207,6 +212,7 @@ GENERATED: dict[str, str] = {
     "javascript/bins.toml": "build_npm_bins.py",
     "javascript/node_builtins.json": "build_node_builtins.py",
     "python/api_lifecycles.json": "build_api_lifecycles.py",
+    "python/declare_model.toml": "fit_declare_model.py",
     "python/extension_arguments.json": "build_extension_arguments.py",
     "python/framework_parts.json": "build_framework_parts.py",
     "python/optional_imports.json": "build_optional_imports.py",

@@ -41,6 +41,29 @@ class ImportFacts(Facts):
 
 
 @dataclass(frozen=True)
+class DeclareFeatures(Facts):
+    """What the declare model (data/python/declare_model.toml) reads about one candidate
+    distribution of one manifest: where and how the project uses it, and what surrounds it.
+    Computed by rules/python_features.py for every Python candidate."""
+
+    # file roles it is used from: source, test, example, docs, script, bench, build,
+    # notebook, and for tools named without an import: ci, commands, tool-config, docs-config
+    where: tuple[str, ...] = ()
+    # how shipped code imports it: top, function, guarded (try/except ImportError),
+    # type-only, platform, version (a marker), integration (a module named after it)
+    how: tuple[str, ...] = ()
+    files: int = 0  # how many files use it
+    required_by: str | None = None  # a runtime candidate whose Requires-Dist names it
+    required_known: bool = False  # False offline (the registry was not asked)
+    providers: int = 1  # how many distributions provide the import (shipped index)
+    project_kind: str = "application"  # library, application, test, sample
+    runtime: str = ""  # the oldest Python the project supports
+    manifest_format: str = ""  # requirements, pyproject, setup, pipfile, ...
+    sole_list: bool = False  # the folder's only dependency list is one requirements file
+    tooling: bool = False  # a tooling environment installs it (CI pip line, tox, nox, hatch)
+
+
+@dataclass(frozen=True)
 class DependencyFacts(Facts):
     """What mapping and the implicit rules learnt about one distribution candidate."""
 
@@ -53,6 +76,7 @@ class DependencyFacts(Facts):
     layer_bases: tuple[str, ...] = ()  # requirements files the target layer stacks on
     match: str = ""  # how the index matched the module (index, declared, ...)
     rule: str | None = None  # id of the implicit rule that added it
+    declare: DeclareFeatures | None = None  # what the declare model reads (python_features)
 
 
 NO_IMPORT_FACTS = ImportFacts()

@@ -6,13 +6,21 @@ Placement (names only here; version constraints come from python_versions when e
 - optional imports (try/except ImportError) in source are not runtime: nothing is written
   when the manifest already declares the distribution in any group or extra; a Poetry
   `[tool.poetry.extras]` list that names it (extras lists survive masking) puts it into the
-  Poetry dependencies with `optional = true`; otherwise it is reported as a suggestion;
+  Poetry dependencies with `optional = true`; a requirements file takes it where the
+  declare model (rules/python_declare.py) says maintainers list such imports; otherwise it
+  is reported as a suggestion;
 - a distribution shipped code imports only inside functions (or from modules loaded only
   inside functions) that the project keeps in an extra or dependency group is installed
   there: not written to the runtime list (lazy imports alone stay runtime);
 - test/docs/example/bench/script/config and type-only imports → the manifest's existing
   test/dev group (optional-dependencies / dependency-groups / Poetry groups / requirements-dev
-  files) unless a group already declares it; no such group → reported, not written;
+  files) unless a group already declares it; no such group → the requirements list where
+  the declare model says maintainers keep them there, else reported, not written;
+- tools named without an import (CI run lines, tox/nox/Makefile commands, tool
+  configuration, docs/conf.py: rules/python_tools.py) → the dev group, else the
+  requirements list, only where the declare model says maintainers declare them;
+- a top-level import that another chosen dependency requires (Requires-Dist) → written
+  unless the declare model says maintainers leave it to that dependency;
 - setup.py (build script) imports → not written;
 - requirements files stacked with `-r` (production.txt on base.txt): a runtime name goes
   to no file whose stack already has it (declared in or written to a file it pulls in), and
@@ -62,7 +70,7 @@ from depinfer.resolvers.python_versions import (
     select_versions,
     uv_compile,
 )
-from depinfer.rules.python_pytest import table as pytest_plugin_table
+from depinfer.rules.python_declare import Estimate, estimate, kind
 from depinfer.scan import classify
 from depinfer.versions import parse_as_of
 
@@ -237,7 +245,13 @@ class _Placing:
             role = "dev"
         else:
             role = "other"  # BUILD and anything else
-        return _Item(c, manifest, siblings, _declared_anywhere(siblings), name, role, pin)
+        features = dependency_facts(c).declare
+        habit = kind(features) if features else None
+        found = estimate(features)
+        if found is not None:
+            c.evidence.append(Evidence("declare-model", detail=found.describe()))
+        declared = _declared_anywhere(siblings)
+        return _Item(c, manifest, siblings, declared, name, role, pin, found, habit)
 
 
 def _tested_unguarded(project: Project, ours: list[Candidate]) -> set[str]:
@@ -333,6 +347,8 @@ class _Item:
     name: str  # canonical
     role: str  # runtime | optional | dev | other: which placements apply
     pin: tuple[str, str] | None  # (file, spec) of a pin elsewhere in the repository
+    estimate: Estimate | None = None  # the declare model's, for a habit decision
+    habit: str | None = None  # the declare model's kind of decision (python_declare.kind)
 
 
 @dataclass(frozen=True)
@@ -441,6 +457,56 @@ def in_a_lower_layer(p: _Placing, it: _Item) -> Placed | None:
     return None
 
 
+def brought_by_a_chosen_one(p: _Placing, it: _Item) -> Placed | None:
+    """A top-level import that a distribution the code imports requires (Requires-Dist):
+    whether the maintainers declare it too is a habit, the declare model's to say."""
+    if it.role != "runtime" or it.habit != "runtime-required" or it.estimate is None:
+        return None
+    if it.estimate.keep:
+        return None
+    features = dependency_facts(it.c).declare
+    parent = features.required_by if features else None
+    p.ctx.info(
+        f"{it.c.name}: {parent} requires it; not written ({it.estimate.describe()})",
+        _first_file(it.c),
+    )
+    return NOT_WRITTEN
+
+
+def _in_requirements_list(it: _Item) -> Placed | None:
+    """The runtime list of the candidate's manifest when that is a requirements file (the
+    environment the project installs), else nothing."""
+    if it.manifest.format != "requirements":
+        return None
+    req = _req(it.c, Section.RUNTIME, None)
+    req.evidence.append(Evidence("declare-model-list", detail="the folder's requirements list"))
+    return Placed(req)
+
+
+def tool_by_model(p: _Placing, it: _Item) -> Placed | None:
+    """A tool named without an import (CI run lines, tox/nox/Makefile commands, its
+    configuration section, docs/conf.py): written when the declare model says the
+    maintainers usually declare it — in the dev group, else the requirements list."""
+    if it.habit is None or not it.habit.startswith("tool-"):
+        return None
+    if it.name in it.declared_any:
+        return NOT_WRITTEN
+    if it.estimate is None or not it.estimate.keep:
+        p.ctx.info(
+            f"{it.c.name}: a tool the project uses; not written"
+            + (f" ({it.estimate.describe()})" if it.estimate else ""),
+            _first_file(it.c),
+        )
+        return NOT_WRITTEN
+    target = _dev_group(it.siblings, it.c)
+    if target is None:
+        return _in_requirements_list(it) or NOT_WRITTEN
+    path, group = target
+    req = _req(it.c, Section.DEV, group)
+    req.manifest = path
+    return Placed(req)
+
+
 def runtime_list(p: _Placing, it: _Item) -> Placed | None:
     """Any other runtime import of shipped code: the runtime list."""
     if it.role != "runtime":
@@ -474,9 +540,14 @@ def optional_elsewhere(p: _Placing, it: _Item) -> Placed | None:
     if it.role != "optional":
         return None
     if it.name not in it.declared_any:
+        if it.habit == "guarded" and it.estimate is not None and it.estimate.keep:
+            placed = _in_requirements_list(it)
+            if placed is not None:
+                return placed
         p.ctx.info(
             f"{it.c.name}: imported only where it may be missing (optional); "
-            "not added to the runtime list",
+            "not added to the runtime list"
+            + (f" ({it.estimate.describe()})" if it.estimate else ""),
             _first_file(it.c),
         )
     return NOT_WRITTEN
@@ -490,13 +561,12 @@ def dev_group(p: _Placing, it: _Item) -> Placed | None:
     if it.name in it.declared_any or it.name in p.tooling:
         return NOT_WRITTEN  # declared, in a manifest or a tooling environment (check agrees)
     target = _dev_group(it.siblings, it.c)
-    if target is None and _sole_requirements_file(it):
-        # the folder's one requirements file is the environment its tests run in
-        req = _req(it.c, Section.RUNTIME, None)
-        req.evidence.append(
-            Evidence("sole-requirements", detail="the tests' environment has no other list")
-        )
-        return Placed(req)
+    if target is None and it.estimate is not None and it.estimate.keep:
+        # the folder's requirements list is the environment its tests and scripts run in,
+        # where the declare model says the maintainers usually list them
+        placed = _in_requirements_list(it)
+        if placed is not None:
+            return placed
     if target is None:
         kinds = set(it.c.kinds)
         p.ctx.info(
@@ -514,32 +584,6 @@ def dev_group(p: _Placing, it: _Item) -> Placed | None:
     return Placed(req)
 
 
-@lru_cache(maxsize=1)
-def _pytest_plugins() -> frozenset[str]:
-    """Distributions that are pytest plugins (data/python/pytest_plugins.toml): only a test
-    run loads them, wherever the evidence for them was found (CI options, setup.cfg)."""
-    return frozenset(canonical(p.package) for p in pytest_plugin_table())
-
-
-def _sole_requirements_file(it: _Item) -> bool:
-    """Test imports where the folder's only dependency list is one requirements file (no
-    project metadata, no second list; a setup.cfg of tool settings does not count): projects that keep a single list install
-    their tests' runner and plugins from it (corpus train split: 3 of the 4 such projects
-    whose tests import pytest list it there, and each of the 3 whose pytest options or
-    ini keys name a plugin lists that plugin)."""
-    return (
-        ("test" in it.c.kinds or it.name in _pytest_plugins())
-        and it.manifest.format == "requirements"
-        and all(m is it.manifest or _tool_config_only(m) for m in it.siblings)
-    )
-
-
-def _tool_config_only(m: Manifest) -> bool:
-    """A setup.cfg or pyproject.toml that names no project and declares nothing: it only
-    configures tools (flake8, pytest), no dependency list."""
-    return m.format != "requirements" and not m.declared and not (m.data or {}).get("name")
-
-
 def not_written(p: _Placing, it: _Item) -> Placed | None:
     """Build-script imports (setup.py) and anything else: not written."""
     return NOT_WRITTEN
@@ -552,9 +596,11 @@ PLACEMENTS: tuple[Callable[[_Placing, _Item], Placed | None], ...] = (
     offered_as_feature,
     lazy_in_a_group,
     in_a_lower_layer,
+    brought_by_a_chosen_one,
     runtime_list,
     optional_tests_exercise,
     optional_elsewhere,
+    tool_by_model,
     dev_group,
     not_written,
 )

@@ -49,7 +49,13 @@ from depinfer.model import (
     Project,
     Section,
 )
-from depinfer.rules import python_optional_imports, python_poetry_extras, python_pytest
+from depinfer.rules import (
+    python_features,
+    python_optional_imports,
+    python_poetry_extras,
+    python_pytest,
+    python_tools,
+)
 
 MAX_BYTES = 1_000_000
 SERVER_FILES = ("Procfile", "Dockerfile", "Dockerfile.*", "*.dockerfile", "gunicorn.conf.py",
@@ -104,7 +110,8 @@ def infer(
         _emit(rule, hits, layout, out, ctx)
     _pytest_plugins(project, refs, repo.families, repo.text_of, layout, out, ctx)
     out.extend(python_poetry_extras.candidates(project))
-    return out
+    out.extend(python_tools.candidates(project, repo.families, repo.text_of, layout))
+    return python_features.annotate(project, refs, out, layout, ctx)
 
 
 Hit = tuple[str, int, FileKind]  # (file, line, the file's role) where a rule fired
@@ -483,6 +490,7 @@ def _file_families(project: Project) -> dict[str, list[tuple[str, FileKind]]]:
         "commands": [],
         "requirements": [],
         "deploy-env": [],
+        "tool-files": [],
     }
     for f in project.files:
         if f.language != "python":
@@ -511,6 +519,8 @@ def _file_families(project: Project) -> dict[str, list[tuple[str, FileKind]]]:
             ".github/"
         ):
             fam["deploy-env"].append((rel, FileKind.SOURCE))
+        if name in python_tools.tool_file_names():
+            fam["tool-files"].append((rel, FileKind.CONFIG))
         if name.endswith((".env", ".ini", ".cfg", ".toml", ".yaml", ".yml")) or name == ".env":
             fam["config"].append((rel, FileKind.CONFIG))
     return fam

@@ -1,0 +1,193 @@
+"""Fit the declare model (depinfer/data/python/declare_model.toml) on training data.
+
+Runs the pipeline (names only, the registry online through its cache, as the benchmark
+does) on each instance of the given datasets — the corpus' TRAIN split and the Python dev
+set; never a validation split — after masking its build files as the benchmark does,
+gathers one row per candidate (manifest, distribution) with its DeclareFeatures, its
+model cell (rules/python_declare.cell_of) and its label (the masked manifest declared
+it), and writes the cell counts plus the threshold that gives the best name F1 on the
+same data. `--rows FILE` also writes the rows (JSON lines) for inspection.
+
+    PYTHONPATH=. python scripts/fit_declare_model.py \\
+        --data /work/corpus-split/python-train.jsonl=/work/corpus-repos \\
+        --data /work/shared/benchmark/dev-python.jsonl=/work/bench-repos
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import datetime
+import json
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from depinfer.bench.dataset import load_dataset
+from depinfer.bench.masking import copy_tree, mask
+from depinfer.context import Options
+from depinfer.facts.python import dependency_facts
+from depinfer.mapping.python_index import canonical
+from depinfer.model import Ecosystem
+from depinfer.pipeline import infer, make_context
+from depinfer.rules import python_declare
+from depinfer.scan import scan
+
+THRESHOLDS = [round(0.05 * i, 2) for i in range(2, 19)]
+
+
+def rows_of(inst, trees: Path, source: str) -> tuple[list[dict], set, set]:
+    """Rows of one instance, plus its gold (file, name) keys and the (file, name) keys the
+    pipeline writes for candidates no habit cell concerns."""
+    scratch = Path(tempfile.mkdtemp(prefix="fit-declare-"))
+    try:
+        root = scratch / "repo"
+        copy_tree(inst.tree(trees), root)
+        gold = {
+            (path, canonical(d.name)) for path, deps in mask(root, "python", inst.build_files).gold.items()
+            for d in deps
+        }  # fmt: skip
+        opts = Options(as_of=inst.date, versions=False, languages=("python",))
+        project = scan(root)
+        # what the masked manifests still declare (groups, extras, dev files): no decision
+        declared = {
+            canonical(re.split(r"[\s\[<>=!~;(@]", n.strip(), maxsplit=1)[0])
+            for m in project.manifests_of(Ecosystem.PYPI)
+            for names in m.declared.values()
+            for n in names
+        }
+        result = infer(root, opts, ctx=make_context(opts), project=project)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    gold_files = {path for path, _ in gold}
+    rows, seen = [], set()
+    for c in result.candidates:
+        f = dependency_facts(c).declare
+        key = (c.manifest, canonical(c.name))
+        if f is None or key in seen or c.manifest not in gold_files or key[1] in declared:
+            continue
+        seen.add(key)
+        rows.append(
+            {
+                "instance": inst.id,
+                "source": source,
+                "manifest": c.manifest,
+                "name": key[1],
+                "cell": python_declare.cell_of(f),
+                "label": key in gold,
+                "features": dataclasses.asdict(f),
+            }
+        )
+    cells = {(r["manifest"], r["name"]) for r in rows if r["cell"]}
+    fixed = {
+        (r.manifest, canonical(r.name))
+        for r in result.requirements
+        if (r.manifest, canonical(r.name)) not in cells and r.manifest in gold_files
+    }
+    return rows, gold, fixed
+
+
+def best_threshold(
+    cells: dict, per_instance: list[tuple[list[dict], set, set]]
+) -> tuple[float, dict]:
+    """The threshold whose decisions give the best pooled name F1 (ties: the higher)."""
+    scores = {}
+    table = {"cells": cells}
+    for t in THRESHOLDS:
+        table["threshold"] = t
+        tp = fp = fn = 0
+        for rows, gold, fixed in per_instance:
+            pred = set(fixed)
+            for r in rows:
+                if r["cell"] is None:
+                    continue
+                est = python_declare.estimate(_features(r), table)
+                if est is not None and est.keep:
+                    pred.add((r["manifest"], r["name"]))
+            tp += len(pred & gold)
+            fp += len(pred - gold)
+            fn += len(gold - pred)
+        scores[t] = round(2 * tp / (2 * tp + fp + fn), 4) if tp else 0.0
+    best = max(scores, key=lambda t: (scores[t], t))
+    return best, scores
+
+
+def _features(row: dict):
+    from depinfer.facts.python import DeclareFeatures
+
+    f = dict(row["features"])
+    for k in ("where", "how"):
+        f[k] = tuple(f[k])
+    return DeclareFeatures(**f)
+
+
+def write_table(
+    path: Path, cells: dict, threshold: float, scores: dict, sources: list[str]
+) -> None:
+    commit = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=Path(__file__).resolve().parent,
+    ).stdout.strip()
+    today = datetime.date.today().isoformat()
+    lines = [
+        "# The declare model: per habit cell, how many candidates of that cell the maintainers",
+        "# declared (`declared`) of how many the fitting data had (`seen`);",
+        "# rules/python_declare.py smooths each cell towards its kind. Written by",
+        "# scripts/fit_declare_model.py; do not edit by hand.",
+        f"# Fitted on: {', '.join(sources)}",
+        f"# depinfer commit {commit}, {today}. Threshold chosen on that data (pooled name F1:",
+        "# " + ", ".join(f"{t}: {s}" for t, s in scores.items()) + ").",
+        f'source = "fitted by scripts/fit_declare_model.py on {", ".join(sources)} at depinfer {commit}, {today}"',
+        f"threshold = {threshold}",
+        "",
+        "[cells]",
+    ]
+    for cell in sorted(cells):
+        v = cells[cell]
+        lines.append(f'"{cell}" = {{ declared = {v["declared"]}, seen = {v["seen"]} }}')
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--data", action="append", required=True, help="DATASET.jsonl=TREES")
+    ap.add_argument("--out", default="depinfer/data/python/declare_model.toml")
+    ap.add_argument("--rows", help="also write the rows here (JSON lines)")
+    args = ap.parse_args()
+    per_instance, sources = [], []
+    for spec in args.data:
+        dataset, trees = spec.split("=", 1)
+        if "validation" in dataset:
+            sys.exit("the declare model is never fitted on a validation split")
+        sources.append(Path(dataset).name)
+        for inst in load_dataset(dataset):
+            if inst.language != "python":
+                continue
+            print(f"{inst.id}", file=sys.stderr)
+            per_instance.append(rows_of(inst, Path(trees), Path(dataset).name))
+    cells: dict[str, dict[str, int]] = {}
+    for rows, _, _ in per_instance:
+        for r in rows:
+            if r["cell"]:
+                v = cells.setdefault(r["cell"], {"declared": 0, "seen": 0})
+                v["seen"] += 1
+                v["declared"] += int(r["label"])
+    threshold, scores = best_threshold(cells, per_instance)
+    write_table(Path(args.out), cells, threshold, scores, sources)
+    if args.rows:
+        with open(args.rows, "w", encoding="utf-8") as fh:
+            for rows, _, _ in per_instance:
+                for r in rows:
+                    fh.write(json.dumps(r) + "\n")
+    print(json.dumps({"threshold": threshold, "scores": scores, "cells": cells}, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
