@@ -69,6 +69,7 @@ def test_every_pattern_has_a_fixture_log_that_it_matches():
         ("node-no-export.log", "javascript", ("version", "chalk-template")),
         ("node-eresolve.log", "javascript", ("relax", None)),
         ("rust-cannot-find-in-crate.log", "rust", ("version", "tokio")),
+        ("rust-gated-item.log", "rust", ("feature", "tokio")),
     ],
 )
 def test_failures_name_the_repair(log, language, expected):
@@ -232,6 +233,15 @@ def test_verify_writes_a_needed_test_import_as_a_dependency_when_no_dev_section_
 @pytest.mark.parametrize("log", ["python-network.log", "python-system-tool.log"])
 def test_network_and_system_tools_are_not_dependency_problems(log):
     assert {a.kind for a in diagnose((LOGS / log).read_text(), "python")} == {"stop"}
+
+
+def test_an_item_behind_a_feature_asks_the_feature_not_another_major():
+    actions = diagnose((LOGS / "rust-gated-item.log").read_text(), "rust")
+    features = [(a.name, a.extras) for a in actions if a.kind == "feature"]
+    assert features == [("tokio", ("net",)), ("tokio", ("rt",))]
+    # `cannot find function `spawn` in crate `tokio`` is the same gate, not a version move
+    assert not [a for a in actions if a.kind == "version"]
+    assert ("derive", "Serialize") in [(a.kind, a.name) for a in actions]
 
 
 def test_cargo_logs_tell_the_installed_crate_version(tmp_path):
@@ -447,6 +457,23 @@ def test_a_derive_asks_the_written_crate_for_its_derive_feature():
     )
     actions = diagnose((LOGS / "rust-derive.log").read_text(), "rust")
     assert _new_extras(loop, actions) == {"serde": {"derive"}}
+    assert _new_extras(loop, actions) == {}
+
+
+def test_an_item_behind_a_feature_asks_the_written_crate_for_that_feature():
+    from types import SimpleNamespace
+
+    from depinfer.ci.repair import _new_extras
+    from depinfer.model import Ecosystem, Requirement
+
+    reqs = [Requirement(Ecosystem.CRATES, n, "Cargo.toml") for n in ("tokio", "serde")]
+    loop = SimpleNamespace(
+        request=SimpleNamespace(language="rust"),
+        result=SimpleNamespace(requirements=reqs),
+        extras={},
+    )
+    actions = diagnose((LOGS / "rust-gated-item.log").read_text(), "rust")
+    assert _new_extras(loop, actions) == {"tokio": {"net", "rt"}, "serde": {"derive"}}
     assert _new_extras(loop, actions) == {}
 
 

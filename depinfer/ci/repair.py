@@ -79,7 +79,7 @@ def COPY_IGNORE(directory: str, names: list[str]) -> set[str]:
 
 @dataclass
 class Action:
-    kind: str  # module | package | version | runtime | derive | stop
+    kind: str  # module | package | version | runtime | derive | feature | stop
     name: str | None
     why: str
     line: str  # the log line that matched
@@ -189,19 +189,22 @@ def diagnose(log: str, language: str) -> list[Action]:
     """Repair actions named by a failed run's log — every failure in it, not only the
     first — most specific first, deduplicated; stop actions only when nothing else is."""
     actions: list[Action] = []
-    seen: set[tuple[str, str | None, str | None]] = set()
+    seen: set[tuple[str, str | None, str | None, tuple[str, ...]]] = set()
     for pat in patterns():
         if pat["language"] != language:
             continue
         for m in re.finditer(pat["regex"], log):
             action = _action(pat, m, log, language)
-            key = (action.kind, action.name, action.binding)
+            key = (action.kind, action.name, action.binding, action.extras)
             if key in seen:
                 continue
             seen.add(key)
             actions.append(action)
     if any(a.kind != "stop" for a in actions):
         actions = [a for a in actions if a.kind != "stop"]
+    # a name the crate has behind a feature: its "cannot find … in crate" is not a major's
+    gated = {_norm(a.name) for a in actions if a.kind == "feature" and a.name}
+    actions = [a for a in actions if not (a.kind == "version" and _norm(a.name or "") in gated)]
     if any(a.kind == "runtime" for a in actions):  # no build for this Python: not a conflict
         actions = [a for a in actions if a.kind != "relax"]
     return actions
@@ -871,7 +874,7 @@ def _new_extras(loop: _Loop, actions: list[Action]) -> dict[str, set[str]]:
         more = set(extras) - have
         if more:
             loop.extras[_norm(name)] = (have | more, line)
-            new[name] = more
+            new[name] = new.get(name, set()) | more
     return new
 
 
@@ -881,6 +884,11 @@ def _asked_extras(loop: _Loop, actions: list[Action]) -> list[tuple[str, list[st
     eco = LANGUAGE_ECOSYSTEM[loop.request.language]
     written = {_norm(r.name) for r in loop.result.requirements if r.ecosystem == eco}
     out = [(a.name, list(a.extras), a.line) for a in actions if a.kind == "package" and a.name]
+    out += [
+        (a.name, list(a.extras), a.line)
+        for a in actions
+        if a.kind == "feature" and a.name and _norm(a.name) in written
+    ]
     for a in actions:
         if a.kind != "derive" or not a.name:
             continue
