@@ -70,6 +70,7 @@ def test_every_pattern_has_a_fixture_log_that_it_matches():
         ("node-eresolve.log", "javascript", ("relax", None)),
         ("rust-cannot-find-in-crate.log", "rust", ("version", "tokio")),
         ("rust-gated-item.log", "rust", ("feature", "tokio")),
+        ("rust-unresolved-item.log", "rust", ("version", "rand")),
     ],
 )
 def test_failures_name_the_repair(log, language, expected):
@@ -561,3 +562,44 @@ def test_a_step_that_runs_out_of_time_says_so(tmp_path, monkeypatch):
 
     outcome = _verify(tmp_path, fake_run, monkeypatch).verification
     assert outcome.stopped_because == "a step ran out of time (900s): python -m pytest"
+
+
+def test_a_rust_name_a_major_lacks_moves_to_the_nearest_line_that_has_it(tmp_path, monkeypatch):
+    # `use oldapi::serialize;` against oldapi 2 (which dropped it): the loop reads the
+    # sources of the other lines and asks for 1.0.0, not for "a newer one if any"
+    import io
+    import tarfile
+    from types import SimpleNamespace
+
+    from conftest import FIXTURES
+
+    from depinfer.ci.repair import _version_moves
+    from depinfer.context import Context, Options
+    from depinfer.model import Ecosystem, Requirement
+    from depinfer.registries import Registries
+    from depinfer.registries.base import VersionInfo
+
+    monkeypatch.setenv("CARGO_HOME", str(tmp_path / "cargo-home"))
+
+    class Sources(Registries):
+        def versions(self, ecosystem, name):
+            return [VersionInfo(v) for v in ("1.0.0", "2.0.0", "3.0.0")]
+
+        def download_crate(self, name, version):
+            src = FIXTURES / "rust" / "crate-src" / f"{name}-{version}"
+            if not src.is_dir():
+                return None
+            buf = io.BytesIO()
+            with tarfile.open(fileobj=buf, mode="w:gz") as tar:
+                tar.add(src, arcname=f"{name}-{version}")
+            return buf.getvalue()
+
+    ctx = Context(Options(languages=("rust",)), registries=Sources(use_cache=False))
+    log = "   Compiling oldapi v2.0.0\nerror[E0432]: unresolved import `oldapi::serialize`\n"
+    (action,) = [a for a in diagnose(log, "rust") if a.kind == "version"]
+    assert (action.name, action.member) == ("oldapi", "serialize")
+    reqs = [Requirement(Ecosystem.CRATES, "oldapi", "Cargo.toml", spec="2")]
+    moves = _version_moves(
+        SimpleNamespace(), "rust", [action], log, tmp_path, reqs, ctx, None, None
+    )
+    assert moves["oldapi"][0] == "1.0.0"  # 3.0.0 is newer but has no source offering it

@@ -25,11 +25,13 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
+from itertools import zip_longest
 from pathlib import Path
 from types import ModuleType
 
 from packaging.version import InvalidVersion, Version
 
+from depinfer.analyzers.rust_gates import read_gates, top_level_names
 from depinfer.ci import plan, plan_for, run_tests
 from depinfer.ci.failures import (
     RERUN_FAILED,
@@ -48,6 +50,8 @@ from depinfer.ci.repair_names import (
 from depinfer.ci.runner import RunResult, make_checkout
 from depinfer.context import Context
 from depinfer.data import load_table
+from depinfer.facts.rust import entry_of
+from depinfer.mapping.rust_sources import covered, release_source
 from depinfer.model import (
     LANGUAGE_ECOSYSTEM,
     Candidate,
@@ -60,6 +64,7 @@ from depinfer.model import (
     Requirement,
     Section,
 )
+from depinfer.registries.crate_sources import remove_workdir
 from depinfer.resolvers.common import merge_candidates
 from depinfer.scan import scan
 from depinfer.versions import parse_as_of
@@ -90,6 +95,7 @@ class Action:
     binding: str | None = None  # a JavaScript local name whose import names the package
     report: str = ""  # relax actions: the resolver's conflict report
     owner: str | None = None  # patched actions: the module whose attribute a test patches
+    member: str | None = None  # version actions: the name the chosen release lacks, if known
 
 
 # A traceback frame naming a Python file: pytest's short form `path.py:12: in <module>` or
@@ -242,6 +248,7 @@ def _action(pat: dict, m: re.Match[str], log: str, language: str) -> Action:
         binding=groups.get("binding"),
         report=log[m.start() : m.start() + 3000] if kind == "relax" else "",
         owner=groups.get("owner"),
+        member=groups.get("member"),
     )
 
 
@@ -395,7 +402,14 @@ def _version_moves(
         older = [r for r in releases if r[0] < key]
         # the majors before the installed one (0.x: the minors before it)
         cap = "<" + (f"0.{key[1]}" if key[0] == 0 and len(key) > 1 else str(key[0]))
-        if a.direction != "down" and newer:
+        line = (
+            rust_line_with(_package_of(written[_norm(name)]), a.member, key, releases, ctx)
+            if language == "rust" and a.member
+            else None
+        )
+        if line is not None:
+            spec, how = line, f"{line} has `{a.member}`"
+        elif a.direction != "down" and newer:
             spec, how = ">=" + newer[0][1], f"newer than {installed}"
         elif older or not releases:
             spec, how = cap, f"older than {installed}"
@@ -403,6 +417,50 @@ def _version_moves(
             continue
         moves[_norm(name)] = (spec, f"{a.line} — {name} {installed} lacks it: {how} ({spec})")
     return moves
+
+
+LINES_READ = 4  # compatibility groups whose source a Rust version move reads at most
+
+
+def rust_line_with(
+    package: str,
+    member: str,
+    installed: tuple[int, ...],
+    releases: list[tuple[tuple[int, ...], str]],
+    ctx: Context,
+) -> str | None:
+    """The newest release of the compatibility group nearest the installed one (the next
+    newer, the next older, then the ones beyond) whose source offers `member` at its root
+    (`rand::thread_rng`, `tokio::spawn_blocking`), read from the crates the registry serves;
+    None when none of the groups read does."""
+    newest: dict[tuple[int, ...], str] = {}
+    for k, v in releases:
+        if k not in newest or _version_key(v) > _version_key(newest[k]):
+            newest[k] = v
+    after = sorted(k for k in newest if k > installed)
+    before = sorted((k for k in newest if k < installed), reverse=True)
+    order = [k for pair in zip_longest(after, before) for k in pair if k is not None]
+    workdir: list[Path] = []
+    try:
+        for k in order[:LINES_READ]:
+            src = release_source(package, newest[k], ctx, workdir)
+            if src is not None and covered({member}, top_level_names(read_gates(str(src))), src):
+                return newest[k]
+    finally:
+        remove_workdir(workdir)
+    return None
+
+
+def _version_key(version: str) -> tuple[int, ...]:
+    try:
+        return Version(version).release
+    except InvalidVersion:
+        return ()
+
+
+def _package_of(req: Requirement) -> str:
+    """The registry name of a written Cargo entry (its `package` when renamed)."""
+    return entry_of(req).package or req.name
 
 
 def _older_runtime(
