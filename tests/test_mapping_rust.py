@@ -87,18 +87,3 @@ def test_the_names_the_code_uses_decide_between_the_library_and_a_crate_of_its_n
     user = write_tree(tmp_path / "user", {"Cargo.toml": CARGO_X, "src/lib.rs": code})
     assert _mapped(user) == {expected}
     assert _mapped(user, offline=True) == {"md5"}  # nothing to compare: the crate of that name
-
-
-def test_a_glob_over_an_unread_module_of_its_own_covers_nothing(tmp_path):
-    from depinfer.mapping.rust_sources import covered
-
-    tops = {"Transaction", "ScriptBuf", "key"}
-    # an old line: `pub use newtypes::*;` over items a macro writes, which nobody can read
-    old = tmp_path / "old"
-    write_tree(old, {"Cargo.toml": '[package]\nname = "b"\n\n[dependencies]\nserde = "1"\n'})
-    assert covered(tops, {"Transaction", "*newtypes"}, old) == 1
-    # a facade over a crate it depends on (`pub use b_core::*`) may bring any name
-    facade = tmp_path / "facade"
-    write_tree(facade, {"Cargo.toml": '[package]\nname = "b"\n\n[dependencies]\nb-core = "1"\n'})
-    assert covered(tops, {"*b_core"}, facade) == 3
-    assert covered(tops, {"Transaction", "ScriptBuf", "key"}, facade) == 3

@@ -51,7 +51,7 @@ from depinfer.ci.runner import RunResult, make_checkout
 from depinfer.context import Context
 from depinfer.data import load_table
 from depinfer.facts.rust import entry_of
-from depinfer.mapping.rust_sources import covered, release_source
+from depinfer.mapping.rust_sources import release_source
 from depinfer.model import (
     LANGUAGE_ECOSYSTEM,
     Candidate,
@@ -431,8 +431,8 @@ def rust_line_with(
 ) -> str | None:
     """The newest release of the compatibility group nearest the installed one (the next
     newer, the next older, then the ones beyond) whose source offers `member` at its root
-    (`rand::thread_rng`, `tokio::spawn_blocking`), read from the crates the registry serves;
-    None when none of the groups read does."""
+    by name (`rand::thread_rng`, `tokio::spawn_blocking`), read from the crates the registry
+    serves; None when none of the groups read does."""
     newest: dict[tuple[int, ...], str] = {}
     for k, v in releases:
         if k not in newest or _version_key(v) > _version_key(newest[k]):
@@ -444,7 +444,7 @@ def rust_line_with(
     try:
         for k in order[:LINES_READ]:
             src = release_source(package, newest[k], ctx, workdir)
-            if src is not None and covered({member}, top_level_names(read_gates(str(src))), src):
+            if src is not None and member in top_level_names(read_gates(str(src))):
                 return newest[k]
     finally:
         remove_workdir(workdir)

@@ -12,7 +12,6 @@ from depinfer.context import Context
 from depinfer.data import load_table
 from depinfer.model import Ecosystem, Project
 from depinfer.registries.crate_sources import crate_source
-from depinfer.toml_compat import tomllib
 from depinfer.versions import compat_key, parse_as_of, pick_crate_version, vtuple
 
 
@@ -31,30 +30,13 @@ def std_prelude() -> frozenset[str]:
     return frozenset(load_table("rust/rust_std.json").get("std_prelude", []))
 
 
-def covered(tops: set[str], public: set[str], src: Path) -> int:
-    """How many of the names `tops` a release offers at its root (`public`). A glob
-    re-export of a crate the release depends on (`pub use clap_builder::*`) may bring any of
-    them: all count. A glob over a module of its own the reader could not follow (items a
-    macro writes) shows none of them: only the names seen count, or an old line with such
-    a glob would outrank the release the code is written against."""
-    deps = dependency_names(src)
-    for name in public:
-        target = name[1:].removeprefix("::").split("::")[0]
-        if name.startswith("*") and target.replace("-", "_") in deps:
-            return len(tops)
+def covered(tops: set[str], public: set[str]) -> int:
+    """How many of the names `tops` a release offers at its root (`public`); a glob
+    re-export the reader could not follow (another crate's, or items a macro writes) may
+    bring any of them: all count."""
+    if any(p.startswith("*") for p in public):
+        return len(tops)
     return sum(1 for t in tops if t in public)
-
-
-def dependency_names(src: Path) -> set[str]:
-    """The names a release's code reaches its dependencies by (keys of its dependency
-    tables, `-` as `_`); empty when its Cargo.toml cannot be read."""
-    try:
-        doc = tomllib.loads((src / "Cargo.toml").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return set()
-    tables = [doc.get("dependencies")]
-    tables += [t.get("dependencies") for t in (doc.get("target") or {}).values()]
-    return {str(k).replace("-", "_") for t in tables if isinstance(t, dict) for k in t}
 
 
 def registry_source(
@@ -94,7 +76,7 @@ def registry_source(
         src = release_source(package, current.version, ctx, workdir)
         if src is None:
             break
-        cover = covered(tops, top_level_names(read_gates(str(src))), src)
+        cover = covered(tops, top_level_names(read_gates(str(src))))
         if best is None or cover > best[0]:
             best = (cover, src, current.version)
         if cover == len(tops):
