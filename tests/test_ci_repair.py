@@ -71,6 +71,7 @@ def test_every_pattern_has_a_fixture_log_that_it_matches():
         ("rust-cannot-find-in-crate.log", "rust", ("version", "tokio")),
         ("rust-gated-item.log", "rust", ("feature", "tokio")),
         ("rust-unresolved-item.log", "rust", ("version", "rand")),
+        ("rust-cannot-find-module.log", "rust", ("version", "bitcoin")),
     ],
 )
 def test_failures_name_the_repair(log, language, expected):
@@ -234,6 +235,12 @@ def test_verify_writes_a_needed_test_import_as_a_dependency_when_no_dev_section_
 @pytest.mark.parametrize("log", ["python-network.log", "python-system-tool.log"])
 def test_network_and_system_tools_are_not_dependency_problems(log):
     assert {a.kind for a in diagnose((LOGS / log).read_text(), "python")} == {"stop"}
+
+
+def test_rustc_names_the_missing_member_in_both_message_forms():
+    for log in ("rust-cannot-find-module.log", "rust-cannot-find-in-crate.log"):
+        (action,) = [a for a in diagnose((LOGS / log).read_text(), "rust") if a.kind == "version"]
+        assert action.member in ("key", "spawn_blocking")
 
 
 def test_an_item_behind_a_feature_asks_the_feature_not_another_major():
