@@ -295,6 +295,15 @@ def test_rust_plan_runs_on_stable_when_the_pinned_toolchain_is_missing(tmp_path,
     )
 
 
+def test_rust_plan_drops_locked_when_the_tree_has_no_lock_file(tmp_path):
+    (tmp_path / "Cargo.toml").write_text("[package]\nname = 'x'\nversion = '0.1.0'\n")
+    plan = plan_for(tmp_path, "rust", "cargo test --locked --workspace")
+    assert plan.test == ["cargo test --workspace"]
+    assert any("Cargo.lock" in n for n in plan.notes)
+    (tmp_path / "Cargo.lock").write_text("version = 3\n")
+    assert plan_for(tmp_path, "rust", "cargo test --locked").test == ["cargo test --locked"]
+
+
 def test_npm_installs_keep_to_the_snapshot_date_and_fall_back_without_publish_times():
     from depinfer.ci import with_npm_before
 

@@ -69,6 +69,9 @@ def test_every_pattern_has_a_fixture_log_that_it_matches():
         ("node-no-export.log", "javascript", ("version", "chalk-template")),
         ("node-eresolve.log", "javascript", ("relax", None)),
         ("rust-cannot-find-in-crate.log", "rust", ("version", "tokio")),
+        ("rust-gated-item.log", "rust", ("feature", "tokio")),
+        ("rust-unresolved-item.log", "rust", ("version", "rand")),
+        ("rust-cannot-find-module.log", "rust", ("version", "bitcoin")),
     ],
 )
 def test_failures_name_the_repair(log, language, expected):
@@ -232,6 +235,21 @@ def test_verify_writes_a_needed_test_import_as_a_dependency_when_no_dev_section_
 @pytest.mark.parametrize("log", ["python-network.log", "python-system-tool.log"])
 def test_network_and_system_tools_are_not_dependency_problems(log):
     assert {a.kind for a in diagnose((LOGS / log).read_text(), "python")} == {"stop"}
+
+
+def test_rustc_names_the_missing_member_in_both_message_forms():
+    for log in ("rust-cannot-find-module.log", "rust-cannot-find-in-crate.log"):
+        (action,) = [a for a in diagnose((LOGS / log).read_text(), "rust") if a.kind == "version"]
+        assert action.member in ("key", "spawn_blocking")
+
+
+def test_an_item_behind_a_feature_asks_the_feature_not_another_major():
+    actions = diagnose((LOGS / "rust-gated-item.log").read_text(), "rust")
+    features = [(a.name, a.extras) for a in actions if a.kind == "feature"]
+    assert features == [("tokio", ("net",)), ("tokio", ("rt",))]
+    # `cannot find function `spawn` in crate `tokio`` is the same gate, not a version move
+    assert not [a for a in actions if a.kind == "version"]
+    assert ("derive", "Serialize") in [(a.kind, a.name) for a in actions]
 
 
 def test_cargo_logs_tell_the_installed_crate_version(tmp_path):
@@ -450,6 +468,23 @@ def test_a_derive_asks_the_written_crate_for_its_derive_feature():
     assert _new_extras(loop, actions) == {}
 
 
+def test_an_item_behind_a_feature_asks_the_written_crate_for_that_feature():
+    from types import SimpleNamespace
+
+    from depinfer.ci.repair import _new_extras
+    from depinfer.model import Ecosystem, Requirement
+
+    reqs = [Requirement(Ecosystem.CRATES, n, "Cargo.toml") for n in ("tokio", "serde")]
+    loop = SimpleNamespace(
+        request=SimpleNamespace(language="rust"),
+        result=SimpleNamespace(requirements=reqs),
+        extras={},
+    )
+    actions = diagnose((LOGS / "rust-gated-item.log").read_text(), "rust")
+    assert _new_extras(loop, actions) == {"tokio": {"net", "rt"}, "serde": {"derive"}}
+    assert _new_extras(loop, actions) == {}
+
+
 def test_pips_own_upgrade_notice_is_not_a_missing_package():
     log = "[notice] To update, run: pip install --upgrade pip\n"
     assert diagnose(log, "python") == []
@@ -534,3 +569,44 @@ def test_a_step_that_runs_out_of_time_says_so(tmp_path, monkeypatch):
 
     outcome = _verify(tmp_path, fake_run, monkeypatch).verification
     assert outcome.stopped_because == "a step ran out of time (900s): python -m pytest"
+
+
+def test_a_rust_name_a_major_lacks_moves_to_the_nearest_line_that_has_it(tmp_path, monkeypatch):
+    # `use oldapi::serialize;` against oldapi 2 (which dropped it): the loop reads the
+    # sources of the other lines and asks for 1.0.0, not for "a newer one if any"
+    import io
+    import tarfile
+    from types import SimpleNamespace
+
+    from conftest import FIXTURES
+
+    from depinfer.ci.repair import _version_moves
+    from depinfer.context import Context, Options
+    from depinfer.model import Ecosystem, Requirement
+    from depinfer.registries import Registries
+    from depinfer.registries.base import VersionInfo
+
+    monkeypatch.setenv("CARGO_HOME", str(tmp_path / "cargo-home"))
+
+    class Sources(Registries):
+        def versions(self, ecosystem, name):
+            return [VersionInfo(v) for v in ("1.0.0", "2.0.0", "3.0.0")]
+
+        def download_crate(self, name, version):
+            src = FIXTURES / "rust" / "crate-src" / f"{name}-{version}"
+            if not src.is_dir():
+                return None
+            buf = io.BytesIO()
+            with tarfile.open(fileobj=buf, mode="w:gz") as tar:
+                tar.add(src, arcname=f"{name}-{version}")
+            return buf.getvalue()
+
+    ctx = Context(Options(languages=("rust",)), registries=Sources(use_cache=False))
+    log = "   Compiling oldapi v2.0.0\nerror[E0432]: unresolved import `oldapi::serialize`\n"
+    (action,) = [a for a in diagnose(log, "rust") if a.kind == "version"]
+    assert (action.name, action.member) == ("oldapi", "serialize")
+    reqs = [Requirement(Ecosystem.CRATES, "oldapi", "Cargo.toml", spec="2")]
+    moves = _version_moves(
+        SimpleNamespace(), "rust", [action], log, tmp_path, reqs, ctx, None, None
+    )
+    assert moves["oldapi"][0] == "1.0.0"  # 3.0.0 is newer but has no source offering it

@@ -206,6 +206,26 @@ def test_api_the_code_uses_caps_the_version(tmp_path):
     assert deps["oldapi"] == "1.0"  # 2.0 has no `serialize`; glob-lifted `Options` is in 1.0
 
 
+class GlobLogRegistry(OldApiRegistry):
+    """`globlog` 0.1 (re-exports `Vec` beside its macro) and 0.4 (the macro and a function)."""
+
+    def versions(self, ecosystem: Ecosystem, name: str) -> list[VersionInfo]:
+        if name != "globlog":
+            return super().versions(ecosystem, name)
+        return [
+            VersionInfo(v, extra={"name": "globlog", "features": {}}) for v in ("0.1.0", "0.4.0")
+        ]
+
+    def exists(self, ecosystem: Ecosystem, name: str) -> bool | None:
+        return True if name == "globlog" else super().exists(ecosystem, name)
+
+
+def test_prelude_names_after_a_glob_import_do_not_pick_an_old_major(tmp_path):
+    # `use globlog::*; Vec::new()`: `Vec` is the prelude's, not a name 0.4 lacks
+    _, edits = run(tmp_path, "globprelude", GlobLogRegistry())
+    assert edits["Cargo.toml"]["dependencies"]["globlog"] == "0.4.0"
+
+
 def test_member_cycles_are_broken(tmp_path):
     root = copy_fixture("rust", "workspace", tmp_path / "workspace")
     lib = root / "crates" / "core" / "src" / "lib.rs"

@@ -384,3 +384,20 @@ def test_wasm_bindgen_on_plain_functions_needs_no_futures_crate(tmp_path, monkey
     found = _candidates(tmp_path)
     assert ("Cargo.toml", "wasm-bindgen") in found
     assert ("Cargo.toml", "wasm-bindgen-futures") not in found
+
+
+def test_self_in_a_reexported_use_list_names_the_module(tmp_path):
+    # bitcoin 0.32: `pub use crate::blockdata::script::{self, Script};` offers `script` at
+    # the root; missed, the code's `bitcoin::script` looked like an older line's
+    write_tree(
+        tmp_path,
+        {
+            "Cargo.toml": '[package]\nname = "b"\nversion = "0.32.0"\n',
+            "src/lib.rs": "mod blockdata;\npub use crate::blockdata::script::{self, Script};\n",
+            "src/blockdata/mod.rs": "pub mod script;\n",
+            "src/blockdata/script.rs": "pub struct Script;\n",
+        },
+    )
+    names = top_level_names(read_gates(str(tmp_path)))
+    assert {"script", "Script"} <= names
+    assert "self" not in names

@@ -464,7 +464,12 @@ def _use_names(node: Any, src: bytes) -> list[str]:
         return [_text(name, src)] if name is not None else []
     if t == "scoped_use_list":
         lst = node.child_by_field_name("list")
-        return _use_names(lst, src) if lst is not None else []
+        out = _use_names(lst, src) if lst is not None else []
+        path = node.child_by_field_name("path")
+        if lst is not None and path is not None and any(c.type == "self" for c in lst.children):
+            # `pub use blockdata::script::{self, Script}` names `script` too
+            out += _use_names(path, src)
+        return out
     if t == "use_list":
         return [n for c in node.named_children for n in _use_names(c, src)]
     return []

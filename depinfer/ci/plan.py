@@ -655,6 +655,11 @@ def rust_plan(
         # toolchains cannot be downloaded everywhere; the installed default is the best try
         plan.env["RUSTUP_TOOLCHAIN"] = "stable"
         plan.notes.append(f"rust-toolchain pins {pinned}, which is not installed: ran on stable")
+    if not (project.root / "Cargo.lock").is_file() and _LOCKED.search(plan.test[0]):
+        # `--locked` / `--frozen` ask cargo to keep Cargo.lock as it is; with none in the
+        # tree (manifests written afresh), cargo refuses to start: the lock is made instead
+        plan.test = [_LOCKED.sub("", line) for line in plan.test]
+        plan.notes.append("no Cargo.lock in the tree: ran without --locked / --frozen")
     wanted = rust_runtime(project).maximum
     have = _rustc_version(plan.env.get("RUSTUP_TOOLCHAIN"))
     if wanted and have and _release(wanted) > _release(have):
@@ -664,6 +669,7 @@ def rust_plan(
     return plan
 
 
+_LOCKED = re.compile(r"\s+--(?:locked|frozen)\b")
 _CARGO_SUB = re.compile(r"\bcargo(?:\s+\+\S+)?\s+(?:test|build|check|run|bench)\b")
 
 

@@ -25,11 +25,13 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
+from itertools import zip_longest
 from pathlib import Path
 from types import ModuleType
 
 from packaging.version import InvalidVersion, Version
 
+from depinfer.analyzers.rust_gates import read_gates, top_level_names
 from depinfer.ci import plan, plan_for, run_tests
 from depinfer.ci.failures import (
     RERUN_FAILED,
@@ -48,6 +50,8 @@ from depinfer.ci.repair_names import (
 from depinfer.ci.runner import RunResult, make_checkout
 from depinfer.context import Context
 from depinfer.data import load_table
+from depinfer.facts.rust import entry_of
+from depinfer.mapping.rust_sources import release_source
 from depinfer.model import (
     LANGUAGE_ECOSYSTEM,
     Candidate,
@@ -60,6 +64,7 @@ from depinfer.model import (
     Requirement,
     Section,
 )
+from depinfer.registries.crate_sources import remove_workdir
 from depinfer.resolvers.common import merge_candidates
 from depinfer.scan import scan
 from depinfer.versions import parse_as_of
@@ -79,7 +84,7 @@ def COPY_IGNORE(directory: str, names: list[str]) -> set[str]:
 
 @dataclass
 class Action:
-    kind: str  # module | package | version | runtime | derive | stop
+    kind: str  # module | package | version | runtime | derive | feature | stop
     name: str | None
     why: str
     line: str  # the log line that matched
@@ -90,6 +95,7 @@ class Action:
     binding: str | None = None  # a JavaScript local name whose import names the package
     report: str = ""  # relax actions: the resolver's conflict report
     owner: str | None = None  # patched actions: the module whose attribute a test patches
+    member: str | None = None  # version actions: the name the chosen release lacks, if known
 
 
 # A traceback frame naming a Python file: pytest's short form `path.py:12: in <module>` or
@@ -189,19 +195,22 @@ def diagnose(log: str, language: str) -> list[Action]:
     """Repair actions named by a failed run's log — every failure in it, not only the
     first — most specific first, deduplicated; stop actions only when nothing else is."""
     actions: list[Action] = []
-    seen: set[tuple[str, str | None, str | None]] = set()
+    seen: set[tuple[str, str | None, str | None, tuple[str, ...]]] = set()
     for pat in patterns():
         if pat["language"] != language:
             continue
         for m in re.finditer(pat["regex"], log):
             action = _action(pat, m, log, language)
-            key = (action.kind, action.name, action.binding)
+            key = (action.kind, action.name, action.binding, action.extras)
             if key in seen:
                 continue
             seen.add(key)
             actions.append(action)
     if any(a.kind != "stop" for a in actions):
         actions = [a for a in actions if a.kind != "stop"]
+    # a name the crate has behind a feature: its "cannot find … in crate" is not a major's
+    gated = {_norm(a.name) for a in actions if a.kind == "feature" and a.name}
+    actions = [a for a in actions if not (a.kind == "version" and _norm(a.name or "") in gated)]
     if any(a.kind == "runtime" for a in actions):  # no build for this Python: not a conflict
         actions = [a for a in actions if a.kind != "relax"]
     return actions
@@ -239,6 +248,7 @@ def _action(pat: dict, m: re.Match[str], log: str, language: str) -> Action:
         binding=groups.get("binding"),
         report=log[m.start() : m.start() + 3000] if kind == "relax" else "",
         owner=groups.get("owner"),
+        member=groups.get("member"),
     )
 
 
@@ -392,7 +402,14 @@ def _version_moves(
         older = [r for r in releases if r[0] < key]
         # the majors before the installed one (0.x: the minors before it)
         cap = "<" + (f"0.{key[1]}" if key[0] == 0 and len(key) > 1 else str(key[0]))
-        if a.direction != "down" and newer:
+        line = (
+            rust_line_with(_package_of(written[_norm(name)]), a.member, key, releases, ctx)
+            if language == "rust" and a.member
+            else None
+        )
+        if line is not None:
+            spec, how = line, f"{line} has `{a.member}`"
+        elif a.direction != "down" and newer:
             spec, how = ">=" + newer[0][1], f"newer than {installed}"
         elif older or not releases:
             spec, how = cap, f"older than {installed}"
@@ -400,6 +417,50 @@ def _version_moves(
             continue
         moves[_norm(name)] = (spec, f"{a.line} — {name} {installed} lacks it: {how} ({spec})")
     return moves
+
+
+LINES_READ = 4  # compatibility groups whose source a Rust version move reads at most
+
+
+def rust_line_with(
+    package: str,
+    member: str,
+    installed: tuple[int, ...],
+    releases: list[tuple[tuple[int, ...], str]],
+    ctx: Context,
+) -> str | None:
+    """The newest release of the compatibility group nearest the installed one (the next
+    newer, the next older, then the ones beyond) whose source offers `member` at its root
+    by name (`rand::thread_rng`, `tokio::spawn_blocking`), read from the crates the registry
+    serves; None when none of the groups read does."""
+    newest: dict[tuple[int, ...], str] = {}
+    for k, v in releases:
+        if k not in newest or _version_key(v) > _version_key(newest[k]):
+            newest[k] = v
+    after = sorted(k for k in newest if k > installed)
+    before = sorted((k for k in newest if k < installed), reverse=True)
+    order = [k for pair in zip_longest(after, before) for k in pair if k is not None]
+    workdir: list[Path] = []
+    try:
+        for k in order[:LINES_READ]:
+            src = release_source(package, newest[k], ctx, workdir)
+            if src is not None and member in top_level_names(read_gates(str(src))):
+                return newest[k]
+    finally:
+        remove_workdir(workdir)
+    return None
+
+
+def _version_key(version: str) -> tuple[int, ...]:
+    try:
+        return Version(version).release
+    except InvalidVersion:
+        return ()
+
+
+def _package_of(req: Requirement) -> str:
+    """The registry name of a written Cargo entry (its `package` when renamed)."""
+    return entry_of(req).package or req.name
 
 
 def _older_runtime(
@@ -871,7 +932,7 @@ def _new_extras(loop: _Loop, actions: list[Action]) -> dict[str, set[str]]:
         more = set(extras) - have
         if more:
             loop.extras[_norm(name)] = (have | more, line)
-            new[name] = more
+            new[name] = new.get(name, set()) | more
     return new
 
 
@@ -881,6 +942,11 @@ def _asked_extras(loop: _Loop, actions: list[Action]) -> list[tuple[str, list[st
     eco = LANGUAGE_ECOSYSTEM[loop.request.language]
     written = {_norm(r.name) for r in loop.result.requirements if r.ecosystem == eco}
     out = [(a.name, list(a.extras), a.line) for a in actions if a.kind == "package" and a.name]
+    out += [
+        (a.name, list(a.extras), a.line)
+        for a in actions
+        if a.kind == "feature" and a.name and _norm(a.name) in written
+    ]
     for a in actions:
         if a.kind != "derive" or not a.name:
             continue

@@ -4,10 +4,12 @@ and the rules (which features an item needs) read the same release."""
 
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 
 from depinfer.analyzers.rust_gates import read_gates, top_level_names
 from depinfer.context import Context
+from depinfer.data import load_table
 from depinfer.model import Ecosystem, Project
 from depinfer.registries.crate_sources import crate_source
 from depinfer.versions import compat_key, parse_as_of, pick_crate_version, vtuple
@@ -22,12 +24,29 @@ def release_source(
     )
 
 
+@lru_cache(maxsize=1)
+def std_prelude() -> frozenset[str]:
+    """Names every module has from the standard prelude (`Vec`, `Option`, `TryFrom`)."""
+    return frozenset(load_table("rust/rust_std.json").get("std_prelude", []))
+
+
+def covered(tops: set[str], public: set[str]) -> int:
+    """How many of the names `tops` a release offers at its root (`public`); a glob
+    re-export the reader could not follow (another crate's, or items a macro writes) may
+    bring any of them: all count."""
+    if any(p.startswith("*") for p in public):
+        return len(tops)
+    return sum(1 for t in tops if t in public)
+
+
 def registry_source(
     package: str, used: list[str], project: Project, ctx: Context, workdir: list[Path]
 ) -> tuple[Path | None, str | None]:
     """Source of the release the resolver would choose, read from its `.crate`; when the
     code uses top-level names that release lacks (`bincode::serialize` is gone in bincode 2),
     the newest release of an older compatibility group that has them (up to two steps back).
+    A prelude name a release lacks (`Vec` after `use log::*;`) is the standard one: it does
+    not count against the release.
     Returns (source root, version to pin) — the version only when it differs from the newest."""
     if ctx.options.offline or not hasattr(ctx.registries, "download_crate"):
         return None, None
@@ -38,6 +57,7 @@ def registry_source(
         as_of = None
     current = pick_crate_version(versions, as_of=as_of)
     tops = {u.split("::")[0] for u in used if u}
+    tops -= std_prelude()
     best: tuple[int, Path, str] | None = None
     newest = current.version if current is not None else None
     # a breaking line too new to have settled by the as-of date (pick_version passes it over)
@@ -56,9 +76,7 @@ def registry_source(
         src = release_source(package, current.version, ctx, workdir)
         if src is None:
             break
-        public = top_level_names(read_gates(str(src)))
-        glob = any(p.startswith("*") for p in public)
-        cover = len(tops) if glob else sum(1 for t in tops if t in public)
+        cover = covered(tops, top_level_names(read_gates(str(src))))
         if best is None or cover > best[0]:
             best = (cover, src, current.version)
         if cover == len(tops):
