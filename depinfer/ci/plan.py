@@ -643,7 +643,7 @@ def rust_plan(
 ) -> Plan:
     plan = Plan("rust", runtime)
     tests = [test_cmd] if test_cmd else test_lines(job)
-    plan.test = [without_lock_flags(tests[0] if tests else "cargo test")]
+    plan.test = [tests[0] if tests else "cargo test"]
     plan.env.update(CI_ENV)
     plan.env["CARGO_TERM_COLOR"] = "never"
     stand_in = nextest_folder() if needs_nextest(plan.test, project.root) else None
@@ -655,10 +655,11 @@ def rust_plan(
         # toolchains cannot be downloaded everywhere; the installed default is the best try
         plan.env["RUSTUP_TOOLCHAIN"] = "stable"
         plan.notes.append(f"rust-toolchain pins {pinned}, which is not installed: ran on stable")
-    if not (project.root / "Cargo.lock").is_file() and _LOCKED.search(plan.test[0]):
+    unlocked = [without_lock_flags(line) for line in plan.test]
+    if not (project.root / "Cargo.lock").is_file() and unlocked != plan.test:
         # `--locked` / `--frozen` ask cargo to keep Cargo.lock as it is; with none in the
         # tree (manifests written afresh), cargo refuses to start: the lock is made instead
-        plan.test = [_LOCKED.sub("", line) for line in plan.test]
+        plan.test = unlocked
         plan.notes.append("no Cargo.lock in the tree: ran without --locked / --frozen")
     wanted = rust_runtime(project).maximum
     have = _rustc_version(plan.env.get("RUSTUP_TOOLCHAIN"))
@@ -669,7 +670,6 @@ def rust_plan(
     return plan
 
 
-_LOCKED = re.compile(r"\s+--(?:locked|frozen)\b")
 _CARGO_SUB = re.compile(r"\bcargo(?:\s+\+\S+)?\s+(?:test|build|check|run|bench)\b")
 
 

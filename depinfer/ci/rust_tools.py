@@ -2,7 +2,7 @@
 
 The benchmark and the verify loop delete `Cargo.lock` (it pins what is being tested), so a
 job's `--locked` / `--frozen` would stop every run, the repository's own manifests included,
-before a test ran; they are dropped. A job that runs `cargo nextest` (directly, or from a
+before a test ran; with no Cargo.lock in the tree the plan drops them. A job that runs `cargo nextest` (directly, or from a
 Makefile or script the plan cannot rewrite) gets a `cargo-nextest` on PATH that runs the
 same tests through `cargo test` (`nextest_shim.py`) when cargo-nextest is not installed.
 """
