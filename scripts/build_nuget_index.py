@@ -388,7 +388,7 @@ System.CodeDom | 45 | lib | System.CodeDom;System.CodeDom.Compiler | 9.0.7
 System.Text.Encoding.CodePages | 70 | lib | | 9.0.7
 System.Reactive | 75 | lib | System.Reactive;System.Reactive.Linq;System.Reactive.Subjects;System.Reactive.Disposables;System.Reactive.Concurrency;System.Reactive.Threading.Tasks | 6.0.1
 System.Interactive.Async | 45 | lib | | 6.0.3
-System.Linq.Async | 65 | lib | System.Linq[ToAsyncEnumerable,ToListAsync,AsAsyncEnumerable,SelectAwait,WhereAwait] | 6.0.3
+System.Linq.Async | 65 | lib | System.Linq[ToAsyncEnumerable,SelectAwait,WhereAwait,SelectManyAwait,AggregateAwaitAsync] | 6.0.3
 System.Linq.Dynamic.Core | 65 | lib | System.Linq.Dynamic.Core | 1.6.7
 System.CommandLine | 70 | lib | System.CommandLine;System.CommandLine.Invocation;System.CommandLine.Parsing;System.CommandLine.Builder;System.CommandLine.Binding;System.CommandLine.Help | 2.0.0
 System.Net.Http | 60 | lib | | 4.3.4
@@ -1657,6 +1657,19 @@ DEPENDS_ON = {
         "Microsoft.AspNetCore.TestHost",
         _MX + "Hosting",
     ],
+    "FluentValidation.AspNetCore": [
+        "FluentValidation",
+        "FluentValidation.DependencyInjectionExtensions",
+    ],
+    # the AspNetCore.HealthChecks.* checks build on the health-checks service
+    "AspNetCore.HealthChecks.NpgSql": [_MX + "Diagnostics.HealthChecks", "Npgsql"],
+    "AspNetCore.HealthChecks.SqlServer": [_MX + "Diagnostics.HealthChecks"],
+    "AspNetCore.HealthChecks.Redis": [_MX + "Diagnostics.HealthChecks"],
+    "AspNetCore.HealthChecks.Rabbitmq": [_MX + "Diagnostics.HealthChecks", "RabbitMQ.Client"],
+    "AspNetCore.HealthChecks.MongoDb": [_MX + "Diagnostics.HealthChecks", "MongoDB.Driver"],
+    "Asp.Versioning.Http": ["Asp.Versioning.Abstractions"],
+    "Asp.Versioning.Mvc": ["Asp.Versioning.Http"],
+    "Asp.Versioning.Mvc.ApiExplorer": ["Asp.Versioning.Mvc"],
     "Testcontainers.MsSql": ["Testcontainers"],
     "Testcontainers.PostgreSql": ["Testcontainers"],
 }

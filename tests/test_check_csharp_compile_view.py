@@ -110,3 +110,17 @@ def test_a_build_rule_suggestion_is_no_finding_and_lang_limits_the_manifests(tmp
     )
     assert ("DEP002", "left-pad") in _codes(root)
     assert _codes(root, languages=("csharp",)) == []
+
+
+def test_a_package_brings_its_core_package(tmp_path):
+    # Microsoft.Data.Sqlite is the Sqlite.Core API plus the native bundle: a project
+    # referencing it compiles against Microsoft.Data.Sqlite.Core's namespace
+    root = write_tree(
+        tmp_path,
+        {
+            "Lib/Lib.csproj": LIB.format(items=_ref("Microsoft.Data.Sqlite")),
+            "Lib/Store.cs": "using Microsoft.Data.Sqlite;\n\nnamespace Lib;\n\n"
+            "public class Store { public SqliteConnection C = new(); }\n",
+        },
+    )
+    assert _codes(root) == []

@@ -11,7 +11,7 @@ of the repository uses any of it.
 
 Dependencies of packages are known offline from two facts: the brought-by table
 (data/csharp/conventions.json) and the packaging convention of package families, where
-`A.B` depends on its family's core `A` and a package `A` on its `A.Abstractions`
+`A.B` depends on its family's core `A` and a package `A` on its `A.Abstractions` and `A.Core`
 (Microsoft.Extensions.*, EF Core providers, Serilog sinks, OpenFeature.Hosting …).
 """
 
@@ -64,6 +64,7 @@ def _dependencies(pid: str) -> set[str]:
         out.add(".".join(parts[:i]).lower())
     for core in [pid, *(".".join(parts[:i]) for i in range(1, len(parts)))]:
         out.add(f"{core}.abstractions".lower())
+    out.add(f"{pid}.core".lower())  # A brings its A.Core (Microsoft.Data.Sqlite, Hangfire)
     known = nx.package_ids()
     return {d for d in out if d in known}  # only real packages (`Microsoft` is none)
 
@@ -173,6 +174,8 @@ def compiles(view: CsView, manifest: str, name: str, namespaces: list[str]) -> b
         nx.shared_framework() in (o.manifest.data or {}).get("framework_references", [])
         for o in closure
     )
+    # (or the ASP.NET Core 2.x metapackage of the framework's name, which is all of it)
+    carriers.add(nx.shared_framework().lower())
     if (framework or seen & carriers) and nx.in_shared_framework(name):
         return True
     return any(nx.package_in_box(name, other) for other in closure)
