@@ -319,7 +319,7 @@ Microsoft.Extensions.AI | 40 | lib | Microsoft.Extensions.AI | 9.7.1
 Microsoft.Bcl.AsyncInterfaces | 85 | lib | | 9.0.7
 Microsoft.Bcl.HashCode | 50 | lib | | 6.0.0
 Microsoft.Bcl.TimeProvider | 40 | lib | | 9.0.7
-Microsoft.CSharp | 85 | lib | Microsoft.CSharp.RuntimeBinder | 4.7.0
+Microsoft.CSharp | 85 | lib | Microsoft.CSharp.RuntimeBinder;Microsoft.CSharp[dynamic] | 4.7.0
 Microsoft.Win32.Registry | 65 | lib | | 5.0.0
 Microsoft.CodeAnalysis.CSharp | 85 | lib | Microsoft.CodeAnalysis.CSharp;Microsoft.CodeAnalysis.CSharp.Syntax;Microsoft.CodeAnalysis;Microsoft.CodeAnalysis.Text;Microsoft.CodeAnalysis.Diagnostics;Microsoft.CodeAnalysis.Operations | 4.14.0
 Microsoft.CodeAnalysis.Common | 70 | lib | Microsoft.CodeAnalysis[ISourceGenerator,IncrementalGeneratorInitializationContext] | 4.14.0

@@ -124,3 +124,17 @@ def test_a_package_brings_its_core_package(tmp_path):
         },
     )
     assert _codes(root) == []
+
+
+def test_the_dynamic_keyword_uses_microsoft_csharp(tmp_path):
+    # `dynamic` binds through Microsoft.CSharp's runtime binder (the package's
+    # description: "support for ... dynamic, using the C# language")
+    lib = LIB.replace("net8.0", "netstandard2.0").format(items=_ref("Microsoft.CSharp"))
+    root = write_tree(
+        tmp_path,
+        {
+            "Lib/Lib.csproj": lib,
+            "Lib/A.cs": "namespace Lib;\n\npublic class A { public object F(dynamic d) => d.X; }\n",
+        },
+    )
+    assert _codes(root) == []
