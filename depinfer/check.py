@@ -31,11 +31,21 @@ from depinfer.check_formats import render
 from depinfer.context import Options
 from depinfer.data import load_table
 from depinfer.filecache import FileCache
+from depinfer.mapping import csharp_check
+from depinfer.mapping.nuget_index import kind_of
 from depinfer.mapping.python import target_python
 from depinfer.mapping.python_index import canonical
 from depinfer.mapping.python_stdlib import is_stdlib
 from depinfer.mapping.python_tooling import tooling_declarations
-from depinfer.model import Candidate, Ecosystem, FileKind, Manifest, Project, Section
+from depinfer.model import (
+    LANGUAGE_ECOSYSTEM,
+    Candidate,
+    Ecosystem,
+    FileKind,
+    Manifest,
+    Project,
+    Section,
+)
 from depinfer.pipeline import infer, make_context
 from depinfer.registries.names import comparable
 from depinfer.resolvers.python import framework_parts
@@ -192,6 +202,7 @@ def find_problems(
     known = known or Known()
     findings: list[Finding] = []
     manifests = {m.path: m for m in project.manifests}
+    view = csharp_check.compile_view(project) if project.manifests_of(Ecosystem.NUGET) else None
     for mpath, names in _uses_by_manifest(project, candidates).items():
         manifest = manifests[mpath]
         runtime, dev, has_dev_group = _declared_where(project, manifest)
@@ -212,10 +223,45 @@ def find_problems(
                 runtime_use = any(_needs_runtime(u) for u in uses)
                 parents = runtime if runtime_use else {**dev, **runtime}
                 finding = _transitive(finding, norm, parents, known)
+            if finding is not None and manifest.ecosystem == Ecosystem.NUGET:
+                finding = _csharp_missing(finding, view, mpath, uses)
             if finding is not None:
                 findings.append(finding)
-    findings.extend(_unused(project, candidates, known))
-    return findings
+    findings.extend(_unused(project, candidates, known, view))
+    return _unique(findings)
+
+
+def _unique(findings: list[Finding]) -> list[Finding]:
+    """One finding per code, name and place (a conditional PackageReference per target
+    framework names the package on one line twice)."""
+    seen: set[tuple] = set()
+    out = []
+    for f in findings:
+        key = (f.code, f.name, f.file, f.line)
+        if key not in seen:
+            seen.add(key)
+            out.append(f)
+    return out
+
+
+def _csharp_missing(
+    finding: Finding, view: csharp_check.CsView | None, mpath: str, uses: list[Candidate]
+) -> Finding | None:
+    """C#: missing only when code names it (a `using`, a qualified name; not what a build
+    rule would add) and nothing the project compiles against provides it."""
+    if finding.code != "DEP001" or view is None:
+        return finding
+    code = [
+        u
+        for u in uses
+        if any(e.file and e.file.endswith(csharp_check.CODE_SUFFIXES) for e in u.evidence)
+    ]
+    if not code:
+        return None
+    namespaces = sorted({n for u in code for n in u.import_names})
+    if csharp_check.compiles(view, mpath, code[0].name, namespaces):
+        return None
+    return finding
 
 
 def _transitive(finding: Finding, norm: str, scope: dict[str, str], known: Known) -> Finding:
@@ -318,11 +364,29 @@ def _lines(project: Project, rel: str) -> list[str]:
         return []
 
 
-def _unused(project: Project, candidates: list[Candidate], known: Known) -> list[Finding]:
+def _unused(
+    project: Project,
+    candidates: list[Candidate],
+    known: Known,
+    view: csharp_check.CsView | None = None,
+) -> list[Finding]:
     """Runtime declarations no code uses (DEP002), unless exempt; standard-library modules
     declared as dependencies (DEP005) instead of DEP002."""
     findings: list[Finding] = []
     all_used = {(c.ecosystem, normalise(c.ecosystem, c.name)) for c in candidates}
+    # used packages nothing declares directly: a declared package bringing one is needed
+    written = {
+        n.lower()
+        for m in project.manifests_of(Ecosystem.NUGET)
+        for n in m.declared.get("PackageReference", [])
+    }
+    cs_used = {n.lower() for eco, n in all_used if eco == Ecosystem.NUGET} - written
+    cs_namespaces = {
+        n
+        for c in candidates
+        if c.ecosystem == Ecosystem.NUGET and not c.internal
+        for n in c.import_names
+    }
     for m in project.manifests:
         if m.parse_error:
             continue
@@ -341,9 +405,28 @@ def _unused(project: Project, candidates: list[Candidate], known: Known) -> list
                     continue
                 if not runtime or (m.ecosystem, norm) in all_used or _exempt(m.ecosystem, norm):
                     continue
+                if m.ecosystem == Ecosystem.NUGET and not _csharp_unused(
+                    key, name, cs_namespaces, view, cs_used
+                ):
+                    continue
                 message = MESSAGES["DEP002"].format(name=name, manifest=m.path)
                 findings.append(Finding("DEP002", name, m.path, m.path, line, message))
     return findings
+
+
+def _csharp_unused(
+    key: str, name: str, namespaces: set[str], view: csharp_check.CsView | None, used: set[str]
+) -> bool:
+    """C#: a PackageReference (a central PackageVersion only pins a version) of a library
+    the index knows, none of whose namespaces the code uses; a build, analyzer or test
+    tool, or a package the index does not know, may be used where no `using` shows it."""
+    if key != "PackageReference" or csharp_check.unknown(name):
+        return False
+    if kind_of(name) != "lib" or csharp_check.uses_any(name, namespaces):
+        return False
+    if csharp_check.brings_used(name, used):
+        return False
+    return view is None or not csharp_check.marker_used(view, name)
 
 
 def _stdlib(project: Project, m: Manifest, name: str, line: int, known: Known) -> bool:
@@ -379,10 +462,14 @@ def run_check(
         brought=_brought(project, ctx, online),
         python=target_python(project, ctx),
     )
+    ecosystems = {m.path: m.ecosystem for m in project.manifests}
+    wanted = {LANGUAGE_ECOSYSTEM[lang] for lang in languages if lang in LANGUAGE_ECOSYSTEM}
     findings = [
         f
         for f in find_problems(project, result.candidates, known)
         if not any(ctx.config.ignored(f.code, n) for n in (f.name, *f.modules))
+        # --lang: the chosen languages' manifests only
+        and (not wanted or ecosystems.get(f.manifest) in wanted)
     ]
     return result, findings
 

@@ -319,7 +319,7 @@ Microsoft.Extensions.AI | 40 | lib | Microsoft.Extensions.AI | 9.7.1
 Microsoft.Bcl.AsyncInterfaces | 85 | lib | | 9.0.7
 Microsoft.Bcl.HashCode | 50 | lib | | 6.0.0
 Microsoft.Bcl.TimeProvider | 40 | lib | | 9.0.7
-Microsoft.CSharp | 85 | lib | Microsoft.CSharp.RuntimeBinder | 4.7.0
+Microsoft.CSharp | 85 | lib | Microsoft.CSharp.RuntimeBinder;Microsoft.CSharp[dynamic] | 4.7.0
 Microsoft.Win32.Registry | 65 | lib | | 5.0.0
 Microsoft.CodeAnalysis.CSharp | 85 | lib | Microsoft.CodeAnalysis.CSharp;Microsoft.CodeAnalysis.CSharp.Syntax;Microsoft.CodeAnalysis;Microsoft.CodeAnalysis.Text;Microsoft.CodeAnalysis.Diagnostics;Microsoft.CodeAnalysis.Operations | 4.14.0
 Microsoft.CodeAnalysis.Common | 70 | lib | Microsoft.CodeAnalysis[ISourceGenerator,IncrementalGeneratorInitializationContext] | 4.14.0
@@ -388,7 +388,7 @@ System.CodeDom | 45 | lib | System.CodeDom;System.CodeDom.Compiler | 9.0.7
 System.Text.Encoding.CodePages | 70 | lib | | 9.0.7
 System.Reactive | 75 | lib | System.Reactive;System.Reactive.Linq;System.Reactive.Subjects;System.Reactive.Disposables;System.Reactive.Concurrency;System.Reactive.Threading.Tasks | 6.0.1
 System.Interactive.Async | 45 | lib | | 6.0.3
-System.Linq.Async | 65 | lib | System.Linq[ToAsyncEnumerable,ToListAsync,AsAsyncEnumerable,SelectAwait,WhereAwait] | 6.0.3
+System.Linq.Async | 65 | lib | System.Linq[ToAsyncEnumerable,SelectAwait,WhereAwait,SelectManyAwait,AggregateAwaitAsync] | 6.0.3
 System.Linq.Dynamic.Core | 65 | lib | System.Linq.Dynamic.Core | 1.6.7
 System.CommandLine | 70 | lib | System.CommandLine;System.CommandLine.Invocation;System.CommandLine.Parsing;System.CommandLine.Builder;System.CommandLine.Binding;System.CommandLine.Help | 2.0.0
 System.Net.Http | 60 | lib | | 4.3.4
@@ -1477,13 +1477,201 @@ BROUGHT_BY = {
     ],
     "Castle.Core": ["Moq", "NSubstitute"],
     "Serilog": ["Serilog.AspNetCore", "Serilog.Extensions.Hosting", "Serilog.Sinks.Console"],
-    "Newtonsoft.Json": ["Microsoft.AspNetCore.Mvc.NewtonsoftJson", "RestSharp"],
+    # Hangfire's gallery page: Hangfire depends on Hangfire.Core, which depends on Newtonsoft.Json
+    "Newtonsoft.Json": ["Microsoft.AspNetCore.Mvc.NewtonsoftJson", "RestSharp", "Hangfire"],
+    # JwtBearer depends on Microsoft.IdentityModel.Protocols.OpenIdConnect, which depends on
+    # System.IdentityModel.Tokens.Jwt (both gallery pages' dependency lists)
+    "System.IdentityModel.Tokens.Jwt": [
+        "Microsoft.AspNetCore.Authentication.JwtBearer",
+        "Microsoft.IdentityModel.Protocols.OpenIdConnect",
+    ],
+    # IdentityServer4's and IdentityServer4.AccessTokenValidation's dependency lists
+    "IdentityModel": ["IdentityServer4", "IdentityServer4.AccessTokenValidation"],
+    # ReactiveUI's dependency list (DynamicData, Splat)
+    "DynamicData": ["ReactiveUI"],
+    # NEST's dependency list (the low-level client)
+    "Elasticsearch.Net": ["NEST"],
+    # Volo.Abp.Core's dependency list
+    "JetBrains.Annotations": ["Volo.Abp.Core"],
     "MediatR.Contracts": ["MediatR"],
     "Google.Protobuf": ["Grpc.AspNetCore"],
     # Aspire's Azure hosting integrations build on the container ones (their gallery pages)
     "Aspire.Hosting.PostgreSQL": ["Aspire.Hosting.Azure.PostgreSQL"],
     "Aspire.Hosting.SqlServer": ["Aspire.Hosting.Azure.Sql"],
     "Aspire.Hosting.Redis": ["Aspire.Hosting.Azure.Redis"],
+}
+
+# What a package depends on (its NuGet gallery page's dependency list, current major
+# version; the dependencies every target framework group shares). Check mode only: a
+# `using` of a dependency compiles in a project referencing the parent.
+_MX = "Microsoft.Extensions."
+DEPENDS_ON = {
+    _MX + "Options": [_MX + "DependencyInjection.Abstractions", _MX + "Primitives"],
+    _MX + "Logging.Abstractions": [_MX + "DependencyInjection.Abstractions"],
+    _MX + "Logging": [
+        _MX + "DependencyInjection",
+        _MX + "Logging.Abstractions",
+        _MX + "Options",
+    ],
+    _MX + "DependencyInjection": [_MX + "DependencyInjection.Abstractions"],
+    _MX + "Configuration": [_MX + "Configuration.Abstractions", _MX + "Primitives"],
+    _MX + "Configuration.Abstractions": [_MX + "Primitives"],
+    _MX + "Configuration.Binder": [_MX + "Configuration.Abstractions"],
+    _MX + "Configuration.Json": [
+        _MX + "Configuration",
+        _MX + "Configuration.FileExtensions",
+        _MX + "FileProviders.Abstractions",
+    ],
+    _MX + "Options.ConfigurationExtensions": [
+        _MX + "Configuration.Abstractions",
+        _MX + "Configuration.Binder",
+        _MX + "DependencyInjection.Abstractions",
+        _MX + "Options",
+        _MX + "Primitives",
+    ],
+    _MX + "Hosting.Abstractions": [
+        _MX + "Configuration.Abstractions",
+        _MX + "DependencyInjection.Abstractions",
+        _MX + "Diagnostics.Abstractions",
+        _MX + "FileProviders.Abstractions",
+        _MX + "Logging.Abstractions",
+    ],
+    _MX + "Hosting": [
+        _MX + "Configuration",
+        _MX + "Configuration.Binder",
+        _MX + "Configuration.CommandLine",
+        _MX + "Configuration.EnvironmentVariables",
+        _MX + "Configuration.Json",
+        _MX + "Configuration.UserSecrets",
+        _MX + "DependencyInjection",
+        _MX + "Hosting.Abstractions",
+        _MX + "Logging",
+        _MX + "Logging.Configuration",
+        _MX + "Logging.Console",
+        _MX + "Logging.Debug",
+        _MX + "Options",
+    ],
+    _MX + "Http": [
+        _MX + "Configuration.Abstractions",
+        _MX + "DependencyInjection.Abstractions",
+        _MX + "Logging",
+        _MX + "Logging.Abstractions",
+        _MX + "Options",
+    ],
+    _MX + "Caching.Memory": [
+        _MX + "Caching.Abstractions",
+        _MX + "DependencyInjection.Abstractions",
+        _MX + "Logging.Abstractions",
+        _MX + "Options",
+    ],
+    _MX + "Caching.StackExchangeRedis": [_MX + "Caching.Abstractions", _MX + "Options"],
+    _MX + "Diagnostics.HealthChecks": [
+        _MX + "Diagnostics.HealthChecks.Abstractions",
+        _MX + "Hosting.Abstractions",
+        _MX + "Logging.Abstractions",
+        _MX + "Options",
+    ],
+    "Microsoft.EntityFrameworkCore": [
+        "Microsoft.EntityFrameworkCore.Abstractions",
+        _MX + "Caching.Memory",
+        _MX + "Logging",
+    ],
+    "Microsoft.EntityFrameworkCore.Relational": [
+        "Microsoft.EntityFrameworkCore",
+        _MX + "Configuration.Abstractions",
+    ],
+    "Microsoft.EntityFrameworkCore.SqlServer": [
+        "Microsoft.EntityFrameworkCore.Relational",
+        "Microsoft.Data.SqlClient",
+    ],
+    "Microsoft.EntityFrameworkCore.Sqlite": [
+        "Microsoft.EntityFrameworkCore.Sqlite.Core",
+        "Microsoft.EntityFrameworkCore.Relational",
+    ],
+    "Npgsql.EntityFrameworkCore.PostgreSQL": [
+        "Npgsql",
+        "Microsoft.EntityFrameworkCore.Relational",
+    ],
+    "Microsoft.AspNetCore.Identity.EntityFrameworkCore": [
+        "Microsoft.EntityFrameworkCore.Relational",
+        _MX + "Identity.Stores",
+    ],
+    _MX + "Identity.Stores": [_MX + "Identity.Core", _MX + "Logging"],
+    _MX + "Identity.Core": [_MX + "Logging", _MX + "Options"],
+    "Swashbuckle.AspNetCore": [
+        "Swashbuckle.AspNetCore.Swagger",
+        "Swashbuckle.AspNetCore.SwaggerGen",
+        "Swashbuckle.AspNetCore.SwaggerUI",
+    ],
+    "Swashbuckle.AspNetCore.Swagger": ["Microsoft.OpenApi"],
+    "Swashbuckle.AspNetCore.SwaggerGen": ["Swashbuckle.AspNetCore.Swagger"],
+    "Microsoft.AspNetCore.Authentication.JwtBearer": [
+        "Microsoft.IdentityModel.Protocols.OpenIdConnect"
+    ],
+    "Microsoft.IdentityModel.Protocols.OpenIdConnect": [
+        "Microsoft.IdentityModel.Protocols",
+        "System.IdentityModel.Tokens.Jwt",
+    ],
+    "Microsoft.IdentityModel.Protocols": ["Microsoft.IdentityModel.Tokens"],
+    "System.IdentityModel.Tokens.Jwt": [
+        "Microsoft.IdentityModel.JsonWebTokens",
+        "Microsoft.IdentityModel.Tokens",
+    ],
+    "Microsoft.IdentityModel.JsonWebTokens": ["Microsoft.IdentityModel.Tokens"],
+    "MediatR": ["MediatR.Contracts", _MX + "DependencyInjection.Abstractions"],
+    "AutoMapper": [_MX + "Options"],
+    "FluentValidation.DependencyInjectionExtensions": [
+        "FluentValidation",
+        _MX + "DependencyInjection.Abstractions",
+    ],
+    "Serilog.Extensions.Hosting": [
+        _MX + "DependencyInjection.Abstractions",
+        _MX + "Hosting.Abstractions",
+        _MX + "Logging.Abstractions",
+        "Serilog",
+        "Serilog.Extensions.Logging",
+    ],
+    "Serilog.Extensions.Logging": [_MX + "Logging", "Serilog"],
+    "Serilog.AspNetCore": [
+        _MX + "Logging",
+        "Serilog",
+        "Serilog.Extensions.Hosting",
+        "Serilog.Formatting.Compact",
+        "Serilog.Settings.Configuration",
+        "Serilog.Sinks.Console",
+        "Serilog.Sinks.Debug",
+        "Serilog.Sinks.File",
+    ],
+    "Serilog.Settings.Configuration": [_MX + "Configuration.Binder", "Serilog"],
+    "MongoDB.Driver": ["MongoDB.Bson", "MongoDB.Driver.Core"],
+    "Quartz.Extensions.Hosting": [
+        "Quartz.Extensions.DependencyInjection",
+        _MX + "Hosting.Abstractions",
+    ],
+    "Quartz.Extensions.DependencyInjection": [
+        "Quartz",
+        _MX + "DependencyInjection.Abstractions",
+        _MX + "Options",
+    ],
+    "Microsoft.AspNetCore.Mvc.Testing": [
+        "Microsoft.AspNetCore.TestHost",
+        _MX + "Hosting",
+    ],
+    "FluentValidation.AspNetCore": [
+        "FluentValidation",
+        "FluentValidation.DependencyInjectionExtensions",
+    ],
+    # the AspNetCore.HealthChecks.* checks build on the health-checks service
+    "AspNetCore.HealthChecks.NpgSql": [_MX + "Diagnostics.HealthChecks", "Npgsql"],
+    "AspNetCore.HealthChecks.SqlServer": [_MX + "Diagnostics.HealthChecks"],
+    "AspNetCore.HealthChecks.Redis": [_MX + "Diagnostics.HealthChecks"],
+    "AspNetCore.HealthChecks.Rabbitmq": [_MX + "Diagnostics.HealthChecks", "RabbitMQ.Client"],
+    "AspNetCore.HealthChecks.MongoDb": [_MX + "Diagnostics.HealthChecks", "MongoDB.Driver"],
+    "Asp.Versioning.Http": ["Asp.Versioning.Abstractions"],
+    "Asp.Versioning.Mvc": ["Asp.Versioning.Http"],
+    "Asp.Versioning.Mvc.ApiExplorer": ["Asp.Versioning.Mvc"],
+    "Testcontainers.MsSql": ["Testcontainers"],
+    "Testcontainers.PostgreSql": ["Testcontainers"],
 }
 
 # Types that older targets (netstandard2.0, .NET Framework) only get from a package; the
@@ -1636,6 +1824,7 @@ def main() -> None:
         "polyfill_features": POLYFILL_FEATURES,
         "implied_by": IMPLIED_BY,
         "brought_by": BROUGHT_BY,
+        "depends_on": DEPENDS_ON,
     }
     OUT.mkdir(parents=True, exist_ok=True)
     RULES_OUT.mkdir(parents=True, exist_ok=True)

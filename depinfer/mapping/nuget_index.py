@@ -219,6 +219,11 @@ def package_in_box(pid: str, cs: CsProject | None) -> bool:
     return not missing_tfms(pid, cs)
 
 
+def in_shared_framework(pid: str) -> bool:
+    """Whether the ASP.NET Core shared framework has this package's API."""
+    return _in_shared_framework(pid)
+
+
 def _in_shared_framework(pid: str) -> bool:
     """Whether the ASP.NET Core shared framework (Microsoft.AspNetCore.App) has this API."""
     data = inbox()

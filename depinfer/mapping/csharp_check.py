@@ -1,0 +1,251 @@
+"""What a C# project sees when it compiles, for check mode (`depinfer --check`).
+
+The compiler resolves a `using` against every assembly of the project's restore graph:
+its own PackageReferences, those its Directory.Build files and imported MSBuild files
+bring, the packages of the projects it references (PackageReference assets flow to
+referencing projects unless they are private), the framework those projects reference
+(a FrameworkReference flows too) and the NuGet dependencies of all those packages. A
+missing package is a finding only when nothing in that graph can provide the name; a
+declared package is unused only when the shipped index knows what it provides and no code
+of the repository uses any of it.
+
+Dependencies of packages are known offline from two facts: the brought-by table
+(data/csharp/conventions.json) and the packaging convention of package families, where
+`A.B` depends on its family's core `A` and a package `A` on its `A.Abstractions` and `A.Core`
+(Microsoft.Extensions.*, EF Core providers, Serilog sinks, OpenFeature.Hosting …).
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from depinfer.analyzers.csharp_layout import CsProject, build_layout
+from depinfer.mapping import nuget_index as nx
+from depinfer.mapping.csharp_use import brought_by, conventions
+from depinfer.model import Project
+
+# the source kinds where a C# name is used (a rule's evidence names a project file)
+CODE_SUFFIXES = (".cs", ".razor", ".cshtml", ".axaml", ".xaml")
+
+
+def _references(cs: CsProject, by_path: dict[str, CsProject]) -> list[CsProject]:
+    out = []
+    for spec in cs.manifest.declared.get("ProjectReference", []):
+        target = posixpath.normpath(posixpath.join(cs.directory, spec.replace("\\", "/")))
+        if target in by_path:
+            out.append(by_path[target])
+    out.extend(by_path[p] for p in sorted(cs.inherited_projects) if p in by_path)
+    return out
+
+
+def _own_packages(cs: CsProject) -> set[str]:
+    data = cs.manifest.data or {}
+    own = {p.lower() for p in cs.manifest.declared.get("PackageReference", [])}
+    own |= {p.lower() for p in data.get("global_package_references", [])}
+    return own | set(cs.inherited_packages)
+
+
+def _flowing_packages(cs: CsProject) -> set[str]:
+    """The packages a referencing project gets from this one (private assets stay)."""
+    if not cs.packages_flow:
+        return set()
+    private = {p.lower() for p in (cs.manifest.data or {}).get("private_assets", [])}
+    return _own_packages(cs) - private
+
+
+def _dependencies(pid: str) -> set[str]:
+    """The packages `pid` brings, as far as known offline (lower-case ids)."""
+    out: set[str] = set()
+    parts = pid.split(".")
+    for i in range(1, len(parts)):  # A.B.C brings A.B and A (its family's core)
+        out.add(".".join(parts[:i]).lower())
+    for core in [pid, *(".".join(parts[:i]) for i in range(1, len(parts)))]:
+        out.add(f"{core}.abstractions".lower())
+    out.add(f"{pid}.core".lower())  # A brings its A.Core (Microsoft.Data.Sqlite, Hangfire)
+    known = nx.package_ids()
+    return {d for d in out if d in known}  # only real packages (`Microsoft` is none)
+
+
+@lru_cache(maxsize=1)
+def _brought_table() -> dict[str, set[str]]:
+    """parent (lower-case) -> the packages it brings: the brought-by table and the
+    dependency lists (data/csharp/conventions.json)."""
+    out: dict[str, set[str]] = {}
+    for child, parents in brought_by().items():
+        for parent in parents:
+            out.setdefault(parent.lower(), set()).add(child.lower())
+    for parent, children in conventions().get("depends_on", {}).items():
+        out.setdefault(parent.lower(), set()).update(c.lower() for c in children)
+    return out
+
+
+@dataclass
+class CsView:
+    """Per project file: the packages it can compile against and the projects it sees."""
+
+    by_path: dict[str, CsProject]
+    project: Project | None = None
+    code: str | None = None  # every C# source text of the repository, read on demand
+    texts: dict[str, str] = field(default_factory=dict)  # path -> text
+    seen: dict[str, set[str]] = field(default_factory=dict)  # path -> lower-case ids
+    declared: dict[str, set[str]] = field(default_factory=dict)  # written, not derived
+    closure: dict[str, list[CsProject]] = field(default_factory=dict)
+
+
+def _closure(cs: CsProject, by_path: dict[str, CsProject]) -> list[CsProject]:
+    out, todo, done = [], [cs], set()
+    while todo:
+        here = todo.pop()
+        if here.path in done:
+            continue
+        done.add(here.path)
+        out.append(here)
+        todo.extend(_references(here, by_path))
+    return out
+
+
+def compile_view(project: Project) -> CsView:
+    layout = build_layout(project)
+    view = CsView({cs.path: cs for cs in layout}, project)
+    table = _brought_table()
+    for cs in layout:
+        closure = _closure(cs, view.by_path)
+        seen = _own_packages(cs)
+        for other in closure[1:]:
+            seen |= _flowing_packages(other)
+        view.declared[cs.path] = set(seen)
+        for pid in list(seen):  # the packages' own dependencies, as known offline
+            seen |= _dependencies(pid)
+        todo = list(seen)
+        while todo:
+            for dep in table.get(todo.pop(), set()) - seen:
+                seen.add(dep)
+                todo.append(dep)
+        view.seen[cs.path] = seen
+        view.closure[cs.path] = closure
+    return view
+
+
+def _provides(pid: str, namespace: str, markers_too: bool) -> bool:
+    """The package puts types into `namespace` (index rows; else its id names it)."""
+    low = namespace.lower()
+    info = nx.package_info(pid)
+    if info is not None:
+        for row in info.get("namespaces", []):
+            ns = row["namespace"].lower()
+            if (low == ns or low.startswith(ns + ".")) and (markers_too or not row.get("markers")):
+                return True
+        return False
+    return low == pid.lower() or low.startswith(pid.lower() + ".")
+
+
+def unknown(pid: str) -> bool:
+    """The shipped index does not say what the package provides."""
+    return nx.package_info(pid) is None
+
+
+def compiles(view: CsView, manifest: str, name: str, namespaces: list[str]) -> bool:
+    """Whether the project at `manifest` can already resolve what the candidate `name`
+    (used through `namespaces`) would provide: a visible package is it, provides one of
+    the namespaces, or is one the index knows nothing about (it may); or a referenced
+    project's framework has it in the box."""
+    cs = view.by_path.get(manifest)
+    if cs is None:
+        return False
+    seen = view.seen.get(manifest, set())
+    if name.lower() in seen:
+        return True
+    # a package adding extension methods into a namespace depends on the namespace's
+    # owner; a candidate whose entry point (a marker: `UseSqlServer`, `ServiceCollection`)
+    # this project's code calls needs itself
+    by_marker = _marker_called(view, cs, name, namespaces, seen)
+    if not by_marker and any(_provides(pid, ns, True) for pid in seen for ns in namespaces):
+        return True
+    # a namespace the index does not know may come from a written package it does not know
+    if unknown(name) and any(unknown(pid) for pid in view.declared.get(manifest, set())):
+        return True
+    # a package that declares the ASP.NET Core FrameworkReference brings the shared framework
+    carriers = {p.lower() for p in nx.inbox().get("aspnetcore_framework_packages", [])}
+    closure = view.closure.get(manifest, [cs])
+    framework = any(  # a FrameworkReference, even one limited to some target frameworks
+        nx.shared_framework() in (o.manifest.data or {}).get("framework_references", [])
+        for o in closure
+    )
+    # (or the ASP.NET Core 2.x metapackage of the framework's name, which is all of it)
+    carriers.add(nx.shared_framework().lower())
+    if (framework or seen & carriers) and nx.in_shared_framework(name):
+        return True
+    return any(nx.package_in_box(name, other) for other in closure)
+
+
+def uses_any(pid: str, namespaces: set[str]) -> bool:
+    """A code namespace is one the package provides outright (not only by extension
+    methods a marker names)."""
+    return any(_provides(pid, ns, False) for ns in namespaces)
+
+
+def _row_markers(pid: str, namespaces: list[str]) -> list[str]:
+    info = nx.package_info(pid) or {}
+    low = {ns.lower() for ns in namespaces}
+    return [
+        m
+        for row in info.get("namespaces", [])
+        if row["namespace"].lower() in low
+        for m in row.get("markers", [])
+    ]
+
+
+def _marker_called(
+    view: CsView, cs: CsProject, name: str, namespaces: list[str], seen: set[str]
+) -> bool:
+    """The candidate was chosen for an entry point this project's code calls, and no
+    package the project sees explains the code's use of the namespace by one of its own
+    entry points (`UseNpgsql` beside a shared `EnableRetryOnFailure`)."""
+    text = _code(view, cs.directory)
+    markers = _row_markers(name, namespaces)
+    if not markers or not _calls(text, markers):
+        return False
+    return not any(_calls(text, own) for pid in seen if (own := _row_markers(pid, namespaces)))
+
+
+def _calls(text: str, markers: list[str]) -> bool:
+    return any(
+        re.search(r"(?<![\w])" + re.escape(m.lstrip("?.")) + r"(?!\w)", text) for m in markers
+    )
+
+
+def _code(view: CsView, directory: str = "") -> str:
+    """The C# source text of the repository, or of the files below `directory`."""
+    if view.code is None:
+        view.texts = {}
+        for f in view.project.files_of("csharp") if view.project else []:
+            if f.path.endswith(CODE_SUFFIXES):
+                try:
+                    view.texts[f.path] = view.project.abspath(f.path).read_text(errors="replace")
+                except OSError:
+                    continue
+        view.code = "\n".join(view.texts.values())
+    if not directory or directory == ".":
+        return view.code
+    prefix = directory.rstrip("/") + "/"
+    return "\n".join(t for p, t in view.texts.items() if p.startswith(prefix))
+
+
+def marker_used(view: CsView, pid: str) -> bool:
+    """The code calls one of the entry points (extension methods, types) the index names
+    for a namespace the package only adds to (`UseSwaggerUI`, `UseSerilog`, `INotification`)."""
+    info = nx.package_info(pid) or {}
+    markers = [m for row in info.get("namespaces", []) for m in row.get("markers", [])]
+    if not markers:
+        return False
+    return _calls(_code(view), markers)
+
+
+def brings_used(pid: str, used: set[str]) -> bool:
+    """The package is declared to bring a package the code uses (JwtBearer for
+    System.IdentityModel.Tokens.Jwt): removing it breaks the build, so it is not unused."""
+    brought = _brought_table().get(pid.lower(), set())
+    return bool(brought & used)
