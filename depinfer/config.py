@@ -26,7 +26,6 @@ When none of those exists, deptry's `[tool.deptry]` in pyproject.toml is read in
 
 from __future__ import annotations
 
-import difflib
 import fnmatch
 import json
 from dataclasses import dataclass, field
@@ -85,6 +84,8 @@ def _strings(value: object, key: str, where: str, problems: list[str]) -> list[s
 
 
 def _unknown(key: str, where: str) -> str:
+    import difflib  # lazy: only a misspelt setting needs it
+
     close = difflib.get_close_matches(key.replace("_", "-"), SETTINGS, n=1)
     hint = f" (did you mean `{close[0]}`?)" if close else f" (known: {', '.join(SETTINGS)})"
     return f"{where}: unknown setting `{key}`{hint}"

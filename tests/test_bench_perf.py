@@ -64,3 +64,26 @@ def test_perf_rotates_the_order_and_keeps_the_user_cache(tmp_path, monkeypatch):
 def test_perf_refuses_a_missing_tree(tmp_path, capsys):
     assert bench_main(["perf", "--trees", str(tmp_path / "nope")]) == 2
     assert "not a directory" in capsys.readouterr().err
+
+
+def test_perf_online_mode_times_the_default_run_cold_once(tmp_path, monkeypatch):
+    tree = write_tree(tmp_path / "rust" / "t", {"Cargo.toml": "[package]\nname='t'\n"})
+    seen: list[tuple[list[str], dict[str, str]]] = []
+
+    def fake_timed(command, cwd, env):  # noqa: ARG001
+        seen.append((command, env))
+        return perf.Sample(0.5 if len(seen) % 2 else 0.25, 10.0, 0)
+
+    monkeypatch.setattr(perf, "timed", fake_timed)
+    results = perf.measure([tree], 3, {"deptry": "deptry"}, online=True)
+    assert sorted(results[0].samples) == ["online/cold", "online/warm"]
+    assert len(results[0].samples["online/cold"]) == 1  # each cold run asks the registries
+    assert len(results[0].samples["online/warm"]) == 3
+    primed = seen[0][0]
+    assert "--offline" in primed  # priming asks no registry
+    assert all("--offline" not in c and "--check" not in c for c, _ in seen[1:])
+    assert all("PYTHONDONTWRITEBYTECODE" not in env for _, env in seen)
+    assert all(env["PYTHONPYCACHEPREFIX"] for _, env in seen)
+    report = perf.report(results, 3, ((0.0,), (0.0,)))
+    assert "median per tree online/warm [rust]" in report
+    assert "cold/warm online [rust]" in report

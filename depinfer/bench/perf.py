@@ -1,7 +1,8 @@
 """`depinfer bench perf`: wall time of depinfer beside deptry and knip on the same trees.
 
     depinfer bench perf --trees DIR... [--runs N] [--deptry PATH] [--knip PATH]
-                        [--baseline SRC] [--no-cold] [--json]
+                        [--baseline SRC] [--no-cold] [--mode offline|online]
+                        [--no-bytecode] [--json]
 
 Each run of each tree times, as separate processes, `depinfer TREE --check` and
 `depinfer TREE --offline --names-only` twice, cold (the per-file analysis cache emptied
@@ -14,6 +15,17 @@ tree's medians, the ratios to deptry, the median of the per-tree ratios, peak me
 the load average before and after (a busy machine makes every figure larger).
 --baseline SRC times another depinfer checkout in the same rounds (before/after figures
 under the same load).
+
+--mode online times the default run instead (`depinfer TREE`, no --write: registry
+look-ups, versions, gates): warm with the HTTP and analysis caches kept from the run
+before, cold once per tree with the cache folder emptied (each cold run asks the
+registries again, so only one), and prints the median per language (the trees' parent
+folder name, as in TREES/<language>/<repo>). No peers run in this mode.
+
+Every process runs with Python's bytecode cache in a private folder (PYTHONPYCACHEPREFIX;
+PYTHONDONTWRITEBYTECODE dropped) and each command runs once untimed before the first
+timed round, so each tool is timed as installed (pip compiles bytecode at install), never
+compiling its own modules; --no-bytecode keeps the environment as it is.
 """
 
 from __future__ import annotations
@@ -34,6 +46,8 @@ DEPINFER_MODES = {
     "check": ["--check"],
     "names": ["--offline", "--names-only"],
 }
+ONLINE_MODES = {"online": []}  # the default run: no --write, so nothing changes in the tree
+PRIME_ONLINE = ["--offline"]  # what primes the bytecode before an online round: no network
 PEERS = ("deptry", "knip")
 
 
@@ -71,6 +85,18 @@ def add_arguments(sp: argparse.ArgumentParser) -> None:
         "--baseline",
         metavar="SRC",
         help="also time the depinfer of this source tree (PYTHONPATH=SRC), labelled base-*",
+    )
+    sp.add_argument(
+        "--mode",
+        choices=("offline", "online"),
+        default="offline",
+        help="offline: --check and --offline --names-only beside the peers (default); "
+        "online: the default run, warm HTTP cache, one cold run per tree",
+    )
+    sp.add_argument(
+        "--no-bytecode",
+        action="store_true",
+        help="run as the environment says (PYTHONDONTWRITEBYTECODE kept: modules may compile)",
     )
     sp.add_argument("--json", action="store_true", help="print every sample as JSON")
 
@@ -115,7 +141,11 @@ Command = tuple[str, list[str], dict[str, str], bool]
 
 
 def _commands(
-    tree: Path, peers: dict[str, str], cold: bool, baseline: str | None = None
+    tree: Path,
+    peers: dict[str, str],
+    cold: bool,
+    baseline: str | None = None,
+    online: bool = False,
 ) -> list[Command]:
     """(label, command, environment) for one round over one tree; depinfer's labels carry
     cold/warm; `baseline`'s (another depinfer source tree) start with "base-"."""
@@ -123,14 +153,46 @@ def _commands(
     temps = ("cold", "warm") if cold else ("warm",)
     sources = [("", {})] + ([("base-", {"PYTHONPATH": baseline})] if baseline else [])
     for prefix, env in sources:
-        for mode, flags in DEPINFER_MODES.items():
+        for mode, flags in (ONLINE_MODES if online else DEPINFER_MODES).items():
             for temp in temps:
                 argv = [sys.executable, "-m", "depinfer", str(tree), *flags]
                 out.append((f"{prefix}{mode}/{temp}", argv, env, False))
     for peer, path in peers.items():
-        if _wants(peer, tree):
+        if _wants(peer, tree) and not online:
             out.append((peer, [path, "."] if peer == "deptry" else [path], {}, True))
     return out
+
+
+def _environment(scratch: Path, bytecode: bool) -> dict[str, str]:
+    """Without the user's cache settings and, with `bytecode`, a private bytecode cache that
+    every process may write."""
+    env = {**os.environ, "NO_COLOR": "1", "DEPINFER_CACHE_DIR": str(scratch / "cache" / "peers")}
+    env.pop("DEPINFER_NO_CACHE", None)
+    if bytecode:
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env["PYTHONPYCACHEPREFIX"] = str(scratch / "bytecode")
+    return env
+
+
+def _cache_of(scratch: Path, label: str) -> Path:
+    """Each depinfer command line has its own cache folder, never the user's (a cold run
+    of one mode empties only its own: the other's warm runs stay warm)."""
+    return scratch / "cache" / label.split("/")[0]
+
+
+def _prime(
+    commands: list[Command], tree: Path, scratch: Path, env: dict[str, str], online: bool
+) -> None:
+    """Each command once, untimed: bytecode compiled, the warm caches filled (online: an
+    offline run, which asks no registry; the cold run fills the HTTP cache)."""
+    for label, command, extra, in_tree in commands:
+        here = {**env, **extra}
+        if "/" in label:
+            if online and not label.endswith("/cold"):
+                continue
+            command = [*command[:4], *PRIME_ONLINE] if online else command
+            here["DEPINFER_CACHE_DIR"] = str(_cache_of(scratch, label))
+        timed(command, tree if in_tree else scratch, here)
 
 
 def measure(
@@ -140,27 +202,38 @@ def measure(
     cold: bool = True,
     progress=None,
     baseline: str | None = None,
+    online: bool = False,
+    bytecode: bool = True,
 ) -> list[TreeTimes]:
     """Every tree `runs` times, interleaved, the command order rotating each run."""
     results = [TreeTimes(t) for t in trees]
-    with tempfile.TemporaryDirectory(prefix="depinfer-perf-") as scratch:
-        env = {**os.environ, "DEPINFER_CACHE_DIR": scratch, "NO_COLOR": "1"}
-        env.pop("DEPINFER_NO_CACHE", None)
+    with tempfile.TemporaryDirectory(prefix="depinfer-perf-") as folder:
+        scratch = Path(folder)
+        env = _environment(scratch, bytecode)
         for run in range(runs):
             for result in results:
-                commands = _commands(result.tree, peers, cold, baseline)
+                with_cold = cold and (run == 0 or not online)  # online: one cold run per tree
+                commands = _commands(result.tree, peers, with_cold, baseline, online)
+                if run == 0:
+                    _prime(commands, result.tree, scratch, env, online)
                 shift = run % len(commands)
                 for label, command, extra, in_tree in commands[shift:] + commands[:shift]:
                     here = {**env, **extra}
-                    if label.endswith("/cold"):
-                        shutil.rmtree(Path(scratch) / "analysis", ignore_errors=True)
-                    elif label.endswith("/warm") and label not in result.samples:
-                        timed(command, Path(scratch), here)  # prime the cache: not counted
-                    cwd = result.tree if in_tree else Path(scratch)
+                    if "/" in label:
+                        here["DEPINFER_CACHE_DIR"] = str(_cache_of(scratch, label))
+                        if label.endswith("/cold"):
+                            _empty(_cache_of(scratch, label), online)
+                    cwd = result.tree if in_tree else scratch
                     result.add(label, timed(command, cwd, here))
                 if progress:
                     progress(f"run {run + 1}/{runs}: {result.tree.name}")
     return results
+
+
+def _empty(cache: Path, online: bool) -> None:
+    """Cold: the analysis cache emptied (it holds the per-file answers and the kept run
+    outputs); online, the whole cache folder (HTTP responses too)."""
+    shutil.rmtree(cache if online else cache / "analysis", ignore_errors=True)
 
 
 def _ratio(a: float | None, b: float | None) -> float | None:
@@ -196,6 +269,7 @@ def report(results: list[TreeTimes], runs: int, load: tuple[tuple, tuple]) -> st
             f"median of per-tree ratios {label}/deptry: {statistics.median(values):.2f}"
             f" ({len(values)} trees)"
         )
+    lines += _group_medians(results, labels)
     for label in labels:
         peak = max((p for r in results if (p := r.peak_mb(label)) is not None), default=None)
         lines.append(f"peak memory {label}: {_fmt(peak, 0)} MB")
@@ -203,6 +277,30 @@ def report(results: list[TreeTimes], runs: int, load: tuple[tuple, tuple]) -> st
         "load average before: {} after: {}".format(*(" ".join(f"{x:.2f}" for x in v) for v in load))
     )
     return "\n".join(lines) + "\n"
+
+
+def _group_medians(results: list[TreeTimes], labels: list[str]) -> list[str]:
+    """The median over trees of each tree's median, per language (the trees' parent folder)
+    and label, and cold over warm where both were timed."""
+    groups: dict[str, list[TreeTimes]] = {}
+    for r in results:
+        groups.setdefault(r.tree.resolve().parent.name, []).append(r)
+    lines = []
+    for group, members in sorted(groups.items()):
+        medians = {}
+        for label in labels:
+            values = [m for r in members if (m := r.median(label)) is not None]
+            if values:
+                medians[label] = statistics.median(values)
+                lines.append(
+                    f"median per tree {label} [{group}]: {medians[label]:.2f} s"
+                    f" ({len(values)} trees)"
+                )
+        for label, value in medians.items():
+            warm = medians.get(label.replace("/cold", "/warm"))
+            if label.endswith("/cold") and warm:
+                lines.append(f"cold/warm {label.split('/')[0]} [{group}]: {value / warm:.2f}")
+    return lines
 
 
 def as_json(results: list[TreeTimes]) -> str:
@@ -234,7 +332,16 @@ def main(args: argparse.Namespace) -> int:
             sys.stderr.write(f"\r{message}\033[K")
 
     baseline = str(Path(args.baseline).resolve()) if args.baseline else None
-    results = measure(trees, args.runs, peers, not args.no_cold, progress, baseline)
+    results = measure(
+        trees,
+        args.runs,
+        peers,
+        not args.no_cold,
+        progress,
+        baseline,
+        online=args.mode == "online",
+        bytecode=not args.no_bytecode,
+    )
     after = os.getloadavg() if hasattr(os, "getloadavg") else ()
     if sys.stderr.isatty():
         sys.stderr.write("\r\033[K")

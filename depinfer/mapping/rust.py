@@ -20,12 +20,12 @@ from functools import lru_cache
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from depinfer.analyzers.rust_gates import read_gates, top_level_names
+from depinfer.analyzers.rust_gates import top_level_names
 from depinfer.context import Context
 from depinfer.data import load_table, load_table_or
 from depinfer.facts.rust import CrateFacts, crate_of, use_of
 from depinfer.mapping.rust_globs import GlobExports
-from depinfer.mapping.rust_sources import registry_source
+from depinfer.mapping.rust_sources import registry_source, release_gates
 from depinfer.model import Candidate, Ecosystem, Evidence, ImportRef, Manifest, Project, Section
 from depinfer.registries.crate_sources import remove_workdir
 
@@ -602,7 +602,7 @@ def _library_builder(
                 continue
             # names spelled out at the root; a glob or an item macro there (`*`) may hold
             # any name, which tells the two apart no better
-            cover[crate] = len(used & top_level_names(read_gates(str(src))))
+            cover[crate] = len(used & top_level_names(release_gates(src, ctx)))
     finally:
         remove_workdir(workdir)
     if cover[package] is None or cover[name] is None:

@@ -19,7 +19,7 @@ from typing import Any
 
 from depinfer.analyzers.rust_gates import crate_reexports, read_gates
 from depinfer.context import Context
-from depinfer.mapping.rust_sources import registry_source
+from depinfer.mapping.rust_sources import registry_source, release_gates
 from depinfer.model import Ecosystem, Project
 from depinfer.registries.crate_sources import remove_workdir
 
@@ -85,7 +85,8 @@ class GlobExports:
         src = self.sources[crate]
         if src is None:
             return None
-        gates = read_gates(str(src))
+        sibling = self.siblings.get(crate) is not None  # the repository's: never kept
+        gates = read_gates(str(src)) if sibling else release_gates(src, self.ctx)
         return gates or None
 
     def _source(self, crate: str, package: str | None) -> Path | None:

@@ -7,20 +7,23 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-from depinfer.analyzers.rust_gates import read_gates, top_level_names
+from depinfer.analyzers.rust_gates import crate_features, read_gates, top_level_names
 from depinfer.context import Context
 from depinfer.data import load_table
 from depinfer.model import Ecosystem, Project
-from depinfer.registries.crate_sources import crate_source
+from depinfer.registries.crate_sources import crate_source, remembered
 from depinfer.versions import compat_key, parse_as_of, pick_crate_version, vtuple
+
+CRATE_STORE = "crates"  # under the analysis cache (one folder per depinfer version)
 
 
 def release_source(
     package: str, version: str, ctx: Context, workdir: list[Path], registry_name: str = ""
 ) -> Path | None:
-    """`crate_source` with the run's registries and offline setting."""
+    """`crate_source` with the run's registries and offline setting, unpacked into the
+    analysis cache's crate store (kept for later runs) when the run has that cache."""
     return crate_source(
-        package, version, ctx.registries, ctx.options.offline, workdir, registry_name
+        package, version, ctx.registries, ctx.options.offline, workdir, registry_name, _store(ctx)
     )
 
 
@@ -37,6 +40,21 @@ def covered(tops: set[str], public: set[str]) -> int:
     if any(p.startswith("*") for p in public):
         return len(tops)
     return sum(1 for t in tops if t in public)
+
+
+def _store(ctx: Context) -> Path | None:
+    return ctx.files.root / CRATE_STORE if ctx.files.root is not None else None
+
+
+def release_gates(src: Path, ctx: Context) -> dict[str, list[str]]:
+    """`read_gates` of a release's source (unpacked by `release_source`, or Cargo's cache),
+    kept in the analysis cache for later runs."""
+    return remembered(str(src), "gates", lambda: read_gates(str(src)), _store(ctx))
+
+
+def release_features(src: Path, ctx: Context) -> dict[str, list[str]]:
+    """`crate_features` of a release's source, kept as `release_gates` is."""
+    return remembered(str(src), "features", lambda: crate_features(str(src)), _store(ctx))
 
 
 def registry_source(
@@ -76,7 +94,7 @@ def registry_source(
         src = release_source(package, current.version, ctx, workdir)
         if src is None:
             break
-        cover = covered(tops, top_level_names(read_gates(str(src))))
+        cover = covered(tops, top_level_names(release_gates(src, ctx)))
         if best is None or cover > best[0]:
             best = (cover, src, current.version)
         if cover == len(tops):

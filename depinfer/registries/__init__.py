@@ -12,7 +12,6 @@ registry (why it could not be asked, and which names stayed unverified).
 from __future__ import annotations
 
 import threading
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -192,6 +191,8 @@ class Registries:
         self.client(ecosystem)  # discover the endpoint once, before the workers start
         if len(unique) == 1:
             return {unique[0]: fn(ecosystem, unique[0])}
+        from concurrent.futures import ThreadPoolExecutor  # lazy: offline runs start none
+
         what = "checking" if fn == self.exists else "fetching releases of"
         with stage(f"{what} {len(unique)} names with {LABELS[ecosystem]}"):
             with ThreadPoolExecutor(max_workers=min(MAX_WORKERS, len(unique))) as pool:

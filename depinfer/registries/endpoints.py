@@ -26,7 +26,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from xml.etree import ElementTree
 
 from depinfer.registries import tooling
 
@@ -458,6 +457,8 @@ def nuget_sources(
     sources: dict[str, Endpoint] = {}
     disabled: set[str] = set()
     configured = False
+    from xml.etree import ElementTree  # lazy: only NuGet's settings are XML
+
     for path in reversed(files):  # furthest first; <clear/> drops what came before
         try:
             root = ElementTree.parse(path).getroot()

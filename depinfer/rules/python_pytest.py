@@ -32,7 +32,7 @@ from functools import lru_cache
 from pathlib import PurePosixPath
 from typing import Any
 
-from tree_sitter import Node, Parser
+from tree_sitter import Node, Parser, Query, QueryCursor
 
 from depinfer.analyzers.python import LANGUAGE, string_literal
 from depinfer.data import table_path
@@ -225,7 +225,7 @@ def scan_python(rel: str, text: str, uses_wanted: bool, found: Found) -> None:
     src = text.encode("utf-8", "replace")
     root = _PARSER.parse(src).root_node
     mark_alias = bool(re.search(r"from\s+pytest\s+import[^\n]*\bmark\b", text))
-    for node in _walk(root):
+    for node in _read_nodes(root):
         if node.type == "function_definition":
             _function(node, rel, uses_wanted, found)
         elif node.type == "call":
@@ -301,6 +301,24 @@ def _at_module_level(node: Node) -> bool:
         and statement.parent is not None
         and (statement.parent.type == "module")
     )
+
+
+# The only node kinds scan_python reads; the query finds them in C, not node by node.
+_READ = Query(LANGUAGE, "(function_definition) @n (call) @n (attribute) @n (assignment) @n")
+
+
+def _read_nodes(root: Node) -> list[Node] | Iterator[Node]:
+    """The nodes of `_READ`'s kinds in the order `_walk` meets them (parents first, then
+    document order; two of them never share a span, or `_walk` itself decides)."""
+    nodes = [n for found in QueryCursor(_READ).captures(root).values() for n in found]
+    nodes.sort(key=lambda n: (n.start_byte, -n.end_byte))
+    for a, b in zip(nodes, nodes[1:], strict=False):
+        if a.start_byte == b.start_byte and a.end_byte == b.end_byte:
+            return (n for n in _walk(root) if n.type in _READ_KINDS)
+    return nodes
+
+
+_READ_KINDS = frozenset({"function_definition", "call", "attribute", "assignment"})
 
 
 def _walk(root: Node) -> Iterator[Node]:

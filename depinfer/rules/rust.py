@@ -37,7 +37,12 @@ from depinfer.context import Context
 from depinfer.data import load_table, load_table_or
 from depinfer.facts.rust import CrateFacts, crate_of, package_of, use_of
 from depinfer.mapping.rust import code_name, crates_of, feature_references, link_member
-from depinfer.mapping.rust_sources import registry_source, release_source
+from depinfer.mapping.rust_sources import (
+    registry_source,
+    release_features,
+    release_gates,
+    release_source,
+)
 from depinfer.model import Candidate, Ecosystem, Evidence, ImportRef, Project, Section
 from depinfer.registries.crate_sources import cargo_source_dir, remove_workdir
 from depinfer.versions import parse_as_of, pick_crate_version, vtuple
@@ -351,7 +356,7 @@ def _with_reexports(
         ext_src = release_source(ext, exact, ctx, workdir) if exact else None
         if ext_src is None:
             continue
-        for path, needs in read_gates(str(ext_src)).items():
+        for path, needs in release_gates(ext_src, ctx).items():
             if path in merged or path.startswith("*"):
                 continue
             mapped = []
@@ -502,7 +507,7 @@ def _published_gates(
             pins[package] = pin
     src = src or cargo_source_dir(package)
     if src is not None:
-        gates, features = read_gates(str(src)), crate_features(str(src))
+        gates, features = release_gates(src, ctx), release_features(src, ctx)
         return _with_reexports(src, gates, features, ctx, workdir), features
     snap = gate_snapshot().get(code_name(package)) or gate_snapshot().get(package)
     if snap:

@@ -1,0 +1,70 @@
+"""The crate store: a `.crate` unpacked once and what the readers find in it kept."""
+
+from __future__ import annotations
+
+import io
+import tarfile
+
+from depinfer.registries import crate_sources
+from depinfer.registries.crate_sources import crate_source, remembered
+
+
+def _crate(files: dict[str, str]) -> bytes:
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w:gz") as tar:
+        for name, text in files.items():
+            data = text.encode()
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+    return buf.getvalue()
+
+
+class _Registry:
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+
+    def download_crate(self, name, version):  # noqa: ARG002
+        return self.data
+
+
+def test_a_crate_is_unpacked_once_into_the_store(tmp_path, monkeypatch):
+    data = _crate({"foo-1.0.0/Cargo.toml": "[package]\nname='foo'\n", "foo-1.0.0/src/lib.rs": ""})
+    monkeypatch.setattr(crate_sources, "cargo_source_dir", lambda *a: None)
+    store = tmp_path / "crates"
+    work: list = []
+    root = crate_source("foo", "1.0.0", _Registry(data), False, work, "", store)
+    assert root is not None and (root / "src" / "lib.rs").is_file()
+    assert not work  # nothing unpacked into the run's work directory
+
+    def refuse(*args):
+        raise AssertionError("unpacked again")
+
+    monkeypatch.setattr(crate_sources, "unpack_crate", refuse)
+    assert crate_source("foo", "1.0.0", _Registry(data), False, work, "", store) == root
+    calls = []
+    compute = lambda: calls.append(1) or {"a::b": ["x"]}  # noqa: E731
+    assert remembered(str(root), "gates", compute) == {"a::b": ["x"]}
+    assert remembered(str(root), "gates", compute) == {"a::b": ["x"]}
+    assert calls == [1]
+
+
+def test_a_folder_outside_the_store_is_kept_by_its_files_state(tmp_path):
+    root = tmp_path / "src-crate"
+    (root / "src").mkdir(parents=True)
+    lib = root / "src" / "lib.rs"
+    lib.write_text("pub fn a() {}\n")
+    store = tmp_path / "store"
+    calls = []
+
+    def compute():
+        calls.append(1)
+        return {"n": [str(len(calls))]}
+
+    assert remembered(str(root), "gates", compute, store) == {"n": ["1"]}
+    assert remembered(str(root), "gates", compute, store) == {"n": ["1"]}
+    lib.write_text("pub fn a() {}\npub fn b() {}\n")  # changed: read again
+    assert remembered(str(root), "gates", compute, store) == {"n": ["2"]}
+    assert remembered(str(root), "gates", compute) == {"n": ["3"]}  # no store: each time
+    assert remembered(str(root), "other", lambda: ("a",), store) == ("a",)  # not JSON-exact
+    assert not list((store / "local").glob("*.other.json"))
