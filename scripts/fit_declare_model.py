@@ -8,8 +8,13 @@ model cell (rules/python_declare.cell_of) and its label (the masked manifest dec
 it), and writes the cell counts plus the threshold that gives the best name F1 on the
 same data. `--rows FILE` also writes the rows (JSON lines) for inspection.
 
+`--data` repeats: every train dataset (e.g. each corpus batch's train split) is pooled; a
+source is named by its file and, when two files share a name, its folder. The per-source
+name F1 at the chosen threshold is printed too.
+
     PYTHONPATH=. python scripts/fit_declare_model.py \\
         --data /work/corpus-split/python-train.jsonl=/work/corpus-repos \\
+        --data /work/corpus-split/new10/python-train.jsonl=/work/corpus-repos \\
         --data /work/shared/benchmark/dev-python.jsonl=/work/bench-repos
 """
 
@@ -90,29 +95,43 @@ def rows_of(inst, trees: Path, source: str) -> tuple[list[dict], set, set]:
     return rows, gold, fixed
 
 
+def decided(table: dict, per_instance: list[tuple[list[dict], set, set]]) -> tuple[int, int, int]:
+    """Pooled (tp, fp, fn) of names when the table decides each cell's candidates."""
+    tp = fp = fn = 0
+    for rows, gold, fixed in per_instance:
+        pred = set(fixed)
+        for r in rows:
+            if r["cell"] is None:
+                continue
+            est = python_declare.estimate(_features(r), table)
+            if est is not None and est.keep:
+                pred.add((r["manifest"], r["name"]))
+        tp += len(pred & gold)
+        fp += len(pred - gold)
+        fn += len(gold - pred)
+    return tp, fp, fn
+
+
+def f1(tp: int, fp: int, fn: int) -> float:
+    return round(2 * tp / (2 * tp + fp + fn), 4) if tp else 0.0
+
+
 def best_threshold(
     cells: dict, per_instance: list[tuple[list[dict], set, set]]
 ) -> tuple[float, dict]:
     """The threshold whose decisions give the best pooled name F1 (ties: the higher)."""
-    scores = {}
-    table = {"cells": cells}
-    for t in THRESHOLDS:
-        table["threshold"] = t
-        tp = fp = fn = 0
-        for rows, gold, fixed in per_instance:
-            pred = set(fixed)
-            for r in rows:
-                if r["cell"] is None:
-                    continue
-                est = python_declare.estimate(_features(r), table)
-                if est is not None and est.keep:
-                    pred.add((r["manifest"], r["name"]))
-            tp += len(pred & gold)
-            fp += len(pred - gold)
-            fn += len(gold - pred)
-        scores[t] = round(2 * tp / (2 * tp + fp + fn), 4) if tp else 0.0
+    scores = {t: f1(*decided({"cells": cells, "threshold": t}, per_instance)) for t in THRESHOLDS}
     best = max(scores, key=lambda t: (scores[t], t))
     return best, scores
+
+
+def source_names(datasets: list[str]) -> list[str]:
+    """Each dataset's name: its file name, with its folder when two files share a name."""
+    names = [Path(d).name for d in datasets]
+    return [
+        f"{Path(d).parent.name}/{n}" if names.count(n) > 1 else n
+        for d, n in zip(datasets, names, strict=True)
+    ]
 
 
 def _features(row: dict):
@@ -160,17 +179,18 @@ def main() -> int:
     ap.add_argument("--out", default="depinfer/data/python/declare_model.toml")
     ap.add_argument("--rows", help="also write the rows here (JSON lines)")
     args = ap.parse_args()
-    per_instance, sources = [], []
-    for spec in args.data:
-        dataset, trees = spec.split("=", 1)
-        if "validation" in dataset:
-            sys.exit("the declare model is never fitted on a validation split")
-        sources.append(Path(dataset).name)
+    specs = [spec.split("=", 1) for spec in args.data]
+    if any("validation" in dataset for dataset, _ in specs):
+        sys.exit("the declare model is never fitted on a validation split")
+    sources = source_names([dataset for dataset, _ in specs])
+    per_source: dict[str, list] = {}
+    for (dataset, trees), source in zip(specs, sources, strict=True):
         for inst in load_dataset(dataset):
             if inst.language != "python":
                 continue
             print(f"{inst.id}", file=sys.stderr)
-            per_instance.append(rows_of(inst, Path(trees), Path(dataset).name))
+            per_source.setdefault(source, []).append(rows_of(inst, Path(trees), source))
+    per_instance = [one for batch in per_source.values() for one in batch]
     cells: dict[str, dict[str, int]] = {}
     for rows, _, _ in per_instance:
         for r in rows:
@@ -185,7 +205,10 @@ def main() -> int:
             for rows, _, _ in per_instance:
                 for r in rows:
                     fh.write(json.dumps(r) + "\n")
-    print(json.dumps({"threshold": threshold, "scores": scores, "cells": cells}, indent=1))
+    table = {"cells": cells, "threshold": threshold}
+    by_source = {s: f1(*decided(table, batch)) for s, batch in per_source.items()}
+    print(json.dumps({"threshold": threshold, "scores": scores, "by_source": by_source,
+                      "cells": cells}, indent=1))  # fmt: skip
     return 0
 
 
