@@ -48,6 +48,11 @@ GROUPS = {
         ".github/workflows/python-package.yml",
         ".github/workflows/python-app.yml",
         ".github/workflows/pytest.yml",
+        # session 10 (2026-11-27): queries 21-24, see corpus/README.md step 1
+        ".github/workflows/python-test.yml",
+        ".github/workflows/python-tests.yml",
+        "pytest.ini",
+        "requirements-dev.txt",
     ),
     "rust": ("Cargo.lock", "rustfmt.toml", "deny.toml", ".github/workflows/rust.yml"),
     "csharp": (
@@ -90,6 +95,8 @@ PY_SKIP_PARTS = {
 MAX_FILES = 30000  # larger trees (data dumps, monorepo mirrors) are rejected by size
 MIN_DEPS = 2
 MIN_SOURCES = 5
+# step 3b (session 10): `find_files(repo=R, under=".github/workflows")` listed no .yml/.yaml
+PREFILTER_REASON = "pre-filter: no GitHub Actions workflow file in the index listing"
 
 
 def name_sha(repo: str) -> str:
@@ -191,7 +198,8 @@ def cmd_order(args: argparse.Namespace) -> None:
             continue
         if args.skip_mirrored and mirror_dir(entry["repo"]).is_dir():
             continue
-        print(entry["repo"])
+        has_wf = any(r["path"].startswith(".github/workflows/") for r in entry["rows"])
+        print(entry["repo"], "" if has_wf or not args.mark else "?")
         taken += 1
         if taken >= args.next:
             break
@@ -608,8 +616,11 @@ def main() -> None:
     o.add_argument("--group", required=True, choices=LANGUAGES)
     o.add_argument("--next", type=int, default=20)
     o.add_argument("--skip-mirrored", action="store_true")
+    o.add_argument("--mark", action="store_true", help="'?': needs the step-3b pre-filter call")
     m = sub.add_parser("unfetchable")
     m.add_argument("repos", nargs="+")
+    pf = sub.add_parser("prefiltered")
+    pf.add_argument("repos", nargs="+")
     sub.add_parser("extract")
     sub.add_parser("select")
     sub.add_parser("datasets")
@@ -620,6 +631,9 @@ def main() -> None:
         "extract": cmd_extract,
         "unfetchable": lambda a: [
             _reject(r, "no snapshot can be had") for r in a.repos if not mirror_dir(r).is_dir()
+        ],
+        "prefiltered": lambda a: [
+            _reject(r, PREFILTER_REASON) for r in a.repos if not mirror_dir(r).is_dir()
         ],
         "select": cmd_select,
         "datasets": lambda _a: (refresh_kept(), write_datasets()),
