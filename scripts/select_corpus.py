@@ -35,7 +35,7 @@ QUERIES = CORPUS / "queries"
 BENCH = Path("/work/shared/benchmark")
 MIRROR = Path("/work/.mirror")
 TREES = Path("/work/corpus-repos")
-EXTRACT_HELPER = Path("/work/extract.py")
+EXTRACT_HELPER = ROOT / "scripts" / "extract_tree.py"  # was /work/extract.py (slow)
 
 # language group of each query (for the fetch order only; the language is decided later)
 GROUPS = {
@@ -48,6 +48,11 @@ GROUPS = {
         ".github/workflows/python-package.yml",
         ".github/workflows/python-app.yml",
         ".github/workflows/pytest.yml",
+        # session 10 (2026-11-27): queries 21-24, see corpus/README.md step 1
+        ".github/workflows/python-test.yml",
+        ".github/workflows/python-tests.yml",
+        "pytest.ini",
+        "requirements-dev.txt",
     ),
     "rust": ("Cargo.lock", "rustfmt.toml", "deny.toml", ".github/workflows/rust.yml"),
     "csharp": (
@@ -90,6 +95,8 @@ PY_SKIP_PARTS = {
 MAX_FILES = 30000  # larger trees (data dumps, monorepo mirrors) are rejected by size
 MIN_DEPS = 2
 MIN_SOURCES = 5
+# step 3b (session 10): `find_files(repo=R, under=".github/workflows")` listed no .yml/.yaml
+PREFILTER_REASON = "pre-filter: no GitHub Actions workflow file in the index listing"
 
 
 def name_sha(repo: str) -> str:
@@ -191,7 +198,8 @@ def cmd_order(args: argparse.Namespace) -> None:
             continue
         if args.skip_mirrored and mirror_dir(entry["repo"]).is_dir():
             continue
-        print(entry["repo"])
+        has_wf = any(r["path"].startswith(".github/workflows/") for r in entry["rows"])
+        print(entry["repo"], "" if has_wf or not args.mark else "?")
         taken += 1
         if taken >= args.next:
             break
@@ -600,6 +608,27 @@ def write_datasets() -> None:
         print(lang, len(kept), splits)
 
 
+def cmd_newsplit(args: argparse.Namespace) -> None:
+    """<out>/<language>-{train,validation}.jsonl: the instances of corpus/<language>.jsonl
+    that are in none of <base>/<language>-*.jsonl (a later session's additions, kept apart
+    so that the datasets others measure on stay as they are)."""
+    base, out = Path(args.base), Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    for lang in LANGUAGES:
+        old = set()
+        for path in base.glob(f"{lang}-*.jsonl"):
+            old |= {json.loads(line)["id"] for line in _lines(path)}
+        rows = [json.loads(line) for line in _lines(CORPUS / f"{lang}.jsonl")]
+        for split in ("train", "validation"):
+            keep = [r for r in rows if r["split"] == split and r["id"] not in old]
+            tmp = out / f".{lang}-{split}.jsonl.tmp"
+            with tmp.open("w", encoding="utf-8") as fh:
+                for r in keep:
+                    fh.write(json.dumps(r) + "\n")
+            tmp.replace(out / f"{lang}-{split}.jsonl")  # readers never see half a file
+            print(lang, split, len(keep))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -608,21 +637,32 @@ def main() -> None:
     o.add_argument("--group", required=True, choices=LANGUAGES)
     o.add_argument("--next", type=int, default=20)
     o.add_argument("--skip-mirrored", action="store_true")
+    o.add_argument("--mark", action="store_true", help="'?': needs the step-3b pre-filter call")
     m = sub.add_parser("unfetchable")
     m.add_argument("repos", nargs="+")
+    m.add_argument("--reason", default="no snapshot can be had")
+    pf = sub.add_parser("prefiltered")
+    pf.add_argument("repos", nargs="+")
     sub.add_parser("extract")
     sub.add_parser("select")
     sub.add_parser("datasets")
+    ns = sub.add_parser("newsplit")
+    ns.add_argument("--base", default="/work/corpus-split")
+    ns.add_argument("--out", default="/work/corpus-split/new10")
     args = ap.parse_args()
     {
         "candidates": cmd_candidates,
         "order": cmd_order,
         "extract": cmd_extract,
         "unfetchable": lambda a: [
-            _reject(r, "no snapshot can be had") for r in a.repos if not mirror_dir(r).is_dir()
+            _reject(r, a.reason) for r in a.repos if not mirror_dir(r).is_dir()
+        ],
+        "prefiltered": lambda a: [
+            _reject(r, PREFILTER_REASON) for r in a.repos if not mirror_dir(r).is_dir()
         ],
         "select": cmd_select,
         "datasets": lambda _a: (refresh_kept(), write_datasets()),
+        "newsplit": cmd_newsplit,
     }[args.cmd](args)
 
 
