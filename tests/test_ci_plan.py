@@ -115,6 +115,16 @@ def test_tox_env_translated_for_the_python_we_run(tmp_path):
     assert plan.test == [f"mkdir -p tmp && cd tmp && python -m pytest {tmp_path}/tests"]
 
 
+def test_tox_commands_through_the_env_interpreter_run_with_ours(tmp_path):
+    # `{envpython} manage.py test` is a test command of the env: our venv's python runs it
+    (tmp_path / "setup.py").write_text("from setuptools import setup\nsetup(name='x')\n")
+    (tmp_path / "tox.ini").write_text(
+        "[testenv]\ncommands =\n    {envpython} {toxinidir}/manage.py test --no-input\n"
+    )
+    plan = plan_for(tmp_path, "python", "tox -v", runtime="3.11")
+    assert plan.test == [f"python {tmp_path}/manage.py test --no-input"]
+
+
 def test_nox_runs_the_session_with_a_local_interpreter(tmp_path):
     (tmp_path / "noxfile.py").write_text("import nox\n")
     plan = plan_for(tmp_path, "python", "nox -s unit-3.99", runtime="3.99")

@@ -556,7 +556,9 @@ def _tox_env(root: Path, plan: Plan) -> list[str]:
     def lines(key: str) -> list[str]:
         out = []
         for ln in sec.get(key, "").splitlines():
-            ln = re.sub(r"\{posargs[^}]*\}", "", ln).replace("{toxinidir}", str(root)).strip()
+            ln = re.sub(r"\{posargs[^}]*\}", "", ln).replace("{toxinidir}", str(root))
+            # the env's own interpreter and scripts are ours: the plan runs in its venv
+            ln = ln.replace("{envpython}", "python").replace("{envbindir}/", "").strip()
             factor = re.match(r"^([\w,.-]+):\s+(.*)$", ln)
             if factor:
                 if pyfactor not in re.split(r"[,-]", factor.group(1)):
