@@ -57,7 +57,6 @@ from build_pypi_index import (  # noqa: E402 - a sibling script
 
 OUT = ROOT / "depinfer" / "data" / "python" / "optional_imports.json"
 MAX_WHEEL_MB = 30
-VENDORED = "<vendored>"  # wheel_modules' key for the names the wheel ships vendored copies of
 SKIP_PARTS = {"tests", "test", "testing", "examples", "_vendor", "vendor", "vendored", "benchmarks"}
 
 
@@ -115,8 +114,9 @@ class Requires:
         self.optional = {n: e for n, e in first_extra.items() if n not in self.required}
 
 
-def wheel_modules(meta: dict, cache: Path) -> dict[str, str] | None:
-    """{dotted module: source} of the release's wheel, or None (no wheel, too large)."""
+def wheel_modules(meta: dict, cache: Path) -> tuple[dict[str, str], set[str]] | None:
+    """({dotted module: source}, names the wheel ships vendored copies of) of the release's
+    wheel, or None (no wheel, too large)."""
     wheel = pick_wheel(meta.get("urls", []))
     if wheel is None or wheel.get("size", 0) > MAX_WHEEL_MB * 1_000_000:
         return None
@@ -132,12 +132,12 @@ def wheel_modules(meta: dict, cache: Path) -> dict[str, str] | None:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(data)
     out: dict[str, str] = {}
+    vendored: set[str] = set()
     with zipfile.ZipFile(io.BytesIO(path.read_bytes())) as zf:
         for name in zf.namelist():
             m = re.search(r"/_?vendor(?:ed)?/([A-Za-z_]\w*)", name)
             if m:  # a vendored copy satisfies the import (setuptools puts it on sys.path)
-                out.setdefault(VENDORED, "")
-                out[VENDORED] += m.group(1) + " "
+                vendored.add(m.group(1))
             parts = name[:-3].split("/") if name.endswith(".py") else None
             if not parts or ".dist-info" in name or ".data/" in name:
                 continue
@@ -147,7 +147,7 @@ def wheel_modules(meta: dict, cache: Path) -> dict[str, str] | None:
                 parts = parts[:-1]
             if parts and all(p.isidentifier() for p in parts):
                 out[".".join(parts)] = zf.read(name).decode("utf-8", "replace")
-    return out
+    return out, vendored
 
 
 def _names(node: ast.stmt, package: list[str]) -> list[str]:
@@ -229,16 +229,16 @@ def parsed_wheel(meta: dict, cache: Path) -> dict | None:
     path = cache / "parsed" / (wheel["filename"] + ".json")
     if path.is_file():
         return json.loads(path.read_text(encoding="utf-8"))
-    modules = wheel_modules(meta, cache)
-    if modules is None:
+    read = wheel_modules(meta, cache)
+    if read is None:
         return None
-    vendored = sorted(set(modules.pop(VENDORED, "").split()))
+    modules, vendored = read
     packages = {m.rsplit(".", 1)[0] for m in modules if "." in m}
     out: dict[str, list] = {}
     for name, source in modules.items():
         found, groups = module_level_imports(name, source, name in packages)
         out[name] = [sorted(found), groups]
-    entry = {"vendored": vendored, "modules": out}
+    entry = {"vendored": sorted(vendored), "modules": out}
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(entry), encoding="utf-8")
     return entry
