@@ -7,7 +7,7 @@ from conftest import write_tree
 
 from depinfer.ci import plan_for
 from depinfer.ci.plan import unwrap
-from depinfer.ci.workflow import read_workflows
+from depinfer.ci.workflow import read_workflows, simple_commands
 
 WORKFLOW = """
 name: tests
@@ -419,3 +419,42 @@ def test_a_setup_cfg_alone_is_not_an_installable_project(tmp_path):
     assert not is_installable(tmp_path)
     (tmp_path / "setup.py").write_text("from setuptools import setup\nsetup()\n")
     assert is_installable(tmp_path)
+
+
+def test_shell_comments_and_continuations_are_read_as_the_shell_reads_them():
+    """A trailing `# …` comment is not an argument, and a backslash-continued install is one
+    command (a workflow's commented `pip install -e .` once became `uv pip install -e . '#' …`)."""
+    run = (
+        "pip install -e .  # install in editable mode\n"
+        "# a whole-line comment\n"
+        "pip install pytest \\\n  pytest-cov\n"
+        'echo "#not a comment" && pytest -q # quick\n'
+    )
+    assert simple_commands(run) == [
+        "pip install -e .",
+        "pip install pytest    pytest-cov",
+        'echo "#not a comment"',
+        "pytest -q",
+    ]
+
+
+def test_project_is_not_built_when_the_job_installs_only_requirements_files(tmp_path):
+    """A job that installs `-r requirements.txt` and never `.` never builds the project; a
+    pyproject.toml whose packaging is broken must not fail the run where CI passes."""
+    workflow = (
+        "on: [push]\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n"
+        "      - run: |\n          pip install pytest  # the runner\n"
+        "          pip install -r requirements.txt\n      - run: pytest\n"
+    )
+    root = write_tree(
+        tmp_path,
+        {
+            ".github/workflows/ci.yml": workflow,
+            "pyproject.toml": "[project]\nname='x'\nversion='0'\n",
+            "requirements.txt": "requests\n",
+        },
+    )
+    plan = plan_for(root, "python")
+    assert not any("-e ." in line for line in plan.install)
+    assert "uv pip install -r requirements.txt" in plan.install
+    assert "uv pip install pytest" in plan.install

@@ -276,7 +276,10 @@ def python_plan(
         plan.as_job = True
         plan.notes.append("installed as the job installs it: " + "; ".join(pip_args))
     else:
-        _install_manifests(plan, root, extras, groups, job_groups)
+        skip_project = _installs_files_not_project(pip_args)
+        if skip_project:
+            plan.notes.append("the project itself is not installed: the job never installs it")
+        _install_manifests(plan, root, extras, groups, job_groups, skip_project)
     _install_job_pip_lines(plan, pip_args, as_ci)
     plan.test = [_python_test(t, root, plan) for t in tests[:1]] or ["python -m pytest"]
     if any(PYTEST in t for t in plan.test) and not as_ci:
@@ -341,12 +344,25 @@ def _test_extras_and_groups(
     return extras, groups
 
 
+def _installs_files_not_project(pip_args: list[str]) -> bool:
+    """The job installs requirements files (`-r …`) and never the project (`.`, `-e .[x]`):
+    its CI never builds the project, so neither do we — a project whose packaging is broken
+    still passes its CI that way."""
+    words = [w for a in pip_args for w in a.split()]
+    return any(_names_written(a) for a in pip_args) and not any(w.startswith(".") for w in words)
+
+
 def _install_manifests(
-    plan: Plan, root: Path, extras: list[str], groups: list[str], job_groups: list[str]
+    plan: Plan,
+    root: Path,
+    extras: list[str],
+    groups: list[str],
+    job_groups: list[str],
+    skip_project: bool = False,
 ) -> None:
     """Install lines from the (inferred) manifests: the project with its test extras, its
     dependency groups, Poetry's dev groups and the requirements files a test run needs."""
-    if is_installable(root):
+    if is_installable(root) and not skip_project:
         target = "." + (f"[{','.join(dict.fromkeys(extras))}]" if extras else "")
         plan.install.append(f"uv pip install -e {shlex.quote(target)}")
     for g in dict.fromkeys(groups):

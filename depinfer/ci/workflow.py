@@ -35,13 +35,33 @@ _SHELL_SEPARATORS = re.compile(r"&&|\|\||;")
 _SHELL_KEYWORDS = re.compile(r"^(?:then|do|else|fi|done)\b\s*")
 
 
+def _logical_lines(run: str) -> list[str]:
+    """The script's lines with backslash-newline continuations joined, as the shell reads
+    them: `pip install a \\` then `  b` is one command installing both."""
+    return re.sub(r"\\\r?\n", " ", run).splitlines()
+
+
+def _without_comment(line: str) -> str:
+    """The line up to an unquoted `#` that starts a word: the shell's comment. A workflow's
+    `pip install -e .  # install in editable mode` must not install a package named `#`."""
+    quote = ""
+    for i, ch in enumerate(line):
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "#" and (i == 0 or line[i - 1] in " \t"):
+            return line[:i]
+    return line
+
+
 def simple_commands(run: str) -> list[str]:
     """The simple commands of a step's script: lines split at `&&`, `||` and `;`, with the
     shell's `then`/`do`/`else` words taken off, so `if [ -f requirements.txt ]; then pip
     install -r requirements.txt; fi` yields the pip command."""
     out = []
-    for line in run.splitlines():
-        for part in _SHELL_SEPARATORS.split(line):
+    for line in _logical_lines(run):
+        for part in _SHELL_SEPARATORS.split(_without_comment(line)):
             part = part.strip()
             while _SHELL_KEYWORDS.match(part):
                 part = _SHELL_KEYWORDS.sub("", part, count=1).strip()
