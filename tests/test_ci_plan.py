@@ -458,3 +458,32 @@ def test_project_is_not_built_when_the_job_installs_only_requirements_files(tmp_
     assert not any("-e ." in line for line in plan.install)
     assert "uv pip install -r requirements.txt" in plan.install
     assert "uv pip install pytest" in plan.install
+
+
+def test_javascript_plan_takes_the_javascript_test_job_not_the_backend_pytest_job(tmp_path):
+    """A repository with a Python back end and a JavaScript front end: the JavaScript
+    plan runs the front end's tests, whichever job scores higher overall."""
+    workflow = (
+        "on: [push]\njobs:\n"
+        "  backend-tests:\n    runs-on: ubuntu-latest\n    steps:\n      - run: pytest tests/\n"
+        "  web:\n    runs-on: ubuntu-latest\n    steps:\n      - run: npm ci\n"
+        "      - run: npx vitest run\n"
+    )
+    root = write_tree(
+        tmp_path, {".github/workflows/ci.yml": workflow, "package.json": '{"name": "w"}'}
+    )
+    plan = plan_for(root, "javascript")
+    assert plan.test == ["npx vitest run"]
+    assert plan_for(root, "python").test[0].endswith("pytest tests/")
+
+
+def test_a_bench_instance_keeps_its_test_command_only_when_it_runs_its_language():
+    from depinfer.bench.dataset import Instance
+    from depinfer.bench.execute import instance_test_cmd
+
+    def inst(language, cmd):
+        return Instance("x", language, [], raw={"test_cmd": cmd})
+
+    assert instance_test_cmd(inst("javascript", "pytest --cov=app tests/")) is None
+    assert instance_test_cmd(inst("javascript", "npm test")) == "npm test"
+    assert instance_test_cmd(inst("rust", "make test")) == "make test"

@@ -59,6 +59,7 @@ from depinfer.bench.masking import copy_tree, mask
 from depinfer.bench.peers import peer_names, write_names
 from depinfer.ci.repair import VerifyRequest
 from depinfer.ci.runner import RunResult, make_checkout, parse_outcomes
+from depinfer.ci.workflow import command_language
 from depinfer.pipeline import infer_and_verify
 
 RUNS = ("gold", "masked", "inferred")
@@ -122,9 +123,18 @@ def lost_tests(run: Any, gold: Any, limit: int = 20) -> list[str]:
     return [t for t in good if run.outcomes.get(t) != "passed"][:limit]
 
 
+def instance_test_cmd(inst: Instance) -> str | None:
+    """The instance's test command, unless it runs another ecosystem's tests (a JavaScript
+    instance whose recorded command is the repository's `pytest`): then the plan picks the
+    language's own test job from the workflows."""
+    cmd = inst.raw.get("test_cmd") or None
+    lang = command_language(cmd) if cmd else None
+    return None if lang and lang != inst.language else cmd
+
+
 def _call_runner(root: Path, inst: Instance, log: Path, step_timeout: int, as_of: str | None):
     kwargs: dict[str, Any] = {
-        "test_cmd": inst.raw.get("test_cmd") or None,
+        "test_cmd": instance_test_cmd(inst),
         "log_path": log,
         "step_timeout": step_timeout,
     }
@@ -342,7 +352,7 @@ def run_from_log(out: Path, summary: dict[str, Any]) -> Any:
 def _installs_as_job(inst: Instance, tree: Path) -> bool:
     """Verify installs as the job does where the plain runs install more (the job's own pip
     lines install the manifests): the inferred run cannot stand in for verify's."""
-    test_cmd = inst.raw.get("test_cmd") or None
+    test_cmd = instance_test_cmd(inst)
     plan = depinfer.ci.plan_for(tree, inst.language, test_cmd, strict=True)
     return bool(plan and plan.as_job)
 
@@ -381,7 +391,7 @@ def verify_instance(
                 return {"status": "error", "error": problem}
             request = VerifyRequest(
                 inst.language,
-                test_cmd=inst.raw.get("test_cmd") or None,
+                test_cmd=instance_test_cmd(inst),
                 max_rounds=rounds,
                 log_dir=log_dir(out, inst) / "verify",
                 first_run=inferred,

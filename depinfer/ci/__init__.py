@@ -9,7 +9,7 @@ from pathlib import Path
 
 from depinfer.ci.plan import Plan, make_plan
 from depinfer.ci.runner import RunResult, run_plan
-from depinfer.ci.workflow import TestJob, read_workflows
+from depinfer.ci.workflow import TestJob, command_language, read_workflows
 from depinfer.model import Diagnostic
 from depinfer.scan import scan
 
@@ -28,12 +28,28 @@ def plan_for(
     jobs = read_workflows(
         project.root, project.ci_files, diagnostics if diagnostics is not None else []
     )
-    return make_plan(project, language, pick_job(jobs, test_cmd), test_cmd, runtime, strict)
+    job = pick_job(jobs, test_cmd, language)
+    return make_plan(project, language, job, test_cmd, runtime, strict)
 
 
-def pick_job(jobs: list[TestJob], test_cmd: str | None) -> TestJob | None:
-    """The best-scored test job; with a known test command, the job whose run line is most
-    like it (a workflow often has unit, integration and coverage jobs running the same tool)."""
+def _runs_other_language(job: TestJob, language: str) -> bool:
+    """Every test line the job has runs another ecosystem's tests: a repository's pytest job
+    is not its JavaScript front end's test job."""
+    langs = {command_language(ln) for s in job.steps for ln in (s.run or "").splitlines()}
+    langs.discard(None)
+    return bool(langs) and language not in langs
+
+
+def pick_job(
+    jobs: list[TestJob], test_cmd: str | None, language: str | None = None
+) -> TestJob | None:
+    """The best-scored test job of the language (when another ecosystem's jobs are all the
+    workflows have, the best of those); with a known test command, the job whose run line is
+    most like it (a workflow often has unit, integration and coverage jobs running the same
+    tool)."""
+    if language:
+        own = [j for j in jobs if not _runs_other_language(j, language)]
+        jobs = own or jobs
     if not jobs:
         return None
     if not test_cmd:

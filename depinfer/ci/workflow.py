@@ -25,6 +25,21 @@ def test_commands() -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=1)
+def _test_command_languages() -> tuple[tuple[re.Pattern[str], str], ...]:
+    rows = load_table("common/ci_commands.toml")["test_command"]
+    return tuple((re.compile(r["pattern"]), r["language"]) for r in rows if r.get("language"))
+
+
+def command_language(line: str) -> str | None:
+    """The ecosystem whose tests a run line runs (`cargo nextest run` → rust), or None when
+    the line is language-neutral (`make test`) or not a known runner."""
+    for pattern, language in _test_command_languages():
+        if pattern.search(line):
+            return language
+    return None
+
+
+@lru_cache(maxsize=1)
 def install_commands() -> tuple[str, ...]:
     """Patterns of run lines that install tools or packages, never the tests themselves."""
     rows = load_table("common/ci_commands.toml").get("install_command", [])
