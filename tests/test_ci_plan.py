@@ -487,3 +487,51 @@ def test_a_bench_instance_keeps_its_test_command_only_when_it_runs_its_language(
     assert instance_test_cmd(inst("javascript", "pytest --cov=app tests/")) is None
     assert instance_test_cmd(inst("javascript", "npm test")) == "npm test"
     assert instance_test_cmd(inst("rust", "make test")) == "make test"
+
+
+def _front_end(tmp_path: Path, steps: str, defaults: str = "") -> Path:
+    workflow = (
+        "on: [push]\njobs:\n  web:\n    runs-on: ubuntu-latest\n"
+        + defaults
+        + "    steps:\n"
+        + steps
+    )
+    return write_tree(
+        tmp_path,
+        {
+            ".github/workflows/ci.yml": workflow,
+            "web/package.json": '{"name": "w", "scripts": {"test": "vitest"}}',
+            "server/main.py": "",
+        },
+    )
+
+
+def test_javascript_plan_installs_and_tests_in_the_steps_working_directory(tmp_path):
+    steps = "      - run: npm ci\n        working-directory: web\n      - run: npm test\n        working-directory: ./web\n"
+    plan = plan_for(_front_end(tmp_path, steps), "javascript")
+    assert plan.subdir == "web"
+    assert plan.test == ["npm test"]
+    assert plan.setup[0] == ["rm", "-rf", "node_modules", "web/node_modules"]
+
+
+def test_job_defaults_and_a_leading_cd_give_the_folder_too(tmp_path):
+    defaults = "    defaults:\n      run:\n        working-directory: web\n"
+    plan = plan_for(_front_end(tmp_path / "a", "      - run: npm test\n", defaults), "javascript")
+    assert (plan.subdir, plan.test) == ("web", ["npm test"])
+    plan = plan_for(_front_end(tmp_path / "b", "      - run: cd web && npm test\n"), "javascript")
+    assert (plan.subdir, plan.test) == ("web", ["npm test"])
+    # a folder outside the tree, or one the tree lacks, is not followed
+    plan = plan_for(_front_end(tmp_path / "c", "      - run: cd ../x && npm test\n"), "javascript")
+    assert plan.subdir is None
+
+
+def test_runner_runs_the_jobs_lines_in_its_folder(tmp_path):
+    from depinfer.ci.plan import Plan
+    from depinfer.ci.runner import run_plan
+
+    (tmp_path / "web").mkdir()
+    plan = Plan("javascript", None, setup=[["touch", "top"]], install=["touch here"])
+    plan.test, plan.subdir = ["test -f here"], "web"
+    result = run_plan(plan, tmp_path)
+    assert result.status == "passed", result.log
+    assert (tmp_path / "top").exists() and (tmp_path / "web" / "here").exists()

@@ -66,6 +66,9 @@ class Plan:
     installs_written: set[str] = field(default_factory=set)
     path_python: bool = False  # put the local interpreters on PATH (tools that pick their own)
     as_job: bool = False  # strict: the job's own install lines are the whole install
+    # the folder (relative to the tree) the job's install and test lines run in: its
+    # `working-directory`, or a `cd DIR &&` leading its test line
+    subdir: str | None = None
 
 
 def unwrap(line: str) -> str:
@@ -95,6 +98,31 @@ def test_lines(job: TestJob | None) -> list[str]:
             if is_test_line(line):
                 out.append(unwrap(line))
     return out
+
+
+def job_directory(root: Path, job: TestJob | None, test: str) -> tuple[str | None, str]:
+    """Where the job runs its test line, and the line as run there: the test step's
+    `working-directory` (else the job's `defaults.run.working-directory`), or a leading
+    `cd DIR &&` of the line itself. A JavaScript front end in `web/` installs and tests
+    there: at the top of the tree there is no package.json to install."""
+    folder = None
+    if job is not None:
+        step = next(
+            (s for s in job.steps if s.run and test in map(unwrap, s.run.splitlines())), None
+        )
+        defaults = job.raw.get("defaults") if isinstance(job.raw, dict) else None
+        run_defaults = defaults.get("run") if isinstance(defaults, dict) else None
+        folder = (step.working_directory if step else None) or (
+            run_defaults.get("working-directory") if isinstance(run_defaults, dict) else None
+        )
+    m = re.match(r"^cd\s+([^\s&;|]+)\s*&&\s*(.+)$", test.strip())
+    if not folder and m:
+        folder, test = m.group(1), m.group(2)
+    if not isinstance(folder, str) or "${{" in folder:
+        return None, test
+    folder = os.path.normpath(folder.strip())
+    inside = folder not in (".", "") and not folder.startswith("..") and not os.path.isabs(folder)
+    return (folder if inside and (root / folder).is_dir() else None), test
 
 
 def pyenv_pythons() -> dict[tuple[int, int], str]:
@@ -618,9 +646,13 @@ def node_plan(
 ) -> Plan:
     plan = Plan("javascript", runtime or (job.runtime("node-version") if job else None))
     root = project.root
-    tool = node_tool(root, job)
+    tests = [test_cmd] if test_cmd else test_lines(job)
+    plan.subdir, cmd = job_directory(root, job, tests[0] if tests else "npm test")
+    tool = node_tool(root / plan.subdir if plan.subdir else root, job)
     # a fresh tree each run (each repair round): nothing left over from the last install
-    plan.setup.append(["rm", "-rf", "node_modules"])
+    plan.setup.append(
+        ["rm", "-rf", "node_modules"] + ([f"{plan.subdir}/node_modules"] if plan.subdir else [])
+    )
     if not (root / ".git").exists():
         # a tree without git metadata must still install: `prepare` scripts run git hooks
         # installers (husky install, simple-git-hooks) that stop outside a repository
@@ -644,8 +676,6 @@ def node_plan(
         plan.env.update(tool_env(tool))
     else:
         plan.install.append("npm install --no-audit --no-fund")
-    tests = [test_cmd] if test_cmd else test_lines(job)
-    cmd = tests[0] if tests else "npm test"
     plan.test = [use_tool(cmd, tool) if tool else cmd]
     plan.env.update(CI_ENV)
     plan.env.update({"NO_COLOR": "1", "FORCE_COLOR": "0"})  # plain reporter lines to parse
@@ -661,7 +691,8 @@ def rust_plan(
 ) -> Plan:
     plan = Plan("rust", runtime)
     tests = [test_cmd] if test_cmd else test_lines(job)
-    plan.test = [tests[0] if tests else "cargo test"]
+    plan.subdir, cmd = job_directory(project.root, job, tests[0] if tests else "cargo test")
+    plan.test = [cmd]
     plan.env.update(CI_ENV)
     plan.env["CARGO_TERM_COLOR"] = "never"
     stand_in = nextest_folder() if needs_nextest(plan.test, project.root) else None

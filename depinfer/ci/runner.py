@@ -131,8 +131,11 @@ def run_plan(
     env = _plan_env(plan, workdir)
     log: list[str] = []
 
+    here = workdir / plan.subdir if plan.subdir and (workdir / plan.subdir).is_dir() else workdir
+
     def run(cmd: list[str] | str) -> int | None:
-        return _run_step(cmd, workdir, env, step_timeout, log)
+        # setup builds the environment at the top; the job's lines run where the job runs them
+        return _run_step(cmd, workdir if isinstance(cmd, list) else here, env, step_timeout, log)
 
     result = RunResult("not-run")
     _run_steps(plan, run, log, result)
