@@ -458,3 +458,21 @@ def test_optional_import_rows_fire_on_the_module_or_a_name_from_its_package():
     ]
     rules = {rule["dist"]: hits for rule, hits in fired(refs)}
     assert [h[:2] for h in rules["httpx"]] == [("tests/a.py", 1)]
+
+
+def test_executing_notebooks_in_tests_needs_the_kernel(tmp_path):
+    """nbclient/nbconvert/papermill/testbook start a kernel they do not require: the tests
+    that execute notebooks fail with NoSuchKernel unless ipykernel is installed."""
+    src = (
+        "import nbformat\nfrom nbconvert.preprocessors import ExecutePreprocessor\n\n"
+        "def test_nb():\n    nb = nbformat.read('a.ipynb', as_version=4)\n"
+        "    ExecutePreprocessor(timeout=60).preprocess(nb)\n"
+    )
+    write_tree(tmp_path, {**BASE, "tests/test_nb.py": src})
+    assert ("ipykernel", "optional-dependencies.test") in placements(tmp_path)
+    # a notebook test runner that requires the kernel itself brings it
+    with_nbmake = BASE["pyproject.toml"].replace('["pytest"]', '["pytest", "nbmake"]')
+    root = write_tree(
+        tmp_path / "m", {**BASE, "pyproject.toml": with_nbmake, "tests/test_nb.py": src}
+    )
+    assert not any(name == "ipykernel" for name, _ in placements(root))
