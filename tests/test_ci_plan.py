@@ -432,7 +432,7 @@ def test_shell_comments_and_continuations_are_read_as_the_shell_reads_them():
     )
     assert simple_commands(run) == [
         "pip install -e .",
-        "pip install pytest    pytest-cov",
+        "pip install pytest pytest-cov",
         'echo "#not a comment"',
         "pytest -q",
     ]
@@ -535,3 +535,12 @@ def test_runner_runs_the_jobs_lines_in_its_folder(tmp_path):
     result = run_plan(plan, tmp_path)
     assert result.status == "passed", result.log
     assert (tmp_path / "top").exists() and (tmp_path / "web" / "here").exists()
+
+
+def test_a_backslash_continued_test_line_is_one_command(tmp_path):
+    workflow = (
+        "on: [push]\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n"
+        "      - run: |\n          pytest tests/ -v \\\n            --cov=app\n"
+    )
+    root = write_tree(tmp_path, {".github/workflows/ci.yml": workflow, "app.py": ""})
+    assert plan_for(root, "python").test == ["python -m pytest tests/ -v --cov=app"]

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from depinfer.ci.plan import Plan, make_plan
 from depinfer.ci.runner import RunResult, run_plan
-from depinfer.ci.workflow import TestJob, command_language, read_workflows
+from depinfer.ci.workflow import TestJob, command_language, logical_lines, read_workflows
 from depinfer.model import Diagnostic
 from depinfer.scan import scan
 
@@ -35,7 +35,7 @@ def plan_for(
 def _runs_other_language(job: TestJob, language: str) -> bool:
     """Every test line the job has runs another ecosystem's tests: a repository's pytest job
     is not its JavaScript front end's test job."""
-    langs = {command_language(ln) for s in job.steps for ln in (s.run or "").splitlines()}
+    langs = {command_language(ln) for s in job.steps for ln in logical_lines(s.run or "")}
     langs.discard(None)
     return bool(langs) and language not in langs
 
@@ -56,7 +56,7 @@ def pick_job(
         return jobs[0]
 
     def likeness(job: TestJob) -> float:
-        lines = [ln.strip() for s in job.steps for ln in (s.run or "").splitlines()]
+        lines = [ln.strip() for s in job.steps for ln in logical_lines(s.run or "")]
         return max((SequenceMatcher(None, test_cmd, ln).ratio() for ln in lines), default=0.0)
 
     return max(jobs, key=lambda j: (round(likeness(j), 2), j.score))

@@ -23,7 +23,14 @@ from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from depinfer.ci.constraints import to_pep440
 from depinfer.ci.node_tools import install_line, node_tool, tool_env, use_tool
 from depinfer.ci.rust_tools import needs_nextest, nextest_folder, without_lock_flags
-from depinfer.ci.workflow import Step, TestJob, is_test_line, simple_commands, test_commands
+from depinfer.ci.workflow import (
+    Step,
+    TestJob,
+    is_test_line,
+    logical_lines,
+    simple_commands,
+    test_commands,
+)
 from depinfer.data import load_table
 from depinfer.model import Ecosystem, Project
 from depinfer.runtime import rust_runtime
@@ -94,7 +101,7 @@ def test_lines(job: TestJob | None) -> list[str]:
         return []
     out = []
     for step in job.steps:
-        for line in (step.run or "").splitlines():
+        for line in logical_lines(step.run or ""):
             if is_test_line(line):
                 out.append(unwrap(line))
     return out
@@ -108,7 +115,7 @@ def job_directory(root: Path, job: TestJob | None, test: str) -> tuple[str | Non
     folder = None
     if job is not None:
         step = next(
-            (s for s in job.steps if s.run and test in map(unwrap, s.run.splitlines())), None
+            (s for s in job.steps if s.run and test in map(unwrap, logical_lines(s.run))), None
         )
         defaults = job.raw.get("defaults") if isinstance(job.raw, dict) else None
         run_defaults = defaults.get("run") if isinstance(defaults, dict) else None

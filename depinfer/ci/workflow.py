@@ -50,10 +50,10 @@ _SHELL_SEPARATORS = re.compile(r"&&|\|\||;")
 _SHELL_KEYWORDS = re.compile(r"^(?:then|do|else|fi|done)\b\s*")
 
 
-def _logical_lines(run: str) -> list[str]:
+def logical_lines(run: str) -> list[str]:
     """The script's lines with backslash-newline continuations joined, as the shell reads
     them: `pip install a \\` then `  b` is one command installing both."""
-    return re.sub(r"\\\r?\n", " ", run).splitlines()
+    return re.sub(r"[ \t]*\\\r?\n[ \t]*", " ", run).splitlines()
 
 
 def _without_comment(line: str) -> str:
@@ -75,7 +75,7 @@ def simple_commands(run: str) -> list[str]:
     shell's `then`/`do`/`else` words taken off, so `if [ -f requirements.txt ]; then pip
     install -r requirements.txt; fi` yields the pip command."""
     out = []
-    for line in _logical_lines(run):
+    for line in logical_lines(run):
         for part in _SHELL_SEPARATORS.split(_without_comment(line)):
             part = part.strip()
             while _SHELL_KEYWORDS.match(part):
@@ -267,7 +267,7 @@ def read_workflows(root: Path, ci_files: list[str], diagnostics: list[Diagnostic
 
 
 def _score(job: TestJob) -> int:
-    lines = [ln for s in job.steps for ln in (s.run or "").splitlines()]
+    lines = [ln for s in job.steps for ln in logical_lines(s.run or "")]
     text = "\n".join(ln for ln in lines if is_test_line(ln))
     score = 0
     for rank, pat in enumerate(test_commands()):
