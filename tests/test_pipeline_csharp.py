@@ -910,3 +910,37 @@ def test_ef_cores_relational_metadata_extensions_need_the_relational_package(tmp
     assert manifest_names(found, "Audit/Audit.csproj") == [
         "Microsoft.EntityFrameworkCore.Relational"
     ]
+
+
+def test_a_package_reference_in_directory_packages_props_is_inherited(tmp_path):
+    # MSBuild imports Directory.Packages.props into every project: a PackageReference item
+    # there (conditions included) is the project's as much as one in Directory.Build.props
+    write_tree(
+        tmp_path,
+        {
+            "Directory.Packages.props": (
+                "<Project><PropertyGroup><ManagePackageVersionsCentrally>true"
+                "</ManagePackageVersionsCentrally></PropertyGroup><ItemGroup>"
+                '<PackageVersion Include="Nerdbank.GitVersioning" Version="3.9.50" />'
+                '<PackageVersion Include="Moq" Version="4.20.72" />'
+                '<PackageVersion Include="Newtonsoft.Json" Version="13.0.3" />'
+                '</ItemGroup><ItemGroup><PackageReference Include="Nerdbank.GitVersioning" />'
+                '</ItemGroup><ItemGroup Condition="$([System.String]::Copy('
+                "'$(MSBuildProjectName)').EndsWith('.Tests'))\">"
+                '<PackageReference Include="Moq" /></ItemGroup></Project>'
+            ),
+            "version.json": '{"version": "1.0"}',
+            "Lib/Lib.csproj": CSPROJ_LIB,
+            "Lib/A.cs": "using Newtonsoft.Json;\nnamespace Lib;\npublic class A {}\n",
+            "Lib.Tests/Lib.Tests.csproj": CSPROJ_LIB,
+            "Lib.Tests/T.cs": (
+                "using Moq;\nusing Xunit;\nnamespace Lib.Tests;\n"
+                "public class T { [Fact] public void F() { var m = new Mock<object>(); } }\n"
+            ),
+        },
+    )
+    found = infer(tmp_path, Options(offline=True))
+    assert manifest_names(found, "Lib/Lib.csproj") == ["Newtonsoft.Json"]
+    names = manifest_names(found, "Lib.Tests/Lib.Tests.csproj")
+    assert "Moq" not in names and "Nerdbank.GitVersioning" not in names
+    assert "xunit" in names
