@@ -944,3 +944,26 @@ def test_a_package_reference_in_directory_packages_props_is_inherited(tmp_path):
     names = manifest_names(found, "Lib.Tests/Lib.Tests.csproj")
     assert "Moq" not in names and "Nerdbank.GitVersioning" not in names
     assert "xunit" in names
+
+
+def test_a_binding_package_variant_follows_the_projects_test_framework(tmp_path):
+    # Reqnroll.NUnit and Reqnroll.xUnit are marked alike (the bindings' attributes): the
+    # project takes the one for the test framework its code uses
+    steps = (
+        "using Reqnroll;\nusing {fw};\n\nnamespace {ns};\n\n[Binding]\n"
+        'public class Steps {{ [Given("x")] public void G() {{ }} }}\n'
+    )
+    write_tree(
+        tmp_path,
+        {
+            "X.Specs/X.Specs.csproj": CSPROJ_LIB,
+            "X.Specs/Steps.cs": steps.format(fw="Xunit", ns="X.Specs"),
+            "N.Specs/N.Specs.csproj": CSPROJ_LIB,
+            "N.Specs/Steps.cs": steps.format(fw="NUnit.Framework", ns="N.Specs"),
+        },
+    )
+    found = infer(tmp_path, Options(offline=True))
+    x = manifest_names(found, "X.Specs/X.Specs.csproj")
+    n = manifest_names(found, "N.Specs/N.Specs.csproj")
+    assert "Reqnroll.xUnit" in x and "Reqnroll.NUnit" not in x
+    assert "Reqnroll.NUnit" in n and "Reqnroll.xUnit" not in n
