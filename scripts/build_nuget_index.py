@@ -467,6 +467,9 @@ OpenTelemetry.Exporter.Console | 60 | lib | OpenTelemetry.Trace[AddConsoleExport
 OpenTelemetry.Exporter.Prometheus.AspNetCore | 50 | lib | OpenTelemetry.Metrics[AddPrometheusExporter];Microsoft.AspNetCore.Builder[MapPrometheusScrapingEndpoint,UseOpenTelemetryPrometheusScrapingEndpoint] | 1.12.0-beta.1
 prometheus-net.AspNetCore | 60 | lib | Prometheus[UseHttpMetrics,MapMetrics,UseMetricServer] | 8.2.1
 prometheus-net | 65 | lib | Prometheus | 8.2.1
+Prometheus.Client | 40 | lib | =;Prometheus.Client.Collectors | 6.1.0
+Prometheus.Client.AspNetCore | 35 | lib | = | 6.0.0
+Prometheus.Client.HttpRequestDurations | 35 | lib | = | 4.0.0
 Sentry.AspNetCore | 60 | lib | Sentry.AspNetCore;Microsoft.AspNetCore.Hosting[UseSentry] | 5.11.2
 Sentry | 65 | lib | Sentry | 5.11.2
 Aspire.Hosting.AppHost | 60 | lib | Aspire.Hosting[DistributedApplication];Aspire.Hosting.ApplicationModel;Projects | 9.3.1
@@ -630,6 +633,8 @@ AspNetCore.HealthChecks.UI.Client | 55 | lib | HealthChecks.UI.Client | 9.0.0
 AspNetCore.HealthChecks.SqlServer | 55 | lib | Microsoft.Extensions.DependencyInjection[AddSqlServer] | 9.0.0
 AspNetCore.HealthChecks.NpgSql | 50 | lib | Microsoft.Extensions.DependencyInjection[AddNpgSql] | 9.0.0
 AspNetCore.HealthChecks.Redis | 45 | lib | Microsoft.Extensions.DependencyInjection[AddRedis] | 9.0.0
+AspNetCore.HealthChecks.Rabbitmq | 45 | lib | Microsoft.Extensions.DependencyInjection[?.AddRabbitMQ] | 9.0.0
+AspNetCore.HealthChecks.MongoDb | 40 | lib | Microsoft.Extensions.DependencyInjection[?.AddMongoDb] | 9.0.0
 Hellang.Middleware.ProblemDetails | 45 | lib | Hellang.Middleware.ProblemDetails | 6.5.1
 Asp.Versioning.Mvc | 55 | lib | Asp.Versioning;Asp.Versioning.Routing | 8.1.0
 Asp.Versioning.Mvc.ApiExplorer | 50 | lib | Asp.Versioning.ApiExplorer;Microsoft.Extensions.DependencyInjection[AddApiExplorer] | 8.1.0

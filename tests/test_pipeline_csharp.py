@@ -967,3 +967,24 @@ def test_a_binding_package_variant_follows_the_projects_test_framework(tmp_path)
     n = manifest_names(found, "N.Specs/N.Specs.csproj")
     assert "Reqnroll.xUnit" in x and "Reqnroll.NUnit" not in x
     assert "Reqnroll.NUnit" in n and "Reqnroll.xUnit" not in n
+
+
+def test_health_checks_and_prometheus_client_packages_from_their_entry_points(tmp_path):
+    write_tree(
+        tmp_path,
+        {
+            "Api/Api.csproj": CSPROJ_LIB.replace("Microsoft.NET.Sdk", "Microsoft.NET.Sdk.Web"),
+            "Api/Program.cs": "using Prometheus.Client.AspNetCore;\n"
+            "using Microsoft.Extensions.DependencyInjection;\n\n"
+            "var builder = WebApplication.CreateBuilder(args);\n"
+            "builder.Services.AddHealthChecks()\n    .AddRabbitMQ()\n"
+            '    .AddMongoDb("mongodb://x");\nvar app = builder.Build();\n'
+            "app.UsePrometheusServer();\napp.Run();\n",
+        },
+    )
+    names = manifest_names(infer(tmp_path, Options(offline=True)), "Api/Api.csproj")
+    assert {
+        "Prometheus.Client.AspNetCore",
+        "AspNetCore.HealthChecks.Rabbitmq",
+        "AspNetCore.HealthChecks.MongoDb",
+    } <= set(names)
