@@ -406,7 +406,7 @@ def _unused(
                 if not runtime or (m.ecosystem, norm) in all_used or _exempt(m.ecosystem, norm):
                     continue
                 if m.ecosystem == Ecosystem.NUGET and not _csharp_unused(
-                    key, name, cs_namespaces, view, cs_used
+                    key, name, cs_namespaces, view, cs_used, m.path
                 ):
                     continue
                 message = MESSAGES["DEP002"].format(name=name, manifest=m.path)
@@ -415,18 +415,29 @@ def _unused(
 
 
 def _csharp_unused(
-    key: str, name: str, namespaces: set[str], view: csharp_check.CsView | None, used: set[str]
+    key: str,
+    name: str,
+    namespaces: set[str],
+    view: csharp_check.CsView | None,
+    used: set[str],
+    manifest: str = "",
 ) -> bool:
     """C#: a PackageReference (a central PackageVersion only pins a version) of a library
     the index knows, none of whose namespaces the code uses; a build, analyzer or test
     tool, or a package the index does not know, may be used where no `using` shows it."""
-    if key != "PackageReference" or csharp_check.unknown(name):
+    if key != "PackageReference" or not csharp_check.judged(name):
         return False
     if kind_of(name) != "lib" or csharp_check.uses_any(name, namespaces):
         return False
     if csharp_check.brings_used(name, used):
         return False
-    return view is None or not csharp_check.marker_used(view, name)
+    if view is None:
+        return True
+    if csharp_check.uses_any(name, csharp_check.named_namespaces(view, manifest)):
+        return False
+    if csharp_check.published_dependency(view, manifest, name):
+        return False
+    return not csharp_check.marker_used(view, name)
 
 
 def _stdlib(project: Project, m: Manifest, name: str, line: int, known: Known) -> bool:

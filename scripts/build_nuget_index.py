@@ -168,7 +168,7 @@ Microsoft.Playwright.NUnit | 45 | test | Microsoft.Playwright.NUnit | 1.53.0
 Microsoft.Playwright.MSTest | 35 | test | Microsoft.Playwright.MSTest | 1.53.0
 Reqnroll | 40 | test | Reqnroll;Reqnroll.Assist | 2.4.1
 Reqnroll.NUnit | 35 | test | Reqnroll[Binding,Given,When,Then] | 2.4.1
-Reqnroll.xUnit | 35 | test | | 2.4.1
+Reqnroll.xUnit | 35 | test | Reqnroll[Binding,Given,When,Then] | 2.4.1
 SpecFlow.NUnit | 40 | test | TechTalk.SpecFlow | 3.9.74
 Selenium.WebDriver | 70 | test | OpenQA.Selenium;OpenQA.Selenium.Chrome;OpenQA.Selenium.Firefox;OpenQA.Selenium.Support.UI | 4.34.0
 Microsoft.AspNetCore.Mvc.Testing | 85 | test | Microsoft.AspNetCore.Mvc.Testing | 9.0.7
@@ -205,14 +205,14 @@ MySql.Data | 75 | lib | MySql.Data.MySqlClient | 9.3.0
 MongoDB.Driver | 88 | lib | MongoDB.Driver;MongoDB.Driver.Linq;MongoDB.Driver.GridFS | 3.4.0
 MongoDB.Bson | 80 | lib | MongoDB.Bson;MongoDB.Bson.Serialization;MongoDB.Bson.Serialization.Attributes | 3.4.0
 Microsoft.Data.SqlClient | 90 | lib | = | 6.0.2
-System.Data.SqlClient | 85 | lib | = | 4.9.0
+System.Data.SqlClient | 85 | lib | =;Microsoft.SqlServer.Server | 4.9.0
 Microsoft.Data.Sqlite | 80 | lib | = | 9.0.7
 Microsoft.Data.Sqlite.Core | 55 | lib | Microsoft.Data.Sqlite[SqliteConnection] | 9.0.7
 System.Data.SQLite | 65 | lib | System.Data.SQLite | 1.0.119
 Oracle.ManagedDataAccess.Core | 60 | lib | Oracle.ManagedDataAccess.Client | 23.9.0
 Microsoft.EntityFrameworkCore | 95 | lib | =;Microsoft.EntityFrameworkCore.ChangeTracking;Microsoft.EntityFrameworkCore.Storage;Microsoft.EntityFrameworkCore.Infrastructure;Microsoft.EntityFrameworkCore.Metadata;Microsoft.EntityFrameworkCore.Metadata.Builders;Microsoft.EntityFrameworkCore.Diagnostics;Microsoft.EntityFrameworkCore.Query;Microsoft.EntityFrameworkCore.ValueGeneration;Microsoft.EntityFrameworkCore.Storage.ValueConversion;Microsoft.EntityFrameworkCore.Migrations | 9.0.7
 Microsoft.EntityFrameworkCore.Abstractions | 50 | lib | Microsoft.EntityFrameworkCore[IndexAttribute,PrimaryKeyAttribute,OwnedAttribute] | 9.0.7
-Microsoft.EntityFrameworkCore.Relational | 85 | lib | Microsoft.EntityFrameworkCore.Migrations.Operations;Microsoft.EntityFrameworkCore[ExecuteSqlRaw,ExecuteSqlInterpolated,FromSqlRaw,FromSqlInterpolated,ToTable,HasColumnType,HasColumnName,GetDbConnection,SqlQuery,HasDefaultValueSql,HasComputedColumnSql,GetConnectionString,HasSchema,HasDefaultSchema,GetTableName,GetSchema,GetSchemaQualifiedTableName,GetColumnName,GetMappedConstraints,GetMappedTableIndexes,GetDefaultTableName,GetDefaultSchema] | 9.0.7
+Microsoft.EntityFrameworkCore.Relational | 85 | lib | Microsoft.EntityFrameworkCore.Migrations.Operations;Microsoft.EntityFrameworkCore[ExecuteSqlRaw,ExecuteSqlInterpolated,FromSqlRaw,FromSqlInterpolated,ToTable,HasColumnType,HasColumnName,GetDbConnection,SqlQuery,HasDefaultValueSql,HasComputedColumnSql,HasSchema,HasDefaultSchema,GetTableName,GetSchema,GetSchemaQualifiedTableName,GetColumnName,GetMappedConstraints,GetMappedTableIndexes,GetDefaultTableName,GetDefaultSchema] | 9.0.7
 Microsoft.EntityFrameworkCore.SqlServer | 92 | lib | Microsoft.EntityFrameworkCore.SqlServer;Microsoft.EntityFrameworkCore[UseSqlServer,IsClustered,EnableRetryOnFailure,IsSqlServer] | 9.0.7
 Microsoft.EntityFrameworkCore.Sqlite | 85 | lib | Microsoft.EntityFrameworkCore.Sqlite;Microsoft.EntityFrameworkCore[UseSqlite,IsSqlite] | 9.0.7
 Microsoft.EntityFrameworkCore.Cosmos | 55 | lib | Microsoft.EntityFrameworkCore.Cosmos;Microsoft.EntityFrameworkCore[UseCosmos,ToContainer,HasPartitionKey];Microsoft.Extensions.DependencyInjection[AddCosmos] | 9.0.7
@@ -467,6 +467,9 @@ OpenTelemetry.Exporter.Console | 60 | lib | OpenTelemetry.Trace[AddConsoleExport
 OpenTelemetry.Exporter.Prometheus.AspNetCore | 50 | lib | OpenTelemetry.Metrics[AddPrometheusExporter];Microsoft.AspNetCore.Builder[MapPrometheusScrapingEndpoint,UseOpenTelemetryPrometheusScrapingEndpoint] | 1.12.0-beta.1
 prometheus-net.AspNetCore | 60 | lib | Prometheus[UseHttpMetrics,MapMetrics,UseMetricServer] | 8.2.1
 prometheus-net | 65 | lib | Prometheus | 8.2.1
+Prometheus.Client | 40 | lib | =;Prometheus.Client.Collectors | 6.1.0
+Prometheus.Client.AspNetCore | 35 | lib | = | 6.0.0
+Prometheus.Client.HttpRequestDurations | 35 | lib | = | 4.0.0
 Sentry.AspNetCore | 60 | lib | Sentry.AspNetCore;Microsoft.AspNetCore.Hosting[UseSentry] | 5.11.2
 Sentry | 65 | lib | Sentry | 5.11.2
 Aspire.Hosting.AppHost | 60 | lib | Aspire.Hosting[DistributedApplication];Aspire.Hosting.ApplicationModel;Projects | 9.3.1
@@ -611,7 +614,7 @@ CommunityToolkit.HighPerformance | 45 | lib | CommunityToolkit.HighPerformance;C
 CommunityToolkit.Diagnostics | 40 | lib | CommunityToolkit.Diagnostics | 8.4.0
 Avalonia | 65 | lib | Avalonia;Avalonia.Controls;Avalonia.Markup.Xaml;Avalonia.Media;Avalonia.Threading;Avalonia.Data | 11.3.2
 Avalonia.Desktop | 60 | lib | Avalonia[UsePlatformDetect,StartWithClassicDesktopLifetime] | 11.3.2
-Avalonia.Themes.Fluent | 55 | lib | Avalonia.Themes.Fluent | 11.3.2
+Avalonia.Themes.Fluent | 55 | lib | Avalonia.Themes.Fluent;Avalonia[FluentTheme] | 11.3.2
 ReactiveUI | 60 | lib | ReactiveUI | 20.4.1
 Prism.Core | 55 | lib | Prism;Prism.Mvvm;Prism.Commands;Prism.Events | 9.0.537
 MahApps.Metro | 55 | lib | MahApps.Metro;MahApps.Metro.Controls | 2.4.10
@@ -630,10 +633,12 @@ AspNetCore.HealthChecks.UI.Client | 55 | lib | HealthChecks.UI.Client | 9.0.0
 AspNetCore.HealthChecks.SqlServer | 55 | lib | Microsoft.Extensions.DependencyInjection[AddSqlServer] | 9.0.0
 AspNetCore.HealthChecks.NpgSql | 50 | lib | Microsoft.Extensions.DependencyInjection[AddNpgSql] | 9.0.0
 AspNetCore.HealthChecks.Redis | 45 | lib | Microsoft.Extensions.DependencyInjection[AddRedis] | 9.0.0
+AspNetCore.HealthChecks.Rabbitmq | 45 | lib | Microsoft.Extensions.DependencyInjection[?.AddRabbitMQ] | 9.0.0
+AspNetCore.HealthChecks.MongoDb | 40 | lib | Microsoft.Extensions.DependencyInjection[?.AddMongoDb] | 9.0.0
 Hellang.Middleware.ProblemDetails | 45 | lib | Hellang.Middleware.ProblemDetails | 6.5.1
 Asp.Versioning.Mvc | 55 | lib | Asp.Versioning;Asp.Versioning.Routing | 8.1.0
 Asp.Versioning.Mvc.ApiExplorer | 50 | lib | Asp.Versioning.ApiExplorer;Microsoft.Extensions.DependencyInjection[AddApiExplorer] | 8.1.0
-Asp.Versioning.Http | 45 | lib | Asp.Versioning.Builder;Asp.Versioning.Conventions | 8.1.0
+Asp.Versioning.Http | 45 | lib | Asp.Versioning.Builder;Asp.Versioning.Conventions;Microsoft.Extensions.DependencyInjection[AddApiVersioning] | 8.1.0
 Microsoft.Extensions.Azure | 45 | lib | Microsoft.Extensions.Azure | 1.12.0
 Microsoft.Graph | 60 | lib | Microsoft.Graph;Microsoft.Graph.Models | 5.86.0
 Google.Apis.Auth | 55 | lib | Google.Apis.Auth;Google.Apis.Auth.OAuth2 | 1.70.0
@@ -931,6 +936,10 @@ ASPNETCORE_FRAMEWORK_PACKAGES = [
     "Grpc.AspNetCore",
     "Grpc.AspNetCore.Server",
     "Serilog.AspNetCore",
+    # (their .NET Core builds declare the FrameworkReference too: gallery pages, "Frameworks")
+    "IdentityServer4",
+    "prometheus-net.AspNetCore",
+    "FluentValidation.AspNetCore",
 ]
 
 # Implicit usings each project SDK adds when ImplicitUsings is enabled (SDK docs).
@@ -1672,6 +1681,71 @@ DEPENDS_ON = {
     "Asp.Versioning.Mvc.ApiExplorer": ["Asp.Versioning.Mvc"],
     "Testcontainers.MsSql": ["Testcontainers"],
     "Testcontainers.PostgreSql": ["Testcontainers"],
+    # each package's gallery page, "Dependencies" (a package multi-targeting old and new
+    # frameworks lists here what its old-framework groups add, such as OpenFeature's
+    # System.Collections.Immutable: the project compiles either way)
+    "Microsoft.Data.SqlClient": [
+        "Azure.Identity",
+        "Microsoft.Identity.Client",
+        "Microsoft.IdentityModel.JsonWebTokens",
+        "Microsoft.IdentityModel.Protocols.OpenIdConnect",
+        "Microsoft.SqlServer.Server",
+        "System.Configuration.ConfigurationManager",
+    ],
+    "Pomelo.EntityFrameworkCore.MySql": [
+        "Microsoft.EntityFrameworkCore.Relational",
+        "MySqlConnector",
+    ],
+    "Volo.Abp.Autofac": [
+        "Autofac",
+        "Autofac.Extensions.DependencyInjection",
+        "Autofac.Extras.DynamicProxy",
+        "Volo.Abp.Castle.Core",
+    ],
+    "Microsoft.AspNet.WebApi": ["Microsoft.AspNet.WebApi.WebHost"],
+    "Microsoft.AspNet.WebApi.WebHost": ["Microsoft.AspNet.WebApi.Core"],
+    "Microsoft.AspNet.WebApi.Core": ["Microsoft.AspNet.WebApi.Client"],
+    "Microsoft.AspNet.WebApi.Client": ["Newtonsoft.Json", "Newtonsoft.Json.Bson"],
+    "Microsoft.AspNetCore.Components.WebAssembly": [
+        "Microsoft.AspNetCore.Components.Web",
+        "Microsoft.JSInterop.WebAssembly",
+        _MX + "Configuration.Json",
+        _MX + "Logging",
+    ],
+    "Microsoft.AspNetCore.Components.Web": [
+        "Microsoft.AspNetCore.Components",
+        "Microsoft.AspNetCore.Components.Forms",
+        _MX + "DependencyInjection",
+        _MX + "Primitives",
+        "Microsoft.JSInterop",
+    ],
+    "Microsoft.JSInterop.WebAssembly": ["Microsoft.JSInterop"],
+    "FirebaseAdmin": ["Google.Api.Gax.Rest", "Google.Apis.Auth", "System.Collections.Immutable"],
+    "Microsoft.NET.Test.Sdk": ["Microsoft.CodeCoverage", "Microsoft.TestPlatform.TestHost"],
+    "Microsoft.TestPlatform.TestHost": ["Microsoft.TestPlatform.ObjectModel", "Newtonsoft.Json"],
+    "Microsoft.FeatureManagement": [
+        _MX + "Caching.Memory",
+        _MX + "Configuration.Binder",
+        _MX + "Logging",
+    ],
+    "OpenFeature": [
+        "Microsoft.Bcl.AsyncInterfaces",
+        _MX + "Logging.Abstractions",
+        "System.Collections.Immutable",
+        "System.Threading.Channels",
+    ],
+    "OpenFeature.Hosting": [
+        "OpenFeature",
+        _MX + "DependencyInjection.Abstractions",
+        _MX + "Hosting.Abstractions",
+        _MX + "Options",
+    ],
+    "JsonLogic": ["Json.More.Net", "JsonPointer.Net"],
+    "Json.More.Net": ["System.Text.Json"],
+    "JsonPointer.Net": ["Json.More.Net"],
+    "Reqnroll.xUnit": ["Reqnroll", "Xunit.SkippableFact", "xunit.core"],
+    "Reqnroll.Microsoft.Extensions.DependencyInjection": ["Reqnroll", _MX + "DependencyInjection"],
+    _MX + "Diagnostics.Testing": [_MX + "Logging"],
 }
 
 # Types that older targets (netstandard2.0, .NET Framework) only get from a package; the

@@ -910,3 +910,81 @@ def test_ef_cores_relational_metadata_extensions_need_the_relational_package(tmp
     assert manifest_names(found, "Audit/Audit.csproj") == [
         "Microsoft.EntityFrameworkCore.Relational"
     ]
+
+
+def test_a_package_reference_in_directory_packages_props_is_inherited(tmp_path):
+    # MSBuild imports Directory.Packages.props into every project: a PackageReference item
+    # there (conditions included) is the project's as much as one in Directory.Build.props
+    write_tree(
+        tmp_path,
+        {
+            "Directory.Packages.props": (
+                "<Project><PropertyGroup><ManagePackageVersionsCentrally>true"
+                "</ManagePackageVersionsCentrally></PropertyGroup><ItemGroup>"
+                '<PackageVersion Include="Nerdbank.GitVersioning" Version="3.9.50" />'
+                '<PackageVersion Include="Moq" Version="4.20.72" />'
+                '<PackageVersion Include="Newtonsoft.Json" Version="13.0.3" />'
+                '</ItemGroup><ItemGroup><PackageReference Include="Nerdbank.GitVersioning" />'
+                '</ItemGroup><ItemGroup Condition="$([System.String]::Copy('
+                "'$(MSBuildProjectName)').EndsWith('.Tests'))\">"
+                '<PackageReference Include="Moq" /></ItemGroup></Project>'
+            ),
+            "version.json": '{"version": "1.0"}',
+            "Lib/Lib.csproj": CSPROJ_LIB,
+            "Lib/A.cs": "using Newtonsoft.Json;\nnamespace Lib;\npublic class A {}\n",
+            "Lib.Tests/Lib.Tests.csproj": CSPROJ_LIB,
+            "Lib.Tests/T.cs": (
+                "using Moq;\nusing Xunit;\nnamespace Lib.Tests;\n"
+                "public class T { [Fact] public void F() { var m = new Mock<object>(); } }\n"
+            ),
+        },
+    )
+    found = infer(tmp_path, Options(offline=True))
+    assert manifest_names(found, "Lib/Lib.csproj") == ["Newtonsoft.Json"]
+    names = manifest_names(found, "Lib.Tests/Lib.Tests.csproj")
+    assert "Moq" not in names and "Nerdbank.GitVersioning" not in names
+    assert "xunit" in names
+
+
+def test_a_binding_package_variant_follows_the_projects_test_framework(tmp_path):
+    # Reqnroll.NUnit and Reqnroll.xUnit are marked alike (the bindings' attributes): the
+    # project takes the one for the test framework its code uses
+    steps = (
+        "using Reqnroll;\nusing {fw};\n\nnamespace {ns};\n\n[Binding]\n"
+        'public class Steps {{ [Given("x")] public void G() {{ }} }}\n'
+    )
+    write_tree(
+        tmp_path,
+        {
+            "X.Specs/X.Specs.csproj": CSPROJ_LIB,
+            "X.Specs/Steps.cs": steps.format(fw="Xunit", ns="X.Specs"),
+            "N.Specs/N.Specs.csproj": CSPROJ_LIB,
+            "N.Specs/Steps.cs": steps.format(fw="NUnit.Framework", ns="N.Specs"),
+        },
+    )
+    found = infer(tmp_path, Options(offline=True))
+    x = manifest_names(found, "X.Specs/X.Specs.csproj")
+    n = manifest_names(found, "N.Specs/N.Specs.csproj")
+    assert "Reqnroll.xUnit" in x and "Reqnroll.NUnit" not in x
+    assert "Reqnroll.NUnit" in n and "Reqnroll.xUnit" not in n
+
+
+def test_health_checks_and_prometheus_client_packages_from_their_entry_points(tmp_path):
+    write_tree(
+        tmp_path,
+        {
+            "Api/Api.csproj": CSPROJ_LIB.replace("Microsoft.NET.Sdk", "Microsoft.NET.Sdk.Web"),
+            "Api/Program.cs": "using Prometheus.Client.AspNetCore;\n"
+            "using Microsoft.Extensions.DependencyInjection;\n\n"
+            "var builder = WebApplication.CreateBuilder(args);\n"
+            "builder.Services.AddHealthChecks()\n    .AddRabbitMQ()\n"
+            '    .AddMongoDb("mongodb://x");\nvar app = builder.Build();\n'
+            "app.UsePrometheusServer();\napp.Run();\n",
+        },
+    )
+    names = manifest_names(infer(tmp_path, Options(offline=True)), "Api/Api.csproj")
+    assert {
+        "Prometheus.Client.AspNetCore",
+        "AspNetCore.HealthChecks.Rabbitmq",
+        "AspNetCore.HealthChecks.MongoDb",
+    } <= set(names)

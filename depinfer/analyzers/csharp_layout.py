@@ -275,7 +275,10 @@ def _inherit_items(
     """The PackageReferences and Using items the project gets from its props chain, the
     files it and the chain import, and the build targets (those whose Condition holds)."""
     m = cs.manifest
-    for pm in cs.props:
+    # Directory.Packages.props is imported into every project like a Directory.Build
+    # file: a PackageReference item there (not only a GlobalPackageReference) is inherited
+    central = [cs.packages_props] if cs.packages_props else []
+    for pm in cs.props + central:
         for pid in _applicable_refs(pm, cs.is_test, evaluated):
             cs.inherited_packages.add(pid.lower())
         cs.inherited_usings.extend(_usings(pm.data, cs.is_test, evaluated))

@@ -35,6 +35,7 @@ from depinfer.mapping.csharp_use import (
     ProjectUse,
     brought_by,
     builder_families,
+    conventions,
     gather,
     internal_namespaces,
 )
@@ -171,6 +172,7 @@ def choose(
         if known and not any(e.markers for e in known):
             entries = known + [e for e in entries if e.markers and e not in known]
     marked = [e for e in entries if e.markers and any(use.uses_marker(m) for m in e.markers)]
+    marked = _one_variant(marked, use)
     unmarked = sorted((e for e in entries if not e.markers), key=lambda e: -e.rank)
     chosen = list(marked)
     if unmarked:
@@ -187,6 +189,36 @@ def choose(
     elif not chosen and prefix:
         chosen = [e for e in entries if e.package.lower() == prefix.lower()][:1]
     return chosen
+
+
+def _variant_framework(pid: str) -> str | None:
+    """The test framework a package's last name part names (`Reqnroll.xUnit`: xunit)."""
+    last = pid.rsplit(".", 1)[-1].lower()
+    return last if "." in pid and last in conventions()["test_frameworks"] else None
+
+
+def _one_variant(marked: list[nx.Entry], use: ProjectUse) -> list[nx.Entry]:
+    """Packages marked alike that differ only in the test framework they adapt to
+    (`Reqnroll.NUnit`, `Reqnroll.xUnit`: the same bindings) are alternatives: the one for
+    the framework the project's code uses, else the one the repository references."""
+    groups: dict[tuple, list[nx.Entry]] = defaultdict(list)
+    for e in marked:
+        if _variant_framework(e.package):
+            groups[(e.package.rsplit(".", 1)[0], tuple(sorted(e.markers)))].append(e)
+    drop: set[str] = set()
+    names = set(use.usings) | use.global_usings
+    for variants in groups.values():
+        if len(variants) < 2:
+            continue
+        fws = conventions()["test_frameworks"]
+        keep = [
+            e
+            for e in variants
+            if names & set(fws[_variant_framework(e.package) or ""].get("namespaces", []))
+        ] or [e for e in variants if e.package.lower() in use.repo_ids]
+        if keep:
+            drop.update(e.package for e in variants if e not in keep[:1])
+    return [e for e in marked if e.package not in drop]
 
 
 @dataclass(frozen=True)

@@ -45,6 +45,9 @@ def _own_packages(cs: CsProject) -> set[str]:
     data = cs.manifest.data or {}
     own = {p.lower() for p in cs.manifest.declared.get("PackageReference", [])}
     own |= {p.lower() for p in data.get("global_package_references", [])}
+    # a `<Reference HintPath=…>` compiles against that assembly: one named like a package
+    # provides what the package would
+    own |= {p.lower() for p in data.get("hinted_references", [])}
     return own | set(cs.inherited_packages)
 
 
@@ -89,6 +92,7 @@ class CsView:
     by_path: dict[str, CsProject]
     project: Project | None = None
     code: str | None = None  # every C# source text of the repository, read on demand
+    markup: str | None = None  # every XAML / AXAML view of the repository, read on demand
     texts: dict[str, str] = field(default_factory=dict)  # path -> text
     seen: dict[str, set[str]] = field(default_factory=dict)  # path -> lower-case ids
     declared: dict[str, set[str]] = field(default_factory=dict)  # written, not derived
@@ -145,6 +149,32 @@ def _provides(pid: str, namespace: str, markers_too: bool) -> bool:
 def unknown(pid: str) -> bool:
     """The shipped index does not say what the package provides."""
     return nx.package_info(pid) is None
+
+
+def judged(pid: str) -> bool:
+    """The shipped index names a namespace the package provides; a row without one
+    (System.Net.Http, a polyfill whose types sit in `System`) cannot tell it unused."""
+    return bool((nx.package_info(pid) or {}).get("namespaces"))
+
+
+# `using X;`, `global using X;`, `using static X.Y;`, `using A = X.Y;` and Razor's `@using X`
+_USING = re.compile(
+    r"^\s*(?:global\s+)?@?using\s+(?:static\s+)?(?:\w+\s*=\s*)?(?:global::)?"
+    r"([A-Za-z_][\w.]*)\s*;?\s*$",
+    re.M,
+)
+
+
+def named_namespaces(view: CsView, manifest: str) -> set[str]:
+    """The namespaces the `using` directives of the sources a project compiles name (its
+    C# and Razor files; for a Directory.Build file, those of its folder): a package
+    providing one of them is used there, even when the inference gave that use to a
+    package depending on it."""
+    cs = view.by_path.get(manifest)
+    text = _code(view, posixpath.dirname(manifest))
+    if cs is not None:  # `<Compile Remove>` leaves files out
+        text = "\n".join(view.texts.get(f.path, "") for f in cs.files)
+    return set(_USING.findall(text))
 
 
 def compiles(view: CsView, manifest: str, name: str, namespaces: list[str]) -> bool:
@@ -241,7 +271,41 @@ def marker_used(view: CsView, pid: str) -> bool:
     markers = [m for row in info.get("namespaces", []) for m in row.get("markers", [])]
     if not markers:
         return False
-    return _calls(_code(view), markers)
+    return _calls(_code(view), markers) or _calls(_markup(view), markers)
+
+
+MARKUP_SUFFIXES = (".xaml", ".axaml")
+_NOT_SOURCE = {"bin", "obj", ".git", "node_modules"}
+
+
+def _markup(view: CsView) -> str:
+    """The XAML and Avalonia views of the repository: a theme or control a view names as
+    an element (`<FluentTheme />`) uses its package without any C# `using`."""
+    if view.markup is None:
+        texts = []
+        root = view.project.root if view.project else None
+        for path in sorted(root.rglob("*")) if root else []:
+            if path.suffix.lower() not in MARKUP_SUFFIXES or not path.is_file():
+                continue
+            if _NOT_SOURCE & set(path.relative_to(root).parts):
+                continue
+            try:
+                texts.append(path.read_text(errors="replace"))
+            except OSError:
+                continue
+        view.markup = "\n".join(texts)
+    return view.markup
+
+
+def published_dependency(view: CsView, manifest: str, pid: str) -> bool:
+    """The project builds a package whose published dependency list (the depends-on table)
+    names `pid`: a meta-package passes it on to its users (Serilog.AspNetCore and the
+    sinks it brings), whatever its own code calls."""
+    cs = view.by_path.get(manifest)
+    if cs is None:
+        return False
+    package = cs.properties.get("PackageId") or cs.name
+    return pid.lower() in _brought_table().get(package.lower(), set())
 
 
 def brings_used(pid: str, used: set[str]) -> bool:
