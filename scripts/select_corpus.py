@@ -53,6 +53,10 @@ GROUPS = {
         ".github/workflows/python-tests.yml",
         "pytest.ini",
         "requirements-dev.txt",
+        # session 11 (2026-11-27): queries 25-27, see corpus/README.md step 1
+        ".github/workflows/pythonpackage.yml",
+        ".github/workflows/pythonapp.yml",
+        ".github/workflows/python-ci.yml",
     ),
     "rust": ("Cargo.lock", "rustfmt.toml", "deny.toml", ".github/workflows/rust.yml"),
     "csharp": (
@@ -60,6 +64,7 @@ GROUPS = {
         "global.json",
         "Directory.Packages.props",
         ".github/workflows/dotnet.yml",
+        ".github/workflows/dotnet-core.yml",  # session 11: query 28
     ),
     "javascript": (
         ".changeset/config.json",
@@ -598,8 +603,11 @@ def write_datasets() -> None:
     rank = {e["repo"].lower(): i for i, e in enumerate(ordered())}
     taken = taken_prefix()
     for lang in LANGUAGES:
+        # append-only (session 11): an instance once in the dataset stays, even when a later
+        # query adds a candidate whose hash sorts before it and is not decided yet
+        listed = {json.loads(line)["repo"].lower() for line in _lines(CORPUS / f"{lang}.jsonl")}
         kept = [json.loads(p.read_text()) for p in (TREES / lang).glob("*.json")]
-        kept = [inst for inst in kept if inst["repo"].lower() in taken]
+        kept = [inst for inst in kept if inst["repo"].lower() in taken | listed]
         kept.sort(key=lambda inst: rank.get(inst["repo"].lower(), 1 << 30))
         with (CORPUS / f"{lang}.jsonl").open("w", encoding="utf-8") as fh:
             for inst in kept:
@@ -621,6 +629,15 @@ def cmd_newsplit(args: argparse.Namespace) -> None:
         rows = [json.loads(line) for line in _lines(CORPUS / f"{lang}.jsonl")]
         for split in ("train", "validation"):
             keep = [r for r in rows if r["split"] == split and r["id"] not in old]
+            if args.append:  # others read these files while they grow: whole lines appended
+                target = out / f"{lang}-{split}.jsonl"
+                have = {json.loads(line)["id"] for line in _lines(target)}
+                add = "".join(json.dumps(r) + "\n" for r in keep if r["id"] not in have)
+                if add:
+                    with target.open("a", encoding="utf-8") as fh:
+                        fh.write(add)
+                print(lang, split, len(have) + add.count("\n"))
+                continue
             tmp = out / f".{lang}-{split}.jsonl.tmp"
             with tmp.open("w", encoding="utf-8") as fh:
                 for r in keep:
@@ -649,6 +666,7 @@ def main() -> None:
     ns = sub.add_parser("newsplit")
     ns.add_argument("--base", default="/work/corpus-split")
     ns.add_argument("--out", default="/work/corpus-split/new10")
+    ns.add_argument("--append", action="store_true", help="append new lines, never rewrite")
     args = ap.parse_args()
     {
         "candidates": cmd_candidates,
