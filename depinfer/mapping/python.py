@@ -584,7 +584,7 @@ def by_same_name(m: _Mapper, use: _Use) -> bool:
     the import roots (`src/core/etl_pipeline.py` imported as `etl_pipeline` after a
     `sys.path.insert`, a nested suite's `from src import handler`): a name the shipped
     index does not know as anyone's import is then the project's own."""
-    held = m.internal.held_anywhere(use.root)
+    held = m.internal.held_anywhere(use.root, use.ref.file)
     if held is not None:
         m.ctx.info(
             f"`{use.ref.module}`: the repository's own {held}; not a distribution", use.ref.file
