@@ -216,7 +216,6 @@ GENERATED: dict[str, str] = {
     "python/extension_arguments.json": "build_extension_arguments.py",
     "python/framework_parts.json": "build_framework_parts.py",
     "python/optional_imports.json": "build_optional_imports.py",
-    "python/provider_releases.json": "build_provider_releases.py",
     "python/pypi_modules.json": "build_pypi_index.py",
     "python/pytest_plugins.toml": "build_pytest_plugins.py",
     "python/python_stdlib.json": "build_python_stdlib.py",

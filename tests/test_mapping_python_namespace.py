@@ -107,31 +107,3 @@ def test_a_sub_module_named_like_a_namespace_distribution_stays_that_distributio
     )
     match = index.lookup("ns.sdk")
     assert match is not None and match.chosen == "ns-sdk"
-
-
-def test_an_abandoned_namesake_gets_no_bonus_beside_a_maintained_successor():
-    ranks = {"fpdf2": 1300, "fpdf": 2100, "big-suite": 100}
-    modules = {"fpdf": ["fpdf2", "fpdf"], "fpdf2_only": ["fpdf2"]}
-    fresh = PypiIndex(modules=modules, ranks=ranks, unknown_tops=frozenset())
-    assert fresh.lookup("fpdf").chosen == "fpdf"  # no dates: the identity bonus decides
-    dated = PypiIndex(
-        modules={"fpdf": ["fpdf2", "fpdf"]},
-        ranks=ranks,
-        unknown_tops=frozenset(),
-        released={"fpdf": "2015-01", "fpdf2": "2026-09"},
-    )
-    assert dated.lookup("fpdf").chosen == "fpdf2"
-    # a more downloaded suite that ships other packages too only holds a module so named
-    suite = PypiIndex(
-        modules={"envoy": ["big-suite", "envoy"], "xds": ["big-suite"]},
-        ranks={"big-suite": 100, "envoy": 400},
-        unknown_tops=frozenset(),
-        released={"envoy": "2014-08", "big-suite": "2026-10"},
-    )
-    assert suite.lookup("envoy").chosen == "envoy"
-
-
-def test_the_shipped_index_prefers_maintained_successors():
-    index = load_index()
-    assert index.lookup("xmlrunner").chosen == "unittest-xml-reporting"
-    assert index.lookup("psycopg2").chosen == "psycopg2"  # both maintained: the bonus stays

@@ -41,9 +41,6 @@ UNRANKED = 10**6
 IDENTITY_BONUS = 5
 # Two providers within this rank ratio are "close": the choice is marked ambiguous.
 CLOSE_RATIO = 3
-# A namesake whose latest release is this many months older than that of the more
-# downloaded provider is abandoned beside a maintained fork or successor: no bonus.
-STALE_MONTHS = 48
 
 
 def canonical(name: str) -> str:
@@ -74,10 +71,7 @@ class PypiIndex:
     namespaces: dict[str, list[str]] = field(default_factory=dict)
     # namespace root → the root's distributions its namesake requires (installs)
     installs: dict[str, list[str]] = field(default_factory=dict)
-    # competing provider → `YYYY-MM` of its latest release (data/python/provider_releases.json)
-    released: dict[str, str] = field(default_factory=dict)
     _ns_paths: dict[str, dict[str, frozenset[str]]] | None = field(default=None, repr=False)
-    _dist_roots: dict[str, set[str]] | None = field(default=None, repr=False)
 
     def rank(self, dist: str) -> int:
         return self.ranks.get(dist, UNRANKED)
@@ -149,16 +143,6 @@ class PypiIndex:
             return [*providers, namesake]
         return providers
 
-    def _roots(self) -> dict[str, set[str]]:
-        """distribution → the top-level import names the index says it provides."""
-        if self._dist_roots is None:
-            roots: dict[str, set[str]] = {}
-            for module, dists in self.modules.items():
-                for dist in dists:
-                    roots.setdefault(dist, set()).add(module.split(".", 1)[0])
-            self._dist_roots = roots
-        return self._dist_roots
-
     def _paths(self) -> dict[str, dict[str, frozenset[str]]]:
         """distribution → namespace root → the dotted sub-packages its file list ships
         (the root itself for those shipping files directly in it)."""
@@ -177,19 +161,6 @@ class PypiIndex:
             }
         return self._ns_paths
 
-    def abandoned_beside(self, namesake: str, other: str, root: str) -> bool:
-        """The namesake's latest release is STALE_MONTHS or more older than that of the
-        other provider, a distribution of this import alone (`fpdf` 2015 beside fpdf2,
-        `xmlrunner` 2014 beside unittest-xml-reporting): the namesake is abandoned, the
-        other its maintained fork or successor. A distribution that ships other top-level
-        packages too only happens to hold a module of that name (xds-protos' `envoy`).
-        Unknown dates say nothing."""
-        a, b = self.released.get(namesake), self.released.get(other)
-        if not a or not b or self._roots().get(other, set()) - {root}:
-            return False
-        months = (int(b[:4]) - int(a[:4])) * 12 + int(b[5:7]) - int(a[5:7])
-        return months >= STALE_MONTHS
-
     def _choose(self, key: str, providers: list[str], source: str) -> Match:
         providers = sorted(dict.fromkeys(providers), key=lambda d: (self.rank(d), d))
         best = providers[0]
@@ -200,7 +171,6 @@ class PypiIndex:
             identity in providers
             and identity != best
             and self.rank(identity) <= IDENTITY_BONUS * self.rank(best)
-            and not self.abandoned_beside(identity, best, key.split(".", 1)[0])
         ):
             best = identity
             providers = [best] + [p for p in providers if p != best]
@@ -224,5 +194,4 @@ def load_index() -> PypiIndex:
         unknown_tops=frozenset(data.get("unknown_tops", ())),
         namespaces=data.get("namespaces", {}),
         installs=data.get("installs", {}),
-        released=load_table("python/provider_releases.json").get("released", {}),
     )
