@@ -446,3 +446,33 @@ def test_a_dotted_import_of_a_folder_above_the_file_is_local(tmp_path):
     assert not internal.is_internal("data.other", "project/tests/test_pay.py")
     assert not internal.is_internal("requests", "project/tests/test_pay.py")
     assert not internal.is_internal("dotenv", "src/pkg/dotenv.py")
+
+
+def test_a_module_the_repository_holds_off_the_import_roots_is_its_own(tmp_path):
+    write_tree(
+        tmp_path,
+        {
+            "requirements.txt": "",
+            "src/core/etl_steps.py": "X = 1\n",
+            "src/reporting/report.py": "import sys\nsys.path.insert(0, 'src/core')\n"
+            "from etl_steps import X\nimport mystery_dist\n",
+        },
+    )
+    result = infer_offline(tmp_path)
+    messages = [d.message for d in result.diagnostics]
+    assert any("etl_steps" in m and "repository's own src/core/etl_steps.py" in m for m in messages)
+    assert not any("etl_steps" in m and "unknown import" in m for m in messages)
+    assert any("mystery_dist" in m and "unknown import" in m for m in messages)
+
+
+def test_a_wrapper_module_named_like_its_library_imports_the_library(tmp_path):
+    write_tree(
+        tmp_path,
+        {
+            "pyproject.toml": "[project]\nname = 'p'\nversion = '1'\ndependencies = []\n",
+            "p/__init__.py": "",
+            "p/sampler_lib.py": "from sampler_lib import Sampler\n",
+        },
+    )
+    messages = [d.message for d in infer_offline(tmp_path).diagnostics]
+    assert any("sampler_lib" in m and "unknown import" in m for m in messages)

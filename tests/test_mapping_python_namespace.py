@@ -82,3 +82,28 @@ def test_shipped_index_knows_file_lists_beyond_google():
     assert index.lookup("sphinxcontrib.napoleon").key == "sphinxcontrib.napoleon"
     assert index.lookup("azure.storage.blob").providers == ["azure-storage-blob"]
     assert index.namespaces["airflow"] == ["apache-airflow-core"]
+
+
+def test_a_sub_module_named_like_one_variant_keeps_the_roots_other_providers():
+    # `mysql.connector` names mysql-connector, but mysql-connector-python (far more used)
+    # ships the same plain `mysql` package: the name alone does not decide between them
+    index = PypiIndex(
+        modules={"mysql": ["mysql-connector-python", "mysql-connector"]},
+        ranks={"mysql-connector-python": 500, "mysql-connector": 4000},
+        unknown_tops=frozenset(),
+    )
+    match = index.lookup("mysql.connector")
+    assert match is not None
+    assert match.chosen == "mysql-connector-python"
+    assert set(match.providers) == {"mysql-connector-python", "mysql-connector"}
+
+
+def test_a_sub_module_named_like_a_namespace_distribution_stays_that_distribution():
+    index = PypiIndex(
+        modules={"ns": ["ns-core", "ns-sdk"]},
+        ranks={"ns-core": 10, "ns-sdk": 400},
+        unknown_tops=frozenset(),
+        namespaces={"ns": ["ns-core"]},
+    )
+    match = index.lookup("ns.sdk")
+    assert match is not None and match.chosen == "ns-sdk"

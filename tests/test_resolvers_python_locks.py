@@ -9,11 +9,15 @@ from depinfer.resolvers import python as py_resolver
 from depinfer.scan import scan
 
 
-def _app(tmp_path: Path, dockerfile: str | None, with_in: bool = False) -> Path:
+def _app(
+    tmp_path: Path, dockerfile: str | None, with_in: bool = False, compiled: bool = True
+) -> Path:
     (tmp_path / "pyproject.toml").write_text(
         "[project]\nname = 'app'\nversion = '1'\ndependencies = []\n"
     )
     (tmp_path / "requirements.txt").write_text("")
+    if compiled:
+        (tmp_path / "requirements-dev.txt").write_text("-r requirements.txt\npip-tools\n")
     if dockerfile is not None:
         (tmp_path / "Dockerfile").write_text(dockerfile)
     if with_in:
@@ -33,6 +37,16 @@ def test_requirements_installed_by_a_dockerfile_is_a_deploy_lock(tmp_path):
         tmp_path,
         "FROM python:3.11-slim\nCOPY requirements.txt .\nRUN pip install -r requirements.txt\n",
     )
+    assert py_resolver.deploy_locks(scan(root)) == {"requirements.txt": "3.11"}
+
+
+def test_a_dockerfile_alone_installs_a_hand_written_list(tmp_path):
+    # no compiler named anywhere: the Dockerfile's list is as often the top-level names
+    root = _app(tmp_path, "FROM python:3.11\nRUN pip install -r requirements.txt\n", compiled=False)
+    assert py_resolver.deploy_locks(scan(root)) == {}
+    wf = tmp_path / ".github" / "dependabot.yml"
+    wf.parent.mkdir()
+    wf.write_text("updates:\n  - package-ecosystem: pip-compile\n    directory: /\n")
     assert py_resolver.deploy_locks(scan(root)) == {"requirements.txt": "3.11"}
 
 

@@ -3,7 +3,14 @@ tests use without importing them (python_pytest.py over data/python/pytest_plugi
 
 from __future__ import annotations
 
-from conftest import FIXTURES, copy_fixture, infer_offline, placements, write_tree
+from conftest import (
+    FIXTURES,
+    copy_fixture,
+    infer_offline,
+    names_by_manifest,
+    placements,
+    write_tree,
+)
 
 from depinfer.rules.python import rules
 from depinfer.rules.python_pytest import Found, Plugin, choose, scan_python
@@ -57,6 +64,18 @@ def test_uvicorn_with_options_before_the_app_in_shell_or_exec_form(tmp_path):
     logging_only = 'LOGGERS = ("uvicorn.asgi", "uvicorn.access")\n'
     root = write_tree(tmp_path / "logs", {**BASE, "Dockerfile": f"RUN echo '{logging_only}'\n"})
     assert ("uvicorn", None) not in placements(root)
+
+
+def test_each_service_whose_dockerfile_runs_the_server_gets_it(tmp_path):
+    tree = {}
+    for svc in ("auth", "orders"):
+        tree[f"{svc}/requirements.txt"] = ""
+        tree[f"{svc}/{svc}_app/main.py"] = "from fastapi import FastAPI\napp = FastAPI()\n"
+        tree[f"{svc}/Dockerfile"] = f'CMD ["uvicorn", "{svc}_app.main:app"]\n'
+    write_tree(tmp_path, tree)
+    written = names_by_manifest(tmp_path)
+    assert "uvicorn" in written["auth/requirements.txt"]
+    assert "uvicorn" in written["orders/requirements.txt"]
 
 
 def test_gunicorn_config_with_uvicorn_worker_needs_both(tmp_path):

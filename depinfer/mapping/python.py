@@ -579,7 +579,17 @@ def by_declared_fork(m: _Mapper, use: _Use) -> bool:
 
 
 def by_same_name(m: _Mapper, use: _Use) -> bool:
-    """Anything else: the same-named distribution, if the registry confirms it (at the end)."""
+    """Anything else: the same-named distribution, if the registry confirms it (at the end)
+    — unless the repository itself holds a module or package of that name somewhere off
+    the import roots (`src/core/etl_pipeline.py` imported as `etl_pipeline` after a
+    `sys.path.insert`, a nested suite's `from src import handler`): a name the shipped
+    index does not know as anyone's import is then the project's own."""
+    held = m.internal.held_anywhere(use.root, use.ref.file)
+    if held is not None:
+        m.ctx.info(
+            f"`{use.ref.module}`: the repository's own {held}; not a distribution", use.ref.file
+        )
+        return True
     m.unknown[canonical(use.root)].append(use.ref)
     return True
 

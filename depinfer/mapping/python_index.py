@@ -99,12 +99,25 @@ class PypiIndex:
                 providers.append(named)
                 if len(providers) == 1:
                     source = "name"
+                    providers += self._root_variants(key, root, named)
             if providers:
                 if k < len(parts):
                     providers = self._shipping(key, root, providers)
                 providers = self._with_namesake(root, providers)
                 return self._choose(key, providers, source)
         return None
+
+    def _root_variants(self, key: str, root: str, named: str) -> list[str]:
+        """The other providers of a plain (non-namespace) root a sub-module is matched in
+        by its name alone: `mysql.connector` names mysql-connector, but that distribution
+        is only one of several shipping the same `mysql` package (mysql-connector-python
+        ships `mysql.connector` too). A name says nothing about which of the root's
+        providers ships the sub-module, so they all stay candidates and rank and the
+        identity bonus choose, as they do for the root itself. A namespace root's
+        sub-packages belong to different distributions: nothing is added there."""
+        if "." not in key or root in self.namespaces or named not in self.modules.get(root, ()):
+            return []
+        return [p for p in self.modules[root] if p != named]
 
     def _shipping(self, key: str, root: str, providers: list[str]) -> list[str]:
         """The providers of a namespace `key` that may ship the deeper module asked for.

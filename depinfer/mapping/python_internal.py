@@ -28,6 +28,8 @@ from pathlib import PurePosixPath
 from depinfer.model import Ecosystem, Project
 
 _MODULE_SUFFIXES = (".py", ".pyi", ".pyw", ".pyx", ".so", ".pyd")
+# folders of installed environments inside a tree: their modules are not the project's
+_ENVIRONMENT_PARTS = frozenset({"site-packages", "dist-packages", ".venv", "venv", ".tox", ".nox"})
 
 
 class InternalModules:
@@ -136,6 +138,27 @@ class InternalModules:
         if first_non_pkg not in bases:
             bases.append(first_non_pkg)
         return tuple(bases)
+
+    def held_anywhere(self, root: str, importer: str = "") -> str | None:
+        """A module or package of the repository named `root` wherever it sits (a path
+        Python finds only once the project puts its folder on sys.path: a script's
+        `sys.path.insert`, the working directory a test job starts in, pytest's rootdir
+        for a nested suite), or None. Folders of installed environments do not count, nor
+        the importing file itself: a wrapper module named like the library it wraps
+        (`pkg/cosmoHammer.py` doing `from cosmoHammer import …`) imports the library."""
+        key = ("anywhere", root)
+        if key not in self.memo:
+            found: list[str] = []
+            for path in sorted(self.files | self.dirs):
+                p = PurePosixPath(path)
+                if _ENVIRONMENT_PARTS & set(p.parts[:-1]):
+                    continue
+                stem = p.name if path in self.dirs else p.name.split(".")[0]
+                if stem == root and stem != "__init__":
+                    found.append(path)
+            self.memo[key] = tuple(found)
+        held = self.memo[key]
+        return next((path for path in held if path != importer), None)  # type: ignore[union-attr]
 
     def roots_for(self, file: str) -> list[str]:
         """The import roots a file sees: the repository's, and those of a test-data

@@ -33,6 +33,7 @@ version stage; nothing here writes a constraint.
 from __future__ import annotations
 
 import dataclasses
+import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -698,10 +699,50 @@ _DOCKER_REQ = re.compile(r"(?:-r|--requirement)\s+(\S+\.txt)")
 _DOCKER_FROM = re.compile(r"^FROM\s+python:(3\.\d+)", re.M | re.I)
 
 
+# The project compiles its requirements: pip-tools, `uv pip compile`, Dependabot's
+# pip-compile ecosystem (https://pip-tools.readthedocs.io, https://docs.astral.sh/uv/pip/compile/)
+_COMPILER = re.compile(r"\bpip-compile\b|\bpip-tools\b|\buv\s+pip\s+compile\b")
+_COMPILER_PLACES = re.compile(
+    r"(^|/)(\.github/.*\.ya?ml|[^/]*requirements[^/]*\.(txt|in)|Makefile|justfile|tox\.ini"
+    r"|noxfile\.py|pyproject\.toml|setup\.cfg|\.pre-commit-config\.yaml|[^/]*\.sh)$"
+)
+
+
+def names_a_compiler(project: Project) -> bool:
+    """The repository's CI, Dependabot, task files or requirements name a requirements
+    compiler: its pinned requirements files are compiled, not written by hand."""
+    for rel in project_text_files(project):
+        if not _COMPILER_PLACES.search(rel):
+            continue
+        try:
+            text = project.abspath(rel).read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        if _COMPILER.search(text):
+            return True
+    return False
+
+
+def project_text_files(project: Project, max_depth: int = 3) -> list[str]:
+    """Paths of the files near the top of the tree (Makefile, tox.ini, requirements
+    files, Dependabot's configuration), its manifests and its CI workflows."""
+    out: set[str] = {m.path for m in project.manifests} | set(project.ci_files)
+    skip = {".git", "node_modules", ".venv", "venv", "__pycache__", ".tox", ".nox"}
+    for dirpath, dirnames, filenames in os.walk(project.root):
+        rel_dir = os.path.relpath(dirpath, project.root)
+        depth = 0 if rel_dir == "." else rel_dir.count(os.sep) + 1
+        dirnames[:] = [d for d in dirnames if d not in skip and depth < max_depth]
+        for name in filenames:
+            out.add(name if rel_dir == "." else f"{rel_dir}/{name}".replace(os.sep, "/"))
+    return sorted(out)
+
+
 def deploy_locks(project: Project) -> dict[str, str | None]:
     """Requirements files that pin a deployment of the sibling pyproject/setup.cfg (the
-    pip-tools convention): a Dockerfile installs them with `-r`, or a `.in` file of the
-    same stem sits beside them. → {path: Python version the Dockerfile runs, or None}."""
+    pip-tools convention): a `.in` file of the same stem sits beside them, or a Dockerfile
+    installs them with `-r` in a repository that names a requirements compiler (a
+    Dockerfile alone installs hand-written lists as often). → {path: Python version the
+    Dockerfile runs, or None}."""
     locks: dict[str, str | None] = {}
     req_files = {
         m.path: m for m in project.manifests_of(Ecosystem.PYPI) if m.format == "requirements"
@@ -718,7 +759,8 @@ def deploy_locks(project: Project) -> dict[str, str | None]:
             and (project.root / (path[:-4] + ".in")).exists()
         ):
             locks[path] = None
-    for docker in project.root.rglob("Dockerfile*"):
+    dockers = project.root.rglob("Dockerfile*") if names_a_compiler(project) else ()
+    for docker in dockers:
         if any(part in ("node_modules", ".git") for part in docker.parts) or not docker.is_file():
             continue
         try:

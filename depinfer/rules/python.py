@@ -93,6 +93,7 @@ def infer(
     out = list(candidates)
     layout = ManifestLayout(project)
     repo = _Repo.of(project, refs)
+    repo.folder_key = lambda rel: getattr(layout.folder_of(rel), "directory", None)
     for rule in rules():
         hits = _hits(rule, repo)
         if not hits:
@@ -105,7 +106,8 @@ def infer(
                 ctx.info(f"{rule['dist']}: the image installs it itself ({image}); not written")
                 continue
             installed = _image_requirements(project, repo.families, repo.text_of)
-        _emit(rule, hits, layout, out, ctx, installed)
+        for group in _by_folder(hits, repo.folder_key):
+            _emit(rule, group, layout, out, ctx, installed)
     for rule, hits in python_optional_imports.fired(refs):
         _emit(rule, hits, layout, out, ctx)
     _pytest_plugins(project, refs, repo.families, repo.text_of, layout, out, ctx)
@@ -115,6 +117,16 @@ def infer(
 
 
 Hit = tuple[str, int, FileKind]  # (file, line, the file's role) where a rule fired
+
+
+def _by_folder(hits: list[Hit], folder_key: Callable[[str], str | None]) -> list[list[Hit]]:
+    """The hits grouped by the manifest folder that owns each file, in order of first hit:
+    a rule's fact holds for every project it fires in (each service of a monorepo whose
+    Dockerfile runs uvicorn), not only for the first one found."""
+    groups: dict[str | None, list[Hit]] = {}
+    for hit in hits:
+        groups.setdefault(folder_key(hit[0]), []).append(hit)
+    return list(groups.values())
 
 
 @dataclass
@@ -129,6 +141,8 @@ class _Repo:
     required_roots: set[str]
     texts: dict[str, str | None] = field(default_factory=dict)
     declared: set[str] | None = None
+    # the manifest folder owning a file (a text rule's first match counts once per folder)
+    folder_key: Callable[[str], str | None] = lambda rel: ""
 
     @classmethod
     def of(cls, project: Project, refs: list[ImportRef]) -> _Repo:
@@ -228,14 +242,18 @@ def by_text(rule: dict[str, Any], repo: _Repo) -> list[Hit] | None:
         return None  # the files name the choice the rule would guess (a driver in the URL)
     hits: list[Hit] = []
     for family in rule.get("files", []):
+        folders: set[str | None] = set()  # the first active match in each manifest folder
         for rel, kind in repo.families.get(family, []):
+            folder = repo.folder_key(rel)
+            if folder in folders:
+                continue
             text = repo.text_of(rel)
             if not text:
                 continue
             m = _active_match(rule["regex"], text, rel.endswith(".py"))
             if m:
                 hits.append((rel, text.count("\n", 0, m.start()) + 1, kind))
-                break
+                folders.add(folder)
     return hits
 
 
