@@ -80,3 +80,15 @@ def test_javascript_files_are_read_from_the_analysis_cache(tmp_path):
     second.files = FileCache(tmp_path / "cache", tmp_path)
     assert javascript.analyze(project, second) == refs
     assert second.files.hits == 1 and second.files.misses == 0
+
+
+def test_only_trees_the_pytest_scan_reads_again_are_kept():
+    from depinfer.analyzers import python as analyzer
+
+    analyzer.forget_trees()
+    analyzer.analyze_text("import os\n", "pkg/mod.py")
+    assert not analyzer._TREES  # shipped code without fixtures: not parsed again later
+    analyzer.analyze_text("import pytest\n@pytest.fixture\ndef f(): ...\n", "pkg/plugin.py")
+    assert len(analyzer._TREES) == 1
+    analyzer.forget_trees()
+    assert not analyzer._TREES

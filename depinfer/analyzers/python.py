@@ -84,24 +84,35 @@ from depinfer.scan import read_source
 LANGUAGE = Language(tree_sitter_python.language())
 _PARSER = Parser(LANGUAGE)
 ANALYZER = "python-imports"  # its entries' name in the per-file analysis cache
-# Trees of this run's sources, by their bytes, for the later stages that read the same
-# files again (the pytest scan): each file is parsed once. Bounded by source size (a tree
-# takes several times its source); emptied by each `analyze`.
+# Trees of this run's sources, by their bytes, for the later stage that reads the same
+# files again (the pytest scan, rules/python_pytest.scan_python: test files, and files that
+# define fixtures or ini lines): such a file is parsed once. Bounded by source size (a tree
+# takes some 20 bytes per byte of source: 2 MB of source, about 40 MB); emptied by each
+# `analyze`.
 _TREES: dict[bytes, Tree] = {}
-_TREES_MAX_BYTES = 16 * 1024 * 1024
+_TREES_MAX_BYTES = 2 * 1024 * 1024
 _trees_bytes = 0
+_READ_AGAIN_WORDS = (b"fixture", b"addinivalue_line")
 
 
-def parse_source(src: bytes) -> Tree:
-    """tree-sitter's tree of `src`, parsed once per run while the memo has room."""
+def parse_source(src: bytes, keep: bool = True) -> Tree:
+    """tree-sitter's tree of `src`, parsed once per run (`keep`: worth keeping for a later
+    reader, while the memo has room)."""
     global _trees_bytes
     tree = _TREES.get(src)
     if tree is None:
         tree = _PARSER.parse(src)
-        if _trees_bytes + len(src) <= _TREES_MAX_BYTES:
+        if keep and _trees_bytes + len(src) <= _TREES_MAX_BYTES:
             _TREES[src] = tree
             _trees_bytes += len(src)
     return tree
+
+
+def _read_again(source: SourceFile, src: bytes) -> bool:
+    """The pytest scan will parse this file too (its own test, see `_TREES`)."""
+    if source.kind in (FileKind.TEST, FileKind.BENCH) or source.path.endswith("conftest.py"):
+        return True
+    return any(word in src for word in _READ_AGAIN_WORDS)
 
 
 def forget_trees() -> None:
@@ -370,7 +381,8 @@ def _analyze_text(
 
 def _read_unit(state: _File, text: str, cell: int | None) -> None:
     src = text.encode("utf-8", "replace")
-    tree = parse_source(src)
+    again = cell is None and _read_again(state.source, src)  # notebooks: not scanned again
+    tree = parse_source(src, keep=again)
     root = tree.root_node
     state.units.append((tree, src, cell))
     state.catches.clear()  # keyed by byte offset, which restarts in each notebook cell

@@ -223,7 +223,7 @@ def scan_python(rel: str, text: str, uses_wanted: bool, found: Found) -> None:
     if not uses_wanted and "fixture" not in text and "addinivalue_line" not in text:
         return
     src = text.encode("utf-8", "replace")
-    root = parse_source(src).root_node  # the analyzer's tree of this file, when kept
+    root = parse_source(src, keep=False).root_node  # the analyzer's tree, when kept
     mark_alias = bool(re.search(r"from\s+pytest\s+import[^\n]*\bmark\b", text))
     for node in _read_nodes(root):
         if node.type == "function_definition":
