@@ -26,13 +26,12 @@ import sys
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import PurePosixPath
+from typing import TYPE_CHECKING
 
 from depinfer.check_formats import render
 from depinfer.context import Options
 from depinfer.data import load_table
 from depinfer.filecache import FileCache
-from depinfer.mapping import csharp_check
-from depinfer.mapping.nuget_index import kind_of
 from depinfer.mapping.python import target_python
 from depinfer.mapping.python_index import canonical
 from depinfer.mapping.python_stdlib import is_stdlib
@@ -50,6 +49,9 @@ from depinfer.pipeline import infer, make_context
 from depinfer.registries.names import comparable
 from depinfer.resolvers.python import framework_parts
 from depinfer.scan import classify, scan
+
+if TYPE_CHECKING:  # C# projects only: loaded by the functions that need it
+    from depinfer.mapping import csharp_check
 
 MESSAGES = {
     "DEP001": "'{name}' is imported but not declared in {manifest}",
@@ -202,7 +204,11 @@ def find_problems(
     known = known or Known()
     findings: list[Finding] = []
     manifests = {m.path: m for m in project.manifests}
-    view = csharp_check.compile_view(project) if project.manifests_of(Ecosystem.NUGET) else None
+    view = None
+    if project.manifests_of(Ecosystem.NUGET):
+        from depinfer.mapping import csharp_check  # lazy: C# projects only
+
+        view = csharp_check.compile_view(project)
     for mpath, names in _uses_by_manifest(project, candidates).items():
         manifest = manifests[mpath]
         runtime, dev, has_dev_group = _declared_where(project, manifest)
@@ -251,6 +257,8 @@ def _csharp_missing(
     rule would add) and nothing the project compiles against provides it."""
     if finding.code != "DEP001" or view is None:
         return finding
+    from depinfer.mapping import csharp_check  # lazy: C# projects only
+
     code = [
         u
         for u in uses
@@ -425,6 +433,9 @@ def _csharp_unused(
     """C#: a PackageReference (a central PackageVersion only pins a version) of a library
     the index knows, none of whose namespaces the code uses; a build, analyzer or test
     tool, or a package the index does not know, may be used where no `using` shows it."""
+    from depinfer.mapping import csharp_check  # lazy: C# projects only
+    from depinfer.mapping.nuget_index import kind_of
+
     if key != "PackageReference" or not csharp_check.judged(name):
         return False
     if kind_of(name) != "lib" or csharp_check.uses_any(name, namespaces):

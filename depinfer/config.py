@@ -31,6 +31,7 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from depinfer import toml_compat
 from depinfer.model import Candidate, Diagnostic
 from depinfer.toml_compat import tomllib
 
@@ -142,7 +143,7 @@ def load_config(root: Path, diagnostics: list[Diagnostic]) -> Config:
         if not path.is_file():
             return None
         try:
-            return tomllib.loads(path.read_text(encoding="utf-8-sig"))
+            return toml_compat.loads(path.read_text(encoding="utf-8-sig"))
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
             diagnostics.append(Diagnostic(f"configuration not read: {exc}", name))
             return None

@@ -36,7 +36,6 @@ from depinfer.model import (
     Requirement,
 )
 from depinfer.registries import Registries
-from depinfer.resolvers import python_gate
 from depinfer.scan import scan
 
 if TYPE_CHECKING:  # verify and the LLM arbiter load only for runs that ask for them
@@ -143,6 +142,8 @@ def plan_edits(
     not install is relaxed, marked or left out first (`requirements` is updated in place,
     so the decision record shows what is written)."""
     if ctx.options.versions and any(r.ecosystem == Ecosystem.PYPI for r in requirements):
+        from depinfer.resolvers import python_gate  # lazy: only runs that write versions
+
         installs = test_job_installs(project)
         requirements[:] = python_gate.gate(project, requirements, ctx, installs)
     by_manifest: dict[str, list[Requirement]] = defaultdict(list)

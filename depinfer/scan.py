@@ -16,11 +16,11 @@ from collections.abc import Collection, Sequence
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
 
+from depinfer import toml_compat
 from depinfer.config import load_config
 from depinfer.manifests import detect_format, read_manifest
 from depinfer.model import Diagnostic, Ecosystem, FileKind, Manifest, Project, SourceFile
 from depinfer.selection import VCS_DIRS, Selection
-from depinfer.toml_compat import tomllib
 
 MAX_SOURCE_BYTES = 2_000_000  # larger "sources" are generated or data; skipping keeps runs fast
 
@@ -562,7 +562,7 @@ def _mark_unshipped_packages(project: Project) -> None:
     root = next((m for m in project.manifests if m.path == "pyproject.toml"), None)
     if root is not None and not root.parse_error and "build-system.requires" in root.declared:
         try:
-            doc = tomllib.loads((project.root / "pyproject.toml").read_text(encoding="utf-8"))
+            doc = toml_compat.loads((project.root / "pyproject.toml").read_text(encoding="utf-8"))
             shipped = shipped_packages(doc)
         except (OSError, ValueError):
             return

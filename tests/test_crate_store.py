@@ -68,3 +68,33 @@ def test_a_folder_outside_the_store_is_kept_by_its_files_state(tmp_path):
     assert remembered(str(root), "gates", compute) == {"n": ["3"]}  # no store: each time
     assert remembered(str(root), "other", lambda: ("a",), store) == ("a",)  # not JSON-exact
     assert not list((store / "local").glob("*.other.json"))
+
+
+class _IndexedRegistry(_Registry):
+    """A registry facade whose crates client names its index (as the real one does)."""
+
+    def __init__(self, data: bytes, url: str = "sparse+https://index.example/") -> None:
+        super().__init__(data)
+        self.url = url
+        self.downloads = 0
+
+    def client(self, ecosystem):  # noqa: ARG002
+        return type("Client", (), {"index": type("Index", (), {"url": self.url})()})()
+
+    def download_crate(self, name, version):
+        self.downloads += 1
+        return super().download_crate(name, version)
+
+
+def test_a_release_unpacked_once_is_not_downloaded_again(tmp_path, monkeypatch):
+    data = _crate({"foo-1.0.0/Cargo.toml": "[package]\nname='foo'\n", "foo-1.0.0/src/lib.rs": ""})
+    monkeypatch.setattr(crate_sources, "cargo_source_dir", lambda *a: None)
+    store = tmp_path / "crates"
+    registry = _IndexedRegistry(data)
+    root = crate_source("foo", "1.0.0", registry, False, [], "", store)
+    assert root is not None and registry.downloads == 1
+    assert crate_source("foo", "1.0.0", registry, False, [], "", store) == root
+    assert registry.downloads == 1  # the store's note of the release answered
+    other = _IndexedRegistry(data, url="sparse+https://mirror.example/")
+    assert crate_source("foo", "1.0.0", other, False, [], "", store) == root
+    assert other.downloads == 1  # another index: its own release, downloaded

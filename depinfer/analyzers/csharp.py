@@ -21,6 +21,7 @@ from functools import lru_cache
 from depinfer.analyzers.csharp_layout import CsProject, build_layout
 from depinfer.context import Context
 from depinfer.facts.csharp import CsFileFacts, CsRefFacts, ref_kind
+from depinfer.filecache import content_key
 from depinfer.model import FileKind, ImportRef, Project
 from depinfer.scan import read_source
 
@@ -537,6 +538,9 @@ def _simple_condition(cond):
     return None
 
 
+ANALYZER = "csharp-refs"  # its entries' name in the per-file analysis cache
+
+
 def analyze(project: Project, ctx: Context) -> list[ImportRef]:
     layout = build_layout(project)
     refs: list[ImportRef] = []
@@ -549,7 +553,10 @@ def analyze(project: Project, ctx: Context) -> list[ImportRef]:
             if f.path.endswith((".razor", ".cshtml")):
                 file_refs = analyze_razor(text, f.path, f.kind, cs)
             else:
-                file_refs = analyze_text(text, f.path, f.kind, cs.path)
+                key = content_key(ANALYZER, text, f.path, f.kind.value, cs.path)
+                file_refs = ctx.files.memo(
+                    ANALYZER, key, lambda t=text, f=f, p=cs.path: analyze_text(t, f.path, f.kind, p)
+                )
             for r in file_refs:
                 if ref_kind(r) == "syntax_error":
                     ctx.info("C# syntax errors; analysed what could be parsed", f.path)

@@ -30,6 +30,7 @@ from tree_sitter import Language, Node, Parser, Query, QueryCursor
 from depinfer.context import Context
 from depinfer.data import load_table
 from depinfer.facts.javascript import JsImportFacts
+from depinfer.filecache import content_key
 from depinfer.model import FileKind, ImportRef, Project, SourceFile
 from depinfer.scan import classify, read_source
 
@@ -735,6 +736,21 @@ def looks_generated(text: str) -> bool:
     return any(m in head for m in _BUNDLE_MARKERS[:2])
 
 
+ANALYZER = "js-uses"  # its entries' name in the per-file analysis cache
+
+
+def _kept_uses(ctx: Context, script: str, grammar: str, offset: int) -> list[Use]:
+    """`parse_source` through the per-file analysis cache (a warm run parses nothing);
+    a script the grammar fails on raises again, never kept."""
+    key = content_key(ANALYZER, script, grammar, offset)
+    found, uses = ctx.files.get(ANALYZER, key)
+    if found:
+        return uses
+    uses = parse_source(script, grammar, offset)
+    ctx.files.put(ANALYZER, key, uses)
+    return uses
+
+
 def analyze_file(
     project: Project, file: SourceFile, ctx: Context, grammar: str | None = None
 ) -> list[ImportRef]:
@@ -772,7 +788,7 @@ def analyze_file(
     typescript = file.path.endswith((".ts", ".tsx", ".mts", ".cts"))
     for script, grammar, offset in blocks:
         try:
-            uses = parse_source(script, grammar, offset)
+            uses = _kept_uses(ctx, script, grammar, offset)
         except (ValueError, RuntimeError) as exc:  # a grammar failure, never a traceback
             ctx.warn(f"could not parse: {exc}", file.path)
             continue

@@ -84,6 +84,43 @@ from depinfer.scan import read_source
 LANGUAGE = Language(tree_sitter_python.language())
 _PARSER = Parser(LANGUAGE)
 ANALYZER = "python-imports"  # its entries' name in the per-file analysis cache
+# Trees of this run's sources, by their bytes, for the later stage that reads the same
+# files again (the pytest scan, rules/python_pytest.scan_python: test files, and files that
+# define fixtures or ini lines): such a file is parsed once. Bounded by source size (a tree
+# takes some 20 bytes per byte of source: 2 MB of source, about 40 MB); emptied by each
+# `analyze`.
+_TREES: dict[bytes, Tree] = {}
+_TREES_MAX_BYTES = 2 * 1024 * 1024
+_trees_bytes = 0
+_READ_AGAIN_WORDS = (b"fixture", b"addinivalue_line")
+
+
+def parse_source(src: bytes, keep: bool = True) -> Tree:
+    """tree-sitter's tree of `src`, parsed once per run (`keep`: worth keeping for a later
+    reader, while the memo has room)."""
+    global _trees_bytes
+    tree = _TREES.get(src)
+    if tree is None:
+        tree = _PARSER.parse(src)
+        if keep and _trees_bytes + len(src) <= _TREES_MAX_BYTES:
+            _TREES[src] = tree
+            _trees_bytes += len(src)
+    return tree
+
+
+def _read_again(source: SourceFile, src: bytes) -> bool:
+    """The pytest scan will parse this file too (its own test, see `_TREES`)."""
+    if source.kind in (FileKind.TEST, FileKind.BENCH) or source.path.endswith("conftest.py"):
+        return True
+    return any(word in src for word in _READ_AGAIN_WORDS)
+
+
+def forget_trees() -> None:
+    """Empty the memo of `parse_source` (its trees are large)."""
+    global _trees_bytes
+    _TREES.clear()
+    _trees_bytes = 0
+
 
 MAX_ATTRS = 200  # per ImportRef: enough for API bounds, small enough for the JSON record
 
@@ -194,6 +231,7 @@ def analyze(project: Project, ctx: Context) -> list[ImportRef]:
     }
     refs: list[ImportRef] = []
     sources = project.files_of("python", "notebook")
+    forget_trees()
     if ctx.files.enabled:
         return _analyze_batch(project, sources, init_dirs, ctx)
     for source in sources:
@@ -343,7 +381,8 @@ def _analyze_text(
 
 def _read_unit(state: _File, text: str, cell: int | None) -> None:
     src = text.encode("utf-8", "replace")
-    tree = _PARSER.parse(src)
+    again = cell is None and _read_again(state.source, src)  # notebooks: not scanned again
+    tree = parse_source(src, keep=again)
     root = tree.root_node
     state.units.append((tree, src, cell))
     state.catches.clear()  # keyed by byte offset, which restarts in each notebook cell
@@ -393,6 +432,13 @@ def _enclosing_function(node: Node) -> str | None:
     return None
 
 
+def _word_before(src: bytes, pos: int) -> bool:
+    """A word character (`\\w` of a bytes pattern) just before `pos`: a name that only
+    ends in the one looked for. (Tested after the match: a pattern that starts with a
+    look-behind makes the regular-expression engine try every offset.)"""
+    return pos > 0 and (src[pos - 1 : pos].isalnum() or src[pos - 1] == 0x5F)
+
+
 def _guarded_by_callers(state: _File, root: Node, src: bytes, flags: dict[str, Guard]) -> None:
     """A function whose body imports a module, called only inside `try: … except
     ImportError` in this file, makes that import optional: seaborn's
@@ -408,8 +454,9 @@ def _guarded_by_callers(state: _File, root: Node, src: bytes, flags: dict[str, G
             continue
         calls = [
             m.start(1)
-            for m in re.finditer(rb"(?<![\w])(" + re.escape(function.encode()) + rb")\s*\(", src)
-            if not re.search(rb"\bdef\s+$", src[max(0, m.start(1) - 8) : m.start(1)])
+            for m in re.finditer(rb"(" + re.escape(function.encode()) + rb")\s*\(", src)
+            if not _word_before(src, m.start(1))
+            and not re.search(rb"\bdef\s+$", src[max(0, m.start(1) - 8) : m.start(1)])
         ]
         if not calls:
             continue

@@ -47,9 +47,23 @@ def _assigned_mark() -> re.Pattern[str]:
     return re.compile(rf"(?m)^\s*({'|'.join(map(re.escape, names))})\s*(?::[^=\n]*)?\+?=")
 
 
+@lru_cache(maxsize=1)
+def _setting_words() -> tuple[str, ...]:
+    table = _table()
+    return ("INSTALLED_APPS", "MIDDLEWARE", *sorted(table["path_values"] | table["path_lists"]))
+
+
+def _mentions_setting(text: str) -> bool:
+    """`_MARK` or `_assigned_mark()` matches; a substring test first (the expressions
+    start with `\\b` or `^`, which makes the regular-expression engine try every offset)."""
+    if not any(word in text for word in _setting_words()):
+        return False
+    return bool(_MARK.search(text) or _assigned_mark().search(text))
+
+
 def refs(path: str, text: str, kind: FileKind) -> list[ImportRef]:
     """Dynamic refs for the import paths a Django settings module names (empty otherwise)."""
-    if not _MARK.search(text) and not _assigned_mark().search(text):
+    if not _mentions_setting(text):
         return []
     try:
         tree = ast.parse(text)

@@ -38,9 +38,17 @@ def _mark() -> re.Pattern[str]:
     return re.compile("|".join(words))
 
 
+@lru_cache(maxsize=1)
+def _words() -> tuple[str, ...]:
+    """The keywords and methods `_mark` looks for: one must be in the text (a substring
+    test is far cheaper than the expression over a text that names none)."""
+    keywords, methods = _table()
+    return tuple(sorted({k for ks in keywords.values() for k in ks} | set(methods)))
+
+
 def refs(path: str, text: str, kind: FileKind) -> list[ImportRef]:
     """Dynamic refs for the extension modules a file's library calls name."""
-    if not _mark().search(text):
+    if not any(word in text for word in _words()) or not _mark().search(text):
         return []
     try:
         tree = ast.parse(text)

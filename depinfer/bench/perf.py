@@ -31,6 +31,7 @@ compiling its own modules; --no-bytecode keeps the environment as it is.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import shutil
@@ -174,10 +175,13 @@ def _environment(scratch: Path, bytecode: bool) -> dict[str, str]:
     return env
 
 
-def _cache_of(scratch: Path, label: str) -> Path:
-    """Each depinfer command line has its own cache folder, never the user's (a cold run
-    of one mode empties only its own: the other's warm runs stay warm)."""
-    return scratch / "cache" / label.split("/")[0]
+def _cache_of(scratch: Path, label: str, tree: Path) -> Path:
+    """Each depinfer command line has its own cache folder per tree, never the user's (a
+    cold run of one mode empties only its own: the other's warm runs stay warm; and a warm
+    run that the rotation puts before its tree's cold run finds that tree's state, not
+    the folder another tree's cold run just emptied)."""
+    name = hashlib.blake2b(str(tree).encode("utf-8", "surrogatepass"), digest_size=6)
+    return scratch / "cache" / name.hexdigest() / label.split("/")[0]
 
 
 def _prime(
@@ -191,7 +195,7 @@ def _prime(
             if online and not label.endswith("/cold"):
                 continue
             command = [*command[:4], *PRIME_ONLINE] if online else command
-            here["DEPINFER_CACHE_DIR"] = str(_cache_of(scratch, label))
+            here["DEPINFER_CACHE_DIR"] = str(_cache_of(scratch, label, tree))
         timed(command, tree if in_tree else scratch, here)
 
 
@@ -220,9 +224,10 @@ def measure(
                 for label, command, extra, in_tree in commands[shift:] + commands[:shift]:
                     here = {**env, **extra}
                     if "/" in label:
-                        here["DEPINFER_CACHE_DIR"] = str(_cache_of(scratch, label))
+                        cache = _cache_of(scratch, label, result.tree)
+                        here["DEPINFER_CACHE_DIR"] = str(cache)
                         if label.endswith("/cold"):
-                            _empty(_cache_of(scratch, label), online)
+                            _empty(cache, online)
                     cwd = result.tree if in_tree else scratch
                     result.add(label, timed(command, cwd, here))
                 if progress:

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 
+from depinfer import toml_compat
 from depinfer.ci.constraints import to_pep440
 from depinfer.ci.node_tools import install_line, node_tool, tool_env, use_tool
 from depinfer.ci.rust_tools import needs_nextest, nextest_folder, without_lock_flags
@@ -198,7 +199,7 @@ def newest_combo(job: TestJob, requires: str | None) -> TestJob:
 
 def requires_python(root: Path) -> str | None:
     try:
-        data = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
+        data = toml_compat.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
     except (OSError, tomllib.TOMLDecodeError):
         return None
     req = data.get("project", {}).get("requires-python")
@@ -257,7 +258,7 @@ def poetry_groups(root: Path, wanted: list[str]) -> list[str]:
     """Requirements of Poetry's dev sections as PEP 508 strings: the legacy dev-dependencies
     and every group `poetry install` installs (non-optional ones, plus those asked for)."""
     try:
-        data = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
+        data = toml_compat.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
     except (OSError, tomllib.TOMLDecodeError):
         return []
     poetry = data.get("tool", {}).get("poetry", {})
@@ -456,7 +457,7 @@ def is_installable(root: Path) -> bool:
     if (root / "setup.py").exists():
         return True
     try:
-        data = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
+        data = toml_compat.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
     except (OSError, tomllib.TOMLDecodeError):
         return False
     return "project" in data or "build-system" in data or "poetry" in data.get("tool", {})
@@ -486,7 +487,7 @@ def pytest_config(root: Path) -> tuple[str, dict[str, str]]:
         text = path.read_text(encoding="utf-8", errors="replace")
         if section is None:
             try:
-                opts = tomllib.loads(text).get("tool", {}).get(PYTEST, {})  # [tool.pytest]
+                opts = toml_compat.loads(text).get("tool", {}).get(PYTEST, {})  # [tool.pytest]
             except tomllib.TOMLDecodeError:
                 continue
             opts = opts.get("ini_options", opts)
@@ -579,7 +580,9 @@ def _tox_text(root: Path) -> str | None:
     pp = root / "pyproject.toml"
     if pp.exists():
         try:
-            legacy = tomllib.loads(pp.read_text(encoding="utf-8")).get("tool", {}).get("tox", {})
+            legacy = (
+                toml_compat.loads(pp.read_text(encoding="utf-8")).get("tool", {}).get("tox", {})
+            )
         except tomllib.TOMLDecodeError:
             return None
         text = legacy.get("legacy_tox_ini")

@@ -10,14 +10,11 @@ from __future__ import annotations
 
 import posixpath
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import tomlkit
 from packaging.version import InvalidVersion, Version
-from tomlkit.exceptions import TOMLKitError
-from tomlkit.items import Array, String, Table
-from tomlkit.toml_document import TOMLDocument
 
+from depinfer import toml_compat
 from depinfer.manifests import ManifestError
 from depinfer.manifests.pep508 import (
     canonical,
@@ -42,10 +39,34 @@ except ModuleNotFoundError:  # pragma: no cover - Python 3.10
     _strict_toml = None  # type: ignore[assignment]
 
 
+if TYPE_CHECKING:
+    import tomlkit
+    from tomlkit.items import Array, String, Table
+    from tomlkit.toml_document import TOMLDocument
+
+
+class _TomlkitNotLoaded(Exception):
+    """Stands for tomlkit's error class until tomlkit is loaded (nothing raises it then)."""
+
+
+TOMLKitError: type[Exception] = _TomlkitNotLoaded
+
+
+def _load_tomlkit() -> None:
+    """tomlkit (slow to import: a third of a check run's imports) for the runs that edit a
+    pyproject.toml: reading it needs only the standard parser. Every writer path starts
+    with `_parse`, which calls this."""
+    global tomlkit, TOMLKitError, Array, String, Table  # noqa: PLW0603 - loaded once, lazily
+    import tomlkit
+    from tomlkit.exceptions import TOMLKitError
+    from tomlkit.items import Array, String, Table
+
+
 # ---------------------------------------------------------------------------- reading
 
 
 def _parse(text: str) -> TOMLDocument:
+    _load_tomlkit()
     try:
         if _strict_toml is not None:  # its messages name the line plainly
             _strict_toml.loads(text)
@@ -216,7 +237,7 @@ def _parse_to_read(text: str) -> Any:
     if _strict_toml is None:  # pragma: no cover - Python 3.10
         return _parse(text)
     try:
-        return _strict_toml.loads(text)
+        return toml_compat.loads(text)
     except ValueError as exc:
         message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise ManifestError(f"invalid TOML: {message}") from None

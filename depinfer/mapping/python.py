@@ -151,8 +151,12 @@ class _Lines:
         not installed. Judged from the test file naming it as a path part."""
         if ref.kind != FileKind.TEST or not self.indented(ref):
             return False
-        root = re.escape(ref.module.split(".")[0])
+        name = ref.module.split(".")[0]
         text = self.texts.get(ref.file, "")
+        # every match below has the name then a quote, `.py` or `/__init__.py`
+        if not any(name + tail in text for tail in ('"', "'", ".py", "/__init__.py")):
+            return False
+        root = re.escape(name)
         path_part = (
             rf"(?:/\s*|(?:joinpath|mkdir|makedirs|touch)\(\s*|join\([^)]*,\s*)"
             rf"[\"']{root}(?:\.py)?[\"']"

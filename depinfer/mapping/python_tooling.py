@@ -14,12 +14,13 @@ from __future__ import annotations
 import posixpath
 import re
 import shlex
+import weakref
 
+from depinfer import toml_compat
 from depinfer.manifests.requirements import read as read_requirements
 from depinfer.mapping.python_index import canonical
 from depinfer.model import Ecosystem, Project
 from depinfer.registries.names import comparable
-from depinfer.toml_compat import tomllib
 
 # a requirement's name at the start of a word (`pytest>=7`, `pytest[cov]`, `"pytest"`)
 _NAME = re.compile(r"^[\"']?([A-Za-z0-9][A-Za-z0-9._-]*)")
@@ -98,7 +99,7 @@ def _hatch(project: Project, out: dict[str, str]) -> None:
         if not project.abspath(rel).is_file():
             continue
         try:
-            doc = tomllib.loads(_read(project, rel) or "")
+            doc = toml_compat.loads(_read(project, rel) or "")
         except ValueError:
             continue
         for key in path:
@@ -182,9 +183,24 @@ def _includes(data: dict | None) -> list[str]:
     return [str(i) for i in data.get("includes") or [] if i not in constraints]
 
 
+# The last project's answer: the rules, the resolver and check each ask for it in one run
+# (the project is read-only after scan; its object, held weakly, and its sizes key it).
+_LAST: tuple[weakref.ref, tuple[int, int, int], dict[str, str]] | None = None
+
+
 def tooling_declarations(project: Project) -> dict[str, str]:
     """canonical name → the file (tox.ini, a workflow, requirements.d/dev.txt …) that
     installs it for development, from every place above."""
+    global _LAST
+    sizes = (len(project.files), len(project.manifests), len(project.ci_files))
+    if _LAST is not None and _LAST[0]() is project and _LAST[1] == sizes:
+        return dict(_LAST[2])
+    out = _tooling_declarations(project)
+    _LAST = (weakref.ref(project), sizes, dict(out))
+    return out
+
+
+def _tooling_declarations(project: Project) -> dict[str, str]:
     out: dict[str, str] = {}
     files: set[str] = set()
     _tox(project, files, out)
@@ -206,7 +222,7 @@ def pixi_feature_names(project: Project) -> set[str]:
     PyPI ones; what the package's run-dependencies or the default environment list is left
     out, whichever feature repeats it (a minimum-versions feature)."""
     try:
-        doc = tomllib.loads(project.abspath("pixi.toml").read_text(encoding="utf-8"))
+        doc = toml_compat.loads(project.abspath("pixi.toml").read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return set()
     features = doc.get("feature")

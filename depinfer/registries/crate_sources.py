@@ -25,6 +25,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
+from depinfer.model import Ecosystem
+
 T = TypeVar("T")
 STORE_MARK = ".depinfer-crate"  # in a store entry: the name of the crate root's folder
 
@@ -89,12 +91,19 @@ def crate_source(
     src = cargo_source_dir(package, version)
     if src is not None or offline:
         return src
+    release = _release_file(store, registries, registry_name or package, version)
+    if release is not None:
+        known = _by_release(release, store)  # type: ignore[arg-type]
+        if known is not None:
+            return known[0]  # unpacked by an earlier run: not downloaded again
     data = registries.download_crate(registry_name or package, version)
     if not data:
         return None
     if store is not None:
         kept = _in_store(data, store)
         if kept is not None:
+            if release is not None:
+                _remember_release(release, data)
             return kept[0]
     if not workdir:
         workdir.append(Path(tempfile.mkdtemp(prefix="depinfer-crates-")))
@@ -127,6 +136,47 @@ def _in_store(data: bytes, store: Path) -> tuple[Path | None] | None:
         shutil.rmtree(aside, ignore_errors=True)
         return _stored_root(entry)
     return (entry / root.name if root is not None else None,)
+
+
+RELEASES = "releases"  # in the store: per (index, crate, version), the entry it unpacked to
+
+
+def _release_file(store: Path | None, registries: Any, name: str, version: str) -> Path | None:
+    """Where the store notes which entry holds one release of the run's crate index (a
+    published release never changes: cargo refuses to publish a version twice)."""
+    if store is None:
+        return None
+    try:
+        index = getattr(registries.client(Ecosystem.CRATES), "index", None)
+    except AttributeError:
+        return None
+    url = getattr(index, "url", None)
+    if not isinstance(url, str):
+        return None
+    key = hashlib.blake2b(f"{url}\0{name}\0{version}".encode(), digest_size=16)
+    return store / RELEASES / key.hexdigest()
+
+
+def _by_release(release: Path, store: Path) -> tuple[Path | None] | None:
+    try:
+        entry = release.read_text(encoding="utf-8").strip()
+    except OSError:
+        return None
+    if not entry or not entry.isalnum():
+        return None
+    return _stored_root(store / entry)
+
+
+def _remember_release(release: Path, data: bytes) -> None:
+    entry = hashlib.blake2b(data, digest_size=16).hexdigest()
+    try:
+        release.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=release.parent)
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(entry)
+        os.replace(tmp, release)
+    except OSError:
+        pass
 
 
 def _stored_root(entry: Path) -> tuple[Path | None] | None:

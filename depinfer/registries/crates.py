@@ -57,7 +57,8 @@ class CratesClient:
                 raise RegistryError(f"crates: the index at {self.index.url} has no config.json")
             return doc
 
-        return self._config.get("config", fetch)
+        url = self.index.url + "config.json"  # kept as the index lines are
+        return self._config.get("config", lambda: self.http.facts.get(f"crates|{url}", fetch))
 
     def entries(self, name: str) -> list[dict[str, Any]] | None:
         """The crate's versions as VersionInfo fields, oldest first; None: no such crate."""

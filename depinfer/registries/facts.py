@@ -47,15 +47,17 @@ class FactStore:
             except (OSError, sqlite3.Error):
                 self._db = None  # no persistent facts; the HTTP cache still works
 
-    def get(self, key: str, compute: Callable[[], T]) -> T:
-        """The stored value for `key` if fresh, else `compute()` (stored when it returns)."""
+    def get(self, key: str, compute: Callable[[], T], keep: Callable[[T], bool] | None = None) -> T:
+        """The stored value for `key` if fresh, else `compute()` (stored when it returns,
+        and `keep`, when given, says the value is an answer worth keeping)."""
         full = f"{SCHEMA}|{key}"
         if not self.refresh:
             found = self._read(full)
             if found is not None:
                 return found[0]
         value = compute()
-        self._write(full, value)
+        if keep is None or keep(value):
+            self._write(full, value)
         return value
 
     def _read(self, key: str) -> tuple[Any] | None:

@@ -128,10 +128,25 @@ class RegistryHttp:
         self.total_failures = 0
         self.last_error: str | None = None
         self._lock = threading.Lock()
-        self.session = self._make_session(cached=True)
+        self._session: requests.Session | None = None
         self.facts = settings.facts()
 
     # -- session -----------------------------------------------------------------------
+    @property
+    def session(self) -> requests.Session:
+        """The pooled, cached session, made on the first request: a warm run whose every
+        answer is in the fact store never loads requests, requests-cache or their HTTP
+        cache (loading them costs more than the rest of such a run)."""
+        if self._session is None:
+            with self._lock:
+                if self._session is None:
+                    self._session = self._make_session(cached=True)
+        return self._session
+
+    @session.setter
+    def session(self, value: requests.Session) -> None:
+        self._session = value
+
     def _make_session(self, cached: bool) -> requests.Session:
         import requests  # lazy: only a run that goes online needs it
         from requests.adapters import HTTPAdapter
@@ -281,7 +296,8 @@ class RegistryHttp:
             pass  # nothing cached under that key
 
     def close(self) -> None:
-        self.session.close()
+        if self._session is not None:
+            self._session.close()
 
 
 def _unreachable(exc: BaseException) -> bool:

@@ -4,6 +4,7 @@ admit the project's Node, and which of two version strings is newer."""
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 
 def node_ok_for(target: str | None):
@@ -70,6 +71,13 @@ def _comparator(version: tuple[int, int, int], comp: str) -> bool:
 
 def satisfies(version: tuple[int, int, int], spec: str) -> bool:
     """npm range semantics, enough for `engines.node` (`>=14.16`, `^12.17 || >=14`, `14 - 18`)."""
+    if isinstance(spec, str):
+        return _satisfies(tuple(version), spec)  # type: ignore[arg-type]
+    return _satisfies.__wrapped__(version, spec)
+
+
+@lru_cache(maxsize=65536)  # the pre-check asks the same pairs for every release, often
+def _satisfies(version: tuple[int, int, int], spec: str) -> bool:
     for alt in spec.split("||"):
         alt = re.sub(r"(>=|<=|>|<|=|\^|~)\s+", r"\1", alt.strip())
         hyphen = re.match(r"^(\S+)\s+-\s+(\S+)$", alt)

@@ -68,6 +68,7 @@ from depinfer.resolvers.common import merge_candidates, to_requirement
 from depinfer.resolvers.python_versions import (
     PINNED,
     index_args,
+    kept_uv_compile,
     select_versions,
     uv_compile,
 )
@@ -804,7 +805,9 @@ def expand_deploy_locks(
         text = "".join(
             r.name + r.spec + (f"; {r.markers}" if r.markers else "") + "\n" for r in top
         )
-        ok, stdout, err = uv_compile(text, python, as_of, uv_args=index_args(ctx))
+        ok, stdout, err = kept_uv_compile(
+            ctx, text, python, as_of, uv_args=index_args(ctx), run=uv_compile
+        )
         pins = dict(PINNED.findall(stdout)) if ok else {}
         if not pins:
             ctx.warn(

@@ -50,6 +50,7 @@ from depinfer.resolvers.python_versions import (
     PINNED,
     find_uv,
     index_args,
+    kept_uv_compile,
     spec_for,
     uv_compile,
 )
@@ -108,8 +109,13 @@ class _Run:
 
     def compile(self, entries: list[_Entry], platform: str = PLATFORM) -> tuple[bool, str, str]:
         text = "".join(e.text() + "\n" for e in entries)
-        return uv_compile(
-            text, self.python, self.as_of, uv_args=[*self.args, "--python-platform", platform]
+        return kept_uv_compile(
+            self.ctx,
+            text,
+            self.python,
+            self.as_of,
+            uv_args=[*self.args, "--python-platform", platform],
+            run=uv_compile,
         )
 
 

@@ -317,6 +317,62 @@ def index_args(ctx: Context) -> list[str]:
     return ["--no-config", "--index-url", pypi_index_from_url(injected).url]
 
 
+def kept_uv_compile(
+    ctx: Context,
+    text: str,
+    python: str | None,
+    as_of: datetime | None,
+    uv_args: list[str] | None = None,
+    run: Callable[..., tuple[bool, str, str]] | None = None,
+) -> tuple[bool, str, str]:
+    """`run` (default `uv_compile`), its answer kept in the registry fact store (same expiry as the
+    registry answers it is made of; `--refresh` asks uv again): a warm run starts no uv.
+    Keyed by all the answer depends on: the input, the command line (Python version,
+    as-of date, platform, index arguments, interpreter), uv itself (its path, size and
+    time), its configuration files and UV_* variables, and the working folder. Only
+    answers are kept: a resolve, or uv's "No solution found"; never a timeout or an
+    index that could not be reached. A `run` other than `uv_compile` (a stand-in) is
+    never kept."""
+    uv = find_uv()
+    if run is not None and run is not uv_compile or uv is None:
+        return (run or uv_compile)(text, python, as_of, uv_args=uv_args)
+    facts = ctx.registries.http_settings().facts()
+    key = "uv-compile|" + _uv_key(uv, text, python, as_of, uv_args or [])
+    return facts.get(
+        key,
+        lambda: uv_compile(text, python, as_of, uv_args=uv_args),
+        keep=lambda r: (r[0] and bool(r[1])) or (not r[0] and "No solution found" in r[2]),
+    )
+
+
+def _uv_key(uv: str, text: str, python: str | None, as_of: datetime | None, args: list[str]) -> str:
+    import hashlib
+    import os
+
+    def stat(path: str) -> str:
+        try:
+            st = os.stat(path)
+        except OSError:
+            return f"{path}:-"
+        return f"{path}:{st.st_size}:{st.st_mtime_ns}"
+
+    config = os.environ.get("XDG_CONFIG_HOME") or os.path.expanduser("~/.config")
+    cwd = os.getcwd()
+    parts = [
+        stat(uv),
+        sys.executable,
+        repr((python, as_of.isoformat() if as_of else None, args)),
+        *(stat(p) for p in (f"{config}/uv/uv.toml", "/etc/uv/uv.toml")),
+        cwd,
+        *(stat(os.path.join(cwd, n)) for n in ("uv.toml", "pyproject.toml")),
+        repr(sorted((k, v) for k, v in os.environ.items() if k.startswith("UV_"))),
+        text,
+    ]
+    return hashlib.blake2b(
+        "\0".join(parts).encode("utf-8", "surrogatepass"), digest_size=20
+    ).hexdigest()
+
+
 def uv_compile(
     text: str,
     python: str | None,

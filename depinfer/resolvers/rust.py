@@ -554,10 +554,7 @@ def _break_cycles(cands: list[Candidate], crates: dict[str, Any], ctx: Context) 
     """Path dependencies between members form a graph (networkx); Cargo refuses cycles among
     normal and build dependencies (dev-dependencies may point back). The edge with the least
     evidence in each cycle is dropped and reported."""
-    import networkx as nx
-
     by_name = {info.name: path for path, info in crates.items()}
-    graph = nx.DiGraph()
     edges: dict[tuple[str, str], Candidate] = {}
     for c in cands:
         if not c.internal or c.section == Section.DEV:
@@ -566,7 +563,13 @@ def _break_cycles(cands: list[Candidate], crates: dict[str, Any], ctx: Context) 
         if target is None or target == c.manifest:
             continue
         edges[(c.manifest, target)] = c
-        graph.add_edge(c.manifest, target, weight=len(c.evidence))
+    if not _has_cycle(edges):
+        return list(cands)  # the common case: networkx (slow to import) is not needed
+    import networkx as nx
+
+    graph = nx.DiGraph()
+    for (source, target), c in edges.items():
+        graph.add_edge(source, target, weight=len(c.evidence))
     dropped: set[int] = set()
     while True:
         try:
@@ -582,6 +585,31 @@ def _break_cycles(cands: list[Candidate], crates: dict[str, Any], ctx: Context) 
             cand.manifest,
         )
     return [c for c in cands if id(c) not in dropped]
+
+
+def _has_cycle(edges: dict[tuple[str, str], Candidate]) -> bool:
+    """Whether the directed graph of `edges` has a cycle (depth-first, colouring nodes)."""
+    after: dict[str, list[str]] = {}
+    for source, target in edges:
+        after.setdefault(source, []).append(target)
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+    for start in after:
+        if state.get(start):
+            continue
+        stack = [(start, iter(after.get(start, ())))]
+        state[start] = 1
+        while stack:
+            node, nexts = stack[-1]
+            step = next(nexts, None)
+            if step is None:
+                state[node] = 2
+                stack.pop()
+            elif state.get(step) == 1:
+                return True
+            elif not state.get(step):
+                state[step] = 1
+                stack.append((step, iter(after.get(step, ()))))
+    return False
 
 
 def _declared_version(

@@ -33,6 +33,7 @@ from functools import lru_cache
 from pathlib import PurePosixPath
 from typing import Any
 
+from depinfer.analyzers.python import forget_trees
 from depinfer.context import Context
 from depinfer.data import load_table
 from depinfer.facts.python import DependencyFacts
@@ -312,6 +313,7 @@ def _pytest_plugins(
         if text:
             jobs.append((rel, text, python_pytest.is_test_file(rel, kind)))
     _scan_python(ctx, jobs, found)
+    forget_trees()  # the last reader of the analyzer's trees
     shown: list[str] = []
     for rel, _ in families["pytest-config"]:
         text = text_of(rel) or ""

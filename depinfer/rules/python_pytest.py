@@ -32,9 +32,10 @@ from functools import lru_cache
 from pathlib import PurePosixPath
 from typing import Any
 
-from tree_sitter import Node, Parser, Query, QueryCursor
+from tree_sitter import Node, Query, QueryCursor
 
-from depinfer.analyzers.python import LANGUAGE, string_literal
+from depinfer import toml_compat
+from depinfer.analyzers.python import LANGUAGE, parse_source, string_literal
 from depinfer.data import table_path
 from depinfer.mapping.python_hosts import runner
 from depinfer.model import FileKind, ImportRef
@@ -42,7 +43,6 @@ from depinfer.toml_compat import tomllib
 
 TABLE = table_path("python/pytest_plugins.toml")
 TABLE_NAME = "depinfer/data/python/pytest_plugins.toml"
-_PARSER = Parser(LANGUAGE)
 FIXTURE_DECORATORS = {"fixture", "yield_fixture"}
 NOT_FIXTURES = {"self", "cls", "request"}
 KIND_WORDS = {
@@ -223,7 +223,7 @@ def scan_python(rel: str, text: str, uses_wanted: bool, found: Found) -> None:
     if not uses_wanted and "fixture" not in text and "addinivalue_line" not in text:
         return
     src = text.encode("utf-8", "replace")
-    root = _PARSER.parse(src).root_node
+    root = parse_source(src, keep=False).root_node  # the analyzer's tree, when kept
     mark_alias = bool(re.search(r"from\s+pytest\s+import[^\n]*\bmark\b", text))
     for node in _read_nodes(root):
         if node.type == "function_definition":
@@ -249,7 +249,7 @@ def scan_config(rel: str, text: str, found: Found) -> None:
     sections: list[dict[str, Any]] = []
     if name.endswith(".toml"):
         try:
-            tool: Any = tomllib.loads(text)
+            tool: Any = toml_compat.loads(text)
         except tomllib.TOMLDecodeError:
             return
         for key in where[0].split("."):  # the table that holds the keys (`tool.pytest`)

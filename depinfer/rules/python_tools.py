@@ -21,6 +21,7 @@ from functools import lru_cache
 from pathlib import PurePosixPath
 from typing import Any
 
+from depinfer import toml_compat
 from depinfer.data import load_table
 from depinfer.facts.python import DependencyFacts
 from depinfer.mapping.python_index import canonical, load_index
@@ -106,7 +107,7 @@ def from_commands(
 
 def _pyproject_tables(text: str) -> set[str]:
     try:
-        doc = tomllib.loads(text)
+        doc = toml_compat.loads(text)
     except (tomllib.TOMLDecodeError, ValueError):
         return set()
     out: set[str] = set()

@@ -1,0 +1,94 @@
+"""What warm runs keep so they start no process and load no HTTP stack (issue 27)."""
+
+from __future__ import annotations
+
+import sys
+
+from depinfer.context import Context, Options
+from depinfer.filecache import FileCache
+from depinfer.model import FileKind, Project, SourceFile
+from depinfer.registries import Registries
+from depinfer.registries.http import HttpSettings, RegistryHttp
+from depinfer.resolvers import python_versions as pv
+from depinfer.resolvers.rust import _has_cycle
+
+
+def _ctx(tmp_path) -> Context:
+    return Context(Options(), Registries(cache_dir=str(tmp_path / "cache")))
+
+
+def test_a_resolve_answer_is_kept_and_a_skipped_one_is_not(tmp_path, monkeypatch):
+    calls: list[str] = []
+    answer = {"value": (True, "aa==1.0\n", "")}
+
+    def fake(text, python, as_of, timeout=120, uv_args=None):
+        calls.append(text)
+        return answer["value"]
+
+    monkeypatch.setattr(pv, "uv_compile", fake)
+    monkeypatch.setattr(pv, "find_uv", lambda: sys.executable)
+    ctx = _ctx(tmp_path)
+    assert pv.kept_uv_compile(ctx, "aa\n", "3.11", None) == (True, "aa==1.0\n", "")
+    assert pv.kept_uv_compile(ctx, "aa\n", "3.11", None) == (True, "aa==1.0\n", "")
+    assert len(calls) == 1
+    pv.kept_uv_compile(ctx, "aa\n", "3.12", None)  # another Python version: asked again
+    assert len(calls) == 2
+    answer["value"] = (True, "", "resolve skipped: timed out")
+    pv.kept_uv_compile(ctx, "bb\n", "3.11", None)
+    pv.kept_uv_compile(ctx, "bb\n", "3.11", None)
+    assert len(calls) == 4  # not an answer: never kept
+
+
+def test_a_stand_in_compiler_is_never_kept(tmp_path, monkeypatch):
+    monkeypatch.setattr(pv, "find_uv", lambda: sys.executable)
+    calls: list[str] = []
+
+    def stand_in(text, python, as_of, timeout=120, uv_args=None):
+        calls.append(text)
+        return True, "aa==1.0\n", ""
+
+    ctx = _ctx(tmp_path)
+    for _ in range(2):
+        pv.kept_uv_compile(ctx, "aa\n", "3.11", None, run=stand_in)
+    assert len(calls) == 2
+
+
+def test_a_registry_session_is_made_on_the_first_request_only(tmp_path):
+    http = RegistryHttp("PyPI", HttpSettings(cache_dir=tmp_path))
+    assert http._session is None  # constructing the client loads no HTTP stack
+    http.close()  # closing an unused client is fine
+    assert http._session is None
+
+
+def test_cycle_check():
+    assert not _has_cycle({})
+    assert not _has_cycle({("a", "b"): None, ("b", "c"): None, ("a", "c"): None})
+    assert _has_cycle({("a", "b"): None, ("b", "c"): None, ("c", "a"): None})
+    assert _has_cycle({("d", "a"): None, ("a", "b"): None, ("b", "a"): None})
+
+
+def test_javascript_files_are_read_from_the_analysis_cache(tmp_path):
+    from depinfer.analyzers import javascript
+
+    (tmp_path / "index.js").write_text("const x = require('left-pad');\n")
+    project = Project(root=tmp_path, files=[SourceFile("index.js", "javascript", FileKind.SOURCE)])
+    first = Context(Options(offline=True), Registries(offline=True))
+    first.files = FileCache(tmp_path / "cache", tmp_path)
+    refs = javascript.analyze(project, first)
+    first.files.save()
+    second = Context(Options(offline=True), Registries(offline=True))
+    second.files = FileCache(tmp_path / "cache", tmp_path)
+    assert javascript.analyze(project, second) == refs
+    assert second.files.hits == 1 and second.files.misses == 0
+
+
+def test_only_trees_the_pytest_scan_reads_again_are_kept():
+    from depinfer.analyzers import python as analyzer
+
+    analyzer.forget_trees()
+    analyzer.analyze_text("import os\n", "pkg/mod.py")
+    assert not analyzer._TREES  # shipped code without fixtures: not parsed again later
+    analyzer.analyze_text("import pytest\n@pytest.fixture\ndef f(): ...\n", "pkg/plugin.py")
+    assert len(analyzer._TREES) == 1
+    analyzer.forget_trees()
+    assert not analyzer._TREES
