@@ -70,6 +70,21 @@ def write_tree(root: Path, files: dict[str, str]) -> Path:
     return root
 
 
+def fixture_crate(name: str, version: str) -> bytes | None:
+    """The `.crate` (a gzipped tar) of fixtures/rust/crate-src/<name>-<version>, as a
+    registry serves it to `download_crate`; None when the fixture has no such release."""
+    import io
+    import tarfile
+
+    src = FIXTURES / "rust" / "crate-src" / f"{name}-{version}"
+    if not src.is_dir():
+        return None
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w:gz") as tar:
+        tar.add(src, arcname=f"{name}-{version}")
+    return buf.getvalue()
+
+
 def copy_fixture(language: str, name: str, dest: Path) -> Path:
     """Copy the fixture repository fixtures/<language>/<name> to dest; return dest.
     (language is a folder under fixtures/: "rust", or "bench/trees/python" for a

@@ -574,11 +574,9 @@ def test_a_step_that_runs_out_of_time_says_so(tmp_path, monkeypatch):
 def test_a_rust_name_a_major_lacks_moves_to_the_nearest_line_that_has_it(tmp_path, monkeypatch):
     # `use oldapi::serialize;` against oldapi 2 (which dropped it): the loop reads the
     # sources of the other lines and asks for 1.0.0, not for "a newer one if any"
-    import io
-    import tarfile
     from types import SimpleNamespace
 
-    from conftest import FIXTURES
+    from conftest import fixture_crate
 
     from depinfer.ci.repair import _version_moves
     from depinfer.context import Context, Options
@@ -593,13 +591,7 @@ def test_a_rust_name_a_major_lacks_moves_to_the_nearest_line_that_has_it(tmp_pat
             return [VersionInfo(v) for v in ("1.0.0", "2.0.0", "3.0.0")]
 
         def download_crate(self, name, version):
-            src = FIXTURES / "rust" / "crate-src" / f"{name}-{version}"
-            if not src.is_dir():
-                return None
-            buf = io.BytesIO()
-            with tarfile.open(fileobj=buf, mode="w:gz") as tar:
-                tar.add(src, arcname=f"{name}-{version}")
-            return buf.getvalue()
+            return fixture_crate(name, version)
 
     ctx = Context(Options(languages=("rust",)), registries=Sources(use_cache=False))
     log = "   Compiling oldapi v2.0.0\nerror[E0432]: unresolved import `oldapi::serialize`\n"

@@ -3,14 +3,12 @@ registry of rust_registry.py (real versions, yanks, rust_version and publish tim
 
 from __future__ import annotations
 
-import io
-import tarfile
 from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
 import tomlkit
-from conftest import FIXTURES, copy_fixture, write_tree
+from conftest import copy_fixture, fixture_crate, write_tree
 from rust_registry import RecordedRegistry
 
 from depinfer.context import Context, Options
@@ -191,13 +189,7 @@ class OldApiRegistry(RecordedRegistry):
         return True if name == "oldapi" else super().exists(ecosystem, name)
 
     def download_crate(self, name: str, version: str) -> bytes | None:
-        src = FIXTURES / "rust" / "crate-src" / f"{name}-{version}"
-        if not src.is_dir():
-            return None
-        buf = io.BytesIO()
-        with tarfile.open(fileobj=buf, mode="w:gz") as tar:
-            tar.add(src, arcname=f"{name}-{version}")
-        return buf.getvalue()
+        return fixture_crate(name, version)
 
 
 def test_api_the_code_uses_caps_the_version(tmp_path):

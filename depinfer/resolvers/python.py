@@ -33,7 +33,6 @@ version stage; nothing here writes a constraint.
 from __future__ import annotations
 
 import dataclasses
-import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -72,6 +71,7 @@ from depinfer.resolvers.python_versions import (
     select_versions,
     uv_compile,
 )
+from depinfer.rules.python import files_near_top, read_small
 from depinfer.rules.python_declare import Estimate, estimate, kind
 from depinfer.scan import classify
 from depinfer.versions import parse_as_of
@@ -712,30 +712,12 @@ _COMPILER_PLACES = re.compile(
 def names_a_compiler(project: Project) -> bool:
     """The repository's CI, Dependabot, task files or requirements name a requirements
     compiler: its pinned requirements files are compiled, not written by hand."""
-    for rel in project_text_files(project):
-        if not _COMPILER_PLACES.search(rel):
-            continue
-        try:
-            text = project.abspath(rel).read_text(encoding="utf-8", errors="replace")
-        except OSError:
-            continue
-        if _COMPILER.search(text):
+    places = {m.path for m in project.manifests} | set(project.ci_files)
+    places.update(files_near_top(project))
+    for rel in sorted(places):
+        if _COMPILER_PLACES.search(rel) and _COMPILER.search(read_small(project, rel) or ""):
             return True
     return False
-
-
-def project_text_files(project: Project, max_depth: int = 3) -> list[str]:
-    """Paths of the files near the top of the tree (Makefile, tox.ini, requirements
-    files, Dependabot's configuration), its manifests and its CI workflows."""
-    out: set[str] = {m.path for m in project.manifests} | set(project.ci_files)
-    skip = {".git", "node_modules", ".venv", "venv", "__pycache__", ".tox", ".nox"}
-    for dirpath, dirnames, filenames in os.walk(project.root):
-        rel_dir = os.path.relpath(dirpath, project.root)
-        depth = 0 if rel_dir == "." else rel_dir.count(os.sep) + 1
-        dirnames[:] = [d for d in dirnames if d not in skip and depth < max_depth]
-        for name in filenames:
-            out.add(name if rel_dir == "." else f"{rel_dir}/{name}".replace(os.sep, "/"))
-    return sorted(out)
 
 
 def deploy_locks(project: Project) -> dict[str, str | None]:

@@ -161,7 +161,7 @@ class _Repo:
 
     def text_of(self, rel: str) -> str | None:
         if rel not in self.texts:
-            self.texts[rel] = _read(self.project, rel)
+            self.texts[rel] = read_small(self.project, rel)
         return self.texts[rel]
 
     def declared_anywhere(self) -> set[str]:
@@ -525,7 +525,7 @@ def _file_families(project: Project) -> dict[str, list[tuple[str, FileKind]]]:
             fam["server"].append((f.path, FileKind.SOURCE))
     for rel in project.ci_files:
         fam["ci"].append((rel, FileKind.CONFIG))
-    for rel in _other_files(project):
+    for rel in files_near_top(project):
         name = PurePosixPath(rel).name
         if name in PYTEST_CONFIG:
             fam["pytest-config"].append((rel, FileKind.CONFIG))
@@ -546,7 +546,7 @@ def _file_families(project: Project) -> dict[str, list[tuple[str, FileKind]]]:
     return fam
 
 
-def _other_files(project: Project, max_depth: int = 3) -> list[str]:
+def files_near_top(project: Project, max_depth: int = 3) -> list[str]:
     """Non-source files near the top of the tree (config and server files live there)."""
     out: list[str] = []
     root = project.root
@@ -561,7 +561,9 @@ def _other_files(project: Project, max_depth: int = 3) -> list[str]:
     return out
 
 
-def _read(project: Project, rel: str) -> str | None:
+def read_small(project: Project, rel: str) -> str | None:
+    """The file's text, or None when it is unreadable or over MAX_BYTES (not a hand-written
+    configuration or requirements file)."""
     path = project.abspath(rel)
     try:
         if path.stat().st_size > MAX_BYTES:
