@@ -58,7 +58,15 @@ GROUPS = {
         ".github/workflows/pythonapp.yml",
         ".github/workflows/python-ci.yml",
     ),
-    "rust": ("Cargo.lock", "rustfmt.toml", "deny.toml", ".github/workflows/rust.yml"),
+    "rust": (
+        "Cargo.lock",
+        "rustfmt.toml",
+        "deny.toml",
+        ".github/workflows/rust.yml",
+        # session 12 (2026-11-28): queries 29-30, see corpus/README.md step 1
+        ".config/nextest.toml",
+        "clippy.toml",
+    ),
     "csharp": (
         "Directory.Build.props",
         "global.json",
@@ -255,14 +263,18 @@ def extract_tree(gitdir: Path, commit: str, dest: Path) -> None:
         )
 
 
-def cmd_extract(_args: argparse.Namespace) -> None:
+def cmd_extract(args: argparse.Namespace) -> None:
     staging = TREES / "_staging"
     staging.mkdir(parents=True, exist_ok=True)
     state = _state()
+    # session 12: only snapshots whose `fetch` has returned (others may still be copying in)
+    only = {r.lower() for r in _lines(Path(args.only))} if args.only else None
     for entry in ordered():
         rid = repo_id(entry["repo"])
         gitdir = mirror_dir(entry["repo"])
         if entry["drop"] or rid in state or not gitdir.is_dir():
+            continue
+        if only is not None and entry["repo"].lower() not in only:
             continue
         if any((TREES / lang / rid).exists() for lang in LANGUAGES):
             continue
@@ -536,8 +548,44 @@ def judge(root: Path, meta: dict) -> tuple[dict | None, str]:
     return inst, ""
 
 
+def root_commits(repo: str, commit: str) -> set[str]:
+    """The parentless commits `commit` descends from, read from the candidate's snapshot."""
+    out = git(mirror_dir(repo), "rev-list", "--max-parents=0", commit)
+    return set(out.stdout.split()) if out.returncode == 0 else set()
+
+
+ROOTS_CACHE = TREES / "_roots.json"  # repo -> root commits (a kept snapshot may be removed)
+
+
+def kept_roots() -> dict[str, str]:
+    """Root commit -> the kept instance (any language) that has it."""
+    cache = json.loads(ROOTS_CACHE.read_text()) if ROOTS_CACHE.exists() else {}
+    roots: dict[str, str] = {}
+    for lang in LANGUAGES:
+        for meta in sorted((TREES / lang).glob("*.json")) if (TREES / lang).is_dir() else []:
+            inst = json.loads(meta.read_text())
+            if inst["repo"] not in cache or not cache[inst["repo"]]:
+                cache[inst["repo"]] = sorted(root_commits(inst["repo"], inst["commit"]))
+            for root in cache[inst["repo"]]:
+                roots.setdefault(root, inst["repo"])
+    ROOTS_CACHE.write_text(json.dumps(cache, indent=0, sort_keys=True))
+    return roots
+
+
+def same_history(meta: dict, roots: dict[str, str]) -> str:
+    """Session 12: a candidate whose history shares a root commit with a kept instance is the
+    same project under another name (renamed or transferred) or a fork / template copy of
+    it; keeping both would put one project in both splits."""
+    for root in sorted(root_commits(meta["repo"], meta["commit"])):
+        other = roots.get(root)
+        if other and other.lower() != meta["repo"].lower():
+            return f"shares its root commit with {other} (rename, transfer, fork or copy)"
+    return ""
+
+
 def cmd_select(_args: argparse.Namespace) -> None:
     staging = TREES / "_staging"
+    roots = kept_roots() if any(staging.glob("*.meta.json")) else {}
     for meta_path in sorted(staging.glob("*.meta.json")):
         meta = json.loads(meta_path.read_text())
         rid = repo_id(meta["repo"])
@@ -546,6 +594,8 @@ def cmd_select(_args: argparse.Namespace) -> None:
             inst, reason = judge(tree, meta)
         except Exception as exc:  # noqa: BLE001 - a tree the readers cannot handle is rejected
             inst, reason = None, f"unreadable: {type(exc).__name__}: {str(exc)[:120]}"
+        if inst is not None and (dup := same_history(meta, roots)):
+            inst, reason = None, dup
         if inst is None:
             _reject(meta["repo"], reason)
             shutil.rmtree(tree)
@@ -557,6 +607,7 @@ def cmd_select(_args: argparse.Namespace) -> None:
         tree.rename(dest)
         (TREES / inst["language"] / f"{rid}.json").write_text(json.dumps(inst))
         meta_path.unlink()
+        roots.update(dict.fromkeys(root_commits(meta["repo"], meta["commit"]), meta["repo"]))
         print("kept", inst["language"], rid)
     write_datasets()
 
@@ -660,7 +711,8 @@ def main() -> None:
     m.add_argument("--reason", default="no snapshot can be had")
     pf = sub.add_parser("prefiltered")
     pf.add_argument("repos", nargs="+")
-    sub.add_parser("extract")
+    ex = sub.add_parser("extract")
+    ex.add_argument("--only", help="a file of owner/name lines: extract only these")
     sub.add_parser("select")
     sub.add_parser("datasets")
     ns = sub.add_parser("newsplit")
