@@ -4,7 +4,7 @@ its cells, its probability, and the resolver decisions it makes."""
 from __future__ import annotations
 
 import pytest
-from conftest import copy_fixture, infer_offline
+from conftest import copy_fixture, infer_offline, write_tree
 
 from depinfer.data import load_table
 from depinfer.facts.python import DeclareFeatures
@@ -40,8 +40,11 @@ def test_the_shipped_table_names_its_source_a_threshold_and_counts():
         (DeclareFeatures(where=("docs-config",), manifest_format="requirements"), "tool-docs:reqs"),
         (DeclareFeatures(where=("source",), how=("guarded",), manifest_format="requirements"), "guarded:reqs"),
         (DeclareFeatures(where=("test",), manifest_format="pyproject"), "test-import:package"),
+        (DeclareFeatures(where=("ci", "test"), tooling=True, manifest_format="requirements", sole_list=True), "test-installed:sole"),
         (DeclareFeatures(where=("example", "test"), manifest_format="pyproject"), "demo-import:package"),
         (DeclareFeatures(where=("source",), how=("top",), required_by="flask"), "runtime-required:package"),
+        (DeclareFeatures(where=("source",), how=("guarded", "top")), "partly-guarded:package"),
+        (DeclareFeatures(where=("source", "test"), how=("guarded", "top")), None),
         (DeclareFeatures(where=("source",), how=("top",)), None),  # facts decide
         (DeclareFeatures(where=("rule",)), None),
     ],
@@ -96,3 +99,57 @@ def test_explain_prints_the_features_and_the_probability(tmp_path, monkeypatch):
     assert "declare model: P(declared)=" in text and "cell guarded:reqs" in text
     text = explain_report(infer_offline(root), "flake8")
     assert "not written" in text and "where=ci,tool-config" in text
+
+
+CI_INSTALLS_PYTEST = {
+    "requirements.txt": "requests\n",
+    "app/__init__.py": "",
+    "app/client.py": "import requests\n",
+    "tests/test_client.py": "import pytest\n\nfrom app.client import requests\n",
+    ".github/workflows/ci.yml": "jobs:\n  t:\n    steps:\n"
+    "      - run: pip install -r requirements.txt pytest\n      - run: pytest -q\n",
+}
+
+
+def test_a_test_import_the_ci_installs_is_the_models_to_decide(tmp_path, monkeypatch):
+    """Tests import pytest, the CI line installs it too, the folder keeps one requirements
+    file: its own cell (test-installed) says whether maintainers list it there too."""
+    root = write_tree(tmp_path / "repo", CI_INSTALLS_PYTEST)
+    high = {"threshold": 0.5, "cells": {"test-installed:sole": {"declared": 8, "seen": 10}}}
+    monkeypatch.setattr(python_declare, "model", lambda: high)
+    written = {(r.name, r.manifest) for r in infer_offline(root).requirements}
+    assert ("pytest", "requirements.txt") in written
+    low = {"threshold": 0.5, "cells": {"test-installed:sole": {"declared": 1, "seen": 10},
+                                       "test-import:sole": {"declared": 9, "seen": 10}}}  # fmt: skip
+    monkeypatch.setattr(python_declare, "model", lambda: low)
+    written = {(r.name, r.manifest) for r in infer_offline(root).requirements}
+    assert ("pytest", "requirements.txt") not in written
+
+
+def test_a_test_import_the_ci_installs_stays_out_of_a_dev_group(tmp_path, monkeypatch):
+    files = {**CI_INSTALLS_PYTEST, "requirements-dev.txt": "-r requirements.txt\n"}
+    root = write_tree(tmp_path / "repo", files)
+    high = {"threshold": 0.5, "cells": {"test-installed:reqs": {"declared": 8, "seen": 10}}}
+    monkeypatch.setattr(python_declare, "model", lambda: high)
+    written = {r.name for r in infer_offline(root).requirements}
+    assert "pytest" not in written  # the tooling environment installs it (check agrees)
+
+
+def test_an_import_shipped_code_guards_elsewhere_is_the_models_to_decide(tmp_path, monkeypatch):
+    root = write_tree(
+        tmp_path / "repo",
+        {
+            "requirements.txt": "requests\n",
+            "app/__init__.py": "",
+            "app/client.py": "import requests\n",
+            "app/frames.py": "import pandas\n",
+            "app/view.py": "try:\n    import pandas\nexcept ImportError:\n    pandas = None\n",
+        },
+    )
+    low = {"threshold": 0.5, "cells": {"partly-guarded:sole": {"declared": 0, "seen": 7}}}
+    monkeypatch.setattr(python_declare, "model", lambda: low)
+    written = {r.name for r in infer_offline(root).requirements}
+    assert "pandas" not in written and "requests" in written
+    high = {"threshold": 0.5, "cells": {"partly-guarded:sole": {"declared": 7, "seen": 7}}}
+    monkeypatch.setattr(python_declare, "model", lambda: high)
+    assert "pandas" in {r.name for r in infer_offline(root).requirements}

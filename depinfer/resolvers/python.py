@@ -14,13 +14,15 @@ Placement (names only here; version constraints come from python_versions when e
   there: not written to the runtime list (lazy imports alone stay runtime);
 - test/docs/example/bench/script/config and type-only imports → the manifest's existing
   test/dev group (optional-dependencies / dependency-groups / Poetry groups / requirements-dev
-  files) unless a group already declares it; no such group → the requirements list where
+  files) unless a group already declares it (or a tooling environment — tox, nox, a CI
+  pip line — installs it beside the group); no such group → the requirements list where
   the declare model says maintainers keep them there, else reported, not written;
 - tools named without an import (CI run lines, tox/nox/Makefile commands, tool
   configuration, docs/conf.py: rules/python_tools.py) → the dev group, else the
   requirements list, only where the declare model says maintainers declare them;
-- a top-level import that another chosen dependency requires (Requires-Dist) → written
-  unless the declare model says maintainers leave it to that dependency;
+- a top-level import that another chosen dependency requires (Requires-Dist), or that
+  shipped code guards with try/except ImportError elsewhere → written unless the declare
+  model says maintainers leave it out;
 - setup.py (build script) imports → not written;
 - requirements files stacked with `-r` (production.txt on base.txt): a runtime name goes
   to no file whose stack already has it (declared in or written to a file it pulls in), and
@@ -459,19 +461,21 @@ def in_a_lower_layer(p: _Placing, it: _Item) -> Placed | None:
     return None
 
 
-def brought_by_a_chosen_one(p: _Placing, it: _Item) -> Placed | None:
-    """A top-level import that a distribution the code imports requires (Requires-Dist):
-    whether the maintainers declare it too is a habit, the declare model's to say."""
-    if it.role != "runtime" or it.habit != "runtime-required" or it.estimate is None:
+def runtime_habit(p: _Placing, it: _Item) -> Placed | None:
+    """A top-level import that a distribution the code imports requires (Requires-Dist), or
+    one shipped code guards with try/except ImportError elsewhere: whether the maintainers
+    declare it is a habit, the declare model's to say."""
+    if it.role != "runtime" or it.estimate is None:
         return None
-    if it.estimate.keep:
+    if it.habit not in ("runtime-required", "partly-guarded") or it.estimate.keep:
         return None
     features = dependency_facts(it.c).declare
-    parent = features.required_by if features else None
-    p.ctx.info(
-        f"{it.c.name}: {parent} requires it; not written ({it.estimate.describe()})",
-        _first_file(it.c),
+    why = (
+        f"{features.required_by} requires it"
+        if it.habit == "runtime-required" and features
+        else "imported where it may be missing too"
     )
+    p.ctx.info(f"{it.c.name}: {why}; not written ({it.estimate.describe()})", _first_file(it.c))
     return NOT_WRITTEN
 
 
@@ -557,12 +561,16 @@ def optional_elsewhere(p: _Placing, it: _Item) -> Placed | None:
 
 def dev_group(p: _Placing, it: _Item) -> Placed | None:
     """Tests, docs, examples, tooling: the manifest's matching group unless one declares
-    it already; with no such group it is reported, not written."""
+    it already or a tooling environment installs it; with no such group the declare
+    model's cell says whether the requirements list holds it (a test import tox or a CI
+    line installs too is its own cell), else it is reported, not written."""
     if it.role != "dev":
         return None
-    if it.name in it.declared_any or it.name in p.tooling:
-        return NOT_WRITTEN  # declared, in a manifest or a tooling environment (check agrees)
+    if it.name in it.declared_any:
+        return NOT_WRITTEN
     target = _dev_group(it.siblings, it.c)
+    if it.name in p.tooling and (target is not None or it.habit is None):
+        return NOT_WRITTEN  # a tooling environment installs it (check agrees)
     if target is None and it.estimate is not None and it.estimate.keep:
         # the folder's requirements list is the environment its tests and scripts run in,
         # where the declare model says the maintainers usually list them
@@ -598,7 +606,7 @@ PLACEMENTS: tuple[Callable[[_Placing, _Item], Placed | None], ...] = (
     offered_as_feature,
     lazy_in_a_group,
     in_a_lower_layer,
-    brought_by_a_chosen_one,
+    runtime_habit,
     runtime_list,
     optional_tests_exercise,
     optional_elsewhere,

@@ -3,12 +3,14 @@
 A decision table with counts (data/python/declare_model.toml, fitted on the corpus' train
 split and the Python dev set by scripts/fit_declare_model.py): each habit decision falls
 in one cell, keyed by its kind (a tool named without an import, an import guarded by
-try/except ImportError, an import from tests only, from examples/scripts/docs only, a top
-level import that another chosen dependency requires) and the manifest's style (a sole
-requirements file, a requirements file beside others, package metadata). The cell's
-counts, smoothed towards its kind's, give the probability; the table's threshold (chosen
-on train) says whether the candidate is written. Candidates no habit decision concerns
-(a top-level import nothing else brings, a fact rule's) have no cell: facts decide them.
+try/except ImportError (or guarded in one module of shipped code only, plain in another),
+an import from tests only — apart when a tooling environment (CI pip line, tox, nox)
+installs it too —, from examples/scripts/docs only, a top level import that another
+chosen dependency requires) and the manifest's style (a sole requirements
+file, a requirements file beside others, package metadata). The cell's counts, smoothed
+towards its kind's, give the probability; the table's threshold (chosen on train) says
+whether the candidate is written. Candidates no habit decision concerns (a top-level
+import nothing else brings, a fact rule's) have no cell: facts decide them.
 """
 
 from __future__ import annotations
@@ -71,10 +73,17 @@ def kind(f: DeclareFeatures) -> str | None:
         return "guarded"
     if not how:
         if where - TOOL_PLACES <= {"test"}:
-            return "test-import"
+            # a tooling environment (CI pip line, tox, nox) installing it too: its own kind
+            return "test-installed" if f.tooling else "test-import"
         if where - TOOL_PLACES <= DEMO_PLACES | {"test"}:
             return "demo-import"
         return None
+    if (
+        how >= {"top", "guarded"}
+        and not how & {"version", "platform"}
+        and where <= {"source"} | TOOL_PLACES
+    ):
+        return "partly-guarded"  # shipped code guards it in one place, not in another
     if "top" in how and f.required_by and where <= {"source"} | TOOL_PLACES:
         return "runtime-required"
     return None
