@@ -42,6 +42,7 @@ def test_perf_times_each_tree_cold_and_warm_beside_deptry(tmp_path, capsys):
         assert label in header
     assert first.startswith("one") and second.startswith("two")
     assert "median of per-tree ratios check/warm/deptry" in out
+    assert "median of per-tree CPU-time ratios check/cold/deptry" in out
     assert "load average before" in out
 
 

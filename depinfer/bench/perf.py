@@ -11,8 +11,9 @@ found on PATH or given by --deptry) and knip (trees with a package.json; on PATH
 --knip). The order of the commands rotates from run to run and the trees are
 interleaved (A/B/A/B, never all of A then all of B), so a machine's load moves every
 column alike. depinfer runs with a private cache folder, never the user's. Printed: each
-tree's medians, the ratios to deptry, the median of the per-tree ratios, peak memory, and
-the load average before and after (a busy machine makes every figure larger).
+tree's medians, the ratios to deptry, the median of the per-tree ratios (of wall time, and
+of CPU time: user + system, which a busy machine's scheduling moves less), peak memory,
+and the load average before and after (a busy machine makes every figure larger).
 --baseline SRC times another depinfer checkout in the same rounds (before/after figures
 under the same load).
 
@@ -64,6 +65,7 @@ class Sample:
     seconds: float
     rss_mb: float | None  # peak resident memory of the process, when the platform says
     code: int
+    cpu: float | None = None  # user + system seconds of the process, when the platform says
 
 
 @dataclass
@@ -77,6 +79,10 @@ class TreeTimes:
     def median(self, label: str) -> float | None:
         runs = self.samples.get(label)
         return statistics.median(s.seconds for s in runs) if runs else None
+
+    def cpu_median(self, label: str) -> float | None:
+        runs = [s.cpu for s in self.samples.get(label, []) if s.cpu is not None]
+        return statistics.median(runs) if runs else None
 
     def peak_mb(self, label: str) -> float | None:
         sizes = [s.rss_mb for s in self.samples.get(label, []) if s.rss_mb is not None]
@@ -126,7 +132,8 @@ def timed(command: list[str], cwd: Path, env: dict[str, str]) -> Sample:
         seconds = time.perf_counter() - start
         proc.returncode = os.waitstatus_to_exitcode(status)
         scale = 1024 * 1024 if sys.platform == "darwin" else 1024  # bytes vs KiB
-        return Sample(seconds, usage.ru_maxrss / scale, proc.returncode)
+        cpu = usage.ru_utime + usage.ru_stime
+        return Sample(seconds, usage.ru_maxrss / scale, proc.returncode, cpu)
     code = proc.wait()
     return Sample(time.perf_counter() - start, None, code)
 
@@ -299,6 +306,7 @@ def report(
             f"median of per-tree ratios {label}/deptry: {statistics.median(values):.2f}"
             f" ({len(values)} trees)"
         )
+    lines += _cpu_ratios(results, labels, peer)
     lines += _group_medians(results, labels)
     for label in labels:
         peak = max((p for r in results if (p := r.peak_mb(label)) is not None), default=None)
@@ -307,6 +315,24 @@ def report(
         "load average before: {} after: {}".format(*(" ".join(f"{x:.2f}" for x in v) for v in load))
     )
     return "\n".join(lines) + "\n"
+
+
+def _cpu_ratios(results: list[TreeTimes], labels: list[str], peer: str | None) -> list[str]:
+    """The medians of the per-tree ratios of CPU time (user + system) to the peer's: what
+    each tool computes, less sensitive than wall time to a busy machine's scheduling."""
+    if not peer:
+        return []
+    lines = []
+    for label in (m for m in labels if "/" in m):
+        values = [
+            v for r in results if (v := _ratio(r.cpu_median(label), r.cpu_median(peer))) is not None
+        ]
+        if values:
+            lines.append(
+                f"median of per-tree CPU-time ratios {label}/deptry:"
+                f" {statistics.median(values):.2f} ({len(values)} trees)"
+            )
+    return lines
 
 
 def _group_medians(results: list[TreeTimes], labels: list[str]) -> list[str]:

@@ -12,8 +12,6 @@ import posixpath
 import re
 from typing import TYPE_CHECKING, Any
 
-from packaging.version import InvalidVersion, Version
-
 from depinfer import toml_compat
 from depinfer.manifests import ManifestError
 from depinfer.manifests.pep508 import (
@@ -445,6 +443,8 @@ def _header_table(doc: TOMLDocument, key: str) -> Table | None:
 
 
 def _release(text: str) -> tuple[int, ...] | None:
+    from packaging.version import InvalidVersion, Version  # lazy: only the Poetry writer
+
     try:
         release = Version(text).release
     except InvalidVersion:
@@ -483,6 +483,8 @@ def poetry_constraint(spec: str) -> str:
 
 def _release_of(text: str) -> tuple[int, ...] | None:
     """The release tuple as written (not stripped of trailing zeros)."""
+    from packaging.version import InvalidVersion, Version  # lazy: only the Poetry writer
+
     try:
         return Version(text).release
     except InvalidVersion:

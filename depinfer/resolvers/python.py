@@ -64,13 +64,6 @@ from depinfer.model import (
     Section,
 )
 from depinfer.resolvers.common import merge_candidates, to_requirement
-from depinfer.resolvers.python_versions import (
-    PINNED,
-    index_args,
-    kept_uv_compile,
-    select_versions,
-    uv_compile,
-)
 from depinfer.rules.python import files_near_top, read_small
 from depinfer.rules.python_declare import Estimate, estimate, kind
 from depinfer.scan import classify
@@ -693,6 +686,9 @@ def choose_specs(
     except ValueError as exc:
         ctx.error(str(exc))
         return
+    # lazy: the version stage (packaging, uv, the registries' endpoints) only when asked
+    from depinfer.resolvers.python_versions import select_versions
+
     select_versions(requirements, ctx, python, as_of, used)
 
 
@@ -776,6 +772,8 @@ def expand_deploy_locks(
         as_of = parse_as_of(ctx.options.as_of, project.last_commit_date)
     except ValueError:
         return requirements
+    from depinfer.resolvers import python_versions as pv  # lazy: online runs only
+
     out = [r for r in requirements if r.manifest not in locks]
     for path, docker_python in locks.items():
         folder = PurePosixPath(path).parent.as_posix()
@@ -787,10 +785,10 @@ def expand_deploy_locks(
         text = "".join(
             r.name + r.spec + (f"; {r.markers}" if r.markers else "") + "\n" for r in top
         )
-        ok, stdout, err = kept_uv_compile(
-            ctx, text, python, as_of, uv_args=index_args(ctx), run=uv_compile
+        ok, stdout, err = pv.kept_uv_compile(
+            ctx, text, python, as_of, uv_args=pv.index_args(ctx), run=pv.uv_compile
         )
-        pins = dict(PINNED.findall(stdout)) if ok else {}
+        pins = dict(pv.PINNED.findall(stdout)) if ok else {}
         if not pins:
             ctx.warn(
                 f"could not compile the deploy lock ({err.splitlines()[-1] if err else 'no output'}); "

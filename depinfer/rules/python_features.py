@@ -13,7 +13,6 @@ The declare model (python_declare.py) turns them into P(the maintainers declare 
 from __future__ import annotations
 
 import re
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 
 from depinfer.context import Context
@@ -129,6 +128,8 @@ def required_by_chosen(
             and not dependency_facts(c).rule
         }
     )
+    from concurrent.futures import ThreadPoolExecutor  # lazy: offline runs start no thread
+
     out: dict[str, set[str]] = {}
     with ThreadPoolExecutor(max_workers=max(1, min(8, len(chosen)))) as pool:
         metas = list(pool.map(lambda n: ctx.registries.metadata(Ecosystem.PYPI, n), chosen))

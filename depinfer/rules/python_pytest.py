@@ -36,7 +36,7 @@ from tree_sitter import Node, Query, QueryCursor
 
 from depinfer import toml_compat
 from depinfer.analyzers.python import LANGUAGE, parse_source, string_literal
-from depinfer.data import table_path
+from depinfer.data import load_table, table_path
 from depinfer.mapping.python_hosts import runner
 from depinfer.model import FileKind, ImportRef
 from depinfer.toml_compat import tomllib
@@ -105,7 +105,7 @@ class Choice:
 
 @lru_cache(maxsize=1)
 def table() -> tuple[Plugin, ...]:
-    rows = tomllib.loads(TABLE.read_text(encoding="utf-8")).get("plugin", [])
+    rows = load_table("python/pytest_plugins.toml").get("plugin", [])
     return tuple(
         Plugin(
             package=row["package"],
