@@ -10,7 +10,7 @@ import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from depinfer.data import load_table
@@ -130,6 +130,19 @@ def _read(root: Path, rel: str) -> str | None:
 
 def _matrix_values(project: Project, keys: tuple[str, ...]) -> list[str]:
     """Runtime versions named in CI workflows (matrix lists and setup-* inputs)."""
+    out: list[str] = []
+    for rel in project.ci_files:
+        text = _read(project.root, rel)
+        if text:
+            out.extend(_workflow_values(text, keys))
+    return [v for v in out if "${{" not in v]
+
+
+@lru_cache(maxsize=64)
+def _workflow_values(text: str, keys: tuple[str, ...]) -> tuple[str, ...]:
+    """The values of `keys` anywhere in one workflow's text; each text parsed once per
+    run (a run asks for the project's Python versions several times, and PyYAML's parser
+    costs a short run more than its analysis)."""
     import yaml
 
     out: list[str] = []
@@ -145,15 +158,11 @@ def _matrix_values(project: Project, keys: tuple[str, ...]) -> list[str]:
             for x in node:
                 walk(x)
 
-    for rel in project.ci_files:
-        text = _read(project.root, rel)
-        if not text:
-            continue
-        try:
-            walk(yaml.safe_load(text))
-        except yaml.YAMLError:
-            continue
-    return [v for v in out if "${{" not in v]
+    try:
+        walk(yaml.safe_load(text))
+    except yaml.YAMLError:
+        return ()
+    return tuple(out)
 
 
 def lower_bound_of_specifier(spec: str) -> str | None:

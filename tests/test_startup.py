@@ -88,3 +88,25 @@ def test_requires_python_reads_as_packaging_reads_it(spec):
             None,
         )
     assert runtime.target_from_requires_python(spec) == expected
+
+
+def test_a_workflow_is_parsed_once_however_often_the_versions_are_asked(tmp_path, monkeypatch):
+    import yaml
+
+    from depinfer.scan import scan
+
+    tree = write_tree(
+        tmp_path / "t",
+        {
+            "setup.py": "",
+            "a.py": "import os\n",
+            ".github/workflows/ci.yml": f"# {tmp_path}\njobs:\n  t:\n    strategy:\n"
+            "      matrix:\n        python-version: ['3.9', '3.12']\n",
+        },
+    )
+    parsed = []
+    real = yaml.safe_load
+    monkeypatch.setattr(yaml, "safe_load", lambda text: parsed.append(1) or real(text))
+    project = scan(tree)
+    answers = {runtime.python_runtime(project).minimum for _ in range(3)}
+    assert answers == {"3.9"} and len(parsed) == 1
