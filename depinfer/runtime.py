@@ -15,6 +15,7 @@ from pathlib import Path
 
 from depinfer.data import load_table
 from depinfer.model import Ecosystem, Project
+from depinfer.patterns import lazy
 from depinfer.toml_compat import tomllib
 
 
@@ -61,7 +62,7 @@ def specifier_contains(spec: str) -> Callable[[str], bool] | None:
     return lambda version: allowed.contains(version, prereleases=True)
 
 
-_CLAUSE = re.compile(r"\s*(~=|==|!=|<=|>=|<|>)\s*([0-9]+(?:\.[0-9]+)*)(\.\*)?\s*")
+_CLAUSE = lazy(r"\s*(~=|==|!=|<=|>=|<|>)\s*([0-9]+(?:\.[0-9]+)*)(\.\*)?\s*")
 
 
 def _simple_specifiers(spec: str) -> Callable[[str], bool] | None:

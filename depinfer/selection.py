@@ -21,10 +21,11 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from depinfer.patterns import lazy
 
 if TYPE_CHECKING:  # loaded by the first ignore file or exclude pattern (a git checkout's
     from pathspec import GitIgnoreSpec  # .gitignore files are git's to answer)
@@ -32,8 +33,8 @@ if TYPE_CHECKING:  # loaded by the first ignore file or exclude pattern (a git c
 VCS_DIRS = frozenset({".git", ".hg", ".svn"})
 IGNORE_FILES = (".gitignore", ".ignore")
 # a pattern that is a plain name (no glob, no slash, no negation): a set look-up suffices
-_PLAIN_NAME = re.compile(r"[^*?\[\]!/\\#\s]+")
-_NAMED_GROUP = re.compile(r"\(\?P<\w+>")
+_PLAIN_NAME = lazy(r"[^*?\[\]!/\\#\s]+")
+_NAMED_GROUP = lazy(r"\(\?P<\w+>")
 _ANYWHERE = "^(?:.+/)?"  # how pathspec starts a pattern that matches at any depth
 # git's variables that would point `git -C ROOT` at another repository or index (a hook
 # runs with them set); git finds the checkout from the folder itself instead
@@ -305,6 +306,8 @@ def _git_ignored(root: Path) -> frozenset[str] | None:
         return None
     env = {k: v for k, v in os.environ.items() if k not in _GIT_ENV}
     command = ["git", "-C", str(root), "ls-files", "-z", "--others", "--ignored"]
+    import subprocess  # lazy: only a git checkout
+
     try:
         out = subprocess.run(
             [*command, "--exclude-standard", "--directory"],

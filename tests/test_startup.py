@@ -13,7 +13,8 @@ from conftest import REPO, write_tree
 from depinfer import runtime
 
 # what the offline Python runs never need: the HTTP stack and registry clients, the
-# version stage, pathspec (while no ignore line can match), process pools, tempfile
+# version stage, pathspec (while no ignore line can match), process pools, tempfile,
+# subprocess, configparser
 NOT_LOADED = (
     "depinfer.registries.http",
     "depinfer.registries.clients",
@@ -26,6 +27,8 @@ NOT_LOADED = (
     "packaging.specifiers",
     "concurrent.futures.thread",
     "multiprocessing",
+    "subprocess",  # only a project with its own virtual environment
+    "configparser",  # only an ini-style pytest configuration
 )
 
 PROBE = """
@@ -110,3 +113,82 @@ def test_a_workflow_is_parsed_once_however_often_the_versions_are_asked(tmp_path
     project = scan(tree)
     answers = {runtime.python_runtime(project).minimum for _ in range(3)}
     assert answers == {"3.9"} and len(parsed) == 1
+
+
+def test_a_lazy_pattern_compiles_on_first_use_and_then_is_the_pattern(monkeypatch):
+    import re
+
+    from depinfer.patterns import lazy
+
+    compiled = []
+    real = re.compile
+    monkeypatch.setattr(re, "compile", lambda *a: compiled.append(a) or real(*a))
+    pattern = lazy(r"(?P<name>[a-z]+)-(\d+)", re.I)
+    assert (pattern.pattern, pattern.flags, compiled) == (r"(?P<name>[a-z]+)-(\d+)", re.I, [])
+    assert pattern.match("Ab-12").group("name", 2) == ("Ab", "12")
+    assert pattern.sub("x", "a-1 b-2") == "x x" and pattern.groups == 2
+    assert [m.start() for m in pattern.finditer("a-1 b-2")] == [0, 4]
+    assert len(compiled) == 1  # once, whatever is asked afterwards
+    with pytest.raises(AttributeError):
+        pattern.nothing  # noqa: B018
+
+
+# the modules an offline Python run imports: none compiles a regular expression at import
+OFFLINE_PYTHON_MODULES = (
+    "depinfer.check",
+    "depinfer.scan",
+    "depinfer.selection",
+    "depinfer.runtime",
+    "depinfer.versions",
+    "depinfer.analyzers.python",
+    "depinfer.analyzers.python_notebook",
+    "depinfer.analyzers.python_django",
+    "depinfer.analyzers.python_strings",
+    "depinfer.mapping.python",
+    "depinfer.mapping.python_manifests",
+    "depinfer.mapping.python_tooling",
+    "depinfer.mapping.python_optional_modules",
+    "depinfer.manifests.pyproject",
+    "depinfer.manifests.pep508",
+    "depinfer.manifests.requirements",
+    "depinfer.manifests.setup_cfg",
+    "depinfer.registries.names",
+    "depinfer.rules.python",
+    "depinfer.rules.python_tools",
+    "depinfer.rules.python_features",
+    "depinfer.resolvers.python",
+)
+
+COMPILE_PROBE = """
+import importlib, json, re, sys
+import re._compiler as compiler
+
+real = compiler.compile
+at_import = []
+
+def compile(pattern, flags=0):
+    frame = sys._getframe(1)
+    while frame and frame.f_globals.get("__name__", "").startswith("re"):
+        frame = frame.f_back
+    if frame and frame.f_code.co_name == "<module>":
+        at_import.append(frame.f_globals.get("__name__"))
+    return real(pattern, flags)
+
+compiler.compile = compile
+for name in sys.argv[1:]:
+    importlib.import_module(name)
+print(json.dumps(sorted({m for m in at_import if m in sys.argv[1:]})))
+"""
+
+
+def test_offline_python_modules_compile_no_regex_at_import(tmp_path):
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    done = subprocess.run(
+        [sys.executable, "-c", COMPILE_PROBE, *OFFLINE_PYTHON_MODULES],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        cwd=tmp_path,
+    )
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == []

@@ -13,19 +13,20 @@ from typing import Any, TypeVar
 
 from depinfer.manifests import ManifestError
 from depinfer.model import Requirement, Section
+from depinfer.patterns import lazy
 
 T = TypeVar("T")
 
 # The leading project name of a PEP 508 string, for strings `packaging` refuses
 # (legacy specifiers, odd spacing); PEP 508's own name grammar.
-_NAME = re.compile(r"^\s*([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)")
-_EGG = re.compile(r"[#&]egg=([A-Za-z0-9][A-Za-z0-9._-]*)")
-_CLASSIFIER_PY = re.compile(r"^Programming Language :: Python :: (\d+\.\d+)\s*$")
+_NAME = lazy(r"^\s*([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)")
+_EGG = lazy(r"[#&]egg=([A-Za-z0-9][A-Za-z0-9._-]*)")
+_CLASSIFIER_PY = lazy(r"^Programming Language :: Python :: (\d+\.\d+)\s*$")
 # A leading run of name characters; when it ends in a letter or digit and is not followed
 # by another word character, it is the name whether or not `packaging` accepts the rest
 # (its IDENTIFIER token and _NAME both take exactly this run), so no parse is needed.
-_NAME_RUN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
-_SEPARATORS = re.compile(r"[-_.]+")
+_NAME_RUN = lazy(r"[A-Za-z0-9][A-Za-z0-9._-]*")
+_SEPARATORS = lazy(r"[-_.]+")
 
 
 def canonical(name: str) -> str:

@@ -27,6 +27,7 @@ from depinfer.manifests.pep508 import (
     target_key,
 )
 from depinfer.model import Manifest, Requirement
+from depinfer.patterns import lazy
 
 # PEP 735's table of dependency groups (`[dependency-groups]`)
 DEPENDENCY_GROUPS = "dependency-groups"  # package literal: a table name of the format
@@ -151,7 +152,7 @@ def _declared(doc: TOMLDocument) -> dict[str, list[str]]:
     return declared
 
 
-_FEATURED = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*\[")
+_FEATURED = lazy(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*\[")
 
 
 def _features_of(item: str) -> list[str]:

@@ -22,9 +22,10 @@ from depinfer.mapping.python_index import canonical
 from depinfer.mapping.python_manifests import ManifestLayout
 from depinfer.mapping.python_tooling import tooling_declarations
 from depinfer.model import Candidate, Ecosystem, FileKind, ImportRef, Manifest, Project, Section
+from depinfer.patterns import lazy
 
-_PLATFORM = re.compile(r"sys_platform|platform_system|os_name|platform_machine")
-_VERSION = re.compile(r"python_version|python_full_version")
+_PLATFORM = lazy(r"sys_platform|platform_system|os_name|platform_machine")
+_VERSION = lazy(r"python_version|python_full_version")
 
 
 def annotate(

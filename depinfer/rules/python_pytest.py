@@ -24,7 +24,6 @@ Precision first:
 
 from __future__ import annotations
 
-import configparser
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -258,6 +257,8 @@ def scan_config(rel: str, text: str, found: Found) -> None:
             inner = tool.get("ini_options")
             sections.append(inner if isinstance(inner, dict) else tool)
     else:
+        import configparser  # lazy: only trees with an ini-style pytest configuration
+
         parser = configparser.ConfigParser(interpolation=None, strict=False)
         try:
             parser.read_string(text)
