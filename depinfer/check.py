@@ -45,6 +45,7 @@ from depinfer.model import (
     Project,
     Section,
 )
+from depinfer.patterns import lazy
 from depinfer.pipeline import infer, make_context
 from depinfer.registries.names import comparable
 from depinfer.resolvers.python import framework_parts
@@ -107,8 +108,8 @@ def _is_runtime_key(
     return key in RUNTIME_KEYS[ecosystem]
 
 
-_NAME_START = re.compile(r"^@?[A-Za-z0-9]")  # every ecosystem's names start so (npm: @scope)
-_DEV_WORDS = re.compile(
+_NAME_START = lazy(r"^@?[A-Za-z0-9]")  # every ecosystem's names start so (npm: @scope)
+_DEV_WORDS = lazy(
     r"(^|[-_./])(dev|devel|test|tests|testing|docs?|lint|ci|tox|typing|bench)([-_.]|$)", re.I
 )
 

@@ -314,7 +314,21 @@ def _recorded(kept, args: argparse.Namespace) -> int:
     return code
 
 
+def _use_table_cache(args: argparse.Namespace) -> None:
+    """Keep the decoded shipped tables in the cache folder (depinfer/data), unless the
+    caches are bypassed."""
+    import os
+
+    if args.no_cache or os.environ.get("DEPINFER_NO_CACHE"):
+        return
+    from depinfer.data import use_cache_folder  # lazy: light, but --help needs none
+    from depinfer.filecache import cache_folder
+
+    use_cache_folder(cache_folder())
+
+
 def _run_parsed(args: argparse.Namespace) -> int:
+    _use_table_cache(args)
     if args.check:
         from depinfer.check import main as check_main  # lazy: --help stays fast
         from depinfer.config import ConfigError  # lazy (above)

@@ -258,19 +258,31 @@ class FileCache:
             if fresh:
                 prune(self.root.parent, keep=self.root.name)
             data = pickle.dumps((FORMAT, self.tree, self._keep), protocol=pickle.HIGHEST_PROTOCOL)
-            import tempfile  # lazy: a run that only reads needs none of it
-
-            fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=self.root)
-            try:
-                with os.fdopen(fd, "wb") as fh:
-                    fh.write(data)
-                os.replace(tmp, self.pack)
-            except BaseException:
-                _unlink(tmp)
-                raise
+            write_atomically(self.pack, data)
         except OSError:
             pass
         self._stored, self._changed = dict(self._keep), False
+
+
+def write_atomically(path: Path, data: bytes) -> None:
+    """Write `data` to a new file beside `path` (private to this user), then rename it over
+    `path`: readers see the old file or the new one, never half of one. (tempfile's
+    mkstemp would do; importing it costs a short run more than the write.)"""
+    for attempt in range(100):
+        tmp = path.with_name(f".tmp-{os.getpid()}-{time.monotonic_ns()}-{attempt}")
+        try:
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
+            continue
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(data)
+            os.replace(tmp, path)
+        except BaseException:
+            _unlink(str(tmp))
+            raise
+        return
+    raise FileExistsError(f"no free temporary name beside {path}")
 
 
 _MISSING = object()
@@ -302,11 +314,13 @@ def _idle_workers(workers: int) -> int:
 def _run_all(compute: Callable[..., Any], jobs: list[tuple], workers: int) -> list:
     """Each job's (ok, answer), in order: in this process, or in `workers` forked ones
     when there are enough jobs (fork only: the workers inherit the loaded modules)."""
-    import multiprocessing
-
-    workers = _idle_workers(workers)
-    if workers < 2 or len(jobs) < PARALLEL_MIN:
+    if len(jobs) < PARALLEL_MIN:
         return [_guarded(compute, args) for args in jobs]
+    workers = _idle_workers(workers)
+    if workers < 2:
+        return [_guarded(compute, args) for args in jobs]
+    import multiprocessing  # lazy: only trees with enough files to parse in parallel
+
     if "fork" not in multiprocessing.get_all_start_methods():
         return [_guarded(compute, args) for args in jobs]
     from concurrent.futures import ProcessPoolExecutor

@@ -16,7 +16,6 @@ import importlib
 import os
 import re
 import stat
-import tempfile
 from collections import defaultdict
 from pathlib import Path
 from types import ModuleType
@@ -231,6 +230,8 @@ def write_refusal(target: Path) -> str | None:
 def _replace(target: Path, text: str) -> None:
     """Write `text` to a temporary file beside `target` with its mode and owner (the group
     where allowed; the user too when root), then rename it over `target`."""
+    import tempfile  # lazy: only --write needs it
+
     st = target.stat()
     fd, tmp = tempfile.mkstemp(prefix=".depinfer-", dir=target.parent)
     try:

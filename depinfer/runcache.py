@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 from typing import Any, TextIO
 
-from depinfer.filecache import FORMAT, SUBDIR, fingerprint
+from depinfer.filecache import FORMAT, SUBDIR, fingerprint, write_atomically
 
 RESULTS = "results"
 MAX_ENTRIES = 50_000
@@ -121,16 +121,7 @@ class RunCache:
         data = pickle.dumps((self.ident, before[0], out, err, code))
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            import tempfile  # lazy: a run that only reads needs none of it
-
-            fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=self.path.parent)
-            try:
-                with os.fdopen(fd, "wb") as fh:
-                    fh.write(data)
-                os.replace(tmp, self.path)
-            except BaseException:
-                os.unlink(tmp)
-                raise
+            write_atomically(self.path, data)
         except OSError:
             pass
 

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
-
-from packaging.specifiers import InvalidSpecifier, SpecifierSet
 
 from depinfer.data import load_table
 from depinfer.model import Ecosystem, Project
+from depinfer.patterns import lazy
 from depinfer.toml_compat import tomllib
 
 
@@ -37,16 +37,64 @@ def target_from_requires_python(spec: str | None) -> str | None:
     """The lowest known minor version that `requires-python` allows ('>=3.9' → '3.9')."""
     if not spec:
         return None
+    contains = specifier_contains(spec)
+    if contains is None:
+        return None
+    for v in known_versions():
+        if contains(f"{v}.0") or contains(f"{v}.99"):
+            return v
+    return None
+
+
+def specifier_contains(spec: str) -> Callable[[str], bool] | None:
+    """`version in spec` (prereleases allowed) as packaging's SpecifierSet answers it;
+    None when packaging refuses the specifier. Plain release clauses are read here
+    (packaging.specifiers costs a short run more to load than its analysis)."""
+    contains = _simple_specifiers(spec) if isinstance(spec, str) else None
+    if contains is not None:
+        return contains
+    from packaging.specifiers import InvalidSpecifier, SpecifierSet  # lazy (above)
+
     try:
         allowed = SpecifierSet(spec)
     except InvalidSpecifier:
         return None
-    for v in known_versions():
-        if allowed.contains(f"{v}.0", prereleases=True) or allowed.contains(
-            f"{v}.99", prereleases=True
-        ):
-            return v
-    return None
+    return lambda version: allowed.contains(version, prereleases=True)
+
+
+_CLAUSE = lazy(r"\s*(~=|==|!=|<=|>=|<|>)\s*([0-9]+(?:\.[0-9]+)*)(\.\*)?\s*")
+
+
+def _simple_specifiers(spec: str) -> Callable[[str], bool] | None:
+    """`version in spec` for a plain release version (no epoch, pre, post, dev or local
+    part), as packaging's SpecifierSet answers it with prereleases allowed, when every
+    clause is an operator and a release number (`>=3.8, <4`, `==3.*`, `~=3.9`); None for
+    anything else, which packaging then reads."""
+    clauses = []
+    for text in spec.split(","):
+        m = _CLAUSE.fullmatch(text)
+        if m is None:
+            return None
+        op, release, star = m.group(1), tuple(int(x) for x in m.group(2).split(".")), m.group(3)
+        if (star and op not in ("==", "!=")) or (op == "~=" and len(release) < 2):
+            return None  # invalid: packaging refuses it
+        clauses.append((op, release, bool(star)))
+
+    def holds(version: tuple[int, ...], op: str, release: tuple[int, ...], star: bool) -> bool:
+        if op in ("==", "!=") and star:
+            head = (version + (0,) * len(release))[: len(release)]
+            return (head == release) == (op == "==")
+        if op == "~=":
+            return holds(version, ">=", release, False) and holds(version, "==", release[:-1], True)
+        width = max(len(version), len(release))
+        a, b = version + (0,) * (width - len(version)), release + (0,) * (width - len(release))
+        return {"==": a == b, "!=": a != b, "<=": a <= b, ">=": a >= b, "<": a < b, ">": a > b}[op]
+
+    def contains(version: str) -> bool:
+        parts = tuple(int(x) for x in version.split("."))
+        return all(holds(parts, op, release, star) for op, release, star in clauses)
+
+    return contains
 
 
 @dataclass
@@ -83,6 +131,19 @@ def _read(root: Path, rel: str) -> str | None:
 
 def _matrix_values(project: Project, keys: tuple[str, ...]) -> list[str]:
     """Runtime versions named in CI workflows (matrix lists and setup-* inputs)."""
+    out: list[str] = []
+    for rel in project.ci_files:
+        text = _read(project.root, rel)
+        if text:
+            out.extend(_workflow_values(text, keys))
+    return [v for v in out if "${{" not in v]
+
+
+@lru_cache(maxsize=64)
+def _workflow_values(text: str, keys: tuple[str, ...]) -> tuple[str, ...]:
+    """The values of `keys` anywhere in one workflow's text; each text parsed once per
+    run (a run asks for the project's Python versions several times, and PyYAML's parser
+    costs a short run more than its analysis)."""
     import yaml
 
     out: list[str] = []
@@ -98,15 +159,11 @@ def _matrix_values(project: Project, keys: tuple[str, ...]) -> list[str]:
             for x in node:
                 walk(x)
 
-    for rel in project.ci_files:
-        text = _read(project.root, rel)
-        if not text:
-            continue
-        try:
-            walk(yaml.safe_load(text))
-        except yaml.YAMLError:
-            continue
-    return [v for v in out if "${{" not in v]
+    try:
+        walk(yaml.safe_load(text))
+    except yaml.YAMLError:
+        return ()
+    return tuple(out)
 
 
 def lower_bound_of_specifier(spec: str) -> str | None:

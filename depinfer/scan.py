@@ -11,7 +11,6 @@ from __future__ import annotations
 import fnmatch
 import os
 import re
-import subprocess
 from collections.abc import Collection, Sequence
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
@@ -20,6 +19,7 @@ from depinfer import toml_compat
 from depinfer.config import load_config
 from depinfer.manifests import detect_format, read_manifest
 from depinfer.model import Diagnostic, Ecosystem, FileKind, Manifest, Project, SourceFile
+from depinfer.patterns import lazy
 from depinfer.selection import VCS_DIRS, Selection
 
 MAX_SOURCE_BYTES = 2_000_000  # larger "sources" are generated or data; skipping keeps runs fast
@@ -285,7 +285,7 @@ def classify(rel: str, packages: Collection[str] = ()) -> FileKind:
     return FileKind.SOURCE
 
 
-_REQUIREMENTS_WORD = re.compile(r"^(?:[a-z0-9]+[-_.])?requirements(?:[-_.]|$)")
+_REQUIREMENTS_WORD = lazy(r"^(?:[a-z0-9]+[-_.])?requirements(?:[-_.]|$)")
 
 
 def _is_requirements(name: str, parent: str) -> bool:
@@ -435,7 +435,7 @@ def _read_manifests(project: Project, manifest_paths: list[str]) -> None:
         project.manifests.append(manifest)
 
 
-_MAIN_GUARD = re.compile(r"^if\s+__name__\s*==\s*[\"']__main__[\"']\s*:", re.M)
+_MAIN_GUARD = lazy(r"^if\s+__name__\s*==\s*[\"']__main__[\"']\s*:", re.M)
 
 
 def _mark_loose_scripts(project: Project, packages: set[str]) -> None:
@@ -653,6 +653,8 @@ def _rel(root: Path, path: Path) -> str:
 def _git_head_date(root: Path) -> str | None:
     if not (root / ".git").exists():
         return None
+    import subprocess  # lazy: only a git checkout
+
     try:
         out = subprocess.run(
             ["git", "-C", str(root), "log", "-1", "--format=%cI"],
@@ -665,7 +667,7 @@ def _git_head_date(root: Path) -> str | None:
     return out.stdout.strip() or None
 
 
-_NUL = re.compile(b"\x00")
+_NUL = lazy(b"\x00")
 
 
 def read_source(project: Project, rel: str, diagnostics: list[Diagnostic]) -> str | None:

@@ -21,17 +21,20 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from pathspec import GitIgnoreSpec
+from depinfer.patterns import lazy
+
+if TYPE_CHECKING:  # loaded by the first ignore file or exclude pattern (a git checkout's
+    from pathspec import GitIgnoreSpec  # .gitignore files are git's to answer)
 
 VCS_DIRS = frozenset({".git", ".hg", ".svn"})
 IGNORE_FILES = (".gitignore", ".ignore")
 # a pattern that is a plain name (no glob, no slash, no negation): a set look-up suffices
-_PLAIN_NAME = re.compile(r"[^*?\[\]!/\\#\s]+")
-_NAMED_GROUP = re.compile(r"\(\?P<\w+>")
+_PLAIN_NAME = lazy(r"[^*?\[\]!/\\#\s]+")
+_NAMED_GROUP = lazy(r"\(\?P<\w+>")
 _ANYWHERE = "^(?:.+/)?"  # how pathspec starts a pattern that matches at any depth
 # git's variables that would point `git -C ROOT` at another repository or index (a hook
 # runs with them set); git finds the checkout from the folder itself instead
@@ -39,11 +42,29 @@ _GIT_ENV = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE")
 
 
 class Rules:
-    """The lines of one ignore file (or of the exclude settings), compiled once."""
+    """The lines of one ignore file (or of the exclude settings), compiled once.
+
+    Most paths match no line, and one combined expression says so; pathspec (whose import
+    and per-line expressions cost a short run more than its analysis) is loaded only for a
+    path that expression matches, or when a line is one `gitignore_regex` does not
+    translate."""
 
     def __init__(self, lines: Iterable[str]) -> None:
-        self.spec = GitIgnoreSpec.from_lines(list(lines))
-        self._any = _prefilter(self.spec)
+        self.lines = list(lines)
+        self._spec: GitIgnoreSpec | None = None
+        try:
+            regexes = [gitignore_regex(line) for line in self.lines]
+        except _Untranslated:
+            regexes = [(p.regex.pattern, p.include) for p in self.spec.patterns if p.regex]
+        self._any = _prefilter(regexes)
+
+    @property
+    def spec(self) -> GitIgnoreSpec:
+        if self._spec is None:
+            from pathspec import GitIgnoreSpec  # lazy (above)
+
+            self._spec = GitIgnoreSpec.from_lines(self.lines)
+        return self._spec
 
     def decide(self, path: str, is_dir: bool) -> bool | None:
         """True: `path` (relative to these rules' folder) is ignored; False: a `!` line
@@ -59,16 +80,116 @@ class Rules:
         return result.include
 
 
-def _prefilter(spec: GitIgnoreSpec) -> re.Pattern[str] | None:
-    """One regular expression that matches whatever any line of `spec` could match, so the
-    common case (no line matches) costs one match instead of one per line. None when the
-    lines' expressions cannot be combined (pathspec then decides alone)."""
-    anywhere, anchored = [], []
-    for pattern in spec.patterns:
-        regex = getattr(pattern, "regex", None)
-        if pattern.include is None or regex is None:
+class _Untranslated(ValueError):
+    """A line gitignore_regex leaves to pathspec (which may refuse it: an error as before)."""
+
+
+# pathspec's group name for the folder marker of a GitIgnoreSpec expression
+_DIR_MARK = "(?P<ps_d>/)"
+
+
+def gitignore_regex(line: str) -> tuple[str | None, bool | None]:
+    """One .gitignore line as (regular expression, include), exactly as pathspec's
+    GitIgnoreSpec compiles it (tests/test_scan_ignore.py compares the two): (None, None)
+    for a blank line, a comment, `/`, and a line git discards (an unclosed `[`); include
+    False for a `!` line. Raises _Untranslated where pathspec would refuse the line."""
+    text = line if line.endswith("\\ ") else line.rstrip()
+    if not text or text.startswith("#") or text == "/":
+        return None, None
+    include = not text.startswith("!")
+    segments = (text if include else text[1:]).split("/")
+    is_dir = not segments[-1]
+    if not segments[0]:
+        del segments[0]  # `/x`: relative to the folder of the file
+    elif len(segments) == 1 or (len(segments) == 2 and not segments[1]):
+        if segments[0] != "**":  # a bare name (or `name/`) matches at any depth
+            segments.insert(0, "**")
+    if not segments:
+        raise _Untranslated(line)
+    if not segments[-1]:
+        segments[-1] = "**"  # `x/`: what is inside x
+    segments = [s for i, s in enumerate(segments) if not (i and s == "**" == segments[i - 1])]
+    whole = {("**",): _DIR_MARK if is_dir else ".", ("**", "*"): "."}
+    whole[("**", "*", "**")] = _DIR_MARK if is_dir else "/"
+    if tuple(segments) in whole:
+        return whole[tuple(segments)], include
+    try:
+        return "".join(_translate_segments(segments, is_dir)), include
+    except _Discarded:
+        return None, None
+
+
+class _Discarded(Exception):
+    """An unclosed `[`: git discards the whole line."""
+
+
+def _translate_segments(segments: list[str], is_dir: bool) -> list[str]:
+    out: list[str] = []
+    need_slash = False
+    last = len(segments) - 1
+    for i, segment in enumerate(segments):
+        if segment == "**":
+            if i == 0:
+                out.append("^(?:.+/)?")  # any leading folders
+            elif i < last:
+                out.append("(?:/.+)?")  # any folders between
+                need_slash = True
+            else:
+                out.append(_DIR_MARK if is_dir else "/")  # what is inside
             continue
-        text = _NAMED_GROUP.sub("(?:", regex.pattern)
+        if i == 0:
+            out.append("^")
+        if need_slash:
+            out.append("/")
+        out.append("[^/]+" if segment == "*" else _translate_glob(segment))
+        if i == last:
+            out.append(f"(?:{_DIR_MARK}|$)")  # the file or folder, and what is inside it
+        need_slash = True
+    return out
+
+
+def _translate_glob(glob: str) -> str:
+    """One path segment's glob as an expression: `*` and `?` within the segment, `[...]`
+    (`!` or `^` negating), backslash escapes."""
+    out = []
+    i, end = 0, len(glob)
+    while i < end:
+        char = glob[i]
+        i += 1
+        if char == "\\":
+            if i == end:
+                raise _Untranslated(glob)  # nothing to escape
+            out.append(re.escape(glob[i]))
+            i += 1
+        elif char == "*":
+            out.append("[^/]*")
+        elif char == "?":
+            out.append("[^/]")
+        elif char == "[":
+            j = i + (i < end and glob[i] in "!^")
+            j += j < end and glob[j] == "]"  # a `]` first is a member
+            j = glob.find("]", j)
+            if j < 0:
+                raise _Discarded
+            negated = glob[i] in "!^"
+            members = glob[i + negated : j + 1].replace("\\", "\\\\")
+            out.append("[" + ("^" if negated else "") + members)
+            i = j + 1
+        else:
+            out.append(re.escape(char))
+    return "".join(out)
+
+
+def _prefilter(regexes: Iterable[tuple[str | None, bool | None]]) -> re.Pattern[str] | None:
+    """One regular expression that matches whatever any line could match (given each
+    line's expression and include flag), so the common case (no line matches) costs one
+    match instead of one per line. None when the lines' expressions cannot be combined
+    (pathspec then decides alone)."""
+    anywhere, anchored = [], []
+    for regex, include in regexes:
+        if include is None or regex is None:
+            continue
+        text = _NAMED_GROUP.sub("(?:", regex)
         if text.startswith(_ANYWHERE):
             anywhere.append(text[len(_ANYWHERE) :])
         elif text.startswith("^"):
@@ -185,6 +306,8 @@ def _git_ignored(root: Path) -> frozenset[str] | None:
         return None
     env = {k: v for k, v in os.environ.items() if k not in _GIT_ENV}
     command = ["git", "-C", str(root), "ls-files", "-z", "--others", "--ignored"]
+    import subprocess  # lazy: only a git checkout
+
     try:
         out = subprocess.run(
             [*command, "--exclude-standard", "--directory"],

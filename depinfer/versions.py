@@ -13,6 +13,7 @@ from collections.abc import Callable
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
+from depinfer.patterns import lazy
 from depinfer.registries.base import VersionInfo
 
 
@@ -163,7 +164,7 @@ def pick_crate_version(
     )
 
 
-_COMPARATOR = re.compile(r"^\s*(\^|~|=|>=|<=|>|<)?\s*v?(\d+(?:\.(?:\d+|\*|x))*)")
+_COMPARATOR = lazy(r"^\s*(\^|~|=|>=|<=|>|<)?\s*v?(\d+(?:\.(?:\d+|\*|x))*)")
 
 
 def crate_req_admits_line(req: str, version: str) -> bool:

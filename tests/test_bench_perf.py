@@ -42,6 +42,7 @@ def test_perf_times_each_tree_cold_and_warm_beside_deptry(tmp_path, capsys):
         assert label in header
     assert first.startswith("one") and second.startswith("two")
     assert "median of per-tree ratios check/warm/deptry" in out
+    assert "median of per-tree CPU-time ratios check/cold/deptry" in out
     assert "load average before" in out
 
 
@@ -87,3 +88,23 @@ def test_perf_online_mode_times_the_default_run_cold_once(tmp_path, monkeypatch)
     report = perf.report(results, 3, ((0.0,), (0.0,)))
     assert "median per tree online/warm [rust]" in report
     assert "cold/warm online [rust]" in report
+
+
+def test_perf_runs_depinfer_with_another_interpreter_and_says_so(tmp_path, monkeypatch):
+    tree = write_tree(tmp_path / "t", {"a.py": "import yaml\n"})
+    seen: list[tuple[list[str], dict[str, str]]] = []
+
+    def fake_timed(command, cwd, env):  # noqa: ARG001
+        seen.append((command, env))
+        return perf.Sample(0.1, 10.0, 0)
+
+    monkeypatch.setattr(perf, "timed", fake_timed)
+    results = perf.measure([tree], 1, {}, baseline="/base", python="/venv/bin/python")
+    ours = [(c, e) for c, e in seen if "depinfer" in c]
+    assert ours and all(c[0] == "/venv/bin/python" for c, _ in ours)
+    paths = {e.get("PYTHONPATH") for _, e in ours}
+    assert paths == {str(perf.SOURCE), "/base"}  # each checkout on PYTHONPATH
+    assert "depinfer ran with /venv/bin/python" in perf.report(
+        results, 1, ((0.0,), (0.0,)), "/venv/bin/python"
+    )
+    assert bench_main(["perf", "--trees", str(tree), "--python", str(tmp_path / "nope")]) == 2

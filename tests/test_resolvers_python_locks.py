@@ -6,6 +6,7 @@ from depinfer.context import Context, Options
 from depinfer.model import Ecosystem, Requirement, Section
 from depinfer.registries import Registries
 from depinfer.resolvers import python as py_resolver
+from depinfer.resolvers import python_versions
 from depinfer.scan import scan
 
 
@@ -68,7 +69,7 @@ def test_deploy_lock_gets_the_compiled_pinned_set(tmp_path, monkeypatch):
         seen["python"], seen["text"] = python, text
         return True, "quart==0.20.0\nwerkzeug==3.1.3\n", ""
 
-    monkeypatch.setattr(py_resolver, "uv_compile", fake_compile)
+    monkeypatch.setattr(python_versions, "uv_compile", fake_compile)
     ctx = Context(Options(), Registries())
     out = py_resolver.expand_deploy_locks(scan(root), _quart_requirements(), ctx)
     lock = sorted((r.name, r.spec) for r in out if r.manifest == "requirements.txt")

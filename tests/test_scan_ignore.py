@@ -285,3 +285,37 @@ def test_the_combined_prefilter_never_hides_a_match(lines):
         if is_dir and expected and got is None:
             continue  # `x/**` decides what is inside x, not x
         assert got == expected, path
+
+
+TRICKY_LINES = [
+    *("*.py[cod]", "[Dd]ebug/", "[!a]x", "[^a]x", "[]a]", "[!]a]", "[", "a[b", "\\#x"),
+    *("\\!x", "x\\", "x\\ ", "x\\  ", "!", "!/", "/", "**", "**/", "*", "*/", "**/*"),
+    *("**/**/x", "a/**/**/b", "a/**", "/**", "!**/gen/keep", "\\[x]", "[a\\]b]", "a b "),
+    *(" a", "x/\\", "*.[", "?", "a?b/", "/a/", "a//b", "//", "!\\!x", "a/*/", "**/*/**"),
+    *("\tx", "x\t", "# comment", "", "node_modules/", "/dist", "*.egg-info/", ".env"),
+]
+
+
+@pytest.mark.parametrize("line", TRICKY_LINES)
+def test_lines_translate_as_pathspec_compiles_them(line):
+    from pathspec.patterns.gitignore.spec import GitIgnoreSpecPattern
+
+    from depinfer.selection import gitignore_regex
+
+    try:
+        pattern = GitIgnoreSpecPattern(line)
+    except ValueError:
+        with pytest.raises(ValueError):  # left to pathspec, which refuses it again
+            gitignore_regex(line)
+        return
+    regex = pattern.regex.pattern if pattern.regex is not None else None
+    assert gitignore_regex(line) == (regex, pattern.include)
+
+
+def test_pathspec_is_loaded_only_for_a_path_a_line_may_match(tmp_path):
+    rules = Rules(["*.log", "build/", "!keep.log"])
+    assert rules.decide("src/a.py", False) is None
+    assert rules._spec is None  # the combined expression answered alone
+    assert rules.decide("x/build", True) is True
+    assert rules.decide("keep.log", False) is False
+    assert rules._spec is not None

@@ -79,6 +79,7 @@ from depinfer.context import Context
 from depinfer.facts.python import NO_IMPORT_FACTS, ImportFacts, import_facts, mark
 from depinfer.filecache import content_key
 from depinfer.model import Diagnostic, FileKind, ImportRef, Project, SourceFile
+from depinfer.patterns import lazy
 from depinfer.scan import read_source
 
 LANGUAGE = Language(tree_sitter_python.language())
@@ -124,13 +125,13 @@ def forget_trees() -> None:
 
 MAX_ATTRS = 200  # per ImportRef: enough for API bounds, small enough for the JSON record
 
-_DYNAMIC_CALL = re.compile(rb"\b(import_module|__import__|find_spec|importorskip|run_module)\s*\(")
+_DYNAMIC_CALL = lazy(rb"\b(import_module|__import__|find_spec|importorskip|run_module)\s*\(")
 _DYNAMIC_WORDS = (b"import_module", b"__import__", b"find_spec", b"importorskip", b"run_module")
-_CHAIN = re.compile(rb"(?:\.[A-Za-z_]\w*)+")
+_CHAIN = lazy(rb"(?:\.[A-Za-z_]\w*)+")
 _NAME_BYTES = frozenset(
     bytes([c]) for c in b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_."
 )
-_DOTTED = re.compile(r"^\.*[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*$|^\.+$")
+_DOTTED = lazy(r"^\.*[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*$|^\.+$")
 
 # Handler names that make a `try` body's imports optional.
 _IMPORT_ERRORS = {"ImportError", "ModuleNotFoundError", "Exception", "BaseException"}
@@ -172,10 +173,10 @@ def _guards_imports(try_node: Node) -> bool:
 # Calls that only check what an import gave (`isinstance(stream, ipykernel.iostream.
 # OutStream)`): a body made of them still only probes the imports.
 _CHECK_CALLS = {b"isinstance", b"issubclass", b"hasattr", b"getattr", b"callable", b"type"}
-_CALLED = re.compile(rb"([A-Za-z_][\w.]*)\s*\(")
+_CALLED = lazy(rb"([A-Za-z_][\w.]*)\s*\(")
 
 
-_SUPPRESS = re.compile(rb"\bsuppress\s*\(([^)]*)\)")
+_SUPPRESS = lazy(rb"\bsuppress\s*\(([^)]*)\)")
 # Dynamic-import functions → the qualifiers they are accepted with ("" = called bare).
 _DYNAMIC_QUALIFIERS = {
     "import_module": {"", "importlib"},
@@ -502,7 +503,7 @@ def _has_python2_statement(root: Node, src: bytes) -> bool:
     return False
 
 
-_IMPORT_LINE = re.compile(rb"[ \t]*(?:import[ \t]|from[ \t]+[\w.]+[ \t]+import[ \t(])")
+_IMPORT_LINE = lazy(rb"[ \t]*(?:import[ \t]|from[ \t]+[\w.]+[ \t]+import[ \t(])")
 
 
 def _import_in_error(

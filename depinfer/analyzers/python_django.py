@@ -20,6 +20,7 @@ from functools import lru_cache
 from depinfer.data import load_table
 from depinfer.facts.python import ImportFacts
 from depinfer.model import FileKind, ImportRef
+from depinfer.patterns import lazy
 
 
 @lru_cache(maxsize=1)
@@ -34,8 +35,8 @@ def _table() -> dict[str, frozenset[str] | tuple[str, ...]]:
     return out
 
 
-_DOTTED = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$")
-_MARK = re.compile(r"\b(INSTALLED_APPS|MIDDLEWARE)\b")
+_DOTTED = lazy(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$")
+_MARK = lazy(r"\b(INSTALLED_APPS|MIDDLEWARE)\b")
 
 
 @lru_cache(maxsize=1)

@@ -14,6 +14,8 @@ import re
 import shlex
 from dataclasses import dataclass, field
 
+from depinfer.patterns import lazy
+
 # Cell magics whose body is not Python. Shell ones are still read for `pip install`.
 _SHELL_CELLS = {"bash", "sh", "script", "system", "!"}
 _FOREIGN_CELLS = {
@@ -70,10 +72,10 @@ _PIP_VALUE_OPTIONS = {
     "--python",
     "-p",
 }
-_REQUIREMENT = re.compile(r"^([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)\s*(\[[^\]]*\])?(.*)$")
-_SHELL_SPLIT = re.compile(r"&&|\|\||;|\|")
-_HELP = re.compile(r"^\?*[\w.]+\?{1,2}$")  # `obj?` / `obj??` asks IPython for help
-_MAGIC_ASSIGN = re.compile(r"^(\s*[A-Za-z_][\w, ]*=\s*)[!%].*$")
+_REQUIREMENT = lazy(r"^([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)\s*(\[[^\]]*\])?(.*)$")
+_SHELL_SPLIT = lazy(r"&&|\|\||;|\|")
+_HELP = lazy(r"^\?*[\w.]+\?{1,2}$")  # `obj?` / `obj??` asks IPython for help
+_MAGIC_ASSIGN = lazy(r"^(\s*[A-Za-z_][\w, ]*=\s*)[!%].*$")
 
 
 @dataclass
@@ -160,7 +162,7 @@ def pip_requirements(command: str) -> list[str]:
     return found
 
 
-_GET_IPYTHON = re.compile(
+_GET_IPYTHON = lazy(
     r"""get_ipython\(\)\.(system|run_line_magic)\(\s*(['"])(.*?)\2(?:\s*,\s*(['"])(.*?)\4)?"""
 )
 

@@ -19,8 +19,9 @@ from depinfer.analyzers.python_django import string_items
 from depinfer.data import load_table
 from depinfer.facts.python import ImportFacts
 from depinfer.model import FileKind, ImportRef
+from depinfer.patterns import lazy
 
-_DOTTED = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)+$")
+_DOTTED = lazy(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)+$")
 
 
 @lru_cache(maxsize=1)

@@ -2,7 +2,7 @@
 
     depinfer bench perf --trees DIR... [--runs N] [--deptry PATH] [--knip PATH]
                         [--baseline SRC] [--no-cold] [--mode offline|online]
-                        [--no-bytecode] [--json]
+                        [--no-bytecode] [--python PY] [--json]
 
 Each run of each tree times, as separate processes, `depinfer TREE --check` and
 `depinfer TREE --offline --names-only` twice, cold (the per-file analysis cache emptied
@@ -11,8 +11,9 @@ found on PATH or given by --deptry) and knip (trees with a package.json; on PATH
 --knip). The order of the commands rotates from run to run and the trees are
 interleaved (A/B/A/B, never all of A then all of B), so a machine's load moves every
 column alike. depinfer runs with a private cache folder, never the user's. Printed: each
-tree's medians, the ratios to deptry, the median of the per-tree ratios, peak memory, and
-the load average before and after (a busy machine makes every figure larger).
+tree's medians, the ratios to deptry, the median of the per-tree ratios (of wall time, and
+of CPU time: user + system, which a busy machine's scheduling moves less), peak memory,
+and the load average before and after (a busy machine makes every figure larger).
 --baseline SRC times another depinfer checkout in the same rounds (before/after figures
 under the same load).
 
@@ -26,6 +27,12 @@ Every process runs with Python's bytecode cache in a private folder (PYTHONPYCAC
 PYTHONDONTWRITEBYTECODE dropped) and each command runs once untimed before the first
 timed round, so each tool is timed as installed (pip compiles bytecode at install), never
 compiling its own modules; --no-bytecode keeps the environment as it is.
+
+--python PY runs depinfer (and --baseline's) with another interpreter, such as a clean
+virtual environment holding depinfer's dependencies, each checkout on PYTHONPATH: the
+start-up a user of a plain (non-editable) install pays, as the peers run from their own
+environments, without the `.pth` files of the environment running the benchmark (an
+editable install's finder, a machine's site hooks). The report names the interpreter.
 """
 
 from __future__ import annotations
@@ -50,6 +57,7 @@ DEPINFER_MODES = {
 ONLINE_MODES = {"online": []}  # the default run: no --write, so nothing changes in the tree
 PRIME_ONLINE = ["--offline"]  # what primes the bytecode before an online round: no network
 PEERS = ("deptry", "knip")
+SOURCE = Path(__file__).resolve().parents[2]  # the checkout this depinfer runs from
 
 
 @dataclass
@@ -57,6 +65,7 @@ class Sample:
     seconds: float
     rss_mb: float | None  # peak resident memory of the process, when the platform says
     code: int
+    cpu: float | None = None  # user + system seconds of the process, when the platform says
 
 
 @dataclass
@@ -70,6 +79,10 @@ class TreeTimes:
     def median(self, label: str) -> float | None:
         runs = self.samples.get(label)
         return statistics.median(s.seconds for s in runs) if runs else None
+
+    def cpu_median(self, label: str) -> float | None:
+        runs = [s.cpu for s in self.samples.get(label, []) if s.cpu is not None]
+        return statistics.median(runs) if runs else None
 
     def peak_mb(self, label: str) -> float | None:
         sizes = [s.rss_mb for s in self.samples.get(label, []) if s.rss_mb is not None]
@@ -99,6 +112,12 @@ def add_arguments(sp: argparse.ArgumentParser) -> None:
         action="store_true",
         help="run as the environment says (PYTHONDONTWRITEBYTECODE kept: modules may compile)",
     )
+    sp.add_argument(
+        "--python",
+        metavar="PY",
+        help="interpreter that runs depinfer, each checkout on PYTHONPATH (default: this one,"
+        " as installed)",
+    )
     sp.add_argument("--json", action="store_true", help="print every sample as JSON")
 
 
@@ -113,7 +132,8 @@ def timed(command: list[str], cwd: Path, env: dict[str, str]) -> Sample:
         seconds = time.perf_counter() - start
         proc.returncode = os.waitstatus_to_exitcode(status)
         scale = 1024 * 1024 if sys.platform == "darwin" else 1024  # bytes vs KiB
-        return Sample(seconds, usage.ru_maxrss / scale, proc.returncode)
+        cpu = usage.ru_utime + usage.ru_stime
+        return Sample(seconds, usage.ru_maxrss / scale, proc.returncode, cpu)
     code = proc.wait()
     return Sample(time.perf_counter() - start, None, code)
 
@@ -147,16 +167,19 @@ def _commands(
     cold: bool,
     baseline: str | None = None,
     online: bool = False,
+    python: str | None = None,
 ) -> list[Command]:
     """(label, command, environment) for one round over one tree; depinfer's labels carry
-    cold/warm; `baseline`'s (another depinfer source tree) start with "base-"."""
+    cold/warm; `baseline`'s (another depinfer source tree) start with "base-". With
+    `python`, that interpreter runs depinfer, this checkout on PYTHONPATH."""
     out: list[Command] = []
     temps = ("cold", "warm") if cold else ("warm",)
-    sources = [("", {})] + ([("base-", {"PYTHONPATH": baseline})] if baseline else [])
+    own = {"PYTHONPATH": str(SOURCE)} if python else {}
+    sources = [("", own)] + ([("base-", {"PYTHONPATH": baseline})] if baseline else [])
     for prefix, env in sources:
         for mode, flags in (ONLINE_MODES if online else DEPINFER_MODES).items():
             for temp in temps:
-                argv = [sys.executable, "-m", "depinfer", str(tree), *flags]
+                argv = [python or sys.executable, "-m", "depinfer", str(tree), *flags]
                 out.append((f"{prefix}{mode}/{temp}", argv, env, False))
     for peer, path in peers.items():
         if _wants(peer, tree) and not online:
@@ -208,6 +231,7 @@ def measure(
     baseline: str | None = None,
     online: bool = False,
     bytecode: bool = True,
+    python: str | None = None,
 ) -> list[TreeTimes]:
     """Every tree `runs` times, interleaved, the command order rotating each run."""
     results = [TreeTimes(t) for t in trees]
@@ -217,7 +241,7 @@ def measure(
         for run in range(runs):
             for result in results:
                 with_cold = cold and (run == 0 or not online)  # online: one cold run per tree
-                commands = _commands(result.tree, peers, with_cold, baseline, online)
+                commands = _commands(result.tree, peers, with_cold, baseline, online, python)
                 if run == 0:
                     _prime(commands, result.tree, scratch, env, online)
                 shift = run % len(commands)
@@ -249,8 +273,11 @@ def _fmt(value: float | None, digits: int = 2) -> str:
     return "-" if value is None else f"{value:.{digits}f}"
 
 
-def report(results: list[TreeTimes], runs: int, load: tuple[tuple, tuple]) -> str:
-    """The per-tree table, the medians of the per-tree ratios and the load average."""
+def report(
+    results: list[TreeTimes], runs: int, load: tuple[tuple, tuple], python: str | None = None
+) -> str:
+    """The per-tree table, the medians of the per-tree ratios, the load average and the
+    interpreter that ran depinfer."""
     labels = sorted({label for r in results for label in r.samples})
     peer = "deptry" if "deptry" in labels else None
     head = ["tree", *labels] + ([f"{m}/deptry" for m in labels if "/" in m] if peer else [])
@@ -269,11 +296,17 @@ def report(results: list[TreeTimes], runs: int, load: tuple[tuple, tuple]) -> st
     lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)) for row in rows]
     lines.append("")
     lines.append(f"medians of {runs} runs, seconds of wall time")
+    lines.append(
+        f"depinfer ran with {python} (each checkout on PYTHONPATH)"
+        if python
+        else f"depinfer ran with {sys.executable} (as installed)"
+    )
     for label, values in sorted(ratios.items()):
         lines.append(
             f"median of per-tree ratios {label}/deptry: {statistics.median(values):.2f}"
             f" ({len(values)} trees)"
         )
+    lines += _cpu_ratios(results, labels, peer)
     lines += _group_medians(results, labels)
     for label in labels:
         peak = max((p for r in results if (p := r.peak_mb(label)) is not None), default=None)
@@ -282,6 +315,24 @@ def report(results: list[TreeTimes], runs: int, load: tuple[tuple, tuple]) -> st
         "load average before: {} after: {}".format(*(" ".join(f"{x:.2f}" for x in v) for v in load))
     )
     return "\n".join(lines) + "\n"
+
+
+def _cpu_ratios(results: list[TreeTimes], labels: list[str], peer: str | None) -> list[str]:
+    """The medians of the per-tree ratios of CPU time (user + system) to the peer's: what
+    each tool computes, less sensitive than wall time to a busy machine's scheduling."""
+    if not peer:
+        return []
+    lines = []
+    for label in (m for m in labels if "/" in m):
+        values = [
+            v for r in results if (v := _ratio(r.cpu_median(label), r.cpu_median(peer))) is not None
+        ]
+        if values:
+            lines.append(
+                f"median of per-tree CPU-time ratios {label}/deptry:"
+                f" {statistics.median(values):.2f} ({len(values)} trees)"
+            )
+    return lines
 
 
 def _group_medians(results: list[TreeTimes], labels: list[str]) -> list[str]:
@@ -329,6 +380,9 @@ def main(args: argparse.Namespace) -> int:
     if args.runs < 1:
         print("depinfer bench perf: --runs must be at least 1", file=sys.stderr)
         return 2
+    if args.python and not shutil.which(args.python):
+        print(f"depinfer bench perf: --python: not an executable: {args.python}", file=sys.stderr)
+        return 2
     peers = _peers(args)
     before = os.getloadavg() if hasattr(os, "getloadavg") else ()
 
@@ -346,11 +400,14 @@ def main(args: argparse.Namespace) -> int:
         baseline,
         online=args.mode == "online",
         bytecode=not args.no_bytecode,
+        python=args.python,
     )
     after = os.getloadavg() if hasattr(os, "getloadavg") else ()
     if sys.stderr.isatty():
         sys.stderr.write("\r\033[K")
     sys.stdout.write(
-        as_json(results) + "\n" if args.json else report(results, args.runs, (before, after))
+        as_json(results) + "\n"
+        if args.json
+        else report(results, args.runs, (before, after), args.python)
     )
     return 0

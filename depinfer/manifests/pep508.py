@@ -11,25 +11,28 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
 
-from packaging.requirements import InvalidRequirement
-from packaging.requirements import Requirement as Pep508
-from packaging.utils import canonicalize_name
-
 from depinfer.manifests import ManifestError
 from depinfer.model import Requirement, Section
+from depinfer.patterns import lazy
 
 T = TypeVar("T")
 
 # The leading project name of a PEP 508 string, for strings `packaging` refuses
 # (legacy specifiers, odd spacing); PEP 508's own name grammar.
-_NAME = re.compile(r"^\s*([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)")
-_EGG = re.compile(r"[#&]egg=([A-Za-z0-9][A-Za-z0-9._-]*)")
-_CLASSIFIER_PY = re.compile(r"^Programming Language :: Python :: (\d+\.\d+)\s*$")
+_NAME = lazy(r"^\s*([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)")
+_EGG = lazy(r"[#&]egg=([A-Za-z0-9][A-Za-z0-9._-]*)")
+_CLASSIFIER_PY = lazy(r"^Programming Language :: Python :: (\d+\.\d+)\s*$")
+# A leading run of name characters; when it ends in a letter or digit and is not followed
+# by another word character, it is the name whether or not `packaging` accepts the rest
+# (its IDENTIFIER token and _NAME both take exactly this run), so no parse is needed.
+_NAME_RUN = lazy(r"[A-Za-z0-9][A-Za-z0-9._-]*")
+_SEPARATORS = lazy(r"[-_.]+")
 
 
 def canonical(name: str) -> str:
-    """PEP 503 normalised name: the identity used to avoid writing a name twice."""
-    return canonicalize_name(name)
+    """PEP 503 normalised name: the identity used to avoid writing a name twice (as
+    `packaging.utils.canonicalize_name`, whose import loads packaging.tags)."""
+    return _SEPARATORS.sub("-", name).lower()
 
 
 def requirement_name(text: str) -> str | None:
@@ -40,6 +43,15 @@ def requirement_name(text: str) -> str | None:
     egg = _EGG.search(text)
     if "://" in text.split("@", 1)[0] or text.startswith(("git+", "hg+", "svn+", "bzr+")):
         return egg.group(1) if egg else None
+    run = _NAME_RUN.match(text)
+    if run and run.group()[-1].isalnum():
+        after = text[run.end() : run.end() + 1]
+        if not after or not (after.isalnum() or after == "_"):
+            return run.group()
+    # lazy: packaging.requirements costs more to load than most runs spend here
+    from packaging.requirements import InvalidRequirement
+    from packaging.requirements import Requirement as Pep508
+
     try:
         return Pep508(text).name
     except InvalidRequirement:

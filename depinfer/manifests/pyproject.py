@@ -12,8 +12,6 @@ import posixpath
 import re
 from typing import TYPE_CHECKING, Any
 
-from packaging.version import InvalidVersion, Version
-
 from depinfer import toml_compat
 from depinfer.manifests import ManifestError
 from depinfer.manifests.pep508 import (
@@ -29,6 +27,7 @@ from depinfer.manifests.pep508 import (
     target_key,
 )
 from depinfer.model import Manifest, Requirement
+from depinfer.patterns import lazy
 
 # PEP 735's table of dependency groups (`[dependency-groups]`)
 DEPENDENCY_GROUPS = "dependency-groups"  # package literal: a table name of the format
@@ -153,7 +152,7 @@ def _declared(doc: TOMLDocument) -> dict[str, list[str]]:
     return declared
 
 
-_FEATURED = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*\[")
+_FEATURED = lazy(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*\[")
 
 
 def _features_of(item: str) -> list[str]:
@@ -445,6 +444,8 @@ def _header_table(doc: TOMLDocument, key: str) -> Table | None:
 
 
 def _release(text: str) -> tuple[int, ...] | None:
+    from packaging.version import InvalidVersion, Version  # lazy: only the Poetry writer
+
     try:
         release = Version(text).release
     except InvalidVersion:
@@ -483,6 +484,8 @@ def poetry_constraint(spec: str) -> str:
 
 def _release_of(text: str) -> tuple[int, ...] | None:
     """The release tuple as written (not stripped of trailing zeros)."""
+    from packaging.version import InvalidVersion, Version  # lazy: only the Poetry writer
+
     try:
         return Version(text).release
     except InvalidVersion:

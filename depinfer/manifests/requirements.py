@@ -23,13 +23,14 @@ from depinfer.manifests.pep508 import (
     requirement_name,
 )
 from depinfer.model import Manifest, Requirement
+from depinfer.patterns import lazy
 
 # pip: a comment starts at `#` at the line start or after whitespace.
-_COMMENT = re.compile(r"(^|\s+)#.*$")
+_COMMENT = lazy(r"(^|\s+)#.*$")
 # Per-requirement options pip allows after a requirement.
-_PER_REQ_OPTION = re.compile(r"\s+--(hash|global-option|config-settings)[= ]\S+")
-_INCLUDE = re.compile(r"^(-r|--requirement|-c|--constraint)(?:\s*=\s*|\s+|(?=[^\s-]))(\S+)")
-_EDITABLE = re.compile(r"^(-e|--editable)(?:\s*=\s*|\s+)(\S+)")
+_PER_REQ_OPTION = lazy(r"\s+--(hash|global-option|config-settings)[= ]\S+")
+_INCLUDE = lazy(r"^(-r|--requirement|-c|--constraint)(?:\s*=\s*|\s+|(?=[^\s-]))(\S+)")
+_EDITABLE = lazy(r"^(-e|--editable)(?:\s*=\s*|\s+)(\S+)")
 
 
 @dataclass
@@ -131,7 +132,7 @@ def read(text: str, path: str) -> tuple[dict[str, list[str]], dict]:
 # pip files have no extras: an optional import (try/except ImportError) is recorded as a
 # comment naming it, so readers see it and pip does not install it.
 OPTIONAL_PREFIX = "# optional: "
-_OPTIONAL = re.compile(r"^#\s*optional:\s*(\S.*)$")
+_OPTIONAL = lazy(r"^#\s*optional:\s*(\S.*)$")
 
 
 def _line(req: Requirement) -> str:

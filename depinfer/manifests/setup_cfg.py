@@ -26,9 +26,10 @@ from depinfer.manifests.pep508 import (
     target_key,
 )
 from depinfer.model import Manifest, Requirement
+from depinfer.patterns import lazy
 
-_HEADER = re.compile(r"^\[([^\]]+)\]\s*$")
-_KEY = re.compile(r"^([A-Za-z0-9_.\-]+)\s*[=:]\s?(.*)$")
+_HEADER = lazy(r"^\[([^\]]+)\]\s*$")
+_KEY = lazy(r"^([A-Za-z0-9_.\-]+)\s*[=:]\s?(.*)$")
 
 
 def _norm_key(key: str) -> str:

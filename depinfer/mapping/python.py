@@ -27,7 +27,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import subprocess
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -265,6 +264,8 @@ def project_environment(project: Project) -> dict[str, list[str]] | None:
     exe = venv_path / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
     if not exe.exists():
         return None
+    import subprocess  # lazy: only a project with its own virtual environment
+
     code = "import json, importlib.metadata as m; print(json.dumps(m.packages_distributions()))"
     try:
         out = subprocess.run([str(exe), "-c", code], capture_output=True, text=True, timeout=30)

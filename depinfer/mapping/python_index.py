@@ -71,7 +71,9 @@ class PypiIndex:
     namespaces: dict[str, list[str]] = field(default_factory=dict)
     # namespace root → the root's distributions its namesake requires (installs)
     installs: dict[str, list[str]] = field(default_factory=dict)
+    # namespace root → distribution → what it ships there (_paths), made when first asked
     _ns_paths: dict[str, dict[str, frozenset[str]]] | None = field(default=None, repr=False)
+    _dotted: dict[str, list[str]] | None = field(default=None, repr=False)  # root → keys
 
     def rank(self, dist: str) -> int:
         return self.ranks.get(dist, UNRANKED)
@@ -129,8 +131,8 @@ class PypiIndex:
         plug-in such as google-cloud-storage for `google.protobuf`): it is dropped. Those
         whose file lists the index lacks stay — nothing says what they ship — and when
         none would be left the index cannot decide: all stay."""
-        paths = self._paths()
-        kept = [p for p in providers if not paths.get(p, {}).get(root) or key in paths[p][root]]
+        paths = self._paths(root)
+        kept = [p for p in providers if not paths.get(p) or key in paths[p]]
         return kept or providers
 
     def _with_namesake(self, root: str, providers: list[str]) -> list[str]:
@@ -143,23 +145,31 @@ class PypiIndex:
             return [*providers, namesake]
         return providers
 
-    def _paths(self) -> dict[str, dict[str, frozenset[str]]]:
-        """distribution → namespace root → the dotted sub-packages its file list ships
-        (the root itself for those shipping files directly in it)."""
+    def _paths(self, root: str) -> dict[str, frozenset[str]]:
+        """distribution → the dotted sub-packages of namespace `root` its file list ships
+        (the root itself for those shipping files directly in it); made per root when
+        first asked (most runs ask about a few roots, and the whole map costs more than
+        a short run's analysis)."""
         if self._ns_paths is None:
-            found: dict[str, dict[str, set[str]]] = {}
-            for module, dists in self.modules.items():
+            self._ns_paths = {}
+        known = self._ns_paths.get(root)
+        if known is not None:
+            return known
+        if self._dotted is None:
+            dotted: dict[str, list[str]] = {}
+            for module in self.modules:
                 if "." in module:
-                    top = module.split(".", 1)[0]
-                    for dist in dists:
-                        found.setdefault(dist, {}).setdefault(top, set()).add(module)
-            for root, core in self.namespaces.items():
-                for dist in core:
-                    found.setdefault(dist, {}).setdefault(root, set()).add(root)
-            self._ns_paths = {
-                d: {top: frozenset(ms) for top, ms in tops.items()} for d, tops in found.items()
-            }
-        return self._ns_paths
+                    dotted.setdefault(module.split(".", 1)[0], []).append(module)
+            self._dotted = dotted
+        found: dict[str, set[str]] = {}
+        for module in self._dotted.get(root, ()):
+            for dist in self.modules[module]:
+                found.setdefault(dist, set()).add(module)
+        for dist in self.namespaces.get(root, ()):
+            found.setdefault(dist, set()).add(root)
+        known = {d: frozenset(ms) for d, ms in found.items()}
+        self._ns_paths[root] = known
+        return known
 
     def _choose(self, key: str, providers: list[str], source: str) -> Match:
         providers = sorted(dict.fromkeys(providers), key=lambda d: (self.rank(d), d))

@@ -19,12 +19,13 @@ from pathlib import PurePosixPath
 from depinfer.manifests import ManifestError
 from depinfer.manifests.requirements import read as read_requirements
 from depinfer.model import Ecosystem, Manifest, Project
+from depinfer.patterns import lazy
 from depinfer.scan import nearest_directory, walk_repository
 
 # requirements files whose name says "the runtime list" (requirements/base.txt, ...), also
 # when a runtime word qualifies "requirements" (base_requirements.txt, requirements-prod.txt)
 _RUNTIME_WORDS = r"(?:base|prod|production|main|runtime|install|core)"
-_RUNTIME_REQ = re.compile(
+_RUNTIME_REQ = lazy(
     rf"^(?:requirements|{_RUNTIME_WORDS}|{_RUNTIME_WORDS}[-_]requirements"
     rf"|requirements[-_]{_RUNTIME_WORDS})(\.in|\.txt)$",
     re.I,
@@ -33,7 +34,7 @@ _REQ_DIRS = {"requirements", "reqs", "requirement"}
 # requirements files whose name says tests/dev/docs
 # requirements files whose name says tests/dev/docs: a word of the name, not any substring
 # (docker.txt and production.txt are no docs or CI files)
-_DEV_REQ = re.compile(
+_DEV_REQ = lazy(
     r"(?:^|[-_.\s])(dev\w*|tests?|testing|lint\w*|docs?|ci|tox|check\w*|style|type\w*|typing|mypy)"
     r"(?=[-_.\s]|$)",
     re.I,
@@ -45,7 +46,7 @@ DEV_GROUPS = ("dev", "develop", "development", "test", "tests", "testing")
 # demonstrations (notebooks, examples, benchmarks) go only where the project keeps theirs
 DEMO_GROUPS = ("examples", "example", "notebooks", "notebook", "demo", "demos", "tutorials")
 DEMO_KINDS = frozenset({"notebook", "example", "bench"})
-_ENV_LINE = re.compile(r"^\s*(-e|--editable)?\s*\.(\[|\s|$|/)", re.M)
+_ENV_LINE = lazy(r"^\s*(-e|--editable)?\s*\.(\[|\s|$|/)", re.M)
 
 
 @dataclass
@@ -78,8 +79,8 @@ class Folder:
 # Requirements files named after a deployment environment: beside a base list they are
 # layers on it (production.txt starts with `-r base.txt`, the layout cookiecutter-django and
 # Django project templates use, with settings/production.py beside settings/base.py)
-_BASE_LIST = re.compile(r"^(?:base|common|core|main|shared)(?:\.in|\.txt)$", re.I)
-_ENVIRONMENT_LAYER = re.compile(
+_BASE_LIST = lazy(r"^(?:base|common|core|main|shared)(?:\.in|\.txt)$", re.I)
+_ENVIRONMENT_LAYER = lazy(
     r"^(prod|production|staging|heroku|docker|deploy|deployment|server)(?:\.in|\.txt)$", re.I
 )
 _ENVIRONMENT_SYNONYMS = {

@@ -26,6 +26,7 @@ from depinfer.facts.python import import_facts, mark
 from depinfer.mapping.python_hosts import Host
 from depinfer.mapping.python_internal import InternalModules
 from depinfer.model import Ecosystem, FileKind, ImportRef, Project
+from depinfer.patterns import lazy
 from depinfer.scan import walk_repository
 
 
@@ -330,7 +331,7 @@ def _chain_uncached(base: str, parts: list[str], internal: InternalModules) -> l
     return out
 
 
-_IPYTHON_EXTENSION = re.compile(r"^def load_ipython_extension\(", re.M)
+_IPYTHON_EXTENSION = lazy(r"^def load_ipython_extension\(", re.M)
 
 
 def _ipython_extensions(project: Project | None, refs: list[ImportRef]) -> list[str]:

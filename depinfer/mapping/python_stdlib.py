@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from depinfer.data import load_table
-from depinfer.runtime import known_versions, minor
+from depinfer.runtime import known_versions, minor, specifier_contains
 
 DEFAULT_TARGET = "3.10"
 
@@ -184,23 +184,15 @@ def floor_below_table(requires_python: list[str], target: str) -> str:
     """The oldest Python 3 minor the project's `requires-python` admits, when that is older
     than the oldest version the stdlib table knows (which the target is clamped to):
     `>=3.7` → "3.7", so that `python_version < "3.8"` markers still count. Else `target`."""
-    from packaging.specifiers import InvalidSpecifier, SpecifierSet
-
     oldest = minor(known_versions()[0])
     if minor(target) > oldest or not requires_python:
         return target
     found: int | None = None
     for text in requires_python:
-        try:
-            allowed = SpecifierSet(text)
-        except InvalidSpecifier:
+        contains = specifier_contains(text)
+        if contains is None:
             return target
-        admitted = [
-            m
-            for m in range(oldest)
-            if allowed.contains(f"3.{m}.0", prereleases=True)
-            or allowed.contains(f"3.{m}.99", prereleases=True)
-        ]
+        admitted = [m for m in range(oldest) if contains(f"3.{m}.0") or contains(f"3.{m}.99")]
         if not admitted:
             return target  # one manifest says the table's versions: that is the floor
         found = admitted[0] if found is None else min(found, admitted[0])

@@ -20,13 +20,14 @@ from depinfer import toml_compat
 from depinfer.manifests.requirements import read as read_requirements
 from depinfer.mapping.python_index import canonical
 from depinfer.model import Ecosystem, Project
+from depinfer.patterns import lazy
 from depinfer.registries.names import comparable
 
 # a requirement's name at the start of a word (`pytest>=7`, `pytest[cov]`, `"pytest"`)
-_NAME = re.compile(r"^[\"']?([A-Za-z0-9][A-Za-z0-9._-]*)")
-_PIP_INSTALL = re.compile(r"\bpip3?\s+install\b(.*)$|\buv\s+pip\s+install\b(.*)$")
-_SESSION_INSTALL = re.compile(r"session\.install\(([^)]*)\)", re.S)
-_STRING = re.compile(r"[\"']([^\"']+)[\"']")
+_NAME = lazy(r"^[\"']?([A-Za-z0-9][A-Za-z0-9._-]*)")
+_PIP_INSTALL = lazy(r"\bpip3?\s+install\b(.*)$|\buv\s+pip\s+install\b(.*)$")
+_SESSION_INSTALL = lazy(r"session\.install\(([^)]*)\)", re.S)
+_STRING = lazy(r"[\"']([^\"']+)[\"']")
 
 
 def _canon(name: str) -> str:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import threading
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from depinfer.model import Ecosystem
 from depinfer.registries.base import (
@@ -22,9 +22,10 @@ from depinfer.registries.base import (
     RegistryUnavailable,
     VersionInfo,
 )
-from depinfer.registries.clients import make_client
-from depinfer.registries.http import HttpSettings, default_cache_dir
 from depinfer.registries.status import stage
+
+if TYPE_CHECKING:  # the HTTP stack loads on the first look-up: offline runs never need it
+    from depinfer.registries.http import HttpSettings
 
 __all__ = [
     "Registries",
@@ -95,11 +96,15 @@ class Registries:
             return None
         if self.cache_dir:
             return Path(self.cache_dir)
+        from depinfer.registries.http import default_cache_dir  # lazy (above)
+
         return default_cache_dir()
 
     def http_settings(self) -> HttpSettings:
         with self._lock:
             if self._settings is None:
+                from depinfer.registries.http import HttpSettings  # lazy (above)
+
                 settings = HttpSettings(
                     cache_dir=self.resolved_cache_dir(),
                     refresh=self.refresh,
@@ -131,6 +136,8 @@ class Registries:
             if ecosystem in self._unavailable:
                 return None
             if ecosystem not in self._clients:
+                from depinfer.registries.clients import make_client  # lazy (above)
+
                 try:
                     self._clients[ecosystem] = make_client(ecosystem, self)
                 except (RegistryUnavailable, NotImplementedError) as exc:

@@ -28,7 +28,8 @@ FACTS_DB = "facts.sqlite"
 # Everything depinfer keeps in its cache directory; `clean` removes these and nothing else
 # (DEPINFER_CACHE_DIR may point at a directory that also holds other things).
 OWN_FILES = (HTTP_DB, FACTS_DB, "tooling.json", "llm-answers.json")
-OWN_DIRS = ("tools", "analysis")  # analysis: the per-file analysis cache (filecache.py)
+# analysis: the per-file analysis cache (filecache.py); tables: decoded tables (data/)
+OWN_DIRS = ("tools", "analysis", "tables")  # package literal: folder names, not packages
 RESPONSES = "responses"  # package literal: the table requests-cache keeps responses in
 SQLITE_SIDE = ("", "-wal", "-shm", "-journal")
 

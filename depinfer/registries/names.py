@@ -16,11 +16,13 @@ from __future__ import annotations
 import re
 from urllib.parse import quote
 
-_PEP503 = re.compile(r"[-_.]+")
-_PYPI_VALID = re.compile(r"^([A-Z0-9]|[A-Z0-9][A-Z0-9._-]*[A-Z0-9])$", re.IGNORECASE)
-_NPM_VALID = re.compile(r"^(@[a-z0-9~][a-z0-9._~-]*/)?[a-z0-9~][a-z0-9._~-]*$", re.IGNORECASE)
-_CRATE_VALID = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,63}$")
-_NUGET_VALID = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}$")
+from depinfer.patterns import lazy
+
+_PEP503 = lazy(r"[-_.]+")
+_PYPI_VALID = lazy(r"^([A-Z0-9]|[A-Z0-9][A-Z0-9._-]*[A-Z0-9])$", re.IGNORECASE)
+_NPM_VALID = lazy(r"^(@[a-z0-9~][a-z0-9._~-]*/)?[a-z0-9~][a-z0-9._~-]*$", re.IGNORECASE)
+_CRATE_VALID = lazy(r"^[A-Za-z][A-Za-z0-9_-]{0,63}$")
+_NUGET_VALID = lazy(r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}$")
 
 
 def pypi_normalize(name: str) -> str:

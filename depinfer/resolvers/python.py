@@ -65,20 +65,14 @@ from depinfer.model import (
     Requirement,
     Section,
 )
+from depinfer.patterns import lazy
 from depinfer.resolvers.common import merge_candidates, to_requirement
-from depinfer.resolvers.python_versions import (
-    PINNED,
-    index_args,
-    kept_uv_compile,
-    select_versions,
-    uv_compile,
-)
 from depinfer.rules.python import files_near_top, read_small
 from depinfer.rules.python_declare import Estimate, estimate, kind
 from depinfer.scan import classify
 from depinfer.versions import parse_as_of
 
-_PIN = re.compile(
+_PIN = lazy(
     r"(?:^|[\s'\"])(?:pip\s+install\s+[^\n]*?)?([A-Za-z0-9][A-Za-z0-9._-]*)(\[[^\]]*\])?\s*(==\s*[0-9][\w.*+!-]*)"
 )
 _GROUP_HEADS = ("optional-dependencies.", "dependency-groups.", "group.")
@@ -118,7 +112,7 @@ def resolve(project: Project, candidates: list[Candidate], ctx: Context) -> list
     return expand_deploy_locks(project, out, ctx)
 
 
-_BEFORE = re.compile(r'^python_version\s*<\s*"(3\.\d+)"$')
+_BEFORE = lazy(r'^python_version\s*<\s*"(3\.\d+)"$')
 
 
 def _markers_of_strongest_uses(ours: list[Candidate], merged: list[Candidate]) -> None:
@@ -271,7 +265,7 @@ def _tested_unguarded(project: Project, ours: list[Candidate]) -> set[str]:
     return {name for name, guarded in sites.items() if guarded and not any(guarded)}
 
 
-_CATCHES_IMPORT = re.compile(
+_CATCHES_IMPORT = lazy(
     r"^except\s*:|^except\s*\(?\s*(?:[\w.]+\s*,\s*)*(?:ImportError|ModuleNotFoundError|Exception|BaseException)\b"
 )
 
@@ -638,7 +632,7 @@ def _drop_framework_parts(requirements: list[Requirement], ctx: Context) -> list
     return _without_runtime(requirements, drop)
 
 
-_EXACT_PIN = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*(?:\[[^\]]*\])?\s*\(?\s*===?\s*[0-9]")
+_EXACT_PIN = lazy(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*(?:\[[^\]]*\])?\s*\(?\s*===?\s*[0-9]")
 
 
 def _drop_lockstep_parts(requirements: list[Requirement], ctx: Context) -> list[Requirement]:
@@ -701,17 +695,20 @@ def choose_specs(
     except ValueError as exc:
         ctx.error(str(exc))
         return
+    # lazy: the version stage (packaging, uv, the registries' endpoints) only when asked
+    from depinfer.resolvers.python_versions import select_versions
+
     select_versions(requirements, ctx, python, as_of, used)
 
 
-_DOCKER_REQ = re.compile(r"(?:-r|--requirement)\s+(\S+\.txt)")
-_DOCKER_FROM = re.compile(r"^FROM\s+python:(3\.\d+)", re.M | re.I)
+_DOCKER_REQ = lazy(r"(?:-r|--requirement)\s+(\S+\.txt)")
+_DOCKER_FROM = lazy(r"^FROM\s+python:(3\.\d+)", re.M | re.I)
 
 
 # The project compiles its requirements: pip-tools, `uv pip compile`, Dependabot's
 # pip-compile ecosystem (https://pip-tools.readthedocs.io, https://docs.astral.sh/uv/pip/compile/)
-_COMPILER = re.compile(r"\bpip-compile\b|\bpip-tools\b|\buv\s+pip\s+compile\b")
-_COMPILER_PLACES = re.compile(
+_COMPILER = lazy(r"\bpip-compile\b|\bpip-tools\b|\buv\s+pip\s+compile\b")
+_COMPILER_PLACES = lazy(
     r"(^|/)(\.github/.*\.ya?ml|[^/]*requirements[^/]*\.(txt|in)|Makefile|justfile|tox\.ini"
     r"|noxfile\.py|pyproject\.toml|setup\.cfg|\.pre-commit-config\.yaml|[^/]*\.sh)$"
 )
@@ -784,6 +781,8 @@ def expand_deploy_locks(
         as_of = parse_as_of(ctx.options.as_of, project.last_commit_date)
     except ValueError:
         return requirements
+    from depinfer.resolvers import python_versions as pv  # lazy: online runs only
+
     out = [r for r in requirements if r.manifest not in locks]
     for path, docker_python in locks.items():
         folder = PurePosixPath(path).parent.as_posix()
@@ -795,10 +794,10 @@ def expand_deploy_locks(
         text = "".join(
             r.name + r.spec + (f"; {r.markers}" if r.markers else "") + "\n" for r in top
         )
-        ok, stdout, err = kept_uv_compile(
-            ctx, text, python, as_of, uv_args=index_args(ctx), run=uv_compile
+        ok, stdout, err = pv.kept_uv_compile(
+            ctx, text, python, as_of, uv_args=pv.index_args(ctx), run=pv.uv_compile
         )
-        pins = dict(PINNED.findall(stdout)) if ok else {}
+        pins = dict(pv.PINNED.findall(stdout)) if ok else {}
         if not pins:
             ctx.warn(
                 f"could not compile the deploy lock ({err.splitlines()[-1] if err else 'no output'}); "
@@ -1017,9 +1016,9 @@ def _declared_anywhere(manifests: list[Manifest]) -> set[str]:
 _LOWEST = (
     r"(min|minimum|minimal|lowest|oldest)([-_.]?(versions?|deps|dependencies|requirements|reqs))?"
 )
-_LOWEST_VERSIONS = re.compile(rf"^{_LOWEST}$", re.I)
+_LOWEST_VERSIONS = lazy(rf"^{_LOWEST}$", re.I)
 # Extras whose names say tests/docs/tooling: a runtime import listed there is still runtime.
-_TOOLING_EXTRAS = re.compile(
+_TOOLING_EXTRAS = lazy(
     r"^(test|tests|testing|dev|develop|development|docs?|lint|linting|typing|types|mypy|"
     rf"style|check|checks|ci|coverage|cov|bench|benchmarks?|all|full|complete|{_LOWEST})$",
     re.I,

@@ -50,6 +50,7 @@ from depinfer.model import (
     Project,
     Section,
 )
+from depinfer.patterns import lazy
 from depinfer.rules import (
     python_features,
     python_optional_imports,
@@ -79,9 +80,9 @@ def rules() -> list[dict[str, Any]]:
     for rule in data["rules"]:
         rule = dict(rule)
         if "text" in rule:
-            rule["regex"] = re.compile(rule["text"])
+            rule["regex"] = lazy(rule["text"])  # compiled when a file of its families exists
         if "unless_text" in rule:
-            rule["unless_regex"] = re.compile(rule["unless_text"])
+            rule["unless_regex"] = lazy(rule["unless_text"])
         out.append(rule)
     return out
 
@@ -361,7 +362,7 @@ def _pytest_plugins(
         _emit(rule, [(use.file, use.line, FileKind.TEST)], layout, out, ctx)
 
 
-_PIP_R = re.compile(r"\bpip3?\s+install\b[^\n]*?\s(?:-r|--requirement)[\s=]+([^\s;&|\\]+)")
+_PIP_R = lazy(r"\bpip3?\s+install\b[^\n]*?\s(?:-r|--requirement)[\s=]+([^\s;&|\\]+)")
 
 
 def _image_requirements(
@@ -394,7 +395,7 @@ def _image_requirements(
     return out
 
 
-_PIP_INSTALL = re.compile(r"\bpip3?\s+install\s+((?:[^&;\n\\]|\\\n)*)")
+_PIP_INSTALL = lazy(r"\bpip3?\s+install\s+((?:[^&;\n\\]|\\\n)*)")
 
 
 def _image_installs(
@@ -471,7 +472,7 @@ def _emit(
         )
 
 
-_TRIPLE_QUOTED = re.compile(r'("""|\'\'\')(?:.|\n)*?\1')
+_TRIPLE_QUOTED = lazy(r'("""|\'\'\')(?:.|\n)*?\1')
 
 
 def _active_match(regex: re.Pattern[str], text: str, python: bool = False) -> re.Match[str] | None:

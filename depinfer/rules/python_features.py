@@ -13,7 +13,6 @@ The declare model (python_declare.py) turns them into P(the maintainers declare 
 from __future__ import annotations
 
 import re
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 
 from depinfer.context import Context
@@ -23,9 +22,10 @@ from depinfer.mapping.python_index import canonical
 from depinfer.mapping.python_manifests import ManifestLayout
 from depinfer.mapping.python_tooling import tooling_declarations
 from depinfer.model import Candidate, Ecosystem, FileKind, ImportRef, Manifest, Project, Section
+from depinfer.patterns import lazy
 
-_PLATFORM = re.compile(r"sys_platform|platform_system|os_name|platform_machine")
-_VERSION = re.compile(r"python_version|python_full_version")
+_PLATFORM = lazy(r"sys_platform|platform_system|os_name|platform_machine")
+_VERSION = lazy(r"python_version|python_full_version")
 
 
 def annotate(
@@ -129,6 +129,8 @@ def required_by_chosen(
             and not dependency_facts(c).rule
         }
     )
+    from concurrent.futures import ThreadPoolExecutor  # lazy: offline runs start no thread
+
     out: dict[str, set[str]] = {}
     with ThreadPoolExecutor(max_workers=max(1, min(8, len(chosen)))) as pool:
         metas = list(pool.map(lambda n: ctx.registries.metadata(Ecosystem.PYPI, n), chosen))

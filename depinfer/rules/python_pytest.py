@@ -24,7 +24,6 @@ Precision first:
 
 from __future__ import annotations
 
-import configparser
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -36,7 +35,7 @@ from tree_sitter import Node, Query, QueryCursor
 
 from depinfer import toml_compat
 from depinfer.analyzers.python import LANGUAGE, parse_source, string_literal
-from depinfer.data import table_path
+from depinfer.data import load_table, table_path
 from depinfer.mapping.python_hosts import runner
 from depinfer.model import FileKind, ImportRef
 from depinfer.toml_compat import tomllib
@@ -105,7 +104,7 @@ class Choice:
 
 @lru_cache(maxsize=1)
 def table() -> tuple[Plugin, ...]:
-    rows = tomllib.loads(TABLE.read_text(encoding="utf-8")).get("plugin", [])
+    rows = load_table("python/pytest_plugins.toml").get("plugin", [])
     return tuple(
         Plugin(
             package=row["package"],
@@ -258,6 +257,8 @@ def scan_config(rel: str, text: str, found: Found) -> None:
             inner = tool.get("ini_options")
             sections.append(inner if isinstance(inner, dict) else tool)
     else:
+        import configparser  # lazy: only trees with an ini-style pytest configuration
+
         parser = configparser.ConfigParser(interpolation=None, strict=False)
         try:
             parser.read_string(text)

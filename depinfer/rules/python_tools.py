@@ -14,7 +14,6 @@ from each tool's documentation).
 from __future__ import annotations
 
 import ast
-import configparser
 import re
 from collections.abc import Callable, Iterator
 from functools import lru_cache
@@ -27,17 +26,18 @@ from depinfer.facts.python import DependencyFacts
 from depinfer.mapping.python_index import canonical, load_index
 from depinfer.mapping.python_manifests import ManifestLayout
 from depinfer.model import Candidate, Ecosystem, Evidence, FileKind, Project, Section
+from depinfer.patterns import lazy
 from depinfer.toml_compat import tomllib
 
 Found = tuple[str, str, str, int, str]  # (dist, where, file, line, detail)
 
-_SEPARATORS = re.compile(r"&&|\|\||;|\|")
-_ENV_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
-_PYTHON = re.compile(r"^(?:python[0-9.]*|py)$")
+_SEPARATORS = lazy(r"&&|\|\||;|\|")
+_ENV_ASSIGNMENT = lazy(r"^[A-Za-z_][A-Za-z0-9_]*=")
+_PYTHON = lazy(r"^(?:python[0-9.]*|py)$")
 # words that run the next word in an environment of their own (`poetry run flake8`)
 _RUNNERS = {"poetry", "uv", "pipenv", "pdm", "hatch", "rye"}
-_SESSION_RUN = re.compile(r"session\.run\(\s*[\"']([^\"']+)[\"']")
-_YAML_PREFIX = re.compile(r"^\s*(?:-\s+)?(?:run:\s*[|>]?-?\s*)?")
+_SESSION_RUN = lazy(r"session\.run\(\s*[\"']([^\"']+)[\"']")
+_YAML_PREFIX = lazy(r"^\s*(?:-\s+)?(?:run:\s*[|>]?-?\s*)?")
 
 
 @lru_cache(maxsize=1)
@@ -125,6 +125,8 @@ def _pyproject_tables(text: str) -> set[str]:
 
 
 def _ini_sections(text: str) -> set[str]:
+    import configparser  # lazy: only trees with an ini file
+
     parser = configparser.RawConfigParser(strict=False)
     try:
         parser.read_string(text)

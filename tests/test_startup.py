@@ -1,0 +1,194 @@
+"""Start-up: `--check` and `--offline --names-only` load only what they use (issue 27)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+from conftest import REPO, write_tree
+
+from depinfer import runtime
+
+# what the offline Python runs never need: the HTTP stack and registry clients, the
+# version stage, pathspec (while no ignore line can match), process pools, tempfile,
+# subprocess, configparser
+NOT_LOADED = (
+    "depinfer.registries.http",
+    "depinfer.registries.clients",
+    "depinfer.registries.endpoints",
+    "depinfer.resolvers.python_versions",
+    "requests",
+    "requests_cache",
+    "pathspec",
+    "packaging.requirements",
+    "packaging.specifiers",
+    "concurrent.futures.thread",
+    "multiprocessing",
+    "subprocess",  # only a project with its own virtual environment
+    "configparser",  # only an ini-style pytest configuration
+)
+
+PROBE = """
+import json, runpy, sys
+sys.argv = ["depinfer", *sys.argv[1:]]
+try:
+    runpy.run_module("depinfer", run_name="__main__")
+except SystemExit:
+    pass
+sys.__stderr__.write(json.dumps(sorted(sys.modules)))
+"""
+
+
+@pytest.mark.parametrize("flags", [["--check"], ["--offline", "--names-only"]])
+def test_offline_runs_load_only_what_they_use(tmp_path, flags):
+    tree = write_tree(
+        tmp_path / "t",
+        {
+            "pyproject.toml": "[project]\nname = 'a'\nrequires-python = '>=3.9'\n"
+            "dependencies = ['requests>=2; python_version>\"3\"']\n",
+            "requirements-dev.txt": "pytest==8.0\n",
+            ".gitignore": "*.log\nbuild/\n",
+            "a.py": "import requests\nimport yaml\n",
+        },
+    )
+    env = {**os.environ, "PYTHONPATH": str(REPO), "DEPINFER_CACHE_DIR": str(tmp_path / "c")}
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, str(tree), *flags],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        cwd=tmp_path,
+    )
+    loaded = set(json.loads(done.stderr.strip().splitlines()[-1]))
+    assert "depinfer.rules.python" in loaded  # it did run
+    assert not [m for m in NOT_LOADED if m in loaded]
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [">=3.8", ">=3.8, <4", "~=3.9", "==3.*", "!=3.0.*,>=3.7", ">3.9", "<3.10", "<=3.7.99", ">=3.8,"]
+    + ["~=3", ">=3.*", "==3.8.0.*", ">=v3.8", "3.8", ">=3.13", "===3.9", ">=3.10.1,<3.10.5"],
+)
+def test_requires_python_reads_as_packaging_reads_it(spec):
+    from packaging.specifiers import InvalidSpecifier, SpecifierSet
+
+    try:
+        allowed = SpecifierSet(spec)
+    except InvalidSpecifier:
+        expected = None
+    else:
+        expected = next(
+            (
+                v
+                for v in runtime.known_versions()
+                if allowed.contains(f"{v}.0", prereleases=True)
+                or allowed.contains(f"{v}.99", prereleases=True)
+            ),
+            None,
+        )
+    assert runtime.target_from_requires_python(spec) == expected
+
+
+def test_a_workflow_is_parsed_once_however_often_the_versions_are_asked(tmp_path, monkeypatch):
+    import yaml
+
+    from depinfer.scan import scan
+
+    tree = write_tree(
+        tmp_path / "t",
+        {
+            "setup.py": "",
+            "a.py": "import os\n",
+            ".github/workflows/ci.yml": f"# {tmp_path}\njobs:\n  t:\n    strategy:\n"
+            "      matrix:\n        python-version: ['3.9', '3.12']\n",
+        },
+    )
+    parsed = []
+    real = yaml.safe_load
+    monkeypatch.setattr(yaml, "safe_load", lambda text: parsed.append(1) or real(text))
+    project = scan(tree)
+    answers = {runtime.python_runtime(project).minimum for _ in range(3)}
+    assert answers == {"3.9"} and len(parsed) == 1
+
+
+def test_a_lazy_pattern_compiles_on_first_use_and_then_is_the_pattern(monkeypatch):
+    import re
+
+    from depinfer.patterns import lazy
+
+    compiled = []
+    real = re.compile
+    monkeypatch.setattr(re, "compile", lambda *a: compiled.append(a) or real(*a))
+    pattern = lazy(r"(?P<name>[a-z]+)-(\d+)", re.I)
+    assert (pattern.pattern, pattern.flags, compiled) == (r"(?P<name>[a-z]+)-(\d+)", re.I, [])
+    assert pattern.match("Ab-12").group("name", 2) == ("Ab", "12")
+    assert pattern.sub("x", "a-1 b-2") == "x x" and pattern.groups == 2
+    assert [m.start() for m in pattern.finditer("a-1 b-2")] == [0, 4]
+    assert len(compiled) == 1  # once, whatever is asked afterwards
+    with pytest.raises(AttributeError):
+        pattern.nothing  # noqa: B018
+
+
+# the modules an offline Python run imports: none compiles a regular expression at import
+OFFLINE_PYTHON_MODULES = (
+    "depinfer.check",
+    "depinfer.scan",
+    "depinfer.selection",
+    "depinfer.runtime",
+    "depinfer.versions",
+    "depinfer.analyzers.python",
+    "depinfer.analyzers.python_notebook",
+    "depinfer.analyzers.python_django",
+    "depinfer.analyzers.python_strings",
+    "depinfer.mapping.python",
+    "depinfer.mapping.python_manifests",
+    "depinfer.mapping.python_tooling",
+    "depinfer.mapping.python_optional_modules",
+    "depinfer.manifests.pyproject",
+    "depinfer.manifests.pep508",
+    "depinfer.manifests.requirements",
+    "depinfer.manifests.setup_cfg",
+    "depinfer.registries.names",
+    "depinfer.rules.python",
+    "depinfer.rules.python_tools",
+    "depinfer.rules.python_features",
+    "depinfer.resolvers.python",
+)
+
+COMPILE_PROBE = """
+import importlib, json, re, sys
+import re._compiler as compiler
+
+real = compiler.compile
+at_import = []
+
+def compile(pattern, flags=0):
+    frame = sys._getframe(1)
+    while frame and frame.f_globals.get("__name__", "").startswith("re"):
+        frame = frame.f_back
+    if frame and frame.f_code.co_name == "<module>":
+        at_import.append(frame.f_globals.get("__name__"))
+    return real(pattern, flags)
+
+compiler.compile = compile
+for name in sys.argv[1:]:
+    importlib.import_module(name)
+print(json.dumps(sorted({m for m in at_import if m in sys.argv[1:]})))
+"""
+
+
+def test_offline_python_modules_compile_no_regex_at_import(tmp_path):
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    done = subprocess.run(
+        [sys.executable, "-c", COMPILE_PROBE, *OFFLINE_PYTHON_MODULES],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        cwd=tmp_path,
+    )
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == []
