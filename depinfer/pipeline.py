@@ -17,12 +17,14 @@ import os
 import re
 import stat
 from collections import defaultdict
+from collections.abc import Collection, Iterator
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING
 
 from depinfer.config import apply_config, load_config
 from depinfer.context import Context, Options
+from depinfer.filecache import FileCache, content_key
 from depinfer.manifests import ManifestError, NotWritable, render_manifest
 from depinfer.model import (
     Candidate,
@@ -143,7 +145,7 @@ def plan_edits(
     if ctx.options.versions and any(r.ecosystem == Ecosystem.PYPI for r in requirements):
         from depinfer.resolvers import python_gate  # lazy: only runs that write versions
 
-        installs = test_job_installs(project)
+        installs = JobInstalls(project, ctx.files)  # the CI is read only if a group asks
         requirements[:] = python_gate.gate(project, requirements, ctx, installs)
     by_manifest: dict[str, list[Requirement]] = defaultdict(list)
     for req in requirements:
@@ -168,6 +170,49 @@ def plan_edits(
             continue
         edits.append(ManifestEdit(path, old, new, added=[r.name for r in reqs]))
     return edits
+
+
+class JobInstalls(Collection[str]):
+    """`test_job_installs(project)`, read on the first question (the gate asks only about
+    a group or extra whose name does not already say it is for tests) and kept in the
+    analysis cache by the CI files' content: reading the CI loads its YAML parser and
+    planner, a tenth of a warm run."""
+
+    def __init__(self, project: Project, files: FileCache | None = None) -> None:
+        self.project = project
+        self.files = files
+        self._names: set[str] | None = None
+
+    def names(self) -> set[str]:
+        if self._names is None:
+            key = self._key() if self.files is not None else None
+            if key is None or self.files is None:
+                self._names = test_job_installs(self.project)
+            else:
+                self._names = self.files.memo(
+                    "ci-installs", key, lambda: test_job_installs(self.project)
+                )
+        return self._names
+
+    def _key(self) -> str | None:
+        """A digest of the CI files (names and content); None when one cannot be read."""
+        parts: list[bytes] = []
+        for rel in self.project.ci_files:
+            try:
+                parts.append(rel.encode("utf-8", "surrogatepass") + b"\0")
+                parts.append((Path(self.project.root) / rel).read_bytes() + b"\0")
+            except OSError:
+                return None
+        return content_key("ci-installs", b"".join(parts))
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.names()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.names())
+
+    def __len__(self) -> int:
+        return len(self.names())
 
 
 def test_job_installs(project: Project) -> set[str]:

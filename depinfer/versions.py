@@ -11,12 +11,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from datetime import datetime, timedelta, timezone
+from functools import lru_cache
 from typing import Any
 
 from depinfer.patterns import lazy
 from depinfer.registries.base import VersionInfo
 
 
+@lru_cache(maxsize=65536)  # asked for every release of a crate, by each pick over it
 def vtuple(v: str) -> tuple[int, ...]:
     """`1.2.3-rc.1+meta` → (1, 2, 3); missing components are 0."""
     nums = re.findall(r"\d+", v.split("-")[0].split("+")[0])
@@ -89,6 +91,7 @@ def pick_version(
 SETTLE_DAYS = 30
 
 
+@lru_cache(maxsize=65536)
 def breaking_line(version: str) -> tuple[int, ...]:
     """The part of a version that changes on breaking releases: the major, or `0.minor`."""
     nums = [int(x) for x in re.findall(r"\d+", version.split("+")[0])[:2]]

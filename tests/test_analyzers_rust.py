@@ -269,3 +269,36 @@ def test_a_file_no_mod_reaches_beside_an_includer_uses_the_includers_names():
     found = crates(refs, target="runtime")
     assert "regex" in found
     assert not {"fmt", "fsutils"} & found
+
+
+def test_analysis_kept_per_tree_and_replayed_with_its_notes(tmp_path):
+    """A second run over the same files reads the uses from the analysis cache: the same
+    refs and the same notes (syntax errors) in the same order; an edited file is read again."""
+    from depinfer.filecache import FileCache
+
+    root = tmp_path / "tree"
+    write_tree(
+        root,
+        {
+            "Cargo.toml": CARGO_X,
+            "src/main.rs": "mod a;\nuse serde::Serialize;\nfn main() {}\n",
+            "src/a.rs": "use regex::Regex;\nfn f( {\n",
+        },
+    )
+
+    def run():
+        ctx = offline_context()
+        ctx.files = FileCache(tmp_path / "cache", root)
+        refs = analyze(scan(root), ctx)
+        ctx.files.save()
+        return refs, [str(d) for d in ctx.diagnostics], ctx.files
+
+    refs, notes, cache = run()
+    assert cache.misses == 1 and "src/a.rs: syntax errors; read what could be parsed" in notes
+    again, notes_again, cache = run()
+    assert cache.hits == 1 and cache.misses == 0
+    assert again == refs and notes_again == notes
+    (root / "src/a.rs").write_text("use regex::Regex;\nfn f() {}\n")
+    edited, notes_edited, cache = run()
+    assert cache.misses == 1 and not notes_edited
+    assert {r.module for r in edited} == {r.module for r in refs}

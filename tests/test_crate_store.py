@@ -98,3 +98,47 @@ def test_a_release_unpacked_once_is_not_downloaded_again(tmp_path, monkeypatch):
     other = _IndexedRegistry(data, url="sparse+https://mirror.example/")
     assert crate_source("foo", "1.0.0", other, False, [], "", store) == root
     assert other.downloads == 1  # another index: its own release, downloaded
+
+
+class _VersionedRegistry(_IndexedRegistry):
+    """Releases and `.crate` files per crate name; downloads counted by thread."""
+
+    def __init__(self) -> None:
+        super().__init__(b"")
+        import threading
+
+        self.threads: set[int] = set()
+        self.current = threading.get_ident
+
+    def versions_many(self, ecosystem, names):  # noqa: ARG002
+        from depinfer.registries.base import VersionInfo
+
+        return {n: [VersionInfo("1.0.0"), VersionInfo("1.1.0")] for n in names}
+
+    def download_crate(self, name, version):
+        self.downloads += 1
+        self.threads.add(self.current())
+        return _crate({f"{name}-{version}/Cargo.toml": f"[package]\nname='{name}'\n"})
+
+
+def test_releases_are_prefetched_into_the_store_and_read_from_it_after(tmp_path, monkeypatch):
+    from depinfer.context import Context, Options
+    from depinfer.filecache import FileCache
+    from depinfer.mapping.rust_sources import prefetch_sources, release_source
+    from depinfer.model import Project
+
+    monkeypatch.setattr(crate_sources, "cargo_source_dir", lambda *a: None)
+    registry = _VersionedRegistry()
+    ctx = Context(Options(), registries=registry)  # type: ignore[arg-type]
+    ctx.files = FileCache(tmp_path / "cache", tmp_path)
+    project = Project(root=tmp_path, files=[])
+    prefetch_sources(["aa", "bb", "cc"], project, ctx)
+    assert registry.downloads == 3
+    for name in ("aa", "bb", "cc"):
+        root = release_source(name, "1.1.0", ctx, [])  # the newest: what was prefetched
+        assert root is not None and root.name == f"{name}-1.1.0"
+    assert registry.downloads == 3  # each read found its release in the store
+    offline = Context(Options(offline=True), registries=registry)  # type: ignore[arg-type]
+    offline.files = ctx.files
+    prefetch_sources(["dd", "ee"], project, offline)
+    assert registry.downloads == 3  # offline: nothing asked

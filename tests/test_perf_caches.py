@@ -92,3 +92,78 @@ def test_only_trees_the_pytest_scan_reads_again_are_kept():
     assert len(analyzer._TREES) == 1
     analyzer.forget_trees()
     assert not analyzer._TREES
+
+
+def test_npm_answers_are_kept_per_scratch_copy_and_a_timeout_is_not(tmp_path, monkeypatch):
+    from depinfer.resolvers import javascript_gate as gate
+
+    calls: list[str] = []
+    answer: dict[str, gate.Failure | None] = {"value": None}
+
+    def fake(cmd, cwd):
+        calls.append(cwd.name)
+        return answer["value"]
+
+    monkeypatch.setattr(gate, "run_npm", fake)
+    facts = _ctx(tmp_path).registries.http_settings().facts()
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    (scratch / "package.json").write_text('{"dependencies": {"aa": "^1.0.0"}}\n')
+    cmd = [sys.executable, "install", "--package-lock-only"]
+    assert gate.kept_npm(cmd, scratch, scratch, facts) is None
+    (scratch / "package-lock.json").write_text("{}")  # npm's own output: not part of the key
+    assert gate.kept_npm(cmd, scratch, scratch, facts) is None
+    assert len(calls) == 1
+    (scratch / "package.json").write_text('{"dependencies": {"aa": "^2.0.0"}}\n')
+    answer["value"] = gate.Failure("ERESOLVE", "could not resolve")
+    assert gate.kept_npm(cmd, scratch, scratch, facts) == answer["value"]
+    assert gate.kept_npm(cmd, scratch, scratch, facts) == answer["value"]
+    assert len(calls) == 2  # a conflict is npm's answer: kept
+    assert gate.kept_npm([*cmd, "--legacy-peer-deps"], scratch, scratch, facts)
+    assert len(calls) == 3  # another command line: asked again
+    answer["value"] = gate.Failure("TIMEOUT", "npm did not answer")
+    (scratch / ".npmrc").write_text("engine-strict=true\n")
+    for _ in range(2):
+        gate.kept_npm(cmd, scratch, scratch, facts)
+    assert len(calls) == 5  # not an answer: never kept
+
+
+def test_the_http_cache_loads_without_back_ends_depinfer_never_uses():
+    import subprocess
+
+    code = (
+        "import sys\n"
+        "from depinfer.registries.http import UNUSED_BY_CACHE, requests_cache_module\n"
+        "assert requests_cache_module().SQLiteCache\n"
+        "assert not [n for n in UNUSED_BY_CACHE if n in sys.modules], 'loaded or left hidden'\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_the_ci_installs_are_read_when_asked_and_kept_by_the_ci_files_content(
+    tmp_path, monkeypatch
+):
+    from depinfer import pipeline
+
+    wf = tmp_path / ".github" / "workflows" / "ci.yml"
+    wf.parent.mkdir(parents=True)
+    wf.write_text(
+        "jobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n"
+        "      - run: pip install -e .[extra1]\n      - run: pytest\n"
+    )
+    project = Project(root=tmp_path, files=[], ci_files=[".github/workflows/ci.yml"])
+    calls: list[int] = []
+    real = pipeline.test_job_installs
+    monkeypatch.setattr(pipeline, "test_job_installs", lambda p: calls.append(1) or real(p))
+
+    def installs() -> pipeline.JobInstalls:
+        return pipeline.JobInstalls(project, FileCache(tmp_path / "cache", tmp_path))
+
+    first = installs()
+    assert not calls  # nothing read before the first question
+    assert "extra1" in first and "other" not in first
+    first.files.save()  # type: ignore[union-attr]
+    assert "extra1" in installs() and len(calls) == 1  # kept: the CI is not read again
+    wf.write_text(wf.read_text().replace("extra1", "extra2"))
+    assert "extra2" in installs() and len(calls) == 2  # changed: read again

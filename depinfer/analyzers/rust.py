@@ -21,6 +21,7 @@ Context travels with every ref in its facts (`RustUse`):
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -30,6 +31,7 @@ from typing import Any
 from depinfer.context import Context
 from depinfer.data import load_table
 from depinfer.facts.rust import RustUse
+from depinfer.filecache import content_key
 from depinfer.model import Diagnostic, Ecosystem, FileKind, ImportRef, Manifest, Project
 from depinfer.scan import nearest_directory, read_source
 
@@ -1049,42 +1051,95 @@ class _Files:
     kinds: dict[str, FileKind] = field(default_factory=dict)
 
 
+ANALYZER = "rust-refs"  # its entries' name in the per-file analysis cache
+
+
 def analyze(project: Project, ctx: Context) -> list[ImportRef]:
+    """The crate uses of every `.rs` file. A file's uses depend on its whole package (the
+    names its other files declare, the walk from the targets' roots), so the answer is
+    kept in the analysis cache for all the files at once, keyed by their contents and the
+    packages' layout."""
     files = [f for f in project.files_of("rust")]
     if not files:
         return []
     pkgs = packages(project)
-    read = _read_files(project, ctx, pkgs)
-    pkg_names = _package_names(read, set(pkgs))
-    results, reached = _walk_targets(read, pkg_names)
-    _walk_unreached(read, pkg_names, results, reached)
-    return _import_refs(read, results)
+    texts, read_notes = _read_texts(project, pkgs)
+    key = content_key(ANALYZER, _texts_digest(texts), _layout_key(pkgs))
+    found, value = ctx.files.get(ANALYZER, key)
+    if found:
+        refs, notes = value
+    else:
+        notes = {}
+        read = _read_files(texts, pkgs, notes)
+        pkg_names = _package_names(read, set(pkgs))
+        results, reached = _walk_targets(read, pkg_names)
+        _walk_unreached(read, pkg_names, results, reached)
+        refs = _import_refs(read, results)
+        ctx.files.put(ANALYZER, key, (refs, notes))
+    for f in files:  # in the order a plain read-and-parse pass reports them
+        ctx.diagnostics.extend(read_notes.get(f.path, ()))
+        ctx.diagnostics.extend(notes.get(f.path, ()))
+    return refs
 
 
-def _read_files(project: Project, ctx: Context, pkgs: dict[str, Package]) -> _Files:
-    """Parse every `.rs` file that belongs to a package (syntax errors are reported, and
-    what could be parsed is read)."""
+# (file, its text, its kind, its package directory) of each `.rs` file a package holds
+_Texts = list[tuple[str, str, FileKind, str]]
+
+
+def _read_texts(project: Project, pkgs: dict[str, Package]) -> tuple[_Texts, dict]:
+    """The text of every `.rs` file that belongs to a package, and per file what reading
+    it reported."""
     dirs = set(pkgs)
-    parser = rust_parser()
-    out = _Files()
+    texts: _Texts = []
+    notes: dict[str, list[Diagnostic]] = {}
     for f in project.files_of("rust"):
         d = nearest_directory(f.path, dirs)
         if d is None:
             continue
-        text = read_source(project, f.path, ctx.diagnostics)
-        if text is None:
-            continue
+        said: list[Diagnostic] = []
+        text = read_source(project, f.path, said)
+        if said:
+            notes[f.path] = said
+        if text is not None:
+            texts.append((f.path, text, f.kind, d))
+    return texts, notes
+
+
+def _texts_digest(texts: _Texts) -> bytes:
+    h = hashlib.blake2b(digest_size=20)
+    for rel, text, kind, d in texts:
+        h.update(repr((rel, kind.value, d, len(text))).encode("utf-8", "surrogatepass"))
+        h.update(text.encode("utf-8", "surrogatepass"))
+    return h.digest()
+
+
+def _layout_key(pkgs: dict[str, Package]) -> tuple:
+    """What the walk reads of each package's manifest."""
+    return tuple(
+        (d, p.manifest.path)
+        + tuple(repr(p.manifest.data.get(k)) for k in ("name", "edition", "targets", "build"))
+        for d, p in sorted(pkgs.items())
+    )
+
+
+def _read_files(texts: _Texts, pkgs: dict[str, Package], notes: dict) -> _Files:
+    """Parse every `.rs` file that belongs to a package (syntax errors are reported in
+    `notes`, per file, and what could be parsed is read)."""
+    parser = rust_parser()
+    out = _Files()
+    for rel, text, kind, d in texts:
         src = text.encode("utf-8")
         try:
             tree = parser.parse(src)
         except Exception as exc:  # tree-sitter does not raise on syntax errors; be safe anyway
-            ctx.diagnostics.append(Diagnostic(f"cannot parse: {exc}", f.path))
+            notes.setdefault(rel, []).append(Diagnostic(f"cannot parse: {exc}", rel))
             continue
         if tree.root_node.has_error:
-            ctx.info("syntax errors; read what could be parsed", f.path)
-        out.facts[f.path] = _collect_file_facts(f.path, tree, src)
-        out.owner[f.path] = pkgs[d]
-        out.kinds[f.path] = f.kind
+            message = "syntax errors; read what could be parsed"
+            notes.setdefault(rel, []).append(Diagnostic(message, rel, "info"))
+        out.facts[rel] = _collect_file_facts(rel, tree, src)
+        out.owner[rel] = pkgs[d]
+        out.kinds[rel] = kind
     return out
 
 

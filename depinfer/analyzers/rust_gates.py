@@ -623,12 +623,18 @@ def is_own_glob(key: str) -> bool:
     return key.startswith(("*crate::", "*self::", "*super::"))
 
 
+def _published_manifest(crate_root: str) -> dict:
+    """A published crate's Cargo.toml, read only (tomllib: the same values as tomlkit's
+    unwrapped document, about ten times faster)."""
+    import tomllib
+
+    return tomllib.loads((Path(crate_root) / "Cargo.toml").read_text(encoding="utf-8"))
+
+
 def dependency_requirement(crate_root: str, name: str) -> str | None:
     """The version requirement a crate's Cargo.toml puts on one of its dependencies."""
-    import tomlkit
-
     try:
-        doc = tomlkit.parse((Path(crate_root) / "Cargo.toml").read_text(encoding="utf-8")).unwrap()
+        doc = _published_manifest(crate_root)
     except Exception:
         return None
     for key, value in (doc.get("dependencies") or {}).items():
@@ -676,10 +682,8 @@ def features_for(
 def crate_features(crate_root: str) -> dict[str, list[str]]:
     """The `[features]` table of a crate's own Cargo.toml, with optional dependencies added
     as their implicit features (unless a `dep:` entry hides them)."""
-    import tomlkit
-
     try:
-        doc = tomlkit.parse((Path(crate_root) / "Cargo.toml").read_text(encoding="utf-8")).unwrap()
+        doc = _published_manifest(crate_root)
     except Exception:
         return {}
     features = {k: [str(x) for x in v] for k, v in (doc.get("features") or {}).items()}

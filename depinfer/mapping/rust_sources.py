@@ -27,6 +27,43 @@ def release_source(
     )
 
 
+PREFETCH_WORKERS = 8  # `.crate` downloads at once
+
+
+def prefetch_sources(packages: list[str], project: Project, ctx: Context) -> None:
+    """The `.crate` of the release `registry_source` reads first for each of `packages`,
+    fetched concurrently (PREFETCH_WORKERS at once) into the crate store, so that a cold run
+    waits about one download, not one per package, and the reads after it find each release
+    kept. Nothing offline, without a store, or for fewer than two packages."""
+    store = _store(ctx)
+    if (
+        len(packages) < 2
+        or ctx.options.offline
+        or store is None
+        or not hasattr(ctx.registries, "download_crate")
+    ):
+        return
+    import shutil
+    import tempfile
+    from concurrent.futures import ThreadPoolExecutor  # lazy: offline runs start none
+
+    versions = ctx.registries.versions_many(Ecosystem.CRATES, packages)
+    try:
+        as_of = parse_as_of(ctx.options.as_of, project.last_commit_date)
+    except ValueError:
+        as_of = None
+    picked = [(p, pick_crate_version(versions.get(p) or [], as_of=as_of)) for p in packages]
+    pairs = [(p, v.version) for p, v in picked if v is not None]
+    if len(pairs) < 2:
+        return
+    own = [Path(tempfile.mkdtemp(prefix="depinfer-crates-"))]  # if the store cannot be written
+    try:
+        with ThreadPoolExecutor(max_workers=min(PREFETCH_WORKERS, len(pairs))) as pool:
+            list(pool.map(lambda pv: release_source(pv[0], pv[1], ctx, own), pairs))
+    finally:
+        shutil.rmtree(own[0], ignore_errors=True)
+
+
 @lru_cache(maxsize=1)
 def std_prelude() -> frozenset[str]:
     """Names every module has from the standard prelude (`Vec`, `Option`, `TryFrom`)."""

@@ -284,6 +284,12 @@ def _npmrc_files(project_root: Path | None, env: Mapping[str, str], home: Path) 
     return files
 
 
+def npmrc_files(project_root: Path | None) -> list[Path]:
+    """npm's config files for this environment, most specific first (project, user,
+    global)."""
+    return _npmrc_files(project_root, os.environ, Path.home())
+
+
 def _node_prefix() -> str | None:
     import shutil
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import sys
 import threading
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -50,6 +51,33 @@ def _capped_retry(**kwargs: Any) -> Any:
             return None if value is None else min(value, MAX_RETRY_AFTER)
 
     return CappedRetry(**kwargs)
+
+
+# Optional back-ends requests-cache imports when they are installed, none of which depinfer
+# uses (it keeps responses in SQLite) nor loads elsewhere: boto3 alone took a second of a
+# cold run. Hidden while requests-cache loads, so it finds them missing.
+UNUSED_BY_CACHE = (  # package literal: the modules requests-cache tries to import
+    *("boto3", "botocore", "pymongo", "bson", "gridfs", "redis"),  # package literal: (same)
+)
+_import_lock = threading.Lock()
+
+
+def requests_cache_module() -> Any:
+    """requests_cache, loaded without the back-ends depinfer never uses (UNUSED_BY_CACHE);
+    a module another part of the process loaded already is left as it is."""
+    with _import_lock:  # registries make their sessions in parallel threads
+        if "requests_cache" in sys.modules:
+            return sys.modules["requests_cache"]
+        hidden = [n for n in UNUSED_BY_CACHE if n not in sys.modules]
+        for name in hidden:
+            sys.modules[name] = None  # type: ignore[assignment]  # import raises ImportError
+        try:
+            import requests_cache
+        finally:
+            for name in hidden:
+                if name in sys.modules and sys.modules[name] is None:
+                    del sys.modules[name]
+        return requests_cache
 
 
 def default_cache_dir() -> Path:
@@ -94,12 +122,11 @@ class HttpSettings:
             return None
         with self._backend_lock:
             if self._backend is None:
-                from requests_cache import SQLiteCache
-
+                cache = requests_cache_module()
                 self.cache_dir.mkdir(parents=True, exist_ok=True)
                 # fast_save: no fsync per stored response. A cache may lose its last
                 # entries on power loss; it must not cost a disk flush per package.
-                self._backend = SQLiteCache(
+                self._backend = cache.SQLiteCache(
                     str(self.cache_dir / "http_cache.sqlite"),
                     wal=True,
                     busy_timeout=10_000,
@@ -160,9 +187,7 @@ class RegistryHttp:
             except (OSError, sqlite3.Error):
                 backend = None  # unwritable cache dir: work uncached rather than fail
         if backend is not None:
-            from requests_cache import CachedSession
-
-            session = CachedSession(
+            session = requests_cache_module().CachedSession(
                 backend=backend,
                 expire_after=s.expire_after,
                 allowable_codes=CACHEABLE,

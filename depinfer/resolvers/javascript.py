@@ -372,6 +372,7 @@ def _gated(state: _State, out: list[Requirement]) -> list[Requirement]:
             if path in state.manifests
             else None
         ),
+        ctx.registries.http_settings().facts(),
     )
     npm = [m for m in state.project.manifests_of(Ecosystem.NPM) if m.path.endswith("package.json")]
 

@@ -103,6 +103,8 @@ class Registry:
     many: Callable[[list[str]], dict[str, list[VersionInfo]]] | None = None  # concurrent
     # manifest path → does a release's engines.node admit the project's Node (None: any)
     node_ok: Callable[[str], Callable[[VersionInfo], bool] | None] | None = None
+    # where npm's answers are kept between runs (the registry fact store; None: not kept)
+    facts: Any = None
 
 
 @dataclass
@@ -324,6 +326,58 @@ def npm_binary() -> str | None:
     return shutil.which("npm")
 
 
+# npm's failures that are its answer about the manifests (a conflict, a release or package
+# the registry does not have): kept like a resolve; a timeout, a network error or npm
+# failing to start never is
+KEPT_CODES = frozenset({"ERESOLVE", "ETARGET", "ENOVERSIONS", "E404"})
+
+
+def kept_npm(cmd: list[str], cwd: Path, scratch: Path, facts: Any) -> Failure | None:
+    """`run_npm`, its answer kept in the registry fact store (same expiry as the registry
+    answers it is made of; `--refresh` asks npm again), so a warm run starts no npm. Keyed
+    by all the answer depends on: the command line (registry, as-of date, flags), npm and
+    node themselves (path, size, time), the scratch copy's files, the user's and the
+    global npm configuration files and the npm_config_* variables."""
+    if facts is None:
+        return run_npm(cmd, cwd)
+    return facts.get(
+        "npm-resolve|" + npm_key(cmd, cwd, scratch),
+        lambda: run_npm(cmd, cwd),
+        keep=lambda f: f is None or f.code in KEPT_CODES,
+    )
+
+
+def npm_key(cmd: list[str], cwd: Path, scratch: Path) -> str:
+    """A digest of what npm's answer for `cmd` run in `cwd` depends on."""
+    import hashlib
+
+    from depinfer.registries.endpoints import npmrc_files
+
+    def stat(path: str | Path | None) -> str:
+        try:
+            st = os.stat(path) if path else None
+        except OSError:
+            st = None
+        return f"{path}:{st.st_size}:{st.st_mtime_ns}" if st else f"{path}:-"
+
+    h = hashlib.blake2b(digest_size=20)
+    for part in (
+        repr(cmd),
+        stat(cmd[0]),
+        stat(shutil.which("node")),
+        *(stat(p) for p in npmrc_files(None)),
+        repr(sorted((k.lower(), v) for k, v in os.environ.items() if k.lower().startswith("npm_"))),
+        cwd.relative_to(scratch).as_posix(),
+    ):
+        h.update(part.encode("utf-8", "surrogatepass") + b"\0")
+    for path in sorted(p for p in scratch.rglob("*") if p.is_file()):
+        if path.name == "package-lock.json":
+            continue  # npm's own output, removed before each run
+        h.update(path.relative_to(scratch).as_posix().encode("utf-8", "surrogatepass") + b"\0")
+        h.update(path.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
 # -- relaxing ------------------------------------------------------------------------------
 
 
@@ -446,7 +500,7 @@ def gate_root(rnd: Round, scratch: Path, npm: str, registry: Registry, report: G
             report.note("warning", f"npm resolve gate: over {BUDGET}s; not checked", rnd.root)
             return
         started = datetime.now(timezone.utc)
-        failure = run_npm(cmd, root_dir)
+        failure = kept_npm(cmd, root_dir, scratch, registry.facts)
         report.runs += 1
         report.seconds += (datetime.now(timezone.utc) - started).total_seconds()
         if failure is None:

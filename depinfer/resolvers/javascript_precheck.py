@@ -34,6 +34,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 
 from depinfer.model import Requirement
@@ -58,6 +59,7 @@ def is_range(spec: str) -> bool:
     return True
 
 
+@lru_cache(maxsize=65536)  # each pick reads every release of a package again
 def _vt(version: str) -> tuple[int, int, int] | None:
     m = re.match(r"^v?(\d+)\.(\d+)\.(\d+)", version)
     return (int(m.group(1)), int(m.group(2)), int(m.group(3))) if m else None

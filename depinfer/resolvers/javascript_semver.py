@@ -4,6 +4,7 @@ admit the project's Node, and which of two version strings is newer."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import lru_cache
 
 
@@ -34,58 +35,74 @@ def _parts(text: str) -> tuple[list[int | None], int]:
     return nums, given
 
 
-def _comparator(version: tuple[int, int, int], comp: str) -> bool:
-    m = re.match(r"^(\^|~>?|>=|<=|>|<|=)?\s*(.*)$", comp)
+_COMPARATOR = re.compile(r"^(\^|~>?|>=|<=|>|<|=)?\s*(.*)$")
+_OP_SPACE = re.compile(r"(>=|<=|>|<|=|\^|~)\s+")
+_HYPHEN = re.compile(r"^(\S+)\s+-\s+(\S+)$")
+Version = tuple[int, int, int]
+
+
+def _always(version: Version) -> bool:
+    return True
+
+
+def _between(low: tuple, upper: tuple) -> Callable[[Version], bool]:
+    return lambda version: low <= version < upper
+
+
+def _test(comp: str) -> Callable[[Version], bool]:
+    """One comparator (`>=14.16`, `^12.17`, `~1.2`, `14`) as a test of a version."""
+    m = _COMPARATOR.match(comp)
     if not m:
-        return True
+        return _always
     op, rest = m.group(1) or "", m.group(2)
     if rest in ("", "*", "x", "X"):
-        return True
+        return _always
     nums, given = _parts(rest)
     low = tuple(n or 0 for n in nums)
-    if op in (">=", ">", "<=", "<"):
-        return {
-            ">=": version >= low,
-            ">": version > low,
-            "<=": version <= low,
-            "<": version < low,
-        }[op]
+    if op == ">=":
+        return lambda version: version >= low
+    if op == ">":
+        return lambda version: version > low
+    if op == "<=":
+        return lambda version: version <= low
+    if op == "<":
+        return lambda version: version < low
     if op == "^":
         first = next((i for i, n in enumerate(nums) if n), min(given, 2) if given else 0)
         first = min(first, max(given - 1, 0))
         high = list(low[: first + 1])
         high[first] += 1
-        upper = tuple(high + [0] * (3 - len(high)))
-        return low <= version < upper
+        return _between(low, tuple(high + [0] * (3 - len(high))))
     if op.startswith("~"):
         idx = 1 if given >= 2 else 0
-        upper = tuple(list(low[:idx]) + [low[idx] + 1] + [0] * (2 - idx))
-        return low <= version < upper
+        return _between(low, tuple(list(low[:idx]) + [low[idx] + 1] + [0] * (2 - idx)))
     # bare or `=`: a partial version is a range over what is left out (14 → 14.x.x)
     if given == 0:
-        return True
+        return _always
+    if given == 3:
+        return lambda version: version == low
     idx = given - 1
-    upper = tuple(list(low[:idx]) + [low[idx] + 1] + [0] * (2 - idx))
-    return low <= version < upper if given < 3 else version == low
+    return _between(low, tuple(list(low[:idx]) + [low[idx] + 1] + [0] * (2 - idx)))
+
+
+@lru_cache(maxsize=4096)
+def _range(spec: str) -> tuple[tuple[Callable[[Version], bool], ...], ...]:
+    """A range's alternatives (`||`), each the tests all of which a version must pass: read
+    once per range, then applied to every release the pre-check weighs."""
+    out = []
+    for alt in spec.split("||"):
+        alt = _OP_SPACE.sub(r"\1", alt.strip())
+        hyphen = _HYPHEN.match(alt)
+        if hyphen:
+            alt = f">={hyphen.group(1)} <={hyphen.group(2)}"
+        out.append(tuple(_test(c) for c in alt.split()))
+    return tuple(out)
 
 
 def satisfies(version: tuple[int, int, int], spec: str) -> bool:
     """npm range semantics, enough for `engines.node` (`>=14.16`, `^12.17 || >=14`, `14 - 18`)."""
-    if isinstance(spec, str):
-        return _satisfies(tuple(version), spec)  # type: ignore[arg-type]
-    return _satisfies.__wrapped__(version, spec)
-
-
-@lru_cache(maxsize=65536)  # the pre-check asks the same pairs for every release, often
-def _satisfies(version: tuple[int, int, int], spec: str) -> bool:
-    for alt in spec.split("||"):
-        alt = re.sub(r"(>=|<=|>|<|=|\^|~)\s+", r"\1", alt.strip())
-        hyphen = re.match(r"^(\S+)\s+-\s+(\S+)$", alt)
-        if hyphen:
-            alt = f">={hyphen.group(1)} <={hyphen.group(2)}"
-        if all(_comparator(version, c) for c in alt.split()):
-            return True
-    return False
+    version = tuple(version)  # type: ignore[assignment]
+    return any(all(test(version) for test in alt) for alt in _range(spec))
 
 
 def semver_key(version: str):

@@ -145,7 +145,7 @@ def gate(
         return requirements  # reported by the version stage
     run = _Run(ctx, _supported(target_python(project, ctx)), as_of, index_args(ctx))
     dropped: set[int] = set()
-    for folder, entries in sorted(_units(project, ours, set(installs)).items()):
+    for folder, entries in sorted(_units(project, ours, installs).items()):
         dropped |= _gate_folder(run, folder, entries)
     return [r for r in requirements if id(r) not in dropped]
 
@@ -160,7 +160,7 @@ def _supported(python: str | None) -> str | None:
     return python if (major, minor) >= UV_OLDEST else ".".join(map(str, UV_OLDEST))
 
 
-def _installed_by_tests(key: tuple[str, Section, str | None], installs: set[str]) -> bool:
+def _installed_by_tests(key: tuple[str, Section, str | None], installs: Collection[str]) -> bool:
     """Whether the test job installs this section: runtime always; a group or extra named
     like a test/dev group or named by the CI; a requirements file not for docs/lint/release."""
     path, section, group = key
@@ -180,7 +180,7 @@ def _installed_by_tests(key: tuple[str, Section, str | None], installs: set[str]
 
 
 def _units(
-    project: Project, ours: list[Requirement], installs: set[str]
+    project: Project, ours: list[Requirement], installs: Collection[str]
 ) -> dict[str, list[_Entry]]:
     """Folder → the entries its test job installs: ours and what the manifests there
     declare in the same sections (as written, without version when only names are known)."""

@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import fnmatch
 import json
+import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -239,13 +241,23 @@ def infer(
     return out
 
 
+@cache
+def _names_matcher(patterns: tuple[str, ...]) -> Callable[[str], bool]:
+    """`any(fnmatch.fnmatch(name, p) for p in patterns)` as one compiled expression (the
+    per-file test ran tens of thousands of fnmatch calls on a large tree)."""
+    if not patterns:
+        return lambda _name: False
+    match = re.compile("|".join(fnmatch.translate(os.path.normcase(p)) for p in patterns)).match
+    return lambda name: match(os.path.normcase(name)) is not None
+
+
 def _config_file_rules(project: Project, lay: Layout, files: list[str]) -> list[Candidate]:
     """Config files: the tool their presence implies, and the packages their values name."""
     out: list[Candidate] = []
     for rel in files:
         name = PurePosixPath(rel).name
         for tool in tools():
-            if not any(fnmatch.fnmatch(name, p) for p in tool.config_files):
+            if not _names_matcher(tuple(tool.config_files))(name):
                 continue
             owner = owner_of(lay, rel)
             if owner is None:

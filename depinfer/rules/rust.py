@@ -38,6 +38,7 @@ from depinfer.data import load_table, load_table_or
 from depinfer.facts.rust import CrateFacts, crate_of, package_of, use_of
 from depinfer.mapping.rust import code_name, crates_of, feature_references, link_member
 from depinfer.mapping.rust_sources import (
+    prefetch_sources,
     registry_source,
     release_features,
     release_gates,
@@ -440,6 +441,8 @@ def _source_gates(cands: list[Candidate], ctx: Context, project: Project | None 
     workdir: list[Path] = []
     pins: dict[str, str] = {}
     every = _paths_per_package(cands)
+    if project is not None:
+        _prefetch(cands, every, ctx, project)
     for c in cands:
         paths = [p for p in crate_of(c).paths if "::" in p]
         package = package_of(c)
@@ -460,6 +463,17 @@ def _source_gates(cands: list[Candidate], ctx: Context, project: Project | None 
         _enable_gated(c, package, paths, *known)
     remove_workdir(workdir)
     return cache
+
+
+def _prefetch(
+    cands: list[Candidate], every: dict[str, list[str]], ctx: Context, project: Project
+) -> None:
+    """The releases `_published_gates` will read, downloaded concurrently first: each
+    package whose first candidate is a registry crate with paths the code uses."""
+    first: dict[str, Candidate] = {}
+    for c in cands:
+        first.setdefault(package_of(c), c)
+    prefetch_sources([p for p, c in first.items() if not c.internal and every.get(p)], project, ctx)
 
 
 def _paths_per_package(cands: list[Candidate]) -> dict[str, list[str]]:
