@@ -155,3 +155,16 @@ def test_only_failures_in_a_row_switch_a_registry_off(registry_server, tmp_path)
         reg.client(PYPI)._projects = type(reg.client(PYPI)._projects)()  # ask again
     assert not reg.client(PYPI).http.offline
     assert "HTTP 500" in reg.warnings[0] and "requests" in reg.warnings[0]
+
+
+def test_a_refused_package_never_switches_the_registry_off(registry_server, tmp_path):
+    # a registry that answers 403 for some names (a blocked or held package) answers the
+    # others: the breaker would otherwise trip or not depending on the threads' order
+    reg = registry_server.registries(None, retries=0, max_failures=2)
+    for name in ("requests", "idna", "numpy"):
+        registry_server.fail(f"/pypi/{name}/json", 403)
+    for name in ("requests", "idna", "numpy"):  # more refusals in a row than max_failures
+        assert reg.exists(PYPI, name) is None
+    assert not reg.client(PYPI).http.offline
+    assert reg.exists(PYPI, "pydantic") is True
+    assert "HTTP 403" in reg.warnings[0]

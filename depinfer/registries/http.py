@@ -221,11 +221,17 @@ class RegistryHttp:
     def offline(self) -> bool:
         return self.failures >= self.settings.max_failures
 
-    def _fail(self, message: str, unreachable: bool = False) -> RegistryError:
-        """Count a failure; a host that cannot be reached at all ends the registry's run."""
+    def _fail(self, message: str, unreachable: bool = False, counts: bool = True) -> RegistryError:
+        """Count a failure; a host that cannot be reached at all ends the registry's run.
+
+        `counts=False`: an answer about one package (a 401/403/451 for its URL) is that
+        package's failure, not the registry's. Counting it towards `max_failures` made the
+        output depend on thread order: whether the breaker tripped, and for which names,
+        followed how those answers interleaved with good ones."""
         with self._lock:
             self.total_failures += 1
-            self.failures = self.settings.max_failures if unreachable else self.failures + 1
+            if counts:
+                self.failures = self.settings.max_failures if unreachable else self.failures + 1
             self.last_error = message
         return RegistryError(message)
 
@@ -273,7 +279,11 @@ class RegistryHttp:
             return None
         if response.status_code >= 400:
             self._forget(response)
-            raise self._fail(f"{self.label}: HTTP {response.status_code} for {url}")
+            status = response.status_code
+            raise self._fail(
+                f"{self.label}: HTTP {status} for {url}",
+                counts=not 400 <= status < 500 or status == 429,  # a refusal of one package
+            )
         self._succeed()
         return response
 
