@@ -313,3 +313,27 @@ def test_files_negations_leave_specs_out_of_the_packed_source():
     assert not _in_files(files, "src/a.spec.js")
     assert not _in_files(files, "src/__tests__/a.ts")
     assert _in_files(["!src/x.js", "src"], "src/x.js")  # the last entry naming it decides
+
+
+def test_docusaurus_client_api_modules_are_no_packages(tmp_path: Path):
+    # `@docusaurus/Link` and friends are @docusaurus/core's bundler aliases (the registry
+    # refuses those names); the scope's real packages stay external
+    from conftest import write_tree
+
+    root = write_tree(
+        tmp_path / "site",
+        {
+            "package.json": '{"name": "site", "private": true}',
+            "src/pages/index.js": (
+                "import Link from '@docusaurus/Link';\n"
+                "import useDocusaurusContext from '@docusaurus/useDocusaurusContext';\n"
+                "import Head from '@docusaurus/Head';\n"
+                "import {useColorMode} from '@docusaurus/theme-common';\n"
+                "export default () => Link && Head && useDocusaurusContext && useColorMode;\n"
+            ),
+        },
+    )
+    project = scan(root)
+    ctx = make_context(Options(offline=True))
+    names = {c.name for c in map_imports(project, analyze(project, ctx), ctx)}
+    assert names == {"@docusaurus/theme-common"}
