@@ -186,12 +186,11 @@ class JobInstalls(Collection[str]):
     def names(self) -> set[str]:
         if self._names is None:
             key = self._key() if self.files is not None else None
-            if key is None or self.files is None:
-                self._names = test_job_installs(self.project)
-            else:
-                self._names = self.files.memo(
-                    "ci-installs", key, lambda: test_job_installs(self.project)
-                )
+
+            def read() -> set[str]:
+                return test_job_installs(self.project)
+
+            self._names = read() if key is None else self.files.memo("ci-installs", key, read)
         return self._names
 
     def _key(self) -> str | None:

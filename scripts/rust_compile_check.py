@@ -1,8 +1,9 @@
 """Does what depinfer wrote for a Rust repository compile? A fast stand-in for the executed bench.
 
 For each Rust instance of a dataset: the gold tree (as published, its Cargo.lock kept) and the
-inferred tree (masked as `depinfer bench` masks it, then the manifests a textual bench run
-recorded in `written_text` put back, no lock file) are each checked with
+inferred tree (masked, then the manifests a textual bench run recorded in `written_text` put
+back, no lock file) — each laid out as the executed bench lays it out
+(`depinfer.bench.execute.prepare_copy`, a git checkout as CI has it) — are checked with
 `cargo check --workspace --bins --tests --examples` (benches
 are left out: they often need nightly) in the same scratch path, with one shared
 CARGO_TARGET_DIR outside the repositories so that dependencies build once. An instance is
@@ -32,7 +33,7 @@ import time
 from pathlib import Path
 
 from depinfer.bench.dataset import Instance, load_dataset
-from depinfer.bench.masking import copy_tree, mask
+from depinfer.bench.execute import prepare_copy
 
 TIMEOUT = 600  # seconds for one cargo check (a shared, loaded machine)
 # (cause, pattern over cargo's output), first match wins per error block
@@ -130,9 +131,7 @@ def run_gold(inst: Instance, args: argparse.Namespace, scratch: Path) -> dict:
         path = cache / f"{inst.id}.json" if cache else None
         if path and path.is_file():
             return json.loads(path.read_text())
-    copy_tree(inst.tree(args.trees), scratch)
-    result = cargo_check(scratch, inst, args)
-    shutil.rmtree(scratch, ignore_errors=True)
+    result = _checked_copy("gold", inst, args, scratch, {})
     (args.out / "gold").mkdir(parents=True, exist_ok=True)
     (args.out / "gold" / f"{inst.id}.json").write_text(json.dumps(result, indent=1))
     return result
@@ -143,12 +142,20 @@ def run_inferred(inst: Instance, args: argparse.Namespace, scratch: Path) -> dic
     if not saved.is_file():
         return {"ok": False, "errors": ["no bench result"], "causes": ["no result"]}
     written = json.loads(saved.read_text()).get("written_text") or {}
-    copy_tree(inst.tree(args.trees), scratch)
-    mask(scratch, "rust", inst.build_files)
-    for rel, text in written.items():
-        (scratch / rel).parent.mkdir(parents=True, exist_ok=True)
-        (scratch / rel).write_text(text)
-    result = cargo_check(scratch, inst, args)
+    return _checked_copy("inferred", inst, args, scratch, written)
+
+
+def _checked_copy(
+    kind: str, inst: Instance, args: argparse.Namespace, scratch: Path, written: dict
+) -> dict:
+    """`cargo check` of the scratch copy an executed bench run lays out for `kind` (gold:
+    the tree as published; inferred: masked, the written manifests put back)."""
+    problem = prepare_copy(kind, inst, inst.tree(args.trees), scratch, written)
+    result = (
+        {"ok": False, "errors": [problem], "causes": ["not prepared"]}
+        if problem
+        else cargo_check(scratch, inst, args)
+    )
     shutil.rmtree(scratch, ignore_errors=True)
     return result
 

@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from conftest import FIXTURES
+from conftest import FIXTURES, write_tree
 
 from depinfer.analyzers.javascript import analyze
 from depinfer.context import Options
@@ -19,11 +19,20 @@ from depinfer.pipeline import make_context
 from depinfer.scan import scan
 
 
-def candidates(name: str) -> dict[tuple[str, str], set[Section]]:
-    project = scan(FIXTURES / "javascript" / name)
+def mapped(root: Path) -> list:
+    """The candidates the mapping makes for the tree at `root` (offline)."""
+    project = scan(root)
     ctx = make_context(Options(offline=True))
+    return map_imports(project, analyze(project, ctx), ctx)
+
+
+def _mapped_names(root: Path) -> set[str]:
+    return {c.name for c in mapped(root)}
+
+
+def candidates(name: str) -> dict[tuple[str, str], set[Section]]:
     out: dict[tuple[str, str], set[Section]] = {}
-    for c in map_imports(project, analyze(project, ctx), ctx):
+    for c in mapped(FIXTURES / "javascript" / name):
         out.setdefault((c.manifest, c.name), set()).add(c.section)
     return out
 
@@ -73,9 +82,7 @@ def test_ts_paths_base_url_and_package_imports_are_internal():
 
 
 def test_workspace_members_are_internal_and_self_imports_skipped():
-    project = scan(FIXTURES / "javascript" / "monorepo")
-    ctx = make_context(Options(offline=True))
-    cands = map_imports(project, analyze(project, ctx), ctx)
+    cands = mapped(FIXTURES / "javascript" / "monorepo")
     core = [c for c in cands if c.name == "@acme/core"]
     assert core and all(c.internal and c.manifest == "packages/app/package.json" for c in core)
     assert core[0].path == "packages/core"
@@ -127,14 +134,11 @@ def test_type_only_imports_of_specification_types_map_to_definitely_typed(tmp_pa
     (tmp_path / "a.ts").write_text(
         "import type { Root } from 'hast'\nimport { visit } from 'unist'\nvisit()\n"
     )
-    project = scan(tmp_path)
-    ctx = make_context(Options(offline=True))
-    found = {c.name: c.section for c in map_imports(project, analyze(project, ctx), ctx)}
+    found = {c.name: c.section for c in mapped(tmp_path)}
     # a published library's shipped types reach its users: they need the declarations too
     assert found == {"@types/hast": Section.RUNTIME, "unist": Section.RUNTIME}
     (tmp_path / "package.json").write_text('{"name": "site", "private": true}')
-    project = scan(tmp_path)
-    found = {c.name: c.section for c in map_imports(project, analyze(project, ctx), ctx)}
+    found = {c.name: c.section for c in mapped(tmp_path)}
     assert found == {"@types/hast": Section.DEV, "unist": Section.RUNTIME}
 
 
@@ -149,12 +153,9 @@ def test_jsdoc_type_imports_in_javascript():
 def test_jsdoc_types_count_only_where_typescript_checks_the_javascript(tmp_path):
     (tmp_path / "package.json").write_text('{"name": "x", "main": "index.js"}')
     (tmp_path / "index.js").write_text("/** @type {import('@jest/types').Config} */\n")
-    ctx = make_context(Options(offline=True))
-    project = scan(tmp_path)
-    assert map_imports(project, analyze(project, ctx), ctx) == []
+    assert mapped(tmp_path) == []
     (tmp_path / "tsconfig.json").write_text('{"compilerOptions": {"checkJs": true}}')
-    project = scan(tmp_path)
-    names = {c.name for c in map_imports(project, analyze(project, ctx), ctx)}
+    names = _mapped_names(tmp_path)
     assert names == {"@jest/types"}
 
 
@@ -170,9 +171,7 @@ def test_jsx_in_a_vue_component_is_compiled_for_vue(tmp_path):
         "<script>\nexport default {\n  render(h) { return (<div>{this.title}</div>) }\n}\n"
         "</script>\n"
     )
-    project = scan(tmp_path)
-    ctx = make_context(Options(offline=True))
-    names = {c.name for c in map_imports(project, analyze(project, ctx), ctx)}
+    names = _mapped_names(tmp_path)
     assert "react" not in names and "vue" in names
 
 
@@ -189,9 +188,7 @@ def test_paths_into_node_modules_and_stylesheets_under_base_url(tmp_path):
         "import { Comments } from 'pliny/comments'\n"
         "export default function App() { return <Comments /> }\n"
     )
-    project = scan(tmp_path)
-    ctx = make_context(Options(offline=True))
-    found = {c.name for c in map_imports(project, analyze(project, ctx), ctx)}
+    found = _mapped_names(tmp_path)
     # a path that only redirects into node_modules still needs the package installed
     assert "pliny" in found
     # a stylesheet under baseUrl is the repository's own file, not the `css` package
@@ -213,12 +210,6 @@ def test_bundler_aliases_to_a_package_file_and_to_sibling_source():
     assert found[("playgrounds/vite/package.json", "vue")] == {Section.RUNTIME}
     # the playground (outside the workspace) aliases @acme/math to its source: nothing to add
     assert ("playgrounds/vite/package.json", "@acme/math") not in found
-
-
-def _mapped_names(tmp_path: Path) -> set[str]:
-    project = scan(tmp_path)
-    ctx = make_context(Options(offline=True))
-    return {c.name for c in map_imports(project, analyze(project, ctx), ctx)}
 
 
 def test_the_vscode_module_comes_from_the_extension_host(tmp_path):
@@ -260,13 +251,7 @@ def test_an_import_typescript_elides_counts_as_type_only(tmp_path):
     )
 
     def type_only() -> dict[str, bool]:
-        project = scan(tmp_path)
-        ctx = make_context(Options(offline=True))
-        return {
-            c.name: npm_facts(c).type_only
-            for c in map_imports(project, analyze(project, ctx), ctx)
-            if c.name != "vue"
-        }
+        return {c.name: npm_facts(c).type_only for c in mapped(tmp_path) if c.name != "vue"}
 
     # the Vue template uses what its script imports
     assert type_only() == {"mongodb": True, "ui-card": False}
@@ -294,9 +279,7 @@ def test_inline_module_scripts_of_an_app_entry_html_are_bundled_code(tmp_path):
 def test_each_candidate_names_the_mapping_step_that_named_its_package():
     named = {}
     for fixture in ("jsx", "monorepo", "esm-ts"):
-        project = scan(FIXTURES / "javascript" / fixture)
-        ctx = make_context(Options(offline=True))
-        for c in map_imports(project, analyze(project, ctx), ctx):
+        for c in mapped(FIXTURES / "javascript" / fixture):
             named.setdefault(c.name, set()).add(npm_facts(c).named_by)
     assert named["react"] >= {"jsx_runtime", "package_name"}  # JSX, and `import React`
     assert named["@acme/core"] == {"sibling_package"}
@@ -318,8 +301,6 @@ def test_files_negations_leave_specs_out_of_the_packed_source():
 def test_docusaurus_client_api_modules_are_no_packages(tmp_path: Path):
     # `@docusaurus/Link` and friends are @docusaurus/core's bundler aliases (the registry
     # refuses those names); the scope's real packages stay external
-    from conftest import write_tree
-
     root = write_tree(
         tmp_path / "site",
         {
@@ -333,7 +314,5 @@ def test_docusaurus_client_api_modules_are_no_packages(tmp_path: Path):
             ),
         },
     )
-    project = scan(root)
-    ctx = make_context(Options(offline=True))
-    names = {c.name for c in map_imports(project, analyze(project, ctx), ctx)}
+    names = _mapped_names(root)
     assert names == {"@docusaurus/theme-common"}

@@ -148,7 +148,7 @@ def _call_runner(root: Path, inst: Instance, log: Path, step_timeout: int, as_of
     return depinfer.ci.run_tests(root, inst.language, **kwargs).strict()
 
 
-def _prepare(
+def prepare_copy(
     kind: str,
     inst: Instance,
     tree: Path,
@@ -260,7 +260,7 @@ def execute_instance(
             # a neutral folder name: tests that print their own path and then look for
             # words in the output ("red" in "inferred") must not see the harness
             root = scratch / str(RUNS.index(kind) + 1) / "repo"
-            problem = _prepare(kind, inst, tree, root, written)
+            problem = prepare_copy(kind, inst, tree, root, written)
             log = logs / f"{kind}.log"
             if problem:
                 log.write_text(problem + "\n", encoding="utf-8")
@@ -386,7 +386,7 @@ def verify_instance(
         scratch = Path(tempfile.mkdtemp(prefix="depinfer-exec-"))
         try:
             root = scratch / "4" / "repo"
-            problem = _prepare("masked", inst, tree, root, {})
+            problem = prepare_copy("masked", inst, tree, root, {})
             if problem:
                 return {"status": "error", "error": problem}
             request = VerifyRequest(
@@ -574,7 +574,7 @@ def _run_peer(
         def fill(masked_root: Path) -> None:
             unwritten.extend(write_names(masked_root, names, inst.language))
 
-        problem = _prepare("peer", inst, tree, root, {}, fill)
+        problem = prepare_copy("peer", inst, tree, root, {}, fill)
         if problem:
             log.write_text(problem + "\n", encoding="utf-8")
             return {"status": "error", "error": problem}

@@ -3,6 +3,7 @@ admit the project's Node, and which of two version strings is newer."""
 
 from __future__ import annotations
 
+import operator
 import re
 from collections.abc import Callable
 from functools import lru_cache
@@ -39,6 +40,7 @@ _COMPARATOR = re.compile(r"^(\^|~>?|>=|<=|>|<|=)?\s*(.*)$")
 _OP_SPACE = re.compile(r"(>=|<=|>|<|=|\^|~)\s+")
 _HYPHEN = re.compile(r"^(\S+)\s+-\s+(\S+)$")
 Version = tuple[int, int, int]
+_ORDER = {">=": operator.ge, ">": operator.gt, "<=": operator.le, "<": operator.lt}
 
 
 def _always(version: Version) -> bool:
@@ -59,14 +61,9 @@ def _test(comp: str) -> Callable[[Version], bool]:
         return _always
     nums, given = _parts(rest)
     low = tuple(n or 0 for n in nums)
-    if op == ">=":
-        return lambda version: version >= low
-    if op == ">":
-        return lambda version: version > low
-    if op == "<=":
-        return lambda version: version <= low
-    if op == "<":
-        return lambda version: version < low
+    if op in _ORDER:
+        compare = _ORDER[op]
+        return lambda version: compare(version, low)
     if op == "^":
         first = next((i for i, n in enumerate(nums) if n), min(given, 2) if given else 0)
         first = min(first, max(given - 1, 0))
