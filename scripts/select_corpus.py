@@ -57,6 +57,10 @@ GROUPS = {
         ".github/workflows/pythonpackage.yml",
         ".github/workflows/pythonapp.yml",
         ".github/workflows/python-ci.yml",
+        # session 13 (2026-11-28): queries 31-33, see corpus/README.md step 1
+        ".github/workflows/python.yml",
+        ".github/workflows/python-publish.yml",
+        ".github/workflows/python-package-conda.yml",
     ),
     "rust": (
         "Cargo.lock",
@@ -73,6 +77,10 @@ GROUPS = {
         "Directory.Packages.props",
         ".github/workflows/dotnet.yml",
         ".github/workflows/dotnet-core.yml",  # session 11: query 28
+        # session 13 (2026-11-28): queries 34-36, see corpus/README.md step 1
+        ".github/workflows/dotnet-desktop.yml",
+        ".github/workflows/dotnetcore.yml",
+        ".github/workflows/dotnet-test.yml",
     ),
     "javascript": (
         ".changeset/config.json",
@@ -715,6 +723,7 @@ def main() -> None:
     ex.add_argument("--only", help="a file of owner/name lines: extract only these")
     sub.add_parser("select")
     sub.add_parser("datasets")
+    sub.add_parser("refresh")
     ns = sub.add_parser("newsplit")
     ns.add_argument("--base", default="/work/corpus-split")
     ns.add_argument("--out", default="/work/corpus-split/new10")
@@ -731,7 +740,11 @@ def main() -> None:
             _reject(r, PREFILTER_REASON) for r in a.repos if not mirror_dir(r).is_dir()
         ],
         "select": cmd_select,
-        "datasets": lambda _a: (refresh_kept(), write_datasets()),
+        # session 13: `datasets` only rewrites the lists; `refresh` re-derives kept instances'
+        # test commands with today's CI reader and rejects (deletes) those left without one,
+        # which would break the append-only lists, so it is never run implicitly
+        "datasets": lambda _a: write_datasets(),
+        "refresh": lambda _a: (refresh_kept(), write_datasets()),
         "newsplit": cmd_newsplit,
     }[args.cmd](args)
 
