@@ -58,6 +58,7 @@ from depinfer.rules import (
     python_pytest,
     python_tools,
 )
+from depinfer.scan import path_name
 
 MAX_BYTES = 1_000_000
 SERVER_FILES = ("Procfile", "Dockerfile", "Dockerfile.*", "*.dockerfile", "gunicorn.conf.py",
@@ -532,7 +533,7 @@ def _file_families(project: Project) -> dict[str, list[tuple[str, FileKind]]]:
             fam["test"].append((f.path, f.kind))
         if f.kind == FileKind.BENCH:
             fam["bench"].append((f.path, f.kind))
-        name = PurePosixPath(f.path).name
+        name = path_name(f.path)
         if _matches(name, SERVER_FILES):
             fam["server"].append((f.path, FileKind.SOURCE))
     for rel in project.ci_files:
