@@ -696,9 +696,26 @@ def manifests_by_directory(project: Project, ecosystem: Ecosystem) -> dict[str, 
     return out
 
 
+def path_parts(rel: str) -> tuple[str, ...]:
+    """`PurePosixPath(rel).parts`, without making a path when `rel` is already plain
+    (no empty or "." segment: what scan records); mapping asks this of every file."""
+    segments = tuple(rel.split("/"))
+    if "" in segments or "." in segments:
+        return PurePosixPath(rel).parts
+    return segments
+
+
+def path_name(rel: str) -> str:
+    """`PurePosixPath(rel).name`, the same way as `path_parts`."""
+    segments = rel.split("/")
+    if "" in segments or "." in segments:
+        return PurePosixPath(rel).name
+    return segments[-1]
+
+
 def nearest_directory(rel_file: str, directories: list[str] | set[str]) -> str | None:
     """The innermost of `directories` that contains `rel_file` ("" is the root)."""
-    parts = PurePosixPath(rel_file).parts[:-1]
+    parts = path_parts(rel_file)[:-1]
     for i in range(len(parts), -1, -1):
         cand = "/".join(parts[:i])
         if cand in directories:

@@ -27,9 +27,27 @@ def _spans(nodes):
 
 def test_query_nodes_come_in_walk_order():
     root = pp.parse_source(SOURCE.encode(), keep=False).root_node
-    walked = [n for n in pp._walk(root) if n.type in pp._READ_KINDS]
-    assert len(walked) > 10
-    assert _spans(pp._read_nodes(root)) == _spans(walked)
+    walked = _spans(n for n in pp._walk(root) if n.type in pp._READ_KINDS)
+    read = _spans(pp._read_nodes(root, SOURCE))
+    assert len(walked) > 10 and 4 < len(read) < len(walked)  # calls like f(...) left out
+    kept = set(read)
+    assert read == [s for s in walked if s in kept]
+
+
+def test_nodes_the_query_leaves_out_change_nothing(monkeypatch):
+    texts = [SOURCE, SOURCE.replace("mark.", "marks."), "def test_a(x):\n    g(y)\n"]
+    for text in texts:
+        for wanted in (True, False):
+            quick = pp.Found()
+            pp.scan_python("tests/test_x.py", text, wanted, quick)
+            with monkeypatch.context() as m:
+                every = lambda root, _text: [  # noqa: E731
+                    n for n in pp._walk(root) if n.type in pp._READ_KINDS
+                ]
+                m.setattr(pp, "_read_nodes", every)
+                full = pp.Found()
+                pp.scan_python("tests/test_x.py", text, wanted, full)
+            assert quick == full
 
 
 def test_scan_finds_the_same_with_the_query():

@@ -26,6 +26,7 @@ from functools import lru_cache
 from pathlib import PurePosixPath
 
 from depinfer.model import Ecosystem, Project
+from depinfer.scan import path_parts
 
 _MODULE_SUFFIXES = (".py", ".pyi", ".pyw", ".pyx", ".so", ".pyd")
 # folders of installed environments inside a tree: their modules are not the project's
@@ -44,13 +45,14 @@ class InternalModules:
             if not f.path.endswith(_MODULE_SUFFIXES):
                 continue
             self.files.add(f.path)
-            p = PurePosixPath(f.path)
-            if p.name in ("__init__.py", "__init__.pyi"):
-                self.init_dirs.add(str(p.parent) if str(p.parent) != "." else "")
-            parent = p.parent
-            while str(parent) not in (".", ""):
-                self.dirs.add(str(parent))
-                parent = parent.parent
+            parts = path_parts(f.path)
+            if parts and parts[0] == "/":  # not what scan records: the paths' own way
+                self._add_dirs(PurePosixPath(f.path))
+                continue
+            if parts[-1] in ("__init__.py", "__init__.pyi"):
+                self.init_dirs.add("/".join(parts[:-1]))
+            for i in range(len(parts) - 1, 0, -1):
+                self.dirs.add("/".join(parts[:i]))
         roots = {"", "src"}
         scoped: set[str] = set()
         names: set[str] = set()
@@ -116,6 +118,14 @@ class InternalModules:
         return False
 
     @lru_cache(maxsize=65536)  # noqa: B019 - one instance per run
+    def _add_dirs(self, p: PurePosixPath) -> None:
+        if p.name in ("__init__.py", "__init__.pyi"):
+            self.init_dirs.add(str(p.parent) if str(p.parent) != "." else "")
+        parent = p.parent
+        while str(parent) not in (".", ""):
+            self.dirs.add(str(parent))
+            parent = parent.parent
+
     def folder_bases(self, file: str) -> tuple[str, ...]:
         """Folders besides the import roots that `file` imports top-level names from."""
         parent = PurePosixPath(file).parent

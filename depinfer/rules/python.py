@@ -29,7 +29,7 @@ import posixpath
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import PurePosixPath
 from typing import Any
 
@@ -58,6 +58,7 @@ from depinfer.rules import (
     python_pytest,
     python_tools,
 )
+from depinfer.scan import path_name
 
 MAX_BYTES = 1_000_000
 SERVER_FILES = ("Procfile", "Dockerfile", "Dockerfile.*", "*.dockerfile", "gunicorn.conf.py",
@@ -498,6 +499,17 @@ def _canon(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()
 
 
+@cache
+def _patterns(patterns: tuple[str, ...]) -> re.Pattern[str]:
+    return re.compile("|".join(fnmatch.translate(os.path.normcase(p)) for p in patterns))
+
+
+def _matches(name: str, patterns: tuple[str, ...]) -> bool:
+    """`fnmatch.fnmatch(name, p)` for any of `patterns`, as one expression (the families
+    test every file of the tree)."""
+    return _patterns(patterns).match(os.path.normcase(name)) is not None
+
+
 def _file_families(project: Project) -> dict[str, list[tuple[str, FileKind]]]:
     """Files each rule family reads: python/test/bench sources, CI, pytest config, servers."""
     fam: dict[str, list[tuple[str, FileKind]]] = {
@@ -521,8 +533,8 @@ def _file_families(project: Project) -> dict[str, list[tuple[str, FileKind]]]:
             fam["test"].append((f.path, f.kind))
         if f.kind == FileKind.BENCH:
             fam["bench"].append((f.path, f.kind))
-        name = PurePosixPath(f.path).name
-        if any(fnmatch.fnmatch(name, p) for p in SERVER_FILES):
+        name = path_name(f.path)
+        if _matches(name, SERVER_FILES):
             fam["server"].append((f.path, FileKind.SOURCE))
     for rel in project.ci_files:
         fam["ci"].append((rel, FileKind.CONFIG))
@@ -532,13 +544,11 @@ def _file_families(project: Project) -> dict[str, list[tuple[str, FileKind]]]:
             fam["pytest-config"].append((rel, FileKind.CONFIG))
         if name in COMMAND_FILES:
             fam["commands"].append((rel, FileKind.CONFIG))
-        if any(fnmatch.fnmatch(name.lower(), p) for p in REQUIREMENT_FILES):
+        if _matches(name.lower(), REQUIREMENT_FILES):
             fam["requirements"].append((rel, FileKind.CONFIG))
-        if any(fnmatch.fnmatch(name, p) for p in SERVER_FILES) and not name.endswith(".py"):
+        if _matches(name, SERVER_FILES) and not name.endswith(".py"):
             fam["server"].append((rel, FileKind.SOURCE))
-        if any(fnmatch.fnmatch(name, p) for p in DEPLOY_ENV_FILES) and not rel.startswith(
-            ".github/"
-        ):
+        if _matches(name, DEPLOY_ENV_FILES) and not rel.startswith(".github/"):
             fam["deploy-env"].append((rel, FileKind.SOURCE))
         if name in python_tools.tool_file_names():
             fam["tool-files"].append((rel, FileKind.CONFIG))

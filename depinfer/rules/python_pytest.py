@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import PurePosixPath
 from typing import Any
 
@@ -224,7 +224,7 @@ def scan_python(rel: str, text: str, uses_wanted: bool, found: Found) -> None:
     src = text.encode("utf-8", "replace")
     root = parse_source(src, keep=False).root_node  # the analyzer's tree, when kept
     mark_alias = bool(re.search(r"from\s+pytest\s+import[^\n]*\bmark\b", text))
-    for node in _read_nodes(root):
+    for node in _read_nodes(root, text):
         if node.type == "function_definition":
             _function(node, rel, uses_wanted, found)
         elif node.type == "call":
@@ -304,14 +304,34 @@ def _at_module_level(node: Node) -> bool:
     )
 
 
-# The only node kinds scan_python reads; the query finds them in C, not node by node.
-_READ = Query(LANGUAGE, "(function_definition) @n (call) @n (attribute) @n (assignment) @n")
+# The only nodes scan_python reads; the query finds them in C, not node by node. Calls,
+# attributes and assignments are asked for only when the file's text has a word their
+# readers look for, and kept only when their callee / object / target's text contains it
+# (a superset of what the readers accept: a node left out would have changed nothing).
+_READ_PATTERNS = (
+    ((), "(function_definition) @n"),
+    (
+        ("parametrize", "addinivalue_line", "usefixtures", "getfixturevalue"),
+        '(call function: (_) @f (#match? @f "parametrize|addinivalue_line|usefixtures|getfixturevalue")) @n',
+    ),
+    (("mark",), '(attribute object: (_) @o (#match? @o "mark")) @n'),
+    (("pytest_plugins",), '(assignment left: (_) @l (#match? @l "pytest_plugins")) @n'),
+)
 
 
-def _read_nodes(root: Node) -> list[Node] | Iterator[Node]:
-    """The nodes of `_READ`'s kinds in the order `_walk` meets them (parents first, then
+@cache
+def _read_query(wanted: tuple[bool, ...]) -> Query:
+    """The query of the patterns `wanted` says (built on first use, ~1 ms each)."""
+    return Query(
+        LANGUAGE, " ".join(p for (_, p), w in zip(_READ_PATTERNS, wanted, strict=True) if w)
+    )
+
+
+def _read_nodes(root: Node, text: str) -> list[Node] | Iterator[Node]:
+    """The nodes of `_READ_PATTERNS` in the order `_walk` meets them (parents first, then
     document order; two of them never share a span, or `_walk` itself decides)."""
-    nodes = [n for found in QueryCursor(_READ).captures(root).values() for n in found]
+    wanted = tuple(not words or any(w in text for w in words) for words, _ in _READ_PATTERNS)
+    nodes = QueryCursor(_read_query(wanted)).captures(root).get("n", [])
     nodes.sort(key=lambda n: (n.start_byte, -n.end_byte))
     for a, b in zip(nodes, nodes[1:], strict=False):
         if a.start_byte == b.start_byte and a.end_byte == b.end_byte:
