@@ -464,3 +464,31 @@ def test_feature_dep_declared_only_in_a_target_table_gets_its_optional_entry(tmp
     entry = edits["Cargo.toml"]["dependencies"]["serde_json"]
     assert entry["optional"] is True
     assert not [d for d in result.diagnostics if "refuse" in str(d)]
+
+
+def test_a_newest_release_the_gate_reader_refuses_is_unknown_not_lacking(tmp_path, monkeypatch):
+    # oldapi 2.0 lacks `serialize` as read; were 2.0's source over the reader's size cap,
+    # nothing would be known of it: the newest line stands (no step back to 1.0 for it)
+    from depinfer.mapping import rust_sources
+
+    real = rust_sources.gates_refusal
+    monkeypatch.setattr(
+        rust_sources,
+        "gates_refusal",
+        lambda root: "source over the size cap" if "2.0.0" in root else real(root),
+    )
+    _, edits = run(tmp_path, "apiuse", OldApiRegistry())
+    assert edits["Cargo.toml"]["dependencies"]["oldapi"] == "2.0"
+
+
+def test_an_older_release_the_gate_reader_refuses_is_never_stepped_back_to(tmp_path, monkeypatch):
+    from depinfer.mapping import rust_sources
+
+    real = rust_sources.gates_refusal
+    monkeypatch.setattr(
+        rust_sources,
+        "gates_refusal",
+        lambda root: "no src/lib.rs" if "1.0.0" in root else real(root),
+    )
+    _, edits = run(tmp_path, "apiuse", OldApiRegistry())
+    assert edits["Cargo.toml"]["dependencies"]["oldapi"] == "2.0"

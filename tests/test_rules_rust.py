@@ -17,6 +17,7 @@ from depinfer.analyzers.rust_gates import (
     crate_features,
     external_globs,
     features_for,
+    gates_refusal,
     minimal_features,
     read_gates,
     required_features,
@@ -401,3 +402,20 @@ def test_self_in_a_reexported_use_list_names_the_module(tmp_path):
     names = top_level_names(read_gates(str(tmp_path)))
     assert {"script", "Script"} <= names
     assert "self" not in names
+
+
+def test_the_gate_reader_says_why_it_read_nothing(tmp_path, monkeypatch):
+    from depinfer.analyzers import rust_gates
+
+    write_tree(tmp_path / "binonly", {"src/main.rs": "fn main() {}\n"})
+    write_tree(tmp_path / "empty", {"src/lib.rs": "// nothing here\n"})
+    write_tree(tmp_path / "big", {"src/lib.rs": "pub fn f() {}\n" * 10})
+    assert gates_refusal(str(tmp_path / "binonly")) == "no src/lib.rs"
+    assert read_gates(str(tmp_path / "binonly")) == {}
+    # a crate read and found empty is no refusal: it offers nothing
+    assert gates_refusal(str(tmp_path / "empty")) is None
+    assert read_gates(str(tmp_path / "empty")) == {}
+    gates_refusal.cache_clear()
+    monkeypatch.setattr(rust_gates, "MAX_BYTES", 50)
+    assert gates_refusal(str(tmp_path / "big")).startswith("source over the size cap")
+    gates_refusal.cache_clear()

@@ -475,20 +475,33 @@ def _use_names(node: Any, src: bytes) -> list[str]:
     return []
 
 
+@lru_cache(maxsize=256)
+def gates_refusal(crate_root: str) -> str | None:
+    """Why `read_gates` does not read a crate's source (it then returns nothing): no
+    `src/lib.rs`, source over MAX_BYTES, a file it cannot stat. None when it reads it. An
+    empty answer with a refusal is unknown (the crate may offer anything); without one it
+    is what the source offers (a deliberately empty release offers nothing)."""
+    root = Path(crate_root)
+    if not (root / "src" / "lib.rs").is_file():
+        return "no src/lib.rs"
+    try:
+        total = sum(f.stat().st_size for f in (root / "src").rglob("*.rs"))
+    except OSError as exc:
+        return f"source unreadable ({exc.strerror or exc})"
+    if total > MAX_BYTES:
+        return f"source over the size cap ({total} > {MAX_BYTES} bytes)"
+    return None
+
+
 @lru_cache(maxsize=64)
 def read_gates(crate_root: str) -> dict[str, list[str]]:
     """Public path → features it needs. A name defined twice (the trait `serde::Serialize` and,
     behind `derive`, the derive macro of the same name) needs only its least-gated definition;
-    derives and attribute macros get their features from the derive table instead."""
+    derives and attribute macros get their features from the derive table instead. Nothing
+    when `gates_refusal` names a reason not to read the source."""
     root = Path(crate_root)
     lib = root / "src" / "lib.rs"
-    if not lib.is_file():
-        return {}
-    try:
-        total = sum(f.stat().st_size for f in (root / "src").rglob("*.rs"))
-    except OSError:
-        return {}
-    if total > MAX_BYTES:
+    if gates_refusal(crate_root) is not None:
         return {}
     reader = _Reader(root)
     reader.module(lib, "", [], True, 0)

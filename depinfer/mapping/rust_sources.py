@@ -7,7 +7,12 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-from depinfer.analyzers.rust_gates import crate_features, read_gates, top_level_names
+from depinfer.analyzers.rust_gates import (
+    crate_features,
+    gates_refusal,
+    read_gates,
+    top_level_names,
+)
 from depinfer.context import Context
 from depinfer.data import load_table
 from depinfer.model import Ecosystem, Project
@@ -101,7 +106,8 @@ def registry_source(
     code uses top-level names that release lacks (`bincode::serialize` is gone in bincode 2),
     the newest release of an older compatibility group that has them (up to two steps back).
     A prelude name a release lacks (`Vec` after `use log::*;`) is the standard one: it does
-    not count against the release.
+    not count against the release. A release whose source the gate reader refuses
+    (`gates_refusal`) is unknown: the chosen one stands, another line is never taken for it.
     Returns (source root, version to pin) — the version only when it differs from the newest."""
     if ctx.options.offline or not hasattr(ctx.registries, "download_crate"):
         return None, None
@@ -131,7 +137,15 @@ def registry_source(
         src = release_source(package, current.version, ctx, workdir)
         if src is None:
             break
-        cover = covered(tops, top_level_names(release_gates(src, ctx)))
+        if gates_refusal(str(src)) is not None:
+            # unread (over the size cap, no lib.rs): unknown, not "lacks every name" — the
+            # release the resolver would choose stands; an older or newer line is not taken
+            if step == 0:
+                best = (len(tops), src, current.version)
+                break
+            cover = -1
+        else:
+            cover = covered(tops, top_level_names(release_gates(src, ctx)))
         if best is None or cover > best[0]:
             best = (cover, src, current.version)
         if cover == len(tops):
