@@ -68,6 +68,9 @@ def test_every_pattern_has_a_fixture_log_that_it_matches():
         ("python-system-tool.log", "python", ("stop", "ffmpeg")),
         ("node-no-export.log", "javascript", ("version", "chalk-template")),
         ("node-eresolve.log", "javascript", ("relax", None)),
+        ("ts-no-exported-member.log", "javascript", ("version", "openai")),
+        ("vite-missing-specifier.log", "javascript", ("version", "@noble/hashes")),
+        ("node-subpath-not-exported.log", "javascript", ("version", "uuid")),
         ("rust-cannot-find-in-crate.log", "rust", ("version", "tokio")),
         ("rust-gated-item.log", "rust", ("feature", "tokio")),
         ("rust-unresolved-item.log", "rust", ("version", "rand")),
@@ -77,6 +80,20 @@ def test_every_pattern_has_a_fixture_log_that_it_matches():
 def test_failures_name_the_repair(log, language, expected):
     actions = diagnose((LOGS / log).read_text(), language)
     assert (actions[0].kind, actions[0].name) == expected
+
+
+def test_typescript_names_each_package_whose_declarations_lack_a_name_once():
+    actions = diagnose((LOGS / "ts-no-exported-member.log").read_text(), "javascript")
+    assert [(a.kind, a.name, a.member) for a in actions] == [
+        ("version", "openai", "Configuration"),
+        ("version", "@scope/fmt", None),  # a subpath's default export: its package
+    ]
+    assert actions[0].file == "src/client.ts"
+
+
+def test_an_export_a_subpath_lacks_names_the_package():
+    log = "SyntaxError: The requested module 'lodash-es/fp' does not provide an export named 'x'"
+    assert [(a.kind, a.name) for a in diagnose(log, "javascript")] == [("version", "lodash-es")]
 
 
 def test_an_assertion_failure_is_not_a_dependency_problem():

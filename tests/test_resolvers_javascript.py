@@ -227,6 +227,24 @@ def test_deep_imports_keep_the_newest_release_whose_exports_still_list_them(tmp_
         del PACKAGES["deep-pkg"]
 
 
+def test_a_release_without_an_exports_record_is_judged_by_its_major_lines_map(tmp_path):
+    # 2.0.0's record lacks `exports`; 2.0.1, same line, closes the old subpath: line 2 does
+    PACKAGES["hash-pkg"] = [
+        V("1.8.0", utc_date(2024, 6), extra={"exports": {".": "./i.js", "./sha256": "./s.js"}}),
+        V("2.0.0", utc_date(2025, 8), extra={"main": "index.js"}),
+        V("2.0.1", utc_date(2025, 9), extra={"exports": {".": "./i.js", "./sha2.js": "./s.js"}}),
+    ]
+    try:
+        (tmp_path / "package.json").write_text('{"name": "app", "private": true}')
+        (tmp_path / "index.js").write_text("import { sha256 } from 'hash-pkg/sha256'\n")
+        options = Options()
+        ctx = Context(options=options, registries=FakeRegistries())
+        reqs = {r.name: r.spec for r in infer(tmp_path, options, ctx=ctx).requirements}
+        assert reqs["hash-pkg"] == "^1.8.0"
+    finally:
+        del PACKAGES["hash-pkg"]
+
+
 def test_versions_respect_the_peer_ranges_of_other_written_packages(tmp_path):
     PACKAGES["ui-kit"] = [
         V("2.0.0", utc_date(2024, 1), extra={"peerDependencies": {"react": "^18"}})

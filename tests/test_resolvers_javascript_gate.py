@@ -392,3 +392,56 @@ def test_a_possible_conflict_starts_npm(tmp_path, npm_registry, monkeypatch):
     assert any(
         "npm runs (host-widget@1.1.0 wants host@^1.0.0" in d.message for d in result.diagnostics
     )
+
+
+def test_a_root_pin_whose_peer_collides_names_the_host_and_its_range():
+    detail = (
+        "While resolving: app@0.0.1\nFound: host@3.0.0\nnode_modules/host\n"
+        '  host@"*" from the root project\n\nCould not resolve dependency:\n'
+        'dev host-widget@"1.1.0" from the root project\n\n'
+        "Conflicting peer dependency: host@1.9.0\nnode_modules/host\n"
+        '  peer host@"^1.0.0" from host-widget@1.1.0\n'
+    )
+    f = parse_failure(json.dumps({"error": {"code": "ERESOLVE", "detail": detail}}), "")
+    assert (f.host, f.host_version, f.wanted, f.requirer) == (
+        "host",
+        "3.0.0",
+        "^1.0.0",
+        "host-widget",
+    )
+
+
+def test_a_relaxed_host_keeps_the_repositorys_own_ranges_and_undated_releases_count():
+    """The registry dates every release after the as-of date (its dates start later than the
+    code): the dates cannot choose, the peer ranges still do. A range the repository's own
+    package asked holds in the next conflict, so a written plugin moves instead."""
+    from datetime import datetime, timezone
+
+    from depinfer.model import Requirement, Section
+    from depinfer.registries.base import VersionInfo
+    from depinfer.resolvers.javascript_gate import Registry, Round, relax
+
+    late = datetime(2025, 1, 1, tzinfo=timezone.utc)
+
+    def versions(name):
+        table = {
+            "host": [("1.0.0", {}), ("1.9.0", {}), ("3.0.0", {})],
+            "host-plugin": [
+                ("1.0.0", {"peerDependencies": {"host": "^1.0.0"}}),
+                ("3.0.0", {"peerDependencies": {"host": "^3.0.0"}}),
+            ],
+        }
+        return [VersionInfo(v, published=late, extra=x) for v, x in table[name]]
+
+    registry = Registry("http://registry/", {}, versions, datetime(2023, 1, 1, tzinfo=timezone.utc))
+    reqs = {
+        n: [Requirement(Ecosystem.NPM, n, "package.json", Section.RUNTIME, spec="*")]
+        for n in ("host", "host-plugin")
+    }
+    rnd = Round("package.json", reqs, {})
+    first = Failure("ERESOLVE", "x", "host", "3.0.0", "^1.0.0", "host-widget", "1.1.0")
+    assert relax(rnd, first, registry)[:2] == ("move", "host")
+    assert reqs["host"][0].spec == "^1.9.0"
+    second = Failure("ERESOLVE", "x", "host", "1.9.0", "^3.0.0", "host-plugin", "3.0.0")
+    assert relax(rnd, second, registry)[:2] == ("move", "host-plugin")
+    assert reqs["host-plugin"][0].spec == "^1.0.0"

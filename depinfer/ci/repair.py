@@ -180,10 +180,21 @@ _AFTER = re.compile(
 )
 
 
+# TypeScript's location opens the message's line: `src/a.ts(1,10): error TS2305: …` (tsc's
+# plain form) or `src/a.ts:1:10 - error TS2305: …` (its --pretty form)
+_BEFORE = re.compile(
+    r"(?P<f>[^\s:'\"()]+\.[cm]?[jt]sx?)(?:\(\d+,\d+\): | ?:\d+:\d+ - )error TS\d+: $"
+)
+
+
 def _failing_file(log: str, start: int, end: int) -> str | None:
-    """The source file the failure points at: the first location printed just after the
-    message outside installed packages (rustc, Node), else the innermost traceback frame
-    before it (Python)."""
+    """The source file the failure points at: the location opening the message's line
+    (TypeScript), else the first location printed just after the message outside
+    installed packages (rustc, Node), else the innermost traceback frame before it
+    (Python)."""
+    before = _BEFORE.search(log, log.rfind("\n", 0, start) + 1, start)
+    if before and "node_modules/" not in before.group("f"):
+        return before.group("f")
     for after in _AFTER.finditer(log, end, end + 800):
         if "node_modules/" not in after.group("f") and not after.group("f").startswith("node:"):
             return after.group("f")

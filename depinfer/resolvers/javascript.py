@@ -693,8 +693,14 @@ class _State:
         def fits(v: VersionInfo) -> bool:
             return node_ok is None or node_ok(v)
 
+        lines = _line_exports(versions, self.as_of) if subpaths else {}
+
         def reachable(v: VersionInfo) -> bool:
-            return fits(v) and all(exports_subpath(v.extra, s) for s in subpaths)
+            # a release without `exports` is judged by its major line's newest map (one
+            # record missing the field in a line whose others have it is a gap, not an
+            # open package: semver keeps a line's subpaths)
+            fields = v.extra if "exports" in v.extra else lines.get(_major(v.version), v.extra)
+            return fits(v) and all(exports_subpath(fields, s) for s in subpaths)
 
         def commonjs(v: VersionInfo) -> bool:
             return reachable(v) and not esm_only(v.extra)
@@ -765,6 +771,26 @@ class _State:
             n.lower() for n in (chosen.extra.get("dependencies") or {})
         )
         return out
+
+
+def _major(version: str) -> str:
+    head = version.split(".")
+    return ".".join(head[:2]) if head[0] == "0" and len(head) > 1 else head[0]
+
+
+def _line_exports(versions: list[VersionInfo], as_of) -> dict[str, dict]:
+    """Each major line's (0.x: minor line's) newest release by the as-of date that has an
+    `exports` field: major → that release's fields."""
+    out: dict[str, tuple[tuple, dict]] = {}
+    for v in versions:
+        if "exports" not in v.extra or v.prerelease:
+            continue
+        if as_of is not None and v.published is not None and v.published > as_of:
+            continue
+        key, line = semver_key(v.version), _major(v.version)
+        if line not in out or key > out[line][0]:
+            out[line] = (key, v.extra)
+    return {line: fields for line, (_, fields) in out.items()}
 
 
 def _subpaths(c: Candidate) -> tuple[str, ...]:

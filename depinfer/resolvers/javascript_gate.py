@@ -72,6 +72,7 @@ _EDGE = re.compile(
     r"^(?:peer |peerOptional |dev |optional )?(@?[^@\s\"]+)@\"([^\"]*)\" from (@?[^@\s\"]+)@(\S+)",
     re.M,
 )
+_PEER_EDGE = re.compile(r"^\s*peer (@?[^@\s\"]+)@\"([^\"]*)\" from (@?[^@\s\"]+)@(\S+)", re.M)
 _NAMED = re.compile(r"(@?[a-z0-9][\w.-]*(?:/[\w.-]+)?)@")
 _NO_MATCH = re.compile(r"No matching version found for (@?[^@\s]+)@(\S+?)(?: with a date|\.?$)")
 _NO_VERSIONS = re.compile(r"No versions available for (@?[^@\s]+)")
@@ -156,9 +157,15 @@ def parse_failure(stdout: str, stderr: str) -> Failure:
 
 
 def _eresolve(summary: str, detail: str, names: tuple[str, ...]) -> Failure:
+    """The conflict npm reports: the edge it could not resolve, or — when that edge is the
+    root project's own (`dev x@"1.0.0" from the root project`) — the peer edge of that
+    package that collides with what was found (`Conflicting peer dependency: …`)."""
     found = _FOUND.search(detail)
     after = detail.split("Could not resolve dependency:", 1)
     edge = _EDGE.search(after[1]) if len(after) == 2 else None
+    conflicting = detail.split("Conflicting peer dependency:", 1)
+    if len(conflicting) == 2 and (edge is None or edge.start() > after[1].find("Conflicting")):
+        edge = _PEER_EDGE.search(conflicting[1]) or edge
     if found is None or edge is None:
         return Failure("ERESOLVE", summary, names=names)
     return Failure(
@@ -404,7 +411,16 @@ def host_release(registry: Registry, name: str, ranges: list[str]) -> VersionInf
         for v in registry.versions(name)
         if (t := _vt(v.version)) is not None and all(satisfies(t, r) for r in ranges)
     ]
-    return pick_version(fits, registry.as_of, sort_key=semver_key)
+    return _dated_or_not(fits, registry)
+
+
+def _dated_or_not(fits: list[VersionInfo], registry: Registry) -> VersionInfo | None:
+    """The newest of `fits` by the as-of date; when the registry dates none of them by then
+    (a range the repository's own declarations demand, or a registry whose dates start
+    later than the code), the newest regardless: the dates cannot choose among them."""
+    return pick_version(fits, registry.as_of, sort_key=semver_key) or pick_version(
+        fits, None, sort_key=semver_key
+    )
 
 
 def plugin_release(
@@ -421,9 +437,7 @@ def plugin_release(
         rng = peers.get(host) if isinstance(peers, dict) else None
         return not isinstance(rng, str) or satisfies(have, rng)
 
-    return pick_version(
-        [v for v in registry.versions(name) if ok(v)], registry.as_of, sort_key=semver_key
-    )
+    return _dated_or_not([v for v in registry.versions(name) if ok(v)], registry)
 
 
 @dataclass
@@ -433,6 +447,8 @@ class Round:
     root: str  # the install root's manifest path
     reqs: dict[str, list[Requirement]]  # name → its requirements in this root and members
     picked: dict[str, VersionInfo]  # name → the release chosen for it
+    # host → the ranges the repository's own packages asked of it in earlier conflicts
+    held: dict[str, list[str]] = field(default_factory=dict)
 
 
 def relax(rnd: Round, failure: Failure, registry: Registry) -> tuple[str, str, str] | None:
@@ -442,8 +458,12 @@ def relax(rnd: Round, failure: Failure, registry: Registry) -> tuple[str, str, s
     if failure.code == "ERESOLVE" and failure.host and failure.wanted:
         host, rng, plugin = failure.host, failure.wanted, failure.requirer or ""
         conflict = f"{plugin}@{failure.requirer_version} wants {host}@{rng}"
+        if plugin not in ours:  # the repository's own package: its range holds later too
+            rnd.held.setdefault(host, []).append(rng)
         if host in ours:
-            ranges = [rng, *_peer_ranges(rnd.picked, host)]
+            ranges = list(
+                dict.fromkeys([rng, *_peer_ranges(rnd.picked, host), *rnd.held.get(host, [])])
+            )
             better = host_release(registry, host, ranges)
             if better is not None and ours[host][0].spec != f"^{better.version}":
                 return _move(rnd, host, better, f"{conflict}: {host} moved to ^{better.version}")
