@@ -207,6 +207,7 @@ CURATED: dict[str, Spec] = {
 # script names their sources in its docstring.
 GENERATED: dict[str, str] = {
     "csharp/conventions.json": "build_nuget_index.py",
+    "csharp/declare_model.toml": "fit_csharp_declare_model.py",
     "csharp/nuget_inbox.json": "build_nuget_index.py",
     "csharp/nuget_index.json": "build_nuget_index.py",
     "javascript/bins.toml": "build_npm_bins.py",

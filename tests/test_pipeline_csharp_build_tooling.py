@@ -20,6 +20,26 @@ def _names(root, manifest):
     return set(manifest_names(infer(root, Options(offline=True)), manifest))
 
 
+NUNIT_TESTS = """using NUnit.Framework;
+using Shapes;
+
+namespace Shapes.Tests;
+
+public class CircleTests
+{
+    [Test]
+    public void Area_of_unit_circle_is_pi() => Assert.That(new Circle(1).Area, Is.EqualTo(System.Math.PI));
+}
+"""
+
+
+def _nunit_tests(root):
+    """The fixture's test project on NUnit: a framework whose test projects the corpus
+    mostly leaves without the template's coverlet.collector (the declare model drops it)."""
+    (root / "tests/Shapes.Tests/CircleTests.cs").write_text(NUNIT_TESTS)
+    return root
+
+
 def _rule_of(inference, manifest, name):
     return next(
         e.rule
@@ -69,7 +89,7 @@ def test_no_sourcelink_off_github(tmp_path):
 
 
 def test_coverlet_from_a_runsettings_file(tmp_path):
-    root = copy_fixture("csharp", "buildtooling", tmp_path / "repo")
+    root = _nunit_tests(copy_fixture("csharp", "buildtooling", tmp_path / "repo"))
     (root / ".github" / "workflows" / "ci.yml").write_text("jobs: {}\n")
     assert "coverlet.collector" not in _names(root, TESTS)
     (root / "coverage.runsettings").write_text(
@@ -122,7 +142,7 @@ def test_every_build_rule_names_its_evidence_and_source():
 
 
 def test_coverlet_for_a_test_project_written_from_the_dotnet_new_template(tmp_path):
-    root = copy_fixture("csharp", "buildtooling", tmp_path / "repo")
+    root = _nunit_tests(copy_fixture("csharp", "buildtooling", tmp_path / "repo"))
     (root / ".github" / "workflows" / "ci.yml").write_text("jobs: {}\n")
     assert "coverlet.collector" not in _names(root, TESTS)
     # the `dotnet new xunit|nunit|mstest` templates set IsTestProject and reference the

@@ -69,6 +69,22 @@ class CsFileFacts(Facts):
 
 
 @dataclass(frozen=True)
+class CompanionFeatures:
+    """What the C# declare model (rules/csharp_declare.py) reads about a package a project
+    template adds beside others with no code naming it (coverlet.collector in a test
+    project): its role, the project's test framework and host, and the evidence the
+    repository shows for it."""
+
+    package: str  # the companion package
+    role: str  # its role in the companions table ("coverage", …)
+    project: str  # the kind of project ("test")
+    framework: str  # the test framework the project uses ("xunit", "nunit", …, "none")
+    host: str  # how its tests run: "vstest" (dotnet test's VSTest host) or "platform"
+    evidence: str  # "ci" (CI names it), "listed" (a props file lists it) or "none"
+    repository: str = "apps"  # "packages": some project sets NuGet pack metadata; else "apps"
+
+
+@dataclass(frozen=True)
 class CsDepFacts(Facts):
     """How a C# package or ProjectReference is written and carried through the C# steps."""
 
@@ -87,6 +103,7 @@ class CsDepFacts(Facts):
     private_assets: bool = False  # written with PrivateAssets=all (a build-time tool)
     central: bool = False  # under central package management: no Version attribute
     package_version: bool = False  # a PackageVersion for Directory.Packages.props
+    companion: CompanionFeatures | None = None  # a template companion the declare model decides
 
 
 def ref_kind(ref: Any) -> str:

@@ -2,7 +2,8 @@
 
 Applied in order, each from the data in data/csharp/conventions.json:
 1. test projects: the framework (from its attributes / usings, else the repository's
-   dominant one) + its adapter, Microsoft.NET.Test.Sdk, coverlet when CI collects coverage,
+   dominant one) + its adapter, Microsoft.NET.Test.Sdk, coverlet as the declare model says
+   (rules/csharp_declare.py: the template companion weighed by framework and evidence),
    test loggers CI names;
 2. polyfill packages for older targets (netstandard2.0, .NET Framework) whose code uses a
    type they lack (`Span<T>` → System.Memory); packages appsettings files name (Serilog
@@ -29,7 +30,7 @@ import networkx as nx
 
 from depinfer.analyzers.csharp_layout import CsProject, tfm_major
 from depinfer.context import Context
-from depinfer.facts.csharp import dep_facts, file_facts, set_dep
+from depinfer.facts.csharp import CompanionFeatures, dep_facts, file_facts, set_dep
 from depinfer.mapping import nuget_index as nxi
 from depinfer.mapping.csharp_projects import (
     generator_of,
@@ -39,6 +40,7 @@ from depinfer.mapping.csharp_projects import (
 from depinfer.mapping.csharp_use import ProjectUse, conventions, gather
 from depinfer.mapping.nuget_index import app_frameworks
 from depinfer.model import Candidate, Ecosystem, ImportRef, Project
+from depinfer.rules import csharp_declare
 from depinfer.rules.csharp_build import (
     build_evidence_candidates,
     convention_candidate,
@@ -119,6 +121,7 @@ def test_candidates(
     platform_v2 = _global_json_platform(project)
     dominant = Counter(f for f in frameworks.values() if f).most_common(1)
     dominant_fw = dominant[0][0] if dominant else None
+    packs = csharp_declare.publishes_packages([cs.properties for cs in layout])
     out: list[Candidate] = []
     for cs in layout:
         fw = frameworks.get(cs.path)
@@ -171,11 +174,42 @@ def test_candidates(
                     conv["test_sdk"], cs, "test-sdk", "listed centrally beside the platform"
                 )
             )
-        for pid, signs in list(conv["coverage_tools"].items()) + list(conv["test_loggers"].items()):
-            if any(s.lower() in ci.lower() for s in signs) or pid.lower() in preferred:
-                out.append(
-                    convention_candidate(pid, cs, "ci", "CI collects coverage / uses the logger")
-                )
+        out.extend(_test_tool_candidates(cs, fw, platform, ci, preferred, packs))
+    return out
+
+
+def _test_tool_candidates(
+    cs: CsProject, fw: str | None, platform: bool, ci: str, preferred: set[str], packs: bool
+) -> list[Candidate]:
+    """Coverage tools and test loggers of a test project: added where CI names them or a
+    props file lists them; a template companion (coverlet.collector) is weighed by the
+    declare model (rules/csharp_declare.py) from its evidence, the framework and the host."""
+    conv = conventions()
+    out = []
+    for pid, signs in list(conv["coverage_tools"].items()) + list(conv["test_loggers"].items()):
+        evidence = (
+            "ci"
+            if any(s.lower() in ci.lower() for s in signs)
+            else "listed"
+            if pid.lower() in preferred
+            else "none"
+        )
+        role = csharp_declare.companion_role(pid)
+        if role is None:
+            if evidence != "none":
+                why = "CI collects coverage / uses the logger"
+                out.append(convention_candidate(pid, cs, "ci", why))
+            continue
+        host = "platform" if platform else "vstest"
+        if platform and evidence == "none":
+            continue  # the template's collector is a VSTest data collector (coverlet's
+            # VSTestIntegration docs): a testing-platform executable does not load it
+        repository = "packages" if packs else "apps"
+        features = CompanionFeatures(pid, role, "test", fw or "none", host, evidence, repository)
+        est = csharp_declare.estimate(features)
+        c = convention_candidate(pid, cs, "template-companion", est.describe())
+        set_dep(c, companion=features)
+        out.append(c)  # infer() keeps it when the model says the maintainers declare it
     return out
 
 
@@ -884,6 +918,8 @@ def infer(
         key = (c.manifest, c.name.lower())
         if key in seen or (_rule_of(c) == "rule:tool-settings" and tool_built_in(c.name, tree)):
             continue  # one rule says it already; or the SDK brings the tool itself
+        if not _declared_by_habit(c, ctx):
+            continue  # a fact rule (build evidence) may still add it below
         seen.add(key)
         cs = by_path.get(c.manifest)
         if cs is not None and cs.central and c.name.lower() not in {k.lower() for k in cs.pool}:
@@ -937,6 +973,20 @@ def infer(
     _report_unplaced(project, layout, result, ctx)
     # a reference a Directory.Build file already makes is not written again
     return [c for c in result if not (c.internal and dep_facts(c).inherited)]
+
+
+def _declared_by_habit(c: Candidate, ctx: Context) -> bool:
+    """Whether the declare model keeps a template companion (other candidates: yes); one
+    it leaves out is said, with its features and probability."""
+    features = dep_facts(c).companion
+    if features is None:
+        return True
+    est = csharp_declare.estimate(features)
+    if not est.keep:
+        ctx.info(
+            f"{c.name}: not written: the declare model leaves it out ({est.describe()})", c.manifest
+        )
+    return est.keep
 
 
 def _rule_of(c: Candidate) -> str:
