@@ -19,13 +19,13 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import datetime
 import json
 import shutil
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+from fit_declare_model import f1, fit_stamp  # the sibling script: same stamp and score
 
 from depinfer.bench.dataset import load_dataset
 from depinfer.bench.masking import copy_tree, mask
@@ -98,21 +98,10 @@ def decided(table: dict, per_instance: list) -> tuple[int, int, int]:
     return tp, fp, fn
 
 
-def f1(tp: int, fp: int, fn: int) -> float:
-    return round(2 * tp / (2 * tp + fp + fn), 4) if tp else 0.0
-
-
 def write_table(path: Path, cells: dict, threshold: float, scores: dict, sources: list) -> None:
     """The fitted table, keeping the curated companions of the current one."""
     companions = load_table("csharp/declare_model.toml").get("companions", {})
-    commit = subprocess.run(
-        ["git", "rev-parse", "--short", "HEAD"],
-        capture_output=True,
-        text=True,
-        check=False,
-        cwd=Path(__file__).resolve().parent,
-    ).stdout.strip()
-    today = datetime.date.today().isoformat()
+    commit, today = fit_stamp()
     lines = [
         "# The C# declare model: per cell (companion role, test framework, test host, evidence,",
         "# repository kind), how",

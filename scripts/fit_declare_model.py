@@ -152,9 +152,8 @@ def _features(row: dict):
     return DeclareFeatures(**f)
 
 
-def write_table(
-    path: Path, cells: dict, threshold: float, scores: dict, sources: list[str]
-) -> None:
+def fit_stamp() -> tuple[str, str]:
+    """(depinfer's short commit, today's date): what a fitted table names as its origin."""
     commit = subprocess.run(
         ["git", "rev-parse", "--short", "HEAD"],
         capture_output=True,
@@ -162,7 +161,13 @@ def write_table(
         check=False,
         cwd=Path(__file__).resolve().parent,
     ).stdout.strip()
-    today = datetime.date.today().isoformat()
+    return commit, datetime.date.today().isoformat()
+
+
+def write_table(
+    path: Path, cells: dict, threshold: float, scores: dict, sources: list[str]
+) -> None:
+    commit, today = fit_stamp()
     lines = [
         "# The declare model: per habit cell, how many candidates of that cell the maintainers",
         "# declared (`declared`) of how many the fitting data had (`seen`);",
