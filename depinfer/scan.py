@@ -358,7 +358,7 @@ def _dirs_to_walk(here: Path, rel_dir: str, dirnames: list[str], selection: Sele
         full = here / d
         if selection.skips_dir(f"{rel_dir}/{d}" if rel_dir else d) or full.is_symlink():
             continue
-        if (full / "pyvenv.cfg").exists():
+        if _python_environment(full):
             continue
         if (
             d in OUTPUT_DIRS
@@ -597,6 +597,18 @@ def _mark_unshipped_packages(project: Project) -> None:
             for p in patterns
         ):
             f.kind = FileKind.SCRIPT
+
+
+def _python_environment(directory: Path) -> bool:
+    """A Python installation kept in the tree is not the project's code: a virtual environment
+    (its `pyvenv.cfg`, PEP 405), a conda environment (`conda-meta`) or a bundled CPython (a
+    Windows or embeddable install keeps its standard library as `Lib/os.py`). Read as code,
+    its standard library and site-packages become dozens of false dependencies."""
+    return (
+        (directory / "pyvenv.cfg").exists()
+        or (directory / "conda-meta").is_dir()
+        or (directory / "Lib" / "os.py").is_file()
+    )
 
 
 def _holds_scripts(directory: Path) -> bool:

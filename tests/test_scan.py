@@ -52,6 +52,23 @@ def test_scan_survives_symlink_loops_and_skips_node_modules(tmp_path: Path):
     assert [f.path for f in project.files] == ["pkg/mod.py"]
 
 
+@pytest.mark.parametrize(
+    "marker",
+    ["venv-name/pyvenv.cfg", "python-3.10/Lib/os.py", "env/conda-meta/history"],
+)
+def test_a_python_installation_kept_in_the_tree_is_not_read(tmp_path: Path, marker: str):
+    """A virtual environment, a bundled CPython or a conda environment holds a standard
+    library and site-packages: read as code they would be dozens of false dependencies."""
+    (tmp_path / "app.py").write_text("import requests\n")
+    top = tmp_path / marker.split("/")[0]
+    (tmp_path / marker).parent.mkdir(parents=True, exist_ok=True)
+    (tmp_path / marker).write_text("")
+    (top / "Lib" / "site-packages" / "win32").mkdir(parents=True, exist_ok=True)
+    (top / "Lib" / "site-packages" / "win32" / "x.py").write_text("import win32evtlogutil\n")
+    (top / "Lib" / "site.py").write_text("import sitecustomize\n")
+    assert [f.path for f in scan(tmp_path).files] == ["app.py"]
+
+
 def test_bin_of_scripts_is_read_but_dotnet_build_output_is_not(tmp_path: Path):
     (tmp_path / "bin").mkdir()
     (tmp_path / "bin" / "cli.js").write_text("require('yargs')\n")
