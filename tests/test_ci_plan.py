@@ -67,6 +67,24 @@ def test_broken_workflow_is_reported_not_raised(tmp_path):
     assert diags[0].file == "bad.yml"
 
 
+def test_env_and_with_given_as_expressions_are_read_as_empty(tmp_path):
+    """GitHub Actions accepts an expression where a mapping usually stands
+    (`env: ${{ matrix.platform.env }}`): the job is still read, not a traceback."""
+    text = WORKFLOW.replace(
+        "      - run: uv run", "        env: ${{ matrix.extra_env }}\n      - run: uv run"
+    ).replace(
+        "    runs-on: ${{ matrix.os }}", "    runs-on: ${{ matrix.os }}\n    env: ${{ vars.ENV }}"
+    )
+    (tmp_path / "ci.yml").write_text(
+        text.replace("        with:", "        with: ${{ inputs.w }}\n        x:")
+    )
+    jobs = read_workflows(tmp_path, ["ci.yml"], [])
+    assert [j.job for j in jobs] == ["test"]
+    assert jobs[0].env == {}
+    assert all(step.env == {} for step in jobs[0].steps)
+    assert jobs[0].with_matrix({"python-version": "3.11"}).env == {}
+
+
 def test_poetry_dev_sections_are_installed_with_pep440_bounds(tmp_path):
     (tmp_path / "pyproject.toml").write_text(
         '[tool.poetry]\nname = "x"\nversion = "0"\n\n[tool.poetry.dependencies]\npython = ">=3.8"\n\n'

@@ -136,7 +136,7 @@ class TestJob:
     def with_matrix(self, combo: dict[str, str]) -> TestJob:
         """The same job for another matrix combination."""
         steps = job_steps(self.raw.get("steps") or [], combo)
-        env = {str(k): substitute(str(v), combo) for k, v in (self.raw.get("env") or {}).items()}
+        env = {str(k): substitute(str(v), combo) for k, v in _mapping(self.raw.get("env")).items()}
         job = TestJob(self.workflow, self.job, steps, combo, env, self.score)
         job.combos, job.raw = self.combos, self.raw
         return job
@@ -223,6 +223,12 @@ def linux_combos(strategy: object, limit: int = 256) -> list[dict[str, str]]:
     return [c for c in combos if not any(re.search(r"windows|macos", v) for v in c.values())]
 
 
+def _mapping(value: object) -> dict:
+    """A step's or job's `env`/`with` as a mapping: GitHub Actions also accepts an expression
+    there (`env: ${{ matrix.platform.env }}`), which names nothing this reader can expand."""
+    return value if isinstance(value, dict) else {}
+
+
 def job_steps(raw_steps: list, matrix: dict[str, str]) -> list[Step]:
     steps = []
     for raw in raw_steps:
@@ -233,8 +239,10 @@ def job_steps(raw_steps: list, matrix: dict[str, str]) -> list[Step]:
                 name=str(raw.get("name", "")),
                 run=substitute(raw["run"], matrix) if "run" in raw else None,
                 uses=str(raw.get("uses")) if raw.get("uses") else None,
-                with_={str(k): str(v) for k, v in (raw.get("with") or {}).items()},
-                env={str(k): substitute(str(v), matrix) for k, v in (raw.get("env") or {}).items()},
+                with_={str(k): str(v) for k, v in _mapping(raw.get("with")).items()},
+                env={
+                    str(k): substitute(str(v), matrix) for k, v in _mapping(raw.get("env")).items()
+                },
                 working_directory=raw.get("working-directory"),
             )
         )
@@ -270,7 +278,7 @@ def read_workflows(root: Path, ci_files: list[str], diagnostics: list[Diagnostic
             combos = linux_combos(job.get("strategy"))
             matrix = combos[0] if combos else _first_linux_combo(job.get("strategy"))
             steps = job_steps(job["steps"], matrix)
-            env = {str(k): substitute(str(v), matrix) for k, v in (job.get("env") or {}).items()}
+            env = {str(k): substitute(str(v), matrix) for k, v in _mapping(job.get("env")).items()}
             tj = TestJob(rel, str(name), steps, matrix, env)
             tj.combos, tj.raw = combos, job
             tj.score = _score(tj)
