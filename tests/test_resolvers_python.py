@@ -95,6 +95,42 @@ def test_environment_requirements_file_is_not_a_runtime_list(tmp_path):
     assert {r.manifest for r in infer_offline(tmp_path).requirements} == {"pyproject.toml"}
 
 
+def test_a_pyproject_of_tool_settings_leaves_the_requirements_file_the_runtime_list(tmp_path):
+    """A pyproject.toml holding only [tool.*] settings holds no dependency list: the
+    requirements file beside it is the runtime list, not a dev environment."""
+    write_tree(
+        tmp_path,
+        {
+            "pyproject.toml": "[tool.black]\nline-length = 100\n[tool.ruff]\nline-length = 100\n",
+            "requirements.txt": "fastapi==0.112.0\npydantic==2.9.2\n",
+            "app/server.py": "import fastapi\nimport pydantic\nimport httpx\n",
+        },
+    )
+    result = infer_offline(tmp_path)
+    assert {(r.manifest, r.name) for r in result.requirements} == {
+        ("requirements.txt", "fastapi"),
+        ("requirements.txt", "pydantic"),
+        ("requirements.txt", "httpx"),
+    }
+    assert not [d for d in result.diagnostics if d.level == "error"]
+
+
+def test_an_empty_setup_py_beside_a_requirements_file_is_no_list(tmp_path):
+    """A setup.py with no setup() call (empty, or a script) cannot hold dependencies: the
+    requirements file is the list, and no error is reported for the setup.py."""
+    write_tree(
+        tmp_path,
+        {
+            "setup.py": "",
+            "requirements.txt": "pandas==2.3.1\n",
+            "src/scan.py": "import pandas\nimport openpyxl\n",
+        },
+    )
+    result = infer_offline(tmp_path)
+    assert {r.manifest for r in result.requirements} == {"requirements.txt"}
+    assert not [d for d in result.diagnostics if d.level == "error"]
+
+
 def test_feature_extra_keeps_its_distribution_out_of_runtime(tmp_path):
     write_tree(
         tmp_path,

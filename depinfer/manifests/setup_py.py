@@ -99,6 +99,7 @@ def read(text: str, path: str) -> tuple[dict[str, list[str]], dict]:
         "dynamic_dependencies_files": [],
         "classifiers": [],
         "shim": call is None,
+        "setup_call": call is not None,
     }
     if call is None:
         return declared, data

@@ -287,6 +287,10 @@ class ManifestLayout:
             return style in ("pep621", "poetry")
         if m.format == "setup_py" and (m.data or {}).get("dynamic_dependencies_files"):
             return False  # install_requires reads its list from the named files
+        if m.format == "setup_py" and (m.data or {}).get("setup_call") is False:
+            # a setup.py with no setup() call (empty, or a script) holds no list: the
+            # folder's other manifests do, when it has any
+            return not any(x is not m and x.format != "setup_py" for x in folder.all)
         if m.format == "setup_cfg" and not m.declared.get("dependencies"):
             # an empty setup.cfg (tool settings only) beside a setup.py that has an
             # install_requires of its own, literal or read from files, is not the list
@@ -330,9 +334,10 @@ class ManifestLayout:
         other = [x for x in folder.all if x is not m and x.format != "requirements"]
         for x in other:
             runtime_names |= {_canon(n) for n in x.declared.get("dependencies", [])}
-        if any(x.format == "pyproject" for x in other) and not runtime_names:
+        if self._has_pyproject_runtime(folder) and not runtime_names:
             # the pyproject has no runtime list of its own while this one is full: when the
-            # two lists are meant to be the same, both are empty or both are filled
+            # two lists are meant to be the same, both are empty or both are filled (a
+            # pyproject of tool settings only holds no list, so it is no such twin)
             return True
         if runtime_names and len(names & runtime_names) * 2 < len(names):
             return True
