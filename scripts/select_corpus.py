@@ -61,6 +61,11 @@ GROUPS = {
         ".github/workflows/python.yml",
         ".github/workflows/python-publish.yml",
         ".github/workflows/python-package-conda.yml",
+        # session 14 (2026-11-28): queries 37-40, see corpus/README.md step 1
+        ".github/workflows/python-package.yaml",
+        ".github/workflows/python-test.yaml",
+        ".github/workflows/python-ci.yaml",
+        ".github/workflows/tox.yml",
     ),
     "rust": (
         "Cargo.lock",
