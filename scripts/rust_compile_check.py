@@ -35,7 +35,7 @@ from pathlib import Path
 from depinfer.bench.dataset import Instance, load_dataset
 from depinfer.bench.execute import prepare_copy
 
-TIMEOUT = 600  # seconds for one cargo check (a shared, loaded machine)
+TIMEOUT = 600  # default seconds for one cargo check (`--timeout`; a shared, loaded machine)
 # (cause, pattern over cargo's output), first match wins per error block
 CAUSES = (
     (
@@ -113,7 +113,7 @@ def cargo_check(root: Path, inst: Instance, args: argparse.Namespace) -> dict:
             env=env,
             capture_output=True,
             text=True,
-            timeout=TIMEOUT,
+            timeout=getattr(args, "timeout", TIMEOUT),
         )
         output, ok = proc.stderr + proc.stdout, proc.returncode == 0
     except subprocess.TimeoutExpired:
@@ -190,6 +190,17 @@ def reread(out: Path) -> list[dict]:
     return records
 
 
+def _seconds(text: str) -> int:
+    """A positive whole number of seconds, else argparse's own usage error."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"not a positive number of seconds: {text!r}")
+    return value
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--dataset", required=True, type=Path)
@@ -202,6 +213,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--command", default="check --bins --tests --examples")
     ap.add_argument("--toolchain", default="stable")
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument(
+        "--timeout",
+        type=_seconds,
+        default=TIMEOUT,
+        help=f"seconds one cargo check may take before it counts as failed (default {TIMEOUT})",
+    )
     ap.add_argument("--instance", action="append", default=[])
     ap.add_argument("--aggregate-only", action="store_true")
     ap.add_argument("--summary-only", action="store_true", help="re-read <out>/*.json, run nothing")

@@ -75,6 +75,13 @@ def test_every_pattern_has_a_fixture_log_that_it_matches():
         ("rust-gated-item.log", "rust", ("feature", "tokio")),
         ("rust-unresolved-item.log", "rust", ("version", "rand")),
         ("rust-cannot-find-module.log", "rust", ("version", "bitcoin")),
+        ("rust-feature-neither.log", "rust", ("module", "serde")),
+        ("rust-feature-dep-not-listed.log", "rust", ("module", "serde_json")),
+        ("rust-feature-not-dependency.log", "rust", ("module", "serde")),
+        ("rust-no-such-feature.log", "rust", ("feature-line", "serde")),
+        ("rust-two-versions.log", "rust", ("align", "rand_core")),
+        ("rust-no-matching-version.log", "rust", ("relax", None)),
+        ("rust-gated-import.log", "rust", ("feature", "time")),
     ],
 )
 def test_failures_name_the_repair(log, language, expected):
@@ -619,3 +626,70 @@ def test_a_rust_name_a_major_lacks_moves_to_the_nearest_line_that_has_it(tmp_pat
         SimpleNamespace(), "rust", [action], log, tmp_path, reqs, ctx, None, None
     )
     assert moves["oldapi"][0] == "1.0.0"  # 3.0.0 is newer but has no source offering it
+
+
+def test_cargo_refusing_a_feature_names_the_line_that_has_it():
+    # cargo's resolver: the newest release of the written line (the first listed) lacks
+    # the feature; the nearest other line whose index entry offers it is asked for
+    from depinfer.ci.repair import rust_feature_lines
+    from depinfer.context import Context, Options
+    from depinfer.model import Ecosystem, Requirement
+    from depinfer.registries import Registries
+    from depinfer.registries.base import VersionInfo
+
+    log = (LOGS / "rust-no-such-feature.log").read_text()
+    actions = diagnose(log, "rust")
+    assert [(a.kind, a.name, a.extras, a.installed) for a in actions] == [
+        ("feature-line", "serde", ("derives",), "1.0.229")
+    ]  # the "failed to select a version" it explains is not a conflict to relax
+
+    def entry(version, features, deps="[]"):
+        return VersionInfo(version, extra={"features": features, "deps_json": deps})
+
+    class Index(Registries):
+        def versions(self, ecosystem, name):
+            return [
+                entry("0.9.0", {"derives": []}),
+                entry("1.0.229", {"derive": []}),
+                entry("2.0.0", {}, '[{"name": "derives", "optional": true}]'),
+                entry("2.1.0", {"x": ["dep:derives"]}, '[{"name": "derives", "optional": true}]'),
+            ]
+
+    ctx = Context(Options(languages=("rust",)), registries=Index(use_cache=False))
+    reqs = [Requirement(Ecosystem.CRATES, "serde", "Cargo.toml", spec="1")]
+    moves = rust_feature_lines(actions, reqs, ctx, None)
+    # 2.x is newer; its optional dependency is an implicit feature until `dep:` hides it
+    assert moves["serde"][0] == "2.0.0"
+
+
+def test_a_crate_built_on_two_lines_moves_to_the_line_its_dependency_uses():
+    from depinfer.ci.repair import rust_alignments
+    from depinfer.model import Ecosystem, Requirement
+
+    log = (LOGS / "rust-two-versions.log").read_text()
+    actions = diagnose(log, "rust")
+    reqs = [Requirement(Ecosystem.CRATES, "rand_core", "Cargo.toml", spec="0.6")]
+    assert rust_alignments(actions, log, reqs)["rand-core"][0] == "0.9.5"
+    old = log.replace(
+        "note: there are multiple different versions of crate `rand_core` in the dependency graph",
+        "help: perhaps two different versions of crate `rand_core` are being used?",
+    )
+    assert [(a.kind, a.name) for a in diagnose(old, "rust")] == [("align", "rand_core")]
+
+
+def test_cargo_conflicts_name_the_crates_to_relax():
+    from depinfer.ci.repair_names import conflict_names
+
+    log = (LOGS / "rust-no-matching-version.log").read_text()
+    (action,) = diagnose(log, "rust")
+    assert conflict_names("rust", action.report) == ["serde"]
+    report = (
+        "error: failed to select a version for `rand_core`.\n"
+        "previously selected package `rand_core v0.9.5`\n"
+    )
+    assert conflict_names("rust", report) == ["rand_core"]
+
+
+def test_a_gated_module_an_import_names_asks_for_its_feature():
+    (action,) = diagnose((LOGS / "rust-gated-import.log").read_text(), "rust")
+    assert (action.kind, action.name, action.extras) == ("feature", "time", ("macros",))

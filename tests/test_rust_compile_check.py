@@ -35,3 +35,31 @@ def test_only_instances_whose_gold_compiles_count():
     text = check.summary(records)
     assert "countable 2  inferred compiles 1 (50%)" in text
     assert "manifest 1" in text
+
+
+def test_the_time_one_check_may_take_is_an_option(tmp_path, monkeypatch, capsys):
+    import argparse
+    import subprocess
+    from types import SimpleNamespace
+
+    import pytest
+
+    check = load_script("rust_compile_check")
+    seen = {}
+
+    def run(cmd, **kw):
+        seen["timeout"] = kw["timeout"]
+        raise subprocess.TimeoutExpired(cmd, kw["timeout"])
+
+    monkeypatch.setattr(check.subprocess, "run", run)
+    monkeypatch.setattr(check, "workspace_dir", lambda root, inst: root)
+    args = argparse.Namespace(
+        target_dir=tmp_path, toolchain="stable", command="check", jobs=1, timeout=1500
+    )
+    result = check.cargo_check(tmp_path, SimpleNamespace(), args)
+    assert seen["timeout"] == 1500
+    assert (result["ok"], result["errors"]) == (False, ["error: timed out"])
+    with pytest.raises(SystemExit):
+        check.main(["--dataset", "d", "--trees", "t", "--results", "r", "--out", "o",
+                    "--timeout", "0"])  # fmt: skip
+    assert "not a positive number of seconds" in capsys.readouterr().err

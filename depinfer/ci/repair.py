@@ -84,7 +84,9 @@ def COPY_IGNORE(directory: str, names: list[str]) -> set[str]:
 
 @dataclass
 class Action:
-    kind: str  # module | package | version | runtime | derive | feature | stop
+    kind: (
+        str  # module | package | version | feature-line | align | runtime | derive | feature | stop
+    )
     name: str | None
     why: str
     line: str  # the log line that matched
@@ -224,6 +226,9 @@ def diagnose(log: str, language: str) -> list[Action]:
     actions = [a for a in actions if not (a.kind == "version" and _norm(a.name or "") in gated)]
     if any(a.kind == "runtime" for a in actions):  # no build for this Python: not a conflict
         actions = [a for a in actions if a.kind != "relax"]
+    # cargo's "failed to select a version" that a missing feature explains: the feature's line
+    if any(a.kind == "feature-line" for a in actions):
+        actions = [a for a in actions if a.kind != "relax"]
     return actions
 
 
@@ -232,7 +237,8 @@ def _action(pat: dict, m: re.Match[str], log: str, language: str) -> Action:
     language's executables table: its package, or a stop for a system program."""
     groups = m.groupdict()
     kind, why = pat["action"], pat["why"]
-    name = pat.get("package") or groups.get("name") or groups.get("derive") or groups.get("tool")
+    name = pat.get("package") or groups.get("name") or groups.get("name2")
+    name = name or groups.get("derive") or groups.get("tool")
     if kind == "tool":
         tool = groups.get("tool") or ""
         found = tool_package(language, tool)
@@ -460,6 +466,107 @@ def rust_line_with(
     finally:
         remove_workdir(workdir)
     return None
+
+
+def compat_group(key: tuple[int, ...]) -> tuple[int, ...]:
+    """Cargo's compatibility group of a release: its major, or 0.minor, or 0.0.patch."""
+    for i, part in enumerate(key[:3]):
+        if part or i == len(key[:3]) - 1:
+            return key[: i + 1]
+    return key
+
+
+def _published(name: str, ctx: Context, as_of: str | None) -> list:
+    """The crate's releases the registry lists, published by the date, not yanked."""
+    when = parse_as_of(as_of, None) if as_of else None
+    return [
+        info
+        for info in ctx.registries.versions(LANGUAGE_ECOSYSTEM["rust"], name)
+        if _release_key(info.version) is not None and not (info.prerelease or info.yanked)
+        and not (when and info.published and info.published > when)
+    ]  # fmt: skip
+
+
+def crate_feature_names(extra: dict) -> set[str]:
+    """The features a crate's index entry offers: its `features` table, and each optional
+    dependency no feature names as `dep:x` (cargo makes those implicit features)."""
+    features = extra.get("features") or {}
+    try:
+        deps = json.loads(extra.get("deps_json") or "[]")
+    except ValueError:
+        deps = []
+    hidden = {v[4:] for values in features.values() for v in values if v.startswith("dep:")}
+    optional = {d.get("name") for d in deps if isinstance(d, dict) and d.get("optional")}
+    return set(features) | {n for n in optional if n and n not in hidden}
+
+
+def rust_feature_lines(
+    actions: list[Action], requirements: list, ctx: Context, as_of: str | None
+) -> dict[str, tuple[str, str]]:
+    """Bounds moved because the written crate's line has no feature the manifest asks of it
+    (cargo: "does not have that feature"): the newest release of the compatibility group
+    nearest the refused one (newer first) whose own feature list (or optional dependencies,
+    which are features too) has it; nothing when no line has it."""
+    written = {_norm(r.name): r for r in requirements if r.ecosystem == LANGUAGE_ECOSYSTEM["rust"]}
+    moves: dict[str, tuple[str, str]] = {}
+    for a in actions:
+        key = _version_key(a.installed or "")
+        if a.kind != "feature-line" or not a.name or _norm(a.name) not in written or not key:
+            continue
+        feature, refused = a.extras[0] if a.extras else "", compat_group(key)
+        newest: dict[tuple[int, ...], tuple[tuple[int, ...], str]] = {}
+        for info in _published(_package_of(written[_norm(a.name)]), ctx, as_of):
+            k = _version_key(info.version)
+            names = crate_feature_names(info.extra)
+            group = compat_group(k)
+            if (
+                feature in names
+                and group != refused
+                and (group not in newest or k > newest[group][0])
+            ):
+                newest[group] = (k, info.version)
+        after = sorted(g for g in newest if g > refused)
+        before = sorted((g for g in newest if g < refused), reverse=True)
+        pick = (after or before or [None])[0]
+        if pick is not None:
+            version = newest[pick][1]
+            moves[_norm(a.name)] = (
+                version,
+                f"{a.line} — {a.name} {a.installed} has no feature `{feature}`: {version} has it",
+            )
+    return moves
+
+
+_SEEN = re.compile(r"^\s*(?:Compiling|Checking|Adding|Locking|Downloaded) ([\w-]+) v(\S+)", re.M)
+_REGISTRY_PATH = re.compile(r"/registry/src/[^/\s]+/([A-Za-z0-9_-]+?)-(\d+\.\d+\.\d+[^/\s]*)/")
+
+
+def rust_alignments(
+    actions: list[Action], log: str, requirements: list
+) -> dict[str, tuple[str, str]]:
+    """Bounds moved because rustc found two lines of a written crate in the build (its
+    trait from one line, a dependency's type implementing the other's): the written crate
+    moves to the newest other line the log shows built (cargo's `Checking x v…` lines and
+    rustc's registry paths)."""
+    written = {_norm(r.name): r for r in requirements if r.ecosystem == LANGUAGE_ECOSYSTEM["rust"]}
+    moves: dict[str, tuple[str, str]] = {}
+    for a in actions:
+        req = written.get(_norm(a.name or ""))
+        if a.kind != "align" or req is None:
+            continue
+        seen = [m.groups() for p in (_SEEN, _REGISTRY_PATH) for m in p.finditer(log)]
+        keys = {k for n, v in seen if _norm(n) == _norm(a.name or "") and (k := _version_key(v))}
+        mine = _version_key(req.spec.lstrip("^=~ ")) if req.spec else None
+        # the written line: the one its bound names, else the older one built
+        ours = compat_group(mine) if mine else compat_group(min(keys)) if keys else None
+        others = sorted(k for k in keys if compat_group(k) != ours)
+        if others:
+            version = ".".join(map(str, others[-1]))
+            moves[_norm(a.name or "")] = (
+                version,
+                f"{a.line} — {a.name} is built on two lines: the written one moves to {version}",
+            )
+    return moves
 
 
 def _version_key(version: str) -> tuple[int, ...]:
@@ -762,6 +869,9 @@ def _repair(loop: _Loop, rnd: Round, run: RunResult, ctx: Context) -> str | None
         project, language, rnd.actions, run.log, loop.scratch, loop.result.requirements, ctx,
         loop.as_of, mapper,
     )  # fmt: skip
+    if language == "rust":
+        moved.update(rust_feature_lines(rnd.actions, loop.result.requirements, ctx, loop.as_of))
+        moved.update(rust_alignments(rnd.actions, run.log, loop.result.requirements))
     moves = {
         name: move for name, move in moved.items() if loop.bounds.get(name, ("",))[0] != move[0]
     }

@@ -102,6 +102,12 @@ _CONFLICT_NAMES = {
         re.M,
     ),
     "javascript": re.compile(r"(?:Found:|peer|from|dependency:)\s+((?:@[\w.-]+/)?[\w.-]+)@"),
+    # cargo: "failed to select a version for `x`" / "for the requirement `x = "=1.0.9"`",
+    # "previously selected package `y v0.4.1`"
+    "rust": re.compile(
+        r"(?:failed to select a version for (?:the requirement )?|previously selected package )"
+        r"`([A-Za-z0-9][\w-]*)"
+    ),
 }
 
 
