@@ -819,6 +819,60 @@ INBOX_NETSTANDARD_SINCE = {"System.ValueTuple": 2.0}
 # reference: tuple types, literals and deconstruction are System.ValueTuple).
 POLYFILL_FEATURES = {"System.ValueTuple": ["tuple"]}
 
+# The Windows Desktop shared framework (Microsoft.WindowsDesktop.App) that UseWPF or
+# UseWindowsForms references on .NET Core 3.0+: assemblies it ships that are NuGet packages
+# elsewhere (.NET docs, "Windows Forms / WPF breaking changes" and the runtime's
+# Microsoft.WindowsDesktop.App reference-pack list); the .NET Framework has them all in
+# its own assemblies (they are the Windows Compatibility Pack's packages, "Use the Windows
+# Compatibility Pack to port code to .NET", Microsoft Learn). Check mode only.
+WINDOWSDESKTOP_PACKAGES = [
+    "System.Drawing.Common",
+    "System.Configuration.ConfigurationManager",
+    "System.Diagnostics.EventLog",
+    "System.Diagnostics.PerformanceCounter",
+    "System.DirectoryServices",
+    "System.IO.Packaging",
+    "System.Resources.Extensions",
+    "System.Security.Cryptography.Pkcs",
+    "System.Security.Cryptography.ProtectedData",
+    "System.Security.Cryptography.Xml",
+    "System.Security.Permissions",
+    "System.Threading.AccessControl",
+    "System.Windows.Extensions",
+    "Microsoft.Win32.SystemEvents",
+    "System.CodeDom",
+]
+# Namespaces a framework shares with a package: the framework ships some of its types
+# (System.Drawing.Primitives: Point, Size, Rectangle, Color, in netstandard2.0 and every
+# .NET Core), the package the rest. A `using` of one compiles without the package; only a
+# package type the code names needs it (the .NET API browser, System.Drawing namespace).
+# Check mode only.
+SHARED_INBOX_NAMESPACES = {
+    "System.Drawing": {
+        "package": "System.Drawing.Common",
+        "package_types": [
+            "Bitmap",
+            "Brush",
+            "Brushes",
+            "Font",
+            "FontFamily",
+            "Graphics",
+            "Icon",
+            "Image",
+            "Pen",
+            "Pens",
+            "Region",
+            "SolidBrush",
+            "StringFormat",
+            "SystemBrushes",
+            "SystemFonts",
+            "SystemIcons",
+            "SystemPens",
+            "TextureBrush",
+        ],
+    },
+}
+
 # The packages that only matter on older targets: netstandard2.1 has these in the box too.
 INBOX_NETSTANDARD21 = [
     "System.Memory",
@@ -1514,6 +1568,20 @@ BROUGHT_BY = {
 # version; the dependencies every target framework group shares). Check mode only: a
 # `using` of a dependency compiles in a project referencing the parent.
 _MX = "Microsoft.Extensions."
+_ASPNETCORE2_META = [
+    "Microsoft.EntityFrameworkCore",
+    "Microsoft.EntityFrameworkCore.Design",
+    "Microsoft.EntityFrameworkCore.InMemory",
+    "Microsoft.EntityFrameworkCore.Relational",
+    "Microsoft.EntityFrameworkCore.SqlServer",
+    "Microsoft.AspNetCore.Identity.EntityFrameworkCore",
+    "Microsoft.AspNetCore.Identity.UI",
+    "Microsoft.CodeAnalysis.Razor",
+    "Microsoft.CodeAnalysis.CSharp",
+    "Newtonsoft.Json",
+    "System.Text.Encodings.Web",
+    "System.ComponentModel.Annotations",
+]
 DEPENDS_ON = {
     _MX + "Options": [_MX + "DependencyInjection.Abstractions", _MX + "Primitives"],
     _MX + "Logging.Abstractions": [_MX + "DependencyInjection.Abstractions"],
@@ -1582,6 +1650,8 @@ DEPENDS_ON = {
     ],
     "Microsoft.EntityFrameworkCore": [
         "Microsoft.EntityFrameworkCore.Abstractions",
+        # every EF Core from 2.0 to 5.0 lists it for netstandard (the data annotations)
+        "System.ComponentModel.Annotations",
         _MX + "Caching.Memory",
         _MX + "Logging",
     ],
@@ -1746,6 +1816,47 @@ DEPENDS_ON = {
     "Reqnroll.xUnit": ["Reqnroll", "Xunit.SkippableFact", "xunit.core"],
     "Reqnroll.Microsoft.Extensions.DependencyInjection": ["Reqnroll", _MX + "DependencyInjection"],
     _MX + "Diagnostics.Testing": [_MX + "Logging"],
+    # The ASP.NET Core 2.x metapackages (a PackageReference only before 3.0, where the
+    # shared framework replaced them): their nuspec lists EF Core with its SQL Server
+    # provider, ASP.NET Core Identity with its UI and EF stores, Razor (and through it the
+    # Roslyn C# compiler) and Json.NET ("Microsoft.AspNetCore.App metapackage for
+    # ASP.NET Core 2.1", Microsoft Learn); .All adds the SQLite provider.
+    "Microsoft.AspNetCore.App": _ASPNETCORE2_META,
+    "Microsoft.AspNetCore.All": [*_ASPNETCORE2_META, "Microsoft.EntityFrameworkCore.Sqlite"],
+    "Microsoft.EntityFrameworkCore.Sqlite.Core": [
+        "Microsoft.Data.Sqlite.Core",
+        "Microsoft.EntityFrameworkCore.Relational",
+    ],
+    "Microsoft.Data.Sqlite": ["Microsoft.Data.Sqlite.Core"],
+    "Hangfire.NetCore": ["Hangfire.Core"],
+    "Hangfire.AspNetCore": ["Hangfire.NetCore"],
+    "Hangfire.Mongo": ["Hangfire.Core", "MongoDB.Driver"],
+    "Hangfire.SqlServer": ["Hangfire.Core"],
+    "Avalonia.ReactiveUI": ["Avalonia", "ReactiveUI"],
+    "ReactiveUI": ["System.Reactive", "DynamicData"],
+    "ReactiveUI.Avalonia": ["Avalonia", "ReactiveUI"],
+    "AWSSDK.Extensions.NETCore.Setup": [
+        "AWSSDK.Core",
+        _MX + "Configuration.Abstractions",
+        _MX + "DependencyInjection.Abstractions",
+        _MX + "Logging.Abstractions",
+    ],
+    "Microsoft.Azure.Functions.Worker": ["Microsoft.Azure.Functions.Worker.Core"],
+    "Microsoft.Azure.Functions.Worker.Core": ["Azure.Core", _MX + "Hosting"],
+    "Microsoft.Identity.Web": [
+        "Microsoft.Identity.Web.Certificate",
+        "Microsoft.Identity.Web.TokenCache",
+        "Microsoft.AspNetCore.Authentication.JwtBearer",
+        "Microsoft.AspNetCore.Authentication.OpenIdConnect",
+    ],
+    "Microsoft.Identity.Web.Certificate": ["Azure.Identity"],
+    "Google.Apis": ["Google.Apis.Core", "Newtonsoft.Json"],
+    "Google.Apis.Core": ["Newtonsoft.Json"],
+    "NSwag.AspNetCore": ["NSwag.Generation.AspNetCore", "NJsonSchema", "Newtonsoft.Json"],
+    "NJsonSchema": ["Newtonsoft.Json"],
+    "AutoFixture.AutoMoq": ["AutoFixture", "Moq"],
+    "Moq": ["Castle.Core"],
+    "MySql.EntityFrameworkCore": ["MySql.Data", "Microsoft.EntityFrameworkCore.Relational"],
 }
 
 # Types that older targets (netstandard2.0, .NET Framework) only get from a package; the
@@ -1876,6 +1987,8 @@ def main() -> None:
         "web_sdks": WEB_SDKS,
         "test_sdks": TEST_SDKS,
         "sdk_packages_since": SDK_PACKAGES_SINCE,
+        "windowsdesktop_packages": WINDOWSDESKTOP_PACKAGES,
+        "shared_inbox_namespaces": SHARED_INBOX_NAMESPACES,
     }
     conventions = {
         "about": "C# test-project and tooling conventions; rebuilt by "

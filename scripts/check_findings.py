@@ -6,7 +6,7 @@ originals), checked offline with `python -m depinfer --check --format json --no-
 at most one finding per repository that is not a true problem.
 
     python scripts/check_findings.py --dataset /work/shared/benchmark/dev-csharp.jsonl \
-        --trees /work/bench-repos [--lang csharp] [--details] [--aggregate-only]
+        --trees /work/bench-repos [--lang csharp] [--details] [--aggregate-only] [--histogram]
 
 `--details` prints every finding (code, name, file:line) so each can be judged;
 `--aggregate-only` prints only the totals (findings, repositories, repositories with more
@@ -63,9 +63,13 @@ def main() -> int:
     ap.add_argument("--lang", default="csharp")
     ap.add_argument("--details", action="store_true", help="print every finding")
     ap.add_argument("--aggregate-only", action="store_true", help="totals only (validation)")
+    ap.add_argument(
+        "--histogram", action="store_true", help="also how many repositories have n findings"
+    )
     args = ap.parse_args()
     total, over_one, repos = 0, 0, 0
     codes: Counter[str] = Counter()
+    per_repo: Counter[int] = Counter()
     for inst in instances(args.dataset, args.lang):
         tree = args.trees / args.lang / inst["id"]
         if not tree.is_dir():
@@ -78,6 +82,7 @@ def main() -> int:
         total += len(findings)
         over_one += len(findings) > 1
         codes.update(f.get("code", "?") for f in findings)
+        per_repo[len(findings)] += 1
         if args.aggregate_only:
             continue
         kinds = Counter(f.get("code", "?") for f in findings)
@@ -94,6 +99,10 @@ def main() -> int:
         f"TOTAL {args.dataset.name}: {total} findings in {repos} repositories; "
         f"{over_one} with more than one finding ({kinds})"
     )
+    if args.histogram:  # no repository named: allowed on a validation split
+        print(
+            "findings per repository: " + " ".join(f"{n}:{k}" for n, k in sorted(per_repo.items()))
+        )
     return 0
 
 

@@ -12,7 +12,14 @@ of the repository uses any of it.
 Dependencies of packages are known offline from two facts: the brought-by table
 (data/csharp/conventions.json) and the packaging convention of package families, where
 `A.B` depends on its family's core `A` and a package `A` on its `A.Abstractions` and `A.Core`
-(Microsoft.Extensions.*, EF Core providers, Serilog sinks, OpenFeature.Hosting …).
+(Microsoft.Extensions.*, EF Core providers, Serilog sinks, OpenFeature.Hosting …), and
+a package `A.B` on its family's `A.Core` (AWSSDK.Core, Hangfire.Core).
+
+Some graphs are open offline and give no DEP001: a project SDK NuGet delivers that no table
+describes (it may add PackageReferences), a namespace the index does not know in a project
+compiling `<Protobuf>` items (protoc generates it), the Windows Desktop shared framework (or
+the .NET Framework) for the compatibility packages, and a namespace the framework shares
+with a package (`System.Drawing`) when the code names none of the package's own types.
 """
 
 from __future__ import annotations
@@ -22,7 +29,7 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from depinfer.analyzers.csharp_layout import CsProject, build_layout
+from depinfer.analyzers.csharp_layout import CsProject, build_layout, tfm_major
 from depinfer.mapping import nuget_index as nx
 from depinfer.mapping.csharp_use import brought_by, conventions
 from depinfer.model import Project
@@ -67,9 +74,11 @@ def _dependencies(pid: str) -> set[str]:
         out.add(".".join(parts[:i]).lower())
     for core in [pid, *(".".join(parts[:i]) for i in range(1, len(parts)))]:
         out.add(f"{core}.abstractions".lower())
-    out.add(f"{pid}.core".lower())  # A brings its A.Core (Microsoft.Data.Sqlite, Hangfire)
-    known = nx.package_ids()
-    return {d for d in out if d in known}  # only real packages (`Microsoft` is none)
+        # A and A.B bring their family's A.Core (Microsoft.Data.Sqlite, Hangfire.NetCore,
+        # AWSSDK.DynamoDBv2 → AWSSDK.Core)
+        out.add(f"{core}.core".lower())
+    # only real packages (`Microsoft` is none): the index's, or a parent of the table's
+    return {d for d in out if d in nx.package_ids() or d in _brought_table()}
 
 
 @lru_cache(maxsize=1)
@@ -174,7 +183,15 @@ def named_namespaces(view: CsView, manifest: str) -> set[str]:
     text = _code(view, posixpath.dirname(manifest))
     if cs is not None:  # `<Compile Remove>` leaves files out
         text = "\n".join(view.texts.get(f.path, "") for f in cs.files)
-    return set(_USING.findall(text))
+    # a fully-qualified name in code (`System.IO.Hashing.XxHash64.Hash(…)`) needs no
+    # `using`, nor does a type of a namespace the code is declared in (extension classes
+    # in `namespace Microsoft.Extensions.DependencyInjection` see IServiceCollection)
+    named = set(_USING.findall(text)) | set(_QUALIFIED.findall(text))
+    return named | set(_NAMESPACE.findall(text))
+
+
+_QUALIFIED = re.compile(r"(?<![\w.])[A-Z]\w*(?:\.[A-Z]\w*){2,}")
+_NAMESPACE = re.compile(r"^\s*namespace\s+([A-Za-z_][\w.]*)", re.M)
 
 
 def compiles(view: CsView, manifest: str, name: str, namespaces: list[str]) -> bool:
@@ -188,6 +205,9 @@ def compiles(view: CsView, manifest: str, name: str, namespaces: list[str]) -> b
     seen = view.seen.get(manifest, set())
     if name.lower() in seen:
         return True
+    closure = view.closure.get(manifest, [cs])
+    if _open_graph(view, closure, name, namespaces):
+        return True
     # a package adding extension methods into a namespace depends on the namespace's
     # owner; a candidate whose entry point (a marker: `UseSqlServer`, `ServiceCollection`)
     # this project's code calls needs itself
@@ -199,7 +219,6 @@ def compiles(view: CsView, manifest: str, name: str, namespaces: list[str]) -> b
         return True
     # a package that declares the ASP.NET Core FrameworkReference brings the shared framework
     carriers = {p.lower() for p in nx.inbox().get("aspnetcore_framework_packages", [])}
-    closure = view.closure.get(manifest, [cs])
     framework = any(  # a FrameworkReference, even one limited to some target frameworks
         nx.shared_framework() in (o.manifest.data or {}).get("framework_references", [])
         for o in closure
@@ -209,6 +228,73 @@ def compiles(view: CsView, manifest: str, name: str, namespaces: list[str]) -> b
     if (framework or seen & carriers) and nx.in_shared_framework(name):
         return True
     return any(nx.package_in_box(name, other) for other in closure)
+
+
+def opaque_sdk(cs: CsProject) -> bool:
+    """The project builds with an MSBuild SDK that NuGet delivers and no table describes
+    (`Sdk="Remora.Sdk"`): a project SDK's props and targets may add PackageReferences
+    ("MSBuild project SDKs", Microsoft Learn), so what it compiles against is open offline.
+    The .NET platform's own SDKs (their id prefixes) and the SDKs the tables list are known."""
+    inbox = nx.inbox()
+    known = {*inbox.get("implicit_usings", {}), *inbox.get("test_sdks", {})}
+    known |= set(inbox.get("sdk_packages_since", {}))
+    prefixes = tuple(nx.app_frameworks()["platform"]["id_prefixes"])
+    return any(not s.startswith(prefixes) and s not in known for s in cs.sdk_names)
+
+
+def _windows_desktop(cs: CsProject) -> bool:
+    """UseWPF / UseWindowsForms (or the old WindowsDesktop SDK): the project references the
+    Windows Desktop shared framework; or it targets only the .NET Framework, whose own
+    assemblies are what those packages bring to .NET Core (the Windows Compatibility Pack)."""
+    tfms = cs.target_frameworks
+    if tfms and all(tfm_major(t)[0] == "netfx" for t in tfms):
+        return True
+    props = {k.lower(): v.strip().lower() for k, v in cs.properties.items()}
+    flags = props.get("usewpf") == "true" or props.get("usewindowsforms") == "true"
+    return flags or any(s.endswith(".WindowsDesktop") for s in cs.sdk_names)
+
+
+def _shared_inbox(view: CsView, cs: CsProject, name: str, namespaces: list[str]) -> bool:
+    """Every namespace is one the framework shares with the package (`System.Drawing`),
+    and this project's code names none of the types only the package has: in the files
+    importing the namespace, or as the target of an alias (`using Size = System.Drawing.Size`)."""
+    table = nx.inbox().get("shared_inbox_namespaces", {})
+    if not namespaces:
+        return False
+    _code(view)
+    prefix = cs.directory.rstrip("/") + "/" if cs.directory not in ("", ".") else ""
+    for ns in namespaces:
+        row = table.get(ns)
+        if row is None:  # an alias names one type of the namespace
+            parent, _, type_name = ns.rpartition(".")
+            row = table.get(parent)
+            if row is None or row["package"].lower() != name.lower():
+                return False
+            if type_name in row["package_types"]:
+                return False
+            continue
+        if row["package"].lower() != name.lower():
+            return False
+        texts = [t for p, t in view.texts.items() if p.startswith(prefix) and ns in t]
+        if _calls("\n".join(texts), row["package_types"]):
+            return False
+    return True
+
+
+def _open_graph(view: CsView, closure: list[CsProject], name: str, namespaces: list[str]) -> bool:
+    """What the project compiles against may hold the name though no package row says so:
+    an MSBuild SDK nothing describes, code protoc generates from `<Protobuf>` items (a
+    namespace the index does not know may be theirs), the Windows Desktop shared framework,
+    or a namespace the framework shares with the package."""
+    if any(opaque_sdk(o) for o in closure):
+        return True
+    protobuf = any((o.manifest.data or {}).get("protobuf_services") for o in closure)
+    if protobuf and unknown(name):
+        return True
+    desktop = {p.lower() for p in nx.inbox().get("windowsdesktop_packages", [])}
+    if name.lower() in desktop and any(_windows_desktop(o) for o in closure):
+        return True
+    return _shared_inbox(view, closure[0], name, namespaces)
 
 
 def uses_any(pid: str, namespaces: set[str]) -> bool:
