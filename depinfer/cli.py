@@ -381,6 +381,13 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     conflict = flag_conflict(args)
     if conflict:
         parser.error(conflict)
+    if args.as_of not in (None, "", "now", "last-commit"):
+        from depinfer.versions import parse_as_of  # only when a date is given
+
+        try:
+            parse_as_of(args.as_of, None)
+        except ValueError as exc:
+            parser.error(str(exc))
     args.rounds = 3 if args.rounds is None else args.rounds
     args.llm_max_calls = 20 if args.llm_max_calls is None else args.llm_max_calls
     args.llm_key_env = args.llm_key_env or "DEPINFER_LLM_API_KEY"

@@ -261,6 +261,7 @@ def test_head_reading_one_line_of_a_long_report_ends_quietly(tmp_path: Path):
         (("--check", "--verify"), ("--check", "--verify")),
         (("--check", "--names-only"), ("--check", "--names-only")),
         (("--check", "--llm"), ("--check", "--llm")),
+        (("--as-of", "garbage"), ("--as-of", "garbage")),
     ],
 )
 def test_conflicting_or_meaningless_flags_exit_2_naming_them(tmp_path: Path, flags, named):
