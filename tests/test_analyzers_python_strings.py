@@ -33,3 +33,11 @@ def test_extension_import_paths_in_library_calls_become_dynamic_refs():
 
 def test_files_without_such_calls_give_nothing():
     assert refs("app/x.py", "extensions = ['a.b']\n", FileKind.SOURCE) == []
+
+
+def test_a_call_name_python_reads_normalised_is_still_found():
+    # `extensions=` alone (httpx's own argument) is not parsed; a callee spelled with
+    # fullwidth letters is `Markdown` to Python (NFKC), so the text is normalised first
+    assert refs("app/c.py", 'c.get(u, extensions={"a.b": 1})\n', FileKind.SOURCE) == []
+    source = 'import markdown\nmarkdown.\uff2darkdown(extensions=["pymdownx.superfences"])\n'
+    assert [r.module for r in refs("app/m.py", source, FileKind.SOURCE)] == ["pymdownx.superfences"]

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import re
+import unicodedata
 from functools import lru_cache
 
 from depinfer.analyzers.python_django import string_items
@@ -47,9 +48,26 @@ def _words() -> tuple[str, ...]:
     return tuple(sorted({k for ks in keywords.values() for k in ks} | set(methods)))
 
 
+@lru_cache(maxsize=1)
+def _callees() -> tuple[str, ...]:
+    """The call names the walk in `refs` reads (a keyword's owner or a method)."""
+    keywords, methods = _table()
+    return tuple(sorted({*keywords, *methods}))
+
+
+def _names_a_callee(text: str) -> bool:
+    """Whether one of the calls `refs` reads can be in `text`: its name is. Python reads
+    identifiers NFKC-normalised, so a text with other than ASCII is normalised first."""
+    if not text.isascii():
+        text = unicodedata.normalize("NFKC", text)
+    return any(name in text for name in _callees())
+
+
 def refs(path: str, text: str, kind: FileKind) -> list[ImportRef]:
     """Dynamic refs for the extension modules a file's library calls name."""
     if not any(word in text for word in _words()) or not _mark().search(text):
+        return []
+    if not _names_a_callee(text):  # `extensions=` alone is common (httpx's own argument)
         return []
     try:
         tree = ast.parse(text)

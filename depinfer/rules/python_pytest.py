@@ -224,7 +224,7 @@ def scan_python(rel: str, text: str, uses_wanted: bool, found: Found) -> None:
     src = text.encode("utf-8", "replace")
     root = parse_source(src, keep=False).root_node  # the analyzer's tree, when kept
     mark_alias = bool(re.search(r"from\s+pytest\s+import[^\n]*\bmark\b", text))
-    for node in _read_nodes(root, text):
+    for node in _read_nodes(root, text, src):
         if node.type == "function_definition":
             _function(node, rel, uses_wanted, found)
         elif node.type == "call":
@@ -308,6 +308,8 @@ def _at_module_level(node: Node) -> bool:
 # attributes and assignments are asked for only when the file's text has a word their
 # readers look for, and kept only when their callee / object / target's text contains it
 # (a superset of what the readers accept: a node left out would have changed nothing).
+# The query walks the whole tree; `_nodes_at_words` finds the same nodes from where their
+# words are (as the analyzer finds imports), and is used unless the tree has errors.
 _READ_PATTERNS = (
     ((), "(function_definition) @n"),
     (
@@ -317,6 +319,8 @@ _READ_PATTERNS = (
     (("mark",), '(attribute object: (_) @o (#match? @o "mark")) @n'),
     (("pytest_plugins",), '(assignment left: (_) @l (#match? @l "pytest_plugins")) @n'),
 )
+# per pattern after the first: the node type and the field whose text holds the word
+_WORD_FIELDS = (("call", "function"), ("attribute", "object"), ("assignment", "left"))
 
 
 @cache
@@ -327,16 +331,58 @@ def _read_query(wanted: tuple[bool, ...]) -> Query:
     )
 
 
-def _read_nodes(root: Node, text: str) -> list[Node] | Iterator[Node]:
+def _read_nodes(root: Node, text: str, src: bytes) -> list[Node] | Iterator[Node]:
     """The nodes of `_READ_PATTERNS` in the order `_walk` meets them (parents first, then
     document order; two of them never share a span, or `_walk` itself decides)."""
     wanted = tuple(not words or any(w in text for w in words) for words, _ in _READ_PATTERNS)
-    nodes = QueryCursor(_read_query(wanted)).captures(root).get("n", [])
+    if root.has_error:
+        nodes = QueryCursor(_read_query(wanted)).captures(root).get("n", [])
+    else:
+        nodes = _nodes_at_words(root, src, wanted)
     nodes.sort(key=lambda n: (n.start_byte, -n.end_byte))
     for a, b in zip(nodes, nodes[1:], strict=False):
         if a.start_byte == b.start_byte and a.end_byte == b.end_byte:
             return (n for n in _walk(root) if n.type in _READ_KINDS)
     return nodes
+
+
+def _nodes_at_words(root: Node, src: bytes, wanted: tuple[bool, ...]) -> list[Node]:
+    """What `_read_query(wanted)` captures as `n`, found from the words' offsets: each
+    function definition's `def`, and every call / attribute / assignment above an
+    occurrence of one of its pattern's words that its field (callee, object, target)
+    spans. A node the query keeps has its field's text contain a word, so it is above
+    that occurrence; a tree without errors has no zero-width `def`."""
+    found: dict[int, Node] = {}
+    for start in _offsets(src, b"def"):
+        keyword = root.descendant_for_byte_range(start, start + 3)
+        if keyword is not None and keyword.type == "def":
+            parent = keyword.parent
+            if parent is not None and parent.type == "function_definition":
+                found[parent.id] = parent
+    for (words, _), (kind, field_name), want in zip(
+        _READ_PATTERNS[1:], _WORD_FIELDS, wanted[1:], strict=True
+    ):
+        if not want:
+            continue
+        for word in words:
+            encoded = word.encode()
+            for start in _offsets(src, encoded):
+                end = start + len(encoded)
+                node = root.descendant_for_byte_range(start, end)
+                while node is not None:
+                    if node.type == kind and node.id not in found:
+                        part = node.child_by_field_name(field_name)
+                        if part is not None and part.start_byte <= start and end <= part.end_byte:
+                            found[node.id] = node
+                    node = node.parent
+    return list(found.values())
+
+
+def _offsets(src: bytes, word: bytes) -> Iterator[int]:
+    position = src.find(word)
+    while position >= 0:
+        yield position
+        position = src.find(word, position + 1)
 
 
 _READ_KINDS = frozenset({"function_definition", "call", "attribute", "assignment"})
