@@ -84,9 +84,8 @@ def COPY_IGNORE(directory: str, names: list[str]) -> set[str]:
 
 @dataclass
 class Action:
-    kind: (
-        str  # module | package | version | feature-line | align | runtime | derive | feature | stop
-    )
+    # module | package | version | feature-line | align | runtime | derive | feature | stop
+    kind: str
     name: str | None
     why: str
     line: str  # the log line that matched
@@ -406,15 +405,7 @@ def _version_moves(
         key = _release_key(installed) if installed else None
         if key is None:
             continue
-        when = parse_as_of(as_of, None) if as_of else None
-        releases = []
-        for info in ctx.registries.versions(eco, name):
-            k = _release_key(info.version)
-            if k is None or info.prerelease or info.yanked:
-                continue
-            if when and info.published and info.published > when:
-                continue
-            releases.append((k, info.version))
+        releases = [(_release_key(i.version), i.version) for i in _published(eco, name, ctx, as_of)]
         newer = sorted(r for r in releases if r[0] > key)
         older = [r for r in releases if r[0] < key]
         # the majors before the installed one (0.x: the minors before it)
@@ -476,12 +467,13 @@ def compat_group(key: tuple[int, ...]) -> tuple[int, ...]:
     return key
 
 
-def _published(name: str, ctx: Context, as_of: str | None) -> list:
-    """The crate's releases the registry lists, published by the date, not yanked."""
+def _published(eco, name: str, ctx: Context, as_of: str | None) -> list:
+    """The package's releases the registry lists, published by the date, not yanked, not
+    pre-releases, with a release number."""
     when = parse_as_of(as_of, None) if as_of else None
     return [
         info
-        for info in ctx.registries.versions(LANGUAGE_ECOSYSTEM["rust"], name)
+        for info in ctx.registries.versions(eco, name)
         if _release_key(info.version) is not None and not (info.prerelease or info.yanked)
         and not (when and info.published and info.published > when)
     ]  # fmt: skip
@@ -515,7 +507,8 @@ def rust_feature_lines(
             continue
         feature, refused = a.extras[0] if a.extras else "", compat_group(key)
         newest: dict[tuple[int, ...], tuple[tuple[int, ...], str]] = {}
-        for info in _published(_package_of(written[_norm(a.name)]), ctx, as_of):
+        crate = _package_of(written[_norm(a.name)])
+        for info in _published(LANGUAGE_ECOSYSTEM["rust"], crate, ctx, as_of):
             k = _version_key(info.version)
             names = crate_feature_names(info.extra)
             group = compat_group(k)
@@ -550,11 +543,13 @@ def rust_alignments(
     rustc's registry paths)."""
     written = {_norm(r.name): r for r in requirements if r.ecosystem == LANGUAGE_ECOSYSTEM["rust"]}
     moves: dict[str, tuple[str, str]] = {}
+    seen: list[tuple[str, ...]] | None = None  # the builds the log shows, read once
     for a in actions:
         req = written.get(_norm(a.name or ""))
         if a.kind != "align" or req is None:
             continue
-        seen = [m.groups() for p in (_SEEN, _REGISTRY_PATH) for m in p.finditer(log)]
+        if seen is None:
+            seen = [m.groups() for p in (_SEEN, _REGISTRY_PATH) for m in p.finditer(log)]
         keys = {k for n, v in seen if _norm(n) == _norm(a.name or "") and (k := _version_key(v))}
         mine = _version_key(req.spec.lstrip("^=~ ")) if req.spec else None
         # the written line: the one its bound names, else the older one built
