@@ -167,6 +167,14 @@ def read_until(fd: int, needle: bytes, timeout: float) -> bytes:
     return seen
 
 
+def _interruptible() -> None:
+    """In the child before exec: Ctrl-C's default action, as a terminal's foreground job
+    has it. A test run started as a background job of a shell without job control (`cmd &`
+    in a script, as CI runners and nohup loops start it) inherits SIGINT ignored, and
+    Python keeps an ignored SIGINT ignored: the child would never see the interrupt."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals and terminals")
 def test_ctrl_c_prints_one_line_and_exits_130(tmp_path: Path):
     root = big_tree(tmp_path / "big")
@@ -178,6 +186,7 @@ def test_ctrl_c_prints_one_line_and_exits_130(tmp_path: Path):
         stdout=subprocess.PIPE,
         stderr=child,
         env=env(),
+        preexec_fn=_interruptible,
     )
     os.close(child)
     try:
