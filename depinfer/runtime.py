@@ -139,31 +139,113 @@ def _matrix_values(project: Project, keys: tuple[str, ...]) -> list[str]:
     return [v for v in out if "${{" not in v]
 
 
+# a key of a workflow mapping, at a line's start (after a list dash), or inside a flow
+# mapping `{a: 1, key: 2}`; group 2 is the key
+_WORKFLOW_KEY = lazy(
+    r"(?:^[ \t]*(?:-[ \t]+)?|[{,][ \t]*)([\"']?)([\w.-]+)\1[ \t]*:(?=[ \t]|$)", re.M
+)
+_FLOW_ITEM = lazy(r"[ \t]*(\"[^\"]*\"|'[^']*'|[^,\]}\n]*)")
+_BLOCK_TEXT = lazy(r":[ \t]*[|>][-+0-9]*[ \t]*(?:#.*)?$")  # `key: |` opens a block of text
+
+
 @lru_cache(maxsize=64)
 def _workflow_values(text: str, keys: tuple[str, ...]) -> tuple[str, ...]:
-    """The values of `keys` anywhere in one workflow's text; each text parsed once per
-    run (a run asks for the project's Python versions several times, and PyYAML's parser
-    costs a short run more than its analysis)."""
-    import yaml
-
+    """The scalar values of `keys` anywhere in one workflow's text, read from the text:
+    `key: 3.10`, `key: [3.9, "3.10"]`, a block list under `key:`, `{key: '3.8', …}`, the
+    lines of `key: |`. Keys inside another key's block of text (a `run: |` script) are
+    not keys. No YAML parser: importing and running one cost a short run more than its
+    analysis, and a parser reads an unquoted `3.10` as the number 3.1, which is not what
+    the workflow's author meant."""
+    lines = text.split("\n")
     out: list[str] = []
+    i = 0
+    while i < len(lines):
+        line = _strip_comment(lines[i])
+        found = [m for m in _WORKFLOW_KEY.finditer(line) if m.group(2) in keys]
+        body, i = _text_block(lines, i)
+        for m in found:
+            if body is not None and _BLOCK_TEXT.search(line):
+                out.extend(b.strip() for b in body if b.strip())
+            else:
+                out.extend(_values_after(line, m, lines[i:]))
+    return tuple(v for v in out if v)
 
-    def walk(node: object) -> None:
-        if isinstance(node, dict):
-            for k, v in node.items():
-                if k in keys:
-                    vals = v if isinstance(v, list) else [v]
-                    out.extend(str(x) for x in vals if not isinstance(x, dict | list))
-                walk(v)
-        elif isinstance(node, list):
-            for x in node:
-                walk(x)
 
-    try:
-        walk(yaml.safe_load(text))
-    except yaml.YAMLError:
-        return ()
-    return tuple(out)
+def _text_block(lines: list[str], i: int) -> tuple[list[str] | None, int]:
+    """The body of the block of text that line `i` opens (None when it opens none) and the
+    index of the next line to read."""
+    if not _BLOCK_TEXT.search(_strip_comment(lines[i])):
+        return None, i + 1
+    indent = _indent_of(lines[i])
+    j = i + 1
+    while j < len(lines) and (not lines[j].strip() or _spaces(lines[j]) > indent):
+        j += 1
+    return lines[i + 1 : j], j
+
+
+def _values_after(line: str, m: re.Match[str], following: list[str]) -> list[str]:
+    """The value(s) that follow one matched key on `line`."""
+    value = line[m.end() :].strip()
+    if value.startswith("["):
+        body = "\n".join([value[1:], *following]).split("]", 1)[0]
+        return [_scalar(i.group(1)) for i in _FLOW_ITEM.finditer(body) if i.group(1).strip()]
+    if value.startswith(("{", "&", "*")):
+        return []  # a mapping, an anchor, an alias: not a version list
+    if value:
+        if m.group(0).lstrip()[:1] in ("{", ","):  # inside a flow mapping
+            value = re.split(r"[,}]", value, maxsplit=1)[0]
+        return [_scalar(value)]
+    return _block_list(following, _indent_of(line))
+
+
+def _block_list(following: list[str], indent: int) -> list[str]:
+    """The `- item` lines of a key's block list: indented deeper than the key, or as deep
+    (YAML lets a list sit at its key's indentation)."""
+    out: list[str] = []
+    for raw in following:
+        line = _strip_comment(raw)
+        if not line.strip():
+            continue
+        item = line.strip()
+        deep = _spaces(line)
+        if deep < indent or not item.startswith("-") or (deep == indent and item[:2] != "- "):
+            break
+        item = item[1:].strip()
+        if item and ":" not in item.replace("::", ""):
+            out.append(_scalar(item))
+    return out
+
+
+def _spaces(line: str) -> int:
+    return len(line) - len(line.lstrip(" \t"))
+
+
+def _indent_of(line: str) -> int:
+    """The indentation of the key on `line` (a list dash before it counts as indentation)."""
+    stripped = line.lstrip(" \t")
+    if stripped.startswith("- "):
+        return len(line) - len(stripped[1:].lstrip(" \t"))
+    return len(line) - len(stripped)
+
+
+def _strip_comment(line: str) -> str:
+    """`line` without a trailing ` # comment` (a `#` inside quotes stays)."""
+    quote = ""
+    for i, ch in enumerate(line):
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "\"'":
+            quote = ch
+        elif ch == "#" and (i == 0 or line[i - 1] in " \t"):
+            return line[:i]
+    return line
+
+
+def _scalar(value: str) -> str:
+    value = value.strip()
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
+        return value[1:-1]
+    return value
 
 
 def lower_bound_of_specifier(spec: str) -> str | None:

@@ -93,26 +93,70 @@ def test_requires_python_reads_as_packaging_reads_it(spec):
     assert runtime.target_from_requires_python(spec) == expected
 
 
-def test_a_workflow_is_parsed_once_however_often_the_versions_are_asked(tmp_path, monkeypatch):
-    import yaml
-
-    from depinfer.scan import scan
-
+def test_the_ci_matrix_is_read_without_a_yaml_parser(tmp_path):
     tree = write_tree(
         tmp_path / "t",
         {
             "setup.py": "",
             "a.py": "import os\n",
-            ".github/workflows/ci.yml": f"# {tmp_path}\njobs:\n  t:\n    strategy:\n"
-            "      matrix:\n        python-version: ['3.9', '3.12']\n",
+            ".github/workflows/ci.yml": "jobs:\n  t:\n    strategy:\n      matrix:\n"
+            "        python-version: [3.10, '3.12']\n",
         },
     )
-    parsed = []
-    real = yaml.safe_load
-    monkeypatch.setattr(yaml, "safe_load", lambda text: parsed.append(1) or real(text))
-    project = scan(tree)
-    answers = {runtime.python_runtime(project).minimum for _ in range(3)}
-    assert answers == {"3.9"} and len(parsed) == 1
+    probe = (
+        "import sys; from depinfer.scan import scan; from depinfer import runtime\n"
+        f"rt = runtime.python_runtime(scan({str(tree)!r}))\n"
+        "print(rt.minimum, 'yaml' in sys.modules)\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(REPO), "DEPINFER_CACHE_DIR": str(tmp_path / "c")}
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, env=env, timeout=120
+    )
+    assert done.stdout.split() == ["3.10", "False"], done.stderr
+
+
+WORKFLOW = """jobs:
+  test:
+    strategy:
+      matrix:
+        python-version: ["3.12", 3.10, '3.9']  # unquoted 3.10 is 3.10, not 3.1
+        include:
+          - {python-version: '3.8', torch: '1.10'}
+          - python-version: "3.7"
+    steps:
+      - uses: actions/setup-python@v5
+        with:
+          python-version: ${{ matrix.python-version }}
+      - run: |
+          echo "python-version: 2.7"
+  other:
+    strategy:
+      matrix:
+        python:
+        - 3.6
+        - "3.11"   # a list as deep as its key
+        django:
+          - 4.2
+    steps:
+      - with:
+          python-version: |
+            3.13
+            3.14
+  multi:
+    strategy:
+      matrix:
+        python-version: [
+          "3.5", "3.4"
+        ]
+"""
+
+
+def test_workflow_values_in_every_form_a_workflow_writes_them():
+    values = runtime._workflow_values(WORKFLOW, ("python-version", "python"))
+    assert values == (
+        "3.12", "3.10", "3.9", "3.8", "3.7", "${{ matrix.python-version }}",
+        "3.6", "3.11", "3.13", "3.14", "3.5", "3.4",
+    )  # fmt: skip
 
 
 def test_a_lazy_pattern_compiles_on_first_use_and_then_is_the_pattern(monkeypatch):
