@@ -108,6 +108,7 @@ class FakeCI:
     def __init__(self) -> None:
         self.calls: list[dict] = []
         self.fail_with: Exception | None = None
+        self.always_pass: set[str] = set()  # instances whose tests need no manifest
 
     def __call__(
         self, root, language, test_cmd=None, runtime=None, log_path=None, step_timeout=900,
@@ -124,7 +125,9 @@ class FakeCI:
         )  # fmt: skip
         if self.fail_with is not None:
             raise self.fail_with
-        ok = all((root / b).read_bytes() == original(inst.id, b) for b in inst.build_files)
+        ok = inst.id in self.always_pass or all(
+            (root / b).read_bytes() == original(inst.id, b) for b in inst.build_files
+        )
         log = f"$ {test_cmd}\n" + ("PASSED t::a\n" if ok else "FAILED t::a\n")
         if log_path is not None:
             Path(log_path).parent.mkdir(parents=True, exist_ok=True)
@@ -386,6 +389,30 @@ def test_verify_needs_execute(capsys: pytest.CaptureFixture[str], tmp_path: Path
     code = main(["run", *BENCH_ARGS,
                  "--out", str(tmp_path), "--verify"])  # fmt: skip
     assert code == 2 and "--verify needs --execute" in capsys.readouterr().err
+
+
+def test_countable_only_runs_inferred_only_where_the_instance_can_count(
+    fake_ci: FakeCI, inferencer: dict, dataset: Path, tmp_path: Path
+) -> None:
+    fake_ci.always_pass = {"acme__poetry"}  # masked passes too: it cannot count
+    first, second = tmp_path / "first", tmp_path / "second"
+    assert run_cli(dataset, first) == 0
+    before = len(fake_ci.calls)
+    assert run_cli(dataset, second, "--reuse-runs", str(first), "--countable-only") == 0
+    assert len(fake_ci.calls) - before == 3  # every other instance's inferred run
+    poetry = json.loads((second / "python" / "acme__poetry.json").read_text())["execution"]
+    assert poetry["runs"]["inferred"] == {
+        "status": "not-run",
+        "reason": "the instance cannot count",
+    }
+    assert not poetry["counted"] and not poetry["relative_counted"]
+    other = json.loads((second / "python" / "acme__pep621.json").read_text())["execution"]
+    assert other["counted"] and other["absolute"] is True
+
+
+def test_countable_only_needs_execute(dataset: Path, tmp_path: Path) -> None:
+    args = ["run", "--dataset", str(dataset), "--trees", str(BENCH_TREES), "--offline"]
+    assert main([*args, "--out", str(tmp_path / "o"), "--countable-only"]) == 2
 
 
 def test_reuse_runs_takes_gold_and_masked_from_an_earlier_run(

@@ -187,6 +187,13 @@ def _execute_args(run: argparse.ArgumentParser) -> None:
         "manifests — to compare inference settings such as --names-only",
     )
     run.add_argument(
+        "--countable-only",
+        action="store_true",
+        help="with --execute: run the inferred manifests only where gold and masked say the "
+        "instance can count (gold passes and masked fails, or masked loses a gold-passing "
+        "test); with --reuse-runs, a re-measurement runs nothing else",
+    )
+    run.add_argument(
         "--verify",
         action="store_true",
         help="with --execute: also run depinfer's verify-and-repair loop on each counted "
@@ -355,6 +362,8 @@ def _run_usage_problem(args: argparse.Namespace) -> str | None:
         return "--step-timeout: need at least 1 second"
     if args.reuse_runs and not (args.execute and Path(args.reuse_runs).is_dir()):
         return "--reuse-runs needs --execute and a results directory"
+    if args.countable_only and not args.execute:
+        return "--countable-only needs --execute"
     if args.verify and not args.execute:
         return "--verify needs --execute (it repairs from the executed runs)"
     if args.jobs > 1 and args.timeout <= 0:
@@ -446,6 +455,7 @@ def _run_one(
             as_of=run_as_of,
             keep=args.keep,
             baseline=Path(args.reuse_runs) if args.reuse_runs else None,
+            countable_only=args.countable_only,
         )
     if args.execute and result.get("status") == "ok":
         _execute_peers(args, trees, out, options, result, inst, run_as_of)

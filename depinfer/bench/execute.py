@@ -229,11 +229,15 @@ def execute_instance(
     as_of: str | None = None,
     keep: bool = False,
     baseline: Path | None = None,
+    countable_only: bool = False,
 ) -> dict[str, Any]:
     """Run gold, masked and inferred; returns the `execution` record of the instance result.
 
     When gold neither passes nor has a passing test there is no baseline: masked and inferred
-    are not run (the instance counts neither way), which saves two installs.
+    are not run (the instance counts neither way), which saves two installs. With
+    `countable_only`, neither is inferred run where masked already shows that the instance
+    cannot count (gold fails, or masked keeps every gold-passing test): the executed figures
+    are over counting instances only, so a re-measurement needs no other run.
     """
     started = time.monotonic()
     record: dict[str, Any] = {"step_timeout": step_timeout, "as_of": as_of}
@@ -256,6 +260,9 @@ def execute_instance(
                 continue
             if kind != "gold" and relative(results["gold"], results["gold"]) is None:
                 runs[kind] = {"status": NOT_RUN, "reason": "gold gives no baseline"}
+                continue
+            if kind == "inferred" and countable_only and not _can_count(results):
+                runs[kind] = {"status": NOT_RUN, "reason": "the instance cannot count"}
                 continue
             # a neutral folder name: tests that print their own path and then look for
             # words in the output ("red" in "inferred") must not see the harness
@@ -287,6 +294,14 @@ def execute_instance(
     _judge(record, results)
     record["seconds"] = round(time.monotonic() - started, 1)
     return record
+
+
+def _can_count(results: dict[str, Any]) -> bool:
+    """Gold and masked say the instance counts, absolutely or relatively."""
+    if "masked" not in results:
+        return False
+    judged = verdict(results["gold"], results["masked"], None)
+    return bool(judged["counted"] or judged["relative_counted"])
 
 
 def _why_not_run(inst: Instance) -> str | None:
