@@ -75,6 +75,11 @@ GROUPS = {
         # session 12 (2026-11-28): queries 29-30, see corpus/README.md step 1
         ".config/nextest.toml",
         "clippy.toml",
+        # session 15 (2026-11-28): queries 45-48, see corpus/README.md step 1
+        ".github/workflows/rust.yaml",
+        ".github/workflows/rust-ci.yml",
+        ".github/workflows/cargo.yml",
+        ".github/workflows/rust-tests.yml",
     ),
     "csharp": (
         "Directory.Build.props",
@@ -92,6 +97,11 @@ GROUPS = {
         "jest.config.js",
         "vitest.config.ts",
         ".github/workflows/node.js.yml",
+        # session 15 (2026-11-28): queries 41-44, see corpus/README.md step 1
+        ".github/workflows/nodejs.yml",
+        ".github/workflows/node.yml",
+        ".github/workflows/npm-publish.yml",
+        ".github/workflows/node.js.yaml",
     ),
 }
 LANGUAGES = ("python", "javascript", "rust", "csharp")
@@ -407,11 +417,62 @@ def ci_test(root: Path, files: list[str]) -> tuple[str | None, str | None]:
     ]
     jobs = read_workflows(root, ci_files, [])
     best = pick_job(jobs, None)
+    not_plain = ""
     for job in [best] + [j for j in jobs if j is not best] if best else []:
         lines = [ln for ln in test_lines(job) if not INSTALL_LINE.search(ln)]
         if lines:
+            why = not_plain_runner(root, job.workflow, job.raw, job.matrix, _upto(job, lines[0]))
+            if why:  # session 15: a test job that needs more than a plain Linux runner
+                not_plain = not_plain or why
+                continue
             return lines[0], job.workflow
-    return cargo_action_test(root, ci_files)
+    test_cmd, ci_file = cargo_action_test(root, ci_files)
+    if test_cmd or not not_plain:
+        return test_cmd, ci_file
+    return None, NOT_PLAIN + not_plain
+
+
+# session 15 (corpus/README.md step 5): the test job must run on a plain Linux runner
+NOT_PLAIN = "not plain: "
+SECRET = re.compile(r"\bsecrets\s*(?:\.|\[\s*['\"])(?!GITHUB_TOKEN\b)\w")
+
+
+def _upto(job, line: str) -> int:
+    """How many of the job's steps run up to and including the one running `line`."""
+    from depinfer.ci.plan import unwrap
+    from depinfer.ci.workflow import logical_lines
+
+    for i, step in enumerate(job.steps):
+        if step.run and line in map(unwrap, logical_lines(step.run)):
+            return i + 1
+    return len(job.steps)
+
+
+def not_plain_runner(root: Path, workflow: str, raw: dict, matrix: dict, upto: int) -> str:
+    """Why the test job needs more than a plain Linux runner, or "": service containers
+    (`services:`), a job container (`container:`), a runner that is not a GitHub-hosted
+    Ubuntu one (after the job's Linux matrix combination is put in), or a secret other than
+    GITHUB_TOKEN in the workflow's or job's `env` or in a step up to the test step."""
+    import yaml
+
+    from depinfer.ci.workflow import substitute
+
+    if raw.get("services"):
+        return "services"
+    if raw.get("container"):
+        return "container"
+    runs_on = substitute(json.dumps(raw.get("runs-on", "")), matrix)
+    if not re.search(r"ubuntu", runs_on, re.I) or re.search(r"self-hosted", runs_on, re.I):
+        return "runner"
+    try:
+        doc = yaml.safe_load((root / workflow).read_text(encoding="utf-8", errors="replace"))
+    except (OSError, yaml.YAMLError):
+        doc = {}
+    steps = [s for s in raw.get("steps") or [] if isinstance(s, dict)][:upto]
+    env = doc.get("env") if isinstance(doc, dict) else None
+    if SECRET.search(json.dumps([env, raw.get("env"), steps], default=str)):
+        return "secrets"
+    return ""
 
 
 # a run line that installs (`pip install pytest`, `pipx install nox`, `npm ci`) names a test
@@ -428,6 +489,8 @@ def cargo_action_test(root: Path, ci_files: list[str]) -> tuple[str | None, str 
     workflow reader only reads `run:` lines, and this action is how many Rust CIs test."""
     import yaml
 
+    from depinfer.ci.workflow import linux_combos
+
     for rel in ci_files:
         try:
             data = yaml.safe_load((root / rel).read_text(encoding="utf-8", errors="replace"))
@@ -435,13 +498,21 @@ def cargo_action_test(root: Path, ci_files: list[str]) -> tuple[str | None, str 
             continue
         jobs = data.get("jobs") if isinstance(data, dict) else None
         for job in (jobs or {}).values():
-            for step in (job.get("steps") or []) if isinstance(job, dict) else []:
-                if not isinstance(step, dict) or "actions-rs/cargo" not in str(step.get("uses")):
+            steps = (
+                [s for s in job.get("steps") or [] if isinstance(s, dict)]
+                if isinstance(job, dict)
+                else []
+            )
+            for i, step in enumerate(steps):
+                if "actions-rs/cargo" not in str(step.get("uses")):
                     continue
                 with_ = step.get("with") or {}
                 if isinstance(with_, dict) and str(with_.get("command")).strip() == "test":
                     args = str(with_.get("args") or "").strip()
-                    if "${{" not in args:
+                    combos = linux_combos(job.get("strategy"))
+                    if "${{" not in args and not not_plain_runner(
+                        root, rel, job, combos[0] if combos else {}, i + 1
+                    ):
                         return " ".join(["cargo test", args]).strip(), rel
     return None, None
 
@@ -541,6 +612,9 @@ def judge(root: Path, meta: dict) -> tuple[dict | None, str]:
     if n_src < MIN_SOURCES:
         return None, f"{lang}: {n_src} source files (< {MIN_SOURCES})"
     test_cmd, ci_file = ci_test(root, files)
+    if not test_cmd and ci_file and ci_file.startswith(NOT_PLAIN):
+        why = ci_file[len(NOT_PLAIN) :]
+        return None, f"{lang}: no CI test job on a plain Linux runner (first: {why})"
     if not test_cmd:
         return None, f"{lang}: no CI workflow job with a test command"
     repo = meta["repo"]
@@ -651,6 +725,8 @@ def refresh_kept() -> None:
             inst = json.loads(meta.read_text())
             tree = TREES / lang / inst["id"]
             test_cmd, ci_file = ci_test(tree, walk(tree))
+            if not test_cmd and (ci_file or "").startswith(NOT_PLAIN):
+                continue  # listed before the session-15 filter: stays as listed (append-only)
             if not test_cmd:
                 _reject(inst["repo"], f"{lang}: no CI workflow job with a test command")
                 shutil.rmtree(tree)
