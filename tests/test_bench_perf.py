@@ -100,7 +100,7 @@ def test_perf_runs_depinfer_with_another_interpreter_and_says_so(tmp_path, monke
 
     monkeypatch.setattr(perf, "timed", fake_timed)
     results = perf.measure([tree], 1, {}, baseline="/base", python="/venv/bin/python")
-    ours = [(c, e) for c, e in seen if "depinfer" in c]
+    ours = [(c, e) for c, e in seen if perf.CONSOLE_SCRIPT in c]  # as the installed command
     assert ours and all(c[0] == "/venv/bin/python" for c, _ in ours)
     paths = {e.get("PYTHONPATH") for _, e in ours}
     assert paths == {str(perf.SOURCE), "/base"}  # each checkout on PYTHONPATH

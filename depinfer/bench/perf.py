@@ -57,6 +57,10 @@ DEPINFER_MODES = {
 ONLINE_MODES = {"online": []}  # the default run: no --write, so nothing changes in the tree
 PRIME_ONLINE = ["--offline"]  # what primes the bytecode before an online round: no network
 PEERS = ("deptry", "knip")
+# what the `depinfer` command that pip installs runs (its console-script wrapper), as the
+# peers run from theirs: `python -m depinfer` would add runpy's imports (~10 ms) that no
+# installed command pays
+CONSOLE_SCRIPT = "import re, sys\nfrom depinfer.cli import main\nsys.exit(main())"
 SOURCE = Path(__file__).resolve().parents[2]  # the checkout this depinfer runs from
 
 
@@ -179,7 +183,7 @@ def _commands(
     for prefix, env in sources:
         for mode, flags in (ONLINE_MODES if online else DEPINFER_MODES).items():
             for temp in temps:
-                argv = [python or sys.executable, "-m", "depinfer", str(tree), *flags]
+                argv = [python or sys.executable, "-c", CONSOLE_SCRIPT, str(tree), *flags]
                 out.append((f"{prefix}{mode}/{temp}", argv, env, False))
     for peer, path in peers.items():
         if _wants(peer, tree) and not online:
