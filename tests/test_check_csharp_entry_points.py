@@ -84,3 +84,30 @@ def test_use_multi_tenant_uses_the_finbuckle_aspnetcore_package(tmp_path):
         tmp_path, {"Finbuckle.MultiTenant.AspNetCore": "7.0.0"}, code, "Microsoft.NET.Sdk.Web"
     )
     assert _codes(root) == []
+
+
+def test_a_contract_package_whose_namespace_a_carrier_serves_elsewhere_is_used(tmp_path):
+    # App's use of Microsoft.Extensions.DependencyInjection goes to MediatR, which brings
+    # the abstractions; Lib declares them for App, which references it
+    lib = (
+        '<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><TargetFramework>net8.0'
+        "</TargetFramework></PropertyGroup><ItemGroup>"
+        '<PackageReference Include="Microsoft.Extensions.DependencyInjection.Abstractions" '
+        'Version="8.0.0" /></ItemGroup></Project>'
+    )
+    app = (
+        '<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><TargetFramework>net8.0'
+        "</TargetFramework></PropertyGroup><ItemGroup>"
+        '<PackageReference Include="MediatR" Version="12.5.0" />'
+        '<ProjectReference Include="../Lib/Lib.csproj" /></ItemGroup></Project>'
+    )
+    root = write_tree(
+        tmp_path,
+        {
+            "Lib/Lib.csproj": lib,
+            "Lib/L.cs": "namespace Lib;\npublic class L { }\n",
+            "App/App.csproj": app,
+            "App/C.cs": MEDIATR_CODE.replace("typeof(C)", "cfg => { }"),
+        },
+    )
+    assert _codes(root) == []

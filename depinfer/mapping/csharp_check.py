@@ -363,6 +363,21 @@ def marker_used(view: CsView, pid: str) -> bool:
     return _calls(_code(view), markers) or _calls(_markup(view), markers)
 
 
+def carried_use(view: CsView, pid: str) -> bool:
+    """A contract package another chosen package brings (the implied-by table: inference
+    gives the project's use of its namespace to that carrier) is used where the code of a
+    project of the repository names one of its namespaces and the project's frameworks do
+    not have it in the box."""
+    if pid.lower() not in {k.lower() for k in conventions().get("implied_by", {})}:
+        return False
+    for path, cs in view.by_path.items():
+        if nx.package_in_box(pid, cs):
+            continue
+        if uses_any(pid, named_namespaces(view, path)):
+            return True
+    return False
+
+
 def _declared_entry_points(view: CsView, pid: str) -> list[str]:
     """The entry points that count as a use of a declared package, unless the repository
     declares a package at a major version that ships them itself (MediatR 12 and later)."""
