@@ -449,6 +449,8 @@ def _csharp_unused(
         return False
     if csharp_check.published_dependency(view, manifest, name):
         return False
+    if csharp_check.carried_use(view, name):
+        return False
     return not csharp_check.marker_used(view, name)
 
 

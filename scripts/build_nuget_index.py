@@ -95,7 +95,7 @@ Microsoft.Extensions.Resilience | 55 | lib | Microsoft.Extensions.Resilience | 9
 Microsoft.Extensions.ServiceDiscovery | 60 | lib | Microsoft.Extensions.ServiceDiscovery;Microsoft.Extensions.DependencyInjection[AddServiceDiscovery] | 9.3.1
 Swashbuckle.AspNetCore | 92 | lib | Swashbuckle.AspNetCore.SwaggerGen;Swashbuckle.AspNetCore.SwaggerUI;Swashbuckle.AspNetCore.Swagger;Microsoft.Extensions.DependencyInjection[AddSwaggerGen];Microsoft.AspNetCore.Builder[UseSwagger] | 9.0.3
 Swashbuckle.AspNetCore.SwaggerUI | 75 | lib | Microsoft.AspNetCore.Builder[UseSwaggerUI] | 9.0.3
-Swashbuckle.AspNetCore.Annotations | 70 | lib | Swashbuckle.AspNetCore.Annotations | 9.0.3
+Swashbuckle.AspNetCore.Annotations | 70 | lib | Swashbuckle.AspNetCore.Annotations;Microsoft.Extensions.DependencyInjection[EnableAnnotations] | 9.0.3
 Swashbuckle.AspNetCore.Filters | 50 | lib | Swashbuckle.AspNetCore.Filters | 9.0.0
 Microsoft.OpenApi | 75 | lib | Microsoft.OpenApi.Models;Microsoft.OpenApi;Microsoft.OpenApi.Any;Microsoft.OpenApi.Interfaces | 1.6.24
 NSwag.AspNetCore | 70 | lib | NSwag.AspNetCore;NSwag;NSwag.Generation.Processors;NSwag.Generation.Processors.Security | 14.4.0
@@ -668,7 +668,7 @@ Microsoft.CodeAnalysis.CSharp.CodeFix.Testing | 45 | test | Microsoft.CodeAnalys
 Microsoft.CodeAnalysis.CSharp.SourceGenerators.Testing | 40 | test | Microsoft.CodeAnalysis.CSharp.Testing[CSharpSourceGeneratorTest,CSharpSourceGeneratorVerifier] | 1.1.2
 Finbuckle.MultiTenant | 50 | lib | Finbuckle.MultiTenant;Finbuckle.MultiTenant.Stores;Finbuckle.MultiTenant.Strategies | 7.0.0
 Finbuckle.MultiTenant.Abstractions | 35 | lib | Finbuckle.MultiTenant.Abstractions | 9.0.0
-Finbuckle.MultiTenant.AspNetCore | 45 | lib | Finbuckle.MultiTenant.AspNetCore | 7.0.0
+Finbuckle.MultiTenant.AspNetCore | 45 | lib | Finbuckle.MultiTenant.AspNetCore;Microsoft.AspNetCore.Builder[UseMultiTenant] | 7.0.0
 Finbuckle.MultiTenant.EntityFrameworkCore | 40 | lib | Finbuckle.MultiTenant.EntityFrameworkCore | 7.0.0
 IdentityServer4 | 50 | lib | IdentityServer4;IdentityServer4.Models;IdentityServer4.Services;IdentityServer4.Stores;IdentityServer4.Validation;IdentityServer4.Extensions;IdentityServer4.Events;IdentityServer4.Test | 4.1.2
 IdentityServer4.AccessTokenValidation | 45 | lib | IdentityServer4.AccessTokenValidation;Microsoft.Extensions.DependencyInjection[AddIdentityServerAuthentication] | 3.0.1
@@ -1859,6 +1859,50 @@ DEPENDS_ON = {
     "MySql.EntityFrameworkCore": ["MySql.Data", "Microsoft.EntityFrameworkCore.Relational"],
 }
 
+# Entry points a package's own documentation shows that do not choose the package by
+# themselves, because another package or another major version has the same name: check
+# mode counts a call of one as a use of the package where a project declares it, inference
+# never picks a package by them. Train counts (2026-11, all14 csharp-train): AddMediatR is
+# called in 8 repositories, 3 declare the extension package (MediatR 12 ships its own
+# AddMediatR); [ApiVersion] in 2, one with Asp.Versioning's; ToListAsync in 22, 3 with
+# System.Linq.Async (EF Core's ToListAsync is the usual one).
+DECLARED_ENTRY_POINTS = {
+    # its README: `services.AddMediatR(typeof(MyHandler))`, in namespace MediatR (<= 11.x);
+    # MediatR 12's release notes: AddMediatR moved into MediatR, this package is deprecated,
+    # so beside MediatR 12 or later the call is MediatR's own ("not_with": major version)
+    "MediatR.Extensions.Microsoft.DependencyInjection": {
+        "entry_points": ["AddMediatR"],
+        "not_with": {"MediatR": 12},
+    },
+    # aspnet-api-versioning wiki (ASP.NET Core, 5.x): ApiVersionAttribute and its kin live
+    # in Microsoft.AspNetCore.Mvc, AddApiVersioning in Microsoft.Extensions.DependencyInjection
+    "Microsoft.AspNetCore.Mvc.Versioning": {
+        "entry_points": ["ApiVersion", "MapToApiVersion", "ApiVersionNeutral", "AddApiVersioning"]
+    },
+    # dotnet/reactive README (Ix.Async): LINQ over IAsyncEnumerable in namespace System.Linq
+    "System.Linq.Async": {"entry_points": ["ToListAsync", "ToArrayAsync", "ToAsyncEnumerable"]},
+}
+
+
+# A family's contract packages (`X.Abstractions`, `X.Core`) that another chosen package's
+# dependency list (DEPENDS_ON, BROUGHT_BY: the gallery pages) holds are not listed beside
+# it either: the project names the implementation and compiles against its contracts
+# through it. Counted on all14 csharp-train (before: snap15): 28 predicted contract
+# packages beside a carrier, 5 of them also written by the maintainers.
+CONTRACT_SUFFIXES = (".Abstractions", ".Core")
+
+
+def implied_by() -> dict[str, list[str]]:
+    """IMPLIED_BY with every contract package a listed package depends on."""
+    out = {dep: list(carriers) for dep, carriers in IMPLIED_BY.items()}
+    pairs = [(a, b) for a, bs in DEPENDS_ON.items() for b in bs]
+    pairs += [(a, b) for b, carriers in BROUGHT_BY.items() for a in carriers]
+    for carrier, dep in sorted(pairs):
+        if dep.endswith(CONTRACT_SUFFIXES) and carrier not in out.setdefault(dep, []):
+            out[dep].append(carrier)
+    return out
+
+
 # Types that older targets (netstandard2.0, .NET Framework) only get from a package; the
 # package is needed when a project targeting one of them uses the type (API browser).
 POLYFILL_TYPES = {
@@ -2009,9 +2053,10 @@ def main() -> None:
         "polyfill_types": POLYFILL_TYPES,
         "polyfill_syntax": POLYFILL_SYNTAX,
         "polyfill_features": POLYFILL_FEATURES,
-        "implied_by": IMPLIED_BY,
+        "implied_by": implied_by(),
         "brought_by": BROUGHT_BY,
         "depends_on": DEPENDS_ON,
+        "declared_entry_points": DECLARED_ENTRY_POINTS,
     }
     OUT.mkdir(parents=True, exist_ok=True)
     RULES_OUT.mkdir(parents=True, exist_ok=True)

@@ -352,12 +352,59 @@ def _code(view: CsView, directory: str = "") -> str:
 
 def marker_used(view: CsView, pid: str) -> bool:
     """The code calls one of the entry points (extension methods, types) the index names
-    for a namespace the package only adds to (`UseSwaggerUI`, `UseSerilog`, `INotification`)."""
+    for a namespace the package only adds to (`UseSwaggerUI`, `UseSerilog`, `INotification`),
+    or one its documentation shows that inference does not choose it by (`AddMediatR` of
+    the MediatR 11 extension package: the declared-entry-points table)."""
     info = nx.package_info(pid) or {}
     markers = [m for row in info.get("namespaces", []) for m in row.get("markers", [])]
+    markers += _declared_entry_points(view, pid)
     if not markers:
         return False
     return _calls(_code(view), markers) or _calls(_markup(view), markers)
+
+
+def carried_use(view: CsView, pid: str) -> bool:
+    """A contract package another chosen package brings (the implied-by table: inference
+    gives the project's use of its namespace to that carrier) is used where the code of a
+    project of the repository names one of its namespaces and the project's frameworks do
+    not have it in the box."""
+    if pid.lower() not in {k.lower() for k in conventions().get("implied_by", {})}:
+        return False
+    for path, cs in view.by_path.items():
+        if nx.package_in_box(pid, cs):
+            continue
+        if uses_any(pid, named_namespaces(view, path)):
+            return True
+    return False
+
+
+def _declared_entry_points(view: CsView, pid: str) -> list[str]:
+    """The entry points that count as a use of a declared package, unless the repository
+    declares a package at a major version that ships them itself (MediatR 12 and later)."""
+    row = conventions().get("declared_entry_points", {}).get(pid)
+    if not row:
+        return []
+    for other, major in row.get("not_with", {}).items():
+        if any(_major(v) >= major for v in _declared_versions(view, other)):
+            return []
+    return list(row["entry_points"])
+
+
+def _declared_versions(view: CsView, pid: str) -> list[str]:
+    low = pid.lower()
+    out = []
+    for cs in view.by_path.values():
+        data = cs.manifest.data or {}
+        pools = (data.get("package_reference_versions", {}), cs.pool)
+        out += [v for pool in pools for k, v in pool.items() if k.lower() == low and v]
+    return out
+
+
+def _major(version: str) -> int:
+    """The major version a version or range starts with (`12.5.0`, `[12.0,)`); 0 when it
+    names none (an MSBuild property)."""
+    found = re.match(r"\D{0,2}(\d+)", version.strip())
+    return int(found.group(1)) if found else 0
 
 
 MARKUP_SUFFIXES = (".xaml", ".axaml")
