@@ -256,6 +256,38 @@ def test_pnpm_runs_at_the_version_package_json_pins(tmp_path):
     assert plan.env["npm_config_manage_package_manager_versions"] == "false"
 
 
+def test_pnpm_runs_at_the_version_the_job_s_setup_step_names(tmp_path):
+    # no packageManager: pnpm/action-setup installs its `version` input, not the newest pnpm
+    # (a newer major may refuse what the project's pnpm accepted, e.g. ignored builds)
+    workflow = (
+        "jobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n"
+        "      - uses: pnpm/action-setup@v4\n        with:\n          version: 10\n"
+        "      - run: pnpm install --frozen-lockfile\n      - run: pnpm test\n"
+    )
+    write_tree(
+        tmp_path,
+        {
+            "package.json": '{"name": "x", "scripts": {"test": "vitest"}}',
+            "pnpm-workspace.yaml": "packages:\n  - packages/*\n",
+            ".github/workflows/ci.yml": workflow,
+        },
+    )
+    plan = plan_for(tmp_path, "javascript")
+    assert plan.setup[-1][-1] == "pnpm@10"
+    # packageManager wins over the step's input, as the action reads it first
+    (tmp_path / "package.json").write_text('{"name": "x", "packageManager": "pnpm@9.1.0"}')
+    assert plan_for(tmp_path, "javascript").setup[-1][-1] == "pnpm@9.1.0"
+    # an expression or a word is not a version: the newest pnpm, as before
+    write_tree(
+        tmp_path,
+        {
+            "package.json": '{"name": "x"}',
+            ".github/workflows/ci.yml": workflow.replace("version: 10", "version: latest"),
+        },
+    )
+    assert plan_for(tmp_path, "javascript").setup[-1][-1] == "pnpm@latest"
+
+
 def test_a_yarn_project_installs_with_yarn_not_npm(tmp_path, monkeypatch):
     # npm stops on `workspace:` ranges (EUNSUPPORTEDPROTOCOL); the lock file is gone before a
     # run, so the choice reads packageManager, the tool's config files and the job's steps

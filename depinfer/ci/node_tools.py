@@ -60,9 +60,21 @@ def _job_says(job: TestJob | None, tool: str) -> bool:
     )
 
 
+def setup_version(job: TestJob | None, tool: str) -> tuple[str, str] | None:
+    """The version the job's own setup step installs (`pnpm/action-setup` with `version: 10`)
+    as (tool, version), when package.json pins none: the action reads packageManager first
+    and its `version` input otherwise (https://github.com/pnpm/action-setup#version)."""
+    for step in job.steps if job else []:
+        uses = (step.uses or "").split("@")[0].lower()
+        version = str(step.with_.get("version", "")).strip().lstrip("v")
+        if uses == f"{tool}/action-setup" and re.fullmatch(r"\d+(\.\d+){0,2}", version):
+            return (tool, version)
+    return None
+
+
 def node_tool(root: Path, job: TestJob | None) -> NodeTool | None:
     """The pnpm or yarn the job installs with, or None for npm."""
-    declared = package_manager(root)
+    declared = package_manager(root) or setup_version(job, "pnpm")
     if declared and declared[0] == "npm":
         return None
     if (root / "pnpm-workspace.yaml").exists() or (declared and declared[0] == "pnpm"):
