@@ -160,7 +160,7 @@ def _workflow_values(text: str, keys: tuple[str, ...]) -> tuple[str, ...]:
     out: list[str] = []
     i = 0
     while i < len(lines):
-        line = _strip_comment(lines[i])
+        line = without_comment(lines[i])
         found = [m for m in _WORKFLOW_KEY.finditer(line) if m.group(2) in keys]
         body, i = _text_block(lines, i)
         for m in found:
@@ -174,7 +174,7 @@ def _workflow_values(text: str, keys: tuple[str, ...]) -> tuple[str, ...]:
 def _text_block(lines: list[str], i: int) -> tuple[list[str] | None, int]:
     """The body of the block of text that line `i` opens (None when it opens none) and the
     index of the next line to read."""
-    if not _BLOCK_TEXT.search(_strip_comment(lines[i])):
+    if not _BLOCK_TEXT.search(without_comment(lines[i])):
         return None, i + 1
     indent = _indent_of(lines[i])
     j = i + 1
@@ -203,7 +203,7 @@ def _block_list(following: list[str], indent: int) -> list[str]:
     (YAML lets a list sit at its key's indentation)."""
     out: list[str] = []
     for raw in following:
-        line = _strip_comment(raw)
+        line = without_comment(raw)
         if not line.strip():
             continue
         item = line.strip()
@@ -228,8 +228,9 @@ def _indent_of(line: str) -> int:
     return len(line) - len(stripped)
 
 
-def _strip_comment(line: str) -> str:
-    """`line` without a trailing ` # comment` (a `#` inside quotes stays)."""
+def without_comment(line: str) -> str:
+    """`line` up to an unquoted `#` that starts a word: a YAML or shell comment (a `#` inside
+    quotes stays). A workflow's `pip install -e .  # editable` must not install `#`."""
     quote = ""
     for i, ch in enumerate(line):
         if quote:

@@ -17,6 +17,7 @@ import yaml
 
 from depinfer.data import load_table
 from depinfer.model import Diagnostic
+from depinfer.runtime import without_comment
 
 
 @lru_cache(maxsize=1)
@@ -57,27 +58,13 @@ def logical_lines(run: str) -> list[str]:
     return re.sub(r"[ \t]*\\\r?\n[ \t]*", " ", run).splitlines()
 
 
-def _without_comment(line: str) -> str:
-    """The line up to an unquoted `#` that starts a word: the shell's comment. A workflow's
-    `pip install -e .  # install in editable mode` must not install a package named `#`."""
-    quote = ""
-    for i, ch in enumerate(line):
-        if quote:
-            quote = "" if ch == quote else quote
-        elif ch in "'\"":
-            quote = ch
-        elif ch == "#" and (i == 0 or line[i - 1] in " \t"):
-            return line[:i]
-    return line
-
-
 def simple_commands(run: str) -> list[str]:
     """The simple commands of a step's script: lines split at `&&`, `||` and `;`, with the
     shell's `then`/`do`/`else` words taken off, so `if [ -f requirements.txt ]; then pip
     install -r requirements.txt; fi` yields the pip command."""
     out = []
     for line in logical_lines(run):
-        for part in _SHELL_SEPARATORS.split(_without_comment(line)):
+        for part in _SHELL_SEPARATORS.split(without_comment(line)):
             part = part.strip()
             while _SHELL_KEYWORDS.match(part):
                 part = _SHELL_KEYWORDS.sub("", part, count=1).strip()
