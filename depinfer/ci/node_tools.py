@@ -63,7 +63,7 @@ def _job_says(job: TestJob | None, tool: str) -> bool:
 def setup_version(job: TestJob | None, tool: str) -> tuple[str, str] | None:
     """The version the job's own setup step installs (`pnpm/action-setup` with `version: 10`)
     as (tool, version), when package.json pins none: the action reads packageManager first
-    and its `version` input otherwise (https://github.com/pnpm/action-setup#version)."""
+    and its `version` input otherwise (the action's README, section "version")."""
     for step in job.steps if job else []:
         uses = (step.uses or "").split("@")[0].lower()
         version = str(step.with_.get("version", "")).strip().lstrip("v")
