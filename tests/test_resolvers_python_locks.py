@@ -85,3 +85,48 @@ def test_offline_deploy_lock_keeps_top_level_names(tmp_path):
         ("pyproject.toml", "quart"),
         ("requirements.txt", "quart"),
     ]
+
+
+def _in_pair(tmp_path: Path, lock: str = "") -> Path:
+    backend = tmp_path / "app" / "backend"
+    backend.mkdir(parents=True)
+    (backend / "requirements.in").write_text("quart\n")
+    (backend / "requirements.txt").write_text(lock)
+    return tmp_path
+
+
+def test_txt_beside_its_in_file_is_compiled_from_the_in_lines(tmp_path, monkeypatch):
+    # no pyproject: the `.in` holds the list, the empty `.txt` is pip-compile's output
+    root = _in_pair(tmp_path)
+    assert py_resolver.deploy_locks(scan(root)) == {"app/backend/requirements.txt": None}
+    seen = {}
+
+    def fake_compile(text, python, as_of, timeout=120, uv_args=None):
+        seen["text"] = text
+        return True, "quart==0.20.0\nwerkzeug==3.1.3\n", ""
+
+    monkeypatch.setattr(python_versions, "uv_compile", fake_compile)
+    top = Requirement(
+        Ecosystem.PYPI, "quart", "app/backend/requirements.in", Section.RUNTIME, spec=">=0.20"
+    )
+    out = py_resolver.expand_deploy_locks(scan(root), [top], Context(Options(), Registries()))
+    assert seen == {"text": "quart>=0.20\n"}
+    assert [(r.manifest, r.spec) for r in out if r.name == "quart"] == [
+        ("app/backend/requirements.in", ">=0.20"),  # the `.in` keeps its line as it was
+        ("app/backend/requirements.txt", "==0.20.0"),
+    ]
+    assert sorted(r.name for r in out if r.manifest.endswith(".txt")) == ["quart", "werkzeug"]
+
+
+def test_a_lock_that_pins_something_is_left_to_its_compiler(tmp_path):
+    root = _in_pair(tmp_path, lock="quart==0.19.0\nwerkzeug==3.0.0\n")
+    assert py_resolver.deploy_locks(scan(root)) == {}
+
+
+def test_failed_compile_leaves_the_in_lines_once(tmp_path, monkeypatch):
+    root = _in_pair(tmp_path)
+    monkeypatch.setattr(python_versions, "uv_compile", lambda *a, **k: (False, "", "unsatisfiable"))
+    top = Requirement(Ecosystem.PYPI, "quart", "app/backend/requirements.in", Section.RUNTIME)
+    ctx = Context(Options(), Registries())
+    out = py_resolver.expand_deploy_locks(scan(root), [top], ctx)
+    assert [(r.manifest, r.name) for r in out] == [("app/backend/requirements.in", "quart")]

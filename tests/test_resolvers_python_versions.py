@@ -313,3 +313,10 @@ def test_code_using_a_new_api_gets_at_least_that_major(registry_server, tmp_path
 
 def test_as_of_date_picks_what_existed_then(registry_server, tmp_path):
     assert _spec(registry_server, tmp_path, "res-api-bounds", "2022-06-01") == ">=1.9,<2.0"
+
+
+def test_a_pre_release_only_family_gets_a_bound_that_admits_it():
+    # `>=0.59` would exclude 0.59b0 (PEP 440), leaving nothing installable
+    assert pv.spec_for(Version("0.59b0"), True, None, None) == ">=0.59b0,<0.60"
+    assert pv.spec_for(Version("0.59b0"), False, None, None) == ">=0.59b0"
+    assert pv.spec_for(Version("0.59.1"), False, None, None) == ">=0.59"

@@ -726,11 +726,12 @@ def names_a_compiler(project: Project) -> bool:
 
 
 def deploy_locks(project: Project) -> dict[str, str | None]:
-    """Requirements files that pin a deployment of the sibling pyproject/setup.cfg (the
-    pip-tools convention): a `.in` file of the same stem sits beside them, or a Dockerfile
-    installs them with `-r` in a repository that names a requirements compiler (a
-    Dockerfile alone installs hand-written lists as often). → {path: Python version the
-    Dockerfile runs, or None}."""
+    """Empty requirements files that pin a deployment: pip-tools' convention, a `.in` file
+    of the same stem beside them (the `.in` lists the top-level names, or a sibling
+    pyproject/setup.cfg does), or a Dockerfile installs them with `-r` in a repository that
+    names a requirements compiler (a Dockerfile alone installs hand-written lists as
+    often). A lock that already pins something is left to its compiler.
+    → {path: Python version the Dockerfile runs, or None}."""
     locks: dict[str, str | None] = {}
     req_files = {
         m.path: m for m in project.manifests_of(Ecosystem.PYPI) if m.format == "requirements"
@@ -741,11 +742,13 @@ def deploy_locks(project: Project) -> dict[str, str | None]:
         if m.format in ("pyproject", "setup_cfg", "setup_py") and m.data.get("style") != "tool-only"
     }
     for path, m in req_files.items():
-        if (
-            m.directory in sources
-            and path.endswith(".txt")
-            and (project.root / (path[:-4] + ".in")).exists()
+        if any(m.declared.values()):
+            continue  # a lock that pins something is its compiler's to regenerate, not ours
+        if path.endswith(".txt") and (
+            path[:-4] + ".in" in req_files
+            or (m.directory in sources and (project.root / (path[:-4] + ".in")).exists())
         ):
+            # pip-tools' convention: `X.txt` is `pip-compile X.in`'s output
             locks[path] = None
     dockers = project.root.rglob("Dockerfile*") if names_a_compiler(project) else ()
     for docker in dockers:
@@ -762,9 +765,19 @@ def deploy_locks(project: Project) -> dict[str, str | None]:
             path = str(PurePosixPath(rel_dir) / name) if rel_dir else name
             path = path.lstrip("./") if path.startswith("./") else path
             m = req_files.get(path)
-            if m is not None and m.directory in sources:
+            if m is not None and m.directory in sources and not any(m.declared.values()):
                 locks[path] = py.group(1) if py else None
     return locks
+
+
+def lock_sources(requirements: list[Requirement], path: str) -> list[Requirement]:
+    """The top-level lines a lock is compiled from: its own when it has any (a lock pinned
+    for a sibling pyproject gets the project's lines), else those of its `.in` file, which
+    keeps them as written."""
+    runtime = [r for r in requirements if r.section == Section.RUNTIME]
+    return [r for r in runtime if r.manifest == path] or [
+        r for r in runtime if path.endswith(".txt") and r.manifest == path[:-4] + ".in"
+    ]
 
 
 def expand_deploy_locks(
@@ -787,7 +800,7 @@ def expand_deploy_locks(
     for path, docker_python in locks.items():
         folder = PurePosixPath(path).parent.as_posix()
         folder = "" if folder == "." else folder
-        top = [r for r in requirements if r.manifest == path and r.section == Section.RUNTIME]
+        top = lock_sources(requirements, path)
         if not top:
             continue
         python = docker_python or target_python(project, ctx)
@@ -804,12 +817,14 @@ def expand_deploy_locks(
                 "top-level requirements written instead",
                 path,
             )
-            out.extend(top)
+            out.extend(r for r in top if r.manifest == path)  # an `.in`'s lines stay there
             continue
-        by_name = {canonical(r.name): r for r in top}
+        by_name = {canonical(r.name): r for r in top if r.manifest == path}
+        listed = {canonical(r.name): r.manifest for r in top}
         for name, version in pins.items():
             req = by_name.get(canonical(name))
             if req is None:
+                source = listed.get(canonical(name))
                 req = Requirement(
                     Ecosystem.PYPI,
                     name,
@@ -818,7 +833,9 @@ def expand_deploy_locks(
                     evidence=[
                         Evidence(
                             "deploy-lock",
-                            detail=f"a dependency of the resolved set ({folder or '.'})",
+                            detail=f"listed in {source}"
+                            if source
+                            else f"a dependency of the resolved set ({folder or '.'})",
                         )
                     ],
                 )

@@ -110,6 +110,10 @@ def spec_for(
         lower if lower is not None and lower > Version(f"{chosen.major}.{chosen.minor}") else chosen
     )
     low = f">={base.major}.{base.minor}" if base.release[1:] else f">={base.major}"
+    if base is chosen and chosen.is_prerelease:
+        # `>=0.59` excludes 0.59b0 (PEP 440): a family that only publishes pre-releases
+        # (the OpenTelemetry instrumentations) needs the pre-release named in the bound
+        low = f">={chosen}"
     top = reach if reach is not None and reach > chosen else chosen
     if top.major == 0:
         cap = Version(f"0.{top.minor + 1}")
