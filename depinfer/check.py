@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING
 from depinfer.check_formats import render
 from depinfer.context import Options
 from depinfer.data import load_table
+from depinfer.facts.python import dependency_facts
 from depinfer.filecache import FileCache
 from depinfer.mapping.python import target_python
 from depinfer.mapping.python_index import canonical
@@ -355,7 +356,14 @@ def _use_finding(
 
 
 def _needs_runtime(use: Candidate) -> bool:
-    return use.section in (Section.RUNTIME, Section.PEER) and not use.optional
+    """A shipped pytest plugin's pytest import is written at run time, as plugins declare
+    it, but pytest is there whenever it loads the plugin: a test group holding it is no
+    misplacement."""
+    return (
+        use.section in (Section.RUNTIME, Section.PEER)
+        and not use.optional
+        and not (use.ecosystem == Ecosystem.PYPI and dependency_facts(use).hosted)
+    )
 
 
 def _column_of(project: Project, file: str, line: int) -> int:

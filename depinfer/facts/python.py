@@ -72,6 +72,7 @@ class DependencyFacts(Facts):
     lazy_module: bool = False  # imported by a module loaded only inside functions
     core: bool = False  # imported by the modules `import pkg` runs
     type_only: bool = False  # imported under TYPE_CHECKING or in a stub
+    hosted: bool = False  # imported by a file its host loads (pytest, for a shipped plugin)
     folder: str | None = None  # folder whose manifests own the importing file
     layer_bases: tuple[str, ...] = ()  # requirements files the target layer stacks on
     match: str = ""  # how the index matched the module (index, declared, ...)

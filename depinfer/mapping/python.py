@@ -318,6 +318,7 @@ class _Use:
     root: str  # the top-level module
     section: Section  # from the file's role, guards, hosts, integrations and fallbacks
     marker: str | None  # the guard's marker, narrowed for a stdlib fallback
+    hosted: bool = False  # the file is one the imported host loads (a shipped pytest plugin)
 
 
 @dataclass
@@ -358,7 +359,8 @@ class _Mapper:
     def use(self, ref: ImportRef, root: str) -> _Use:
         """The import with its default placement (see `_placement`)."""
         section, marker = _placement(self, ref, root)
-        return _Use(ref, root, section, marker)
+        hosted = any(root in h.modules and ref.file in files for h, files in self.hosted)
+        return _Use(ref, root, section, marker, hosted)
 
     def emit(self, dist: str, ref: ImportRef, evidence: Evidence, **kw: Any) -> None:
         """One candidate per manifest that takes `dist` for the importing file."""
@@ -368,8 +370,10 @@ class _Mapper:
             return
         section = kw.pop("section", section_of(ref))
         markers = kw.pop("markers", ref.marker)
+        hosted = kw.pop("hosted", False)
         seen = import_facts(ref)
         facts = DependencyFacts(
+            hosted=hosted,
             api=tuple(api_names(ref)),
             lazy=seen.lazy,
             lazy_module=seen.lazy_module,
@@ -523,6 +527,7 @@ def by_environment(m: _Mapper, use: _Use) -> bool:
         Evidence("environment", ref.file, ref.line, f"{use.root} installed by {dists[0]}"),
         markers=use.marker,
         section=use.section,
+        hosted=use.hosted,
         verified=True,
         alternatives=[canonical(d) for d in dists[1:]],
     )
@@ -549,6 +554,7 @@ def by_index(m: _Mapper, use: _Use) -> bool:
         ),
         markers=use.marker,
         section=use.section,
+        hosted=use.hosted,
         alternatives=match.alternatives[:5],
         ambiguous=match.ambiguous,
         confidence=0.6 if match.ambiguous else 0.95,
@@ -577,6 +583,7 @@ def by_declared_fork(m: _Mapper, use: _Use) -> bool:
         ),
         markers=use.marker,
         section=use.section,
+        hosted=use.hosted,
         confidence=0.8,
         verified=True,
     )

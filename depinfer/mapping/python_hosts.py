@@ -2,8 +2,9 @@
 
 A pytest plugin the project ships is loaded by pytest; a gunicorn worker class its docs
 run is loaded by gunicorn. Such a module imports its host because the host runs it: the
-import is placed where the host's row says (the test tools, an optional feature), not
-in the runtime list. This module only reads the table; python_optional_modules finds
+import is placed where the host's row says (an optional feature); a row without a
+section leaves it where the file's role puts it (pytest plugins list pytest as a runtime
+requirement) and only marks it hosted, which check reads. This module only reads the table; python_optional_modules finds
 the hosted files and mapping places the imports.
 """
 
@@ -26,7 +27,7 @@ class Host:
     dist: str  # the host's distribution
     modules: tuple[str, ...]  # its import names (top-level), the main one first
     role: str  # "test-runner" | "worker-host"
-    section: Section  # where its import from a hosted file goes
+    section: Section | None  # where its import from a hosted file goes (None: unchanged)
     from_sections: tuple[Section, ...]  # only from these sections (empty: from any)
     entry_point_groups: frozenset[str]  # hosted files: modules of these entry points
     docs_pattern: re.Pattern[str] | None  # hosted files: class paths the docs name
@@ -40,7 +41,7 @@ class Host:
 
     def places(self, section: Section) -> Section:
         """Where an import of the host from a hosted file goes, from its usual section."""
-        if self.from_sections and section not in self.from_sections:
+        if self.section is None or (self.from_sections and section not in self.from_sections):
             return section
         return self.section
 
@@ -52,7 +53,7 @@ def hosts() -> tuple[Host, ...]:
             dist=row["dist"],
             modules=tuple(row["modules"]),
             role=row["role"],
-            section=Section(row["section"]),
+            section=Section(row["section"]) if "section" in row else None,
             from_sections=tuple(Section(s) for s in row.get("from_sections", ())),
             entry_point_groups=frozenset(row.get("entry_point_groups", ())),
             docs_pattern=re.compile(row["docs_pattern"]) if row.get("docs_pattern") else None,
