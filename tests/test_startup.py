@@ -283,3 +283,19 @@ def test_call_starts_are_the_calls_a_pattern_finds():
         for name in (b"f", b"fo", b"ff", b"\xc3\xa9"):
             found = [m.start(1) for m in re.finditer(b"(" + re.escape(name) + rb")\s*\(", src)]
             assert _call_starts(name, src) == found, (name, src)
+
+
+@pytest.mark.parametrize(
+    ("flags", "paused"),
+    [(["--check"], True), (["--offline", "--names-only"], True), (["--offline"], False)],
+)
+def test_offline_answers_run_without_the_cycle_collector(tmp_path, monkeypatch, flags, paused):
+    import gc
+
+    from depinfer import cli
+
+    seen = []
+    monkeypatch.setattr(cli, "_run_args", lambda args, argv: seen.append(gc.isenabled()) or 0)
+    assert gc.isenabled()
+    assert cli.run([str(tmp_path), *flags]) == 0
+    assert seen == [not paused] and gc.isenabled()  # as it was afterwards
