@@ -17,7 +17,6 @@ the cache a no-op, never an error.
 
 from __future__ import annotations
 
-import hashlib
 import io
 import os
 import pickle
@@ -25,6 +24,11 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
+
+try:  # hashlib.blake2b itself, without hashlib's load of OpenSSL (about 2 ms of a short run)
+    from _blake2 import blake2b
+except ImportError:  # a Python built without it
+    from hashlib import blake2b
 
 T = TypeVar("T")
 
@@ -92,7 +96,7 @@ def fingerprint() -> str:
     if _fingerprint is None:
         from depinfer import __version__
 
-        h = hashlib.blake2b(f"{FORMAT}:{__version__}".encode(), digest_size=8)
+        h = blake2b(f"{FORMAT}:{__version__}".encode(), digest_size=8)
         for folder, _dirs, files in sorted(os.walk(_PACKAGE)):
             if "__pycache__" in folder:
                 continue
@@ -113,7 +117,7 @@ def fingerprint() -> str:
 def content_key(analyzer: str, text: str | bytes, *context: Any) -> str:
     """The key of one answer: the analyzer, the content and what else the answer reads."""
     data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
-    h = hashlib.blake2b(data, digest_size=20)
+    h = blake2b(data, digest_size=20)
     h.update(repr((analyzer, context)).encode("utf-8", "surrogatepass"))
     return h.hexdigest()
 
@@ -166,7 +170,7 @@ class FileCache:
     @property
     def pack(self) -> Path:
         assert self.root is not None
-        name = hashlib.blake2b(self.tree.encode("utf-8", "surrogatepass"), digest_size=10)
+        name = blake2b(self.tree.encode("utf-8", "surrogatepass"), digest_size=10)
         return self.root / f"{name.hexdigest()}.pickle"
 
     def _load(self) -> dict[tuple[str, str], bytes]:

@@ -4,12 +4,129 @@ A module-level `re.compile` costs its compile in every process that imports the 
 though most runs use few of a module's patterns. `lazy(pattern, flags)` stands for
 `re.compile(pattern, flags)`: the compile happens at the first method call, after which the
 compiled pattern's methods are this object's own attributes (no per-call indirection).
+
+Compiling is mostly Python code (the `re` parser), so a short run spends more on compiling
+the patterns it uses than on matching with them. Once a command-line run names a cache
+folder (`use_cache_folder`), `compile_kept` keeps each compiled program there, as Python keeps
+its bytecode: `tables/regex-<digest>.marshal`, one file per Python version and `re`
+engine, holding for each (pattern, flags) the program `re` built. A later process hands
+the kept program to the engine without parsing the pattern again. A program is kept only
+when the engine, given it, made a pattern equal to `re.compile`'s (same flags and code);
+anything that cannot be read, built or written falls back to `re.compile`. Only patterns
+written in depinfer's code and tables go through it, not patterns made from a tree's files.
 """
 
 from __future__ import annotations
 
+import atexit
+import contextlib
+import marshal
+import os
 import re
+import sys
+from pathlib import Path
 from typing import Any
+
+_programs: dict[tuple[str, int], tuple] = {}  # (pattern, flags) → program, as kept
+_state: dict[str, Any] = {"file": None, "loaded": False, "new": {}}
+
+
+def use_cache_folder(folder: Path | None) -> None:
+    """Keep compiled programs under `folder`/tables (None: compile in every process)."""
+    from depinfer.data import TABLES_SUBDIR  # lazy: beside the decoded tables
+
+    _state["file"] = None if folder is None else Path(folder) / TABLES_SUBDIR / _file_name()
+    _state["loaded"] = False
+    _programs.clear()
+
+
+def _file_name() -> str:
+    from depinfer.filecache import blake2b  # lazy: only runs that keep programs need it
+
+    engine = getattr(re._compiler, "MAGIC", "") if hasattr(re, "_compiler") else ""
+    key = f"{sys.version}:{engine}:{marshal.version}"
+    return "regex-" + blake2b(key.encode(), digest_size=10).hexdigest() + ".marshal"
+
+
+def compile_kept(pattern: str, flags: int = 0) -> re.Pattern[str]:
+    """`re.compile(pattern, flags)`, from the kept program when there is one."""
+    if _state["file"] is None:
+        return re.compile(pattern, flags)
+    if not _state["loaded"]:
+        _load()
+    key = (pattern, int(flags))  # re.M is an int to marshal only as a plain int
+    program = _programs.get(key)
+    if program is not None:
+        with contextlib.suppress(Exception):  # a damaged entry: compile as usual
+            return _build(pattern, program)
+    compiled = re.compile(pattern, flags)
+    program = _program(pattern, flags)
+    if program is not None and _build(pattern, program) == compiled:
+        _programs[key] = _state["new"][key] = program
+        if len(_state["new"]) == 1:
+            atexit.register(_keep)
+    return compiled
+
+
+def _build(pattern: str, program: tuple) -> re.Pattern[str]:
+    import _sre
+
+    flags, code, groups, groupindex, indexgroup = program
+    return _sre.compile(pattern, flags, code, groups, groupindex, indexgroup)
+
+
+def _program(pattern: str, flags: int) -> tuple | None:
+    """What re.compile hands the engine for `pattern` (as re/_compiler.py's compile does);
+    None where this Python's `re` is built otherwise."""
+    try:
+        parsed = re._parser.parse(pattern, flags)  # type: ignore[attr-defined]
+        code = re._compiler._code(parsed, flags)  # type: ignore[attr-defined]
+        state = parsed.state
+        groupindex = dict(state.groupdict)
+        indexgroup = [None] * state.groups
+        for name, index in groupindex.items():
+            indexgroup[index] = name
+        codes = [int(c) for c in code]  # the named constants are ints to the engine
+        return (int(flags | state.flags), codes, state.groups - 1, groupindex, tuple(indexgroup))
+    except Exception:  # noqa: BLE001 - another Python's internals: no program kept
+        return None
+
+
+def _load() -> None:
+    _state["loaded"] = True
+    try:
+        with open(_state["file"], "rb") as fh:
+            kept = marshal.loads(fh.read())
+    except (OSError, EOFError, ValueError, TypeError):
+        return
+    if isinstance(kept, dict):
+        _programs.update(kept)
+
+
+def _keep() -> None:
+    """Add this process's new programs to the file (read again: another process may have
+    added its own), atomically."""
+    path = _state["file"]
+    if path is None or not _state["new"]:
+        return
+    merged: dict = {}
+    with contextlib.suppress(OSError, EOFError, ValueError, TypeError):
+        with open(path, "rb") as fh:
+            found = marshal.loads(fh.read())
+        if isinstance(found, dict):
+            merged.update(found)
+    merged.update(_state["new"])
+    _state["new"] = {}
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(tmp, "wb") as fh:
+            fh.write(marshal.dumps(merged))
+        os.replace(tmp, path)
+    except (OSError, ValueError):
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+
 
 # what a compiled pattern offers besides `pattern` and `flags` (kept without compiling)
 _MEMBERS = (
@@ -36,7 +153,7 @@ class LazyPattern:
 
     def compiled(self) -> re.Pattern[str]:
         """The compiled pattern (for APIs that want a real `re.Pattern`)."""
-        return re.compile(self.pattern, self.flags)
+        return compile_kept(self.pattern, self.flags)
 
     def __getattr__(self, name: str) -> Any:
         if name not in _MEMBERS:

@@ -15,7 +15,6 @@ times are within RACY_SECONDS of now (a change in the same clock tick would go u
 
 from __future__ import annotations
 
-import hashlib
 import io
 import os
 import pickle
@@ -24,7 +23,7 @@ import time
 from pathlib import Path
 from typing import Any, TextIO
 
-from depinfer.filecache import FORMAT, SUBDIR, fingerprint, write_atomically
+from depinfer.filecache import FORMAT, SUBDIR, blake2b, fingerprint, write_atomically
 
 RESULTS = "results"
 MAX_ENTRIES = 50_000
@@ -40,7 +39,7 @@ _ENV_NAMES = ("NO_COLOR", "TERM", "PYTHONHASHSEED", "PYTHONIOENCODING", "LANG", 
 def tree_state(root: str) -> tuple[str, float] | None:
     """Digest of every entry below `root` and the newest time seen; None when the tree is
     too large to be worth it or cannot be walked."""
-    h = hashlib.blake2b(digest_size=20)
+    h = blake2b(digest_size=20)
     newest = 0.0
     count = 0
     stack = [root]
@@ -86,7 +85,7 @@ class RunCache:
         self.tree = os.path.abspath(tree)
         ttys = tuple(_isatty(s) for s in (sys.stdout, sys.stderr))
         ident = repr((FORMAT, self.tree, argv, sys.version, ttys, _environment()))
-        name = hashlib.blake2b(ident.encode("utf-8", "surrogatepass"), digest_size=16)
+        name = blake2b(ident.encode("utf-8", "surrogatepass"), digest_size=16)
         self.path = directory / SUBDIR / fingerprint() / RESULTS / f"{name.hexdigest()}.pickle"
         self.ident = ident
         self.state: tuple[str, float] | None = None

@@ -53,6 +53,8 @@ def specifier_contains(spec: str) -> Callable[[str], bool] | None:
     contains = _simple_specifiers(spec) if isinstance(spec, str) else None
     if contains is not None:
         return contains
+    if isinstance(spec, str) and _refused(spec):
+        return None
     from packaging.specifiers import InvalidSpecifier, SpecifierSet  # lazy (above)
 
     try:
@@ -60,6 +62,18 @@ def specifier_contains(spec: str) -> Callable[[str], bool] | None:
     except InvalidSpecifier:
         return None
     return lambda version: allowed.contains(version, prereleases=True)
+
+
+def _refused(spec: str) -> bool:
+    """A clause that does not start with a comparison operator (Poetry's `^3.8` or `~3.8`, a
+    bare `3.8`): packaging refuses the whole specifier, so it need not be loaded to say so."""
+    for clause in spec.split(","):
+        clause = clause.strip()
+        if not clause:
+            continue
+        if clause[0] not in "~=!<>" or (clause[0] == "~" and not clause.startswith("~=")):
+            return True
+    return False
 
 
 _CLAUSE = lazy(r"\s*(~=|==|!=|<=|>=|<|>)\s*([0-9]+(?:\.[0-9]+)*)(\.\*)?\s*")

@@ -19,7 +19,7 @@ from depinfer import toml_compat
 from depinfer.config import load_config
 from depinfer.manifests import detect_format, read_manifest
 from depinfer.model import Diagnostic, Ecosystem, FileKind, Manifest, Project, SourceFile
-from depinfer.patterns import lazy
+from depinfer.patterns import compile_kept, lazy
 from depinfer.selection import VCS_DIRS, Selection
 
 MAX_SOURCE_BYTES = 2_000_000  # larger "sources" are generated or data; skipping keeps runs fast
@@ -235,7 +235,7 @@ def walk_repository(root: Path):
 @lru_cache(maxsize=16)
 def _pattern_union(patterns: tuple[str, ...]) -> re.Pattern[str]:
     """One regex for `fnmatch.fnmatch(name, p) for p in patterns` (same case rules)."""
-    return re.compile("|".join(fnmatch.translate(os.path.normcase(p)) for p in patterns))
+    return compile_kept("|".join(fnmatch.translate(os.path.normcase(p)) for p in patterns))
 
 
 def _matches_any(name: str, patterns: Sequence[str]) -> bool:

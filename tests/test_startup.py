@@ -29,6 +29,7 @@ NOT_LOADED = (
     "multiprocessing",
     "subprocess",  # only a project with its own virtual environment
     "configparser",  # only an ini-style pytest configuration
+    "depinfer.analyzers.python_notebook",  # only a tree with a notebook
 )
 
 PROBE = """
@@ -71,7 +72,8 @@ def test_offline_runs_load_only_what_they_use(tmp_path, flags):
 @pytest.mark.parametrize(
     "spec",
     [">=3.8", ">=3.8, <4", "~=3.9", "==3.*", "!=3.0.*,>=3.7", ">3.9", "<3.10", "<=3.7.99", ">=3.8,"]
-    + ["~=3", ">=3.*", "==3.8.0.*", ">=v3.8", "3.8", ">=3.13", "===3.9", ">=3.10.1,<3.10.5"],
+    + ["~=3", ">=3.*", "==3.8.0.*", ">=v3.8", "3.8", ">=3.13", "===3.9", ">=3.10.1,<3.10.5"]
+    + ["^3.8", "~3.9", " ^3.8 ,<4", ">=3.8,^3.9", " , ", "~ =3.9", "> =3.9", "*"],
 )
 def test_requires_python_reads_as_packaging_reads_it(spec):
     from packaging.specifiers import InvalidSpecifier, SpecifierSet
@@ -236,3 +238,64 @@ def test_offline_python_modules_compile_no_regex_at_import(tmp_path):
         cwd=tmp_path,
     )
     assert json.loads(done.stdout.strip().splitlines()[-1]) == []
+
+
+def test_kept_programs_make_the_patterns_re_makes(tmp_path, monkeypatch):
+    import re
+
+    from depinfer import patterns
+
+    cases = [(r"(?P<name>[a-z]+)-(\d+)", re.I), (r"^\s*(a|b)+$", re.M), (r"x*y", 0), (r"é\w", 0)]
+    try:
+        patterns.use_cache_folder(tmp_path)
+        first = [patterns.compile_kept(p, f) for p, f in cases]
+        patterns._keep()  # what the process does at exit
+        assert (tmp_path / "tables").is_dir()
+        patterns.use_cache_folder(tmp_path)  # a later process: the programs are read back
+        compiled = []
+        real = re.compile
+        monkeypatch.setattr(re, "compile", lambda *a: compiled.append(a) or real(*a))
+        again = [patterns.compile_kept(p, f) for p, f in cases]
+        assert compiled == []  # built from the kept programs, no pattern parsed
+        assert again == first == [real(p, f) for p, f in cases]
+        assert again[0].match("Ab-12").group("name", 2) == ("Ab", "12")
+        assert again[1].findall("  ab\nx\nba") == ["b", "a"]
+        for kept in (tmp_path / "tables").iterdir():  # damaged: compiled as usual
+            kept.write_bytes(b"\x00garbage")
+        patterns.use_cache_folder(tmp_path)
+        assert patterns.compile_kept(*cases[0]) == real(*cases[0])
+        assert len(compiled) == 1
+    finally:
+        patterns.use_cache_folder(None)
+        patterns._state["new"] = {}
+
+
+def test_call_starts_are_the_calls_a_pattern_finds():
+    import random
+    import re
+
+    from depinfer.analyzers.python import _call_starts
+
+    rng = random.Random(7)
+    pieces = [b"f", b"fo", b"o", b"(", b" ", b"\t", b"\n", b"\x0b", b"\x1c", b"_", b"\xc3\xa9"]
+    for _ in range(5000):
+        src = b"".join(rng.choice(pieces) for _ in range(rng.randint(0, 16)))
+        for name in (b"f", b"fo", b"ff", b"\xc3\xa9"):
+            found = [m.start(1) for m in re.finditer(b"(" + re.escape(name) + rb")\s*\(", src)]
+            assert _call_starts(name, src) == found, (name, src)
+
+
+@pytest.mark.parametrize(
+    ("flags", "paused"),
+    [(["--check"], True), (["--offline", "--names-only"], True), (["--offline"], False)],
+)
+def test_offline_answers_run_without_the_cycle_collector(tmp_path, monkeypatch, flags, paused):
+    import gc
+
+    from depinfer import cli
+
+    seen = []
+    monkeypatch.setattr(cli, "_run_args", lambda args, argv: seen.append(gc.isenabled()) or 0)
+    assert gc.isenabled()
+    assert cli.run([str(tmp_path), *flags]) == 0
+    assert seen == [not paused] and gc.isenabled()  # as it was afterwards

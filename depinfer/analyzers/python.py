@@ -68,13 +68,6 @@ from depinfer.analyzers.python_guards import (
     module_flags,
     render,
 )
-from depinfer.analyzers.python_notebook import (
-    NotebookError,
-    exported_shell_commands,
-    pip_requirements,
-    read_notebook,
-    requirement_name,
-)
 from depinfer.context import Context
 from depinfer.facts.python import NO_IMPORT_FACTS, ImportFacts, import_facts, mark
 from depinfer.filecache import content_key
@@ -340,6 +333,9 @@ def _analyze_text(
     """Import references of one file's text (`package`: its dotted package)."""
     state = _File(source, package)
     if source.language == "notebook":
+        # lazy: most trees hold no notebook (the module and its records cost a short run)
+        from depinfer.analyzers.python_notebook import NotebookError, read_notebook
+
         try:
             notebook = read_notebook(text)
         except NotebookError as exc:
@@ -404,12 +400,14 @@ def _read_unit(state: _File, text: str, cell: int | None) -> None:
         elif statement.type == "ERROR" or keyword.type == "ERROR":
             _import_in_error(state, src, start, statement, flags, cell)
     if b"get_ipython()" in src:
-        for line, command in exported_shell_commands(text):
-            for token in pip_requirements(command):
+        from depinfer.analyzers import python_notebook as nb  # lazy (see _analyze_text)
+
+        for line, command in nb.exported_shell_commands(text):
+            for token in nb.pip_requirements(command):
                 _add(
                     state,
                     root,
-                    requirement_name(token),
+                    nb.requirement_name(token),
                     flags,
                     cell,
                     line,
@@ -440,6 +438,27 @@ def _word_before(src: bytes, pos: int) -> bool:
     return pos > 0 and (src[pos - 1 : pos].isalnum() or src[pos - 1] == 0x5F)
 
 
+_SPACE = frozenset(b" \t\n\r\f\v")  # `\\s` of a bytes pattern
+
+
+def _call_starts(name: bytes, src: bytes) -> list[int]:
+    """Where `name` followed by optional white space and `(` starts, as
+    `re.finditer(re.escape(name) + rb"\\s*\\(", src)` finds them (no pattern to compile per
+    name)."""
+    out: list[int] = []
+    start, size = 0, len(src)
+    while (i := src.find(name, start)) >= 0:
+        j = i + len(name)
+        while j < size and src[j] in _SPACE:
+            j += 1
+        if j < size and src[j] == 0x28:  # `(`
+            out.append(i)
+            start = j + 1
+        else:
+            start = i + 1
+    return out
+
+
 def _guarded_by_callers(state: _File, root: Node, src: bytes, flags: dict[str, Guard]) -> None:
     """A function whose body imports a module, called only inside `try: … except
     ImportError` in this file, makes that import optional: seaborn's
@@ -454,10 +473,10 @@ def _guarded_by_callers(state: _File, root: Node, src: bytes, flags: dict[str, G
             # guarded `try`): those calls are the import's, not this function's
             continue
         calls = [
-            m.start(1)
-            for m in re.finditer(rb"(" + re.escape(function.encode()) + rb")\s*\(", src)
-            if not _word_before(src, m.start(1))
-            and not re.search(rb"\bdef\s+$", src[max(0, m.start(1) - 8) : m.start(1)])
+            pos
+            for pos in _call_starts(function.encode(), src)
+            if not _word_before(src, pos)
+            and not re.search(rb"\bdef\s+$", src[max(0, pos - 8) : pos])
         ]
         if not calls:
             continue

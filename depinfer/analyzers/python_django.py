@@ -20,7 +20,7 @@ from functools import lru_cache
 from depinfer.data import load_table
 from depinfer.facts.python import ImportFacts
 from depinfer.model import FileKind, ImportRef
-from depinfer.patterns import lazy
+from depinfer.patterns import compile_kept, lazy
 
 
 @lru_cache(maxsize=1)
@@ -45,7 +45,7 @@ def _assigned_mark() -> re.Pattern[str]:
     modules (config/settings/files_and_storages.py sets DEFAULT_FILE_STORAGE alone)."""
     table = _table()
     names = sorted(table["path_values"] | table["path_lists"])
-    return re.compile(rf"(?m)^\s*({'|'.join(map(re.escape, names))})\s*(?::[^=\n]*)?\+?=")
+    return compile_kept(rf"(?m)^\s*({'|'.join(map(re.escape, names))})\s*(?::[^=\n]*)?\+?=")
 
 
 @lru_cache(maxsize=1)

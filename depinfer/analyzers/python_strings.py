@@ -20,7 +20,7 @@ from depinfer.analyzers.python_django import string_items
 from depinfer.data import load_table
 from depinfer.facts.python import ImportFacts
 from depinfer.model import FileKind, ImportRef
-from depinfer.patterns import lazy
+from depinfer.patterns import compile_kept, lazy
 
 _DOTTED = lazy(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)+$")
 
@@ -37,7 +37,7 @@ def _mark() -> re.Pattern[str]:
     keywords, methods = _table()
     kws = sorted({k for ks in keywords.values() for k in ks})
     words = [*(re.escape(k) + r"\s*=" for k in kws), *(re.escape(m) + r"\s*\(" for m in methods)]
-    return re.compile("|".join(words))
+    return compile_kept("|".join(words))
 
 
 @lru_cache(maxsize=1)

@@ -18,7 +18,6 @@ An entry that cannot be read or written is ignored (the table is decoded as befo
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import marshal
 import os
@@ -26,6 +25,8 @@ import sys
 from functools import cache
 from pathlib import Path
 from typing import Any
+
+from depinfer.filecache import blake2b
 
 DATA_DIR = Path(__file__).resolve().parent
 TABLES_SUBDIR = "tables"
@@ -84,8 +85,7 @@ def _kept_path(path: Path) -> Path | None:
     st = os.stat(path)
     key = f"{path}:{st.st_size}:{st.st_mtime_ns}:{sys.version}:{marshal.version}"
     return folder / (
-        hashlib.blake2b(key.encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
-        + ".marshal"
+        blake2b(key.encode("utf-8", "surrogatepass"), digest_size=12).hexdigest() + ".marshal"
     )
 
 

@@ -16,6 +16,7 @@ from functools import lru_cache
 
 from depinfer.data import load_table
 from depinfer.model import Section
+from depinfer.patterns import compile_kept
 
 TABLE = "python/hosts.toml"
 
@@ -56,7 +57,7 @@ def hosts() -> tuple[Host, ...]:
             section=Section(row["section"]) if "section" in row else None,
             from_sections=tuple(Section(s) for s in row.get("from_sections", ())),
             entry_point_groups=frozenset(row.get("entry_point_groups", ())),
-            docs_pattern=re.compile(row["docs_pattern"]) if row.get("docs_pattern") else None,
+            docs_pattern=compile_kept(row["docs_pattern"]) if row.get("docs_pattern") else None,
             command=row.get("command", ""),
             config_sections=tuple(
                 (name, tuple(sections))

@@ -128,6 +128,14 @@ class InternalModules:
 
     def folder_bases(self, file: str) -> tuple[str, ...]:
         """Folders besides the import roots that `file` imports top-level names from."""
+        # the answer reads `file` only through its folder (as is_internal's)
+        key = ("bases", posixpath.dirname(file))
+        found = self.memo.get(key)
+        if found is None:
+            found = self.memo[key] = self._folder_bases(file)
+        return found  # type: ignore[return-value]
+
+    def _folder_bases(self, file: str) -> tuple[str, ...]:
         parent = PurePosixPath(file).parent
         own = "" if str(parent) == "." else str(parent)
         # a script's own folder is on sys.path; a module inside a regular package is

@@ -65,7 +65,7 @@ from depinfer.model import (
     Requirement,
     Section,
 )
-from depinfer.patterns import lazy
+from depinfer.patterns import compile_kept, lazy
 from depinfer.resolvers.common import merge_candidates, to_requirement
 from depinfer.rules.python import files_near_top, read_small
 from depinfer.rules.python_declare import Estimate, estimate, kind
@@ -1147,6 +1147,12 @@ def _poetry_extra_naming(manifests: list[Manifest], manifest: Manifest, name: st
     return None
 
 
+@lru_cache(maxsize=64)
+def _group_word(word: str) -> re.Pattern[str]:
+    """`word` as a whole part of a requirements file's name (`requirements-test.txt`)."""
+    return compile_kept(rf"(^|[-_./]){word}([-_.]|$)")
+
+
 def _dev_group(manifests: list[Manifest], c: Candidate) -> tuple[str, str | None] | None:
     kinds = set(c.kinds)
     if kinds and kinds <= {"docs"}:
@@ -1170,7 +1176,7 @@ def _dev_group(manifests: list[Manifest], c: Candidate) -> tuple[str, str | None
         elif m.format == "requirements":
             stem = PurePosixPath(m.path).name.lower()
             for w in ("test", "tests", "testing", "dev", "docs", "doc", *DEMO_GROUPS):
-                if re.search(rf"(^|[-_./]){w}([-_.]|$)", stem):
+                if _group_word(w).search(stem):
                     groups.setdefault(w, (m.path, None))
             if _installs_a_sibling_project(m, manifests):
                 # `-e .` beside pyproject.toml: the file builds the project's working

@@ -50,7 +50,7 @@ from depinfer.model import (
     Project,
     Section,
 )
-from depinfer.patterns import lazy
+from depinfer.patterns import compile_kept, lazy
 from depinfer.rules import (
     python_features,
     python_optional_imports,
@@ -212,7 +212,7 @@ def by_imports_regex(rule: dict[str, Any], repo: _Repo) -> list[Hit] | None:
     """`imports_regex`: a family of modules (`azure.<service>.aio`)."""
     if "imports_regex" not in rule:
         return []
-    pattern = re.compile(rule["imports_regex"])
+    pattern = compile_kept(rule["imports_regex"])
     return [
         (r.file, r.line, r.kind)
         for r in repo.refs
@@ -501,7 +501,7 @@ def _canon(name: str) -> str:
 
 @cache
 def _patterns(patterns: tuple[str, ...]) -> re.Pattern[str]:
-    return re.compile("|".join(fnmatch.translate(os.path.normcase(p)) for p in patterns))
+    return compile_kept("|".join(fnmatch.translate(os.path.normcase(p)) for p in patterns))
 
 
 def _matches(name: str, patterns: tuple[str, ...]) -> bool:
