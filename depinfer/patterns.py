@@ -61,11 +61,20 @@ def compile_kept(pattern: str, flags: int = 0) -> re.Pattern[str]:
             return _build(pattern, program)
     compiled = re.compile(pattern, flags)
     program = _program(pattern, flags)
-    if program is not None and _build(pattern, program) == compiled:
+    if program is not None and _rebuilds(pattern, program, compiled):
         _programs[key] = _state["new"][key] = program
         if len(_state["new"]) == 1:
             atexit.register(_keep)
     return compiled
+
+
+def _rebuilds(pattern: str, program: tuple, compiled: re.Pattern[str]) -> bool:
+    """The engine, given `program`, makes `compiled` again (an engine whose entry point
+    takes other arguments, in another Python, raises: nothing is kept)."""
+    try:
+        return _build(pattern, program) == compiled
+    except Exception:  # noqa: BLE001 - another Python's internals
+        return False
 
 
 def _build(pattern: str, program: tuple) -> re.Pattern[str]:

@@ -299,3 +299,18 @@ def test_offline_answers_run_without_the_cycle_collector(tmp_path, monkeypatch, 
     assert gc.isenabled()
     assert cli.run([str(tmp_path), *flags]) == 0
     assert seen == [not paused] and gc.isenabled()  # as it was afterwards
+
+
+def test_a_program_the_engine_cannot_rebuild_is_not_kept(tmp_path, monkeypatch):
+    from depinfer import patterns
+
+    def refuses(*args):
+        raise TypeError("another engine")
+
+    monkeypatch.setattr(patterns, "_build", refuses)
+    patterns.use_cache_folder(tmp_path)
+    try:
+        assert patterns.compile_kept(r"a(b)c").match("abc")
+        assert patterns._state["new"] == {}
+    finally:
+        patterns.use_cache_folder(None)
