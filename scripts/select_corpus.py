@@ -407,7 +407,7 @@ def masked_build_files(root: Path, lang: str, files: list[str]) -> tuple[list[st
     return keep, gold
 
 
-def ci_test(root: Path, files: list[str]) -> tuple[str | None, str | None]:
+def ci_test(root: Path, files: list[str], lang: str) -> tuple[str | None, str | None]:
     from depinfer.ci import pick_job
     from depinfer.ci.plan import test_lines
     from depinfer.ci.workflow import read_workflows
@@ -416,20 +416,32 @@ def ci_test(root: Path, files: list[str]) -> tuple[str | None, str | None]:
         f for f in files if f.startswith(".github/workflows/") and f.endswith((".yml", ".yaml"))
     ]
     jobs = read_workflows(root, ci_files, [])
-    best = pick_job(jobs, None)
+    best = pick_job(jobs, None, lang)  # session 16: the decided language's test job first
     not_plain = ""
     for job in [best] + [j for j in jobs if j is not best] if best else []:
-        lines = [ln for ln in test_lines(job) if not INSTALL_LINE.search(ln)]
+        lines = own_language_lines(test_lines(job), lang)
         if lines:
             why = not_plain_runner(root, job.workflow, job.raw, job.matrix, _upto(job, lines[0]))
             if why:  # session 15: a test job that needs more than a plain Linux runner
                 not_plain = not_plain or why
                 continue
             return lines[0], job.workflow
-    test_cmd, ci_file = cargo_action_test(root, ci_files)
+    test_cmd, ci_file = cargo_action_test(root, ci_files) if lang == "rust" else (None, None)
     if test_cmd or not not_plain:
         return test_cmd, ci_file
     return None, NOT_PLAIN + not_plain
+
+
+def own_language_lines(lines: list[str], lang: str) -> list[str]:
+    """Session 16 (corpus/README.md step 5): of a job's test lines (install-only lines left
+    out), those that run the repository's own language's tests (`command_language`), else
+    the language-neutral ones (`make test`, a repository's test script); a line running
+    another ecosystem's tests (`cargo test` in a JavaScript repository) never counts."""
+    from depinfer.ci.workflow import command_language
+
+    lines = [ln for ln in lines if not INSTALL_LINE.search(ln)]
+    own = [ln for ln in lines if command_language(ln) == lang]
+    return own or [ln for ln in lines if command_language(ln) is None]
 
 
 # session 15 (corpus/README.md step 5): the test job must run on a plain Linux runner
@@ -611,7 +623,7 @@ def judge(root: Path, meta: dict) -> tuple[dict | None, str]:
     n_src = len(sources(files, lang))
     if n_src < MIN_SOURCES:
         return None, f"{lang}: {n_src} source files (< {MIN_SOURCES})"
-    test_cmd, ci_file = ci_test(root, files)
+    test_cmd, ci_file = ci_test(root, files, lang)
     if not test_cmd and ci_file and ci_file.startswith(NOT_PLAIN):
         why = ci_file[len(NOT_PLAIN) :]
         return None, f"{lang}: no CI test job on a plain Linux runner (first: {why})"
@@ -724,7 +736,7 @@ def refresh_kept() -> None:
         for meta in sorted((TREES / lang).glob("*.json")) if (TREES / lang).is_dir() else []:
             inst = json.loads(meta.read_text())
             tree = TREES / lang / inst["id"]
-            test_cmd, ci_file = ci_test(tree, walk(tree))
+            test_cmd, ci_file = ci_test(tree, walk(tree), lang)
             if not test_cmd and (ci_file or "").startswith(NOT_PLAIN):
                 continue  # listed before the session-15 filter: stays as listed (append-only)
             if not test_cmd:
