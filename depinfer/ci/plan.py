@@ -22,7 +22,14 @@ from packaging.specifiers import InvalidSpecifier, SpecifierSet
 
 from depinfer import toml_compat
 from depinfer.ci.constraints import to_pep440
-from depinfer.ci.node_tools import install_line, node_tool, tool_env, use_tool
+from depinfer.ci.node_tools import (
+    install_line,
+    node_runtime,
+    node_tool,
+    runtime_env,
+    tool_env,
+    use_tool,
+)
 from depinfer.ci.rust_tools import needs_nextest, nextest_folder, without_lock_flags
 from depinfer.ci.workflow import (
     Step,
@@ -647,6 +654,9 @@ def _tox_env(root: Path, plan: Plan) -> list[str]:
     return cmds
 
 
+_QUIET = ["--no-audit", "--no-fund"]
+
+
 def node_plan(
     project: Project,
     job: TestJob | None,
@@ -677,8 +687,7 @@ def node_plan(
                 "install",
                 "--prefix",
                 str(tool.folder),
-                "--no-audit",
-                "--no-fund",
+                *_QUIET,
                 tool.package,
             ]
         )
@@ -687,6 +696,12 @@ def node_plan(
     else:
         plan.install.append("npm install --no-audit --no-fund")
     plan.test = [use_tool(cmd, tool) if tool else cmd]
+    runtime = node_runtime(plan.runtime)
+    if runtime:  # the job's newer Node, from the registry's binary package, first on PATH
+        plan.setup.insert(1, ["npm", "install", "--prefix", str(runtime.folder), *_QUIET,
+                              runtime.package])  # fmt: skip
+        plan.env.update(runtime_env(runtime, plan.env))
+        plan.notes.append(f"node {plan.runtime}: {runtime.package} (this machine's is older)")
     plan.env.update(CI_ENV)
     plan.env.update({"NO_COLOR": "1", "FORCE_COLOR": "0"})  # plain reporter lines to parse
     return plan

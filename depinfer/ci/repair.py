@@ -44,6 +44,7 @@ from depinfer.ci.repair_names import (
     conflict_names,
     derive_crates,
     js_binding_package,
+    js_runtime_global,
     python_providers,
     tool_package,
 )
@@ -848,6 +849,8 @@ def _repair(loop: _Loop, rnd: Round, run: RunResult, ctx: Context) -> str | None
     mapper = loop.steps.stage("mapping", language)
     _bind_packages(loop, rnd.actions)
     _patched_imports(loop, rnd.actions)
+    if rnd.actions and all(a.kind == "stop" for a in rnd.actions):
+        return "not a dependency problem: " + rnd.actions[0].why
     # new: not written (a candidate inference kept out, e.g. optional or with no
     # section to hold it, counts as new: the run shows it is needed) nor added before
     have = {(r.manifest, _norm(r.name)) for r in loop.result.requirements if not r.optional}
@@ -887,15 +890,24 @@ def _repair(loop: _Loop, rnd: Round, run: RunResult, ctx: Context) -> str | None
 
 def _bind_packages(loop: _Loop, actions: list[Action]) -> None:
     """A JavaScript binding an error calls (`(0 , _got.default) is not a function`) names
-    its package through its import in the failing file (else any source file)."""
+    its package through its import in the failing file (else any source file); one no
+    import binds that is a global of the runtime (`Promise.withResolvers`) is the Node
+    version's doing: a stop, with that reason."""
     for a in actions:
         if a.name or not a.binding:
             continue
         rel, _ = _importing_file(loop.project, a.file, loop.request.language)
         sources = [f.path for f in loop.project.files if re.search(r"\.[cm]?[jt]sx?$", f.path)]
-        found = js_binding_package(loop.scratch, [rel, *sources[:500]], binding_name(a.binding))
+        local = binding_name(a.binding)
+        found = js_binding_package(loop.scratch, [rel, *sources[:500]], local)
         if found:
             a.name = found
+        elif js_runtime_global(local):
+            a.kind = "stop"
+            a.why = (
+                f"`{a.binding}` is a member of `{local}`, a global of the JavaScript runtime "
+                "that no import binds: the Node the tests ran on lacks it (a newer Node has it)"
+            )
 
 
 def _patched_imports(loop: _Loop, actions: list[Action]) -> None:

@@ -6,6 +6,7 @@ Python module. Used by the verify loop (`depinfer.ci.repair`)."""
 from __future__ import annotations
 
 import re
+import subprocess
 from functools import lru_cache
 from pathlib import Path
 
@@ -75,6 +76,23 @@ def binding_name(expression: str) -> str:
     first = re.split(r"[.\[(]", expression.strip("() "), maxsplit=1)[0]
     first = re.sub(r"^0\s*,\s*", "", first).strip()
     return re.sub(r"_\d+$", "", first.lstrip("_")) or first
+
+
+@lru_cache(maxsize=64)
+def js_runtime_global(name: str) -> bool:
+    """`name` is a global of the machine's JavaScript runtime (`Promise`, `structuredClone`),
+    as the runtime itself answers (`typeof globalThis[name]`): no import binds it, so a
+    member it lacks is the runtime's version, not a package's."""
+    if not re.fullmatch(r"[A-Za-z_$][\w$]*", name):
+        return False
+    script = f"process.stdout.write(typeof globalThis[{name!r}])"
+    try:
+        out = subprocess.run(
+            ["node", "-e", script], capture_output=True, text=True, timeout=30
+        ).stdout.strip()
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return out not in ("", "undefined")
 
 
 def js_binding_package(root: Path, files: list[str], binding: str) -> str | None:
