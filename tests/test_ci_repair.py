@@ -87,6 +87,7 @@ def test_every_pattern_has_a_fixture_log_that_it_matches():
         ("rust-gated-import.log", "rust", ("feature", "time")),
         ("rust-missing-method-trimmed.log", "rust", ("version", None)),
         ("rust-defined-here.log", "rust", ("version", "tiny-http-kit")),
+        ("rust-not-a-member-of-trait.log", "rust", ("version", None)),
     ],
 )
 def test_failures_name_the_repair(log, language, expected):
@@ -717,11 +718,13 @@ def test_a_rust_type_printed_without_its_path_names_the_crate_the_file_imports_i
             "use chainkit::{\n    blockdata::script::Script,\n    Sequence,\n};\n",
             "src/output.rs": "fn f() -> std::fmt::Result { let s = chainkit::x::Script::new(); }\n",
             "src/own.rs": "struct Script;\nuse crate::Script;\n",
+            "src/alias.rs": "use chainkit::blockdata::script;\nfn f(i: script::Script) {}\n",
         },
     )
     assert rust_binding_crate(tmp_path, ["src/input.rs"], "Script") == "chainkit"
     assert rust_binding_crate(tmp_path, ["src/output.rs"], "Script") == "chainkit"
     assert rust_binding_crate(tmp_path, ["src/own.rs", "src/missing.rs"], "Script") is None
+    assert rust_binding_crate(tmp_path, ["src/alias.rs"], "Script") == "chainkit"
     project = SimpleNamespace(
         root=tmp_path, files=[SimpleNamespace(path="src/input.rs", kind=FileKind.SOURCE)]
     )
@@ -750,3 +753,12 @@ def test_a_rust_reference_to_a_crate_type_names_the_crate():
         "`&chainkit::Transaction` in the current scope\n   --> src/tx.rs:9:9\n"
     )
     assert [(a.kind, a.name) for a in diagnose(log, "rust")] == [("version", "chainkit")]
+
+
+def test_a_method_a_crate_trait_does_not_declare_names_the_trait_by_the_file_import(tmp_path):
+    from depinfer.ci.repair_names import rust_binding_crate
+
+    (action,) = diagnose((LOGS / "rust-not-a-member-of-trait.log").read_text(), "rust")
+    assert (action.kind, action.binding, action.file) == ("version", "Service", "src/layer.rs")
+    write_tree(tmp_path, {"src/layer.rs": "use wirekit::Service;\nimpl Service<R> for L {}\n"})
+    assert rust_binding_crate(tmp_path, [action.file], action.binding) == "wirekit"
