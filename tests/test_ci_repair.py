@@ -1,12 +1,14 @@
 """CI repair: what a failing test log says is missing, and the verify loop that adds it."""
 
 import shutil
+from types import SimpleNamespace
 
 import pytest
 from conftest import FIXTURES, offline_context, write_tree
 
 from depinfer.ci.repair import diagnose, patterns
 from depinfer.ci.runner import RunResult
+from depinfer.model import FileKind
 
 LOGS = FIXTURES / "ci" / "logs"
 
@@ -84,6 +86,9 @@ def test_every_pattern_has_a_fixture_log_that_it_matches():
         ("rust-two-versions.log", "rust", ("align", "rand_core")),
         ("rust-no-matching-version.log", "rust", ("relax", None)),
         ("rust-gated-import.log", "rust", ("feature", "time")),
+        ("rust-missing-method-trimmed.log", "rust", ("version", None)),
+        ("rust-defined-here.log", "rust", ("version", "tiny-http-kit")),
+        ("rust-not-a-member-of-trait.log", "rust", ("version", None)),
     ],
 )
 def test_failures_name_the_repair(log, language, expected):
@@ -728,3 +733,66 @@ def test_cargo_conflicts_name_the_crates_to_relax():
 def test_a_gated_module_an_import_names_asks_for_its_feature():
     (action,) = diagnose((LOGS / "rust-gated-import.log").read_text(), "rust")
     assert (action.kind, action.name, action.extras) == ("feature", "time", ("macros",))
+
+
+def test_a_rust_type_printed_without_its_path_names_the_crate_the_file_imports_it_from(
+    tmp_path,
+):
+    from depinfer.ci.repair import _bind_packages
+    from depinfer.ci.repair_names import rust_binding_crate
+
+    log = (LOGS / "rust-missing-method-trimmed.log").read_text()
+    actions = diagnose(log, "rust")
+    # the method missing on a primitive (`u64`) names no crate; the struct's does
+    assert [(a.kind, a.binding, a.file) for a in actions] == [("version", "Script", "src/input.rs")]
+    write_tree(
+        tmp_path,
+        {
+            "src/input.rs": "// use other::Script;\nuse crate::util::Helper;\n"
+            "use chainkit::{\n    blockdata::script::Script,\n    Sequence,\n};\n",
+            "src/output.rs": "fn f() -> std::fmt::Result { let s = chainkit::x::Script::new(); }\n",
+            "src/own.rs": "struct Script;\nuse crate::Script;\n",
+            "src/alias.rs": "use chainkit::blockdata::script;\nfn f(i: script::Script) {}\n",
+        },
+    )
+    assert rust_binding_crate(tmp_path, ["src/input.rs"], "Script") == "chainkit"
+    assert rust_binding_crate(tmp_path, ["src/output.rs"], "Script") == "chainkit"
+    assert rust_binding_crate(tmp_path, ["src/own.rs", "src/missing.rs"], "Script") is None
+    assert rust_binding_crate(tmp_path, ["src/alias.rs"], "Script") == "chainkit"
+    project = SimpleNamespace(
+        root=tmp_path, files=[SimpleNamespace(path="src/input.rs", kind=FileKind.SOURCE)]
+    )
+    loop = SimpleNamespace(
+        project=project, scratch=tmp_path, request=SimpleNamespace(language="rust")
+    )
+    _bind_packages(loop, actions)
+    assert actions[0].name == "chainkit"
+
+
+def test_a_rust_call_that_misfits_a_crate_definition_names_the_crate_and_release():
+    (action,) = diagnose((LOGS / "rust-defined-here.log").read_text(), "rust")
+    assert (action.kind, action.name, action.installed) == ("version", "tiny-http-kit", "2.1.0")
+    # the error's own location inside a crate's source: not the project's code
+    inside = (
+        (LOGS / "rust-defined-here.log")
+        .read_text()
+        .replace("--> src/server.rs", "--> /root/.cargo/registry/src/idx/other-1.0.0/src/a.rs")
+    )
+    assert [a for a in diagnose(inside, "rust") if a.kind == "version"] == []
+
+
+def test_a_rust_reference_to_a_crate_type_names_the_crate():
+    log = (
+        "error[E0599]: no method named `compute_txid` found for reference "
+        "`&chainkit::Transaction` in the current scope\n   --> src/tx.rs:9:9\n"
+    )
+    assert [(a.kind, a.name) for a in diagnose(log, "rust")] == [("version", "chainkit")]
+
+
+def test_a_method_a_crate_trait_does_not_declare_names_the_trait_by_the_file_import(tmp_path):
+    from depinfer.ci.repair_names import rust_binding_crate
+
+    (action,) = diagnose((LOGS / "rust-not-a-member-of-trait.log").read_text(), "rust")
+    assert (action.kind, action.binding, action.file) == ("version", "Service", "src/layer.rs")
+    write_tree(tmp_path, {"src/layer.rs": "use wirekit::Service;\nimpl Service<R> for L {}\n"})
+    assert rust_binding_crate(tmp_path, [action.file], action.binding) == "wirekit"

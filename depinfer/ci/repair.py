@@ -46,6 +46,7 @@ from depinfer.ci.repair_names import (
     js_binding_package,
     js_runtime_global,
     python_providers,
+    rust_binding_crate,
     tool_package,
 )
 from depinfer.ci.runner import RunResult, make_checkout
@@ -94,7 +95,7 @@ class Action:
     direction: str = "auto"  # version actions: "down" when only an older major can help
     installed: str | None = None  # version actions: the release the log names, if it does
     extras: tuple[str, ...] = ()  # package actions: the extras the message asks for
-    binding: str | None = None  # a JavaScript local name whose import names the package
+    binding: str | None = None  # a JS local name / Rust type whose import names the package
     report: str = ""  # relax actions: the resolver's conflict report
     owner: str | None = None  # patched actions: the module whose attribute a test patches
     member: str | None = None  # version actions: the name the chosen release lacks, if known
@@ -224,6 +225,10 @@ def diagnose(log: str, language: str) -> list[Action]:
     # a name the crate has behind a feature: its "cannot find … in crate" is not a major's
     gated = {_norm(a.name) for a in actions if a.kind == "feature" and a.name}
     actions = [a for a in actions if not (a.kind == "version" and _norm(a.name or "") in gated)]
+    # a method missing on a type rustc names without its path, beside two lines of a crate
+    # in the build: the two lines explain it (the trait implemented is the other line's)
+    if any(a.kind == "align" for a in actions):
+        actions = [a for a in actions if not (a.kind == "version" and a.binding and not a.name)]
     if any(a.kind == "runtime" for a in actions):  # no build for this Python: not a conflict
         actions = [a for a in actions if a.kind != "relax"]
     # cargo's "failed to select a version" that a missing feature explains: the feature's line
@@ -892,11 +897,15 @@ def _bind_packages(loop: _Loop, actions: list[Action]) -> None:
     """A JavaScript binding an error calls (`(0 , _got.default) is not a function`) names
     its package through its import in the failing file (else any source file); one no
     import binds that is a global of the runtime (`Promise.withResolvers`) is the Node
-    version's doing: a stop, with that reason."""
+    version's doing: a stop, with that reason. A Rust type rustc printed without its path
+    names its crate through the failing file's `use`."""
     for a in actions:
         if a.name or not a.binding:
             continue
         rel, _ = _importing_file(loop.project, a.file, loop.request.language)
+        if loop.request.language == "rust":
+            a.name = rust_binding_crate(loop.scratch, [rel], a.binding)
+            continue
         sources = [f.path for f in loop.project.files if re.search(r"\.[cm]?[jt]sx?$", f.path)]
         local = binding_name(a.binding)
         found = js_binding_package(loop.scratch, [rel, *sources[:500]], local)

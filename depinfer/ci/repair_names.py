@@ -110,6 +110,38 @@ def js_binding_package(root: Path, files: list[str], binding: str) -> str | None
     return None
 
 
+# the path roots that name no dependency: the crate itself, its modules, the standard library
+_NOT_CRATES = {"crate", "self", "super", "std", "core", "alloc", "proc_macro", "test"}
+_USE = re.compile(r"\buse\s+(?:::)?([a-z_][a-z0-9_]*)\s*::([^;]*);", re.S)
+
+
+def _used_from(text: str, name: str) -> list[str]:
+    """The path roots of the `use` declarations that bring `name` into the file."""
+    word = re.compile(rf"\b{re.escape(name)}\b")
+    return [m.group(1) for m in _USE.finditer(text) if word.search(m.group(2))]
+
+
+def rust_binding_crate(root: Path, files: list[str], binding: str) -> str | None:
+    """The crate the first of `files` (the failing one first) takes the type `binding`
+    from: a `use` declaration naming it (`use c::m::Script;`, `use c::{m::Script, Tx};`),
+    else a path spelled in the code (`c::m::Script`). None when the files name no crate
+    for it (its own type, or one from the standard library)."""
+    spelled = re.compile(rf"\b([a-z_][a-z0-9_]*)::(?:[a-z_][a-z0-9_]*::)*{re.escape(binding)}\b")
+    for rel in files:
+        try:
+            text = (root / rel).read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        text = re.sub(r"//[^\n]*", "", text)
+        found = _used_from(text, binding)
+        # a spelled path's root is a crate, or a module the file imports (`use c::m;` … `m::T`)
+        found += [(_used_from(text, m.group(1)) or [m.group(1)])[0] for m in spelled.finditer(text)]
+        crates = [c for c in found if c not in _NOT_CRATES]
+        if crates:
+            return crates[0]
+    return None
+
+
 # the names a resolver's conflict report gives: uv/pip (`you require X`, `X==1 depends on
 # Y>=2`, `Because X ... depends on Y`) and npm's ERESOLVE report (`Found: x@1`, `peer x@"^2"
 # from y@3`, `Could not resolve dependency: ... x@`)
