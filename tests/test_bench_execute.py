@@ -69,6 +69,13 @@ def test_gold_without_any_passing_test_gives_no_baseline() -> None:
     assert v == {"counted": False, "absolute": None, "relative_counted": False, "relative": None}
 
 
+def test_a_gold_install_that_failed_gives_no_baseline_whatever_its_log_reads() -> None:
+    # an install step's output can carry lines the outcome parser reads as passing tests
+    gold = run("install-failed", lockfile="passed")
+    v = verdict(gold, run("failed", lockfile="failed"), run("failed"))
+    assert v == {"counted": False, "absolute": None, "relative_counted": False, "relative": None}
+
+
 def test_aggregate_counts_rates_over_counted_instances_only() -> None:
     results = [
         {"execution": {"status": "ok", "counted": True, "absolute": True,

@@ -82,7 +82,11 @@ def runner_missing(language: str) -> str | None:
 def relative(run: Any, gold: Any) -> bool | None:
     """`run` keeps every test that passed with gold (None: gold gives no baseline).
 
-    Without parsed per-test outcomes the whole run is the one test, judged by its exit code."""
+    Without parsed per-test outcomes the whole run is the one test, judged by its exit code.
+    A gold run whose tests never ran (its install failed) gives none, whatever lines of its
+    install output read like test results (pnpm's "Lockfile passes …")."""
+    if gold.status in ("install-failed", "not-run"):
+        return None
     verdict = run.relative_pass(gold)
     if verdict is None and gold.passed:
         return bool(run.passed)
