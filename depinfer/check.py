@@ -362,7 +362,7 @@ def _needs_runtime(use: Candidate) -> bool:
     return (
         use.section in (Section.RUNTIME, Section.PEER)
         and not use.optional
-        and not (use.ecosystem == Ecosystem.PYPI and dependency_facts(use).hosted)
+        and not dependency_facts(use).hosted
     )
 
 

@@ -238,7 +238,9 @@ def _pattern_union(patterns: tuple[str, ...]) -> re.Pattern[str]:
     return compile_kept("|".join(fnmatch.translate(os.path.normcase(p)) for p in patterns))
 
 
-def _matches_any(name: str, patterns: Sequence[str]) -> bool:
+def matches_any(name: str, patterns: Sequence[str]) -> bool:
+    """`fnmatch.fnmatch(name, p)` for any of `patterns`, as one expression (callers test
+    every file of the tree)."""
     return _pattern_union(tuple(patterns)).match(os.path.normcase(name)) is not None
 
 
@@ -255,9 +257,9 @@ def classify(rel: str, packages: Collection[str] = ()) -> FileKind:
     module = name.endswith(".py") and folder != "" and folder in packages
     if name in BUILD_FILE_NAMES and not module:
         return FileKind.BUILD
-    if _matches_any(name, TEST_FILE_PATTERNS):
+    if matches_any(name, TEST_FILE_PATTERNS):
         return FileKind.TEST
-    if _matches_any(name, CONFIG_FILE_PATTERNS) and not module:
+    if matches_any(name, CONFIG_FILE_PATTERNS) and not module:
         return FileKind.CONFIG
     if len(p.parts) > 1 and p.parts[0] == "t":
         return FileKind.TEST  # a top-level t/ (celery, kombu, vine: the Perl convention)

@@ -358,9 +358,11 @@ class _Mapper:
 
     def use(self, ref: ImportRef, root: str) -> _Use:
         """The import with its default placement (see `_placement`)."""
-        section, marker = _placement(self, ref, root)
-        hosted = any(root in h.modules and ref.file in files for h, files in self.hosted)
-        return _Use(ref, root, section, marker, hosted)
+        host = next(
+            (h for h, files in self.hosted if root in h.modules and ref.file in files), None
+        )
+        section, marker = _placement(ref, root, host)
+        return _Use(ref, root, section, marker, host is not None)
 
     def emit(self, dist: str, ref: ImportRef, evidence: Evidence, **kw: Any) -> None:
         """One candidate per manifest that takes `dist` for the importing file."""
@@ -420,16 +422,13 @@ def _floor(project: Project, ctx: Context, target: str) -> str:
     return floor_below_table(specs, target)
 
 
-def _placement(m: _Mapper, ref: ImportRef, root: str) -> tuple[Section, str | None]:
+def _placement(ref: ImportRef, root: str, host: Host | None) -> tuple[Section, str | None]:
     """Section and marker of an import found outside the repository and the stdlib: the
     file's role and guards (section_of), a host that loads the file (a pytest plugin's
     pytest, a gunicorn worker's gunicorn: data/python/hosts.toml), an integration named
     after the library, and a fallback for a module the stdlib gained later."""
     marker = ref.marker
-    section = section_of(ref)
-    for host, files in m.hosted:
-        if root in host.modules and ref.file in files:
-            section = host.places(section)
+    section = section_of(ref) if host is None else host.places(section_of(ref))
     if section == Section.RUNTIME and _integration_with(ref.file, root):
         section = Section.OPTIONAL
     facts = import_facts(ref)

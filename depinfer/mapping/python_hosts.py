@@ -4,8 +4,8 @@ A pytest plugin the project ships is loaded by pytest; a gunicorn worker class i
 run is loaded by gunicorn. Such a module imports its host because the host runs it: the
 import is placed where the host's row says (an optional feature); a row without a
 section leaves it where the file's role puts it (pytest plugins list pytest as a runtime
-requirement) and only marks it hosted, which check reads. This module only reads the table; python_optional_modules finds
-the hosted files and mapping places the imports.
+requirement) and only marks it hosted, which check reads. This module only reads the
+table; python_optional_modules finds the hosted files and mapping places the imports.
 """
 
 from __future__ import annotations

@@ -23,13 +23,12 @@ holds are optional Poetry dependencies by Poetry's own rule (python_poetry_extra
 
 from __future__ import annotations
 
-import fnmatch
 import os
 import posixpath
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cache, lru_cache
+from functools import lru_cache
 from pathlib import PurePosixPath
 from typing import Any
 
@@ -58,7 +57,7 @@ from depinfer.rules import (
     python_pytest,
     python_tools,
 )
-from depinfer.scan import path_name
+from depinfer.scan import matches_any, path_name
 
 MAX_BYTES = 1_000_000
 SERVER_FILES = ("Procfile", "Dockerfile", "Dockerfile.*", "*.dockerfile", "gunicorn.conf.py",
@@ -499,17 +498,6 @@ def _canon(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()
 
 
-@cache
-def _patterns(patterns: tuple[str, ...]) -> re.Pattern[str]:
-    return compile_kept("|".join(fnmatch.translate(os.path.normcase(p)) for p in patterns))
-
-
-def _matches(name: str, patterns: tuple[str, ...]) -> bool:
-    """`fnmatch.fnmatch(name, p)` for any of `patterns`, as one expression (the families
-    test every file of the tree)."""
-    return _patterns(patterns).match(os.path.normcase(name)) is not None
-
-
 def _file_families(project: Project) -> dict[str, list[tuple[str, FileKind]]]:
     """Files each rule family reads: python/test/bench sources, CI, pytest config, servers."""
     fam: dict[str, list[tuple[str, FileKind]]] = {
@@ -534,7 +522,7 @@ def _file_families(project: Project) -> dict[str, list[tuple[str, FileKind]]]:
         if f.kind == FileKind.BENCH:
             fam["bench"].append((f.path, f.kind))
         name = path_name(f.path)
-        if _matches(name, SERVER_FILES):
+        if matches_any(name, SERVER_FILES):
             fam["server"].append((f.path, FileKind.SOURCE))
     for rel in project.ci_files:
         fam["ci"].append((rel, FileKind.CONFIG))
@@ -544,11 +532,11 @@ def _file_families(project: Project) -> dict[str, list[tuple[str, FileKind]]]:
             fam["pytest-config"].append((rel, FileKind.CONFIG))
         if name in COMMAND_FILES:
             fam["commands"].append((rel, FileKind.CONFIG))
-        if _matches(name.lower(), REQUIREMENT_FILES):
+        if matches_any(name.lower(), REQUIREMENT_FILES):
             fam["requirements"].append((rel, FileKind.CONFIG))
-        if _matches(name, SERVER_FILES) and not name.endswith(".py"):
+        if matches_any(name, SERVER_FILES) and not name.endswith(".py"):
             fam["server"].append((rel, FileKind.SOURCE))
-        if _matches(name, DEPLOY_ENV_FILES) and not rel.startswith(".github/"):
+        if matches_any(name, DEPLOY_ENV_FILES) and not rel.startswith(".github/"):
             fam["deploy-env"].append((rel, FileKind.SOURCE))
         if name in python_tools.tool_file_names():
             fam["tool-files"].append((rel, FileKind.CONFIG))
