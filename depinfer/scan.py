@@ -28,6 +28,9 @@ EXTENSIONS: dict[str, str] = {
     ".py": "python",
     ".pyi": "python",
     ".pyw": "python",
+    ".pyx": "python",  # Cython: its import statements (analyzers/python_cython.py)
+    ".pxd": "python",
+    ".pxi": "python",
     ".ipynb": "notebook",
     ".js": "javascript",
     ".mjs": "javascript",

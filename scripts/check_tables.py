@@ -213,6 +213,7 @@ GENERATED: dict[str, str] = {
     "javascript/bins.toml": "build_npm_bins.py",
     "javascript/node_builtins.json": "build_node_builtins.py",
     "python/api_lifecycles.json": "build_api_lifecycles.py",
+    "python/cython_includes.json": "build_cython_includes.py",
     "python/declare_model.toml": "fit_declare_model.py",
     "python/extension_arguments.json": "build_extension_arguments.py",
     "python/framework_parts.json": "build_framework_parts.py",

@@ -650,3 +650,39 @@ def test_isinstance_checks_do_not_make_a_probe_real_work():
     refs = {r.module: r.optional for r in analyze_text(path.read_text(), "probe/console.py")}
     assert refs["ipykernel"] is True and refs["IPython"] is True
     assert refs["dateutil.parser"] is False
+
+
+# --- Cython sources ------------------------------------------------------------------------
+
+
+def test_cython_sources_give_their_imports_and_cimports():
+    refs, ctx = run_fixture("an-cython")
+    found = sorted((r.file, r.module, r.line) for r in refs if not r.relative)
+    assert found == [
+        ("fastpack/codec.pyx", "msgpack", 7),
+        ("fastpack/codec.pyx", "numpy", 5),
+        ("fastpack/codec.pyx", "numpy", 6),
+        ("fastpack/helpers.pxd", "numpy", 1),
+        ("fastpack/helpers.pyx", "lz4.frame", 1),
+    ]
+    assert not any("syntax" in d.message for d in ctx.diagnostics)
+
+
+def test_cython_own_cimports_are_not_dependencies():
+    refs, _ = run_fixture("an-cython")
+    tops = {r.module.split(".")[0] for r in refs}
+    assert not tops & {"libc", "cpython", "cython"}
+
+
+def test_cython_relative_cimport_is_internal():
+    refs, _ = run_fixture("an-cython")
+    relative = [r for r in refs if r.relative and r.file.endswith(".pyx")]
+    assert [(r.file, r.names) for r in relative] == [("fastpack/codec.pyx", ("checksum",))]
+
+
+def test_cython_view_keeps_line_numbers_and_multiline_imports():
+    from depinfer.analyzers.python_cython import import_view
+
+    text = "cdef int x = 1\n    from a cimport (\n        b,\n        c)\ncdef f():\n    pass\n"
+    view = import_view(text)
+    assert view.split("\n") == ["", "from a import (", "        b,", "        c)", "", "", ""]

@@ -6,6 +6,9 @@ from __future__ import annotations
 
 from conftest import placements, write_tree
 
+from depinfer.resolvers import python as python_resolver
+from depinfer.resolvers.python import build_tool_platforms
+
 WITH_GROUPS = """[project]
 name = "app"
 version = "0.1"
@@ -92,3 +95,24 @@ def test_one_guarded_test_import_shows_the_tests_run_without_it(tmp_path):
         },
     )
     assert ("pyyaml", "optional-dependencies.test") not in placements(root)
+
+
+def test_py2exe_installs_on_windows_alone():
+    assert build_tool_platforms()["py2exe"] == "win32"
+
+
+def test_a_one_platform_build_tool_in_the_dev_group_gets_its_marker(tmp_path, monkeypatch):
+    # the offline index knows PyInstaller's module; stand it in for a Windows-only freezer
+    monkeypatch.setattr(python_resolver, "build_tool_platforms", lambda: {"pyinstaller": "win32"})
+    root = write_tree(
+        tmp_path,
+        {
+            "pyproject.toml": WITH_GROUPS,
+            "app/__init__.py": "import requests\n",
+            "app/build_exe.py": "import PyInstaller.__main__\n",
+        },
+    )
+    assert placements(root, "name", "group", "markers") == {
+        ("requests", None, None),
+        ("pyinstaller", "optional-dependencies.dev", 'sys_platform == "win32"'),
+    }

@@ -1,4 +1,4 @@
-"""Python analyzer: `.py`/`.pyi` files and Jupyter notebooks → `ImportRef`s.
+"""Python analyzer: `.py`/`.pyi` files, Cython sources and Jupyter notebooks → `ImportRef`s.
 
 Reads each file with tree-sitter-python, which is error tolerant: a file with syntax errors
 or Python 2 code still yields the imports in the parts that parse (with an info diagnostic
@@ -58,7 +58,7 @@ from typing import Any
 import tree_sitter_python
 from tree_sitter import Language, Node, Parser, Tree
 
-from depinfer.analyzers import python_django, python_strings
+from depinfer.analyzers import python_cython, python_django, python_strings
 from depinfer.analyzers.python_constants import FileConstants, chooses, literal_text
 from depinfer.analyzers.python_guards import (
     Expr,
@@ -354,9 +354,15 @@ def _analyze_text(
                     facts=ImportFacts(cell=pip.cell, pip_install=True, requirement=pip.requirement),
                 )
             )
+    elif python_cython.is_cython(source.path):
+        text = python_cython.import_view(text)
+        _read_unit(state, text, None)
     else:
         _read_unit(state, text, None)
     _finish(state)
+    if python_cython.is_cython(source.path):
+        own = python_cython.provided()
+        state.refs = [r for r in state.refs if r.module.split(".")[0] not in own]
     if source.language != "notebook":
         state.refs.extend(python_django.refs(source.path, text, source.kind))
         state.refs.extend(python_strings.refs(source.path, text, source.kind))

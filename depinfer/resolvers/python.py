@@ -367,6 +367,14 @@ def build_tools() -> dict[str, tuple[str, frozenset[str]]]:
     return {canonical(r["name"]): (r["kind"], frozenset(r.get("modules", ()))) for r in rows}
 
 
+@lru_cache(maxsize=1)
+def build_tool_platforms() -> dict[str, str]:
+    """Distribution → the one `sys_platform` it installs on, of the build tools that have
+    one (py2exe: Windows)."""
+    rows = load_table("python/build_tools.toml").get("tool", [])
+    return {canonical(r["name"]): r["platform"] for r in rows if r.get("platform")}
+
+
 def _is_build_tool(it: _Item) -> str | None:
     found = build_tools().get(it.name)
     if found is None:
@@ -399,6 +407,12 @@ def build_tool(p: _Placing, it: _Item) -> Placed | None:
     req = _req(it.c, Section.DEV, group)
     req.manifest = path
     req.evidence.append(Evidence("build-tool", detail=f"{it.c.name} is a {kind}"))
+    platform = build_tool_platforms().get(it.name)
+    if platform and not req.markers:
+        req.markers = f'sys_platform == "{platform}"'
+        req.evidence.append(
+            Evidence("build-tool", detail=f"{it.c.name} installs on {platform} alone")
+        )
     return Placed(req)
 
 
