@@ -334,18 +334,20 @@ def _recorded(kept, args: argparse.Namespace) -> int:
 
 
 def _use_table_cache(args: argparse.Namespace) -> None:
-    """Keep the decoded shipped tables (depinfer/data) and compiled patterns
-    (depinfer/patterns) in the cache folder, unless the caches are bypassed."""
+    """Keep the decoded shipped tables (depinfer/data), compiled patterns
+    (depinfer/patterns) and the code of dataclass methods (depinfer/dataclass_code) in the
+    cache folder, unless the caches are bypassed."""
     import os
 
     if args.no_cache or os.environ.get("DEPINFER_NO_CACHE"):
         return
-    from depinfer import patterns  # lazy: light, but --help needs none
+    from depinfer import dataclass_code, patterns  # lazy: light, but --help needs none
     from depinfer.data import use_cache_folder
     from depinfer.filecache import cache_folder
 
     use_cache_folder(cache_folder())
     patterns.use_cache_folder(cache_folder())
+    dataclass_code.use_cache_folder(cache_folder())
 
 
 def _run_parsed(args: argparse.Namespace) -> int:

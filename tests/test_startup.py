@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from conftest import REPO, write_tree
@@ -314,3 +315,79 @@ def test_a_program_the_engine_cannot_rebuild_is_not_kept(tmp_path, monkeypatch):
         assert patterns._state["new"] == {}
     finally:
         patterns.use_cache_folder(None)
+
+
+DATACLASS_PROBE = """
+import dataclasses, json, sys
+from pathlib import Path
+from depinfer import dataclass_code
+compiled = []
+real = compile
+def counting(*a, **k):
+    compiled.append(a[0])
+    return real(*a, **k)
+dataclass_code.compile = counting  # the module's own compile: texts not kept yet
+dataclass_code.use_cache_folder(Path(sys.argv[1]))
+
+@dataclasses.dataclass(frozen=True, order=True)
+class Point:
+    x: int
+    y: list = dataclasses.field(default_factory=list, hash=False)
+    z: str = "a"
+
+p = Point(1)
+q = Point(1, [2], z="b")
+print(json.dumps({
+    "compiled": len(compiled),
+    "repr": repr(q), "eq": p == Point(1), "lt": p < q, "hash": hash(p) == hash(Point(1)),
+    "doc": Point.__doc__, "init": Point.__init__.__qualname__,
+    "code": [Point.__dict__[m].__code__.co_code.hex()
+             for m in ("__init__", "__repr__", "__eq__", "__lt__", "__hash__", "__setattr__")],
+    "file": Point.__init__.__code__.co_filename,
+}))
+"""
+
+
+def test_dataclass_methods_from_kept_code_are_the_methods_exec_makes(tmp_path):
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+
+    def probe(*args: str) -> dict:
+        done = subprocess.run(
+            [sys.executable, "-c", DATACLASS_PROBE, *args],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=120,
+            cwd=tmp_path,
+        )
+        assert done.returncode == 0, done.stderr
+        return json.loads(done.stdout.strip().splitlines()[-1])
+
+    plain = probe("/proc/depinfer-none")  # a folder that cannot be written: nothing kept
+    first = probe(str(tmp_path / "c"))  # compiles the texts and keeps their code
+    again = probe(str(tmp_path / "c"))  # a later process: compiles none
+    assert first["compiled"] > 0 and again["compiled"] == 0
+    for answer in (plain, first, again):
+        assert answer["repr"] == "Point(x=1, y=[2], z='b')"
+        assert answer["eq"] and answer["lt"] and answer["hash"]
+        assert answer["doc"].startswith("Point(x: int, y: list")
+        assert answer["init"] == "Point.__init__" and answer["file"] == "<string>"
+        assert answer["code"] == first["code"]
+    kept = next((tmp_path / "c" / "tables").glob("dataclass-*.marshal"))
+    kept.write_bytes(b"\x00garbage")  # damaged: compiled as dataclasses would
+    damaged = probe(str(tmp_path / "c"))
+    assert damaged["compiled"] == first["compiled"] and damaged["code"] == first["code"]
+
+
+def test_without_a_cache_folder_dataclasses_keep_their_own_exec():
+    import dataclasses
+
+    from depinfer import dataclass_code
+
+    try:
+        dataclass_code.use_cache_folder(Path("/nonexistent"))
+        assert dataclasses.exec is dataclass_code._exec
+    finally:
+        dataclass_code.use_cache_folder(None)
+        dataclass_code._state["new"] = {}
+    assert "exec" not in vars(dataclasses)
