@@ -255,6 +255,9 @@ def test_pnpm_runs_at_the_version_package_json_pins(tmp_path):
     assert plan.test == [f"{pnpm} build && {pnpm} test"]
     assert plan.env["PATH"].startswith(f"{tools}/node_modules/.bin")  # scripts say `pnpm`
     assert plan.env["npm_config_manage_package_manager_versions"] == "false"
+    # pnpm 11+ fails an install on ignored dependency builds unless told not to (both prefixes)
+    assert plan.env["npm_config_strict_dep_builds"] == "false"
+    assert plan.env["pnpm_config_strict_dep_builds"] == "false"
 
 
 def test_pnpm_runs_at_the_version_the_job_s_setup_step_names(tmp_path):

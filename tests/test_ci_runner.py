@@ -106,3 +106,40 @@ def test_the_scratch_copy_becomes_a_git_checkout(tmp_path):
         ["git", "ls-files"], cwd=tmp_path, capture_output=True, text=True, check=True
     )
     assert head.stdout.split() == ["a.py"]
+
+
+def test_vitest_slow_test_lines_under_a_passing_file_do_not_count_as_tests():
+    # vitest's default reporter lists a passing file's tests only when they ran slower than
+    # its threshold: one run names "renders the button" (319ms), the next does not (290ms)
+    slow = (
+        " ✓ src/app/layout.test.tsx (7 tests) 2006ms\n"
+        "     ✓ logo links to the page  967ms\n"
+        "     ✓ renders the button  319ms\n"
+        " ✓ src/app/login.test.tsx (1 test) 2ms\n"
+    )
+    quick = (
+        " ✓ src/app/layout.test.tsx (7 tests) 1804ms\n"
+        "     ✓ logo links to the page  985ms\n"
+        " ✓ src/app/login.test.tsx (1 test) 18ms\n"
+    )
+    gold = RunResult("passed", parse_outcomes(slow))
+    assert gold.outcomes == {
+        "src/app/layout.test.tsx": "passed",
+        "src/app/login.test.tsx": "passed",
+    }
+    assert RunResult("passed", parse_outcomes(quick)).relative_pass(gold) is True
+
+
+def test_vitest_failed_tests_and_a_failing_file_s_lines_still_count():
+    out = parse_outcomes(
+        " ❯ src/a.test.ts (3 tests | 1 failed) 40ms\n"
+        "     ✓ adds  12ms\n"
+        "     × subtracts 3ms\n"
+        " ✓ src/b.test.ts (2 tests) 5ms\n"
+        "   parser\n"
+        "     ✔ reads flags (12ms)\n"
+    )
+    assert out["adds"] == "passed" and out["subtracts"] == "failed"
+    assert out["src/b.test.ts"] == "passed" and "src/a.test.ts" not in out
+    # a spec reporter's block after the file line is no longer under it (its indent is back)
+    assert out["reads flags"] == "passed"

@@ -134,6 +134,12 @@ def tool_env(tool: NodeTool) -> dict[str, str]:
     }
     if tool.name == "pnpm":
         env["npm_config_manage_package_manager_versions"] = "false"
+        # pnpm 11 turned `strictDepBuilds` on by default (an ignored dependency build script
+        # fails the install, ERR_PNPM_IGNORED_BUILDS; pnpm.io/settings/build); the pnpm a job
+        # installed unpinned in its day only warned, and so do pinned 10.x lines. Off: the
+        # scripts stay unrun, a warning as before. pnpm 10 reads `npm_config_*`, 11+ `pnpm_config_*`
+        for prefix in ("npm_config_", "pnpm_config_"):
+            env[prefix + "strict_dep_builds"] = "false"
         return env
     registry = npm_registry()
     if tool.berry:

@@ -64,6 +64,11 @@ _CARGO = re.compile(r"^test (\S+) \.\.\. (ok|FAILED|ignored)", re.M)
 _TAP = re.compile(r"^\s*(not ok|ok) \d+ - (.+?)(?:\s+#.*)?$", re.M)
 # Spec-style reporters (mocha, jest, vitest, node --test): a check or a cross before the name.
 _MARKED = re.compile(r"^\s*([✓✔√]|[✕✗✖×])\s+(.+?)(?:\s+\(\d+(?:\.\d+)?\s*m?s\))?\s*$", re.M)
+# vitest's default (non-TTY) reporter: a line per test file, `✓ src/a.test.ts (7 tests) 2006ms`,
+# and under it, indented, only the tests slower than `slowTestThreshold` (300 ms by default;
+# vitest.dev/config, slowTestThreshold) and the failed ones
+_VITEST_FILE = re.compile(r"^\s*\S+\s+\S.*?\s\(\d+ tests?(?: \| [^)]*)?\)")
+_MARKS = ("✓", "✔", "√", "✕", "✗", "✖", "×")
 _UNITTEST = re.compile(r"^(\w+) \(([\w.]+)\)[^\n]*? \.\.\. (ok|FAIL|ERROR|skipped)", re.M)
 
 
@@ -89,13 +94,38 @@ def parse_outcomes(output: str, root: Path | str | None = None) -> dict[str, str
         out[test] = {"ok": "passed", "ignored": "skipped"}.get(status, "failed")
     for status, test in _TAP.findall(output):
         out.setdefault(test, "passed" if status == "ok" else "failed")
-    for mark, test in _MARKED.findall(output):
+    slow = _vitest_slow_lines(output)
+    for m in _MARKED.finditer(output):
+        mark, test = m.group(1), m.group(2)
+        if m.start(1) in slow:
+            continue
         # vitest's per-file lines carry a count and a duration: the file is the test id
         test = re.sub(r"\s+\(\d+ tests?[^)]*\).*$|\s+\d+(?:\.\d+)?\s*m?s$", "", test)
         out.setdefault(test, "passed" if mark in "✓✔√" else "failed")
     for name, cls, status in _UNITTEST.findall(output):
         out[f"{cls}.{name}"] = {"ok": "passed", "skipped": "skipped"}.get(status, "failed")
     return out
+
+
+def _vitest_slow_lines(output: str) -> set[int]:
+    """Where the passing tests listed under a passing vitest file line start: vitest names
+    those only when they ran slower than its threshold, so whether one shows up is timing
+    (the file line stands for them; a failed test or a failing file's lines are kept)."""
+    slow: set[int] = set()
+    under: int | None = None  # the indent of the passing file line above, while under it
+    pos = 0
+    for line in output.splitlines(keepends=True):
+        body = line.lstrip()
+        indent = len(line) - len(body)
+        if _VITEST_FILE.search(line):
+            under = indent if body.startswith(("✓", "✔", "√")) else None
+        elif under is not None and body.strip():
+            if indent <= under or not body.startswith(_MARKS):
+                under = None  # the file's block ends: back at its indent, or other output
+            elif body.startswith(("✓", "✔", "√")):
+                slow.add(pos + indent)
+        pos += len(line)
+    return slow
 
 
 # pytest reads these from the environment wherever it is started (directly, from a script, from
