@@ -302,3 +302,26 @@ def test_a_feature_no_release_of_the_line_offers_is_dropped_and_reported():
     req = Requirement(Ecosystem.CRATES, "derive_more", "Cargo.toml", features=["full"])
     drop_unknown_features(req, old, releases, "derive_more", ctx)
     assert req.features == []
+
+
+def test_an_integration_follows_the_framework_line_verify_moved_to(tmp_path):
+    # verify moved axum back a line (an API the code calls is gone in 0.8): axum-extra,
+    # chosen on axum 0.8's line before, follows to the release that depends on axum 0.7
+    from depinfer.ci.repair import rust_bound_lines
+    from depinfer.pipeline import run_language
+    from depinfer.resolvers import rust as rust_resolver
+
+    root = copy_fixture("rust", "peers", tmp_path / "peers")
+    toml = root / "Cargo.toml"
+    toml.write_text(toml.read_text().replace('rust-version = "1.75"', 'rust-version = "1.80"'))
+    ctx = Context(Options(languages=("rust",)), registries=PeersRegistry())
+    project = scan(root)
+    _, cands, _ = run_language(project, "rust", ctx)
+    bounds = {"axum": ("<0.8", "axum 0.8.4 lacks `Router::route_service`: older")}
+    pinned = rust_bound_lines(cands, bounds, ctx, None)
+    reqs = {r.name: r.spec for r in rust_resolver.resolve(project, pinned, ctx)}
+    assert (reqs["axum"], reqs["axum-extra"]) == ("0.7.9", "0.9.6")
+    assert any("axum-extra" in d.message and "0.9.6" in d.message for d in ctx.diagnostics)
+    # nothing moved: the resolver's own choice, both on the newest line
+    reqs = {r.name: r.spec for r in rust_resolver.resolve(project, cands, ctx)}
+    assert (reqs["axum"], reqs["axum-extra"]) == ("0.8.4", "0.10.1")

@@ -52,7 +52,7 @@ from depinfer.ci.repair_names import (
 from depinfer.ci.runner import RunResult, make_checkout
 from depinfer.context import Context
 from depinfer.data import load_table
-from depinfer.facts.rust import entry_of
+from depinfer.facts.rust import crate_of, entry_of, package_of
 from depinfer.mapping.rust_sources import release_source
 from depinfer.model import (
     LANGUAGE_ECOSYSTEM,
@@ -69,7 +69,7 @@ from depinfer.model import (
 from depinfer.registries.crate_sources import remove_workdir
 from depinfer.resolvers.common import merge_candidates
 from depinfer.scan import scan
-from depinfer.versions import parse_as_of
+from depinfer.versions import crate_req_admits_line, parse_as_of
 
 
 def COPY_IGNORE(directory: str, names: list[str]) -> set[str]:
@@ -568,6 +568,36 @@ def rust_alignments(
                 f"{a.line} — {a.name} is built on two lines: the written one moves to {version}",
             )
     return moves
+
+
+def rust_bound_lines(
+    cands: list[Candidate], bounds: dict[str, tuple[str, str]], ctx: Context, as_of: str | None
+) -> list[Candidate]:
+    """Candidates of crates whose bound the loop moved, pinned to the compatibility line that
+    bound admits (its newest release published by the date), so that the resolver chooses
+    in that line and its peers follow it (resolvers/rust_peers.py): an integration crate
+    whose chosen release depends on the framework's other line steps to one that depends on
+    this one, instead of building a second copy of the framework beside it (rustc: a trait
+    of one copy not implemented for the other's types)."""
+    out = []
+    for c in cands:
+        move = bounds.get(_norm(c.name)) or bounds.get(_norm(package_of(c)))
+        line = _bound_release(package_of(c), move[0], ctx, as_of) if move else None
+        if line is None or crate_of(c).version_pin == line:
+            out.append(c)
+            continue
+        out.append(replace(c, facts=replace(crate_of(c), version_pin=line)))
+    return out
+
+
+def _bound_release(package: str, spec: str, ctx: Context, as_of: str | None) -> str | None:
+    """The newest release (by the date) whose compatibility line a moved bound admits."""
+    fitting = [
+        info.version
+        for info in _published(LANGUAGE_ECOSYSTEM["rust"], package, ctx, as_of)
+        if crate_req_admits_line(spec, info.version)
+    ]
+    return max(fitting, key=_version_key, default=None)
 
 
 def _version_key(version: str) -> tuple[int, ...]:
@@ -1148,6 +1178,9 @@ def _write_again(loop: _Loop, ctx: Context) -> None:
         (loop.scratch / path).write_text(text, encoding="utf-8", newline="")
     resolver = steps.stage("resolvers", language)
     _, cands, _ = steps.run_language(project, language, ctx)
+    if language == "rust":
+        cands = rust_bound_lines(cands, loop.bounds, ctx, loop.as_of)
+        loop.repaired = rust_bound_lines(loop.repaired, loop.bounds, ctx, loop.as_of)
     reqs = resolver.resolve(project, merge_candidates(cands + loop.repaired), ctx)
     written = {(r.manifest, _norm(r.name)) for r in reqs}
     homeless = [
