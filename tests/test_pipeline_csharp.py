@@ -874,6 +874,73 @@ def test_swagger_ui_over_the_aspnetcore_openapi_document_is_the_ui_package_alone
     assert "Swashbuckle.AspNetCore.SwaggerUI" not in classic
 
 
+def test_the_openapi_model_comes_with_the_generator_that_takes_it(tmp_path):
+    web = (
+        '<Project Sdk="Microsoft.NET.Sdk.Web"><PropertyGroup><TargetFramework>net8.0'
+        "</TargetFramework><ImplicitUsings>enable</ImplicitUsings></PropertyGroup></Project>"
+    )
+    write_tree(
+        tmp_path,
+        {
+            "Api/Api.csproj": web,
+            "Api/Program.cs": (
+                "using Microsoft.OpenApi.Models;\n"
+                "var builder = WebApplication.CreateBuilder(args);\n"
+                'builder.Services.AddSwaggerGen(o => o.SwaggerDoc("v1", new OpenApiInfo()));\n'
+                "var app = builder.Build();\napp.UseSwagger();\napp.UseSwaggerUI();\n"
+            ),
+            "Docs/Docs.csproj": CSPROJ_LIB,
+            "Docs/Spec.cs": (
+                "using Microsoft.OpenApi.Models;\nnamespace Docs;\n"
+                "public static class Spec { public static OpenApiDocument Empty() => new(); }\n"
+            ),
+        },
+    )
+    found = infer(tmp_path, Options(offline=True))
+    # Swashbuckle's generator depends on the OpenAPI object model its options take
+    api = manifest_names(found, "Api/Api.csproj")
+    assert "Swashbuckle.AspNetCore" in api and "Microsoft.OpenApi" not in api
+    # with no generator the model is the project's own dependency
+    assert manifest_names(found, "Docs/Docs.csproj") == ["Microsoft.OpenApi"]
+
+
+def test_options_the_corpus_leaves_to_their_carriers_are_not_repeated(tmp_path):
+    pump = (
+        "using Microsoft.Extensions.Hosting;\nusing Microsoft.Extensions.Options;\n"
+        "namespace Worker;\npublic sealed class PumpOptions { public int Every { get; set; } }\n"
+        "public sealed class Pump(IOptions<PumpOptions> options) : BackgroundService\n{\n"
+        "    protected override System.Threading.Tasks.Task ExecuteAsync(\n"
+        "        System.Threading.CancellationToken t) =>\n"
+        "        System.Threading.Tasks.Task.Delay(options.Value.Every, t);\n}\n"
+    )
+    write_tree(
+        tmp_path,
+        {
+            "Worker/Worker.csproj": CSPROJ_LIB,
+            "Worker/Pump.cs": pump,
+            "Worker/Program.cs": (
+                "using Microsoft.Extensions.DependencyInjection;\n"
+                "using Microsoft.Extensions.Hosting;\nnamespace Worker;\n"
+                "public static class Program {\n  public static void Main(string[] args) {\n"
+                "    var builder = Host.CreateApplicationBuilder(args);\n"
+                "    builder.Services.AddHostedService<Pump>();\n    builder.Build().Run();\n  }\n}\n"
+            ),
+            "Settings/Settings.csproj": CSPROJ_LIB,
+            "Settings/Read.cs": (
+                "using Microsoft.Extensions.Options;\nnamespace Settings;\n"
+                "public static class Read { public static T Value<T>(IOptions<T> o) "
+                "where T : class => o.Value; }\n"
+            ),
+        },
+    )
+    found = infer(tmp_path, Options(offline=True))
+    # the generic host brings the options package (HABIT_IMPLIED in
+    # scripts/build_nuget_index.py: the corpus never lists it beside a carrier)
+    assert manifest_names(found, "Worker/Worker.csproj") == ["Microsoft.Extensions.Hosting"]
+    # a project with no carrier names it itself
+    assert manifest_names(found, "Settings/Settings.csproj") == ["Microsoft.Extensions.Options"]
+
+
 def test_a_using_under_a_symbol_the_project_does_not_define_is_not_compiled():
     found = infer(FIXTURES / "csharp" / "conditional-usings", Options(offline=True))
     # one shared file, two drivers: each project compiles the branch its symbols select

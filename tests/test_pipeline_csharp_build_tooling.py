@@ -1,14 +1,17 @@
 """C# build tooling from build evidence (data/csharp/build_evidence.json): Source Link from
 Directory.Build.props, coverlet from CI or a runsettings file, analyzers from the rule ids
-an .editorconfig enforces, .NET Framework reference assemblies for Linux CI."""
+an .editorconfig enforces or from the rule set a project names, .NET Framework reference
+assemblies for Linux CI."""
 
 from __future__ import annotations
 
-from conftest import CSPROJ_LIB, copy_fixture, manifest_names, write_tree
+from types import SimpleNamespace
+
+from conftest import CSPROJ_LIB, FIXTURES, copy_fixture, manifest_names, write_tree
 
 from depinfer.context import Options
 from depinfer.pipeline import infer
-from depinfer.rules.csharp_build import build_rules
+from depinfer.rules.csharp_build import build_rules, ruleset_of
 
 LIB = "src/Shapes/Shapes.csproj"
 TESTS = "tests/Shapes.Tests/Shapes.Tests.csproj"
@@ -126,6 +129,7 @@ def test_every_build_rule_names_its_evidence_and_source():
         "properties",
         "runsettings",
         "rule_ids",
+        "ruleset",
         "netfx_on_unix_ci",
     }
     prefixes = {r["prefix"]: r["package"] for r in rules if r["evidence"] == "rule_ids"}
@@ -137,6 +141,12 @@ def test_every_build_rule_names_its_evidence_and_source():
         "SA": "StyleCop.Analyzers",
         "MA": "Meziantou.Analyzer",
         "VSTHRD": "Microsoft.VisualStudio.Threading.Analyzers",
+    }
+    analyzer_ids = {r["analyzer_id"]: r["package"] for r in rules if r["evidence"] == "ruleset"}
+    assert analyzer_ids == {
+        "StyleCop.Analyzers": "StyleCop.Analyzers",
+        "SonarAnalyzer.CSharp": "SonarAnalyzer.CSharp",
+        "Roslynator.CSharp.Analyzers": "Roslynator.Analyzers",
     }
     assert all(r["source"] for r in rules)
 
@@ -154,3 +164,35 @@ def test_coverlet_for_a_test_project_written_from_the_dotnet_new_template(tmp_pa
     )
     assert "coverlet.collector" in _names(root, TESTS)
     assert "coverlet.collector" not in _names(root, LIB)
+
+
+def test_analyzers_from_the_rule_set_a_project_names():
+    # lint/team.ruleset configures StyleCop and Sonar rules (even when none is enforced);
+    # Billing names it with a relative path, Billing.Web through $(MSBuildProjectDirectory);
+    # Seed names no rule set; the .NET analyzers the rule set also configures ship with
+    # the SDK and get no package
+    inference = infer(FIXTURES / "csharp" / "rulesetanalyzers", Options(offline=True))
+    analyzers = {"StyleCop.Analyzers", "SonarAnalyzer.CSharp"}
+    for manifest in ("src/Billing/Billing.csproj", "src/Billing.Web/Billing.Web.csproj"):
+        assert analyzers <= set(manifest_names(inference, manifest))
+        assert _rule_of(inference, manifest, "StyleCop.Analyzers") == (
+            "rule:build-evidence:ruleset"
+        )
+    assert not analyzers & set(manifest_names(inference, "tools/Seed/Seed.csproj"))
+    assert not any(
+        "NetAnalyzers" in n for n in manifest_names(inference, "src/Billing/Billing.csproj")
+    )
+
+
+def test_ruleset_paths_resolve_as_msbuild_reads_them():
+    rulesets = {"lint/team.ruleset": frozenset({"stylecop.analyzers"})}
+
+    def project(value: str) -> SimpleNamespace:  # what ruleset_of reads of a CsProject
+        return SimpleNamespace(directory="src/A", properties={"CodeAnalysisRuleSet": value})
+
+    assert ruleset_of(project(r"..\..\lint\team.ruleset"), rulesets) == "lint/team.ruleset"
+    assert ruleset_of(project("/lint/team.ruleset"), rulesets) == "lint/team.ruleset"
+    # a folder property depinfer cannot read: the only rule set of that name
+    assert ruleset_of(project("$(SolutionDir)lint/Team.ruleset"), rulesets) == "lint/team.ruleset"
+    assert ruleset_of(project("other.ruleset"), rulesets) is None
+    assert ruleset_of(project(""), rulesets) is None

@@ -8,16 +8,19 @@ the evidence it reads):
 - `runsettings`: a *.runsettings file naming the coverlet data collector;
 - `rule_ids`: an .editorconfig or .globalconfig that sets rules of an analyzer's id prefix
   to warning or error (`dotnet_diagnostic.RCS1036.severity = warning` → Roslynator);
+- `ruleset`: the rule set file the project's `CodeAnalysisRuleSet` names configures rules
+  of the analyzer (`<Rules AnalyzerId="StyleCop.Analyzers">` → StyleCop.Analyzers);
 - `netfx_on_unix_ci`: .NET Framework targets built by a CI job on a Linux or macOS runner
   with an SDK that does not reference the reference assemblies itself.
 """
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections import defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from depinfer.analyzers.csharp_layout import CsProject, tfm_major
@@ -35,6 +38,9 @@ _DIAGNOSTIC = re.compile(
 _ENFORCED = frozenset({"warning", "error"})
 _ANALYZER_CONFIGS = (".editorconfig", ".globalconfig")
 _RUNS_ON = re.compile(r"^\s*runs-on\s*:\s*(.+)$", re.M)
+# `<Rules AnalyzerId="X" RuleNamespace="X">` in a Visual Studio rule set file
+_RULESET_ANALYZER = re.compile(r"<Rules\b[^>]*?\bAnalyzerId\s*=\s*\"([^\"]+)\"", re.I)
+_PROJECT_DIR = "$(MSBuildProjectDirectory)"
 _GLOBAL_JSON_SDK = re.compile(r'"sdk"\s*:\s*\{[^}]*?"version"\s*:\s*"(\d+)', re.S)
 
 
@@ -54,6 +60,8 @@ class Tree:
     rule_prefixes: dict[str, set[str]]  # config folder -> id prefixes set to warning/error
     sdk_major: int | None  # the SDK global.json pins, else the least the targets need
     sdk_pinned: bool = False  # sdk_major is what global.json pins
+    rulesets: dict[str, frozenset[str]] = field(default_factory=dict)
+    # rule set file -> the lower-case analyzer ids its <Rules> sections configure
 
 
 def _read(project: Project, rel: str) -> str:
@@ -77,18 +85,22 @@ def least_sdk(layout: list[CsProject]) -> int | None:
 def read_tree(project: Project, ci: str, layout: list[CsProject]) -> Tree:
     runsettings = []
     prefixes: dict[str, set[str]] = defaultdict(set)
+    rulesets: dict[str, frozenset[str]] = {}
     for folder, _, names in walk_repository(project.root):
         for name in names:
             rel = f"{folder}/{name}" if folder else name
             if name.lower().endswith(".runsettings"):
                 runsettings.append(_read(project, rel))
+            elif name.lower().endswith(".ruleset"):
+                ids = _RULESET_ANALYZER.findall(_read(project, rel))
+                rulesets[rel] = frozenset(i.strip().lower() for i in ids)
             elif name in _ANALYZER_CONFIGS:
                 for prefix, level in _DIAGNOSTIC.findall(_read(project, rel)):
                     if level.lower() in _ENFORCED:
                         prefixes[folder].add(prefix.lower())
     m = _GLOBAL_JSON_SDK.search(_read(project, "global.json"))
     sdk = int(m.group(1)) if m else least_sdk(layout)
-    return Tree(project, ci, "\n".join(runsettings), dict(prefixes), sdk, m is not None)
+    return Tree(project, ci, "\n".join(runsettings), dict(prefixes), sdk, m is not None, rulesets)
 
 
 def sdk_brings_it(rule: dict, tree: Tree) -> bool:
@@ -155,6 +167,34 @@ def _by_rule_ids(rule: dict, cs: CsProject, tree: Tree) -> str | None:
     return None
 
 
+def ruleset_of(cs: CsProject, rulesets: dict[str, frozenset[str]]) -> str | None:
+    """The rule set file the project's CodeAnalysisRuleSet names (relative to the project
+    folder, as MSBuild reads it), if the tree has it; one whose folder cannot be read
+    (an unresolved property) is found by its file name when only one file has that name."""
+    value = cs.properties.get("CodeAnalysisRuleSet", "").strip().replace("\\", "/")
+    if not value.lower().endswith(".ruleset"):
+        return None
+    if value.startswith(_PROJECT_DIR):
+        value = value[len(_PROJECT_DIR) :].lstrip("/")
+        path = posixpath.normpath(posixpath.join(cs.directory, value))
+    elif value.startswith("/"):  # a folder property expanded from the repository root
+        path = posixpath.normpath(value.lstrip("/"))
+    else:
+        path = posixpath.normpath(posixpath.join(cs.directory, value))
+    if path in rulesets:
+        return path
+    name = posixpath.basename(value).lower()
+    same = [r for r in rulesets if posixpath.basename(r).lower() == name]
+    return same[0] if len(same) == 1 and "$(" in value else None
+
+
+def _by_ruleset(rule: dict, cs: CsProject, tree: Tree) -> str | None:
+    path = ruleset_of(cs, tree.rulesets)
+    if path is None or rule["analyzer_id"].lower() not in tree.rulesets[path]:
+        return None
+    return f"{path} configures {rule['analyzer_id']} rules"
+
+
 def _by_netfx_on_unix_ci(rule: dict, cs: CsProject, tree: Tree) -> str | None:
     if not any(tfm_major(t)[0] == "netfx" for t in cs.target_frameworks):
         return None
@@ -168,6 +208,7 @@ EVIDENCE: dict[str, Callable[[dict, CsProject, Tree], str | None]] = {
     "properties": _by_properties,
     "runsettings": _by_runsettings,
     "rule_ids": _by_rule_ids,
+    "ruleset": _by_ruleset,
     "netfx_on_unix_ci": _by_netfx_on_unix_ci,
 }
 
