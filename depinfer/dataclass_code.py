@@ -21,12 +21,12 @@ from __future__ import annotations
 
 import atexit
 import builtins
-import contextlib
 import marshal
-import os
 import sys
 from pathlib import Path
 from typing import Any
+
+from depinfer import kept_marshal
 
 _code: dict[str, Any] = {}  # text → code object, as kept
 _state: dict[str, Any] = {"file": None, "loaded": False, "new": {}}
@@ -77,12 +77,8 @@ def _exec(source: Any, globals: Any = None, locals: Any = None, /) -> None:  # n
 
 def _load() -> None:
     _state["loaded"] = True
-    try:
-        with open(_state["file"], "rb") as fh:
-            kept = marshal.loads(fh.read())
-    except (OSError, EOFError, ValueError, TypeError):
-        return
-    if isinstance(kept, dict):
+    kept = kept_marshal.read(_state["file"])
+    if kept:
         _code.update(
             (text, code)
             for text, code in kept.items()
@@ -96,20 +92,5 @@ def _keep() -> None:
     path = _state["file"]
     if path is None or not _state["new"]:
         return
-    merged: dict = {}
-    with contextlib.suppress(OSError, EOFError, ValueError, TypeError):
-        with open(path, "rb") as fh:
-            found = marshal.loads(fh.read())
-        if isinstance(found, dict):
-            merged.update(found)
-    merged.update(_state["new"])
-    _state["new"] = {}
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with open(tmp, "wb") as fh:
-            fh.write(marshal.dumps(merged))
-        os.replace(tmp, path)
-    except (OSError, ValueError):
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
+    new, _state["new"] = _state["new"], {}
+    kept_marshal.add(path, new)

@@ -21,11 +21,12 @@ from __future__ import annotations
 import atexit
 import contextlib
 import marshal
-import os
 import re
 import sys
 from pathlib import Path
 from typing import Any
+
+from depinfer import kept_marshal
 
 _programs: dict[tuple[str, int], tuple] = {}  # (pattern, flags) → program, as kept
 _state: dict[str, Any] = {"file": None, "loaded": False, "new": {}}
@@ -103,12 +104,8 @@ def _program(pattern: str, flags: int) -> tuple | None:
 
 def _load() -> None:
     _state["loaded"] = True
-    try:
-        with open(_state["file"], "rb") as fh:
-            kept = marshal.loads(fh.read())
-    except (OSError, EOFError, ValueError, TypeError):
-        return
-    if isinstance(kept, dict):
+    kept = kept_marshal.read(_state["file"])
+    if kept:
         _programs.update(kept)
 
 
@@ -118,23 +115,8 @@ def _keep() -> None:
     path = _state["file"]
     if path is None or not _state["new"]:
         return
-    merged: dict = {}
-    with contextlib.suppress(OSError, EOFError, ValueError, TypeError):
-        with open(path, "rb") as fh:
-            found = marshal.loads(fh.read())
-        if isinstance(found, dict):
-            merged.update(found)
-    merged.update(_state["new"])
-    _state["new"] = {}
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with open(tmp, "wb") as fh:
-            fh.write(marshal.dumps(merged))
-        os.replace(tmp, path)
-    except (OSError, ValueError):
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
+    new, _state["new"] = _state["new"], {}
+    kept_marshal.add(path, new)
 
 
 # what a compiled pattern offers besides `pattern` and `flags` (kept without compiling)
