@@ -1919,22 +1919,19 @@ HABIT_IMPLIED = {
 
 
 def _carriers_of(dep: str, pairs: list[tuple[str, str]]) -> set[str]:
-    """Every package whose dependency closure holds `dep`."""
-    edges: dict[str, set[str]] = {}
+    """Every package whose dependency closure holds `dep`: what reaches it, walking the
+    (package, dependency) pairs backwards."""
+    dependents: dict[str, set[str]] = {}
     for a, b in pairs:
-        edges.setdefault(a, set()).add(b)
-
-    def reaches(a: str, seen: set[str]) -> bool:
-        for b in edges.get(a, ()):
-            if b == dep:
-                return True
-            if b not in seen:
-                seen.add(b)
-                if reaches(b, seen):
-                    return True
-        return False
-
-    return {a for a in edges if reaches(a, set())}
+        dependents.setdefault(b, set()).add(a)
+    found: set[str] = set()
+    todo = [dep]
+    while todo:
+        for a in dependents.get(todo.pop(), ()):
+            if a not in found:
+                found.add(a)
+                todo.append(a)
+    return found
 
 
 def implied_by() -> dict[str, list[str]]:

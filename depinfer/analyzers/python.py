@@ -332,6 +332,7 @@ def _analyze_text(
 ) -> list[ImportRef]:
     """Import references of one file's text (`package`: its dotted package)."""
     state = _File(source, package)
+    cython = python_cython.is_cython(source.path)
     if source.language == "notebook":
         # lazy: most trees hold no notebook (the module and its records cost a short run)
         from depinfer.analyzers.python_notebook import NotebookError, read_notebook
@@ -354,13 +355,13 @@ def _analyze_text(
                     facts=ImportFacts(cell=pip.cell, pip_install=True, requirement=pip.requirement),
                 )
             )
-    elif python_cython.is_cython(source.path):
+    elif cython:
         text = python_cython.import_view(text)
         _read_unit(state, text, None)
     else:
         _read_unit(state, text, None)
     _finish(state)
-    if python_cython.is_cython(source.path):
+    if cython:
         own = python_cython.provided()
         state.refs = [r for r in state.refs if r.module.split(".")[0] not in own]
     if source.language != "notebook":

@@ -68,7 +68,8 @@ _MARKED = re.compile(r"^\s*([✓✔√]|[✕✗✖×])\s+(.+?)(?:\s+\(\d+(?:\.\d
 # and under it, indented, only the tests slower than `slowTestThreshold` (300 ms by default;
 # vitest.dev/config, slowTestThreshold) and the failed ones
 _VITEST_FILE = re.compile(r"^\s*\S+\s+\S.*?\s\(\d+ tests?(?: \| [^)]*)?\)")
-_MARKS = ("✓", "✔", "√", "✕", "✗", "✖", "×")
+_PASS_MARKS = ("✓", "✔", "√")  # _MARKED's marks of a passing test
+_MARKS = (*_PASS_MARKS, "✕", "✗", "✖", "×")
 _UNITTEST = re.compile(r"^(\w+) \(([\w.]+)\)[^\n]*? \.\.\. (ok|FAIL|ERROR|skipped)", re.M)
 
 
@@ -101,7 +102,7 @@ def parse_outcomes(output: str, root: Path | str | None = None) -> dict[str, str
             continue
         # vitest's per-file lines carry a count and a duration: the file is the test id
         test = re.sub(r"\s+\(\d+ tests?[^)]*\).*$|\s+\d+(?:\.\d+)?\s*m?s$", "", test)
-        out.setdefault(test, "passed" if mark in "✓✔√" else "failed")
+        out.setdefault(test, "passed" if mark in _PASS_MARKS else "failed")
     for name, cls, status in _UNITTEST.findall(output):
         out[f"{cls}.{name}"] = {"ok": "passed", "skipped": "skipped"}.get(status, "failed")
     return out
@@ -118,11 +119,11 @@ def _vitest_slow_lines(output: str) -> set[int]:
         body = line.lstrip()
         indent = len(line) - len(body)
         if _VITEST_FILE.search(line):
-            under = indent if body.startswith(("✓", "✔", "√")) else None
+            under = indent if body.startswith(_PASS_MARKS) else None
         elif under is not None and body.strip():
             if indent <= under or not body.startswith(_MARKS):
                 under = None  # the file's block ends: back at its indent, or other output
-            elif body.startswith(("✓", "✔", "√")):
+            elif body.startswith(_PASS_MARKS):
                 slow.add(pos + indent)
         pos += len(line)
     return slow

@@ -17,7 +17,6 @@ An entry that cannot be read or written is ignored (the table is decoded as befo
 
 from __future__ import annotations
 
-import contextlib
 import json
 import marshal
 import os
@@ -26,6 +25,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from depinfer import kept_marshal
 from depinfer.filecache import blake2b
 
 DATA_DIR = Path(__file__).resolve().parent
@@ -57,7 +57,7 @@ def _load(path: Path) -> Any:
                 return found[0]
         data = _decode(path)
         if kept is not None:
-            _keep(kept, data)
+            kept_marshal.write(kept, data)  # a TOML date: not kept
         return data
     except FileNotFoundError as exc:
         raise DataError(f"shipped data file missing: {path}") from exc
@@ -96,24 +96,6 @@ def _read_kept(kept: Path) -> tuple[Any] | None:
         return (marshal.loads(blob),)  # marshal.load(fh) reads the file piece by piece
     except (OSError, EOFError, ValueError, TypeError):
         return None
-
-
-def _keep(kept: Path, data: Any) -> None:
-    """Write the decoded table beside the others, atomically; a table that marshal cannot
-    hold (a TOML date) or a folder that cannot be written leaves it unkept."""
-    try:
-        blob = marshal.dumps(data)
-    except ValueError:
-        return
-    tmp = kept.with_name(f".{kept.name}.{os.getpid()}.tmp")
-    try:
-        kept.parent.mkdir(parents=True, exist_ok=True)
-        with open(tmp, "wb") as fh:
-            fh.write(blob)
-        os.replace(tmp, kept)
-    except OSError:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
 
 
 def load_table(name: str, base: Path | None = None) -> Any:
