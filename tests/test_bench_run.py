@@ -355,3 +355,42 @@ def test_prepare_again_keeps_copies_and_the_whole_dataset(
     assert main(argv) == 0
     assert "kept the masked copy" in capsys.readouterr().out
     assert (tmp_path / "dibench.jsonl").read_text() == first
+
+
+def test_a_full_disk_stops_the_run_and_records_nothing_untrustworthy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An instance that ran out of disk is not saved (a rerun resumes with it), and the run
+    stops at once instead of recording every later instance as a failure."""
+    import collections
+    import errno
+    import os
+
+    import depinfer.bench.cli as bench_cli
+
+    usage = collections.namedtuple("usage", "total used free")
+    calls = {"n": 0}
+
+    def disk_usage(path: object) -> object:
+        calls["n"] += 1  # plenty before the first instance, then nearly full
+        return usage(10 * 2**30, 0, 10 * 2**30 if calls["n"] <= 2 else 2**20)
+
+    monkeypatch.setattr(bench_cli.shutil, "disk_usage", disk_usage)
+    base = ["run", *BENCH_ARGS, "--offline", "--names-only", "--lang", "python",
+            "--out", str(tmp_path), "--timeout", "0", "-q"]  # fmt: skip
+    assert main(base) == bench_cli.EXIT_NO_SPACE
+    err = capsys.readouterr().err
+    assert "stopped" in err and "1 MiB free" in err and "run the same command again" in err
+    assert not list(tmp_path.glob("python/*.json"))
+    # a result that failed with ENOSPC is not saved either, whatever the free space says
+    monkeypatch.setattr(bench_cli.shutil, "disk_usage", lambda p: usage(1, 0, 10 * 2**30))
+    failing = {"id": "acme__pep621", "status": "error",
+               "error": f"OSError: [Errno 28] {os.strerror(errno.ENOSPC)}: '/tmp/x'"}  # fmt: skip
+    monkeypatch.setattr(bench_cli, "_run_one", lambda *a: dict(failing))
+    assert main(base) == bench_cli.EXIT_NO_SPACE
+    assert "acme__pep621 failed" in capsys.readouterr().err
+    assert not list(tmp_path.glob("python/*.json"))
+    # with room again the run goes through and records every instance
+    monkeypatch.undo()
+    assert main(base) == 0
+    assert len(list(tmp_path.glob("python/*.json"))) == 2

@@ -15,8 +15,12 @@ Trees are found at <trees>/<language>/<id>/. The source trees are only ever copi
 from __future__ import annotations
 
 import argparse
+import errno
 import json
+import os
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 from depinfer.bench.dataset import (
@@ -33,9 +37,18 @@ from depinfer.bench.perf import main as cmd_perf
 EXIT_OK = 0
 EXIT_USAGE = 2
 EXIT_PARTIAL = 3  # finished, but some instance could not be run (named on stderr)
+EXIT_NO_SPACE = 4  # stopped early: the disk is (nearly) full; a rerun resumes
+
+# Free space a run keeps in reserve on the scratch and results disks. Executed runs install
+# whole dependency trees (a CI test job can take gigabytes), so they need far more headroom;
+# below it, installs and copies fail with ENOSPC and every later instance would be recorded
+# as a failure that has nothing to do with its dependencies.
+DISK_FLOOR = 256 * 2**20
+DISK_FLOOR_EXECUTE = 2 * 2**30
 
 EPILOG = """\
-exit codes: 0 done; 2 bad arguments or paths; 3 done, but some instance failed (see stderr)
+exit codes: 0 done; 2 bad arguments or paths; 3 done, but some instance failed (see stderr);
+4 stopped early because the disk is nearly full (free space, then rerun: it resumes)
 
 examples:
   depinfer bench run --dataset dev-python.jsonl --trees /data/repos --names-only
@@ -332,20 +345,59 @@ def cmd_run(args: argparse.Namespace) -> int:
     def one(inst: Instance) -> dict:
         return _run_one(args, trees, out, options, kept.get(inst.id), inst)
 
+    floor = DISK_FLOOR_EXECUTE if args.execute else DISK_FLOOR
+    disks = (Path(tempfile.gettempdir()), out)
     failed = 0
-    if args.jobs > 1:
+    short = _disk_short(disks, floor)
+    if args.jobs > 1 and not short:
         from concurrent.futures import ThreadPoolExecutor, as_completed
 
         with ThreadPoolExecutor(max_workers=args.jobs) as pool:
             futures = {pool.submit(one, inst): (label, inst) for label, inst in todo}
             for future in as_completed(futures):  # a progress line as each instance ends
                 label, inst = futures[future]
-                failed += not _done(args, out, label, inst, future.result())
-    else:
+                result = future.result()
+                short = short or _disk_short(disks, floor, result)
+                if short:  # neither this result nor any later one can be trusted
+                    pool.shutdown(wait=False, cancel_futures=True)
+                    continue
+                failed += not _done(args, out, label, inst, result)
+    elif not short:
         for label, inst in todo:
-            failed += not _done(args, out, label, inst, one(inst))
+            result = one(inst)
+            short = _disk_short(disks, floor, result)
+            if short:
+                break
+            failed += not _done(args, out, label, inst, result)
+    if short:
+        print(
+            f"depinfer bench: stopped: {short}. Instances finished before are kept; "
+            "the one running when the disk filled was not recorded. "
+            "Free some space and run the same command again: it resumes.",
+            file=sys.stderr,
+        )
+        return EXIT_NO_SPACE
     _print_run_tables(args, out, instances)
     return EXIT_PARTIAL if failed else EXIT_OK
+
+
+def _disk_short(disks: tuple[Path, ...], floor: int, result: dict | None = None) -> str | None:
+    """Why the run cannot go on for lack of disk space, if it cannot.
+
+    A result that failed with ENOSPC says so itself; otherwise the free space of each disk
+    the run writes to is compared with `floor`.
+    """
+    no_space = os.strerror(errno.ENOSPC)
+    if result is not None and no_space in json.dumps(result.get("error") or ""):
+        return f"{result.get('id', 'an instance')} failed: {no_space}"
+    for disk in disks:
+        try:
+            free = shutil.disk_usage(disk).free
+        except OSError:
+            continue
+        if free < floor:
+            return f"{free // 2**20} MiB free on {disk}, a run keeps {floor // 2**20} MiB"
+    return None
 
 
 def _run_usage_problem(args: argparse.Namespace) -> str | None:
@@ -603,8 +655,6 @@ def same_settings(previous: dict, options: object) -> bool:
 
 
 def cmd_prepare(args: argparse.Namespace) -> int:
-    import shutil
-
     from depinfer.bench.dibench import dibench_instance  # lazy: per subcommand
     from depinfer.bench.masking import copy_tree, mask  # lazy: per subcommand
     from depinfer.bench.runner import git_diff  # lazy: per subcommand
@@ -717,8 +767,6 @@ def cmd_report(args: argparse.Namespace) -> int:
 def _copy_logs(dirs: list[Path], result: dict, out: Path) -> None:
     """An executed result's logs (<dir>/<language>/<id>/*.log) follow it into the merge,
     taken from the part whose result file was chosen."""
-    import shutil
-
     if not isinstance(result.get("execution"), dict):
         return
     for d in dirs:
