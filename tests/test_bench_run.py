@@ -390,6 +390,15 @@ def test_a_full_disk_stops_the_run_and_records_nothing_untrustworthy(
     assert main(base) == bench_cli.EXIT_NO_SPACE
     assert "acme__pep621 failed" in capsys.readouterr().err
     assert not list(tmp_path.glob("python/*.json"))
+    # nor one whose scratch copy or install raised ENOSPC: no traceback, the same stop
+
+    def raises(*a: object) -> dict:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), "/tmp/scratch")
+
+    monkeypatch.setattr(bench_cli, "_run_one", raises)
+    assert main(base) == bench_cli.EXIT_NO_SPACE
+    assert "acme__pep621 failed" in capsys.readouterr().err
+    assert not list(tmp_path.glob("python/*.json"))
     # with room again the run goes through and records every instance
     monkeypatch.undo()
     assert main(base) == 0

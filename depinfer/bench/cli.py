@@ -343,7 +343,13 @@ def cmd_run(args: argparse.Namespace) -> int:
     todo, kept = _todo(args, instances, out, options)
 
     def one(inst: Instance) -> dict:
-        return _run_one(args, trees, out, options, kept.get(inst.id), inst)
+        try:
+            return _run_one(args, trees, out, options, kept.get(inst.id), inst)
+        except OSError as exc:  # a full disk mid-instance: `_disk_short` stops the run
+            if exc.errno != errno.ENOSPC:
+                raise
+            return {"id": inst.id, "language": inst.language, "status": "error",
+                    "error": f"{type(exc).__name__}: {exc}"}  # fmt: skip
 
     floor = DISK_FLOOR_EXECUTE if args.execute else DISK_FLOOR
     disks = (Path(tempfile.gettempdir()), out)
