@@ -3,6 +3,7 @@
 One `git cat-file --batch` process for all blobs (a snapshot missing some blobs makes
 `git archive` fail; asking blob by blob is slow on large trees).
 Usage: python scripts/extract_tree.py GITDIR COMMIT DEST
+GITDIR may be a bare repository or a checkout (its `.git` is used): mirrors come in both forms.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ import sys
 
 def main() -> None:
     gitdir, commit, dest = sys.argv[1:4]
+    if os.path.isdir(os.path.join(gitdir, ".git")):
+        gitdir = os.path.join(gitdir, ".git")
     listing = subprocess.run(
         ["git", "--git-dir", gitdir, "ls-tree", "-r", "-z", commit],
         capture_output=True,

@@ -31,3 +31,16 @@ def test_extract_tree_skips_missing_blobs(tmp_path: Path) -> None:
     assert (dest / "pkg" / "a.py").read_text() == "import os\n"
     assert not (dest / "big.bin").exists()
     assert (dest / "run.sh").stat().st_mode & 0o111
+
+
+def test_extract_tree_takes_a_checkout_as_well_as_its_git_dir(tmp_path: Path) -> None:
+    repo = tmp_path / "r"
+    repo.mkdir()
+    (repo / "setup.py").write_text("from setuptools import setup\n")
+    git(repo, "init", "-q")
+    git(repo, "add", "-A")
+    git(repo, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "x")
+    dest = tmp_path / "out"
+    dest.mkdir()
+    subprocess.run([sys.executable, str(SCRIPT), str(repo), "HEAD", str(dest)], check=True)
+    assert (dest / "setup.py").read_text() == "from setuptools import setup\n"
