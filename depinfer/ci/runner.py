@@ -63,13 +63,13 @@ _PYTEST = re.compile(
 _CARGO = re.compile(r"^test (\S+) \.\.\. (ok|FAILED|ignored)", re.M)
 _TAP = re.compile(r"^\s*(not ok|ok) \d+ - (.+?)(?:\s+#.*)?$", re.M)
 # Spec-style reporters (mocha, jest, vitest, node --test): a check or a cross before the name.
-_MARKED = re.compile(r"^\s*([✓✔√]|[✕✗✖×])\s+(.+?)(?:\s+\(\d+(?:\.\d+)?\s*m?s\))?\s*$", re.M)
+_PASS_MARKS = ("✓", "✔", "√")
+_MARKS = (*_PASS_MARKS, "✕", "✗", "✖", "×")
+_MARKED = re.compile(rf"^\s*([{''.join(_MARKS)}])\s+(.+?)(?:\s+\(\d+(?:\.\d+)?\s*m?s\))?\s*$", re.M)
 # vitest's default (non-TTY) reporter: a line per test file, `✓ src/a.test.ts (7 tests) 2006ms`,
 # and under it, indented, only the tests slower than `slowTestThreshold` (300 ms by default;
 # vitest.dev/config, slowTestThreshold) and the failed ones
 _VITEST_FILE = re.compile(r"^\s*\S+\s+\S.*?\s\(\d+ tests?(?: \| [^)]*)?\)")
-_PASS_MARKS = ("✓", "✔", "√")  # _MARKED's marks of a passing test
-_MARKS = (*_PASS_MARKS, "✕", "✗", "✖", "×")
 _UNITTEST = re.compile(r"^(\w+) \(([\w.]+)\)[^\n]*? \.\.\. (ok|FAIL|ERROR|skipped)", re.M)
 
 

@@ -176,8 +176,7 @@ def ruleset_of(cs: CsProject, rulesets: dict[str, frozenset[str]]) -> str | None
         return None
     if value.startswith(_PROJECT_DIR):
         value = value[len(_PROJECT_DIR) :].lstrip("/")
-        path = posixpath.normpath(posixpath.join(cs.directory, value))
-    elif value.startswith("/"):  # a folder property expanded from the repository root
+    if value.startswith("/"):  # a folder property expanded from the repository root
         path = posixpath.normpath(value.lstrip("/"))
     else:
         path = posixpath.normpath(posixpath.join(cs.directory, value))
