@@ -242,3 +242,25 @@ def test_a_resolve_that_does_not_answer_is_reported_not_taken_for_success(tmp_pa
     ctx = context()
     assert python_gate.gate(project(tmp_path), [aa], ctx) == [aa]
     assert "resolve gate could not judge the project: resolve skipped: timed out" in messages(ctx)
+
+
+def test_uv_cache_answers_first_and_only_a_failure_asks_the_index(tmp_path, monkeypatch):
+    """The gate asks uv offline first; a set the cache resolves needs no index, and a set it
+    cannot resolve from the cache is asked online (a cache may only lack a version)."""
+    calls: list[bool] = []
+
+    def stand_in(text, python, as_of, uv_args=None, **kw):
+        offline = "--offline" in (uv_args or [])
+        calls.append(offline)
+        if offline and "bb" in text:
+            return False, "", "Because bb was not found in the cache and you require bb, ..."
+        return True, "".join(line.split(">")[0] + "==1.0\n" for line in text.splitlines()), ""
+
+    monkeypatch.setattr(python_gate, "uv_compile", stand_in)
+    aa = req("aa", ">=1.0,<2")
+    assert python_gate.gate(project(tmp_path), [aa], context()) == [aa]
+    assert calls == [True]
+    calls.clear()
+    bb = req("bb", ">=1.0,<2")
+    assert python_gate.gate(project(tmp_path), [bb], context()) == [bb]
+    assert calls == [True, False]

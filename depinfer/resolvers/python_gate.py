@@ -107,7 +107,9 @@ class _Run:
     as_of: datetime | None
     args: list[str]
 
-    def compile(self, entries: list[_Entry], platform: str = PLATFORM) -> tuple[bool, str, str]:
+    def compile(
+        self, entries: list[_Entry], platform: str = PLATFORM, offline: bool = False
+    ) -> tuple[bool, str, str]:
         text = "".join(e.text() + "\n" for e in entries)
         return kept_uv_compile(
             self.ctx,
@@ -116,6 +118,7 @@ class _Run:
             self.as_of,
             uv_args=[*self.args, "--python-platform", platform],
             run=uv_compile,
+            offline=offline,
         )
 
 
@@ -229,6 +232,12 @@ def _gate_folder(run: _Run, folder: str, entries: list[_Entry]) -> set[int]:
     where = folder if folder != "." else "the project"
     dropped: set[int] = set()
     live = list(entries)
+    # Most sets resolve as chosen: uv's cache usually proves it without asking the index
+    # again (revalidating every page is most of a cold run's resolve time). Nothing is
+    # relaxed yet, so the resolver's own pins are not needed.
+    ok, out, _ = run.compile(live, offline=True)
+    if ok and out:  # a resolve (an empty answer is uv not answering)
+        return dropped
     for round_no in range(MAX_ROUNDS):
         ok, out, err = run.compile(live)
         if ok and not out and "skipped" in err:  # uv did not answer (timeout, cannot start)

@@ -300,16 +300,18 @@ VERSION_STRATEGIES: tuple[Callable[[_Ask, Requirement], bool], ...] = (
 )
 
 
+@lru_cache(maxsize=1)
 def find_uv() -> str | None:
-    uv = shutil.which("uv")
-    if uv is None:
-        try:
-            from uv import find_uv_bin
+    """The uv that depinfer's own dependency installed first, PATH's otherwise: a PATH entry
+    is often a version manager's shell shim (pyenv, asdf), which costs a shell start and a
+    version lookup on every call (about 0.2 s each, measured), and the gate calls uv per
+    folder and round."""
+    try:
+        from uv import find_uv_bin
 
-            uv = find_uv_bin()
-        except (ImportError, FileNotFoundError):
-            return None
-    return uv
+        return find_uv_bin()
+    except (ImportError, FileNotFoundError):
+        return shutil.which("uv")
 
 
 def index_args(ctx: Context) -> list[str]:
@@ -328,6 +330,7 @@ def kept_uv_compile(
     as_of: datetime | None,
     uv_args: list[str] | None = None,
     run: Callable[..., tuple[bool, str, str]] | None = None,
+    offline: bool = False,
 ) -> tuple[bool, str, str]:
     """`run` (default `uv_compile`), its answer kept in the registry fact store (same expiry as the
     registry answers it is made of; `--refresh` asks uv again): a warm run starts no uv.
@@ -336,16 +339,23 @@ def kept_uv_compile(
     time), its configuration files and UV_* variables, and the working folder. Only
     answers are kept: a resolve, or uv's "No solution found"; never a timeout or an
     index that could not be reached. A `run` other than `uv_compile` (a stand-in) is
-    never kept."""
+    never kept.
+
+    `offline`: uv answers from its own cache alone (`--offline`), asking no index. Only a
+    resolve is kept then: the cached versions are a subset of the index's, so a set that
+    resolves from them resolves online too, while a failure may only mean a version the
+    cache lacks, which the caller asks online."""
     uv = find_uv()
+    args = [*(uv_args or []), *(["--offline"] if offline else [])]
     if run is not None and run is not uv_compile or uv is None:
-        return (run or uv_compile)(text, python, as_of, uv_args=uv_args)
+        return (run or uv_compile)(text, python, as_of, uv_args=args)
     facts = ctx.registries.http_settings().facts()
-    key = "uv-compile|" + _uv_key(uv, text, python, as_of, uv_args or [])
+    key = "uv-compile|" + _uv_key(uv, text, python, as_of, args)
     return facts.get(
         key,
-        lambda: uv_compile(text, python, as_of, uv_args=uv_args),
-        keep=lambda r: (r[0] and bool(r[1])) or (not r[0] and "No solution found" in r[2]),
+        lambda: uv_compile(text, python, as_of, uv_args=args),
+        keep=lambda r: (r[0] and bool(r[1]))
+        or (not offline and not r[0] and "No solution found" in r[2]),
     )
 
 
