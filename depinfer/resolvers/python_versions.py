@@ -354,8 +354,9 @@ def kept_uv_compile(
     return facts.get(
         key,
         lambda: uv_compile(text, python, as_of, uv_args=args),
-        keep=lambda r: (r[0] and bool(r[1]))
-        or (not offline and not r[0] and "No solution found" in r[2]),
+        keep=lambda r: (
+            (r[0] and bool(r[1])) or (not offline and not r[0] and "No solution found" in r[2])
+        ),
     )
 
 
