@@ -302,3 +302,41 @@ def test_analysis_kept_per_tree_and_replayed_with_its_notes(tmp_path):
     edited, notes_edited, cache = run()
     assert cache.misses == 1 and not notes_edited
     assert {r.module for r in edited} == {r.module for r in refs}
+
+
+def test_a_glob_of_a_module_declared_beside_it_is_local_not_a_crate(tmp_path):
+    # tests/common/mod.rs: `pub mod fixtures; pub use fixtures::*;` re-exports its own module
+    found = _crates_of_tree(
+        tmp_path,
+        {
+            "src/lib.rs": "pub fn f() {}\n",
+            "tests/common/mod.rs": "pub mod fixtures;\n\npub use fixtures::*;\n",
+            "tests/common/fixtures.rs": "pub const A: u8 = 1;\n",
+            "tests/a.rs": "mod common;\n#[test]\nfn t() { assert_eq!(common::A, 1); }\n",
+        },
+    )
+    assert "fixtures" not in found
+
+
+def test_a_primitive_type_inside_a_macro_path_does_not_start_a_new_path(tmp_path):
+    found = _crates_of_tree(
+        tmp_path,
+        {"src/lib.rs": "pub fn v() -> Vec<f32> {\n    vec![std::f32::consts::E, f32::MAX]\n}\n"},
+    )
+    assert "consts" not in found and "f32" not in found
+
+
+def test_a_helper_attribute_of_the_functions_attribute_macro_is_not_a_crate(tmp_path):
+    # rstest: `#[case]` on the parameters; `#[case::below(..)]` names one case, not a path
+    write_tree(
+        tmp_path,
+        {
+            "Cargo.toml": PROBE,
+            "src/lib.rs": "pub fn f() {}\n",
+            "tests/a.rs": "use rstest::rstest;\n\n#[rstest]\n#[case::below(0.5, true)]\n"
+            "fn t(#[case] c: f64, #[case] e: bool) {\n    assert_eq!(c < 0.7, e);\n}\n",
+        },
+    )
+    refs, _ = refs_in(tmp_path)
+    assert not [r for r in refs if use_of(r).path.startswith("case::")]
+    assert "rstest" in {r.module for r in refs}

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Collection
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import PurePosixPath
@@ -429,7 +430,11 @@ def _collect_file_facts(rel: str, tree: Any, src: bytes) -> FileFacts:
                             glob_roots.add(segs[0])
                             if segs[0] in ("crate", "self", "super") and len(segs) > 1:
                                 facts.glob_modules.add(segs[-1])
-                            elif segs[0] not in KEYWORDS and _CRATE_LIKE.match(segs[0]):
+                            elif (
+                                segs[0] not in KEYWORDS
+                                and segs[0] not in facts.mods  # `mod x; pub use x::*;`
+                                and _CRATE_LIKE.match(segs[0])
+                            ):
                                 base = [x for x in segs if x != "::"]
                                 facts.extern_globs.append(base)
                                 if any(c.type == "visibility_modifier" for c in node.children):
@@ -460,6 +465,22 @@ def _collect_file_facts(rel: str, tree: Any, src: bytes) -> FileFacts:
             stack.extend((c, inline_mod) for c in node.children)
     facts.local_globs = any(r in ("crate", "self", "super") or r in facts.mods for r in glob_roots)
     return facts
+
+
+def _parameter_attributes(function: Any, src: bytes) -> tuple[str, ...]:
+    """Single-name attributes on a function's parameters (`fn t(#[case] c: f64)`). The
+    compiler accepts no other attribute there than cfg and lint ones, so these are helpers
+    of an attribute macro on the function, which consumes them."""
+    params = function.child_by_field_name("parameters")
+    names: list[str] = []
+    for item in params.children if params is not None else ():
+        attr = item.named_children[0] if item.type == "attribute_item" else None
+        head = attr.named_children[0] if attr is not None and attr.named_children else None
+        if head is not None and head.type == "identifier":
+            names.append(_text(head, src))
+    return tuple(
+        n for n in names if n not in ("cfg", "cfg_attr", "allow", "warn", "deny", "expect")
+    )
 
 
 # ---------------------------------------------------------------- the walk
@@ -561,7 +582,10 @@ class _Walker:
             use = RustUse(how="async-attr", path=path)
             self.refs.append(("", attr.start_point[0] + 1, scope, use))
 
-    def attribute(self, attr_item: Any, scope: Scope) -> None:
+    def attribute(self, attr_item: Any, scope: Scope, helpers: Collection[str] = ()) -> None:
+        """`helpers`: the names of the attributes on the function's parameters, which only an
+        attribute macro's helpers can be (rstest's `#[case]`): the function's own attribute of
+        that name (`#[case::below(..)]`) is the same helper, not a path into a crate."""
         a = attr_item.named_children[0] if attr_item.named_children else None
         if a is None or a.type != "attribute":
             return
@@ -579,7 +603,8 @@ class _Walker:
             )
         if head.type == "scoped_identifier":
             segs = _path_segments(head, self.src)
-            self.emit(segs[0], line_node, scope, "attr", segs)
+            if segs[0] not in helpers:
+                self.emit(segs[0], line_node, scope, "attr", segs)
             if args is not None:
                 self.token_tree(args, scope)
             return
@@ -644,7 +669,8 @@ class _Walker:
                 continue
             if tok.type in ("identifier", "::", "crate", "self", "super"):
                 prev = toks[i - 1].type if i > 0 else None
-                if prev in ("$", ".", "::", "metavariable") or (
+                # (`f32::MAX`, `std::f32::consts::E`: a primitive type's `::` continues a path)
+                if prev in ("$", ".", "::", "metavariable", "primitive_type") or (
                     prev == "identifier" and tok.type == "::"
                 ):
                     i += 1
@@ -654,7 +680,9 @@ class _Walker:
                 if toks[j].type == "::":
                     segs.append("::")
                     j += 1
-                while j < n and toks[j].type in ("identifier", "crate", "self", "super"):
+                while j < n and toks[j].type in (
+                    "identifier", "crate", "self", "super", "primitive_type"
+                ):  # fmt: skip
                     segs.append(_text(toks[j], self.src))
                     if j + 1 < n and toks[j + 1].type == "::":
                         j += 2
@@ -779,8 +807,9 @@ class _Walker:
                 pending.append(child)
                 continue
             child_scope = self.apply_attrs(pending, scope) if pending else scope
+            helpers = _parameter_attributes(child, self.src) if t == "function_item" else ()
             for attr in pending:
-                self.attribute(attr, child_scope)
+                self.attribute(attr, child_scope, helpers)
             if (
                 pending
                 and t in ("struct_item", "enum_item")
