@@ -333,10 +333,26 @@ def test_a_helper_attribute_of_the_functions_attribute_macro_is_not_a_crate(tmp_
         {
             "Cargo.toml": PROBE,
             "src/lib.rs": "pub fn f() {}\n",
-            "tests/a.rs": "use rstest::rstest;\n\n#[rstest]\n#[case::below(0.5, true)]\n"
+            "tests/a.rs": "use rstest::rstest;\n\n#[rstest]\n#[case::below(0.5, true)] // low\n"
+            "/// A threshold.\n"
             "fn t(#[case] c: f64, #[case] e: bool) {\n    assert_eq!(c < 0.7, e);\n}\n",
         },
     )
     refs, _ = refs_in(tmp_path)
     assert not [r for r in refs if use_of(r).path.startswith("case::")]
     assert "rstest" in {r.module for r in refs}
+
+
+def test_a_comment_between_cfg_test_and_its_module_keeps_the_module_test_code(tmp_path):
+    write_tree(
+        tmp_path,
+        {
+            "Cargo.toml": PROBE,
+            "src/lib.rs": "pub fn f() -> u8 { 1 }\n\n#[cfg(test)] // unit tests\n"
+            "/// The tests.\nmod tests {\n"
+            "    pub fn scratch() { let _d = tempfile::tempdir(); }\n}\n",
+        },
+    )
+    refs, _ = refs_in(tmp_path)
+    assert "tempfile" in crates(refs, target="dev")
+    assert "tempfile" not in crates(refs, target="runtime")

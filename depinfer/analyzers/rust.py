@@ -806,6 +806,8 @@ class _Walker:
             if t == "attribute_item":
                 pending.append(child)
                 continue
+            if pending and t in ("line_comment", "block_comment"):
+                continue  # `#[cfg(test)] // why` and doc comments: the attributes are the item's
             child_scope = self.apply_attrs(pending, scope) if pending else scope
             helpers = _parameter_attributes(child, self.src) if t == "function_item" else ()
             for attr in pending:
