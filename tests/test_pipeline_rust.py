@@ -492,3 +492,35 @@ def test_an_older_release_the_gate_reader_refuses_is_never_stepped_back_to(tmp_p
     )
     _, edits = run(tmp_path, "apiuse", OldApiRegistry())
     assert edits["Cargo.toml"]["dependencies"]["oldapi"] == "2.0"
+
+
+def test_a_test_crate_the_kept_dev_table_does_not_list_is_restored_to_dependencies(tmp_path):
+    _, edits = run(tmp_path, "kept-dev-table")
+    doc = edits["Cargo.toml"]
+    assert {"log", "itertools"} <= set(doc["dependencies"])
+    assert set(doc["dev-dependencies"]) == {"tempfile"}
+
+
+def test_a_package_that_still_declares_dependencies_gets_new_test_crates_in_its_dev_table(
+    tmp_path,
+):
+    root = copy_fixture("rust", "kept-dev-table", tmp_path / "kept-dev-table")
+    manifest = root / "Cargo.toml"
+    manifest.write_text(
+        manifest.read_text().replace("[dependencies]\n", '[dependencies]\nlog = "0.4"\n')
+    )
+    _, edits = infer_rust(root)
+    doc = edits["Cargo.toml"]
+    assert "itertools" in doc["dev-dependencies"]
+    assert "itertools" not in doc["dependencies"]
+
+
+def test_a_package_whose_code_needs_no_crate_gets_new_test_crates_in_its_dev_table(tmp_path):
+    root = copy_fixture("rust", "kept-dev-table", tmp_path / "kept-dev-table")
+    (root / "src" / "lib.rs").write_text(
+        "pub fn record(message: &str) -> usize {\n    message.len()\n}\n"
+    )
+    _, edits = infer_rust(root)
+    doc = edits["Cargo.toml"]
+    assert "itertools" in doc["dev-dependencies"]
+    assert "itertools" not in doc.get("dependencies", {})

@@ -87,6 +87,7 @@ def infer(
     _derived_trait_impls(refs, out, known)
     _umbrella(project, out, known)
     _unpublished_without_dev_table(project, out)
+    _restored_beside_dev_table(project, out)
     return out
 
 
@@ -113,6 +114,40 @@ def _unpublished_without_dev_table(project: Project, cands: list[Candidate]) -> 
                         "unpublished package without [dev-dependencies]: tests use [dependencies]",
                     )
                 )
+
+
+def _restored_beside_dev_table(project: Project, cands: list[Candidate]) -> None:
+    """A package whose `[dependencies]` are being restored (empty or gone) but which keeps a
+    `[dev-dependencies]` table that lists crates: its tests were built from the two tables
+    together (the Cargo Book, "Dev-dependencies"), so a crate only test code uses that the
+    dev table does not list came from `[dependencies]`. Restored means the shipped code uses crates no table declares;
+    a package that still declares dependencies, or whose code needs none, is being extended
+    instead: a new test-only crate goes to the dev table."""
+    for m in project.manifests_of(Ecosystem.CRATES):
+        if m.parse_error:
+            continue
+        tables = m.data.get("deps") or {}
+        dev = [t for t in tables if t == "dev-dependencies" or t.endswith(".dev-dependencies")]
+        runtime = [t for t in tables if t == "dependencies" or t.endswith(".dependencies")]
+        if not any(tables[t] for t in dev) or any(tables[t] for t in runtime):
+            continue  # (an empty dev table, as in a new manifest, says nothing)
+        mine = [c for c in cands if c.manifest == m.path]
+        if not any(c.section == Section.RUNTIME for c in mine):
+            continue  # shipped code needs nothing undeclared: [dependencies] is empty by design
+        listed = {code_name(n) for t in dev for n in tables[t]}
+        for c in mine:
+            if c.section != Section.DEV or code_name(c.name) in listed:
+                continue
+            c.section = Section.RUNTIME
+            c.evidence.append(
+                Evidence(
+                    "rule:dev-table-lacks",
+                    m.path,
+                    None,
+                    "tests use it and the kept [dev-dependencies] does not list it: "
+                    "it was in [dependencies]",
+                )
+            )
 
 
 # ---------------------------------------------------------------- [features]
