@@ -120,9 +120,9 @@ def _restored_beside_dev_table(project: Project, cands: list[Candidate]) -> None
     """A package whose `[dependencies]` are being restored (empty or gone) but which keeps a
     `[dev-dependencies]` table that lists crates: its tests were built from the two tables
     together (the Cargo Book, "Dev-dependencies"), so a crate only test code uses that the
-    dev table does not list came from `[dependencies]`. Restored means the shipped code uses crates no table declares;
-    a package that still declares dependencies, or whose code needs none, is being extended
-    instead: a new test-only crate goes to the dev table."""
+    dev table does not list came from `[dependencies]`. Restored means the shipped code uses
+    crates no table declares; a package that still declares dependencies, or whose code needs
+    none, is being extended instead: a new test-only crate goes to the dev table."""
     for m in project.manifests_of(Ecosystem.CRATES):
         if m.parse_error:
             continue
