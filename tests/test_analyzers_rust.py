@@ -356,3 +356,19 @@ def test_a_comment_between_cfg_test_and_its_module_keeps_the_module_test_code(tm
     refs, _ = refs_in(tmp_path)
     assert "tempfile" in crates(refs, target="dev")
     assert "tempfile" not in crates(refs, target="runtime")
+
+
+def test_a_module_serde_withs_prefix_macro_generates_is_local(tmp_path):
+    # `with_prefix!(foo "foo_")` generates the module `foo` that `with = "foo"` names
+    found = _crates_of_tree(
+        tmp_path,
+        {
+            "src/lib.rs": "use serde::{Deserialize, Serialize};\nuse serde_with::with_prefix;\n\n"
+            "#[derive(Serialize, Deserialize)]\npub struct Data {\n"
+            '    #[serde(flatten, with = "foo")]\n    pub foo: Inner,\n}\n\n'
+            "#[derive(Serialize, Deserialize)]\npub struct Inner {\n    pub a: u8,\n}\n\n"
+            'with_prefix!(foo "foo_");\nwith_prefix!(pub(crate) bar "bar_");\n'
+            "pub fn f() -> u8 { bar::X }\n",
+        },
+    )
+    assert "serde_with" in found and "foo" not in found and "bar" not in found

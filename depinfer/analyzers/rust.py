@@ -310,7 +310,8 @@ _MODULE_MACROS = "|".join(
 _MODULE_MACRO_TEXT = re.compile(
     rb"\b(?:"
     + _MODULE_MACROS.encode()
-    + rb")!\s*[{(]\s*(?:#\[[^\]]*\]\s*)*(?:[A-Za-z_]\w*\s*\.\s*)?([A-Za-z_]\w*)\s*[({]"
+    + rb")!\s*[{(]\s*(?:#\[[^\]]*\]\s*)*(?:pub(?:\([^)]*\))?\s+)?(?:[A-Za-z_]\w*\s*\.\s*)?"
+    rb"([A-Za-z_]\w*)\s*[({\"]"
 )
 
 
