@@ -468,6 +468,12 @@ def _collect_file_facts(rel: str, tree: Any, src: bytes) -> FileFacts:
     return facts
 
 
+# the compiler's own attributes that name no crate (cfg, lints, docs, a module's file)
+BUILTIN_INERT_ATTRIBUTES = frozenset(
+    {"cfg", "cfg_attr", "doc", "allow", "warn", "deny", "forbid", "path"}
+)
+
+
 def _parameter_attributes(function: Any, src: bytes) -> tuple[str, ...]:
     """Single-name attributes on a function's parameters (`fn t(#[case] c: f64)`). The
     compiler accepts no other attribute there than cfg and lint ones, so these are helpers
@@ -479,9 +485,7 @@ def _parameter_attributes(function: Any, src: bytes) -> tuple[str, ...]:
         head = attr.named_children[0] if attr is not None and attr.named_children else None
         if head is not None and head.type == "identifier":
             names.append(_text(head, src))
-    return tuple(
-        n for n in names if n not in ("cfg", "cfg_attr", "allow", "warn", "deny", "expect")
-    )
+    return tuple(n for n in names if n not in BUILTIN_INERT_ATTRIBUTES)
 
 
 # ---------------------------------------------------------------- the walk
@@ -613,7 +617,7 @@ class _Walker:
         if name == "derive" and args is not None:
             self.derives(args, line_node, scope)
             return
-        if name in ("cfg", "cfg_attr", "doc", "allow", "warn", "deny", "forbid", "path"):
+        if name in BUILTIN_INERT_ATTRIBUTES:
             if name == "cfg_attr" and args is not None:
                 # `cfg_attr(feature = "x", doc = a::b!())`: what follows is used under the cfg
                 body = _text(args, self.src)[1:-1]

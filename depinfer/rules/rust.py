@@ -91,6 +91,12 @@ def infer(
     return out
 
 
+def _tables_of(tables: dict, kind: str) -> list[str]:
+    """The manifest's tables of one kind, target-specific ones too
+    (`target.'cfg(unix)'.dev-dependencies`)."""
+    return [t for t in tables if t == kind or t.endswith("." + kind)]
+
+
 def _unpublished_without_dev_table(project: Project, cands: list[Candidate]) -> None:
     """A package that is never published (`publish = false`: an example, a test harness) and
     keeps no `[dev-dependencies]` table at all builds its tests and examples from
@@ -101,7 +107,7 @@ def _unpublished_without_dev_table(project: Project, cands: list[Candidate]) -> 
         if m.parse_error or m.data.get("publish") not in (False, []):
             continue
         tables = (m.data.get("deps") or {}).keys()
-        if any(t == "dev-dependencies" or t.endswith(".dev-dependencies") for t in tables):
+        if _tables_of(tables, "dev-dependencies"):
             continue
         for c in cands:
             if c.manifest == m.path and c.section == Section.DEV:
@@ -127,8 +133,8 @@ def _restored_beside_dev_table(project: Project, cands: list[Candidate]) -> None
         if m.parse_error:
             continue
         tables = m.data.get("deps") or {}
-        dev = [t for t in tables if t == "dev-dependencies" or t.endswith(".dev-dependencies")]
-        runtime = [t for t in tables if t == "dependencies" or t.endswith(".dependencies")]
+        dev = _tables_of(tables, "dev-dependencies")
+        runtime = _tables_of(tables, "dependencies")
         if not any(tables[t] for t in dev) or any(tables[t] for t in runtime):
             continue  # (an empty dev table, as in a new manifest, says nothing)
         mine = [c for c in cands if c.manifest == m.path]
