@@ -157,6 +157,22 @@ def test_pytest_plugins_entries_and_ini_keys_name_their_plugin(tmp_path):
     assert {"pytest-asyncio", "pytest-xdist", "pytest-timeout"} <= placed
 
 
+def test_a_plugins_command_line_option_names_the_plugin(tmp_path):
+    ci = (
+        "jobs:\n  t:\n    steps:\n      - run: |\n"
+        "          pytest tests/ -v --cov=. \\\n"
+        "            --timeout=120 | tee -f out.log\n"
+    )
+    test = "def test_a():\n    pass\n"
+    write_tree(tmp_path, {**BASE, ".github/workflows/ci.yml": ci, "tests/test_x.py": test})
+    placed = {name for name, _ in placements(tmp_path)}
+    assert {"pytest-timeout", "pytest-cov"} <= placed  # --timeout on the continued line
+    assert "pytest-xdist" not in placed  # `-f` is tee's, after the pipe
+    config = "[pytest]\naddopts = --reruns 2\n"
+    write_tree(tmp_path / "b", {**BASE, "pytest.ini": config, "tests/test_x.py": test})
+    assert "pytest-rerunfailures" in {name for name, _ in placements(tmp_path / "b")}
+
+
 def test_an_uppercase_ini_key_in_setup_cfg_names_its_plugin(tmp_path):
     config = "[metadata]\nname = p\n\n[tool:pytest]\nDJANGO_SETTINGS_MODULE = p.settings\n"
     write_tree(

@@ -49,6 +49,7 @@ KIND_WORDS = {
     "fixture": "fixture `{}` is provided by",
     "plugin": "plugin `{}` is",
     "ini": "ini key `{}` is read by",
+    "option": "command-line option `{}` is added by",
 }
 
 
@@ -64,6 +65,7 @@ class Plugin:
     modules: tuple[str, ...]
     imports: tuple[str, ...]
     requires: tuple[str, ...]
+    options: frozenset[str] = frozenset()
 
     def loads_as(self, name: str) -> bool:
         """`pytest_plugins = [name]` / `-p name` loads this plugin."""
@@ -76,7 +78,7 @@ class Plugin:
 class Use:
     """A place where a test names something a plugin may provide."""
 
-    kind: str  # marker | fixture | plugin | ini
+    kind: str  # marker | fixture | plugin | ini | option
     name: str
     file: str
     line: int
@@ -115,9 +117,29 @@ def table() -> tuple[Plugin, ...]:
             modules=tuple(row.get("modules", [])),
             imports=tuple(row.get("imports", [])),
             requires=tuple(row.get("requires", [])),
+            options=frozenset(row.get("options", [])),
         )
         for row in rows
     )
+
+
+@lru_cache(maxsize=1)
+def plugin_options() -> frozenset[str]:
+    """Every command-line option a plugin of the table adds (`--timeout`, `-n`)."""
+    return frozenset(o for p in table() for o in p.options)
+
+
+def options_in(words: str) -> list[str]:
+    """The plugins' options among a pytest command line's words (`--timeout=120` →
+    `--timeout`); pytest's own options are in no plugin's list."""
+    known = plugin_options()
+    out = []
+    command = re.split(r"&&|\|\||[;|>]", words, maxsplit=1)[0]  # this command's own words
+    for word in command.split():
+        option = word.split("=", 1)[0]
+        if option.startswith("-") and option in known and option not in out:
+            out.append(option)
+    return out
 
 
 def providers(kind: str, name: str, plugins: tuple[Plugin, ...]) -> list[Plugin]:
@@ -127,6 +149,8 @@ def providers(kind: str, name: str, plugins: tuple[Plugin, ...]) -> list[Plugin]
         return [p for p in plugins if name in p.fixtures]
     if kind == "ini":  # configparser lowercases keys (DJANGO_SETTINGS_MODULE)
         return [p for p in plugins if name.lower() in {k.lower() for k in p.ini}]
+    if kind == "option":
+        return [p for p in plugins if name in p.options]
     return [p for p in plugins if p.loads_as(name)]
 
 
@@ -279,15 +303,25 @@ def scan_config(rel: str, text: str, found: Found) -> None:
                 words = " ".join(value) if isinstance(value, list) else str(value)
                 for plugin in _dash_p(words):
                     found.uses.append(Use("plugin", plugin, rel, line))
+                for option in options_in(words):
+                    found.uses.append(Use("option", option, rel, line))
 
 
 def scan_commands(rel: str, text: str, found: Found) -> None:
-    """`pytest ... -p NAME` in CI workflows, tox and nox files."""
+    """`pytest ... -p NAME` and a plugin's options (`pytest --timeout=120`) in CI
+    workflows, tox and nox files."""
     command = runner().command
-    for number, line in enumerate(text.splitlines(), 1):
+    lines = text.splitlines()
+    for number, line in enumerate(lines, 1):
         if command in line:
-            for plugin in _dash_p(line.split(command, 1)[1]):
+            rest = line.split(command, 1)[1]
+            follow = number
+            while rest.rstrip().endswith("\\") and follow < len(lines):  # a continued line
+                rest, follow = rest.rstrip()[:-1] + " " + lines[follow], follow + 1
+            for plugin in _dash_p(rest):
                 found.uses.append(Use("plugin", plugin, rel, number))
+            for option in options_in(rest):
+                found.uses.append(Use("option", option, rel, number))
 
 
 def _dash_p(words: str) -> list[str]:
