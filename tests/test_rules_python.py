@@ -511,3 +511,19 @@ def test_executing_notebooks_in_tests_needs_the_kernel(tmp_path):
         tmp_path / "m", {**BASE, "pyproject.toml": with_nbmake, "tests/test_nb.py": src}
     )
     assert not any(name == "ipykernel" for name, _ in placements(root))
+
+
+def test_a_dialect_and_driver_prefix_the_code_rewrites_urls_to_loads_that_driver(tmp_path):
+    # `url.replace("sqlite:", "sqlite+aiosqlite:")`: the prefix alone, no `//`, names the driver
+    db = (
+        "import sqlalchemy\n\n"
+        "def async_url(url: str) -> str:\n"
+        '    if url.startswith("sqlite:"):\n'
+        '        return url.replace("sqlite:", "sqlite+aiosqlite:", 1)\n'
+        '    return url.replace("postgresql:", "postgresql+asyncpg:", 1)\n'
+    )
+    placed = {name for name, _ in placements(write_tree(tmp_path / "a", {**BASE, "p/db.py": db}))}
+    assert {"aiosqlite", "asyncpg"} <= placed
+    # a word after the colon is not a URL or a prefix
+    prose = {**BASE, "p/db.py": 'import sqlalchemy\nNOTE = "sqlite+aiosqlite: see docs"\n'}
+    assert "aiosqlite" not in {name for name, _ in placements(write_tree(tmp_path / "b", prose))}
