@@ -169,6 +169,10 @@ CURATED: dict[str, Spec] = {
     ),
     "python/django_settings.json": Spec(file=SOURCE),
     "python/executables.toml": Spec(file=("#",), names=(Names("executables.*", "pypi"),)),
+    "python/ci_test_runners.toml": Spec(
+        rows={"runner.*": SOURCE},
+        names=(Names("runner.*.dist", "pypi"),),
+    ),
     "python/hosts.toml": Spec(rows={"host.*": SOURCE}, names=(Names("host.*.dist", "pypi"),)),
     "python/implicit.json": Spec(
         rows={"rules.*": SOURCE},

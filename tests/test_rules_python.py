@@ -527,3 +527,28 @@ def test_a_dialect_and_driver_prefix_the_code_rewrites_urls_to_loads_that_driver
     # a word after the colon is not a URL or a prefix
     prose = {**BASE, "p/db.py": 'import sqlalchemy\nNOTE = "sqlite+aiosqlite: see docs"\n'}
     assert "aiosqlite" not in {name for name, _ in placements(write_tree(tmp_path / "b", prose))}
+
+
+def test_a_test_job_installing_only_a_requirements_file_gets_its_runner_from_it():
+    root = FIXTURES / "python" / "rules-ci-test-runner"
+    by_file = names_by_manifest(root)
+    assert {"pytest", "pytest-cov", "pyyaml"} <= by_file["requirements.txt"]
+    assert "pytest" not in by_file.get("pyproject.toml", set())  # its dev extra keeps it
+
+
+def test_a_job_that_may_get_pytest_elsewhere_adds_no_runner():
+    from depinfer.rules.python_ci_runner import _needs
+
+    found = _needs([("pip install -r requirements.txt\npytest -q", "")])
+    assert found is not None and found[0] == "requirements.txt" and found[3] == []
+    found = _needs([("pip install -r requirements.txt", "backend"), ("python -m pytest --cov", "")])
+    assert found is not None and found[0] == "backend/requirements.txt"
+    assert found[3] == [("--cov", "pytest-cov")]
+    for other in (
+        "pip install -r requirements.txt pytest\npytest",  # named on the pip line
+        "pip install -r requirements.txt\npip install -e .[test]\npytest",  # the project's extra
+        "pip install -r requirements.txt -r requirements-dev.txt\npytest",  # two files
+        "pip install -r requirements.txt\ntox -e py",  # an environment manager
+        "pip install -r requirements.txt\nflake8 .",  # no test runner
+    ):
+        assert _needs([(other, "")]) is None, other

@@ -51,6 +51,7 @@ from depinfer.model import (
 )
 from depinfer.patterns import compile_kept, lazy
 from depinfer.rules import (
+    python_ci_runner,
     python_features,
     python_optional_imports,
     python_poetry_extras,
@@ -115,6 +116,7 @@ def infer(
     _pytest_plugins(project, refs, repo.families, repo.text_of, layout, out, ctx)
     out.extend(python_poetry_extras.candidates(project))
     out.extend(python_tools.candidates(project, repo.families, repo.text_of, layout))
+    out.extend(python_ci_runner.candidates(project, layout))
     return python_features.annotate(project, refs, out, layout, ctx)
 
 
