@@ -143,3 +143,15 @@ def test_vitest_failed_tests_and_a_failing_file_s_lines_still_count():
     assert out["src/b.test.ts"] == "passed" and "src/a.test.ts" not in out
     # a spec reporter's block after the file line is no longer under it (its indent is back)
     assert out["reads flags"] == "passed"
+
+
+def test_what_an_install_prints_is_no_test_outcome():
+    log = (
+        "$ pnpm install --no-frozen-lockfile\n"
+        "✓ Lockfile passes supply-chain policies (1545 entries in 17.1s)\n"
+        "[exit 0]\n"
+        "$ pnpm test\n"
+        " ✓ src/a.test.ts (2 tests) 5ms\n"
+        "[exit 0]\n"
+    )
+    assert parse_outcomes(log) == {"src/a.test.ts": "passed"}

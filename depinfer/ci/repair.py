@@ -917,6 +917,7 @@ def _repair(loop: _Loop, rnd: Round, run: RunResult, ctx: Context) -> str | None
     rnd.added += [c.name for c in new] + [f"{n}{spec}" for n, (spec, _) in moves.items()]
     rnd.added += [f"{n}[{','.join(sorted(e))}]" for n, e in extras.items()]
     rnd.added += [f"{n}: bound dropped (conflict)" for n in relaxed]
+    rnd.added = list(dict.fromkeys(rnd.added))  # one name added to two manifests: one entry
     loop.repaired.extend(new)
     loop.repaired = [c for c in loop.repaired if _norm(c.name) not in loop.dropped]
     loop.bounds.update(moves)
