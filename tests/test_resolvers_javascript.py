@@ -478,3 +478,13 @@ def test_explain_names_the_step_that_left_a_candidate_out():
     assert (
         lines[1] == "  because: the manifest declares it already (resolver step already_declared)"
     )
+
+
+def test_a_registry_that_dates_no_release_by_the_as_of_date_still_chooses_one():
+    # a mirror whose `time` holds when it copied each release dates them all after the code;
+    # the newest is chosen (not "*"), so the types package and peers still follow the choice
+    reqs, _ = run("monorepo", as_of="2010-01-01")
+    assert reqs[("packages/app/package.json", "express")].spec == "^5.0.0"
+    reqs, _ = run("esm-ts", as_of="2010-01-01")
+    assert ("package.json", "@types/express") in reqs
+

@@ -693,24 +693,29 @@ class _State:
         def fits(v: VersionInfo) -> bool:
             return node_ok is None or node_ok(v)
 
-        lines = _line_exports(versions, self.as_of) if subpaths else {}
+        # a registry that dates no release by the as-of date (code newer than its date, or
+        # a mirror whose `time` holds when it copied each release) cannot choose by date:
+        # the newest then, as without one, so what follows a choice (types packages, peers,
+        # what a written package brings) is still known
+        for as_of in dict.fromkeys((self.as_of, None)):
+            lines = _line_exports(versions, as_of) if subpaths else {}
 
-        def reachable(v: VersionInfo) -> bool:
-            # a release without `exports` is judged by its major line's newest map (one
-            # record missing the field in a line whose others have it is a gap, not an
-            # open package: semver keeps a line's subpaths)
-            fields = v.extra if "exports" in v.extra else lines.get(_major(v.version), v.extra)
-            return fits(v) and all(exports_subpath(fields, s) for s in subpaths)
+            def reachable(v: VersionInfo, lines: dict = lines) -> bool:
+                # a release without `exports` is judged by its major line's newest map (one
+                # record missing the field in a line whose others have it is a gap, not an
+                # open package: semver keeps a line's subpaths)
+                fields = v.extra if "exports" in v.extra else lines.get(_major(v.version), v.extra)
+                return fits(v) and all(exports_subpath(fields, s) for s in subpaths)
 
-        def commonjs(v: VersionInfo) -> bool:
-            return reachable(v) and not esm_only(v.extra)
+            def commonjs(v: VersionInfo, reachable=reachable) -> bool:
+                return reachable(v) and not esm_only(v.extra)
 
-        # the strictest first; a want no release meets is given up, the Node floor never
-        for ok in (commonjs, reachable) if needs_cjs else (reachable,):
-            best = pick_version(versions, self.as_of, ok, sort_key=semver_key)
-            if best is not None:
-                return best
-        return pick_version(versions, self.as_of, fits, sort_key=semver_key)
+            # the strictest first; a want no release meets is given up, the Node floor never
+            for ok in (commonjs, reachable, fits) if needs_cjs else (reachable, fits):
+                best = pick_version(versions, as_of, ok, sort_key=semver_key)
+                if best is not None:
+                    return best
+        return None
 
     def _stub(self, name: str, version: str) -> bool:
         """A DefinitelyTyped stub: the package it types ships its own definitions (the stub's
