@@ -1,5 +1,7 @@
 """npm resolution against a fake registry: versions by date, types, peers, placement."""
 
+import json
+
 import pytest
 from conftest import FIXTURES, utc_date
 
@@ -39,6 +41,11 @@ PACKAGES = {
     "vitest": [V("1.0.0", utc_date(2023, 12))],
     "react-dom": [V("18.2.0", utc_date(2022, 6), extra={"peerDependencies": {"react": "^18.2.0"}})],
     "tailwindcss": [V("3.4.0", utc_date(2023, 12))],
+    # a package whose newest major is ESM only (`type: module`, no `require` condition)
+    "esm-later": [
+        V("4.1.2", utc_date(2021, 6), extra={"main": "index.js"}),
+        V("5.3.0", utc_date(2023, 6), extra={"type": "module", "exports": "./index.js"}),
+    ],
 }
 
 
@@ -488,3 +495,22 @@ def test_a_registry_that_dates_no_release_by_the_as_of_date_still_chooses_one():
     reqs, _ = run("esm-ts", as_of="2010-01-01")
     assert ("package.json", "@types/express") in reqs
 
+
+def test_code_that_jest_runs_gets_the_newest_commonjs_release(tmp_path):
+    # Jest runs modules as CommonJS and leaves node_modules alone: an ESM-only major of a
+    # package the code imports cannot load there, whatever syntax the code is written in
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "a.js").write_text("import x from 'esm-later'\nexport default x\n")
+
+    def spec(scripts: str) -> str:
+        doc = {"name": "app", "private": True, "scripts": {"test": scripts}}
+        (tmp_path / "package.json").write_text(json.dumps(doc))
+        options = Options()
+        ctx = Context(options=options, registries=FakeRegistries())
+        result = infer(tmp_path, options, ctx=ctx)
+        return next(r.spec for r in result.requirements if r.name == "esm-later")
+
+    assert spec("jest --coverage") == "^4.1.2"
+    assert spec("react-scripts test") == "^4.1.2"
+    assert spec("NODE_OPTIONS=--experimental-vm-modules jest") == "^5.3.0"  # Jest's ESM mode
+    assert spec("vitest run") == "^5.3.0"

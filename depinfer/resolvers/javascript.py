@@ -598,6 +598,13 @@ def _internal_peers(lay: Layout, merged: list[Candidate]) -> dict[str, set[str]]
     return out
 
 
+# a script that runs Jest (directly, or through Create React App and its wrappers)
+_JEST_SCRIPT = re.compile(
+    r"(?:^|[\s;&|/(])(?:jest|(?:react-scripts|craco|react-app-rewired) test)\b"
+)
+_JEST_CONFIG = re.compile(r"^jest\.config\.(?:js|cjs|mjs|ts|json)$")
+
+
 class _State:
     """What resolving one project needs at hand: registry answers, repo versions, as-of."""
 
@@ -651,8 +658,12 @@ class _State:
             # a name read from a helper call or a plain string, and nothing confirms it
             ctx.info(f"'{c.name}' (from {c.evidence[0]}) could not be verified; not written")
             return self._left_out(c, "unverified_guess")
+        f = npm_facts(c)
+        needs_cjs = f.required or (
+            self.tests_as_commonjs(owner) and not (f.type_only_all or f.implicit)
+        )
         chosen = (
-            self.chosen(owner, c.name, needs_cjs=npm_facts(c).required, subpaths=_subpaths(c))
+            self.chosen(owner, c.name, needs_cjs=needs_cjs, subpaths=_subpaths(c))
             if self.online
             else None
         )
@@ -722,6 +733,24 @@ class _State:
         description says so; its registry entry is otherwise an ordinary release)."""
         summary = str(self.ctx.registries.metadata(Ecosystem.NPM, name, version).get("summary"))
         return summary.startswith("Stub TypeScript definitions entry")
+
+    def tests_as_commonjs(self, owner: Manifest) -> bool:
+        """The package's tests run its code as CommonJS, whatever syntax it is written in:
+        Jest transforms each module to CommonJS and does not transform node_modules, so an
+        ESM-only release of a package the code imports fails with "Cannot use import
+        statement outside a module" (Jest docs, "ECMAScript Modules": ESM needs
+        `--experimental-vm-modules`). Create React App's `react-scripts test` is Jest."""
+        scripts = owner.data.get("scripts")
+        text = " ".join(str(v) for v in scripts.values()) if isinstance(scripts, dict) else ""
+        if "--experimental-vm-modules" in text:
+            return False
+        if _JEST_SCRIPT.search(text):
+            return True
+        here = PurePosixPath(owner.directory or ".")
+        return any(
+            PurePosixPath(f).parent == here and _JEST_CONFIG.match(PurePosixPath(f).name)
+            for f in self.lay.files
+        )
 
     def node_floor(self, owner: Manifest) -> str | None:
         """Oldest Node the package supports: engines.node, .nvmrc/.node-version, CI matrix."""
