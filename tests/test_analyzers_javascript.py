@@ -26,6 +26,19 @@ def test_require_with_expression_or_substitution_is_ignored():
     assert mods("require(name)\nrequire(`a-${b}`)\n", "javascript") == {}
 
 
+def test_a_template_whose_fixed_start_names_a_whole_package_loads_that_package():
+    src = (
+        "require.resolve(`@scope/wasms/out/tree-sitter-${lang}.wasm`)\n"
+        "require(`lodash/${fn}`)\n"
+        "import(`./locales/${l}.js`)\n"
+        "import(`${base}/x.js`)\n"
+        "require(`https://cdn/${x}`)\n"
+    )
+    found = mods(src, "javascript")
+    assert set(found) == {"@scope/wasms", "lodash"}
+    assert found["@scope/wasms"].dynamic
+
+
 def test_strings_and_comments_that_look_like_imports_do_not_count():
     src = "// require('c1')\n/* import 'c2' */\nconst s = \"require('c3')\"\n"
     assert mods(src, "javascript") == {}

@@ -163,6 +163,23 @@ def _literal(node: Node) -> str | None:
     return raw[1:-1]
 
 
+_TEMPLATE_PACKAGE = re.compile(r"^((?:@[a-z0-9][\w.-]*/)?[a-z0-9][\w.-]*)/")
+
+
+def _template_package(node: Node) -> str | None:
+    """The package a template literal's fixed start names in full, before its first
+    substitution: `require.resolve(`@scope/wasms/out/${lang}.wasm`)` loads a file of
+    @scope/wasms whatever `lang` is. Only the name is kept: the path is not known."""
+    if node.type != "template_string" or node.start_byte is None:
+        return None
+    subs = [c for c in node.named_children if c.type == "template_substitution"]
+    if not subs or not node.text:
+        return None
+    head = node.text[1 : subs[0].start_byte - node.start_byte].decode("utf-8", "replace")
+    m = _TEMPLATE_PACKAGE.match(head)
+    return m.group(1) if m else None
+
+
 def _bare_name(spec: str) -> bool:
     """A literal that can only be a package name: no path below it, no file extension."""
     if spec.startswith((".", "/", "#", "@/")) or _FILE_LIKE.search(spec) or " " in spec:
@@ -425,7 +442,7 @@ def _query_use(script: _Script, caps: dict[str, list[Node]]) -> Use | None:
     arg = (caps.get("src") or caps.get("arg") or [None])[0]
     if arg is None:
         return None
-    spec = _literal(arg)
+    spec = _literal(arg) or _template_package(arg)
     if not spec:
         return None
     base = Use(module=spec, line=script.line_of(arg))
