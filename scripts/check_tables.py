@@ -130,6 +130,7 @@ CURATED: dict[str, Spec] = {
             Names("companion.*.when", "npm", "specifier"),
             Names("companion.*.needs", "npm"),
             Names("companion.*.unless.*", "npm"),
+            Names("companion.*.beside.*", "npm"),
         ),
     ),
     "javascript/components.toml": Spec(
@@ -143,6 +144,10 @@ CURATED: dict[str, Spec] = {
             Names("extension.*.runtime", "npm"),
             Names("declared.*.runtime", "npm"),
         ),
+    ),
+    "javascript/orm_drivers.toml": Spec(
+        rows={"driver.*": DOCS},
+        names=(Names("driver.*.orms.*", "npm"), Names("driver.*.needs.*", "npm")),
     ),
     "javascript/module_loaders.toml": Spec(rows={"member_call.*": SOURCE}),
     "javascript/test_environments.toml": Spec(

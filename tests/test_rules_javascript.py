@@ -432,3 +432,38 @@ def test_a_start_script_that_sets_production_needs_its_env_wrapper(tmp_path):
     assert Section.RUNTIME in found["cross-env"]
     other = _implied_at(tmp_path / "other")
     assert other["cross-env"] == {Section.DEV}
+
+
+def test_an_orm_dialect_names_the_driver_it_loads():
+    found = implied("orm-drivers")
+    # sequelize's `dialect`: both sides of the ternary, and pg-hstore beside pg (its docs)
+    assert found["pg"] == {Section.RUNTIME}
+    assert found["pg-hstore"] == {Section.RUNTIME}
+    assert Section.RUNTIME in found["sqlite3"]
+    assert found["mysql2"] == {Section.RUNTIME}  # knex's `client`
+
+
+def test_an_orm_dialect_counts_only_in_the_package_that_uses_the_orm():
+    project = scan(FIXTURES / "javascript" / "orm-drivers")
+    ctx = make_context(Options(offline=True))
+    refs = analyze(project, ctx)
+    where = {
+        (c.manifest, c.name)
+        for c in infer(project, refs, map_imports(project, refs, ctx), ctx)
+        if c.name in ("pg", "mysql2")
+    }
+    # knex ignores a `type` option; the web package uses no ORM
+    assert where == {("api/package.json", "pg"), ("worker/package.json", "mysql2")}
+
+
+def test_create_react_app_keeps_its_template_testing_trio(tmp_path):
+    (tmp_path / "package.json").write_text(
+        '{"name": "app", "private": true, "scripts": {"test": "react-scripts test"}}'
+    )
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "App.test.js").write_text(
+        "import { render } from '@testing-library/react'\n"
+    )
+    assert "@testing-library/user-event" in _implied_at(tmp_path)
+    (tmp_path / "package.json").write_text('{"name": "app", "private": true}')
+    assert "@testing-library/user-event" not in _implied_at(tmp_path)

@@ -44,6 +44,7 @@ from depinfer.rules.javascript_config import (
     js_config_values,
     parse_config,
 )
+from depinfer.rules.javascript_drivers import driver_rules
 from depinfer.rules.javascript_scripts import script_executables, scripts_called
 
 __all__ = ["expand", "infer", "js_config_values", "script_executables", "tools", "bins"]
@@ -237,6 +238,7 @@ def infer(
             out.extend(_script_rules(lay, owner, raw, ctx))
     out.extend(_stylesheet_rules(project, lay, files))
     out.extend(_companions(project, lay, out))
+    out.extend(driver_rules(project, lay, files, out))
     out.extend(_node_types_rule(lay, refs))
     return out
 
@@ -664,13 +666,15 @@ def _entry_point_companions(lay: Layout, comp: dict, found: list[Candidate]) -> 
 
 def _package_companions(lay: Layout, comp: dict, found: list[Candidate]) -> list[Candidate]:
     """`when = "<package>"`: a package in use (`if_used`: only where the needed package is
-    in use already, to place it)."""
+    in use already, to place it; `beside`: only where these are in use too)."""
     used = {(c.manifest, c.name) for c in found}
     section = Section(comp.get("section", "runtime"))
     out: list[Candidate] = []
     for manifest, name in sorted(used):
         if comp.get("if_used") and (manifest, comp["needs"]) not in used:
             continue  # only places a package the code already uses
+        if any((manifest, other) not in used for other in comp.get("beside", [])):
+            continue
         if name == comp["when"]:
             out.append(
                 _cand(comp["needs"], manifest, section, "rule:companion", manifest, comp["docs"])
