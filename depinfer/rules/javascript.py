@@ -44,7 +44,7 @@ from depinfer.rules.javascript_config import (
     js_config_values,
     parse_config,
 )
-from depinfer.rules.javascript_drivers import driver_rules
+from depinfer.rules.javascript_drivers import driver_needs
 from depinfer.rules.javascript_scripts import script_executables, scripts_called
 
 __all__ = ["expand", "infer", "js_config_values", "script_executables", "tools", "bins"]
@@ -238,7 +238,10 @@ def infer(
             out.extend(_script_rules(lay, owner, raw, ctx))
     out.extend(_stylesheet_rules(project, lay, files))
     out.extend(_companions(project, lay, out))
-    out.extend(driver_rules(project, lay, files, out))
+    out.extend(
+        _cand(d.name, d.manifest, d.section, "rule:orm-driver", d.file, d.detail, d.line)
+        for d in driver_needs(project, lay, files, out)
+    )
     out.extend(_node_types_rule(lay, refs))
     return out
 

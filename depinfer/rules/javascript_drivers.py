@@ -12,12 +12,11 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 from pathlib import PurePosixPath
-from typing import Any
+from typing import Any, NamedTuple
 
 from depinfer.data import load_table
-from depinfer.facts.javascript import NpmFacts
-from depinfer.mapping.javascript_layout import owner_of
-from depinfer.model import Candidate, Ecosystem, Evidence, Project
+from depinfer.mapping.javascript_layout import Layout, owner_of
+from depinfer.model import Candidate, Ecosystem, Project, Section
 
 CONFIG_FILES = ("config.json", "ormconfig.json", "ormconfig.js", "ormconfig.ts")
 # what a config file or module may hold before the option is ignored (a bundle, a fixture)
@@ -36,9 +35,20 @@ def _option(key: str) -> re.Pattern[str]:
     return re.compile(rf"""(?<![\w$.])["']?{re.escape(key)}["']?\s*:\s*([^,}}\n;]+)""")
 
 
-def driver_rules(
-    project: Project, lay: Any, files: list[str], found: list[Candidate]
-) -> list[Candidate]:
+class Need(NamedTuple):
+    """A driver a package needs, and where its ORM's option names it."""
+
+    name: str
+    manifest: str
+    section: Section
+    file: str
+    line: int
+    detail: str
+
+
+def driver_needs(
+    project: Project, lay: Layout, files: list[str], found: list[Candidate]
+) -> list[Need]:
     """The drivers the ORMs in use name in their package's code and config files
     (`files`: the repository's files)."""
     rows = drivers()
@@ -47,45 +57,25 @@ def driver_rules(
     for c in found:
         if c.ecosystem == Ecosystem.NPM and c.name in orms:
             users.setdefault(c.manifest, {}).setdefault(c.name, c)
-    if not users:
-        return []
-    out: list[Candidate] = []
+    out: list[Need] = []
     for manifest, used in users.items():
         keys = {row["key"] for row in rows if used.keys() & set(row["orms"])}
         values = _option_values(project, lay, files, manifest, keys)
         for row in rows:
             orm = next((used[o] for o in row["orms"] if o in used), None)
-            if orm is None:
-                continue
-            for value in row["values"]:
+            for value in row["values"] if orm is not None else []:
                 where = values.get((row["key"], value))
-                if where is None:
-                    continue
-                file, line = where
-                for need in row["needs"]:
-                    out.append(
-                        Candidate(
-                            ecosystem=Ecosystem.NPM,
-                            name=need,
-                            manifest=manifest,
-                            section=orm.section,
-                            evidence=[
-                                Evidence(
-                                    "rule:orm-driver",
-                                    file,
-                                    line,
-                                    f"{orm.name} {row['key']}: {value}",
-                                )
-                            ],
-                            confidence=0.9,
-                            facts=NpmFacts(implicit=True),
-                        )
+                if where is not None:
+                    detail = f"{orm.name} {row['key']}: {value}"
+                    out.extend(
+                        Need(n, manifest, orm.section, where[0], where[1], detail)
+                        for n in row["needs"]
                     )
     return out
 
 
 def _option_values(
-    project: Project, lay: Any, files: list[str], manifest: str, keys: set[str]
+    project: Project, lay: Layout, files: list[str], manifest: str, keys: set[str]
 ) -> dict[tuple[str, str], tuple[str, int]]:
     """(key, quoted value) → the first file and line that sets it, in the files the
     manifest owns."""

@@ -2,15 +2,16 @@
 
 A workflow job whose only installs are `pip install -r requirements.txt` and that then runs
 a test runner (`pytest`, `python -m pytest --cov`: data/python/ci_test_runners.toml) gets
-the runner — and the plugins its command line's options need (`--cov`, `--timeout`: the
-pytest plugin table) — from that file or from nowhere: a fresh runner has neither. That is a fact of the workflow, not a
-habit, so the runner is written into the file (corpus train split: 22 of 26 such files
-list pytest; the other 4 get it from a package that depends on it or fail their CI).
+the runner, and the plugins its command line's options need (`--cov`, `--timeout`: the
+pytest plugin table), from that file or from nowhere: a fresh runner has neither. That is
+a fact of the workflow, not a habit, so the runner is written into the file (corpus train
+split: 22 of 26 such files list pytest; the other 4 get it from a package that depends on
+it, or their CI cannot run the tests).
 
 The rule stays out wherever the workflow could get pytest another way: a pip line naming
 a package or installing the project (`pip install pytest`, `-e .[test]`), a second
 requirements file, or an environment manager (tox, nox, poetry, uv sync, pipenv, hatch,
-pdm, conda) that installs its own.
+pdm, conda) or an action that sets one up.
 """
 
 from __future__ import annotations
@@ -41,8 +42,8 @@ _INSTALLER = frozenset({"pip", "setuptools", "wheel", "uv"})
 
 
 def candidates(project: Project, layout: ManifestLayout) -> list[Candidate]:
-    """pytest (and pytest-cov) for each requirements file a pytest-running workflow job
-    installs alone."""
+    """The runner, and the plugins its options need, for each requirements file a workflow
+    job that runs tests installs alone."""
     requirements = {
         m.path: m for m in project.manifests_of(Ecosystem.PYPI) if m.format == "requirements"
     }
@@ -61,7 +62,10 @@ def candidates(project: Project, layout: ManifestLayout) -> list[Candidate]:
             if manifest is None or runner["dist"] in declared:
                 continue
             folder = layout.folder_of(manifest.path)
-            why = f"the workflow's test job installs only {manifest.path} and runs {runner['command']}"
+            why = (
+                f"the workflow's test job installs only {manifest.path} "
+                f"and runs {runner['command']}"
+            )
             needs = [(runner["dist"], why)] + [
                 (dist, f"{why} {option}") for option, dist in options
             ]
@@ -176,9 +180,11 @@ def _needs(
                     command, runner = command or line, row
                     if row.get("plugin_options"):
                         for option in python_pytest.options_in(p.group(1)):
-                            found = python_pytest.providers("option", option, python_pytest.table())
-                            if len(found) == 1:  # an option two plugins add decides nothing
-                                options.setdefault(option, found[0].package)
+                            plugins = python_pytest.providers(
+                                "option", option, python_pytest.table()
+                            )
+                            if len(plugins) == 1:  # an option two plugins add decides nothing
+                                options.setdefault(option, plugins[0].package)
     if runner is None or len(files) != 1:
         return None
     return next(iter(files)), command, runner, sorted(options.items())
