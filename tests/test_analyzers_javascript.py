@@ -187,6 +187,12 @@ def test_packages_reached_by_name_at_run_time_are_heuristic_uses():
     assert all(u.facts.heuristic for u in found.values())
 
 
+def test_a_view_engine_with_a_registered_renderer_names_no_package():
+    src = "app.engine('.html', ejs.__express)\napp.set('view engine', 'html')\n"
+    assert "html" not in mods(src, "javascript")
+    assert "pug" in mods("app.engine('html', x)\napp.set('view engine', 'pug')\n", "javascript")
+
+
 def test_pino_transport_targets_are_modules_loaded_by_name():
     found = mods(
         "const app = fastify({ logger: { transport: { target: 'pino-pretty' } } })\n"

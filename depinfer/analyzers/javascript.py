@@ -612,7 +612,7 @@ def _named_at_run_time(text: str, tree, line_offset: int) -> list[Use]:
     - a path into node_modules in a string (an Express app serving
       'node_modules/bootstrap/dist/js/bootstrap.min.js' to browsers);
     - Express's `app.set('view engine', 'pug')`, whose renderer Express require()s by that
-      name (Express guide, "Using template engines");
+      name (Express guide, "Using template engines"), unless `app.engine()` registers one;
     - a pino transport's `target` module."""
     data = text.encode("utf-8")
     out: list[Use] = []
@@ -629,6 +629,8 @@ def _named_at_run_time(text: str, tree, line_offset: int) -> list[Use]:
                 continue
             if pattern is _TRANSPORT_TARGET and not _in_transport(node):
                 continue
+            if pattern is _VIEW_ENGINE and _engine_registered(data, m.group(1)):
+                continue
             out.append(
                 Use(
                     m.group(1).decode("utf-8", errors="replace"),
@@ -638,6 +640,13 @@ def _named_at_run_time(text: str, tree, line_offset: int) -> list[Use]:
                 )
             )
     return out
+
+
+def _engine_registered(data: bytes, ext: bytes) -> bool:
+    """`app.engine('.html', ejs.__express)` registers the renderer for that extension, so
+    Express require()s nothing by the view engine's name (Express API, app.engine: "By
+    default, Express will require() the engine based on the file extension")."""
+    return re.search(rb"\.engine\(\s*['\"]\.?" + re.escape(ext) + rb"['\"]", data) is not None
 
 
 def _in_transport(node) -> bool:
