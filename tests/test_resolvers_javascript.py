@@ -514,3 +514,6 @@ def test_code_that_jest_runs_gets_the_newest_commonjs_release(tmp_path):
     assert spec("react-scripts test") == "^4.1.2"
     assert spec("NODE_OPTIONS=--experimental-vm-modules jest") == "^5.3.0"  # Jest's ESM mode
     assert spec("vitest run") == "^5.3.0"
+    # a path resolved for Jest to load itself (a watch plugin) is not run as CommonJS
+    (tmp_path / "src" / "a.js").write_text("module.exports = require.resolve('esm-later')\n")
+    assert spec("jest") == "^5.3.0"

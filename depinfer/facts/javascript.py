@@ -51,6 +51,7 @@ class NpmFacts(Facts):
     # set by the resolver on the merged candidate (all uses of the name in one manifest)
     type_only_all: bool = False  # every use is for types only
     required: bool = False  # some use `require()`s it: pick a CommonJS release
+    loaded: bool = False  # some use loads it (a static import or `require()`), not only resolves it
     implied_only: bool = False  # only config files' presence implies it
     config_only: bool = False  # only tools' configs name it
     # set by the resolver on the follow-ups it adds

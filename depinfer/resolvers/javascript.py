@@ -149,6 +149,7 @@ class _Uses:
 
     value_used: frozenset[tuple[str, str]]  # some use is not for types only
     required: frozenset[tuple[str, str]]  # some use `require()`s it
+    loaded: frozenset[tuple[str, str]]  # some use is a static import or a `require()`
     named: frozenset[tuple[str, str]]  # some use is more than a config file's presence
     beyond_configs: frozenset[tuple[str, str]]  # named by code, scripts or rules, not configs
     presence_not_enough: frozenset[tuple[str, str]]  # implied by a presence that installs nothing
@@ -161,6 +162,11 @@ class _Uses:
         return cls(
             value_used=frozenset((c.manifest, c.name) for c, f in facts if not f.type_only),
             required=frozenset((c.manifest, c.name) for c, f in facts if f.require),
+            loaded=frozenset(
+                (c.manifest, c.name)
+                for c, f in facts
+                if (f.require or not f.dynamic) and not f.implicit
+            ),
             named=frozenset((c.manifest, c.name) for c, f in facts if not f.implied),
             beyond_configs=frozenset(
                 (c.manifest, c.name)
@@ -180,6 +186,7 @@ class _Uses:
             npm_facts(c),
             type_only_all=key not in self.value_used,
             required=key in self.required,
+            loaded=key in self.loaded,
             implied_only=key not in self.named,
             config_only=key not in self.beyond_configs,
             presence_not_enough=key in self.presence_not_enough,
@@ -659,8 +666,10 @@ class _State:
             ctx.info(f"'{c.name}' (from {c.evidence[0]}) could not be verified; not written")
             return self._left_out(c, "unverified_guess")
         f = npm_facts(c)
+        # a use that only resolves a path (`require.resolve`, a Jest watch plugin's name)
+        # loads nothing under Jest: any release will do
         needs_cjs = f.required or (
-            self.tests_as_commonjs(owner) and not (f.type_only_all or f.implicit)
+            self.tests_as_commonjs(owner) and f.loaded and not f.type_only_all
         )
         chosen = (
             self.chosen(owner, c.name, needs_cjs=needs_cjs, subpaths=_subpaths(c))
