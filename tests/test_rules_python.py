@@ -552,3 +552,13 @@ def test_a_job_that_may_get_pytest_elsewhere_adds_no_runner():
         "pip install -r requirements.txt\nflake8 .",  # no test runner
     ):
         assert _needs([(other, "")]) is None, other
+
+
+def test_torch_tensorboard_needs_the_tensorboard_distribution(tmp_path):
+    # torch does not install tensorboard, not even under an extra
+    code = "from torch.utils.tensorboard import SummaryWriter\n\nW = SummaryWriter\n"
+    placed = {name for name, _ in placements(write_tree(tmp_path / "a", {**BASE, "p/t.py": code}))}
+    assert "tensorboard" in placed
+    other = "from tensorboardX import SummaryWriter\nimport torch\n"
+    placed = {name for name, _ in placements(write_tree(tmp_path / "b", {**BASE, "p/t.py": other}))}
+    assert "tensorboard" not in placed
