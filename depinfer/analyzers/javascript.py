@@ -170,7 +170,7 @@ def _template_package(node: Node) -> str | None:
     """The package a template literal's fixed start names in full, before its first
     substitution: `require.resolve(`@scope/wasms/out/${lang}.wasm`)` loads a file of
     @scope/wasms whatever `lang` is. Only the name is kept: the path is not known."""
-    if node.type != "template_string" or node.start_byte is None:
+    if node.type != "template_string":
         return None
     subs = [c for c in node.named_children if c.type == "template_substitution"]
     if not subs or not node.text:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from depinfer.ci.plan import Plan, pyenv_pythons
-from depinfer.ci.workflow import install_commands
+from depinfer.ci.workflow import is_install_command
 
 STEP_TIMEOUT = 900  # seconds per install/test step
 
@@ -118,7 +118,7 @@ def _without_installs(output: str) -> str:
     skipping = False
     for line in output.splitlines(keepends=True):
         if line.startswith("$ "):
-            skipping = any(re.search(p, line) for p in install_commands())
+            skipping = is_install_command(line)
         if not skipping:
             kept.append(line)
     return "".join(kept)

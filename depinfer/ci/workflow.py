@@ -48,6 +48,11 @@ def install_commands() -> tuple[str, ...]:
     return tuple(row["pattern"] for row in rows)
 
 
+def is_install_command(text: str) -> bool:
+    """A command (or the runner's `$ command` line) that installs tools or packages."""
+    return any(re.search(p, text) for p in install_commands())
+
+
 _SHELL_SEPARATORS = re.compile(r"&&|\|\||;")
 _SHELL_KEYWORDS = re.compile(r"^(?:then|do|else|fi|done)\b\s*")
 
@@ -78,7 +83,7 @@ def is_test_line(line: str) -> bool:
     matches a test command and installs nothing (`pip install pytest` names the runner but
     runs no test)."""
     for part in simple_commands(line):
-        if any(re.search(p, part) for p in install_commands()):
+        if is_install_command(part):
             continue
         if any(re.search(p, part) for p in test_commands()):
             return True
