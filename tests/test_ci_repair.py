@@ -291,6 +291,27 @@ def test_cargo_logs_tell_the_installed_crate_version(tmp_path):
     assert installed_version("rust", "quote", log, tmp_path) is None
 
 
+def test_a_quiet_cargo_log_leaves_the_installed_version_to_the_lock_file(tmp_path):
+    from depinfer.ci.repair import installed_version
+
+    # `cargo test --quiet` prints no `Compiling x v1.2.3`: the lock the run wrote has it
+    log = (LOGS / "rust-method-moved-trait.log").read_text()
+    lock = (
+        'version = 4\n\n[[package]]\nname = "rand_chacha"\nversion = "0.10.0"\n'
+        'source = "registry+x"\n\n[[package]]\nname = "rand_chacha"\nversion = "0.3.1"\n'
+    )
+    write_tree(tmp_path, {"Cargo.lock": lock})
+    assert installed_version("rust", "rand_chacha", log, tmp_path) == "0.10.0"
+    assert installed_version("rust", "rand", log, tmp_path) is None
+
+
+def test_a_method_that_moved_to_another_trait_names_the_crate_rustc_offers_to_import():
+    actions = diagnose((LOGS / "rust-method-moved-trait.log").read_text(), "rust")
+    # the trait's crate (rand) and the type's crate through the file's import (binding)
+    assert ("version", "rand") in [(a.kind, a.name) for a in actions]
+    assert ("version", "ChaCha8Rng") in [(a.kind, a.binding) for a in actions]
+
+
 def test_cli_verify_asks_the_pipeline_and_records_the_rounds(tmp_path, monkeypatch, capsys):
     import json
 
@@ -666,6 +687,41 @@ def test_a_rust_name_a_major_lacks_moves_to_the_nearest_line_that_has_it(tmp_pat
         SimpleNamespace(), "rust", [action], log, tmp_path, reqs, ctx, None, None
     )
     assert moves["oldapi"][0] == "1.0.0"  # 3.0.0 is newer but has no source offering it
+
+
+def test_a_method_moved_between_traits_moves_both_crates_of_the_family_down(tmp_path):
+    # rand 0.10 moved `random_range` from `Rng` to `RngExt`; the quiet log names no build
+    # and the reused run left no lock: the written lines are the ones built, and the trait's
+    # crate and the generator's crate (the file's import of the trimmed type) both step down
+    from types import SimpleNamespace
+
+    from depinfer.ci.repair import _bind_packages, _version_moves
+    from depinfer.context import Context, Options
+    from depinfer.model import Ecosystem, FileKind, Requirement
+    from depinfer.registries import Registries
+    from depinfer.registries.base import VersionInfo
+
+    class Lines(Registries):
+        def versions(self, ecosystem, name):
+            return [VersionInfo(v) for v in ("0.8.5", "0.9.2", "0.10.0", "0.10.1")]
+
+    write_tree(tmp_path, {"src/sample.rs": "use rand::Rng;\nuse rand_chacha::ChaCha8Rng;\n"})
+    log = (LOGS / "rust-method-moved-trait.log").read_text()
+    actions = [a for a in diagnose(log, "rust") if a.kind == "version"]
+    project = SimpleNamespace(
+        root=tmp_path, files=[SimpleNamespace(path="src/sample.rs", kind=FileKind.SOURCE)]
+    )
+    loop = SimpleNamespace(
+        project=project, scratch=tmp_path, request=SimpleNamespace(language="rust")
+    )
+    _bind_packages(loop, actions)
+    ctx = Context(Options(languages=("rust",)), registries=Lines(use_cache=False))
+    reqs = [
+        Requirement(Ecosystem.CRATES, "rand", "Cargo.toml", spec="0.10.0"),
+        Requirement(Ecosystem.CRATES, "rand_chacha", "Cargo.toml", spec="0.10.0"),
+    ]
+    moves = _version_moves(project, "rust", actions, log, tmp_path, reqs, ctx, None, None)
+    assert {n: m[0] for n, m in moves.items()} == {"rand": "<0.10", "rand-chacha": "<0.10"}
 
 
 def test_cargo_refusing_a_feature_names_the_line_that_has_it():

@@ -367,6 +367,8 @@ def installed_version(language: str, name: str, log: str, scratch: Path) -> str 
             )
             if _norm(m.group(1)) == _norm(name)
         ]
+        # `cargo test --quiet` prints none of them: the lock file the run wrote has them
+        seen = seen or _locked_versions(scratch, name)
         keyed = [(k, v) for v in seen if (k := _release_key(v)) is not None]
         return max(keyed)[1] if keyed else None
     found = None
@@ -378,6 +380,26 @@ def installed_version(language: str, name: str, log: str, scratch: Path) -> str 
             dist, _, version = item.rpartition("-")
             if _norm(dist) == _norm(name):
                 found = version
+    return found
+
+
+_LOCKED = re.compile(r'^\[\[package\]\]\s*\nname = "([^"]+)"\s*\nversion = "([^"]+)"', re.M)
+
+
+def _locked_versions(scratch: Path, name: str) -> list[str]:
+    """The versions of `name` in the Cargo.lock files of the checkout (the workspace's at
+    the root, a lone crate's beside its manifest, two folders down at most)."""
+    found: list[str] = []
+    for lock in [
+        scratch / "Cargo.lock",
+        *scratch.glob("*/Cargo.lock"),
+        *scratch.glob("*/*/Cargo.lock"),
+    ]:
+        try:
+            text = lock.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        found += [m.group(2) for m in _LOCKED.finditer(text) if _norm(m.group(1)) == _norm(name)]
     return found
 
 
@@ -408,6 +430,12 @@ def _version_moves(
         if name is None:
             continue
         installed = a.installed or installed_version(language, name, log, scratch)
+        if installed is None and language == "rust" and written[_norm(name)].spec:
+            # a run whose log and checkout name no build (the plain run's log, reused): the
+            # written requirement's line is the one cargo built
+            installed = _bound_release(
+                _package_of(written[_norm(name)]), written[_norm(name)].spec, ctx, as_of
+            )
         key = _release_key(installed) if installed else None
         if key is None:
             continue
