@@ -109,3 +109,35 @@ def test_same_named_backport_below_the_table(tmp_path):
     # same-named one, so a plain import of it asks for nothing
     assert _runtime(root) == {"dataclasses": 'python_version < "3.7"'}
     assert backport_for("dataclasses", (), "3.6").dist == "dataclasses"
+
+
+def test_a_fallback_the_registry_names_keeps_the_marker_of_its_try(tmp_path):
+    # `except ImportError: import tomlreaderz` after `import tomllib`: a name no shipped
+    # index knows, confirmed by the registry's same-name look-up, is still the fallback of
+    # its `try` (the marker of the Pythons that lack tomllib), not an unconditional entry;
+    # and a Python 2 fallback is not written even where classifiers still list Python 2
+    from conftest import write_tree
+
+    from depinfer.context import Context, Options
+    from depinfer.pipeline import infer
+    from depinfer.registries import Registries
+
+    class Knows(Registries):
+        def exists_many(self, ecosystem, names):
+            return {n: True for n in names}
+
+    code = (
+        "try:\n    import tomllib\nexcept ImportError:\n    import tomlreaderz as tomllib\n"
+        "try:\n    import xml.etree.cElementTree as ET\nexcept ImportError:\n"
+        "    import cElementTreeZ as ET\n"
+    )
+    setup_cfg = (
+        "[metadata]\nname = app\nclassifiers =\n    Programming Language :: Python :: 2.6\n"
+        "    Programming Language :: Python :: 3.12\n"
+    )
+    files = {"app/__init__.py": "", "app/codec.py": code, "setup.cfg": setup_cfg}
+    root = write_tree(tmp_path / "repo", files)
+    options = Options(versions=False)
+    result = infer(root, options, ctx=Context(options, Knows(use_cache=False)))
+    marks = {r.name: r.markers for r in result.requirements}
+    assert marks == {"tomlreaderz": 'python_version < "3.11"'}

@@ -264,3 +264,28 @@ def test_uv_cache_answers_first_and_only_a_failure_asks_the_index(tmp_path, monk
     bb = req("bb", ">=1.0,<2")
     assert python_gate.gate(project(tmp_path), [bb], context()) == [bb]
     assert calls == [True, False]
+
+
+def test_a_name_the_index_serves_nothing_for_is_dropped_and_the_rest_written(tmp_path, monkeypatch):
+    # the registry's metadata knows `ghost` (a project page with no files) and uv, asking
+    # the index, finds nothing to install: no install of the set could succeed with it
+    def stand_in(text, python, as_of, uv_args=None, **kw):
+        if "--offline" in (uv_args or []) or "ghost" not in text:
+            ok = "ghost" not in text
+            return ok, "aa==1.0\n" if ok else "", "" if ok else "not found in the cache"
+        return (
+            False,
+            "",
+            (
+                "  × No solution found when resolving dependencies:\n  ╰─▶ Because ghost was not "
+                "found in the package registry and you require ghost, we can conclude that your "
+                "requirements are unsatisfiable."
+            ),
+        )
+
+    monkeypatch.setattr(python_gate, "uv_compile", stand_in)
+    aa, ghost = req("aa", ">=1.0"), req("ghost", sites=3)
+    ctx = context()
+    assert python_gate.gate(project(tmp_path), [aa, ghost], ctx) == [aa]
+    assert "ghost dropped, the package index has nothing to install for it" in messages(ctx)
+    assert any(ev.rule == "resolve-gate" for ev in ghost.evidence)

@@ -337,8 +337,9 @@ class _Mapper:
     declared: set[str]  # canonical names the manifests declare anywhere
     hosted: tuple[tuple[Host, set[str]], ...] = ()  # hosts and the files they load
     out: list[Candidate] = field(default_factory=list)
-    # canonical name → refs left for the registry's same-name check
-    unknown: dict[str, list[ImportRef]] = field(default_factory=lambda: defaultdict(list))
+    # canonical name → uses left for the registry's same-name check (with their placement:
+    # a fallback's marker, an integration's section, a host)
+    unknown: dict[str, list[_Use]] = field(default_factory=lambda: defaultdict(list))
 
     @classmethod
     def of(cls, project: Project, ctx: Context) -> _Mapper:
@@ -411,7 +412,11 @@ class _Mapper:
 
 
 def _floor(project: Project, ctx: Context, target: str) -> str:
-    """The oldest Python the declared requires-python admits (python_stdlib)."""
+    """The oldest Python the declared requires-python admits (python_stdlib); never a
+    Python 2 (classifiers that still list 2.6): what the test job runs and the gate
+    resolves for is a Python 3, so a Python 2 fallback is not written."""
+    if target.startswith("2."):
+        return "3.0"
     if ctx.options.python:
         return target
     specs = [
@@ -451,7 +456,7 @@ def by_pip_install(m: _Mapper, use: _Use) -> bool:
     """A notebook's `!pip install x`: the name is the distribution's; the registry checks it."""
     if not import_facts(use.ref).pip_install:
         return False
-    m.unknown[canonical(use.ref.module)].append(use.ref)
+    m.unknown[canonical(use.ref.module)].append(use)
     return True
 
 
@@ -601,7 +606,7 @@ def by_same_name(m: _Mapper, use: _Use) -> bool:
             f"`{use.ref.module}`: the repository's own {held}; not a distribution", use.ref.file
         )
         return True
-    m.unknown[canonical(use.root)].append(use.ref)
+    m.unknown[canonical(use.root)].append(use)
     return True
 
 
@@ -626,15 +631,19 @@ def _by_registry(m: _Mapper) -> None:
     answers = m.ctx.registries.exists_many(Ecosystem.PYPI, sorted(m.unknown))
     for dist, uses in sorted(m.unknown.items()):
         answer = answers.get(dist)
-        first = uses[0]
+        first = uses[0].ref
         if answer is True:
-            for ref in uses:
+            for use in uses:
+                ref = use.ref
                 m.emit(
                     dist,
                     ref,
                     Evidence(
                         "registry:exists", ref.file, ref.line, f"{ref.module} → {dist} (same name)"
                     ),
+                    markers=use.marker,
+                    section=use.section,
+                    hosted=use.hosted,
                     confidence=0.5,
                     verified=True,
                 )
@@ -642,7 +651,8 @@ def _by_registry(m: _Mapper) -> None:
             m.ctx.warn(f"`{first.module}`: no distribution of that name; not written", first.file)
         elif m.ctx.options.keep_unverified:
             # check mode compares these with what the manifests declare
-            for ref in uses:
+            for use in uses:
+                ref = use.ref
                 m.emit(
                     dist,
                     ref,
@@ -652,6 +662,9 @@ def _by_registry(m: _Mapper) -> None:
                         ref.line,
                         f"{ref.module} → {dist} (same name, not verified)",
                     ),
+                    markers=use.marker,
+                    section=use.section,
+                    hosted=use.hosted,
                     confidence=0.3,
                     verified=None,
                 )

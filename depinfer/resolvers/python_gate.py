@@ -23,9 +23,11 @@ On a conflict the gate changes one entry it was going to write, and resolves aga
 
 Entries the manifests already declare are never changed. When the set still does not
 resolve, and what the manifests declare resolves on its own, nothing of that folder is
-written (an error says why). A failure that is no conflict (the index cannot be reached,
-a name the index does not have, a source build that fails) leaves the set as inferred,
-with a warning: the gate cannot judge it. Without uv, or offline, the gate is skipped
+written (an error says why). A name of ours that the index serves nothing for (uv: "was
+not found in the package registry", though the registry's metadata knows the name) is
+dropped with a warning. Any other failure that is no conflict (the index cannot be
+reached, a source build that fails, a name the manifests declare themselves) leaves the set
+as inferred, with a warning: the gate cannot judge it. Without uv, or offline, the gate is skipped
 with a message saying so; it never runs for `--check` or `--names-only`.
 """
 
@@ -75,6 +77,8 @@ _UNUSABLE = re.compile(
     r"([A-Za-z0-9][A-Za-z0-9._-]*)(?:[<>=!~]=?[0-9][^\s,]*)? (?:has no wheels with a matching "
     r"Python|cannot be used)"
 )
+# uv: "Because x was not found in the package registry and you require x"
+_NOT_SERVED = re.compile(r"\b([A-Za-z0-9][A-Za-z0-9._-]*) was not found in the package registry")
 _NO_PLATFORM_FILE = re.compile(
     r"([A-Za-z0-9][A-Za-z0-9._-]*)(?:==\S+)? has no wheels with a matching platform tag"
 )
@@ -246,6 +250,10 @@ def _gate_folder(run: _Run, folder: str, entries: list[_Entry]) -> set[int]:
         if ok:
             _write_lines(run, live, dict(PINNED.findall(out)))
             return dropped
+        unserved = _drop_unserved(run, live, err)
+        if unserved:
+            dropped.update(id(x.req) for x in unserved)
+            continue
         if "No solution found" not in err or "not found in the" in err:
             last = err.splitlines()[-1] if err else "no output"
             run.ctx.warn(f"resolve gate could not judge {where}: {last}")
@@ -367,6 +375,23 @@ def _drop_entry(run: _Run, live: list[_Entry], err: str) -> list[_Entry]:
             f"({_cause(err)})",
             x.req.manifest,
         )
+    return changed
+
+
+def _drop_unserved(run: _Run, live: list[_Entry], err: str) -> list[_Entry]:
+    """Our entries of a name the index the installer reads does not serve (a project page
+    with no files: the registry knows the name, uv finds nothing to install): dropped, as
+    no install of the set could succeed with them."""
+    names = {canonicalize_name(n) for n in _NOT_SERVED.findall(err)}
+    changed = [e for e in live if e.req is not None and e.name in names]
+    for x in changed:
+        live.remove(x)
+        run.ctx.warn(
+            f"resolve gate: {x.req.name} dropped, the package index has nothing to install "
+            f"for it ({_cause(err)})",
+            x.req.manifest,
+        )
+        x.req.evidence.append(Evidence("resolve-gate", detail="not served by the index"))
     return changed
 
 
