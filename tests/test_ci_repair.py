@@ -395,6 +395,25 @@ def _verify(tmp_path, fake_run, monkeypatch, rounds=3):
     return infer(tmp_path, ctx.options, ctx=ctx, verify=request)
 
 
+def test_a_bound_already_tried_is_not_asked_for_again(tmp_path, monkeypatch):
+    # neither line of the written package ships the module the tests import: the loop
+    # moves the bound down, then up, and stops instead of moving it down once more
+    import depinfer.ci.repair as repair
+
+    _package_with_tests(tmp_path, "import pkg\nimport yaml\n", PYPROJECT_WITH_TEST_EXTRA)
+    asked = iter([("<6", "down"), (">=6", "up"), ("<6", "down again"), (">=6", "up again")])
+    monkeypatch.setattr(repair, "_version_moves", lambda *a, **k: {"pyyaml": next(asked)})
+
+    def fake_run(root, language, test_cmd=None, env=None, **kw):
+        missing = "ImportError: cannot import name 'safe_load' from 'yaml'"
+        return _run("failed", {"tests/test_config.py::test_a": ("FAILED", missing)})
+
+    outcome = _verify(tmp_path, fake_run, monkeypatch, rounds=6).verification
+    added = [a for r in outcome.rounds for a in r.added]
+    assert added.count("pyyaml<6") == 1 and added.count("pyyaml>=6") == 1
+    assert outcome.stopped_because.startswith("nothing new to add")
+
+
 def test_a_module_the_written_distribution_lacks_is_taken_from_another_provider(
     tmp_path, monkeypatch
 ):

@@ -737,6 +737,9 @@ class _Loop:
     # package → (section, group, why): written where the test job does not install it
     placed: dict[str, tuple[Section, str | None, str]] = field(default_factory=dict)
     tried: dict[str, set[str]] = field(default_factory=dict)  # module → distributions tried
+    # package → bounds a round already ran with: one that failed is not asked for again
+    # (`x<6`, then `x>=6`, then `x<6` once more when neither line ships the module)
+    bounds_tried: dict[str, set[str]] = field(default_factory=dict)
     rerun_failed: bool = False  # the next run selects the tests that failed last
     outcomes: dict[str, str] = field(default_factory=dict)  # every test's latest outcome
 
@@ -934,7 +937,10 @@ def _repair(loop: _Loop, rnd: Round, run: RunResult, ctx: Context) -> str | None
         moved.update(rust_feature_lines(rnd.actions, loop.result.requirements, ctx, loop.as_of))
         moved.update(rust_alignments(rnd.actions, run.log, loop.result.requirements))
     moves = {
-        name: move for name, move in moved.items() if loop.bounds.get(name, ("",))[0] != move[0]
+        name: move
+        for name, move in moved.items()
+        if loop.bounds.get(name, ("",))[0] != move[0]
+        and move[0] not in loop.bounds_tried.get(name, set())
     }
     extras = _new_extras(loop, rnd.actions)
     relaxed = _relax(loop, rnd.actions)
@@ -949,6 +955,8 @@ def _repair(loop: _Loop, rnd: Round, run: RunResult, ctx: Context) -> str | None
     loop.repaired.extend(new)
     loop.repaired = [c for c in loop.repaired if _norm(c.name) not in loop.dropped]
     loop.bounds.update(moves)
+    for name, (spec, _) in moves.items():
+        loop.bounds_tried.setdefault(name, set()).add(spec)
     return None
 
 
