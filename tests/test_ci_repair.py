@@ -4,7 +4,7 @@ import shutil
 from types import SimpleNamespace
 
 import pytest
-from conftest import FIXTURES, offline_context, write_tree
+from conftest import FIXTURES, offline_context, utc_date, write_tree
 
 from depinfer.ci.repair import diagnose, patterns
 from depinfer.ci.runner import RunResult
@@ -57,6 +57,7 @@ def test_every_pattern_has_a_fixture_log_that_it_matches():
         ("python-uv-build-failed.log", "python", ("version", "llvmlite")),
         ("node-cannot-find-module.log", "javascript", ("module", "lodash")),
         ("node-require-esm.log", "javascript", ("version", "chalk")),
+        ("npm-install-script-failed.log", "javascript", ("version", "socket-plugin")),
         ("rust-unresolved.log", "rust", ("module", "serde_json")),
         ("rust-unlinked-crate.log", "rust", ("module", "h2")),
         ("rust-missing-item.log", "rust", ("version", "syn")),
@@ -741,6 +742,34 @@ def test_a_method_moved_between_traits_moves_both_crates_of_the_family_down(tmp_
     ]
     moves = _version_moves(project, "rust", actions, log, tmp_path, reqs, ctx, None, None)
     assert {n: m[0] for n, m in moves.items()} == {"rand": "<0.10", "rand-chacha": "<0.10"}
+
+
+def test_an_install_script_that_fails_moves_the_package_below_the_written_major(tmp_path):
+    # npm removed what it unpacked: the written range says which release it took (5.1.0,
+    # the newest ^5 by a date that admits none of the registry's dates), so the move is
+    # to the majors before it
+    from types import SimpleNamespace
+
+    from depinfer.ci.repair import _version_moves
+    from depinfer.context import Context, Options
+    from depinfer.model import Ecosystem, Requirement
+    from depinfer.registries import Registries
+    from depinfer.registries.base import VersionInfo
+
+    class Lines(Registries):
+        def versions(self, ecosystem, name):
+            when = utc_date(2024, 3)
+            return [VersionInfo(v, published=when) for v in ("3.0.0", "4.2.1", "5.0.0", "5.1.0")]
+
+    log = (LOGS / "npm-install-script-failed.log").read_text()
+    actions = [a for a in diagnose(log, "javascript") if a.kind == "version"]
+    ctx = Context(Options(languages=("javascript",)), registries=Lines(use_cache=False))
+    reqs = [Requirement(Ecosystem.NPM, "socket-plugin", "package.json", spec="^5.0.0")]
+    moves = _version_moves(
+        SimpleNamespace(), "javascript", actions, log, tmp_path, reqs, ctx, "2021-09-15", None
+    )
+    assert moves["socket-plugin"][0] == "<5"
+    assert "5.1.0 lacks it" in moves["socket-plugin"][1]
 
 
 def test_cargo_refusing_a_feature_names_the_line_that_has_it():

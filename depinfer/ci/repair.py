@@ -68,6 +68,7 @@ from depinfer.model import (
 )
 from depinfer.registries.crate_sources import remove_workdir
 from depinfer.resolvers.common import merge_candidates
+from depinfer.resolvers.javascript_semver import satisfies, semver_key
 from depinfer.scan import scan
 from depinfer.versions import crate_req_admits_line, parse_as_of
 
@@ -430,12 +431,11 @@ def _version_moves(
         if name is None:
             continue
         installed = a.installed or installed_version(language, name, log, scratch)
-        if installed is None and language == "rust" and written[_norm(name)].spec:
-            # a run whose log and checkout name no build (the plain run's log, reused): the
-            # written requirement's line is the one cargo built
-            installed = _bound_release(
-                _package_of(written[_norm(name)]), written[_norm(name)].spec, ctx, as_of
-            )
+        if installed is None and written[_norm(name)].spec:
+            # a run whose log and checkout name no build (the plain run's log, reused; an
+            # install that failed before unpacking): the installer took the newest release
+            # the written requirement admits
+            installed = _newest_admitted(language, written[_norm(name)], ctx, as_of)
         key = _release_key(installed) if installed else None
         if key is None:
             continue
@@ -503,14 +503,16 @@ def compat_group(key: tuple[int, ...]) -> tuple[int, ...]:
 
 def _published(eco, name: str, ctx: Context, as_of: str | None) -> list:
     """The package's releases the registry lists, published by the date, not yanked, not
-    pre-releases, with a release number."""
+    pre-releases, with a release number; all of them when the date admits none (a registry
+    whose publish dates do not reach back that far, as the resolvers take it)."""
     when = parse_as_of(as_of, None) if as_of else None
-    return [
+    listed = [
         info
         for info in ctx.registries.versions(eco, name)
         if _release_key(info.version) is not None and not (info.prerelease or info.yanked)
-        and not (when and info.published and info.published > when)
-    ]  # fmt: skip
+    ]
+    dated = [i for i in listed if not (when and i.published and i.published > when)]
+    return dated or listed
 
 
 def crate_feature_names(extra: dict) -> set[str]:
@@ -626,6 +628,23 @@ def _bound_release(package: str, spec: str, ctx: Context, as_of: str | None) -> 
         if crate_req_admits_line(spec, info.version)
     ]
     return max(fitting, key=_version_key, default=None)
+
+
+def _newest_admitted(
+    language: str, req: Requirement, ctx: Context, as_of: str | None
+) -> str | None:
+    """The newest release (by the date) the written requirement admits: cargo's line of it,
+    or npm's range; None for the others (their logs name what was installed)."""
+    if language == "rust":
+        return _bound_release(_package_of(req), req.spec, ctx, as_of)
+    if language != "javascript":
+        return None
+    fitting = [
+        info.version
+        for info in _published(LANGUAGE_ECOSYSTEM[language], req.name, ctx, as_of)
+        if satisfies(semver_key(info.version)[:3], req.spec)
+    ]
+    return max(fitting, key=semver_key, default=None)
 
 
 def _version_key(version: str) -> tuple[int, ...]:
