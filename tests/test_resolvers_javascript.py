@@ -517,3 +517,29 @@ def test_code_that_jest_runs_gets_the_newest_commonjs_release(tmp_path):
     # a path resolved for Jest to load itself (a watch plugin) is not run as CommonJS
     (tmp_path / "src" / "a.js").write_text("module.exports = require.resolve('esm-later')\n")
     assert spec("jest") == "^5.3.0"
+
+
+def test_a_scoped_package_rides_the_release_train_the_repository_declares(tmp_path):
+    """`@ng/cli: ^2.0.0` kept in devDependencies, and the code imports `@ng/core`: the two
+    are published in lockstep (the same majors), so core takes major 2, not the newest 3
+    (npm refuses two majors of such a scope, whose packages peer each other exactly). A
+    scope whose majors do not coincide constrains nothing."""
+    train = {"1.0.0": utc_date(2021), "2.0.0": utc_date(2022), "2.4.1": utc_date(2022, 6)}
+    train["3.0.0"] = utc_date(2023)
+    for name in ("@ng/core", "@ng/cli"):
+        PACKAGES[name] = [V(v, when) for v, when in train.items()]
+    PACKAGES["@ng/icons"] = [V("7.0.0", utc_date(2023)), V("8.1.0", utc_date(2023, 6))]
+    try:
+        dev = '{"@ng/cli": "^2.0.0"}'
+        (tmp_path / "package.json").write_text(
+            '{"name": "app", "private": true, "devDependencies": ' + dev + "}"
+        )
+        (tmp_path / "main.js").write_text("import '@ng/core'\nimport '@ng/icons'\n")
+        options = Options()
+        ctx = Context(options=options, registries=FakeRegistries())
+        reqs = {r.name: r for r in infer(tmp_path, options, ctx=ctx).requirements}
+        assert reqs["@ng/core"].spec == "^2.4.1"
+        assert reqs["@ng/icons"].spec == "^8.1.0"
+    finally:
+        for name in ("@ng/core", "@ng/cli", "@ng/icons"):
+            del PACKAGES[name]

@@ -709,7 +709,19 @@ class _State:
         if not versions:
             return None
         node_ok = node_ok_for(self.node_floor(owner))
+        train = self.train_major(owner, name, versions)
+        if train is not None:
+            # the major of the scope's release train the repository declares, when it has
+            # a release that fits; else as without it
+            on_train = [v for v in versions if _major(v.version) == train]
+            found = self._newest(on_train, node_ok, needs_cjs, subpaths)
+            if found is not None:
+                return found
+        return self._newest(versions, node_ok, needs_cjs, subpaths)
 
+    def _newest(
+        self, versions: list[VersionInfo], node_ok, needs_cjs: bool, subpaths: tuple[str, ...]
+    ) -> VersionInfo | None:
         def fits(v: VersionInfo) -> bool:
             return node_ok is None or node_ok(v)
 
@@ -736,6 +748,37 @@ class _State:
                 if best is not None:
                     return best
         return None
+
+    def train_major(self, owner: Manifest, name: str, versions: list[VersionInfo]) -> str | None:
+        """The major a scoped package must take to ride the release train the repository
+        already declares: `@angular/compiler-cli: ^16.0.0` kept beside a written
+        `@angular/core` holds core to 16 (the scope's packages peer each other at exact
+        versions, so npm refuses two majors). A declared package of the same scope counts
+        when the two packages' majors coincide (at least three majors, four in five shared:
+        published in lockstep); None when none does or they disagree."""
+        scope = name.split("/", 1)[0] if name.startswith("@") and "/" in name else None
+        if scope is None or scope == "@types":
+            return None
+        mine = {_major(v.version) for v in versions if _version_tuple(v.version)}
+        wanted: set[str] = set()
+        for m in [owner, *ancestors(self.lay, owner)]:
+            specs = m.data.get("specs")
+            for table in specs.values() if isinstance(specs, dict) else []:
+                for other, spec in table.items() if isinstance(table, dict) else []:
+                    if not other.startswith(scope + "/") or other == name:
+                        continue
+                    lower = re.match(r"^\s*(?:[\^~]|>=)?\s*v?(\d+(?:\.\d+)*)\s*$", str(spec))
+                    if lower is None:
+                        continue
+                    theirs = {
+                        _major(v.version)
+                        for v in self.ctx.registries.versions(Ecosystem.NPM, other)
+                        if _version_tuple(v.version)
+                    }
+                    shared = mine & theirs
+                    if len(shared) >= 3 and len(shared) >= 0.8 * len(mine | theirs):
+                        wanted.add(_major(lower.group(1)))
+        return wanted.pop() if len(wanted) == 1 else None
 
     def _stub(self, name: str, version: str) -> bool:
         """A DefinitelyTyped stub: the package it types ships its own definitions (the stub's
