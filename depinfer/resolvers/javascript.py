@@ -636,6 +636,8 @@ class _State:
             if f.endswith((".ts", ".tsx", ".mts", ".cts")) and (owner := owner_of(lay, f))
         }
         self._floors: dict[str, str | None] = {}
+        self._jest: dict[str, bool] = {}  # manifest → its tests run as CommonJS
+        self._majors: dict[str, frozenset[str]] = {}  # package → its release majors
         # (manifest, name) → the version chosen for a written external package
         self.picked: dict[tuple[str, str], VersionInfo] = {}
 
@@ -709,7 +711,7 @@ class _State:
         if not versions:
             return None
         node_ok = node_ok_for(self.node_floor(owner))
-        train = self.train_major(owner, name, versions)
+        train = self.train_major(owner, name)
         if train is not None:
             # the major of the scope's release train the repository declares, when it has
             # a release that fits; else as without it
@@ -749,7 +751,7 @@ class _State:
                     return best
         return None
 
-    def train_major(self, owner: Manifest, name: str, versions: list[VersionInfo]) -> str | None:
+    def train_major(self, owner: Manifest, name: str) -> str | None:
         """The major a scoped package must take to ride the release train the repository
         already declares: `@angular/compiler-cli: ^16.0.0` kept beside a written
         `@angular/core` holds core to 16 (the scope's packages peer each other at exact
@@ -759,7 +761,7 @@ class _State:
         scope = name.split("/", 1)[0] if name.startswith("@") and "/" in name else None
         if scope is None or scope == "@types":
             return None
-        mine = {_major(v.version) for v in versions if _version_tuple(v.version)}
+        mine = self.majors(name)
         wanted: set[str] = set()
         for m in [owner, *ancestors(self.lay, owner)]:
             specs = m.data.get("specs")
@@ -770,15 +772,20 @@ class _State:
                     lower = re.match(r"^\s*(?:[\^~]|>=)?\s*v?(\d+(?:\.\d+)*)\s*$", str(spec))
                     if lower is None:
                         continue
-                    theirs = {
-                        _major(v.version)
-                        for v in self.ctx.registries.versions(Ecosystem.NPM, other)
-                        if _version_tuple(v.version)
-                    }
+                    theirs = self.majors(other)
                     shared = mine & theirs
                     if len(shared) >= 3 and len(shared) >= 0.8 * len(mine | theirs):
                         wanted.add(_major(lower.group(1)))
         return wanted.pop() if len(wanted) == 1 else None
+
+    def majors(self, name: str) -> frozenset[str]:
+        """The majors (0.x: minor lines) of the package's releases, asked once per run."""
+        if name not in self._majors:
+            versions = self.ctx.registries.versions(Ecosystem.NPM, name)
+            self._majors[name] = frozenset(
+                _major(v.version) for v in versions if _version_tuple(v.version)
+            )
+        return self._majors[name]
 
     def _stub(self, name: str, version: str) -> bool:
         """A DefinitelyTyped stub: the package it types ships its own definitions (the stub's
@@ -791,7 +798,13 @@ class _State:
         Jest transforms each module to CommonJS and does not transform node_modules, so an
         ESM-only release of a package the code imports fails with "Cannot use import
         statement outside a module" (Jest docs, "ECMAScript Modules": ESM needs
-        `--experimental-vm-modules`). Create React App's `react-scripts test` is Jest."""
+        `--experimental-vm-modules`). Create React App's `react-scripts test` is Jest.
+        Asked for every candidate: answered once per manifest."""
+        if owner.path not in self._jest:
+            self._jest[owner.path] = self._jest_runs(owner)
+        return self._jest[owner.path]
+
+    def _jest_runs(self, owner: Manifest) -> bool:
         scripts = owner.data.get("scripts")
         text = " ".join(str(v) for v in scripts.values()) if isinstance(scripts, dict) else ""
         if "--experimental-vm-modules" in text:
