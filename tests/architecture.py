@@ -39,7 +39,7 @@ GENERIC_WORDS = frozenset(
     list doc spec exports notebook schema frameworks plugins plugin polyfill nullable markdown
     decorator deprecated deprecation regex sh py tap module-or-keys node-flags jsconfig
     babel-plugin babel-preset eslint-plugin eslint-config jest-environment vitest-environment
-    edge-runtime frameworks features workspace private public manifest wheel
+    edge-runtime frameworks features workspace private public manifest wheel rules
     """.split()
 )
 # The build tools and installers whose own manifest sections, lock files and commands

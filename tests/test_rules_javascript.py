@@ -467,3 +467,23 @@ def test_create_react_app_keeps_its_template_testing_trio(tmp_path):
     assert "@testing-library/user-event" in _implied_at(tmp_path)
     (tmp_path / "package.json").write_text('{"name": "app", "private": true}')
     assert "@testing-library/user-event" not in _implied_at(tmp_path)
+
+
+def test_own_name_and_rule_options_name_no_package():
+    # the package's own name in its test stylesheets is the package itself, and an option of
+    # a rule (prettier/prettier's {"parser": "flow"}) is not an ESLint parser
+    found = implied("self-named-tooling")
+    assert "acme-css" not in found
+    assert "flow" not in found
+    assert {"babel-eslint", "eslint-plugin-prettier", "eslint-config-prettier"} <= set(found)
+
+
+def test_js_config_values_skip_opaque_keys():
+    text = """module.exports = {
+      parser: '@typescript-eslint/parser',
+      rules: { 'prettier/prettier': ['error', { parser: 'flow' }] },
+      overrides: [{ files: ['*.vue'], parser: 'vue-eslint-parser' }],
+    }"""
+    values = js_config_values(text, ["parser"], {"rules"})
+    assert values["parser"] == ["@typescript-eslint/parser", "vue-eslint-parser"]
+    assert js_config_values(text, ["parser"])["parser"][1] == "flow"

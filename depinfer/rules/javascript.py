@@ -85,6 +85,9 @@ class Tool:
     # a package named `<tool>-config` exports this tool's shareable config (false for tools
     # whose configs are not shared by package that way)
     shareable_config: bool = True
+    # keys whose values are the tool's own options, never package names (ESLint `rules`:
+    # `"prettier/prettier": ["error", {"parser": "flow"}]` names prettier's parser option)
+    opaque_keys: set[str] = field(default_factory=set)
 
 
 @lru_cache(maxsize=1)
@@ -110,6 +113,7 @@ def tools() -> tuple[Tool, ...]:
                     presence_not_enough=bool(u.get("presence_not_enough", False)),
                     json_root=u.get("json_root"),
                     shareable_config=bool(u.get("shareable_config", True)),
+                    opaque_keys=set(u.get("opaque_keys", [])),
                 )
             )
     return tuple(out)
@@ -185,7 +189,7 @@ def _from_config(
     out: list[tuple[str, str, bool]] = []
     values: dict[str, list[Any]] = {}
     if text is not None and tool.keys:
-        values = js_config_values(text, list(tool.keys))
+        values = js_config_values(text, list(tool.keys), tool.opaque_keys)
     elif cfg is not None:
         if "__string__" in cfg and tool.string_config:
             name = expand(cfg["__string__"], tool.string_config)
@@ -194,6 +198,8 @@ def _from_config(
         while stack:  # keys may sit in nested sections (eslint overrides, env blocks)
             node = stack.pop()
             for k, v in node.items():
+                if k in tool.opaque_keys:
+                    continue
                 if k in tool.keys:
                     values.setdefault(k, []).append(v)
                 if isinstance(v, dict):
@@ -243,7 +249,15 @@ def infer(
         for d in driver_needs(project, lay, files, out)
     )
     out.extend(_node_types_rule(lay, refs))
-    return out
+    return list(candidates) + [c for c in out[len(candidates) :] if not _names_itself(lay, c)]
+
+
+def _names_itself(lay: Layout, cand: Candidate) -> bool:
+    """A rule naming the package the manifest is (tailwindcss's own test stylesheets
+    `@import "tailwindcss/base"`, a plugin repository's config loading the plugin): the
+    package is the repository, never its own dependency."""
+    owner = lay.by_name.get(cand.name)
+    return owner is not None and owner.path == cand.manifest
 
 
 @cache

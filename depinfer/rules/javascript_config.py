@@ -248,18 +248,29 @@ class _JsValue:
             self.i += 1
 
 
-def js_config_values(text: str, keys: list[str]) -> dict[str, list[Any]]:
-    """Values assigned to `keys` anywhere in a JS/TS config (object properties)."""
+def js_config_values(
+    text: str, keys: list[str], opaque: set[str] | frozenset[str] = frozenset()
+) -> dict[str, list[Any]]:
+    """Values assigned to `keys` anywhere in a JS/TS config (object properties), except
+    inside the value of an `opaque` key (a tool's own options, such as ESLint's `rules`)."""
     tokens = _tokens(text)
     found: dict[str, list[Any]] = {}
     wanted = set(keys)
-    for i, (kind, val) in enumerate(tokens):
-        if val in wanted and kind in ("word", "str") and i + 1 < len(tokens):
-            if tokens[i + 1][1] != ":":
+    i = 0
+    while i < len(tokens):
+        kind, val = tokens[i]
+        if kind in ("word", "str") and i + 1 < len(tokens) and tokens[i + 1][1] == ":":
+            if val in opaque:
+                reader = _JsValue(tokens)
+                reader.i = i + 2
+                reader.value()
+                i = max(reader.i, i + 1)
                 continue
-            reader = _JsValue(tokens)
-            reader.i = i + 2
-            found.setdefault(val, []).append(reader.value())
+            if val in wanted:
+                reader = _JsValue(tokens)
+                reader.i = i + 2
+                found.setdefault(val, []).append(reader.value())
+        i += 1
     return found
 
 
