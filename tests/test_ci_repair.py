@@ -111,6 +111,14 @@ def test_an_export_a_subpath_lacks_names_the_package():
     assert [(a.kind, a.name) for a in diagnose(log, "javascript")] == [("version", "lodash-es")]
 
 
+def test_jest_meeting_an_esm_only_release_moves_that_package_down():
+    actions = diagnose((LOGS / "jest-esm-only-package.log").read_text(), "javascript")
+    assert [(a.kind, a.name) for a in actions] == [("version", "chalk")]
+    # the project's own ES module file is a transform problem, not a package's major
+    own = "    /repo/src/index.js:1\n    import x from 'y'\n\n    SyntaxError: Cannot use import statement outside a module\n"
+    assert all(a.name != "src" for a in diagnose(own, "javascript"))
+
+
 def test_an_assertion_failure_is_not_a_dependency_problem():
     actions = diagnose((LOGS / "python-assertion.log").read_text(), "python")
     assert [a.kind for a in actions] == ["stop"]
