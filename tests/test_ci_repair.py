@@ -119,6 +119,29 @@ def test_jest_meeting_an_esm_only_release_moves_that_package_down():
     assert all(a.name != "src" for a in diagnose(own, "javascript"))
 
 
+@pytest.mark.parametrize(
+    ("log", "expected"),
+    [
+        ("vite-failed-to-resolve-import.log", [("module", "dayjs/plugin/utc")]),
+        ("webpack-cannot-resolve.log", [("module", "react-router-dom")]),
+        ("esbuild-could-not-resolve.log", [("module", "zod")]),
+        ("jest-missing-preset.log", [("module", "ts-jest"), ("module", "jest-environment-jsdom")]),
+        ("node-named-export-commonjs.log", [("version", "csv-parse-lite")]),
+        ("node-command-not-found.log", [("package", "cross-env")]),
+        ("pnpm-install-script-failed.log", [("version", "sharp-prebuilt")]),
+        ("yarn-install-script-failed.log", [("version", "node-sass")]),
+    ],
+)
+def test_bundlers_runners_and_package_managers_name_the_package(log, expected):
+    actions = diagnose((LOGS / log).read_text(), "javascript")
+    assert [(a.kind, a.name) for a in actions] == expected
+
+
+def test_a_relative_import_vite_cannot_resolve_names_no_package():
+    log = 'Error: Failed to resolve import "./missing" from "src/a.ts". Does the file exist?'
+    assert not any(a.kind == "module" for a in diagnose(log, "javascript"))
+
+
 def test_an_assertion_failure_is_not_a_dependency_problem():
     actions = diagnose((LOGS / "python-assertion.log").read_text(), "python")
     assert [a.kind for a in actions] == ["stop"]
