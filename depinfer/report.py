@@ -326,6 +326,7 @@ LEFT_OUT = {
     "not_in_registry": "the registry does not have it",
     "only_tried_by_name": "only loaded inside try blocks by name (optional)",
     "presence_installs_nothing": "declaring it would install nothing the code uses",
+    "runner_provides": "the project generator's runner its scripts call installs and runs it",
     "replaced_by_types_package": "used only for its types, which a types package provides",
     "unverified_guess": "a guessed name the registry could not confirm",
 }

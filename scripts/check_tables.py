@@ -124,6 +124,14 @@ CURATED: dict[str, Spec] = {
         rows={"rows.*": SOURCE}, names=(Names("rows.*.package", "nuget"),)
     ),
     "javascript/alias_configs.toml": Spec(rows={"config.*": SOURCE, "prefix.*": SOURCE}),
+    "javascript/app_templates.toml": Spec(
+        rows={"template.*": DOCS},
+        names=(
+            Names("template.*.runner", "npm"),
+            Names("template.*.dependencies.*", "npm"),
+            Names("template.*.provides.*", "npm"),
+        ),
+    ),
     "javascript/companions.toml": Spec(
         rows={"companion.*": DOCS},
         names=(

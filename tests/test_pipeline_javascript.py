@@ -37,6 +37,16 @@ def test_unpublished_app_keeps_everything_in_dependencies():
     assert all(r.section == Section.RUNTIME for r in result.requirements)
 
 
+def test_create_react_app_keeps_its_template_layout():
+    # a devDependencies section exists (prettier), yet the template's packages go where
+    # Create React App puts them, and what react-scripts runs itself is not declared
+    result, _ = run(FIXTURES / "javascript" / "cra-template")
+    sections = {r.name: r.section for r in result.requirements}
+    for name in ("react-scripts", "@testing-library/react", "@testing-library/jest-dom"):
+        assert sections[name] == Section.RUNTIME
+    assert "eslint-config-react-app" not in sections and "eslint" not in sections
+
+
 def test_broken_manifest_is_reported_and_never_written():
     result, _ = run(FIXTURES / "javascript" / "broken")
     assert not result.edits

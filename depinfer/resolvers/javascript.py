@@ -91,6 +91,51 @@ def keeps_everything_in_dependencies(lay: Layout, manifest: Manifest) -> bool:
     return "devDependencies" not in manifest.declared and manifest.path in lay.unpublished
 
 
+@dataclass(frozen=True)
+class _Template:
+    """A project generator's layout (data table app_templates.toml)."""
+
+    runner: re.Pattern[str]  # its program, called from the package's scripts
+    dependencies: frozenset[str]  # what its template lists under `dependencies`
+    provides: frozenset[str]  # what the runner depends on and runs itself
+
+
+@lru_cache(maxsize=1)
+def _app_templates() -> tuple[_Template, ...]:
+    return tuple(
+        _Template(
+            re.compile(rf"(?:^|[\s;&|(/]){re.escape(t['runner'])}(?:\s|$|[;&|)])"),
+            frozenset(t["dependencies"]),
+            frozenset(t.get("provides", [])),
+        )
+        for t in load_table("javascript/app_templates.toml")["template"]
+    )
+
+
+def _templates_of(manifest: Manifest) -> list[_Template]:
+    """The generators whose runner the package's scripts still call."""
+    scripts = manifest.data.get("scripts")
+    if not isinstance(scripts, dict):
+        return []
+    text = "\n".join(str(v) for v in scripts.values())
+    return [t for t in _app_templates() if t.runner.search(text)]
+
+
+def template_places_in_dependencies(manifest: Manifest, name: str) -> bool:
+    """`name` came with a generator whose template lists it under `dependencies` (Create React
+    App's testing libraries), and the package's scripts still call the generator's runner:
+    follow the template's layout rather than the dev section its use suggests."""
+    return any(name in t.dependencies for t in _templates_of(manifest))
+
+
+def runner_provides(manifest: Manifest, c: Candidate) -> bool:
+    """A tool that only the template's config names (eslintConfig `react-app`), which the
+    generator's runner depends on and runs itself: the app does not declare it."""
+    return not any(e.rule == "import" for e in c.evidence) and any(
+        c.name in t.provides for t in _templates_of(manifest)
+    )
+
+
 def _repo_versions(project: Project) -> dict[str, str]:
     """Versions the repository already uses: other package.json specs and lock files."""
     found: dict[str, str] = {}
@@ -646,6 +691,8 @@ class _State:
         the step that left it out is noted for `--explain`)."""
         owner = self.manifests[c.manifest]
         ctx = self.ctx
+        if runner_provides(owner, c):
+            return self._left_out(c, "runner_provides")
         if c.section == Section.DEV and keeps_everything_in_dependencies(self.lay, owner):
             if npm_facts(c).implied_only and npm_facts(c).presence_not_enough:
                 # tsconfig.json alone in an app whose framework strips the types itself:
@@ -653,6 +700,9 @@ class _State:
                 return self._left_out(c, "presence_installs_nothing")
             c.section = Section.RUNTIME
             c.evidence.append(_step("everything_in_dependencies"))
+        elif c.section == Section.DEV and template_places_in_dependencies(owner, c.name):
+            c.section = Section.RUNTIME
+            c.evidence.append(_step("template_layout"))
         if c.internal:
             return self._written(c, _internal_spec(self.lay, owner, c), "sibling_reference"), None
         verdict = ctx.registries.exists(Ecosystem.NPM, c.name)
