@@ -9,6 +9,7 @@ from conftest import CARGO_X, FIXTURES, offline_context, write_tree
 
 from depinfer.analyzers.rust import analyze, parse_cfg
 from depinfer.facts.rust import use_of
+from depinfer.model import FileKind
 from depinfer.scan import scan
 
 
@@ -207,6 +208,21 @@ def test_names_reached_through_a_glob_of_another_crate_keep_that_crates_path(tmp
     paths = {use_of(r).path for r in refs if use_of(r).how == "via-glob"}
     assert "crossterm::event::EventStream::new" in paths
     assert "termion::event::Key::Char" in paths
+
+
+def test_another_crates_glob_in_an_inline_module_ties_no_other_code_to_it(tmp_path):
+    # the glob makes `prop::` a name it may bring (the mapping asks the crate), yet the
+    # runtime code's `Vec::from` is not read as proptest's
+    lib = (
+        'pub fn f() -> Vec<u8> { Vec::from(&b"x"[..]) }\n\n'
+        "#[cfg(test)]\nmod tests {\n    use proptest::prelude::*;\n"
+        "    #[test]\n    fn t() { let _ = prop::collection::vec(0u8..1, 1); }\n}\n"
+    )
+    write_tree(tmp_path, {"Cargo.toml": CARGO_X, "src/lib.rs": lib})
+    refs, _ = refs_in(tmp_path)
+    assert {r.kind for r in refs if r.module == "proptest"} == {FileKind.TEST}
+    prop = [r for r in refs if r.module == "prop"]
+    assert prop and all("proptest::prelude" in use_of(r).globs for r in prop)
 
 
 def test_a_glob_import_in_an_inline_test_module_stays_in_that_module(tmp_path):

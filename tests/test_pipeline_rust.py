@@ -301,6 +301,8 @@ def test_path_roots_a_glob_import_brings_in_are_not_crates(tmp_path):
     assert dict(game["engine"]) == {"path": "../engine", "version": "0.2.0"}
     assert "itertools" in game
     assert "chrono" not in game and "regex" not in game
+    # the same glob inside an inline `mod tests` only (game/src/scores.rs)
+    assert "chrono" not in edits["game/Cargo.toml"].get("dev-dependencies", {})
 
 
 def test_a_key_features_name_keeps_its_spelling_and_renames_the_published_crate(tmp_path):

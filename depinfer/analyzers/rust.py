@@ -286,6 +286,10 @@ class FileFacts:
     # `use other_crate::a::*` bases: a capitalised name with no other source comes from one
     extern_globs: list[list[str]] = field(default_factory=list)
     pub_extern_globs: list[list[str]] = field(default_factory=list)  # `pub use x::*`
+    # `mod tests { use proptest::prelude::*; … prop::collection }`: a glob of another crate
+    # inside an inline module; a path root there may be a name it brings (`prop`), but its
+    # capitalised names are not followed (they would tie the crate to the file's other code)
+    inline_extern_globs: list[list[str]] = field(default_factory=list)
     child_mods: list[tuple[str, Scope, str | None]] = field(default_factory=list)
     inline_glob_mods: set[int] = field(default_factory=set)  # `mod x {}` with `use super::*`
 
@@ -426,6 +430,8 @@ def _collect_file_facts(rel: str, tree: Any, src: bytes) -> FileFacts:
                         if segs and inline_mod is not None:
                             if segs[0] in ("crate", "self", "super") or segs[0] in facts.mods:
                                 facts.inline_glob_mods.add(inline_mod.start_byte)
+                            elif segs[0] not in KEYWORDS and _CRATE_LIKE.match(segs[0]):
+                                facts.inline_extern_globs.append([x for x in segs if x != "::"])
                             continue
                         if segs:
                             glob_roots.add(segs[0])
@@ -1255,7 +1261,8 @@ def _import_refs(read: _Files, results: _Walked) -> list[ImportRef]:
         pkg = read.owner[rel]
         # `use other_crate::*` (at any depth of the file): a path root there may be a module
         # that glob brings in (macroquad's `use miniquad::*; date::now()`), not a crate
-        globs = tuple("::".join(b) for b in read.facts[rel].extern_globs)
+        ff = read.facts[rel]
+        globs = tuple("::".join(b) for b in ff.extern_globs + ff.inline_extern_globs)
         for name, line, scope, use in refs:
             if globs and use.how not in NOT_THROUGH_GLOBS:
                 use = replace(use, globs=globs)
