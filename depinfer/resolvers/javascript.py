@@ -53,7 +53,7 @@ from depinfer.resolvers.javascript_packages import (
     types_package,
 )
 from depinfer.resolvers.javascript_semver import node_ok_for, satisfies, semver_key
-from depinfer.rules.javascript import bins, tools
+from depinfer.rules.javascript import bins, script_executables, tools
 from depinfer.runtime import node_runtime
 from depinfer.versions import parse_as_of, pick_version
 
@@ -95,7 +95,7 @@ def keeps_everything_in_dependencies(lay: Layout, manifest: Manifest) -> bool:
 class _Template:
     """A project generator's layout (data table app_templates.toml)."""
 
-    runner: re.Pattern[str]  # its program, called from the package's scripts
+    runner: str  # its program, called from the package's scripts
     dependencies: frozenset[str]  # what its template lists under `dependencies`
     provides: frozenset[str]  # what the runner depends on and runs itself
 
@@ -103,37 +103,22 @@ class _Template:
 @lru_cache(maxsize=1)
 def _app_templates() -> tuple[_Template, ...]:
     return tuple(
-        _Template(
-            re.compile(rf"(?:^|[\s;&|(/]){re.escape(t['runner'])}(?:\s|$|[;&|)])"),
-            frozenset(t["dependencies"]),
-            frozenset(t.get("provides", [])),
-        )
+        _Template(t["runner"], frozenset(t["dependencies"]), frozenset(t.get("provides", [])))
         for t in load_table("javascript/app_templates.toml")["template"]
     )
 
 
-def _templates_of(manifest: Manifest) -> list[_Template]:
-    """The generators whose runner the package's scripts still call."""
+def templates_of(manifest: Manifest) -> tuple[_Template, ...]:
+    """The generators whose runner the package's scripts still call (Create React App's
+    `react-scripts start`): the template's layout holds for the packages it brought — the
+    `dependencies` it lists go there, the tools the runner `provides` are not declared."""
     scripts = manifest.data.get("scripts")
-    if not isinstance(scripts, dict):
-        return []
-    text = "\n".join(str(v) for v in scripts.values())
-    return [t for t in _app_templates() if t.runner.search(text)]
-
-
-def template_places_in_dependencies(manifest: Manifest, name: str) -> bool:
-    """`name` came with a generator whose template lists it under `dependencies` (Create React
-    App's testing libraries), and the package's scripts still call the generator's runner:
-    follow the template's layout rather than the dev section its use suggests."""
-    return any(name in t.dependencies for t in _templates_of(manifest))
-
-
-def runner_provides(manifest: Manifest, c: Candidate) -> bool:
-    """A tool that only the template's config names (eslintConfig `react-app`), which the
-    generator's runner depends on and runs itself: the app does not declare it."""
-    return not any(e.rule == "import" for e in c.evidence) and any(
-        c.name in t.provides for t in _templates_of(manifest)
-    )
+    called = {
+        exe
+        for cmd in (scripts.values() if isinstance(scripts, dict) else [])
+        for exe in script_executables(str(cmd))[0]
+    }
+    return tuple(t for t in _app_templates() if t.runner in called)
 
 
 def _repo_versions(project: Project) -> dict[str, str]:
@@ -682,6 +667,7 @@ class _State:
         }
         self._floors: dict[str, str | None] = {}
         self._jest: dict[str, bool] = {}  # manifest → its tests run as CommonJS
+        self._templates: dict[str, tuple[_Template, ...]] = {}  # manifest → its generators
         self._majors: dict[str, frozenset[str]] = {}  # package → its release majors
         # (manifest, name) → the version chosen for a written external package
         self.picked: dict[tuple[str, str], VersionInfo] = {}
@@ -691,7 +677,11 @@ class _State:
         the step that left it out is noted for `--explain`)."""
         owner = self.manifests[c.manifest]
         ctx = self.ctx
-        if runner_provides(owner, c):
+        templates = self.templates(owner)
+        if any(c.name in t.provides for t in templates) and not any(
+            e.rule == "import" for e in c.evidence
+        ):
+            # only the template's config names it (eslintConfig `react-app`)
             return self._left_out(c, "runner_provides")
         if c.section == Section.DEV and keeps_everything_in_dependencies(self.lay, owner):
             if npm_facts(c).implied_only and npm_facts(c).presence_not_enough:
@@ -700,7 +690,7 @@ class _State:
                 return self._left_out(c, "presence_installs_nothing")
             c.section = Section.RUNTIME
             c.evidence.append(_step("everything_in_dependencies"))
-        elif c.section == Section.DEV and template_places_in_dependencies(owner, c.name):
+        elif c.section == Section.DEV and any(c.name in t.dependencies for t in templates):
             c.section = Section.RUNTIME
             c.evidence.append(_step("template_layout"))
         if c.internal:
@@ -827,6 +817,12 @@ class _State:
                     if len(shared) >= 3 and len(shared) >= 0.8 * len(mine | theirs):
                         wanted.add(_major(lower.group(1)))
         return wanted.pop() if len(wanted) == 1 else None
+
+    def templates(self, owner: Manifest) -> tuple[_Template, ...]:
+        """`templates_of`, answered once per manifest (asked for every candidate)."""
+        if owner.path not in self._templates:
+            self._templates[owner.path] = templates_of(owner)
+        return self._templates[owner.path]
 
     def majors(self, name: str) -> frozenset[str]:
         """The majors (0.x: minor lines) of the package's releases, asked once per run."""
