@@ -36,12 +36,15 @@ test = []
 AS_OF = "2024-06-01"
 
 
-def write_wheel(folder: Path, name: str, version: str, requires=(), tag="py3-none-any") -> None:
+def write_wheel(
+    folder: Path, name: str, version: str, requires=(), tag="py3-none-any", python=""
+) -> None:
     """A wheel with nothing but its metadata: METADATA, WHEEL and RECORD in a zip."""
     dist = f"{name.replace('-', '_')}-{version}"
     info = f"{dist}.dist-info"
     files = {
         f"{info}/METADATA": f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n"
+        + (f"Requires-Python: {python}\n" if python else "")
         + "".join(f"Requires-Dist: {r}\n" for r in requires),
         f"{info}/WHEEL": f"Wheel-Version: 1.0\nGenerator: tests\nRoot-Is-Purelib: true\nTag: {tag}\n",
     }
@@ -153,6 +156,21 @@ def test_a_line_with_no_files_for_the_oldest_python_gives_way_to_the_older_one(t
     assert lib.spec == ">=1.0,<2"
     assert "upper bound dropped" not in messages(ctx)  # straight to the older line
     assert "newlib>=2.0,<3 conflicts: lower bound dropped" in messages(ctx)
+    assert resolves(out)
+
+
+def test_a_package_for_newer_pythons_only_gets_their_marker_not_dropped(tmp_path, wheels):
+    # the project admits 3.10; every release of `newonly` needs 3.12: the code imports it,
+    # so the project runs where it installs
+    write_wheel(wheels, "newonly", "1.0", python=">=3.12")
+    write_wheel(wheels, "newonly", "2.0", python=">=3.12")
+    write_wheel(wheels, "aa", "1.0")
+    new, aa = req("newonly", "", sites=1), req("aa", ">=1.0,<2", sites=3)
+    ctx = context()
+    out = python_gate.gate(project(tmp_path), [new, aa], ctx)
+    assert [r.name for r in out] == ["newonly", "aa"]
+    assert new.markers == 'python_version >= "3.12"'
+    assert 'newonly needs Python 3.12 or newer: `; python_version >= "3.12"` added' in messages(ctx)
     assert resolves(out)
 
 

@@ -14,11 +14,15 @@ On a conflict the gate changes one entry it was going to write, and resolves aga
 1. a package that has no file for Linux (uv: "has no wheels with a matching platform
    tag", every wheel is for one platform and no source distribution exists) gets the
    marker of the platform it resolves for alone (`sys_platform == "win32"`, "darwin");
-2. an upper bound of a conflicting entry is dropped — a pin kept from elsewhere in the
+2. a package no release of which installs on the oldest Python the project admits (uv:
+   "all versions of x depend on Python>=3.10") gets the marker of the oldest Python named
+   in uv's explanation that it installs on (`python_version >= "3.10"`): the code imports
+   it, so the project runs on those, whatever its requires-python says;
+3. an upper bound of a conflicting entry is dropped — a pin kept from elsewhere in the
    repository first (an old pin beside a newer line of a library that needs newer);
-3. a conflicting entry's lower bound is dropped (the resolver may take the older line the
+4. a conflicting entry's lower bound is dropped (the resolver may take the older line the
    other side requires; the line it takes is then written);
-4. the least-evidenced conflicting entry is dropped (a dev entry before a runtime one,
+5. the least-evidenced conflicting entry is dropped (a dev entry before a runtime one,
    fewer import sites, lower confidence, then by name).
 
 Entries the manifests already declare are never changed. When the set still does not
@@ -35,7 +39,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import PurePosixPath
 
@@ -79,6 +83,8 @@ _UNUSABLE = re.compile(
 )
 # uv: "Because x was not found in the package registry and you require x"
 _NOT_SERVED = re.compile(r"\b([A-Za-z0-9][A-Za-z0-9._-]*) was not found in the package registry")
+# a Python bound in uv's explanation ("depend on Python>=3.10", "requires Python >=3.12")
+_PYTHON_BOUND = re.compile(r"Python\s*>=\s*([0-9]+\.[0-9]+)")
 _NO_PLATFORM_FILE = re.compile(
     r"([A-Za-z0-9][A-Za-z0-9._-]*)(?:==\S+)? has no wheels with a matching platform tag"
 )
@@ -160,11 +166,10 @@ def gate(
 def _supported(python: str | None) -> str | None:
     """The oldest Python uv resolves for, when the project's oldest is older (a project
     admitting 2.7 and 3.x is resolved for the first 3.x uv knows)."""
-    try:
-        major, minor = (int(x) for x in (python or "").split(".")[:2])
-    except ValueError:
+    version = _version_tuple(python)
+    if version is None or len(version) < 2:
         return python
-    return python if (major, minor) >= UV_OLDEST else ".".join(map(str, UV_OLDEST))
+    return python if version >= UV_OLDEST else ".".join(map(str, UV_OLDEST))
 
 
 def _installed_by_tests(key: tuple[str, Section, str | None], installs: Collection[str]) -> bool:
@@ -294,7 +299,7 @@ def _relax(run: _Run, live: list[_Entry], err: str) -> list[_Entry]:
     """One change to our entries of one name that may make the set resolve (module
     docstring, in that order): the entries changed (removed from `live` when dropped),
     empty when nothing is left to change."""
-    for step in (_mark_platform, _drop_upper, _drop_lower, _drop_entry):
+    for step in (_mark_platform, _mark_python, _drop_upper, _drop_lower, _drop_entry):
         changed = step(run, live, err)
         if changed:
             return changed
@@ -320,6 +325,40 @@ def _mark_platform(run: _Run, live: list[_Entry], err: str) -> list[_Entry]:
                     )
                 return _same(live, e)
     return []
+
+
+def _mark_python(run: _Run, live: list[_Entry], err: str) -> list[_Entry]:
+    """An entry of which no release installs on the project's oldest Python, its name
+    alone included (the code imports it, so the project runs on newer ones whatever its
+    requires-python says), gets the marker of the oldest Python it installs on, of those
+    uv's explanation names, instead of being dropped for everyone."""
+    bounds = sorted({tuple(int(x) for x in v.split(".")) for v in _PYTHON_BOUND.findall(err)})
+    oldest = _version_tuple(run.python)
+    if not bounds or oldest is None:
+        return []
+    words = {canonicalize_name(w) for w in re.findall(r"[A-Za-z0-9][A-Za-z0-9._-]*", err)}
+    for e in live:
+        if e.req is None or e.name not in words or e.req.markers:
+            continue
+        if run.compile([_Entry(e.name, None, line=e.req.name)])[0]:
+            continue  # an older line installs there: a bound to relax, not a marker
+        for bound in (b for b in bounds if b > oldest):
+            python = ".".join(map(str, bound))
+            if not replace(run, python=python).compile([e])[0]:
+                continue
+            marker = f'python_version >= "{python}"'
+            for x in _same(live, e):
+                x.req.markers = marker
+                _report(run, x, f"{x.req.name} needs Python {python} or newer: `; {marker}` added")
+            return _same(live, e)
+    return []
+
+
+def _version_tuple(python: str | None) -> tuple[int, ...] | None:
+    try:
+        return tuple(int(x) for x in (python or "").split(".")[:2])
+    except ValueError:
+        return None
 
 
 def _capped(spec: str) -> bool:
