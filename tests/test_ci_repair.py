@@ -617,6 +617,55 @@ def test_a_module_written_where_the_job_does_not_install_it_moves_where_it_does(
     assert not _misplaced(loop, action, written, log + " + pyyaml==6.0.2\n")  # it was installed
 
 
+def test_a_module_written_beside_the_requirements_file_the_job_installs_moves_into_it(tmp_path):
+    """A Poetry project whose workflow installs requirements-dev.txt (which pulls in
+    requirements.txt): a package written to the Poetry group is never installed; it moves
+    into the file the job installs, once even when it was written to two manifests."""
+    from types import SimpleNamespace
+
+    from depinfer.ci.repair import Action, _misplaced, _overrides
+    from depinfer.model import Candidate, Ecosystem, Requirement, Section
+    from depinfer.scan import scan
+
+    workflow = (
+        "jobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n"
+        "      - run: pip install -r requirements-dev.txt\n      - run: pytest\n"
+    )
+    pyproject = (
+        '[tool.poetry]\nname = "p"\nversion = "1"\n[tool.poetry.dependencies]\n'
+        'python = "^3.10"\n[tool.poetry.group.dev.dependencies]\npytest = "^8.0"\n'
+    )
+    files = {
+        ".github/workflows/ci.yml": workflow,
+        "pyproject.toml": pyproject,
+        "requirements.txt": "",
+        "requirements-dev.txt": "-r requirements.txt\npytest>=8.0\n",
+    }
+    write_tree(tmp_path, files)
+    loop = SimpleNamespace(
+        request=SimpleNamespace(language="python", test_cmd=None),
+        scratch=tmp_path,
+        project=scan(tmp_path),
+        placed={},
+        dropped={},
+        relaxed={},
+        bounds={},
+        extras={},
+    )
+    written = [Candidate(Ecosystem.PYPI, "mcp", "pyproject.toml", section=Section.DEV)]
+    action = Action("module", "mcp", "why", "No module named 'mcp'")
+    log = " + pytest==8.3.4\n"
+    assert _misplaced(loop, action, written, log)
+    assert loop.placed["mcp"][0] == Section.DEV and loop.placed["mcp"][3] == "requirements-dev.txt"
+    assert not _misplaced(loop, action, written, log)  # nothing new the second time
+    reqs = [
+        Requirement(Ecosystem.PYPI, "mcp", "pyproject.toml", Section.DEV, group="dev"),
+        Requirement(Ecosystem.PYPI, "mcp", "requirements.txt", Section.RUNTIME),
+    ]
+    moved = _overrides(loop, reqs)
+    assert [(r.manifest, r.group) for r in moved] == [("requirements-dev.txt", None)]
+
+
 def test_a_js_function_that_moved_moves_its_package_to_the_next_major(tmp_path):
     from types import SimpleNamespace
 

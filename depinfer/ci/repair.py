@@ -26,7 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from itertools import zip_longest
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from types import ModuleType
 
 from packaging.version import InvalidVersion, Version
@@ -53,10 +53,13 @@ from depinfer.ci.runner import RunResult, make_checkout
 from depinfer.context import Context
 from depinfer.data import load_table
 from depinfer.facts.rust import crate_of, entry_of, package_of
+from depinfer.mapping.python_manifests import DEV_REQUIREMENT_NAME
+from depinfer.mapping.python_tooling import is_compiled
 from depinfer.mapping.rust_sources import release_source
 from depinfer.model import (
     LANGUAGE_ECOSYSTEM,
     Candidate,
+    Ecosystem,
     Evidence,
     FileKind,
     ImportRef,
@@ -753,8 +756,9 @@ class _Loop:
     extras: dict[str, tuple[set[str], str]] = field(default_factory=dict)  # package → extras
     relaxed: dict[str, str] = field(default_factory=dict)  # package → why its bound went
     dropped: dict[str, str] = field(default_factory=dict)  # package → why it is not written
-    # package → (section, group, why): written where the test job does not install it
-    placed: dict[str, tuple[Section, str | None, str]] = field(default_factory=dict)
+    # package → (section, group, why, manifest or None for the one it had): written where
+    # the test job does not install it
+    placed: dict[str, tuple[Section, str | None, str, str | None]] = field(default_factory=dict)
     tried: dict[str, set[str]] = field(default_factory=dict)  # module → distributions tried
     # package → bounds a round already ran with: one that failed is not asked for again
     # (`x<6`, then `x>=6`, then `x<6` once more when neither line ships the module)
@@ -1082,26 +1086,54 @@ def _other_providers(
 
 def _misplaced(loop: _Loop, a: Action, written: list[Candidate], log: str) -> bool:
     """The written distributions for a missing module were not installed by the run (its
-    installer lists what it installed): they sit in a section the test job does not
-    install. They move where it does: an extra or group the job installs, else the
-    dependencies. True when that is new."""
+    installer lists what it installed): they sit in a section or a manifest the test job
+    does not install. They move where it does: an extra or group the job installs, else a
+    requirements file it installs with `-r` (a Poetry group beside the requirements-dev.txt
+    the workflow installs), else the dependencies. True when that is new."""
     language = loop.request.language
     if language != "python" or not re.search(r"^\s*\+ [\w.-]+==", log, re.M):
         return False
     missing = [c for c in written if not installed_version(language, c.name, log, loop.scratch)]
     if not missing:
         return False
-    group = _job_group(loop)
-    section = Section.DEV if group else Section.RUNTIME
+    group, manifest = _job_group(loop), None
+    if group is None:
+        files = _job_requirement_files(loop)
+        manifest = files[0] if files else None
+    dev = group is not None or (manifest is not None and _names_dev(manifest))
+    section = Section.DEV if dev else Section.RUNTIME
     why = f"{a.line} — written where the test job does not install it: " + (
-        f"moved to `{group}`, which the job installs" if group else "moved to the dependencies"
+        f"moved to `{group}`, which the job installs"
+        if group
+        else f"moved to {manifest}, which the job installs"
+        if manifest
+        else "moved to the dependencies"
     )
     new = False
     for c in missing:
-        if loop.placed.get(_norm(c.name), (None, None))[:2] != (section, group):
-            loop.placed[_norm(c.name)] = (section, group, why)
+        before = loop.placed.get(_norm(c.name))
+        if before is None or (before[0], before[1], before[3]) != (section, group, manifest):
+            loop.placed[_norm(c.name)] = (section, group, why, manifest)
             new = True
     return new
+
+
+def _names_dev(path: str) -> bool:
+    return bool(DEV_REQUIREMENT_NAME.search(PurePosixPath(path).name))
+
+
+def _job_requirement_files(loop: _Loop) -> list[str]:
+    """The project's requirements files the test job installs with `-r`, from the plan
+    verify runs (paths from the repository root)."""
+    found = plan_for(loop.scratch, loop.request.language, loop.request.test_cmd, strict=True)
+    manifests = {m.path for m in loop.project.manifests_of(Ecosystem.PYPI)}
+    out: list[str] = []
+    for line in found.install if found else []:
+        for m in re.finditer(r"(?:^|\s)(?:-r\s*|--requirement[=\s])['\"]?([^\s'\";&|]+)", line):
+            path = PurePosixPath(m.group(1)).as_posix().removeprefix("./")
+            if path in manifests and path not in out and not is_compiled(loop.project, path):
+                out.append(path)
+    return out
 
 
 def _job_group(loop: _Loop) -> str | None:
@@ -1210,7 +1242,8 @@ def _overrides(loop: _Loop, reqs: list[Requirement]) -> list[Requirement]:
     for req in reqs:
         key = _norm(req.name)
         if key in loop.placed:
-            req.section, req.group, why = loop.placed[key]
+            req.section, req.group, why, manifest = loop.placed[key]
+            req.manifest = manifest or req.manifest
             req.optional = False
             req.evidence.append(Evidence("repair", detail=why))
         if key in loop.relaxed:
@@ -1224,7 +1257,13 @@ def _overrides(loop: _Loop, reqs: list[Requirement]) -> list[Requirement]:
         if extras - set(req.features):
             req.features = sorted(set(req.features) | extras)
             req.evidence.append(Evidence("repair", detail=f"{line} — extras {sorted(extras)}"))
-    return reqs
+    out: list[Requirement] = []
+    seen: set[tuple[str, str]] = set()
+    for req in reqs:  # moved to one manifest from several: written there once
+        if (req.manifest, _norm(req.name)) not in seen:
+            seen.add((req.manifest, _norm(req.name)))
+            out.append(req)
+    return out
 
 
 def _write_again(loop: _Loop, ctx: Context) -> None:

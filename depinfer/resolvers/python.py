@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import PurePosixPath
@@ -54,7 +54,11 @@ from depinfer.mapping.python_manifests import (
     DOCS_GROUPS,
     TEST_GROUPS,
 )
-from depinfer.mapping.python_tooling import pixi_feature_names, tooling_declarations
+from depinfer.mapping.python_tooling import (
+    ci_requirement_files,
+    pixi_feature_names,
+    tooling_declarations,
+)
 from depinfer.model import (
     Candidate,
     Ecosystem,
@@ -160,6 +164,7 @@ class _Placing:
     pins: dict[str, tuple[str, str]]  # name -> (file, spec) pinned elsewhere
     environments: set[str]  # names pixi's feature environments install
     tooling: dict[str, str]  # names tox, nox, hatch, CI or requirements.d install -> where
+    ci_files: set[str]  # requirements files a CI workflow installs with `-r`
     stacks: dict[str, set[str]]  # requirements file -> the files it pulls in with `-r`
     featured_brings: dict[tuple[str, ...], set[str]]  # per manifest set, once
     tested: set[str]  # names the tests import and never guard (they fail without them)
@@ -210,6 +215,7 @@ class _Placing:
             pins=pinned_elsewhere(project, manifests),
             environments=pixi_feature_names(project),
             tooling=tooling_declarations(project),
+            ci_files=ci_requirement_files(project),
             stacks={
                 path: _included(path, manifests)
                 for path, m in manifests.items()
@@ -395,7 +401,7 @@ def build_tool(p: _Placing, it: _Item) -> Placed | None:
     kind = _is_build_tool(it)
     if kind is None:
         return None
-    target = _dev_group(it.siblings, dataclasses.replace(it.c, kinds=()))
+    target = _dev_group(it.siblings, dataclasses.replace(it.c, kinds=()), p.ci_files)
     if it.name in it.declared_any or target is None:
         p.ctx.info(
             f"{it.c.name}: a {kind}, not a runtime dependency; not written"
@@ -512,7 +518,7 @@ def tool_by_model(p: _Placing, it: _Item) -> Placed | None:
             _first_file(it.c),
         )
         return NOT_WRITTEN
-    target = _dev_group(it.siblings, it.c)
+    target = _dev_group(it.siblings, it.c, p.ci_files)
     if target is None:
         return _in_requirements_list(it) or NOT_WRITTEN
     path, group = target
@@ -537,7 +543,7 @@ def optional_tests_exercise(p: _Placing, it: _Item) -> Placed | None:
         return None
     if it.name in p.tooling:
         return NOT_WRITTEN  # a tooling environment (tox, nox, CI line) installs it
-    target = _dev_group(it.siblings, dataclasses.replace(it.c, kinds=("test",)))
+    target = _dev_group(it.siblings, dataclasses.replace(it.c, kinds=("test",)), p.ci_files)
     if target is None:
         return None
     path, group = target
@@ -576,7 +582,7 @@ def dev_group(p: _Placing, it: _Item) -> Placed | None:
         return None
     if it.name in it.declared_any:
         return NOT_WRITTEN
-    target = _dev_group(it.siblings, it.c)
+    target = _dev_group(it.siblings, it.c, p.ci_files)
     if it.name in p.tooling and (target is not None or it.habit is None):
         return NOT_WRITTEN  # a tooling environment installs it (check agrees)
     if target is None and it.estimate is not None and it.estimate.keep:
@@ -1167,7 +1173,13 @@ def _group_word(word: str) -> re.Pattern[str]:
     return compile_kept(rf"(^|[-_./]){word}([-_.]|$)")
 
 
-def _dev_group(manifests: list[Manifest], c: Candidate) -> tuple[str, str | None] | None:
+def _dev_group(
+    manifests: list[Manifest], c: Candidate, ci_files: Collection[str] = ()
+) -> tuple[str, str | None] | None:
+    """The group that takes `c`: the first of the wanted group words the folder's
+    manifests offer, a requirements file the CI installs with `-r` before any other (a
+    Poetry dev group beside the requirements-dev.txt the workflow installs is not what
+    the tests run with)."""
     kinds = set(c.kinds)
     if kinds and kinds <= {"docs"}:
         wanted = DOCS_GROUPS
@@ -1178,28 +1190,27 @@ def _dev_group(manifests: list[Manifest], c: Candidate) -> tuple[str, str | None
         wanted = TEST_GROUPS
     else:
         wanted = DEV_GROUPS
-    groups: dict[str, tuple[str, str | None]] = {}
+    groups: dict[str, list[tuple[str, str | None]]] = {}
     for m in manifests:
         if m.format == "pyproject":
             for key in m.declared:
                 for head in _GROUP_HEADS:
                     if key.startswith(head):
-                        groups.setdefault(key[len(head) :].lower(), (m.path, key))
+                        groups.setdefault(key[len(head) :].lower(), []).append((m.path, key))
             if "dev-dependencies" in m.declared:
-                groups.setdefault("dev", (m.path, "dev-dependencies"))
+                groups.setdefault("dev", []).append((m.path, "dev-dependencies"))
         elif m.format == "requirements":
             stem = PurePosixPath(m.path).name.lower()
             for w in ("test", "tests", "testing", "dev", "docs", "doc", *DEMO_GROUPS):
                 if _group_word(w).search(stem):
-                    groups.setdefault(w, (m.path, None))
+                    groups.setdefault(w, []).append((m.path, None))
             if _installs_a_sibling_project(m, manifests):
                 # `-e .` beside pyproject.toml: the file builds the project's working
                 # environment (httpx's requirements.txt), whatever its name
-                groups.setdefault("dev", (m.path, None))
-    for w in wanted:
-        if w in groups:
-            return groups[w]
-    return None
+                groups.setdefault("dev", []).append((m.path, None))
+    offered = [t for w in wanted for t in groups.get(w, ())]
+    installed = [t for t in offered if t[1] is None and t[0] in ci_files]
+    return (installed or offered or [None])[0]
 
 
 def _installs_a_sibling_project(m: Manifest, manifests: list[Manifest]) -> bool:
