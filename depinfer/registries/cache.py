@@ -64,6 +64,15 @@ def disk_size(directory: Path) -> int:
     return sum(_size(p) for p in _own_paths(directory))
 
 
+def answers_size(directory: Path) -> int:
+    """Bytes of the registry answers in `directory` (responses, records, probes, LLM
+    answers), what the cap trims. The analysis packs, decoded tables and the verify loop's
+    toolchains are not counted: the cap cannot trim them, and counting them (1.4 GB of
+    Node toolchains after a few verify runs) put the folder over the cap on every run,
+    so every run dropped all the registry answers and no run was ever warm."""
+    return sum(_size(directory / (name + side)) for name in OWN_FILES for side in SQLITE_SIDE)
+
+
 def _count(db: Path, table: str) -> int:
     if not db.exists():
         return 0
@@ -123,24 +132,25 @@ def human(size: float) -> str:
 
 
 def enforce_cap(directory: Path, backend: Any, limit: int | None) -> int:
-    """Trim the cache when it is over `limit` bytes; the bytes freed (0: nothing to do).
+    """Trim the registry answers when they are over `limit` bytes (`answers_size`); the
+    bytes freed (0: nothing to do).
 
     Expired responses go first (requests-cache's own clean-up), then the oldest responses
     (earliest expiry: every response is stored with the same lifetime) and the oldest
     reduced records, until the cache is under LOW_WATER of the cap. Errors (another run
     holding the database) leave the cache as it is: a cap is housekeeping, not a failure.
     """
-    before = disk_size(directory)
+    before = answers_size(directory)
     if limit is None or before <= limit:
         return 0
     for name in (HTTP_DB, FACTS_DB):  # a write-ahead log is not cached data: fold it first
         checkpoint(directory / name)
-    if disk_size(directory) <= limit:
-        return max(0, before - disk_size(directory))
+    if answers_size(directory) <= limit:
+        return max(0, before - answers_size(directory))
     try:
         backend.delete(expired=True)
         target = int(limit * LOW_WATER)
-        excess = disk_size(directory) - target
+        excess = answers_size(directory) - target
         if excess > 0:
             excess -= _trim_records(directory / FACTS_DB, excess // 2)
             keys = _oldest(backend, excess)
@@ -150,7 +160,7 @@ def enforce_cap(directory: Path, backend: Any, limit: int | None) -> int:
         pass
     for name in (HTTP_DB, FACTS_DB):  # the trim's own writes went to the log
         checkpoint(directory / name)
-    return max(0, before - disk_size(directory))
+    return max(0, before - answers_size(directory))
 
 
 def checkpoint(db: Path) -> None:
