@@ -147,6 +147,37 @@ def test_a_conflict_takes_the_older_line_the_other_side_requires(tmp_path, wheel
     assert resolves(out)
 
 
+def test_a_warm_gate_starts_no_uv_once_the_index_answered(tmp_path, wheels, monkeypatch):
+    """The index's answers are kept; the cache's own failed answer is not, so a warm run
+    must not ask the cache first when the index's answer for the set is kept."""
+    import subprocess
+
+    from depinfer.resolvers import python_versions
+
+    for v in ("1.0", "2.0"):
+        write_wheel(wheels, "pinned", v)
+    write_wheel(wheels, "lib", "2.0", ["pinned>=2"])
+    started: list[list[str]] = []
+    real_run = subprocess.run
+
+    def counting(cmd, *a, **k):
+        started.append(cmd)
+        return real_run(cmd, *a, **k)
+
+    monkeypatch.setattr(python_versions.subprocess, "run", counting)
+    specs = []
+    for _ in range(2):
+        pin, lib = req("pinned", ">=1.0,<2"), req("lib", ">=2.0,<3")
+        pin.evidence.append(Evidence("pin-elsewhere", detail="pinned==1.0 found elsewhere"))
+        python_gate.gate(project(tmp_path), [pin, lib], context())
+        specs.append(pin.spec)
+        if len(specs) == 1:
+            assert started  # the cold run asked uv
+            started.clear()
+    assert specs == [">=1.0", ">=1.0"]
+    assert started == []  # the warm run answered from what was kept
+
+
 def test_a_line_with_no_files_for_the_oldest_python_gives_way_to_the_older_one(tmp_path, wheels):
     write_wheel(wheels, "newlib", "1.0")
     write_wheel(wheels, "newlib", "2.0", tag="cp311-cp311-manylinux_2_17_x86_64")

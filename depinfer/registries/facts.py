@@ -60,6 +60,10 @@ class FactStore:
             self._write(full, value)
         return value
 
+    def has(self, key: str) -> bool:
+        """A fresh value is kept for `key` (nothing is computed)."""
+        return not self.refresh and self._read(f"{SCHEMA}|{key}") is not None
+
     def _read(self, key: str) -> tuple[Any] | None:
         if self._db is None:
             return None

@@ -58,6 +58,7 @@ from depinfer.resolvers.python_versions import (
     index_args,
     kept_uv_compile,
     spec_for,
+    uv_answer_kept,
     uv_compile,
 )
 from depinfer.scan import classify
@@ -130,6 +131,12 @@ class _Run:
             run=uv_compile,
             offline=offline,
         )
+
+    def kept(self, entries: list[_Entry]) -> bool:
+        """The index's answer for this set is kept already (asking the cache is moot)."""
+        text = "".join(e.text() + "\n" for e in entries)
+        args = [*self.args, "--python-platform", PLATFORM]
+        return uv_answer_kept(self.ctx, text, self.python, self.as_of, args)
 
 
 def gate(
@@ -244,9 +251,11 @@ def _gate_folder(run: _Run, folder: str, entries: list[_Entry]) -> set[int]:
     # Most sets resolve as chosen: uv's cache usually proves it without asking the index
     # again (revalidating every page is most of a cold run's resolve time). Nothing is
     # relaxed yet, so the resolver's own pins are not needed.
-    ok, out, _ = run.compile(live, offline=True)
-    if ok and out:  # a resolve (an empty answer is uv not answering)
-        return dropped
+    # (a warm run whose index answer is kept starts no uv: a failed cache answer is not kept)
+    if not run.kept(live):
+        ok, out, _ = run.compile(live, offline=True)
+        if ok and out:  # a resolve (an empty answer is uv not answering)
+            return dropped
     for round_no in range(MAX_ROUNDS):
         ok, out, err = run.compile(live)
         if ok and not out and "skipped" in err:  # uv did not answer (timeout, cannot start)

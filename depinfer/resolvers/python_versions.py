@@ -360,6 +360,21 @@ def kept_uv_compile(
     )
 
 
+def uv_answer_kept(
+    ctx: Context,
+    text: str,
+    python: str | None,
+    as_of: datetime | None,
+    uv_args: list[str] | None = None,
+) -> bool:
+    """`kept_uv_compile` (online) would answer from the fact store, starting no uv."""
+    uv = find_uv()
+    if uv is None:
+        return False
+    facts = ctx.registries.http_settings().facts()
+    return facts.has("uv-compile|" + _uv_key(uv, text, python, as_of, list(uv_args or [])))
+
+
 def _uv_key(uv: str, text: str, python: str | None, as_of: datetime | None, args: list[str]) -> str:
     import hashlib
     import os
