@@ -178,6 +178,20 @@ def test_a_warm_gate_starts_no_uv_once_the_index_answered(tmp_path, wheels, monk
     assert started == []  # the warm run answered from what was kept
 
 
+def test_a_name_the_manifest_declares_already_resolves_as_declared(tmp_path, wheels):
+    # the manifest's own `aa` line is kept as written, so it is what the set resolves
+    # with: our line for the name is not written, and nothing is relaxed for it
+    write_wheel(wheels, "aa", "1.0")
+    tree = write_tree(
+        tmp_path / "repo",
+        {"pyproject.toml": PYPROJECT.replace("dependencies = []", 'dependencies = ["aa"]')},
+    )
+    aa = req("aa", ">=2.0,<3")
+    ctx = context()
+    assert python_gate.gate(scan(tree), [aa], ctx) == [aa]
+    assert aa.spec == ">=2.0,<3" and "resolve gate" not in messages(ctx)
+
+
 def test_a_line_with_no_files_for_the_oldest_python_gives_way_to_the_older_one(tmp_path, wheels):
     write_wheel(wheels, "newlib", "1.0")
     write_wheel(wheels, "newlib", "2.0", tag="cp311-cp311-manylinux_2_17_x86_64")

@@ -205,11 +205,17 @@ def _units(
     declare in the same sections (as written, without version when only names are known)."""
     units: dict[str, list[_Entry]] = {}
     names: dict[str, set[str]] = {}
+    declared = {
+        m.path: {_declared_name(line) for lines in m.declared.values() for line in lines}
+        for m in project.manifests_of(Ecosystem.PYPI)
+    }
     for r in ours:
         if classify(r.manifest) in _OWN_PROJECTS or not _installed_by_tests(
             (r.manifest, r.section, r.group), installs
         ):
             continue
+        if canonicalize_name(r.name) in declared.get(r.manifest, ()):
+            continue  # kept as the manifest writes it: its own line is what resolves
         folder = PurePosixPath(r.manifest).parent.as_posix()
         units.setdefault(folder, []).append(_Entry(canonicalize_name(r.name), r))
         names.setdefault(folder, set()).add(canonicalize_name(r.name))
@@ -228,6 +234,11 @@ def _units(
                     names[folder].add(entry.name)
                     units[folder].append(entry)
     return units
+
+
+def _declared_name(line: str) -> str:
+    entry = _declared_entry(line)
+    return entry.name if entry is not None else ""
 
 
 def _declared_entry(line: str) -> _Entry | None:
