@@ -192,6 +192,22 @@ def test_a_name_the_manifest_declares_already_resolves_as_declared(tmp_path, whe
     assert aa.spec == ">=2.0,<3" and "resolve gate" not in messages(ctx)
 
 
+def test_the_line_another_package_requires_is_relaxed_before_its_depender(tmp_path, wheels):
+    # lib 2.0 requires third<3 (botocore and python-dateutil 3); lib 1.0 predates that
+    # requirement. Relaxing lib would send the resolver back to lib 1.0; the older line of
+    # third that lib requires is what to take, though third is the better evidenced
+    for v in ("2.0", "3.0"):
+        write_wheel(wheels, "third", v)
+    write_wheel(wheels, "lib", "1.0")
+    write_wheel(wheels, "lib", "2.0", ["third<3"])
+    lib, third = req("lib", ">=2.0", sites=1), req("third", ">=3.0", sites=3)
+    ctx = context()
+    out = python_gate.gate(project(tmp_path), [lib, third], ctx)
+    assert lib.spec == ">=2.0" and third.spec == ">=2.0,<3"
+    assert "third>=3.0 conflicts: lower bound dropped" in messages(ctx)
+    assert resolves(out)
+
+
 def test_a_line_with_no_files_for_the_oldest_python_gives_way_to_the_older_one(tmp_path, wheels):
     write_wheel(wheels, "newlib", "1.0")
     write_wheel(wheels, "newlib", "2.0", tag="cp311-cp311-manylinux_2_17_x86_64")

@@ -21,7 +21,9 @@ On a conflict the gate changes one entry it was going to write, and resolves aga
 3. an upper bound of a conflicting entry is dropped — a pin kept from elsewhere in the
    repository first (an old pin beside a newer line of a library that needs newer);
 4. a conflicting entry's lower bound is dropped (the resolver may take the older line the
-   other side requires; the line it takes is then written);
+   other side requires; the line it takes is then written) — an entry whose line another
+   package's requirement names first (`botocore depends on python-dateutil<3`), not the
+   depender, which would send the resolver back through its oldest releases;
 5. the least-evidenced conflicting entry is dropped (a dev entry before a runtime one,
    fewer import sites, lower confidence, then by name).
 
@@ -86,6 +88,10 @@ _UNUSABLE = re.compile(
 _NOT_SERVED = re.compile(r"\b([A-Za-z0-9][A-Za-z0-9._-]*) was not found in the package registry")
 # a Python bound in uv's explanation ("depend on Python>=3.10", "requires Python >=3.12")
 _PYTHON_BOUND = re.compile(r"Python\s*>=\s*([0-9]+\.[0-9]+)")
+# uv: "x==1.2 depends on y>=2.1,<3.0.0": y's line is one another package requires
+_REQUIRED_LINE = re.compile(
+    r"depends? on ([A-Za-z0-9][A-Za-z0-9._-]*)(?:\[[^\]]*\])?\s*(?:[<>=!~]=?|,)"
+)
 _NO_PLATFORM_FILE = re.compile(
     r"([A-Za-z0-9][A-Za-z0-9._-]*)(?:==\S+)? has no wheels with a matching platform tag"
 )
@@ -408,10 +414,16 @@ def _drop_upper(run: _Run, live: list[_Entry], err: str) -> list[_Entry]:
 
 
 def _drop_lower(run: _Run, live: list[_Entry], err: str) -> list[_Entry]:
+    """The lower bound of an entry whose line another package's requirement names (uv:
+    "botocore depends on python-dateutil>=2.1,<3.0.0") goes first: the older line that
+    side requires is what to take. Dropping the depender's bound instead (boto3) sends the
+    resolver back through every older release of it, building source distributions of
+    ten-year-old ones for their metadata, to settle on one that predates the requirement."""
     bounded = [e for e in _mentioned(live, err) if e.req is not None and e.req.spec]
     if not bounded:
         return []
-    e = min(bounded, key=lambda e: (_weight(e.req), e.name))
+    required = {canonicalize_name(n) for n in _REQUIRED_LINE.findall(err)}
+    e = min(bounded, key=lambda e: (e.name not in required, _weight(e.req), e.name))
     changed = [x for x in _same(live, e) if x.req.spec]
     for x in changed:
         before = x.req.spec
