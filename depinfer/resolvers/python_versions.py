@@ -82,16 +82,23 @@ def _version(v: str) -> Version | None:
         return None
 
 
+@lru_cache(maxsize=4096)
+def _admits(runtime: str, probe: str) -> bool:
+    """A release's requires_python admits the Python (a few dozen distinct texts are asked
+    for every release of every package: parsed once)."""
+    try:
+        return SpecifierSet(runtime).contains(probe, prereleases=True)
+    except InvalidSpecifier:
+        return True
+
+
 def runtime_ok(python: str | None):
     probe = f"{python}.99" if python else None
 
     def ok(v: VersionInfo) -> bool:
         if not probe or not v.runtime:
             return True
-        try:
-            return SpecifierSet(v.runtime).contains(probe, prereleases=True)
-        except InvalidSpecifier:
-            return True
+        return _admits(v.runtime, probe)
 
     return ok
 
@@ -126,7 +133,32 @@ def spec_for(
     return f"{low},<{cap}"
 
 
+# (id of the release list, the question) -> (the list, the answer): one package is asked
+# the same question for every folder of a monorepo (a release list of hundreds, each
+# version parsed and tested). The list is held so its id cannot be reused while kept.
+_CHOSEN: dict[tuple, tuple[list[VersionInfo], VersionInfo | None]] = {}
+
+
 def choose_version(
+    versions: list[VersionInfo],
+    as_of: datetime | None,
+    python: str | None,
+    lower: Version | None,
+    upper: Version | None,
+    spec: str = "",
+) -> VersionInfo | None:
+    key = (id(versions), len(versions), as_of, python, lower, upper, spec)
+    kept = _CHOSEN.get(key)
+    if kept is not None and kept[0] is versions:
+        return kept[1]
+    if len(_CHOSEN) > 4096:
+        _CHOSEN.clear()
+    chosen = _choose_version(versions, as_of, python, lower, upper, spec)
+    _CHOSEN[key] = (versions, chosen)
+    return chosen
+
+
+def _choose_version(
     versions: list[VersionInfo],
     as_of: datetime | None,
     python: str | None,
