@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime
-from functools import lru_cache
+from functools import lru_cache, wraps
 
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.utils import canonicalize_name
@@ -133,32 +133,30 @@ def spec_for(
     return f"{low},<{cap}"
 
 
-# (id of the release list, the question) -> (the list, the answer): one package is asked
-# the same question for every folder of a monorepo (a release list of hundreds, each
-# version parsed and tested). The list is held so its id cannot be reused while kept.
-_CHOSEN: dict[tuple, tuple[list[VersionInfo], VersionInfo | None]] = {}
+def _kept_per_list(choose: Callable[..., VersionInfo | None]) -> Callable[..., VersionInfo | None]:
+    """`choose` answering once per release list and question within the process: one
+    package is asked the same question for every folder of a monorepo (a release list of
+    hundreds, each version parsed and tested). The list is held with its answer, so its id
+    cannot be reused while kept."""
+    kept: dict[tuple, tuple[list[VersionInfo], VersionInfo | None]] = {}
+
+    @wraps(choose)
+    def ask(versions: list[VersionInfo], *question: object, **named: object) -> VersionInfo | None:
+        key = (id(versions), len(versions), *question, *sorted(named.items()))
+        found = kept.get(key)
+        if found is not None and found[0] is versions:
+            return found[1]
+        if len(kept) > 4096:
+            kept.clear()
+        answer = choose(versions, *question, **named)
+        kept[key] = (versions, answer)
+        return answer
+
+    return ask
 
 
+@_kept_per_list
 def choose_version(
-    versions: list[VersionInfo],
-    as_of: datetime | None,
-    python: str | None,
-    lower: Version | None,
-    upper: Version | None,
-    spec: str = "",
-) -> VersionInfo | None:
-    key = (id(versions), len(versions), as_of, python, lower, upper, spec)
-    kept = _CHOSEN.get(key)
-    if kept is not None and kept[0] is versions:
-        return kept[1]
-    if len(_CHOSEN) > 4096:
-        _CHOSEN.clear()
-    chosen = _choose_version(versions, as_of, python, lower, upper, spec)
-    _CHOSEN[key] = (versions, chosen)
-    return chosen
-
-
-def _choose_version(
     versions: list[VersionInfo],
     as_of: datetime | None,
     python: str | None,
