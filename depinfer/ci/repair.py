@@ -54,7 +54,7 @@ from depinfer.context import Context
 from depinfer.data import load_table
 from depinfer.facts.rust import crate_of, entry_of, package_of
 from depinfer.mapping.python_manifests import DEV_REQUIREMENT_NAME
-from depinfer.mapping.python_tooling import is_compiled
+from depinfer.mapping.python_tooling import installed_requirement_files, is_compiled
 from depinfer.mapping.rust_sources import release_source
 from depinfer.model import (
     LANGUAGE_ECOSYSTEM,
@@ -1096,9 +1096,11 @@ def _misplaced(loop: _Loop, a: Action, written: list[Candidate], log: str) -> bo
     missing = [c for c in written if not installed_version(language, c.name, log, loop.scratch)]
     if not missing:
         return False
-    group, manifest = _job_group(loop), None
+    found = plan_for(loop.scratch, language, loop.request.test_cmd, strict=True)
+    install = found.install if found else []
+    group, manifest = _job_group(install), None
     if group is None:
-        files = _job_requirement_files(loop)
+        files = _job_requirement_files(loop.project, install)
         manifest = files[0] if files else None
     dev = group is not None or (manifest is not None and _names_dev(manifest))
     section = Section.DEV if dev else Section.RUNTIME
@@ -1122,25 +1124,21 @@ def _names_dev(path: str) -> bool:
     return bool(DEV_REQUIREMENT_NAME.search(PurePosixPath(path).name))
 
 
-def _job_requirement_files(loop: _Loop) -> list[str]:
-    """The project's requirements files the test job installs with `-r`, from the plan
-    verify runs (paths from the repository root)."""
-    found = plan_for(loop.scratch, loop.request.language, loop.request.test_cmd, strict=True)
-    manifests = {m.path for m in loop.project.manifests_of(Ecosystem.PYPI)}
-    out: list[str] = []
-    for line in found.install if found else []:
-        for m in re.finditer(r"(?:^|\s)(?:-r\s*|--requirement[=\s])['\"]?([^\s'\";&|]+)", line):
-            path = PurePosixPath(m.group(1)).as_posix().removeprefix("./")
-            if path in manifests and path not in out and not is_compiled(loop.project, path):
-                out.append(path)
-    return out
+def _job_requirement_files(project: Project, install: list[str]) -> list[str]:
+    """The project's hand-written requirements files the job's install lines name with `-r`
+    (paths from the repository root)."""
+    manifests = {m.path for m in project.manifests_of(Ecosystem.PYPI)}
+    return [
+        path
+        for path in installed_requirement_files(install)
+        if path in manifests and not is_compiled(project, path)
+    ]
 
 
-def _job_group(loop: _Loop) -> str | None:
-    """The extra or dependency group of the root manifest the test job installs (a
-    test-named one first), from the plan verify runs."""
-    found = plan_for(loop.scratch, loop.request.language, loop.request.test_cmd, strict=True)
-    text = " ".join(found.install) if found else ""
+def _job_group(install: list[str]) -> str | None:
+    """The extra or dependency group of the root manifest the job's install lines name (a
+    test-named one first)."""
+    text = " ".join(install)
     named = [x for m in re.finditer(r"\.\[([\w,-]+)\]", text) for x in m.group(1).split(",")]
     named += re.findall(r"--group\s+'?([\w-]+)", text)
     tests = [n for n in named if n.lower() in plan.TEST_EXTRAS]

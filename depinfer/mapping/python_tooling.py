@@ -118,15 +118,30 @@ def _hatch(project: Project, out: dict[str, str]) -> None:
 def _ci(project: Project, files: set[str], out: dict[str, str]) -> None:
     for rel in project.ci_files:
         for line in (_read(project, rel) or "").splitlines():
-            m = _PIP_INSTALL.search(line.split(" #", 1)[0])
-            if not m:
-                continue
-            try:
-                words = shlex.split(m.group(1) or m.group(2) or "")
-            except ValueError:
-                continue
-            words = [w for w in words if not w.startswith(("&", "|", ";"))]
-            _words_to_names(words, "", files, out, rel)
+            _pip_line(line, files, out, rel)
+
+
+def _pip_line(line: str, files: set[str], out: dict[str, str], where: str) -> None:
+    """A `pip install` / `uv pip install` line: its names to `out`, its `-r` files to `files`."""
+    m = _PIP_INSTALL.search(line.split(" #", 1)[0])
+    if not m:
+        return
+    try:
+        words = shlex.split(m.group(1) or m.group(2) or "")
+    except ValueError:
+        return
+    words = [w for w in words if not w.startswith(("&", "|", ";"))]
+    _words_to_names(words, "", files, out, where)
+
+
+def installed_requirement_files(lines: list[str]) -> list[str]:
+    """The requirements files install lines (a test job's) name with `-r`, line by line."""
+    out: list[str] = []
+    for line in lines:
+        files: set[str] = set()
+        _pip_line(line, files, {}, "")
+        out += [f for f in sorted(files) if f not in out]
+    return out
 
 
 # the header pip-compile and `uv pip compile` write on their output

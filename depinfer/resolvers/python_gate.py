@@ -127,22 +127,20 @@ class _Run:
     def compile(
         self, entries: list[_Entry], platform: str = PLATFORM, offline: bool = False
     ) -> tuple[bool, str, str]:
-        text = "".join(e.text() + "\n" for e in entries)
+        text, args = self._question(entries, platform)
         return kept_uv_compile(
-            self.ctx,
-            text,
-            self.python,
-            self.as_of,
-            uv_args=[*self.args, "--python-platform", platform],
-            run=uv_compile,
-            offline=offline,
+            self.ctx, text, self.python, self.as_of, uv_args=args, run=uv_compile, offline=offline
         )
 
     def kept(self, entries: list[_Entry]) -> bool:
         """The index's answer for this set is kept already (asking the cache is moot)."""
-        text = "".join(e.text() + "\n" for e in entries)
-        args = [*self.args, "--python-platform", PLATFORM]
+        text, args = self._question(entries, PLATFORM)
         return uv_answer_kept(self.ctx, text, self.python, self.as_of, args)
+
+    def _question(self, entries: list[_Entry], platform: str) -> tuple[str, list[str]]:
+        """The requirements text and uv arguments that ask about `entries`."""
+        text = "".join(e.text() + "\n" for e in entries)
+        return text, [*self.args, "--python-platform", platform]
 
 
 def gate(
@@ -315,10 +313,13 @@ def _cause(err: str) -> str:
 
 def _mentioned(entries: list[_Entry], err: str) -> list[_Entry]:
     """Our entries the resolver's explanation names (all of ours when it names none)."""
+    return _named(entries, err) or [e for e in entries if e.req is not None]
+
+
+def _named(entries: list[_Entry], err: str) -> list[_Entry]:
+    """Our entries the resolver's explanation names."""
     words = {canonicalize_name(w) for w in re.findall(r"[A-Za-z0-9][A-Za-z0-9._-]*", err)}
-    ours = [e for e in entries if e.req is not None]
-    named = [e for e in ours if e.name in words]
-    return named or ours
+    return [e for e in entries if e.req is not None and e.name in words]
 
 
 def _relax(run: _Run, live: list[_Entry], err: str) -> list[_Entry]:
@@ -362,9 +363,8 @@ def _mark_python(run: _Run, live: list[_Entry], err: str) -> list[_Entry]:
     oldest = _version_tuple(run.python)
     if not bounds or oldest is None:
         return []
-    words = {canonicalize_name(w) for w in re.findall(r"[A-Za-z0-9][A-Za-z0-9._-]*", err)}
-    for e in live:
-        if e.req is None or e.name not in words or e.req.markers:
+    for e in _named(live, err):
+        if e.req.markers:
             continue
         if run.compile([_Entry(e.name, None, line=e.req.name)])[0]:
             continue  # an older line installs there: a bound to relax, not a marker

@@ -380,7 +380,7 @@ def kept_uv_compile(
     if run is not None and run is not uv_compile or uv is None:
         return (run or uv_compile)(text, python, as_of, uv_args=args)
     facts = ctx.registries.http_settings().facts()
-    key = "uv-compile|" + _uv_key(uv, text, python, as_of, args)
+    key = _compile_key(uv, text, python, as_of, args)
     return facts.get(
         key,
         lambda: uv_compile(text, python, as_of, uv_args=args),
@@ -402,7 +402,13 @@ def uv_answer_kept(
     if uv is None:
         return False
     facts = ctx.registries.http_settings().facts()
-    return facts.has("uv-compile|" + _uv_key(uv, text, python, as_of, list(uv_args or [])))
+    return facts.has(_compile_key(uv, text, python, as_of, list(uv_args or [])))
+
+
+def _compile_key(
+    uv: str, text: str, python: str | None, as_of: datetime | None, args: list[str]
+) -> str:
+    return "uv-compile|" + _uv_key(uv, text, python, as_of, args)
 
 
 def _uv_key(uv: str, text: str, python: str | None, as_of: datetime | None, args: list[str]) -> str:

@@ -259,17 +259,15 @@ def js_config_values(
     i = 0
     while i < len(tokens):
         kind, val = tokens[i]
-        if kind in ("word", "str") and i + 1 < len(tokens) and tokens[i + 1][1] == ":":
-            if val in opaque:
-                reader = _JsValue(tokens)
-                reader.i = i + 2
-                reader.value()
+        is_key = kind in ("word", "str") and i + 1 < len(tokens) and tokens[i + 1][1] == ":"
+        if is_key and (val in opaque or val in wanted):
+            reader = _JsValue(tokens)
+            reader.i = i + 2
+            value = reader.value()
+            if val in opaque:  # skipped whole: keys inside it are the tool's own
                 i = max(reader.i, i + 1)
                 continue
-            if val in wanted:
-                reader = _JsValue(tokens)
-                reader.i = i + 2
-                found.setdefault(val, []).append(reader.value())
+            found.setdefault(val, []).append(value)
         i += 1
     return found
 
