@@ -687,8 +687,35 @@ def _git_head_date(root: Path) -> str | None:
 _NUL = lazy(b"\x00")
 
 
+# Source text kept per run (Project.texts) up to this many characters in all: a tree of
+# real-sized files keeps every one; a far larger one reads the rest again, as before
+KEEP_TEXT_CHARS = 64_000_000
+
+
 def read_source(project: Project, rel: str, diagnostics: list[Diagnostic]) -> str | None:
-    """Text of a source file, or None with a diagnostic naming it (binary, unreadable)."""
+    """Text of a source file, or None with a diagnostic naming it (binary, unreadable).
+    Read from disk once per run: mapping and rules read the analyzer's sources again. Only
+    for files depinfer never writes (a manifest may change between two reads of a run)."""
+    kept = project.texts.found.get(rel)
+    if kept is not None:
+        diagnostics.extend(kept[1])
+        return kept[0]
+    notes: list[Diagnostic] = []
+    text = _read_decoded(project, rel, notes)
+    diagnostics.extend(notes)
+    if project.texts.chars < KEEP_TEXT_CHARS:
+        project.texts.found[rel] = (text, notes)
+        project.texts.chars += len(text or "")
+    return text
+
+
+def source_text(project: Project, rel: str) -> str:
+    """`read_source` without its diagnostics (the analyzer reported them): "" when
+    unreadable or binary."""
+    return read_source(project, rel, []) or ""
+
+
+def _read_decoded(project: Project, rel: str, diagnostics: list[Diagnostic]) -> str | None:
     try:
         raw = project.abspath(rel).read_bytes()
     except OSError as exc:

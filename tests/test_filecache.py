@@ -8,15 +8,19 @@ import pickle
 import subprocess
 import sys
 import threading
+from pathlib import Path
 
 import pytest
-from conftest import REPO, write_tree
+from conftest import REPO, infer_offline, write_tree
 
 import depinfer
 from depinfer import filecache
 from depinfer.analyzers import python as python_analyzer
 from depinfer.check import run_check
+from depinfer.context import Options
 from depinfer.filecache import FileCache, content_key
+from depinfer.pipeline import infer, make_context
+from depinfer.rules import python as python_rules
 from depinfer.rules import python_pytest
 
 TREE = {
@@ -230,7 +234,7 @@ def test_worker_processes_give_the_serial_answers_in_order(tmp_path, monkeypatch
 
     monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", counted_pool)
     parallel = run_check(str(root), cache=True)
-    assert pools == [2, 2]  # the analyzer's and the pytest scan's
+    assert pools == [2, 2, 2]  # the analyzer's, the text rules' and the pytest scan's
     assert _codes(parallel[1]) == _codes(serial[1])
     assert [str(d) for d in parallel[0].diagnostics] == [str(d) for d in serial[0].diagnostics]
 
@@ -251,3 +255,55 @@ def test_cache_info_names_the_analysis_cache(tmp_path, cache_dir, capsys):
     run_check(str(root), cache=True)
     assert cache_cli.main(["info"]) == 0
     assert "analysis: 1 trees, 0 kept run answers" in capsys.readouterr().out
+
+
+TEXT_TREE = {
+    "pyproject.toml": '[project]\nname = "demo"\nversion = "1"\ndependencies = []\n',
+    "shop/__init__.py": "",
+    "shop/io.py": "import pandas as pd\n\n\ndef save(df):\n    df.to_parquet('x.parquet')\n",
+    "shop/doc.py": '"""Usage:\n\n    df.read_excel("a.xlsx")\n"""\nimport pandas\n',
+}
+
+
+def _infer_cached(root):
+    ctx = make_context(Options(offline=True, versions=False))
+    ctx.files = FileCache.default(True, root)
+    result = infer(root, ctx.options, ctx=ctx)
+    ctx.files.save()
+    return sorted((r.name, r.manifest) for r in result.requirements)
+
+
+def test_text_rules_search_each_source_once_and_keep_the_answer(tmp_path, cache_dir, monkeypatch):
+    """A text rule's pattern is searched in a source once per content: a warm run finds
+    the same rules fired without searching, and a docstring's example still counts for
+    nothing (the active-match rule holds in the kept answer)."""
+    root = write_tree(tmp_path / "repo", TEXT_TREE)
+    searched: list[str] = []
+    scan = python_rules._source_scan
+
+    def counted(text, patterns):
+        searched.append(text)
+        return scan(text, patterns)
+
+    monkeypatch.setattr(python_rules, "_source_scan", counted)
+    cold = _infer_cached(root)
+    assert ("pyarrow", "pyproject.toml") in cold and "openpyxl" not in {n for n, _ in cold}
+    assert len(searched) == 2  # each non-empty source once, not once per rule
+    searched.clear()
+    assert _infer_cached(root) == cold and searched == []
+    assert sorted((r.name, r.manifest) for r in infer_offline(root).requirements) == cold
+
+
+def test_a_source_is_read_from_disk_once_per_run(tmp_path, monkeypatch):
+    """The analyzer, mapping and rules all read the sources; the disk is asked once."""
+    root = write_tree(tmp_path / "repo", TEXT_TREE)
+    reads: list[str] = []
+    read_bytes = Path.read_bytes
+
+    def counted(self):
+        reads.append(self.name)
+        return read_bytes(self)
+
+    monkeypatch.setattr(Path, "read_bytes", counted)
+    infer_offline(root)
+    assert reads.count("io.py") == 1 and reads.count("doc.py") == 1

@@ -65,7 +65,7 @@ from depinfer.model import (
     Section,
 )
 from depinfer.runtime import python_runtime
-from depinfer.scan import classify
+from depinfer.scan import classify, source_text
 
 # Import names that are never distributions of their own.
 _NOT_DISTRIBUTIONS = {"__main__", "__future__", "__builtin__", "builtins"}
@@ -133,11 +133,7 @@ class _Lines:
             return False
         lines = self.cache.get(ref.file)
         if lines is None:
-            try:
-                text = self.project.abspath(ref.file).read_text(encoding="utf-8", errors="replace")
-            except OSError:
-                text = ""
-            self.texts[ref.file] = text
+            text = self.texts[ref.file] = source_text(self.project, ref.file)
             lines = self.cache[ref.file] = text.splitlines()
         if ref.line > len(lines):
             return False

@@ -27,7 +27,7 @@ from depinfer.mapping.python_hosts import Host
 from depinfer.mapping.python_internal import InternalModules
 from depinfer.model import Ecosystem, FileKind, ImportRef, Project
 from depinfer.patterns import lazy
-from depinfer.scan import walk_repository
+from depinfer.scan import source_text, walk_repository
 
 
 def mark_optional_modules(
@@ -342,10 +342,6 @@ def _ipython_extensions(project: Project | None, refs: list[ImportRef]) -> list[
     for rel in files:
         if not rel.endswith(".py") or rel.endswith("__init__.py"):
             continue
-        try:
-            text = project.abspath(rel).read_text(encoding="utf-8", errors="replace")
-        except OSError:
-            continue
-        if _IPYTHON_EXTENSION.search(text):
+        if _IPYTHON_EXTENSION.search(source_text(project, rel)):
             out.append(rel)
     return out

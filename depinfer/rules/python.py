@@ -58,7 +58,7 @@ from depinfer.rules import (
     python_pytest,
     python_tools,
 )
-from depinfer.scan import matches_any, path_name
+from depinfer.scan import matches_any, path_name, source_text
 
 MAX_BYTES = 1_000_000
 SERVER_FILES = ("Procfile", "Dockerfile", "Dockerfile.*", "*.dockerfile", "gunicorn.conf.py",
@@ -77,15 +77,7 @@ REQUIREMENT_FILES = ("*requirements*.txt", "*requirements*.in", "pipfile", "envi
 @lru_cache(maxsize=1)
 def rules() -> list[dict[str, Any]]:
     data = load_table("python/implicit.json")
-    out = []
-    for rule in data["rules"]:
-        rule = dict(rule)
-        if "text" in rule:
-            rule["regex"] = lazy(rule["text"])  # compiled when a file of its families exists
-        if "unless_text" in rule:
-            rule["unless_regex"] = lazy(rule["unless_text"])
-        out.append(rule)
-    return out
+    return [dict(rule) for rule in data["rules"]]
 
 
 def infer(
@@ -95,7 +87,7 @@ def infer(
     pytest plugins the tests use, and the names a Poetry extras list holds."""
     out = list(candidates)
     layout = ManifestLayout(project)
-    repo = _Repo.of(project, refs)
+    repo = _Repo.of(project, refs, ctx)
     repo.folder_key = lambda rel: getattr(layout.folder_of(rel), "directory", None)
     for rule in rules():
         hits = _hits(rule, repo)
@@ -147,11 +139,18 @@ class _Repo:
     declared: set[str] | None = None
     # the manifest folder owning a file (a text rule's first match counts once per folder)
     folder_key: Callable[[str], str | None] = lambda rel: ""
+    ctx: Context | None = None
+    # the patterns of the text rules that read sources and that the imports leave live,
+    # and per Python source: (pattern, python) → line of its first active match, made on
+    # the first question (TEXT_SCAN)
+    source_patterns: dict[tuple[str, bool], None] | None = None
+    source_matches: dict[str, dict[tuple[str, bool], int]] | None = None
 
     @classmethod
-    def of(cls, project: Project, refs: list[ImportRef]) -> _Repo:
+    def of(cls, project: Project, refs: list[ImportRef], ctx: Context | None = None) -> _Repo:
         return cls(
             project=project,
+            ctx=ctx,
             refs=refs,
             families=_file_families(project),
             roots={r.module.split(".")[0] for r in refs if not r.relative},
@@ -166,6 +165,37 @@ class _Repo:
         if rel not in self.texts:
             self.texts[rel] = read_small(self.project, rel)
         return self.texts[rel]
+
+    def first_line(self, pattern: str, rel: str, python: bool) -> int | None:
+        """Line of the first active match of a rule's pattern in the file (_active_match),
+        or None. A Python source is searched for every source-reading rule's pattern at
+        once, and the answer kept per content in the analysis cache: a warm run over a big
+        tree searches nothing."""
+        if self.source_patterns is None:
+            self.source_patterns = _source_patterns(self)
+        if rel.endswith(".py") and (pattern, python) in self.source_patterns:
+            if self.source_matches is None:
+                self.source_matches = self._scan_sources()
+            found = self.source_matches.get(rel)
+            if found is not None:
+                return found.get((pattern, python))
+        text = self.text_of(rel)
+        m = _active_match(compile_kept(pattern), text, python) if text else None
+        return text.count("\n", 0, m.start()) + 1 if m and text else None
+
+    def _scan_sources(self) -> dict[str, dict[tuple[str, bool], int]]:
+        patterns = tuple(self.source_patterns or ())
+        rels, jobs = [], []
+        for rel, _kind in self.families["python"]:
+            text = self.text_of(rel) if rel.endswith(".py") else None
+            if text:
+                rels.append(rel)
+                jobs.append((content_key(TEXT_SCAN, text, rel, patterns), (text, patterns)))
+        if self.ctx is not None:
+            answers = self.ctx.files.answers(TEXT_SCAN, jobs, _source_scan)
+        else:
+            answers = [(True, _source_scan(*args)) for _key, args in jobs]
+        return {rel: found for rel, (ok, found) in zip(rels, answers, strict=True) if ok}
 
     def declared_anywhere(self) -> set[str]:
         """Every name the Python manifests declare, groups and extras included."""
@@ -224,41 +254,74 @@ def by_imports_regex(rule: dict[str, Any], repo: _Repo) -> list[Hit] | None:
 def by_text(rule: dict[str, Any], repo: _Repo) -> list[Hit] | None:
     """`text`: the first active match in each file family, when the imports it needs are
     there and nothing shows the project chose otherwise (None: the rule is vetoed)."""
-    if "regex" not in rule:
+    if "text" not in rule:
         return []
-    needs = rule.get("needs_import")
-    needed = ({needs} if isinstance(needs, str) else set(needs)) if needs else set()
-    if needs and not needed & repo.roots:
-        return None  # one of these modules must be imported too
-    if needs and not needed & repo.required_roots:
-        # imported only where it may be missing (openai's pandas proxy): what the
-        # call needs is as optional as the library that makes it
+    if _text_vetoed(rule, repo):
         return None
-    if set(rule.get("unless_imports") or ()) & repo.roots:
-        return None  # the code already imports what the rule would add (or a rival)
-    if {_canon(n) for n in rule.get("unless_declared") or ()} & repo.declared_anywhere():
-        return None  # the project chose (a rival of) it in a group or extra already
     rel_files = [rk for family in rule.get("files", []) for rk in repo.families.get(family, [])]
-    unless = rule.get("unless_regex")
+    unless = rule.get("unless_text")
     if unless is not None and any(
-        _active_match(unless, repo.text_of(rel) or "") for rel, _ in rel_files
+        repo.first_line(unless, rel, False) is not None for rel, _ in rel_files
     ):
         return None  # the files name the choice the rule would guess (a driver in the URL)
     hits: list[Hit] = []
     for family in rule.get("files", []):
         folders: set[str | None] = set()  # the first active match in each manifest folder
         for rel, kind in repo.families.get(family, []):
+            line = repo.first_line(rule["text"], rel, rel.endswith(".py"))
+            if line is None:
+                continue
             folder = repo.folder_key(rel)
-            if folder in folders:
-                continue
-            text = repo.text_of(rel)
-            if not text:
-                continue
-            m = _active_match(rule["regex"], text, rel.endswith(".py"))
-            if m:
-                hits.append((rel, text.count("\n", 0, m.start()) + 1, kind))
+            if folder not in folders:
+                hits.append((rel, line, kind))
                 folders.add(folder)
     return hits
+
+
+def _text_vetoed(rule: dict[str, Any], repo: _Repo) -> bool:
+    """The imports and declarations say the text rule does not apply, whatever the files
+    hold."""
+    needs = rule.get("needs_import")
+    needed = ({needs} if isinstance(needs, str) else set(needs)) if needs else set()
+    if needs and not needed & repo.roots:
+        return True  # one of these modules must be imported too
+    if needs and not needed & repo.required_roots:
+        # imported only where it may be missing (openai's pandas proxy): what the
+        # call needs is as optional as the library that makes it
+        return True
+    if set(rule.get("unless_imports") or ()) & repo.roots:
+        return True  # the code already imports what the rule would add (or a rival)
+    # the project chose (a rival of) it in a group or extra already
+    return bool({_canon(n) for n in rule.get("unless_declared") or ()} & repo.declared_anywhere())
+
+
+TEXT_SCAN = "text-rules"  # its entries' name in the per-file analysis cache
+
+
+def _source_patterns(repo: _Repo) -> dict[tuple[str, bool], None]:
+    """(pattern, python) of every text rule that reads Python sources and that the
+    repository's imports do not veto: its `text` as a source is searched (`python`: not
+    inside a triple-quoted string), its `unless_text` as plain text."""
+    out: list[tuple[str, bool]] = []
+    for rule in rules():
+        if "text" not in rule or "python" not in rule.get("files", []):
+            continue
+        if _text_vetoed(rule, repo):
+            continue
+        out.append((rule["text"], True))
+        if "unless_text" in rule:
+            out.append((rule["unless_text"], False))
+    return dict.fromkeys(out)
+
+
+def _source_scan(text: str, patterns: tuple[tuple[str, bool], ...]) -> dict[tuple[str, bool], int]:
+    """Line of the first active match of each pattern that matches in `text`."""
+    out: dict[tuple[str, bool], int] = {}
+    for pattern, python in patterns:
+        m = _active_match(compile_kept(pattern), text, python)
+        if m:
+            out[(pattern, python)] = text.count("\n", 0, m.start()) + 1
+    return out
 
 
 # A rule's triggers, tried in this order; their hits add up, and one that vetoes wins.
@@ -565,6 +628,9 @@ def files_near_top(project: Project, max_depth: int = 3) -> list[str]:
 def read_small(project: Project, rel: str) -> str | None:
     """The file's text, or None when it is unreadable or over MAX_BYTES (not a hand-written
     configuration or requirements file)."""
+    if rel.endswith(".py"):  # a source the analyzer read: its text is kept
+        text = source_text(project, rel)
+        return text if len(text) <= MAX_BYTES else None
     path = project.abspath(rel)
     try:
         if path.stat().st_size > MAX_BYTES:
