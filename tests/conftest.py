@@ -245,6 +245,9 @@ def metadata_context():
             def metadata(self, ecosystem, name, version=None):
                 return (recorded or {}).get(name, {})
 
+            def metadata_many(self, ecosystem, names):
+                return {name: self.metadata(ecosystem, name) for name in names}
+
         registry = Registry()
         registry.offline = offline
         return Context(options=Options(offline=offline), registries=registry)

@@ -64,3 +64,23 @@ def test_python_release_fetches_announce_their_count(monkeypatch):
     ctx = Context(options=Options(offline=True), registries=Registry())
     python_versions._fetch_versions(ctx, ["requests", "click"])
     assert seen == ["fetching releases of 2 names with PyPI"] * 2
+
+
+def test_metadata_look_ups_run_together_and_announce_their_count(monkeypatch):
+    """A cold run asks each distribution's metadata in one concurrent batch, not one
+    round trip after another."""
+    import threading
+
+    registries = Registries(offline=True)
+    barrier = threading.Barrier(3, timeout=5)  # passes only if all three ask at once
+    seen: list[str | None] = []
+
+    def metadata(self, eco, name, version=None):
+        seen.append(current())
+        barrier.wait()
+        return {"name": name}
+
+    monkeypatch.setattr(Registries, "metadata", metadata)
+    got = registries.metadata_many(Ecosystem.PYPI, ["a", "b", "c", "a"])
+    assert got == {n: {"name": n} for n in "abc"}
+    assert set(seen) == {"fetching metadata of 3 names with PyPI"}

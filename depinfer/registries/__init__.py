@@ -187,6 +187,11 @@ class Registries:
         """Version (default: latest) metadata; {} when unknown or not reachable."""
         return self._call(ecosystem, name, lambda c: c.metadata(name, version), {})
 
+    def metadata_many(self, ecosystem: Ecosystem, names: list[str]) -> dict[str, dict]:
+        """Concurrent `metadata` (latest versions) for several names: a loop asking one
+        name at a time waits a round trip per name on a cold cache."""
+        return self._many(ecosystem, names, self.metadata)
+
     def download_crate(self, name: str, version: str) -> bytes | None:
         """A crate version's `.crate` tarball (for reading its cfg(feature) gates)."""
         return self._call(Ecosystem.CRATES, name, lambda c: c.download(name, version), None)
@@ -201,6 +206,7 @@ class Registries:
         from concurrent.futures import ThreadPoolExecutor  # lazy: offline runs start none
 
         what = "checking" if fn == self.exists else "fetching releases of"
+        what = "fetching metadata of" if fn == self.metadata else what
         with stage(f"{what} {len(unique)} names with {LABELS[ecosystem]}"):
             with ThreadPoolExecutor(max_workers=min(MAX_WORKERS, len(unique))) as pool:
                 results = pool.map(lambda n: fn(ecosystem, n), unique)

@@ -665,11 +665,11 @@ def _drop_lockstep_parts(requirements: list[Requirement], ctx: Context) -> list[
     if ctx.registries.offline:
         return requirements
     runtime = _runtime_names(requirements)
+    metadata = ctx.registries.metadata_many(Ecosystem.PYPI, sorted(set().union(*runtime.values())))
     drop: set[tuple[str, str]] = set()
     for manifest, names in runtime.items():
         for parent in sorted(names):
-            meta = ctx.registries.metadata(Ecosystem.PYPI, parent) or {}
-            for spec in meta.get("requires_dist") or []:
+            for spec in metadata.get(parent, {}).get("requires_dist") or []:
                 head, _, marker = spec.partition(";")
                 if "extra" in marker:
                     continue
@@ -996,9 +996,9 @@ def _bringers_in_extras(names: set[str], ctx: Context) -> dict[str, set[str]]:
     out: dict[str, set[str]] = {}
     if not names or ctx.registries.offline:
         return out
+    metadata = ctx.registries.metadata_many(Ecosystem.PYPI, sorted(names))
     for name in sorted(names):
-        meta = ctx.registries.metadata(Ecosystem.PYPI, name) or {}
-        for spec in meta.get("requires_dist") or []:
+        for spec in metadata.get(name, {}).get("requires_dist") or []:
             _, _, marker = spec.partition(";")
             if "extra" in marker:
                 continue

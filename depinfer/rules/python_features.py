@@ -129,13 +129,10 @@ def required_by_chosen(
             and not dependency_facts(c).rule
         }
     )
-    from concurrent.futures import ThreadPoolExecutor  # lazy: offline runs start no thread
-
     out: dict[str, set[str]] = {}
-    with ThreadPoolExecutor(max_workers=max(1, min(8, len(chosen)))) as pool:
-        metas = list(pool.map(lambda n: ctx.registries.metadata(Ecosystem.PYPI, n), chosen))
-    for parent, meta in zip(chosen, metas, strict=True):
-        for spec in (meta or {}).get("requires_dist") or []:
+    metadata = ctx.registries.metadata_many(Ecosystem.PYPI, chosen)
+    for parent in chosen:
+        for spec in metadata.get(parent, {}).get("requires_dist") or []:
             head, _, marker = spec.partition(";")
             if "extra" in marker:
                 continue
