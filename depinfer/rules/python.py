@@ -180,8 +180,7 @@ class _Repo:
             if found is not None:
                 return found.get((pattern, python))
         text = self.text_of(rel)
-        m = _active_match(compile_kept(pattern), text, python) if text else None
-        return text.count("\n", 0, m.start()) + 1 if m and text else None
+        return _first_line(pattern, text, python) if text else None
 
     def _scan_sources(self) -> dict[str, dict[tuple[str, bool], int]]:
         patterns = tuple(self.source_patterns or ())
@@ -318,10 +317,15 @@ def _source_scan(text: str, patterns: tuple[tuple[str, bool], ...]) -> dict[tupl
     """Line of the first active match of each pattern that matches in `text`."""
     out: dict[tuple[str, bool], int] = {}
     for pattern, python in patterns:
-        m = _active_match(compile_kept(pattern), text, python)
-        if m:
-            out[(pattern, python)] = text.count("\n", 0, m.start()) + 1
+        line = _first_line(pattern, text, python)
+        if line is not None:
+            out[(pattern, python)] = line
     return out
+
+
+def _first_line(pattern: str, text: str, python: bool) -> int | None:
+    m = _active_match(compile_kept(pattern), text, python)
+    return text.count("\n", 0, m.start()) + 1 if m else None
 
 
 # A rule's triggers, tried in this order; their hits add up, and one that vetoes wins.
