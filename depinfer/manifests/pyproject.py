@@ -694,7 +694,22 @@ def render(text: str, manifest: Manifest, requirements: list[Requirement]) -> st
     new = _trim_trailing_newlines(new, text)
     new = match_line_endings(new, text)
     try:
-        _parse(new)
+        _check_parses(new)
     except ManifestError as exc:
         raise ManifestError(f"edit would break the file ({exc}); left untouched") from None
     return new
+
+
+def _check_parses(text: str) -> None:
+    """ManifestError unless `text` is valid TOML, by the standard reader when there is one:
+    what it accepts, every tool that reads pyproject.toml does (pip, uv and the build
+    backends read with it or tomli), and building tomlkit's document a second time cost a
+    preview as much as the edit itself."""
+    if _strict_toml is None:
+        _parse(text)
+        return
+    try:
+        _strict_toml.loads(text)
+    except ValueError as exc:
+        message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise ManifestError(f"invalid TOML: {message}") from None
