@@ -11,10 +11,8 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
 
-import yaml
-
+from depinfer import yaml_compat
 from depinfer.data import load_table
 from depinfer.model import Diagnostic
 from depinfer.runtime import without_comment
@@ -241,25 +239,12 @@ def job_steps(raw_steps: list, matrix: dict[str, str]) -> list[Step]:
     return steps
 
 
-def _load_yaml(text: str) -> Any:
-    """yaml.safe_load, through libyaml when PyYAML has it (the same documents, several
-    times faster); a document libyaml refuses is read again by the pure loader, so the
-    message is the one it always was."""
-    fast = getattr(yaml, "CSafeLoader", None)
-    if fast is not None:
-        try:
-            return yaml.load(text, Loader=fast)  # noqa: S506 - a safe loader
-        except yaml.YAMLError:
-            pass
-    return yaml.safe_load(text)
-
-
 def read_workflows(root: Path, ci_files: list[str], diagnostics: list[Diagnostic]) -> list[TestJob]:
     jobs: list[TestJob] = []
     for rel in ci_files:
         try:
-            data = _load_yaml((root / rel).read_text(encoding="utf-8", errors="replace"))
-        except (OSError, yaml.YAMLError) as exc:
+            data = yaml_compat.safe_load((root / rel).read_text(encoding="utf-8", errors="replace"))
+        except (OSError, yaml_compat.YAMLError) as exc:
             diagnostics.append(Diagnostic(f"workflow not read: {str(exc).splitlines()[0]}", rel))
             continue
         if not isinstance(data, dict) or not isinstance(data.get("jobs"), dict):

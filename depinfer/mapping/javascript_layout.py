@@ -13,8 +13,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
 
-import yaml
-
+from depinfer import yaml_compat
 from depinfer.data import load_table
 from depinfer.mapping.javascript_names import package_name
 from depinfer.model import Ecosystem, FileKind, Manifest, Project
@@ -379,8 +378,8 @@ def _workspace_globs(
             style = style or "npm"
     if "pnpm-workspace.yaml" in config_files:
         try:
-            doc = yaml.safe_load((root / "pnpm-workspace.yaml").read_text(encoding="utf-8"))
-        except (OSError, yaml.YAMLError):
+            doc = yaml_compat.safe_load((root / "pnpm-workspace.yaml").read_text(encoding="utf-8"))
+        except (OSError, yaml_compat.YAMLError):
             doc = None
         if isinstance(doc, dict) and isinstance(doc.get("packages"), list):
             globs.extend(p for p in doc["packages"] if isinstance(p, str))

@@ -14,8 +14,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import yaml
-
+from depinfer import yaml_compat
 from depinfer.data import load_table
 from depinfer.mapping.javascript import package_name, parse_jsonc
 
@@ -310,16 +309,18 @@ def parse_config(path: Path, name: str) -> tuple[dict[str, Any] | None, str | No
         return None, text
     if low.endswith((".yml", ".yaml")):
         try:
-            doc = yaml.safe_load(text)
-        except yaml.YAMLError:
+            doc = yaml_compat.safe_load(text)
+        except yaml_compat.YAMLError:
             return None, None
         return (doc if isinstance(doc, dict) else None), None
     try:
         doc = parse_jsonc(text)
     except ValueError:
         try:
-            doc = yaml.safe_load(text)  # .mocharc / .prettierrc without extension may be YAML
-        except yaml.YAMLError:
+            doc = yaml_compat.safe_load(
+                text
+            )  # .mocharc / .prettierrc without extension may be YAML
+        except yaml_compat.YAMLError:
             return None, None
     if isinstance(doc, str):
         return {"__string__": doc}, None

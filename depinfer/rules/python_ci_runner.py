@@ -21,8 +21,7 @@ import re
 import shlex
 from functools import lru_cache
 
-import yaml
-
+from depinfer import yaml_compat
 from depinfer.data import load_table
 from depinfer.facts.python import DependencyFacts
 from depinfer.mapping.python_manifests import ManifestLayout
@@ -102,8 +101,8 @@ def _workflow_needs(
     test runner runs on, the runner's table row, the plugin options that run uses)."""
     try:
         text = project.abspath(rel).read_text(encoding="utf-8", errors="replace")
-        doc = yaml.safe_load(text)
-    except (OSError, yaml.YAMLError):
+        doc = yaml_compat.safe_load(text)
+    except (OSError, yaml_compat.YAMLError):
         return []
     jobs = doc.get("jobs") if isinstance(doc, dict) else None
     if not isinstance(jobs, dict):
