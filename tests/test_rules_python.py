@@ -544,6 +544,10 @@ def test_a_job_that_may_get_pytest_elsewhere_adds_no_runner():
     found = _needs([("pip install -r requirements.txt", "backend"), ("python -m pytest --cov", "")])
     assert found is not None and found[0] == "backend/requirements.txt"
     assert found[3] == [("--cov", "pytest-cov")]
+    # the project itself, without an extra, brings only its runtime needs
+    for itself in ("pip install .", "pip install -e .", "python -m pip install ./"):
+        found = _needs([(f"pip install -r requirements.txt\n{itself}\npytest", "")])
+        assert found is not None and found[0] == "requirements.txt", itself
     for other in (
         "pip install -r requirements.txt pytest\npytest",  # named on the pip line
         "pip install -r requirements.txt\npip install -e .[test]\npytest",  # the project's extra

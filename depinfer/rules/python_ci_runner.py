@@ -38,6 +38,7 @@ _ENVIRONMENTS = lazy(
 _SETUP_ENVIRONMENT = lazy(r"poetry|conda|mamba|setup-uv|pdm|hatch|pixi|rye|tox|nox", re.I)
 # what upgrading the installer itself names (`pip install --upgrade pip setuptools wheel`)
 _INSTALLER = frozenset({"pip", "setuptools", "wheel", "uv"})
+_PROJECT_ITSELF = frozenset({".", "./"})  # `pip install .`, `pip install -e .`
 
 
 def candidates(project: Project, layout: ManifestLayout) -> list[Candidate]:
@@ -166,10 +167,12 @@ def _needs(
                         target = w.split("=", 1)[1]
                     elif w.startswith("-r") and len(w) > 2:
                         target = w[2:]
-                    elif w.startswith("-"):
+                    elif w.startswith("-") or w in _PROJECT_ITSELF:
+                        # the project without extras brings only its runtime needs, which
+                        # never hold the runner the tests need (an extra, `.[test]`, may)
                         continue
                     elif w.lower() not in _INSTALLER:
-                        return None  # a package or the project itself: it may bring pytest
+                        return None  # a package or the project's extra: it may bring pytest
                     if target:
                         files.add(posixpath.normpath(posixpath.join(directory, target)))
                 continue
