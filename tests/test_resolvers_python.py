@@ -68,6 +68,34 @@ def test_test_imports_go_to_the_requirements_file_the_ci_installs(tmp_path):
     assert [(r.name, r.manifest) for r in reqs] == [("hypothesis", "pyproject.toml")]
 
 
+def test_what_the_tests_import_from_an_extra_the_ci_skips_goes_to_its_requirements(tmp_path):
+    """The workflow installs requirements.txt and the project without extras; the tests
+    import a plotting backend the project offers only as an extra (and a test library
+    only its `test` extra lists): both go to requirements.txt, where the job gets them."""
+    workflow = (
+        "on: push\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n"
+        "      - run: pip install -r requirements.txt\n      - run: {install}\n"
+        "      - run: pytest\n"
+    )
+    files = {
+        "pyproject.toml": '[project]\nname = "p"\nversion = "1"\ndependencies = []\n'
+        '[project.optional-dependencies]\nplot = ["matplotlib"]\ntest = ["hypothesis"]\n',
+        "requirements.txt": "",
+        "p/__init__.py": "",
+        "p/_plot.py": "import matplotlib.pyplot as plt\n",
+        "tests/conftest.py": "import matplotlib\nimport hypothesis\nimport p._plot\n",
+        ".github/workflows/ci.yml": workflow.format(install="pip install ."),
+    }
+    write_tree(tmp_path / "a", files)
+    placed = {(r.name, r.manifest) for r in infer_offline(tmp_path / "a").requirements}
+    assert {("matplotlib", "requirements.txt"), ("hypothesis", "requirements.txt")} <= placed
+    # a job that installs the extras gets them there: nothing more is written
+    files[".github/workflows/ci.yml"] = workflow.format(install="pip install .[plot,test]")
+    write_tree(tmp_path / "b", files)
+    placed = {(r.name, r.manifest) for r in infer_offline(tmp_path / "b").requirements}
+    assert not {n for n, _ in placed} & {"matplotlib", "hypothesis"}
+
+
 def test_dev_imports_without_a_group_are_not_written(tmp_path):
     write_tree(
         tmp_path,

@@ -157,6 +157,23 @@ def ci_requirement_files(project: Project) -> set[str]:
     return {f for f in files if not is_compiled(project, f)}
 
 
+# What in a workflow may install a project's extras or dependency groups: `.[test]`, an
+# installer's extra/group options, or a tool that reads the groups itself
+_INSTALLS_EXTRAS = lazy(
+    r"\.\[|--(?:all-)?extras?\b|--(?:all-)?groups?\b|--with\b|--only\b|"
+    r"\b(?:poetry|pdm|hatch|tox|nox|pixi|conda|mamba|micromamba|pipenv|rye)\b|\buv\s+sync\b"
+)
+
+
+def ci_installs_only_plain(project: Project) -> bool:
+    """The CI workflows install requirements files and the project without its extras or
+    groups (`pip install -r requirements.txt`, `pip install .`) and nothing that could
+    install those: a name the manifests list only in an extra or a group is not in the
+    test job's environment."""
+    texts = [_read(project, rel) or "" for rel in project.ci_files]
+    return bool(texts) and not any(_INSTALLS_EXTRAS.search(t) for t in texts)
+
+
 def is_compiled(project: Project, rel: str) -> bool:
     """The requirements file carries a compiler's header (a lock, not a hand-written list)."""
     return bool(_COMPILED.search((_read(project, rel) or "")[:2000]))

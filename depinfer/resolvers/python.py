@@ -55,6 +55,7 @@ from depinfer.mapping.python_manifests import (
     TEST_GROUPS,
 )
 from depinfer.mapping.python_tooling import (
+    ci_installs_only_plain,
     ci_requirement_files,
     pixi_feature_names,
     tooling_declarations,
@@ -165,6 +166,7 @@ class _Placing:
     environments: set[str]  # names pixi's feature environments install
     tooling: dict[str, str]  # names tox, nox, hatch, CI or requirements.d install -> where
     ci_files: set[str]  # requirements files a CI workflow installs with `-r`
+    plain_ci: bool  # the CI installs no extra or group (ci_installs_only_plain)
     stacks: dict[str, set[str]]  # requirements file -> the files it pulls in with `-r`
     featured_brings: dict[tuple[str, ...], set[str]]  # per manifest set, once
     tested: set[str]  # names the tests import and never guard (they fail without them)
@@ -216,6 +218,7 @@ class _Placing:
             environments=pixi_feature_names(project),
             tooling=tooling_declarations(project),
             ci_files=ci_requirement_files(project),
+            plain_ci=ci_installs_only_plain(project),
             stacks={
                 path: _included(path, manifests)
                 for path, m in manifests.items()
@@ -439,6 +442,8 @@ def offered_as_feature(p: _Placing, it: _Item) -> Placed | None:
     picks a variant)."""
     if it.role != "runtime":
         return None
+    if it.manifest.path in p.ci_files and _tests_miss_it(p, it):
+        return None  # the test job installs this file, not the extra
     key = (it.manifest.path, it.name)
     if it.name in _feature_names(it.siblings, p.ctx, p.featured_brings) and (
         key not in p.core
@@ -539,11 +544,16 @@ def optional_tests_exercise(p: _Placing, it: _Item) -> Placed | None:
     exercise the code path that needs it, so the test job must install it — the test/dev
     group the project has (which the CI installs), unless one declares it already. Tests
     that guard the import anywhere skip without it (seaborn's fastcluster)."""
-    if it.role != "optional" or it.name not in p.tested or it.name in it.declared_any:
+    if it.role != "optional" or it.name not in p.tested:
+        return None
+    unmet = _tests_miss_it(p, it)
+    if it.name in it.declared_any and not unmet:
         return None
     if it.name in p.tooling:
         return NOT_WRITTEN  # a tooling environment (tox, nox, CI line) installs it
     target = _dev_group(it.siblings, dataclasses.replace(it.c, kinds=("test",)), p.ci_files)
+    if unmet and (target is None or target[0] not in p.ci_files):
+        return _in_the_job_file(p, it)
     if target is None:
         return None
     path, group = target
@@ -580,9 +590,12 @@ def dev_group(p: _Placing, it: _Item) -> Placed | None:
     line installs too is its own cell), else it is reported, not written."""
     if it.role != "dev":
         return None
-    if it.name in it.declared_any:
+    unmet = _tests_miss_it(p, it)
+    if it.name in it.declared_any and not unmet:
         return NOT_WRITTEN
     target = _dev_group(it.siblings, it.c, p.ci_files)
+    if unmet and (target is None or target[0] not in p.ci_files):
+        return _in_the_job_file(p, it)
     if it.name in p.tooling and (target is not None or it.habit is None):
         return NOT_WRITTEN  # a tooling environment installs it (check agrees)
     if target is None and it.estimate is not None and it.estimate.keep:
@@ -606,6 +619,46 @@ def dev_group(p: _Placing, it: _Item) -> Placed | None:
     req = _req(it.c, Section.DEV, group)
     req.manifest = path
     return Placed(req)
+
+
+def _tests_miss_it(p: _Placing, it: _Item) -> bool:
+    """The tests import the name unguarded, the folder's manifests list it only in extras
+    or groups, and the CI test job installs requirements files with `-r` and nothing that
+    installs extras or groups: the tests would fail there, so it goes to the file the job
+    installs."""
+    if not p.plain_ci or not p.ci_files or it.name not in p.tested:
+        return False
+    if it.name not in it.declared_any:
+        return False
+    return not any(
+        it.name in {canonical(_bare(n)) for n in names}
+        for m in it.siblings
+        for key, names in m.declared.items()
+        if m.format == "requirements" or not _extra_or_group(key)
+    )
+
+
+def _in_the_job_file(p: _Placing, it: _Item) -> Placed:
+    """The requirements file of the folder that the CI installs with `-r` (its list), or
+    nothing when the folder has none."""
+    path = next((m.path for m in it.siblings if m.path in p.ci_files), None)
+    if path is None:
+        return NOT_WRITTEN
+    req = _req(it.c, Section.RUNTIME, None)
+    req.manifest = path
+    req.evidence.append(
+        Evidence("ci-job-file", detail=f"the tests need it and the CI test job installs {path}")
+    )
+    return Placed(req)
+
+
+def _extra_or_group(key: str) -> bool:
+    head = key.partition(".")[0]
+    return key == "dev-dependencies" or head in (
+        "optional-dependencies",
+        DEPENDENCY_GROUPS,
+        "group",
+    )
 
 
 def not_written(p: _Placing, it: _Item) -> Placed | None:
