@@ -87,7 +87,10 @@ def req(name: str, spec: str = "", sites: int = 1, section=Section.RUNTIME, **kw
 def resolves(reqs: list[Requirement]) -> bool:
     text = "".join(r.name + r.spec + (f"; {r.markers}" if r.markers else "") + "\n" for r in reqs)
     ok, _, err = uv_compile(
-        text, "3.10", parse_as_of(AS_OF, None), uv_args=["--python-platform", "linux"]
+        text,
+        "3.10",
+        parse_as_of(AS_OF, None),
+        uv_args=["--python-platform", python_gate.PLATFORM],
     )
     return ok
 
@@ -244,6 +247,18 @@ def test_a_package_with_windows_wheels_only_gets_the_windows_marker(tmp_path, wh
     assert win.markers == 'sys_platform == "win32"' and lib.markers is None
     assert "winonly has files for windows only" in messages(ctx)
     assert resolves(out)
+
+
+def test_wheels_for_a_newer_glibc_install_where_the_test_job_runs(tmp_path, wheels):
+    """A package whose Linux wheels need glibc 2.34 (and that has Windows ones too) is for
+    Linux as the CI's Ubuntu runs it: no marker, nothing dropped."""
+    write_wheel(wheels, "newglibc", "1.0", tag="py3-none-manylinux_2_34_x86_64")
+    write_wheel(wheels, "newglibc", "1.0", tag="py3-none-win_amd64")
+    entry = req("newglibc")
+    ctx = context()
+    out = python_gate.gate(project(tmp_path), [entry], ctx)
+    assert [r.name for r in out] == ["newglibc"] and entry.markers is None
+    assert "has files for" not in messages(ctx)
 
 
 def test_test_group_entries_resolve_with_the_runtime_ones(tmp_path, wheels):

@@ -69,7 +69,11 @@ from depinfer.versions import parse_as_of
 MAX_ROUNDS = 8  # resolves per folder at most (the first one included)
 # `uv pip compile --python-version` refuses older ones ("Python <3.6 is not supported")
 UV_OLDEST = (3, 6)
-PLATFORM = "linux"  # the platform the test job runs on (uv's --python-platform)
+# the platform the test job runs on (uv's --python-platform): x86-64 Linux with the glibc
+# of the oldest Ubuntu image GitHub still hosts (22.04: glibc 2.35). uv's plain `linux`
+# stands for manylinux_2_28 and refuses wheels built for newer glibc (pyopenms 3.4 ships
+# only manylinux_2_34 ones), which the gate then took for a Windows-only package
+PLATFORM = "x86_64-manylinux_2_35"
 # what else a package may need: the platform it resolves for alone → its marker
 OTHER_PLATFORMS = (("windows", 'sys_platform == "win32"'), ("macos", 'sys_platform == "darwin"'))
 _GROUP_HEADS = ("optional-dependencies.", "dependency-groups.", "group.", "extras.")
