@@ -85,7 +85,13 @@ def planned_changes(result: Inference) -> dict[str, dict[int, str]]:
     for path, reqs in by_manifest.items():
         edit, manifest = edits.get(path), manifests.get(path)
         if edit is None or manifest is None:
-            out[path] = {id(r): NOT_WRITTEN for r in reqs}
+            # left alone (a lock, a computed list): what it declares is still kept
+            declared = {
+                _norm(re.split(r"[\s\[<>=!~;(@]", n.strip(), maxsplit=1)[0])
+                for names in (manifest.declared if manifest else {}).values()
+                for n in names
+            }
+            out[path] = {id(r): KEEP if _norm(r.name) in declared else NOT_WRITTEN for r in reqs}
             continue
         before = _declared(manifest, edit.old_text)
         added = {name for _, name in _declared(manifest, edit.new_text) - before}

@@ -1074,11 +1074,7 @@ def _in_extras_or_groups(manifests: list[Manifest]) -> set[str]:
             head, _, extra = key.partition(".")
             if head == "optional-dependencies" and _LOWEST_VERSIONS.match(extra):
                 continue
-            if key == "dev-dependencies" or head in (
-                "optional-dependencies",
-                DEPENDENCY_GROUPS,
-                "group",
-            ):
+            if _extra_or_group(key):
                 # a feature extra's `name[feature]` asks for the dependency's feature, so
                 # the dependency itself is the package's (litgpt's huggingface-hub[hf-transfer])
                 out.update(
