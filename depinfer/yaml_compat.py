@@ -8,12 +8,21 @@ from __future__ import annotations
 
 from typing import Any
 
-import yaml
 
-YAMLError = yaml.YAMLError
+def __getattr__(name: str) -> Any:
+    """`YAMLError`, loading PyYAML only then: importing it costs a short run 10 ms (its
+    reader compiles a large pattern), and a Python run whose workflows install no
+    requirements file reads no YAML at all."""
+    if name == "YAMLError":
+        import yaml
+
+        return yaml.YAMLError
+    raise AttributeError(name)
 
 
 def safe_load(text: str) -> Any:
+    import yaml  # lazy (above)
+
     fast = getattr(yaml, "CSafeLoader", None)
     if fast is not None:
         try:

@@ -31,6 +31,8 @@ from depinfer.rules import python_pytest
 
 RULE = "ci-test-runner"
 _PIP_INSTALL = lazy(r"^(?:python3?\s+-m\s+)?(?:uv\s+)?pip3?\s+install\b(.*)$")
+# every way `_needs` reads a requirements file off an install line starts so
+_REQUIREMENT_OPTION = lazy(r"(?<!\S)(?:-r|--requirement)")
 _ENVIRONMENTS = lazy(
     r"(?:^|[\s;&|])(?:tox|nox|poetry|pipenv|hatch|pdm|conda|mamba|micromamba|rye)\s"
     r"|\buv\s+(?:sync|run)\b"
@@ -102,8 +104,13 @@ def _workflow_needs(
     test runner runs on, the runner's table row, the plugin options that run uses)."""
     try:
         text = project.abspath(rel).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return []
+    if "install" not in text or not _REQUIREMENT_OPTION.search(text):
+        return []  # no job installs a requirements file: nothing to parse the YAML for
+    try:
         doc = yaml_compat.safe_load(text)
-    except (OSError, yaml_compat.YAMLError):
+    except yaml_compat.YAMLError:
         return []
     jobs = doc.get("jobs") if isinstance(doc, dict) else None
     if not isinstance(jobs, dict):
