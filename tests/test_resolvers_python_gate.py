@@ -383,3 +383,19 @@ def test_a_name_the_index_serves_nothing_for_is_dropped_and_the_rest_written(tmp
     assert python_gate.gate(project(tmp_path), [aa, ghost], ctx) == [aa]
     assert "ghost dropped, the package index has nothing to install for it" in messages(ctx)
     assert any(ev.rule == "resolve-gate" for ev in ghost.evidence)
+
+
+def test_a_uv_that_cannot_name_the_ci_platform_is_asked_for_plain_linux(
+    tmp_path, wheels, monkeypatch
+):
+    """An older uv refuses `--python-platform x86_64-manylinux_2_35` as an argument: the
+    gate asks it for its plain `linux` instead of taking the refusal for a conflict."""
+    monkeypatch.setattr(python_gate, "_REFUSED", set())
+    monkeypatch.setattr(python_gate, "PLATFORM", "x86_64-manylinux_9_99")  # no uv names it
+    write_wheel(wheels, "lib", "1.0")
+    entry = req("lib")
+    ctx = context()
+    out = python_gate.gate(project(tmp_path), [entry], ctx)
+    assert [r.name for r in out] == ["lib"] and entry.markers is None
+    assert "could not judge" not in messages(ctx)
+    assert python_gate._REFUSED == {"x86_64-manylinux_9_99"}

@@ -74,6 +74,9 @@ UV_OLDEST = (3, 6)
 # stands for manylinux_2_28 and refuses wheels built for newer glibc (pyopenms 3.4 ships
 # only manylinux_2_34 ones), which the gate then took for a Windows-only package
 PLATFORM = "x86_64-manylinux_2_35"
+# ... and what a uv too old to name that target is asked for instead (its plain Linux)
+OLD_UV_PLATFORM = "linux"
+_REFUSED: set[str] = set()  # platform names this process's uv refused as an argument
 # what else a package may need: the platform it resolves for alone → its marker
 OTHER_PLATFORMS = (("windows", 'sys_platform == "win32"'), ("macos", 'sys_platform == "darwin"'))
 _GROUP_HEADS = ("optional-dependencies.", "dependency-groups.", "group.", "extras.")
@@ -129,16 +132,24 @@ class _Run:
     args: list[str]
 
     def compile(
-        self, entries: list[_Entry], platform: str = PLATFORM, offline: bool = False
+        self, entries: list[_Entry], platform: str | None = None, offline: bool = False
     ) -> tuple[bool, str, str]:
+        platform = platform or PLATFORM
+        if platform in _REFUSED:
+            platform = OLD_UV_PLATFORM
         text, args = self._question(entries, platform)
-        return kept_uv_compile(
+        answer = kept_uv_compile(
             self.ctx, text, self.python, self.as_of, uv_args=args, run=uv_compile, offline=offline
         )
+        refused = not answer[0] and f"invalid value '{platform}'" in answer[2]
+        if refused and platform != OLD_UV_PLATFORM:
+            _REFUSED.add(platform)  # an older uv: ask as it can be asked
+            return self.compile(entries, OLD_UV_PLATFORM, offline)
+        return answer
 
     def kept(self, entries: list[_Entry]) -> bool:
         """The index's answer for this set is kept already (asking the cache is moot)."""
-        text, args = self._question(entries, PLATFORM)
+        text, args = self._question(entries, OLD_UV_PLATFORM if PLATFORM in _REFUSED else PLATFORM)
         return uv_answer_kept(self.ctx, text, self.python, self.as_of, args)
 
     def _question(self, entries: list[_Entry], platform: str) -> tuple[str, list[str]]:
