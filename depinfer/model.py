@@ -156,7 +156,7 @@ class Project:
     last_commit_date: str | None = None  # ISO date of HEAD when the tree is a git checkout
     # source texts read so far (scan.read_source): the analyzer, mapping and rules each
     # read every source file, and reading it once saves a tenth of a warm run on a big tree
-    texts: SourceTexts = field(default_factory=lambda: SourceTexts(), repr=False, compare=False)
+    texts: SourceTexts = field(default_factory=SourceTexts, repr=False, compare=False)
 
     @property
     def languages(self) -> list[str]:

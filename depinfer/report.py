@@ -11,6 +11,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from depinfer.manifests import format_module
+from depinfer.manifests.pep508 import requirement_name
 from depinfer.model import Ecosystem, Inference, Manifest, ManifestEdit, Requirement, Section
 from depinfer.pipeline import write_refusal
 from depinfer.rules.python_declare import estimate
@@ -87,7 +88,7 @@ def planned_changes(result: Inference) -> dict[str, dict[int, str]]:
         if edit is None or manifest is None:
             # left alone (a lock, a computed list): what it declares is still kept
             declared = {
-                _norm(re.split(r"[\s\[<>=!~;(@]", n.strip(), maxsplit=1)[0])
+                _norm((requirement_name(n) or "") if manifest.ecosystem == Ecosystem.PYPI else n)
                 for names in (manifest.declared if manifest else {}).values()
                 for n in names
             }

@@ -154,11 +154,16 @@ def ci_requirement_files(project: Project) -> set[str]:
     return {f for f in files if not is_compiled(project, f)}
 
 
+# Tools that make a project's environment themselves (from its groups, extras or their own
+# files) when a CI step runs them
+ENVIRONMENT_MANAGERS = (
+    "tox", "nox", "poetry", "pipenv", "hatch", "pdm", "conda", "mamba", "micromamba", "rye",
+)  # fmt: skip
 # What in a workflow may install a project's extras or dependency groups: `.[test]`, an
 # installer's extra/group options, or a tool that reads the groups itself
 _INSTALLS_EXTRAS = lazy(
     r"\.\[|--(?:all-)?extras?\b|--(?:all-)?groups?\b|--with\b|--only\b|"
-    r"\b(?:poetry|pdm|hatch|tox|nox|pixi|conda|mamba|micromamba|pipenv|rye)\b|\buv\s+sync\b"
+    rf"\b(?:{'|'.join((*ENVIRONMENT_MANAGERS, 'pixi'))})\b|\buv\s+sync\b"
 )
 
 

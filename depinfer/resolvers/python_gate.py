@@ -134,9 +134,7 @@ class _Run:
     def compile(
         self, entries: list[_Entry], platform: str | None = None, offline: bool = False
     ) -> tuple[bool, str, str]:
-        platform = platform or PLATFORM
-        if platform in _REFUSED:
-            platform = OLD_UV_PLATFORM
+        platform = _platform(platform)
         text, args = self._question(entries, platform)
         answer = kept_uv_compile(
             self.ctx, text, self.python, self.as_of, uv_args=args, run=uv_compile, offline=offline
@@ -149,13 +147,20 @@ class _Run:
 
     def kept(self, entries: list[_Entry]) -> bool:
         """The index's answer for this set is kept already (asking the cache is moot)."""
-        text, args = self._question(entries, OLD_UV_PLATFORM if PLATFORM in _REFUSED else PLATFORM)
+        text, args = self._question(entries, _platform())
         return uv_answer_kept(self.ctx, text, self.python, self.as_of, args)
 
     def _question(self, entries: list[_Entry], platform: str) -> tuple[str, list[str]]:
         """The requirements text and uv arguments that ask about `entries`."""
         text = "".join(e.text() + "\n" for e in entries)
         return text, [*self.args, "--python-platform", platform]
+
+
+def _platform(asked: str | None = None) -> str:
+    """The platform to ask uv for: `asked` (default PLATFORM), or uv's plain Linux when
+    this process's uv refused that name."""
+    platform = asked or PLATFORM
+    return OLD_UV_PLATFORM if platform in _REFUSED else platform
 
 
 def gate(

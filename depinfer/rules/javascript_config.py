@@ -317,9 +317,8 @@ def parse_config(path: Path, name: str) -> tuple[dict[str, Any] | None, str | No
         doc = parse_jsonc(text)
     except ValueError:
         try:
-            doc = yaml_compat.safe_load(
-                text
-            )  # .mocharc / .prettierrc without extension may be YAML
+            # .mocharc / .prettierrc without extension may be YAML
+            doc = yaml_compat.safe_load(text)
         except yaml_compat.YAMLError:
             return None, None
     if isinstance(doc, str):

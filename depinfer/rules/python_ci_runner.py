@@ -25,6 +25,7 @@ from depinfer import yaml_compat
 from depinfer.data import load_table
 from depinfer.facts.python import DependencyFacts
 from depinfer.mapping.python_manifests import ManifestLayout
+from depinfer.mapping.python_tooling import ENVIRONMENT_MANAGERS
 from depinfer.model import Candidate, Ecosystem, Evidence, FileKind, Project, Section
 from depinfer.patterns import lazy
 from depinfer.rules import python_pytest
@@ -33,10 +34,7 @@ RULE = "ci-test-runner"
 _PIP_INSTALL = lazy(r"^(?:python3?\s+-m\s+)?(?:uv\s+)?pip3?\s+install\b(.*)$")
 # every way `_needs` reads a requirements file off an install line starts so
 _REQUIREMENT_OPTION = lazy(r"(?<!\S)(?:-r|--requirement)")
-_ENVIRONMENTS = lazy(
-    r"(?:^|[\s;&|])(?:tox|nox|poetry|pipenv|hatch|pdm|conda|mamba|micromamba|rye)\s"
-    r"|\buv\s+(?:sync|run)\b"
-)
+_ENVIRONMENTS = lazy(rf"(?:^|[\s;&|])(?:{'|'.join(ENVIRONMENT_MANAGERS)})\s|\buv\s+(?:sync|run)\b")
 _SETUP_ENVIRONMENT = lazy(r"poetry|conda|mamba|setup-uv|pdm|hatch|pixi|rye|tox|nox", re.I)
 # what upgrading the installer itself names (`pip install --upgrade pip setuptools wheel`)
 _INSTALLER = frozenset({"pip", "setuptools", "wheel", "uv"})
