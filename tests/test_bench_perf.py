@@ -108,3 +108,24 @@ def test_perf_runs_depinfer_with_another_interpreter_and_says_so(tmp_path, monke
         results, 1, ((0.0,), (0.0,)), "/venv/bin/python"
     )
     assert bench_main(["perf", "--trees", str(tree), "--python", str(tmp_path / "nope")]) == 2
+
+
+def test_perf_stops_on_a_command_that_crashes(tmp_path, capsys):
+    """A depinfer that cannot import its grammar exits at once: timed, it would look fast."""
+    tree = write_tree(tmp_path / "t", {"a.py": "import yaml\n"})
+    broken = tmp_path / "broken"
+    (broken / "depinfer").mkdir(parents=True)
+    (broken / "depinfer" / "__init__.py").write_text("")
+    (broken / "depinfer" / "cli.py").write_text("import no_such_grammar_module\n")
+    code = bench_main(
+        ["perf", "--trees", str(tree), "--runs", "1", "--baseline", str(broken), "--no-cold"]
+    )
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "crashed on" in err and "No module named 'no_such_grammar_module'" in err
+
+
+def test_traceback_end_reads_only_tracebacks():
+    text = "Traceback (most recent call last):\n  File 'x'\nKeyError: 'a'\n"
+    assert perf._traceback_end(text) == "KeyError: 'a'"
+    assert perf._traceback_end("error: no such file\n") is None

@@ -70,6 +70,7 @@ class Sample:
     rss_mb: float | None  # peak resident memory of the process, when the platform says
     code: int
     cpu: float | None = None  # user + system seconds of the process, when the platform says
+    crash: str | None = None  # the last line of a Python traceback the process printed
 
 
 @dataclass
@@ -126,20 +127,33 @@ def add_arguments(sp: argparse.ArgumentParser) -> None:
 
 
 def timed(command: list[str], cwd: Path, env: dict[str, str]) -> Sample:
-    """Wall time, peak memory and exit code of one process (output discarded)."""
-    start = time.perf_counter()
-    proc = subprocess.Popen(
-        command, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-    )
-    if hasattr(os, "wait4"):
-        _, status, usage = os.wait4(proc.pid, 0)
-        seconds = time.perf_counter() - start
-        proc.returncode = os.waitstatus_to_exitcode(status)
-        scale = 1024 * 1024 if sys.platform == "darwin" else 1024  # bytes vs KiB
-        cpu = usage.ru_utime + usage.ru_stime
-        return Sample(seconds, usage.ru_maxrss / scale, proc.returncode, cpu)
-    code = proc.wait()
-    return Sample(time.perf_counter() - start, None, code)
+    """Wall time, peak memory and exit code of one process (output discarded; its error
+    output kept aside, so that a command that crashes is not timed as a fast one)."""
+    with tempfile.TemporaryFile() as errors:
+        start = time.perf_counter()
+        proc = subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=errors)
+        if hasattr(os, "wait4"):
+            _, status, usage = os.wait4(proc.pid, 0)
+            seconds = time.perf_counter() - start
+            proc.returncode = os.waitstatus_to_exitcode(status)
+            scale = 1024 * 1024 if sys.platform == "darwin" else 1024  # bytes vs KiB
+            cpu = usage.ru_utime + usage.ru_stime
+            sample = Sample(seconds, usage.ru_maxrss / scale, proc.returncode, cpu)
+        else:
+            code = proc.wait()
+            sample = Sample(time.perf_counter() - start, None, code)
+        if sample.code:
+            errors.seek(0)
+            sample.crash = _traceback_end(errors.read().decode("utf-8", "replace"))
+    return sample
+
+
+def _traceback_end(text: str) -> str | None:
+    """The exception line that ends a Python traceback in `text`, if it holds one."""
+    if "Traceback (most recent call last)" not in text:
+        return None
+    lines = [line for line in text.splitlines() if line.strip()]
+    return lines[-1] if lines else None
 
 
 def _peers(args: argparse.Namespace) -> dict[str, str]:
@@ -223,7 +237,9 @@ def _prime(
                 continue
             command = [*command[:4], *PRIME_ONLINE] if online else command
             here["DEPINFER_CACHE_DIR"] = str(_cache_of(scratch, label, tree))
-        timed(command, tree if in_tree else scratch, here)
+        sample = timed(command, tree if in_tree else scratch, here)
+        if sample.crash and "/" in label:  # a peer's own refusal is its answer, timed as such
+            raise ValueError(f"{label} crashed on {tree}: {sample.crash}")
 
 
 def measure(
