@@ -13,7 +13,10 @@ engine, holding for each (pattern, flags) the program `re` built. A later proces
 the kept program to the engine without parsing the pattern again. A program is kept only
 when the engine, given it, made a pattern equal to `re.compile`'s (same flags and code);
 anything that cannot be read, built or written falls back to `re.compile`. Only patterns
-written in depinfer's code and tables go through it, not patterns made from a tree's files.
+written in depinfer's code and tables go through it, not patterns made from a tree's files,
+and those that a module's or class's body compiles (a library's, at import: PyYAML's reader
+and resolver compile theirs, 8–10 ms of every run that reads a workflow; packaging's
+tokenizer and specifiers, 5 ms).
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from typing import Any
 
 from depinfer import kept_marshal
 
+_compile = re.compile  # the original, whatever `importing_kept` puts in its place
 _programs: dict[tuple[str, int], tuple] = {}  # (pattern, flags) → program, as kept
 _state: dict[str, Any] = {"file": None, "loaded": False, "new": {}}
 
@@ -39,6 +43,7 @@ def use_cache_folder(folder: Path | None) -> None:
     _state["file"] = None if folder is None else Path(folder) / TABLES_SUBDIR / _file_name()
     _state["loaded"] = False
     _programs.clear()
+    re.compile = _compile if folder is None else _static_compile  # type: ignore[assignment]
 
 
 def _file_name() -> str:
@@ -52,7 +57,7 @@ def _file_name() -> str:
 def compile_kept(pattern: str, flags: int = 0) -> re.Pattern[str]:
     """`re.compile(pattern, flags)`, from the kept program when there is one."""
     if _state["file"] is None:
-        return re.compile(pattern, flags)
+        return _compile(pattern, flags)
     if not _state["loaded"]:
         _load()
     key = (pattern, int(flags))  # re.M is an int to marshal only as a plain int
@@ -60,13 +65,27 @@ def compile_kept(pattern: str, flags: int = 0) -> re.Pattern[str]:
     if program is not None:
         with contextlib.suppress(Exception):  # a damaged entry: compile as usual
             return _build(pattern, program)
-    compiled = re.compile(pattern, flags)
+    compiled = _compile(pattern, flags)
     program = _program(pattern, flags)
     if program is not None and _rebuilds(pattern, program, compiled):
         _programs[key] = _state["new"][key] = program
         if len(_state["new"]) == 1:
             atexit.register(_keep)
     return compiled
+
+
+def _static_compile(pattern: Any, flags: int = 0) -> re.Pattern:
+    """`re.compile` while a cache folder is named: a call from a module's or a class's body
+    (a library's import-time pattern, text fixed in its code) goes through `compile_kept`;
+    a call from a function, where a pattern may be made from a tree's files, compiles as
+    `re.compile` always did."""
+    caller = sys._getframe(1).f_code.co_flags  # noqa: SLF001 - one frame up, read only
+    if isinstance(pattern, str) and not caller & _NEW_LOCALS and _state["file"] is not None:
+        return compile_kept(pattern, flags)
+    return _compile(pattern, flags)
+
+
+_NEW_LOCALS = 0x2  # inspect.CO_NEWLOCALS: set on functions' code, not on modules' or classes'
 
 
 def _rebuilds(pattern: str, program: tuple, compiled: re.Pattern[str]) -> bool:

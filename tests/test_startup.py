@@ -165,11 +165,12 @@ def test_workflow_values_in_every_form_a_workflow_writes_them():
 def test_a_lazy_pattern_compiles_on_first_use_and_then_is_the_pattern(monkeypatch):
     import re
 
+    from depinfer import patterns
     from depinfer.patterns import lazy
 
     compiled = []
-    real = re.compile
-    monkeypatch.setattr(re, "compile", lambda *a: compiled.append(a) or real(*a))
+    real = patterns._compile
+    monkeypatch.setattr(patterns, "_compile", lambda *a: compiled.append(a) or real(*a))
     pattern = lazy(r"(?P<name>[a-z]+)-(\d+)", re.I)
     assert (pattern.pattern, pattern.flags, compiled) == (r"(?P<name>[a-z]+)-(\d+)", re.I, [])
     assert pattern.match("Ab-12").group("name", 2) == ("Ab", "12")
@@ -254,8 +255,8 @@ def test_kept_programs_make_the_patterns_re_makes(tmp_path, monkeypatch):
         assert (tmp_path / "tables").is_dir()
         patterns.use_cache_folder(tmp_path)  # a later process: the programs are read back
         compiled = []
-        real = re.compile
-        monkeypatch.setattr(re, "compile", lambda *a: compiled.append(a) or real(*a))
+        real = patterns._compile
+        monkeypatch.setattr(patterns, "_compile", lambda *a: compiled.append(a) or real(*a))
         again = [patterns.compile_kept(p, f) for p, f in cases]
         assert compiled == []  # built from the kept programs, no pattern parsed
         assert again == first == [real(p, f) for p, f in cases]
@@ -269,6 +270,43 @@ def test_kept_programs_make_the_patterns_re_makes(tmp_path, monkeypatch):
     finally:
         patterns.use_cache_folder(None)
         patterns._state["new"] = {}
+
+
+def test_a_library_s_import_time_patterns_are_kept_a_function_s_are_not(tmp_path, monkeypatch):
+    """PyYAML's reader and resolver compile their patterns in module and class bodies: with
+    a cache folder named those come from kept programs; patterns made in functions (where
+    a tree's text becomes a pattern) never go to the kept file."""
+    import importlib
+    import re
+
+    from depinfer import patterns
+
+    library = tmp_path / "lib"
+    library.mkdir()
+    (library / "a_library.py").write_text(
+        "import re\n"
+        "AT_IMPORT = re.compile(r'[^\\x09\\x20-\\x7e\\u00a0-\\ud7ff]')\n"
+        "class Resolver:\n"
+        "    BOOL = re.compile(r'^(?:yes|no|true|false)$', re.X)\n"
+        "def from_a_tree(text):\n"
+        "    return re.compile(re.escape(text))\n"
+    )
+    monkeypatch.syspath_prepend(str(library))
+    try:
+        patterns.use_cache_folder(tmp_path / "cache")
+        assert re.compile is not patterns._compile
+        module = importlib.import_module("a_library")
+        kept = {pattern for pattern, _ in patterns._state["new"]}
+        assert kept == {module.AT_IMPORT.pattern, module.Resolver.BOOL.pattern}
+        assert module.Resolver.BOOL.match("yes") and module.AT_IMPORT.search("\x00")
+        assert module.from_a_tree("src/*.py").match("src/*.py")
+        assert len(patterns._state["new"]) == 2  # the tree's pattern is not kept
+        assert re.compile(b"bytes") == patterns._compile(b"bytes")
+    finally:
+        patterns.use_cache_folder(None)
+        patterns._state["new"] = {}
+        sys.modules.pop("a_library", None)
+    assert re.compile is patterns._compile
 
 
 def test_call_starts_are_the_calls_a_pattern_finds():
