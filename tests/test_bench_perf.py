@@ -129,3 +129,16 @@ def test_traceback_end_reads_only_tracebacks():
     text = "Traceback (most recent call last):\n  File 'x'\nKeyError: 'a'\n"
     assert perf._traceback_end(text) == "KeyError: 'a'"
     assert perf._traceback_end("error: no such file\n") is None
+
+
+def test_online_cold_runs_can_keep_the_registry_answers(tmp_path, monkeypatch):
+    tree = write_tree(tmp_path / "rust" / "t", {"Cargo.toml": "[package]\nname='t'\n"})
+    emptied = []
+    monkeypatch.setattr(perf, "timed", lambda command, cwd, env: perf.Sample(0.1, 1.0, 0))
+    monkeypatch.setattr(perf, "_empty", lambda cache, everything: emptied.append(everything))
+    perf.measure([tree], 1, {}, online=True, cold_scope="analysis")
+    perf.measure([tree], 1, {}, online=True)
+    assert emptied == [False, True]
+    results = perf.measure([tree], 1, {}, online=True, cold_scope="analysis")
+    text = perf.report(results, 1, ((0.0,), (0.0,)), None, "analysis")
+    assert "cold runs started without the analysis cache" in text

@@ -21,7 +21,9 @@ under the same load).
 look-ups, versions, gates): warm with the HTTP and analysis caches kept from the run
 before, cold once per tree with the cache folder emptied (each cold run asks the
 registries again, so only one), and prints the median per language (the trees' parent
-folder name, as in TREES/<language>/<repo>). No peers run in this mode.
+folder name, as in TREES/<language>/<repo>). No peers run in this mode. `--cold-scope
+analysis` empties only the analysis cache for the cold run (the HTTP cache and registry
+facts stay warm: the first run on a changed tree), `all` (the default) the whole folder.
 
 Every process runs with Python's bytecode cache in a private folder (PYTHONPYCACHEPREFIX;
 PYTHONDONTWRITEBYTECODE dropped) and each command runs once untimed before the first
@@ -122,6 +124,13 @@ def add_arguments(sp: argparse.ArgumentParser) -> None:
         metavar="PY",
         help="interpreter that runs depinfer, each checkout on PYTHONPATH (default: this one,"
         " as installed)",
+    )
+    sp.add_argument(
+        "--cold-scope",
+        choices=("all", "analysis"),
+        default="all",
+        help="online mode: what a cold run starts without: the whole cache folder (default)"
+        " or only the analysis cache (HTTP responses and registry facts kept)",
     )
     sp.add_argument("--json", action="store_true", help="print every sample as JSON")
 
@@ -252,6 +261,7 @@ def measure(
     online: bool = False,
     bytecode: bool = True,
     python: str | None = None,
+    cold_scope: str = "all",
 ) -> list[TreeTimes]:
     """Every tree `runs` times, interleaved, the command order rotating each run."""
     results = [TreeTimes(t) for t in trees]
@@ -271,7 +281,7 @@ def measure(
                         cache = _cache_of(scratch, label, result.tree)
                         here["DEPINFER_CACHE_DIR"] = str(cache)
                         if label.endswith("/cold"):
-                            _empty(cache, online)
+                            _empty(cache, online and cold_scope == "all")
                     cwd = result.tree if in_tree else scratch
                     result.add(label, timed(command, cwd, here))
                 if progress:
@@ -279,10 +289,10 @@ def measure(
     return results
 
 
-def _empty(cache: Path, online: bool) -> None:
+def _empty(cache: Path, everything: bool) -> None:
     """Cold: the analysis cache emptied (it holds the per-file answers and the kept run
-    outputs); online, the whole cache folder (HTTP responses too)."""
-    shutil.rmtree(cache if online else cache / "analysis", ignore_errors=True)
+    outputs); `everything`: the whole cache folder (HTTP responses too)."""
+    shutil.rmtree(cache if everything else cache / "analysis", ignore_errors=True)
 
 
 def _ratio(a: float | None, b: float | None) -> float | None:
@@ -294,7 +304,11 @@ def _fmt(value: float | None, digits: int = 2) -> str:
 
 
 def report(
-    results: list[TreeTimes], runs: int, load: tuple[tuple, tuple], python: str | None = None
+    results: list[TreeTimes],
+    runs: int,
+    load: tuple[tuple, tuple],
+    python: str | None = None,
+    cold_scope: str | None = None,
 ) -> str:
     """The per-tree table, the medians of the per-tree ratios, the load average and the
     interpreter that ran depinfer."""
@@ -321,6 +335,12 @@ def report(
         if python
         else f"depinfer ran with {sys.executable} (as installed)"
     )
+    if cold_scope:
+        lines.append(
+            "cold runs started without the whole cache folder"
+            if cold_scope == "all"
+            else "cold runs started without the analysis cache (HTTP responses and facts kept)"
+        )
     for label, values in sorted(ratios.items()):
         lines.append(
             f"median of per-tree ratios {label}/deptry: {statistics.median(values):.2f}"
@@ -421,6 +441,7 @@ def main(args: argparse.Namespace) -> int:
         online=args.mode == "online",
         bytecode=not args.no_bytecode,
         python=args.python,
+        cold_scope=args.cold_scope,
     )
     after = os.getloadavg() if hasattr(os, "getloadavg") else ()
     if sys.stderr.isatty():
@@ -428,6 +449,12 @@ def main(args: argparse.Namespace) -> int:
     sys.stdout.write(
         as_json(results) + "\n"
         if args.json
-        else report(results, args.runs, (before, after), args.python)
+        else report(
+            results,
+            args.runs,
+            (before, after),
+            args.python,
+            args.cold_scope if args.mode == "online" else None,
+        )
     )
     return 0
