@@ -342,6 +342,23 @@ def test_a_primitive_type_inside_a_macro_path_does_not_start_a_new_path(tmp_path
     assert "consts" not in found and "f32" not in found
 
 
+def test_a_use_group_inside_a_macro_body_continues_its_path(tmp_path):
+    """A test macro's closure body: `use std::{thread::sleep, time::Duration};` names std's
+    modules, not the crates `thread` and `time`; a group under a crate names that crate."""
+    found = _crates_of_tree(
+        tmp_path,
+        {
+            "tests/feature.rs": "rgtest!(f1, |dir: Dir| {\n"
+            "    use std::{thread::sleep, time::Duration};\n"
+            "    use serde_json::{json, Value as V};\n"
+            "    sleep(Duration::from_millis(1));\n"
+            "});\n"
+        },
+    )
+    assert "thread" not in found and "time" not in found
+    assert "serde_json" in found
+
+
 def test_a_helper_attribute_of_the_functions_attribute_macro_is_not_a_crate(tmp_path):
     # rstest: `#[case]` on the parameters; `#[case::below(..)]` names one case, not a path
     write_tree(

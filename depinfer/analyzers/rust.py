@@ -700,6 +700,13 @@ class _Walker:
                     else:
                         j += 1
                         break
+                if j < n and toks[j].type == "token_tree" and toks[j - 1].type == "::" and segs:
+                    # `use std::{thread::sleep, time::Duration};` in a macro's body: the
+                    # group's paths continue this one (`thread` is std's, not a crate)
+                    for inner in self._token_paths(toks[j], keep_single=True):
+                        out.append(segs + inner)
+                    i = j + 1
+                    continue
                 if (
                     (len(segs) > 1 and segs[0] != "::")
                     or len(segs) > 2
