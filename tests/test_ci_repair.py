@@ -980,3 +980,27 @@ def test_a_method_a_crate_trait_does_not_declare_names_the_trait_by_the_file_imp
     assert (action.kind, action.binding, action.file) == ("version", "Service", "src/layer.rs")
     write_tree(tmp_path, {"src/layer.rs": "use wirekit::Service;\nimpl Service<R> for L {}\n"})
     assert rust_binding_crate(tmp_path, [action.file], action.binding) == "wirekit"
+
+
+def test_a_module_no_index_knows_comes_from_a_distribution_the_readme_names(tmp_path):
+    """The verify loop's last provider for a missing module: a distribution the
+    repository's documents name whose wheel installs it (only when online)."""
+    from depinfer.ci.repair import _named_provider
+    from depinfer.mapping import python_named
+
+    write_tree(tmp_path, {"README.md": "Requirements:\n - pytest\n - pytruth\n"})
+    asked = []
+
+    class Registries:
+        def modules(self, ecosystem, name):
+            asked.append(name)
+            return frozenset({"truth", "truth.truth"}) if name == "pytruth" else None
+
+    ctx = SimpleNamespace(options=SimpleNamespace(offline=False), registries=Registries())
+    loop = SimpleNamespace(project=SimpleNamespace(root=tmp_path))
+    python_named.document_words.cache_clear()
+    assert _named_provider(loop, "truth.truth", set(), ctx) == "pytruth"
+    assert asked == ["pytruth"]  # only words holding the module's name are looked up
+    assert _named_provider(loop, "truth.truth", {"pytruth"}, ctx) is None  # tried already
+    ctx.options.offline = True
+    assert _named_provider(loop, "truth.truth", set(), ctx) is None

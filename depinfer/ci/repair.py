@@ -1056,7 +1056,12 @@ def _other_providers(
             continue  # written, but where the job does not install it: placed again
         tried = loop.tried.setdefault(a.name, set())
         tried |= {_norm(c.name) for c in written}
-        pick = _next_provider(language, a.name, written, tried, {n for _, n in have} | added)
+        taken = {n for _, n in have} | added
+        pick = _next_provider(language, a.name, written, tried, taken)
+        source = "the import index names"
+        if pick is None and language == "python":
+            pick = _named_provider(loop, a.name, tried | taken, ctx)
+            source = "the repository's documents name"
         if pick is None:
             if written and not any(b.kind == "version" and b.name == a.name for b in rnd.actions):
                 why = "its distribution is written, so the installed release lacks the module"
@@ -1070,7 +1075,7 @@ def _other_providers(
         if manifest is None or ctx.registries.exists(eco, pick) is False:
             continue
         shown = ", ".join(c.name for c in written) or "nothing written"
-        why = f"{a.line} — {shown} does not provide `{a.name}`; the import index names {pick}"
+        why = f"{a.line} — {shown} does not provide `{a.name}`; {source} {pick}"
         section = (
             base.section if base else (Section.DEV if kind == FileKind.TEST else Section.RUNTIME)
         )
@@ -1161,6 +1166,25 @@ def _next_provider(
         return None
     others = python_providers(module) + [alt for c in written for alt in c.alternatives]
     return next((p for p in others if _norm(p) not in tried and _norm(p) not in taken), None)
+
+
+def _named_provider(loop: _Loop, module: str, skip: set[str], ctx: Context) -> str | None:
+    """A distribution the repository's documents name whose newest wheel installs `module`
+    (mapping/python_named): the provider no index knows. Online only."""
+    if ctx.options.offline or loop.project.root is None:
+        return None
+    from depinfer.mapping import python_named
+    from depinfer.registries.wheel_files import ships
+
+    for word, _doc in python_named.candidates(
+        module, python_named.document_words(str(loop.project.root))
+    ):
+        if _norm(word) in skip:
+            continue
+        paths = ctx.registries.modules(Ecosystem.PYPI, word)
+        if paths is not None and ships(paths, module):
+            return word
+    return None
 
 
 def _only_for(loop: _Loop, dist: str, module: str) -> bool:

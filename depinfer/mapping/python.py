@@ -624,6 +624,7 @@ def _by_registry(m: _Mapper) -> None:
     unverified one only when asked to keep those (check mode); else a warning."""
     if not m.unknown:
         return
+    _named_in_documents(m)
     answers = m.ctx.registries.exists_many(Ecosystem.PYPI, sorted(m.unknown))
     for dist, uses in sorted(m.unknown.items()):
         answer = answers.get(dist)
@@ -670,6 +671,47 @@ def _by_registry(m: _Mapper) -> None:
                 "could not be verified (offline?), not written",
                 first.file,
             )
+
+
+def _named_in_documents(m: _Mapper) -> None:
+    """An unknown import whose same-named distribution does not install it: a distribution
+    the repository's documents name that does (its wheel's file list says so) is taken
+    instead (python_named). Online only; each candidate is a word the repository wrote."""
+    if m.ctx.options.offline or m.project.root is None:
+        return
+    from depinfer.mapping import python_named
+    from depinfer.registries.wheel_files import ships
+
+    words = python_named.document_words(str(m.project.root))
+    reg = m.ctx.registries
+    for dist, uses in sorted(m.unknown.items()):
+        module = uses[0].ref.module
+        named = python_named.candidates(module, words)
+        if not named:
+            continue
+        own = reg.modules(Ecosystem.PYPI, dist)
+        if own is not None and ships(own, module):
+            continue  # the same-named distribution installs it
+        for word, document in named:
+            paths = reg.modules(Ecosystem.PYPI, word)
+            if paths is None or not ships(paths, module):
+                continue
+            chosen = canonical(word)
+            for use in uses:
+                ref = use.ref
+                why = f"{ref.module} → {chosen}: named in {document}; its wheel installs it"
+                m.emit(
+                    chosen,
+                    ref,
+                    Evidence("registry:ships", ref.file, ref.line, why),
+                    markers=use.marker,
+                    section=use.section,
+                    hosted=use.hosted,
+                    confidence=0.6,
+                    verified=True,
+                )
+            del m.unknown[dist]
+            break
 
 
 def _declared_names(project: Project) -> set[str]:

@@ -187,6 +187,13 @@ class Registries:
         """Version (default: latest) metadata; {} when unknown or not reachable."""
         return self._call(ecosystem, name, lambda c: c.metadata(name, version), {})
 
+    def modules(self, ecosystem: Ecosystem, name: str) -> frozenset[str] | None:
+        """The module paths the newest release installs (PyPI: its wheel's file list); None
+        when unknown (no wheel, another ecosystem, offline)."""
+        return self._call(
+            ecosystem, name, lambda c: c.modules(name) if hasattr(c, "modules") else None, None
+        )
+
     def metadata_many(self, ecosystem: Ecosystem, names: list[str]) -> dict[str, dict]:
         """Concurrent `metadata` (latest versions) for several names: a loop asking one
         name at a time waits a round trip per name on a cold cache."""

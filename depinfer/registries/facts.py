@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 T = TypeVar("T")
-SCHEMA = 2
+SCHEMA = 3  # 3: PyPI documents keep absolute file URLs and each release's wheel
 
 
 class FactStore:

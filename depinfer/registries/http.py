@@ -244,7 +244,11 @@ class RegistryHttp:
 
     # -- requests ------------------------------------------------------------------------
     def get(
-        self, url: str, accept: str | None = None, expire_after: Any = None
+        self,
+        url: str,
+        accept: str | None = None,
+        expire_after: Any = None,
+        headers: dict[str, str] | None = None,
     ) -> requests.Response | None:
         """The response for `url`, None when the registry says the package does not exist.
 
@@ -254,9 +258,9 @@ class RegistryHttp:
         """
         if self.offline:
             raise RegistryOffline(f"{self.label}: offline after repeated failures")
-        headers = {"Accept": accept} if accept else {}
+        sent = {**(headers or {}), **({"Accept": accept} if accept else {})}
         kwargs: dict[str, Any] = {
-            "headers": headers,
+            "headers": sent,
             "timeout": (self.settings.connect_timeout, self.settings.read_timeout),
         }
         if hasattr(self.session, "cache"):
@@ -273,7 +277,7 @@ class RegistryHttp:
         except (sqlite3.Error, OSError):
             # The cache itself broke (locked, corrupt, disk full): carry on without it.
             self.session = self._make_session(cached=False)
-            return self.get(url, accept, expire_after)
+            return self.get(url, accept, expire_after, headers)
         if response.status_code in NOT_FOUND:
             self._succeed()
             return None
@@ -301,6 +305,21 @@ class RegistryHttp:
         """A response that turned out unusable: dropped from the cache, counted as a failure."""
         self._forget(response)
         return self._fail(f"{self.label}: {reason}")
+
+    def get_range(self, url: str, first: int, last: int | None = None) -> bytes | None:
+        """Bytes `first`..`last` of `url` (a negative `first`: the last -first bytes), by an
+        HTTP range request, never cached (a partial answer must not stand for the file). A
+        server that ignores the range sends the whole file, which is cut here."""
+        wanted = f"bytes={first}" if first < 0 else f"bytes={first}-{'' if last is None else last}"
+        cache = requests_cache_module() if hasattr(self.session, "cache") else None
+        never = getattr(cache, "DO_NOT_CACHE", None) if cache is not None else None
+        response = self.get(url, expire_after=never, headers={"Range": wanted})
+        if response is None:
+            return None
+        body = response.content
+        if response.status_code == 206:
+            return body
+        return body[first:] if first < 0 else body[first : None if last is None else last + 1]
 
     def get_bytes(self, url: str, expire_after: Any = None) -> bytes | None:
         response = self.get(url, expire_after=expire_after)

@@ -72,9 +72,14 @@ class PypiClient:
         for index in self.indexes:
             json_ok = self._json_ok.get(index.url)
             if index.json_base and json_ok is not False:
-                doc = self.http.get_json(f"{index.json_base}/{key}/json")
+                where = f"{index.json_base}/{key}/json"
+                doc = self.http.get_json(where)
                 if isinstance(doc, dict) and isinstance(doc.get("info"), dict):
                     self._json_ok[index.url] = True
+                    releases = doc.get("releases")
+                    for files in releases.values() if isinstance(releases, dict) else ():
+                        if isinstance(files, list):
+                            _absolute_urls({"files": files}, where)
                     return _reduce_json(doc, index)
                 if doc is not None:
                     raise RegistryError(f"PyPI: unexpected JSON API answer for {key}")
@@ -100,7 +105,7 @@ class PypiClient:
                 raise self.http.reject(response, f"malformed JSON from {url}") from None
             if not isinstance(doc, dict) or not isinstance(doc.get("files"), list):
                 raise self.http.reject(response, f"unexpected simple API answer from {url}")
-            return doc
+            return _absolute_urls(doc, response.url or url)
         return _simple_html(response.text, response.url or url)
 
     # -- interface -------------------------------------------------------------------------
@@ -141,6 +146,33 @@ class PypiClient:
                 meta.update(_core_metadata(body.decode("utf-8", "replace")))
         return meta
 
+    def modules(self, name: str) -> frozenset[str] | None:
+        """The dotted module paths the newest final release's wheel installs (see
+        wheel_files); None when no release has a wheel whose file list could be read."""
+        project = self.project(name)
+        if project is None:
+            return None
+        wheels = project.get("wheel_urls") or {}
+        usable = [v for v in project["versions"] if not v["yanked"]]
+        finals = [v for v in usable if not v["prerelease"]] or usable
+        for v in reversed(finals):
+            wheel = wheels.get(_norm_version(v["version"]) or v["version"])
+            if wheel:
+                return self.http.facts.get(
+                    f"wheel-modules|{wheel}", lambda w=wheel: self._read_modules(w), keep=_known
+                )
+        return None
+
+    def _read_modules(self, wheel: str) -> frozenset[str] | None:
+        from depinfer.registries.wheel_files import central_names, module_paths
+
+        names = central_names(lambda first, last: self.http.get_range(wheel, first, last))
+        return None if names is None else module_paths(names)
+
+
+def _known(value: Any) -> bool:
+    return value is not None
+
 
 def _has_metadata(f: dict[str, Any]) -> bool:
     return bool(
@@ -172,6 +204,18 @@ def _summary(
     }
 
 
+def _wheel_url(files: list[dict[str, Any]]) -> str | None:
+    """A wheel of the release, a pure one first (what it installs is the same everywhere)."""
+    wheels = [
+        f["url"]
+        for f in files
+        if isinstance(f.get("url"), str) and f["filename"].endswith(".whl") and not f.get("yanked")
+    ]
+    return next((u for u in wheels if u.split("?")[0].endswith("-any.whl")), None) or next(
+        iter(wheels), None
+    )
+
+
 def _metadata_url(files: list[dict[str, Any]]) -> str | None:
     for f in files:
         if _has_metadata(f) and isinstance(f.get("url"), str) and f["filename"].endswith(".whl"):
@@ -182,6 +226,7 @@ def _metadata_url(files: list[dict[str, Any]]) -> str | None:
 def _reduce_json(doc: dict[str, Any], index: PypiIndex) -> dict[str, Any]:
     versions = []
     urls: dict[str, str] = {}
+    wheels: dict[str, str] = {}
     releases = doc.get("releases") if isinstance(doc.get("releases"), dict) else {}
     for raw, files in releases.items():
         if not files or not isinstance(files, list) or _norm_version(raw) is None:
@@ -191,6 +236,9 @@ def _reduce_json(doc: dict[str, Any], index: PypiIndex) -> dict[str, Any]:
         url = _metadata_url(files)
         if url:
             urls[_norm_version(raw) or raw] = url
+        wheel = _wheel_url(files)
+        if wheel:
+            wheels[_norm_version(raw) or raw] = wheel
     versions.sort(key=lambda v: Version(v["version"]))
     return {
         "kind": "json",
@@ -200,6 +248,7 @@ def _reduce_json(doc: dict[str, Any], index: PypiIndex) -> dict[str, Any]:
         "info": _info_metadata(doc["info"]),
         "versions": versions,
         "metadata_urls": urls,
+        "wheel_urls": wheels,
     }
 
 
@@ -210,6 +259,7 @@ def _reduce_simple(doc: dict[str, Any], index: PypiIndex) -> dict[str, Any]:
     ]
     versions.sort(key=lambda v: Version(v["version"]))
     urls = {v: u for v, files in by_version.items() if (u := _metadata_url(files))}
+    wheels = {v: u for v, files in by_version.items() if (u := _wheel_url(files))}
     return {
         "kind": "simple",
         "index": index.url,
@@ -218,6 +268,7 @@ def _reduce_simple(doc: dict[str, Any], index: PypiIndex) -> dict[str, Any]:
         "info": None,
         "versions": versions,
         "metadata_urls": urls,
+        "wheel_urls": wheels,
     }
 
 
@@ -263,6 +314,18 @@ def _files_by_version(doc: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
         if version is not None:
             out.setdefault(version, []).append(f)
     return out
+
+
+def _absolute_urls(doc: dict[str, Any], base_url: str) -> dict[str, Any]:
+    """A file's URL may be relative to the document that lists it (PEP 691 allows it, and
+    a mirror's JSON API may serve `../../packages/…`): resolved here, as pip does, so the
+    metadata files and wheels can be fetched."""
+    from urllib.parse import urljoin
+
+    for f in doc["files"]:
+        if isinstance(f, dict) and isinstance(f.get("url"), str):
+            f["url"] = urljoin(base_url, f["url"])
+    return doc
 
 
 def _simple_html(text: str, base_url: str) -> dict[str, Any]:
