@@ -404,6 +404,23 @@ def test_self_in_a_reexported_use_list_names_the_module(tmp_path):
     assert "self" not in names
 
 
+def test_a_proc_macro_crates_derives_are_named_at_its_root(tmp_path):
+    """`#[derive(serde_derive::Deserialize)]` names a derive the release offers: without
+    it, every release lacked the name and two older lines were downloaded for nothing."""
+    write_tree(
+        tmp_path,
+        {
+            "Cargo.toml": '[package]\nname = "d"\nversion = "1.0.0"\n[lib]\nproc-macro = true\n',
+            "src/lib.rs": "#[proc_macro_derive(Deserialize, attributes(serde))]\n"
+            "pub fn derive_deserialize(input: TokenStream) -> TokenStream { input }\n"
+            "mod de {\n#[proc_macro_derive(Hidden)]\npub fn h() {}\n}\n",
+        },
+    )
+    names = top_level_names(read_gates(str(tmp_path)))
+    assert {"Deserialize", "derive_deserialize"} <= names
+    assert "Hidden" not in names
+
+
 def test_the_gate_reader_says_why_it_read_nothing(tmp_path, monkeypatch):
     from depinfer.analyzers import rust_gates
 

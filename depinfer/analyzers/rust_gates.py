@@ -233,6 +233,9 @@ class _Reader:
                         alternatives = any_features(m.group(1)) or alternatives
                 if "macro_export" in text:
                     exported = True
+                derive = re.match(r"#\[\s*proc_macro_derive\(\s*([A-Za-z_]\w*)", text)
+                if derive and not prefix:  # a proc-macro crate's derive is named at its root
+                    self.record(derive.group(1), here)
             attrs = []
             if negated:
                 continue
