@@ -48,6 +48,30 @@ def test_a_crate_attribute_names_a_registry_crate_renamed(tmp_path):
     assert crate_of(found["s"]).package == "serde"
 
 
+def test_a_folder_named_like_the_code_s_crate_holds_the_prefixed_member(tmp_path):
+    """`prover/` holds miden-prover and the code says `prover::`: a path dependency on the
+    member under its folder's name, never the registry's unrelated `prover`."""
+    write_tree(
+        tmp_path,
+        {
+            "Cargo.toml": '[workspace]\nmembers = ["prover", "cli", "air"]\n',
+            "prover/Cargo.toml": '[package]\nname = "miden-prover"\nversion = "0.4.0"\n',
+            "prover/src/lib.rs": "pub fn prove() {}\n",
+            "air/Cargo.toml": '[package]\nname = "air"\nversion = "0.1.0"\n',
+            "air/src/lib.rs": "pub fn a() {}\n",
+            "cli/Cargo.toml": '[package]\nname = "miden"\nversion = "0.4.0"\n'
+            '[features]\nconcurrent = ["prover/concurrent"]\n',
+            "cli/src/lib.rs": "pub fn run() { prover::prove(); air::a(); }\n",
+        },
+    )
+    project = scan(tmp_path)
+    ctx = Context(Options(offline=True), registries=RecordedRegistry())
+    found = {c.name: c for c in map_imports(project, analyze(project, ctx), ctx)}
+    assert found["prover"].internal and found["prover"].path == "../prover"
+    assert crate_of(found["prover"]).package == "miden-prover"
+    assert found["air"].internal and crate_of(found["air"]).package is None  # its own name
+
+
 def _mapped(root: Path, offline: bool = False) -> set[str]:
     project = scan(root)
     ctx = Context(Options(offline=offline), registries=RecordedRegistry())

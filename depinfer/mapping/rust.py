@@ -193,6 +193,7 @@ class _Mapping:
     # among them is a crate, not just a macro of one
     roots: set[str]
     feature_keys: list[Candidate] = field(default_factory=list)  # spelling unchecked
+    prefixed: dict[str, CrateInfo] = field(default_factory=dict)  # folder → prefixed member
     unknown: dict[str, list[Candidate]] = field(default_factory=dict)  # for the registry
 
 
@@ -210,7 +211,7 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
         for r in refs
         if use_of(r).how in ("use", "path", "extern") and not use_of(r).crate_of
     }
-    state = _Mapping(crates, by_lib, renamed, roots)
+    state = _Mapping(crates, by_lib, renamed, roots, prefixed=_prefixed_members(crates))
     glob_exports = GlobExports(project, ctx, by_lib)
     out: list[Candidate] = []
     for ref in refs:
@@ -294,6 +295,44 @@ def by_manifest_key(cand: Candidate, ref: ImportRef, info: CrateInfo, state: _Ma
     return True
 
 
+def by_prefixed_member(cand: Candidate, ref: ImportRef, info: CrateInfo, state: _Mapping) -> bool:
+    """When no crate of the repository builds the library, but a member in a folder of that
+    name is the project's prefixed crate (`prover/` holds `miden-prover`, the code says
+    `prover::`): the masked entry was `prover = { package = "miden-prover", path = … }`.
+    Neither the registry's unrelated `prover` nor a key no registry knows."""
+    name = ref.module
+    if name in state.by_lib:
+        return False
+    member = state.prefixed.get(name)
+    if member is None or member is info:
+        return False
+    link_member(cand, info, member)
+    cand.name = name
+    cand.facts = replace(crate_of(cand), package=member.name)
+    cand.evidence.append(
+        Evidence("manifest", member.manifest.path, None, f"{member.name} in folder {name}/")
+    )
+    return True
+
+
+def _prefixed_members(crates: dict[str, CrateInfo]) -> dict[str, CrateInfo]:
+    """Folder name → the member there whose package name is that name behind a prefix
+    (`air/` → miden-air); a folder name two members could claim is left out."""
+    out: dict[str, CrateInfo] = {}
+    seen: set[str] = set()
+    for info in crates.values():
+        folder = code_name(PurePosixPath(info.directory or ".").name)
+        lib = info.lib_name
+        if not folder or folder == lib or not lib.endswith("_" + folder):
+            continue
+        if folder in seen:
+            out.pop(folder, None)
+            continue
+        seen.add(folder)
+        out[folder] = info
+    return out
+
+
 def by_attribute_crate(cand: Candidate, ref: ImportRef, info: CrateInfo, state: _Mapping) -> bool:
     """When an attribute's `crate = "::s"` says whose rename the name is: a registry crate
     the code uses elsewhere, or a workspace crate under another key."""
@@ -353,6 +392,7 @@ def by_registry(cand: Candidate, ref: ImportRef, info: CrateInfo, state: _Mappin
 
 # Ways of placing a use, tried in order; the first that applies decides.
 PLACEMENTS = (
+    by_prefixed_member,
     by_manifest_key,
     by_attribute_crate,
     by_workspace_member,
