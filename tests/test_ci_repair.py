@@ -986,7 +986,6 @@ def test_a_module_no_index_knows_comes_from_a_distribution_the_readme_names(tmp_
     """The verify loop's last provider for a missing module: a distribution the
     repository's documents name whose wheel installs it (only when online)."""
     from depinfer.ci.repair import _named_provider
-    from depinfer.mapping import python_named
 
     write_tree(tmp_path, {"README.md": "Requirements:\n - pytest\n - pytruth\n"})
     asked = []
@@ -998,7 +997,6 @@ def test_a_module_no_index_knows_comes_from_a_distribution_the_readme_names(tmp_
 
     ctx = SimpleNamespace(options=SimpleNamespace(offline=False), registries=Registries())
     loop = SimpleNamespace(project=SimpleNamespace(root=tmp_path))
-    python_named.document_words.cache_clear()
     assert _named_provider(loop, "truth.truth", set(), ctx) == "pytruth"
     assert asked == ["pytruth"]  # only words holding the module's name are looked up
     assert _named_provider(loop, "truth.truth", {"pytruth"}, ctx) is None  # tried already

@@ -144,7 +144,6 @@ def test_document_words_and_candidates(tmp_path):
             "src/notes.md": "- notatruthpkg\n",  # not a documentation folder
         },
     )
-    python_named.document_words.cache_clear()
     words = python_named.document_words(str(tmp_path))
     assert python_named.candidates("truth.truth", words) == [("pytruth", "README.md")]
     assert python_named.candidates("act", words) == [("act-atmos", "ci/environment-tests.yml")]
@@ -160,7 +159,6 @@ def test_an_unknown_import_takes_the_distribution_the_readme_names(registry_serv
     registry_server.overrides["/pypi/truth/json"] = lambda r: Response(
         empty, content_type="application/json"
     )
-    python_named.document_words.cache_clear()
     opts = Options(versions=False)
     result = infer(FIXTURE, opts, ctx=Context(opts, registry_server.registries(tmp_path / "c")))
     names = {r.name for r in result.requirements}
@@ -175,7 +173,6 @@ def test_the_same_named_distribution_stays_when_it_installs_the_module(registry_
     wheel = _wheel({"truth/__init__.py": "", "truth/truth.py": ""})
     _serve(registry_server, "truth", {"truth-1.1.0-py3-none-any.whl": wheel}, seen)
     _serve(registry_server, "pytruth", {"pytruth-1.1.0-py3-none-any.whl": wheel}, seen)
-    python_named.document_words.cache_clear()
     opts = Options(versions=False)
     result = infer(FIXTURE, opts, ctx=Context(opts, registry_server.registries(tmp_path / "c")))
     names = {r.name for r in result.requirements}

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 import re
-from functools import lru_cache
 from pathlib import Path
 
 from depinfer.patterns import lazy
@@ -39,9 +38,9 @@ def _is_document(name: str, depth: int) -> bool:
     return depth > 0 and low.endswith(DOC_SUFFIXES) and not low.startswith("requirements")
 
 
-@lru_cache(maxsize=8)
 def document_words(root: str) -> tuple[tuple[str, str], ...]:
-    """(word, document) for the words of the repository's documents, first mention first."""
+    """(word, document) for the words of the repository's documents, first mention first
+    (read anew on each call: at most MAX_FILES small files, only when a module is unknown)."""
     found: list[tuple[str, str]] = []
     seen: set[str] = set()
     files = 0
