@@ -72,6 +72,24 @@ def test_a_folder_named_like_the_code_s_crate_holds_the_prefixed_member(tmp_path
     assert found["air"].internal and crate_of(found["air"]).package is None  # its own name
 
 
+def test_a_prefixed_member_that_lacks_the_names_is_not_the_crate_the_code_means(tmp_path):
+    """`serde/` holds app-serde, an integration crate; `serde::Serialize` is the real serde."""
+    write_tree(
+        tmp_path,
+        {
+            "Cargo.toml": '[workspace]\nmembers = ["serde", "cli"]\n',
+            "serde/Cargo.toml": '[package]\nname = "app-serde"\nversion = "0.1.0"\n',
+            "serde/src/lib.rs": "pub fn to_text() {}\n",
+            "cli/Cargo.toml": '[package]\nname = "app"\nversion = "0.1.0"\n',
+            "cli/src/lib.rs": "use serde::Serialize;\n#[derive(Serialize)]\npub struct A;\n",
+        },
+    )
+    project = scan(tmp_path)
+    ctx = Context(Options(offline=True), registries=RecordedRegistry())
+    found = {c.name: c for c in map_imports(project, analyze(project, ctx), ctx)}
+    assert "serde" in found and not found["serde"].internal
+
+
 def _mapped(root: Path, offline: bool = False) -> set[str]:
     project = scan(root)
     ctx = Context(Options(offline=offline), registries=RecordedRegistry())

@@ -20,7 +20,7 @@ from functools import lru_cache
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from depinfer.analyzers.rust_gates import top_level_names
+from depinfer.analyzers.rust_gates import read_gates, top_level_names
 from depinfer.context import Context
 from depinfer.data import load_table, load_table_or
 from depinfer.facts.rust import CrateFacts, crate_of, use_of
@@ -194,6 +194,7 @@ class _Mapping:
     roots: set[str]
     feature_keys: list[Candidate] = field(default_factory=list)  # spelling unchecked
     prefixed: dict[str, CrateInfo] = field(default_factory=dict)  # folder → prefixed member
+    root: Path | None = None  # the repository's folder (a member's source is read there)
     unknown: dict[str, list[Candidate]] = field(default_factory=dict)  # for the registry
 
 
@@ -211,7 +212,9 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
         for r in refs
         if use_of(r).how in ("use", "path", "extern") and not use_of(r).crate_of
     }
-    state = _Mapping(crates, by_lib, renamed, roots, prefixed=_prefixed_members(crates))
+    state = _Mapping(
+        crates, by_lib, renamed, roots, prefixed=_prefixed_members(crates), root=project.root
+    )
     glob_exports = GlobExports(project, ctx, by_lib)
     out: list[Candidate] = []
     for ref in refs:
@@ -304,7 +307,7 @@ def by_prefixed_member(cand: Candidate, ref: ImportRef, info: CrateInfo, state: 
     if name in state.by_lib:
         return False
     member = state.prefixed.get(name)
-    if member is None or member is info:
+    if member is None or member is info or not _offers(member, cand, state):
         return False
     link_member(cand, info, member)
     cand.name = name
@@ -313,6 +316,18 @@ def by_prefixed_member(cand: Candidate, ref: ImportRef, info: CrateInfo, state: 
         Evidence("manifest", member.manifest.path, None, f"{member.name} in folder {name}/")
     )
     return True
+
+
+def _offers(member: CrateInfo, cand: Candidate, state: _Mapping) -> bool:
+    """The member's own source defines at its root every name the code takes from it
+    (`prover::prove`): a `serde/` folder holding an integration crate does not stand for
+    the `serde::Serialize` the code means."""
+    tops = {p.split("::")[1] for p in crate_of(cand).paths if p.count("::") >= 1}
+    tops = {t for t in tops if t and t not in ("*", "self", "super", "crate")}
+    if state.root is None:
+        return False
+    offered = top_level_names(read_gates(str(state.root / (member.directory or "."))))
+    return not tops or tops <= offered or any(t.startswith("*") for t in offered)
 
 
 def _prefixed_members(crates: dict[str, CrateInfo]) -> dict[str, CrateInfo]:
