@@ -31,7 +31,7 @@ from typing import Any
 
 from depinfer import kept_marshal
 
-_compile = re.compile  # the original, whatever `importing_kept` puts in its place
+_compile = re.compile  # the original, whatever `use_cache_folder` puts in its place
 _programs: dict[tuple[str, int], tuple] = {}  # (pattern, flags) → program, as kept
 _state: dict[str, Any] = {"file": None, "loaded": False, "new": {}}
 

@@ -1174,17 +1174,10 @@ def _named_provider(loop: _Loop, module: str, skip: set[str], ctx: Context) -> s
     if ctx.options.offline or loop.project.root is None:
         return None
     from depinfer.mapping import python_named
-    from depinfer.registries.wheel_files import ships
 
-    for word, _doc in python_named.candidates(
-        module, python_named.document_words(str(loop.project.root))
-    ):
-        if _norm(word) in skip:
-            continue
-        paths = ctx.registries.modules(Ecosystem.PYPI, word)
-        if paths is not None and ships(paths, module):
-            return word
-    return None
+    words = python_named.document_words(str(loop.project.root))
+    found = python_named.named_provider(module, words, ctx.registries, skip)
+    return found[0] if found else None
 
 
 def _only_for(loop: _Loop, dist: str, module: str) -> bool:

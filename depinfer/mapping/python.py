@@ -680,38 +680,33 @@ def _named_in_documents(m: _Mapper) -> None:
     if m.ctx.options.offline or m.project.root is None:
         return
     from depinfer.mapping import python_named
-    from depinfer.registries.wheel_files import ships
 
     words = python_named.document_words(str(m.project.root))
     reg = m.ctx.registries
     for dist, uses in sorted(m.unknown.items()):
         module = uses[0].ref.module
-        named = python_named.candidates(module, words)
-        if not named:
+        if not python_named.candidates(module, words):
             continue
-        own = reg.modules(Ecosystem.PYPI, dist)
-        if own is not None and ships(own, module):
+        if python_named.installs(reg, dist, module):
             continue  # the same-named distribution installs it
-        for word, document in named:
-            paths = reg.modules(Ecosystem.PYPI, word)
-            if paths is None or not ships(paths, module):
-                continue
-            chosen = canonical(word)
-            for use in uses:
-                ref = use.ref
-                why = f"{ref.module} → {chosen}: named in {document}; its wheel installs it"
-                m.emit(
-                    chosen,
-                    ref,
-                    Evidence("registry:ships", ref.file, ref.line, why),
-                    markers=use.marker,
-                    section=use.section,
-                    hosted=use.hosted,
-                    confidence=0.6,
-                    verified=True,
-                )
-            del m.unknown[dist]
-            break
+        found = python_named.named_provider(module, words, reg)
+        if found is None:
+            continue
+        chosen, document = canonical(found[0]), found[1]
+        for use in uses:
+            ref = use.ref
+            why = f"{ref.module} → {chosen}: named in {document}; its wheel installs it"
+            m.emit(
+                chosen,
+                ref,
+                Evidence("registry:ships", ref.file, ref.line, why),
+                markers=use.marker,
+                section=use.section,
+                hosted=use.hosted,
+                confidence=0.6,
+                verified=True,
+            )
+        del m.unknown[dist]
 
 
 def _declared_names(project: Project) -> set[str]:

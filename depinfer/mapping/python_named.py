@@ -14,8 +14,12 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
+from typing import Any
 
+from depinfer.mapping.python_index import canonical
+from depinfer.model import Ecosystem
 from depinfer.patterns import lazy
+from depinfer.registries.wheel_files import ships
 
 MAX_DEPTH = 2  # folders below the root searched for documents
 MAX_BYTES = 256 * 1024  # read of one document
@@ -108,3 +112,23 @@ def candidates(module: str, words: tuple[tuple[str, str], ...]) -> list[tuple[st
     ]
     hits.sort(key=lambda h: len(_squash(h[0])) - len(top))  # stable: first mention first
     return hits[:MAX_CANDIDATES]
+
+
+def installs(registries: Any, dist: str, module: str) -> bool:
+    """The newest wheel of `dist` installs `module` (False also when that is unknown)."""
+    paths = registries.modules(Ecosystem.PYPI, dist)
+    return paths is not None and ships(paths, module)
+
+
+def named_provider(
+    module: str,
+    words: tuple[tuple[str, str], ...],
+    registries: Any,
+    skip: set[str] | frozenset[str] = frozenset(),
+) -> tuple[str, str] | None:
+    """(name, document) of the first candidate among the documents' `words`, not in `skip`
+    (canonical names), whose newest wheel installs `module`; None when none does."""
+    for word, document in candidates(module, words):
+        if canonical(word) not in skip and installs(registries, word, module):
+            return word, document
+    return None

@@ -23,6 +23,7 @@ from depinfer.mapping.python_index import canonical
 from depinfer.model import Ecosystem, Project
 from depinfer.patterns import lazy
 from depinfer.registries.names import comparable
+from depinfer.scan import source_text
 
 # a requirement's name at the start of a word (`pytest>=7`, `pytest[cov]`, `"pytest"`)
 _NAME = lazy(r"^[\"']?([A-Za-z0-9][A-Za-z0-9._-]*)")
@@ -172,7 +173,7 @@ def ci_installs_only_plain(project: Project) -> bool:
     groups (`pip install -r requirements.txt`, `pip install .`) and nothing that could
     install those: a name the manifests list only in an extra or a group is not in the
     test job's environment."""
-    texts = [_read(project, rel) or "" for rel in project.ci_files]
+    texts = [source_text(project, rel) for rel in project.ci_files]  # read once a run
     return bool(texts) and not any(_INSTALLS_EXTRAS.search(t) for t in texts)
 
 

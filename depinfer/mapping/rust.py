@@ -25,7 +25,7 @@ from depinfer.context import Context
 from depinfer.data import load_table, load_table_or
 from depinfer.facts.rust import CrateFacts, crate_of, use_of
 from depinfer.mapping.rust_globs import GlobExports
-from depinfer.mapping.rust_sources import registry_source, release_gates
+from depinfer.mapping.rust_sources import covered, registry_source, release_gates
 from depinfer.model import Candidate, Ecosystem, Evidence, ImportRef, Manifest, Project, Section
 from depinfer.registries.crate_sources import remove_workdir
 
@@ -322,12 +322,12 @@ def _offers(member: CrateInfo, cand: Candidate, state: _Mapping) -> bool:
     """The member's own source defines at its root every name the code takes from it
     (`prover::prove`): a `serde/` folder holding an integration crate does not stand for
     the `serde::Serialize` the code means."""
-    tops = {p.split("::")[1] for p in crate_of(cand).paths if p.count("::") >= 1}
-    tops = {t for t in tops if t and t not in ("*", "self", "super", "crate")}
     if state.root is None:
         return False
+    tops = {p.split("::")[1] for p in crate_of(cand).paths if "::" in p}
+    tops -= {"", "*", "self", "super", "crate"}
     offered = top_level_names(read_gates(str(state.root / (member.directory or "."))))
-    return not tops or tops <= offered or any(t.startswith("*") for t in offered)
+    return covered(tops, offered) == len(tops)
 
 
 def _prefixed_members(crates: dict[str, CrateInfo]) -> dict[str, CrateInfo]:

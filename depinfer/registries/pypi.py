@@ -79,7 +79,7 @@ class PypiClient:
                     releases = doc.get("releases")
                     for files in releases.values() if isinstance(releases, dict) else ():
                         if isinstance(files, list):
-                            _absolute_urls({"files": files}, where)
+                            _absolute_urls(files, where)
                     return _reduce_json(doc, index)
                 if doc is not None:
                     raise RegistryError(f"PyPI: unexpected JSON API answer for {key}")
@@ -105,7 +105,8 @@ class PypiClient:
                 raise self.http.reject(response, f"malformed JSON from {url}") from None
             if not isinstance(doc, dict) or not isinstance(doc.get("files"), list):
                 raise self.http.reject(response, f"unexpected simple API answer from {url}")
-            return _absolute_urls(doc, response.url or url)
+            _absolute_urls(doc["files"], response.url or url)
+            return doc
         return _simple_html(response.text, response.url or url)
 
     # -- interface -------------------------------------------------------------------------
@@ -316,16 +317,15 @@ def _files_by_version(doc: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
     return out
 
 
-def _absolute_urls(doc: dict[str, Any], base_url: str) -> dict[str, Any]:
+def _absolute_urls(files: list[Any], base_url: str) -> None:
     """A file's URL may be relative to the document that lists it (PEP 691 allows it, and
     a mirror's JSON API may serve `../../packages/…`): resolved here, as pip does, so the
     metadata files and wheels can be fetched."""
     from urllib.parse import urljoin
 
-    for f in doc["files"]:
+    for f in files:
         if isinstance(f, dict) and isinstance(f.get("url"), str):
             f["url"] = urljoin(base_url, f["url"])
-    return doc
 
 
 def _simple_html(text: str, base_url: str) -> dict[str, Any]:

@@ -29,6 +29,7 @@ from depinfer.mapping.python_tooling import ENVIRONMENT_MANAGERS
 from depinfer.model import Candidate, Ecosystem, Evidence, FileKind, Project, Section
 from depinfer.patterns import lazy
 from depinfer.rules import python_pytest
+from depinfer.scan import source_text
 
 RULE = "ci-test-runner"
 _PIP_INSTALL = lazy(r"^(?:python3?\s+-m\s+)?(?:uv\s+)?pip3?\s+install\b(.*)$")
@@ -100,10 +101,7 @@ def _workflow_needs(
 ) -> list[tuple[str, int, dict, list[tuple[str, str]]]]:
     """Per job of the workflow: (the requirements file it installs alone, the line its
     test runner runs on, the runner's table row, the plugin options that run uses)."""
-    try:
-        text = project.abspath(rel).read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return []
+    text = source_text(project, rel)  # the run reads each workflow once (scan.read_source)
     if "install" not in text or not _REQUIREMENT_OPTION.search(text):
         return []  # no job installs a requirements file: nothing to parse the YAML for
     try:
