@@ -1002,3 +1002,38 @@ def test_a_module_no_index_knows_comes_from_a_distribution_the_readme_names(tmp_
     assert _named_provider(loop, "truth.truth", {"pytruth"}, ctx) is None  # tried already
     ctx.options.offline = True
     assert _named_provider(loop, "truth.truth", set(), ctx) is None
+
+
+def test_a_moved_rust_bound_keeps_the_line_the_resolver_pinned():
+    """`pyo3 >= 0.26.0` (0.25 lacks `Python::attach`), with 0.26 the newest line by the
+    date: the entry stays `0.26.0`, which Cargo reads as ^0.26.0; written as the bound it
+    would take the newest line of all (0.30, where `downcast` is gone). A pin outside the
+    bound's lines still gives way to the bound."""
+    from types import SimpleNamespace
+
+    from depinfer.ci.repair import _overrides
+    from depinfer.model import Ecosystem, Requirement
+
+    reqs = [
+        Requirement(Ecosystem.CRATES, "pyo3", "Cargo.toml", spec="0.26.0"),
+        Requirement(Ecosystem.CRATES, "rand", "Cargo.toml", spec="0.8.5"),
+        Requirement(Ecosystem.PYPI, "numpy", "pyproject.toml", spec=">=1.0"),
+    ]
+    loop = SimpleNamespace(
+        bounds={
+            "pyo3": (">=0.26.0", "pyo3 0.25.1 lacks it"),
+            "rand": (">=0.9.0", "rand 0.8.5 lacks it"),
+            "numpy": ("<2", "numpy 2.0 lacks it"),
+        },
+        relaxed={},
+        dropped={},
+        placed={},
+        extras={},
+    )
+    out = _overrides(loop, reqs)
+    assert [(r.name, r.spec) for r in out] == [
+        ("pyo3", "0.26.0"),
+        ("rand", ">=0.9.0"),
+        ("numpy", "<2"),
+    ]
+    assert all(any(e.rule == "repair" for e in r.evidence) for r in out)

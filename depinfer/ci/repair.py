@@ -1266,7 +1266,8 @@ def _overrides(loop: _Loop, reqs: list[Requirement]) -> list[Requirement]:
             req.evidence.append(Evidence("repair", detail=loop.relaxed[key]))
         move = loop.bounds.get(key)
         if move:
-            req.spec = move[0]
+            if not _pinned_within(req, move[0]):
+                req.spec = move[0]
             req.evidence.append(Evidence("repair", detail=move[1]))
         extras, line = loop.extras.get(key, (set(), ""))
         if extras - set(req.features):
@@ -1279,6 +1280,21 @@ def _overrides(loop: _Loop, reqs: list[Requirement]) -> list[Requirement]:
             seen.add((req.manifest, _norm(req.name)))
             out.append(req)
     return out
+
+
+def _pinned_within(req: Requirement, bound: str) -> bool:
+    """A Cargo entry the resolver wrote in the line a moved bound admits (rust_bound_lines
+    pinned its candidate there): its own requirement stays. Written as the bound
+    (`pyo3 = ">=0.26.0"`), Cargo would take the newest release of any later line, the
+    date notwithstanding, and the loop would chase lines one round at a time."""
+    version = req.spec.strip().lstrip("^=~ ")
+    return (
+        req.ecosystem == Ecosystem.CRATES
+        and bool(version)
+        and version[0].isdigit()
+        and "," not in version
+        and crate_req_admits_line(bound, version)
+    )
 
 
 def _write_again(loop: _Loop, ctx: Context) -> None:
