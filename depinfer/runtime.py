@@ -331,6 +331,40 @@ def python_runtime(project: Project, override: str | None = None) -> Runtime:
     return rt
 
 
+def tested_python(project: Project) -> str | None:
+    """The newest Python the project says it is tested on: its CI workflows' versions (a
+    matrix, setup-python's input), its classifiers, `.python-version`; those its
+    requires-python excludes left out ("3.13"; None when nothing names one). The oldest
+    supported version is what versions are chosen for; a test job runs on this one, and
+    what is written has to install there as well."""
+    named = [
+        v.replace("pypy-", "").rstrip("t")
+        for v in _matrix_values(project, ("python-version", "python"))
+    ]
+    requires: list[str] = []
+    for m in project.manifests_of(Ecosystem.PYPI):
+        named += [str(c) for c in m.data.get("classifiers") or []]
+        req = m.data.get("requires_python")
+        if isinstance(req, str):
+            requires.append(req)
+    text = _read(project.root, ".python-version")
+    if text:
+        named += re.findall(r"(?m)^\s*(3\.\d+)", text)
+    versions = {v for v in named if re.match(r"^3\.\d+$", v)}
+    versions = {v for v in versions if all(_admits(req, v) for req in requires)}
+    return max(versions, key=_vkey, default=None)
+
+
+def _admits(requires_python: str, version: str) -> bool:
+    """Whether a requires-python specifier admits "3.N" (True when it cannot be read)."""
+    from packaging.specifiers import InvalidSpecifier, SpecifierSet
+
+    try:
+        return SpecifierSet(requires_python).contains(f"{version}.0")
+    except InvalidSpecifier:
+        return True
+
+
 def node_runtime(project: Project, manifest_data: dict | None = None) -> Runtime:
     rt = Runtime("javascript")
     data = manifest_data or {}

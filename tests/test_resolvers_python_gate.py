@@ -399,3 +399,108 @@ def test_a_uv_that_cannot_name_the_ci_platform_is_asked_for_plain_linux(
     assert [r.name for r in out] == ["lib"] and entry.markers is None
     assert "could not judge" not in messages(ctx)
     assert python_gate._REFUSED == {"x86_64-manylinux_9_99"}
+
+
+CI_MATRIX = """jobs:
+  test:
+    strategy:
+      matrix:
+        python-version: ["3.10", "3.13"]
+"""
+
+
+def ci_project(tmp_path: Path):
+    return scan(
+        write_tree(
+            tmp_path / "repo",
+            {
+                "pyproject.toml": PYPROJECT,
+                "app/m.py": "",
+                ".github/workflows/ci.yml": CI_MATRIX,
+            },
+        )
+    )
+
+
+def resolves_on(reqs: list[Requirement], python: str) -> bool:
+    text = "".join(r.name + r.spec + (f"; {r.markers}" if r.markers else "") + "\n" for r in reqs)
+    ok, _, _ = uv_compile(
+        text, python, parse_as_of(AS_OF, None), uv_args=["--python-platform", python_gate.PLATFORM]
+    )
+    return ok
+
+
+def test_the_set_resolves_on_the_newest_python_the_ci_tests_on_too(tmp_path, wheels):
+    # the old line has builds for the oldest Python only, none for the CI's newest job
+    write_wheel(wheels, "oldpin", "1.0", tag="cp310-cp310-manylinux_2_17_x86_64")
+    write_wheel(wheels, "oldpin", "2.0")
+    pin = req("oldpin", ">=1.0,<2")
+    pin.evidence.append(Evidence("pin-elsewhere", detail="oldpin==1.0 found in the repository"))
+    assert resolves_on([pin], "3.10") and not resolves_on([pin], "3.13")
+    ctx = context()
+    out = python_gate.gate(ci_project(tmp_path), [pin], ctx)
+    assert [r.name for r in out] == ["oldpin"] and pin.spec == ">=2.0,<3"
+    assert "oldpin>=1.0,<2 conflicts: lower bound dropped" in messages(ctx)
+    assert resolves_on(out, "3.10") and resolves_on(out, "3.13")
+
+
+def test_a_set_only_the_oldest_python_installs_is_written_with_a_warning(tmp_path, wheels):
+    write_wheel(wheels, "legacy", "1.0", tag="cp310-cp310-manylinux_2_17_x86_64")
+    lib = req("legacy", ">=1.0,<2")
+    ctx = context()
+    out = python_gate.gate(ci_project(tmp_path), [lib], ctx)
+    assert [r.name for r in out] == ["legacy"] and lib.spec == ">=1.0,<2"  # changes undone
+    assert "conflicts" not in messages(ctx)
+    assert "resolve for Python 3.10 but not for Python 3.13, which its CI tests on" in messages(ctx)
+    assert not any(d.level == "error" for d in ctx.diagnostics)
+
+
+def test_without_a_newer_tested_python_the_gate_resolves_once(tmp_path, wheels, monkeypatch):
+    write_wheel(wheels, "aa", "1.0")
+    asked: list[str | None] = []
+    real = python_gate._Run.compile
+
+    def spy(self, entries, platform=None, offline=False):
+        asked.append(self.python)
+        return real(self, entries, platform, offline)
+
+    monkeypatch.setattr(python_gate._Run, "compile", spy)
+    python_gate.gate(project(tmp_path), [req("aa", ">=1.0,<2")], context())
+    assert set(asked) == {"3.10"}
+    asked.clear()
+    python_gate.gate(ci_project(tmp_path), [req("aa", ">=1.0,<2")], context())
+    assert set(asked) == {"3.10", "3.13"}
+
+
+def test_a_line_the_newer_python_needs_is_not_taken_from_the_oldest(tmp_path, wheels):
+    # 1.0 has a build for 3.10 only; 2.0 installs on 3.13 but needs Python 3.11+: no one
+    # line installs on both, so the set stays as it resolves for the oldest
+    write_wheel(wheels, "split", "1.0", tag="cp310-cp310-manylinux_2_17_x86_64")
+    write_wheel(wheels, "split", "2.0", python=">=3.11")
+    lib = req("split", ">=1.0,<2")
+    ctx = context()
+    out = python_gate.gate(ci_project(tmp_path), [lib], ctx)
+    assert [r.name for r in out] == ["split"] and lib.spec == ">=1.0,<2"
+    assert "resolve for Python 3.10 but not for Python 3.13" in messages(ctx)
+    assert not any(e.rule == "resolve-gate" for e in lib.evidence)
+
+
+def test_a_tested_python_uv_cannot_judge_leaves_the_set_as_resolved(tmp_path, wheels, monkeypatch):
+    write_wheel(wheels, "oldpin", "1.0", tag="cp310-cp310-manylinux_2_17_x86_64")
+    write_wheel(wheels, "oldpin", "2.0")
+    pin = req("oldpin", ">=1.0,<2")
+    real = python_gate._Run.compile
+    calls: list[str | None] = []
+
+    def flaky(self, entries, platform=None, offline=False):
+        if self.python == "3.13" and not offline:
+            calls.append(self.python)
+            if len(calls) > 1:  # the second question about 3.13 times out
+                return True, "", "resolve skipped: timed out"
+        return real(self, entries, platform, offline)
+
+    monkeypatch.setattr(python_gate._Run, "compile", flaky)
+    ctx = context()
+    out = python_gate.gate(ci_project(tmp_path), [pin], ctx)
+    assert [r.name for r in out] == ["oldpin"] and pin.spec == ">=1.0,<2"  # changes undone
+    assert "resolve gate could not judge the project" in messages(ctx)

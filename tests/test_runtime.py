@@ -12,6 +12,7 @@ from depinfer.runtime import (
     python_runtime,
     rust_runtime,
 )
+from depinfer.runtime import tested_python as newest_tested  # not a test: pytest collects test*
 
 
 def test_lower_bounds_from_pep440_and_poetry_specifiers():
@@ -90,3 +91,22 @@ def test_dotnet_runtime_lists_target_frameworks(tmp_path):
         _project(tmp_path, [m], files={"global.json": '{"sdk": {"version": "8.0.100"}}'})
     )
     assert rt.minimum == "6.0" and rt.facts["sdk"] == "8.0.100"
+
+
+def test_the_tested_python_is_the_newest_the_ci_and_metadata_name(tmp_path):
+    ci = {
+        ".github/workflows/ci.yml": 'jobs:\n  t:\n    strategy:\n      matrix:\n        python-version: ["3.9", "3.12"]\n'
+    }
+    m = Manifest("pyproject.toml", Ecosystem.PYPI, "pyproject", data={"requires_python": ">=3.9"})
+    assert newest_tested(_project(tmp_path / "a", [m], ci, list(ci))) == "3.12"
+    # requires-python has the last word: a matrix entry it excludes is not tested on
+    capped = Manifest(
+        "pyproject.toml", Ecosystem.PYPI, "pyproject", data={"requires_python": ">=3.9,<3.12"}
+    )
+    assert newest_tested(_project(tmp_path / "b", [capped], ci, list(ci))) == "3.9"
+    classified = Manifest(
+        "pyproject.toml", Ecosystem.PYPI, "pyproject", data={"classifiers": ["3.10", "3.11"]}
+    )
+    assert newest_tested(_project(tmp_path / "c", [classified])) == "3.11"
+    assert newest_tested(_project(tmp_path / "d", [], {".python-version": "3.13.1\n"})) == "3.13"
+    assert newest_tested(_project(tmp_path / "e", [])) is None

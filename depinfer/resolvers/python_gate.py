@@ -4,7 +4,10 @@ Before the pipeline writes, the set the project's test job installs — each fol
 requirements plus the extras and groups the CI installs (those named like test/dev groups,
 and those the CI's own install lines name), what the manifests declare there already
 included — is resolved with `uv pip compile` for the project's oldest Python, on Linux, as
-of the `--as-of` date (`--exclude-newer`). uv reads the user's own index configuration; an
+of the `--as-of` date (`--exclude-newer`); then for the newest Python its CI, classifiers
+or `.python-version` name, when that is newer (runtime.tested_python): the test job runs
+there, and a set can resolve on one and not the other (a release capped below a Python
+the other needs). uv reads the user's own index configuration; an
 endpoint injected into depinfer (tests, benchmark mirrors) is passed on as for the other
 uv runs. Nothing is installed and nothing is built into the tree.
 
@@ -63,6 +66,7 @@ from depinfer.resolvers.python_versions import (
     uv_answer_kept,
     uv_compile,
 )
+from depinfer.runtime import tested_python
 from depinfer.scan import classify
 from depinfer.versions import parse_as_of
 
@@ -188,9 +192,15 @@ def gate(
     except ValueError:
         return requirements  # reported by the version stage
     run = _Run(ctx, _supported(target_python(project, ctx)), as_of, index_args(ctx))
+    tested = tested_python(project)
+    if tested and (_version_tuple(tested) or ()) <= (_version_tuple(run.python) or ()):
+        tested = None  # the oldest is the one tested on
     dropped: set[int] = set()
     for folder, entries in sorted(_units(project, ours, installs).items()):
         dropped |= _gate_folder(run, folder, entries)
+        left = [e for e in entries if e.req is None or id(e.req) not in dropped]
+        if tested and any(e.req is not None for e in left):
+            dropped |= _gate_tested(run, tested, folder, left)
     return [r for r in requirements if id(r) not in dropped]
 
 
@@ -283,34 +293,11 @@ def _gate_folder(run: _Run, folder: str, entries: list[_Entry]) -> set[int]:
     where = folder if folder != "." else "the project"
     dropped: set[int] = set()
     live = list(entries)
-    # Most sets resolve as chosen: uv's cache usually proves it without asking the index
-    # again (revalidating every page is most of a cold run's resolve time). Nothing is
-    # relaxed yet, so the resolver's own pins are not needed.
-    # (a warm run whose index answer is kept starts no uv: a failed cache answer is not kept)
-    if not run.kept(live):
-        ok, out, _ = run.compile(live, offline=True)
-        if ok and out:  # a resolve (an empty answer is uv not answering)
-            return dropped
-    for round_no in range(MAX_ROUNDS):
-        ok, out, err = run.compile(live)
-        if ok and not out and "skipped" in err:  # uv did not answer (timeout, cannot start)
-            run.ctx.warn(f"resolve gate could not judge {where}: {err}")
-            return dropped
-        if ok:
-            _write_lines(run, live, dict(PINNED.findall(out)))
-            return dropped
-        unserved = _drop_unserved(run, live, err)
-        if unserved:
-            dropped.update(id(x.req) for x in unserved)
-            continue
-        if "No solution found" not in err or "not found in the" in err:
-            last = err.splitlines()[-1] if err else "no output"
-            run.ctx.warn(f"resolve gate could not judge {where}: {last}")
-            return dropped
-        changed = _relax(run, live, err) if round_no < MAX_ROUNDS - 1 else []
-        if not changed:
-            break
-        dropped.update(id(x.req) for x in changed if x not in live)
+    if _resolves_from_cache(run, live):
+        return dropped
+    state, err = _rounds(run, where, live, dropped, RELAX_STEPS)
+    if state is not False:
+        return dropped
     own = [e for e in entries if e.req is None]
     if own and not run.compile(own)[0]:
         run.ctx.warn(
@@ -320,9 +307,99 @@ def _gate_folder(run: _Run, folder: str, entries: list[_Entry]) -> set[int]:
     run.ctx.error(
         f"not written: the requirements inferred for {where} do not resolve together "
         f"for Python {run.python} ({_cause(err)})",
-        entries[0].req.manifest if entries[0].req else None,
+        _manifest_of(entries),
     )
     return {id(e.req) for e in entries if e.req is not None}
+
+
+def _gate_tested(run: _Run, python: str, folder: str, entries: list[_Entry]) -> set[int]:
+    """The set that resolved for the oldest Python, resolved again for the newer one the
+    CI tests on, its bounds relaxed (never an entry dropped: it installs on the oldest)
+    until it resolves there too; when it cannot, it is written as it resolved for the
+    oldest, each change undone, with a warning. The ids of requirements to leave out
+    (only what the index serves nothing for)."""
+    where = folder if folder != "." else "the project"
+    newer = replace(run, python=python)
+    live = list(entries)
+    dropped: set[int] = set()
+    if _resolves_from_cache(newer, live):
+        return dropped
+    ours = [e for e in entries if e.req is not None]
+    saved = [(e.req.spec, e.req.markers, list(e.req.evidence), list(e.relaxed)) for e in ours]
+    said = len(run.ctx.diagnostics)
+    state, err = _rounds(newer, where, live, dropped, TESTED_STEPS)
+    if state is None:  # uv could not judge (a warning says so): as resolved for the oldest
+        _restore(ours, saved)
+        return dropped
+    if state:
+        changed = any(
+            (e.req.spec, e.req.markers) != (spec, markers)
+            for e, (spec, markers, _, _) in zip(ours, saved, strict=True)
+        )
+        # the line taken there may need a newer Python than the oldest (numpy 1.26, 3.9+)
+        if not changed or run.compile(live)[0]:
+            return dropped
+        err = "the line it resolves to there does not install on the oldest"
+    _restore(ours, saved)
+    del run.ctx.diagnostics[said:]
+    run.ctx.warn(
+        f"resolve gate: the requirements inferred for {where} resolve for Python {run.python} "
+        f"but not for Python {python}, which its CI tests on ({_cause(err)})",
+        _manifest_of(entries),
+    )
+    return set()
+
+
+def _restore(ours: list[_Entry], saved: list[tuple]) -> None:
+    """Undo what a resolve for the tested Python changed in our entries."""
+    for e, (spec, markers, evidence, relaxed) in zip(ours, saved, strict=True):
+        e.req.spec, e.req.markers, e.req.evidence, e.relaxed = spec, markers, evidence, relaxed
+
+
+def _resolves_from_cache(run: _Run, live: list[_Entry]) -> bool:
+    """Most sets resolve as chosen: uv's cache usually proves it without asking the index
+    again (revalidating every page is most of a cold run's resolve time). Nothing is
+    relaxed yet, so the resolver's own pins are not needed. (A warm run whose index answer
+    is kept starts no uv: a failed cache answer is not kept.)"""
+    if run.kept(live):
+        return False
+    ok, out, _ = run.compile(live, offline=True)
+    return bool(ok and out)  # a resolve (an empty answer is uv not answering)
+
+
+def _rounds(
+    run: _Run, where: str, live: list[_Entry], dropped: set[int], steps: tuple
+) -> tuple[bool | None, str]:
+    """Resolve `live`, changing one of our entries per round by the first of `steps` that
+    changes something (dropped ones leave `live` and join `dropped`): True when it
+    resolves, None when uv could not judge it (a warning says why), False when nothing is
+    left to change; and uv's last explanation."""
+    err = ""
+    for round_no in range(MAX_ROUNDS):
+        ok, out, err = run.compile(live)
+        if ok and not out and "skipped" in err:  # uv did not answer (timeout, cannot start)
+            run.ctx.warn(f"resolve gate could not judge {where}: {err}")
+            return None, err
+        if ok:
+            _write_lines(run, live, dict(PINNED.findall(out)))
+            return True, err
+        unserved = _drop_unserved(run, live, err)
+        if unserved:
+            dropped.update(id(x.req) for x in unserved)
+            continue
+        if "No solution found" not in err or "not found in the" in err:
+            last = err.splitlines()[-1] if err else "no output"
+            run.ctx.warn(f"resolve gate could not judge {where}: {last}")
+            return None, err
+        changed = _relax(run, live, err, steps) if round_no < MAX_ROUNDS - 1 else []
+        if not changed:
+            break
+        dropped.update(id(x.req) for x in changed if x not in live)
+    return False, err
+
+
+def _manifest_of(entries: list[_Entry]) -> str | None:
+    return next((e.req.manifest for e in entries if e.req is not None), None)
 
 
 def _cause(err: str) -> str:
@@ -342,11 +419,11 @@ def _named(entries: list[_Entry], err: str) -> list[_Entry]:
     return [e for e in entries if e.req is not None and e.name in words]
 
 
-def _relax(run: _Run, live: list[_Entry], err: str) -> list[_Entry]:
-    """One change to our entries of one name that may make the set resolve (module
-    docstring, in that order): the entries changed (removed from `live` when dropped),
+def _relax(run: _Run, live: list[_Entry], err: str, steps: tuple) -> list[_Entry]:
+    """One change to our entries of one name that may make the set resolve (`steps`, in
+    that order; module docstring): the entries changed (removed from `live` when dropped),
     empty when nothing is left to change."""
-    for step in (_mark_platform, _mark_python, _drop_upper, _drop_lower, _drop_entry):
+    for step in steps:
         changed = step(run, live, err)
         if changed:
             return changed
@@ -522,3 +599,9 @@ def _write_lines(run: _Run, live: list[_Entry], pins: dict[str, str]) -> None:
         e.req.evidence.append(
             Evidence("resolve-gate", detail=f"{e.req.name} {chosen} resolves with the rest")
         )
+
+
+# how a conflict is relaxed, in order (module docstring); for the newer Python the CI tests
+# on, bounds only: an entry that installs on the oldest is not dropped for everyone
+RELAX_STEPS = (_mark_platform, _mark_python, _drop_upper, _drop_lower, _drop_entry)
+TESTED_STEPS = (_mark_platform, _drop_upper, _drop_lower)
