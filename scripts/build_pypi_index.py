@@ -42,6 +42,11 @@ Sources (all public, named here, nothing copied into the project but the derived
      provider whose file list is known and that is none of these. `installs` records,
      per namespace root, which of its distributions the root's namesake distribution
      requires (promptflow → promptflow-devkit, …): the namesake installs their modules.
+  6. Wheel top levels (`--wheel-tops`, also the last step of a full build): the top-level
+     modules and packages the latest wheel of each ranked distribution ships, from its
+     file list read as in 5, added to what sources 2-4 give (pigar's database knows some
+     distributions by modules their releases no longer ship: `py-markdown-table`'s
+     `markdownTable`); namespace roots stay source 5's.
 
 Bounded: only the ranked distributions (N = size of the ranking, 15,000 here) and the
 pipreqs entries are kept; no registry-wide scan. Runtime here: about 2-5 minutes, plus
@@ -51,6 +56,7 @@ Usage:
   python scripts/build_pypi_index.py [--ranking FILE] [--pigar-wheel W] [--pipreqs-wheel W]
                                      [--wheel-roots azure,google]
   python scripts/build_pypi_index.py --namespaces [--wheel-roots …]   # update the table
+  python scripts/build_pypi_index.py --wheel-tops                      # update the table
 """
 
 from __future__ import annotations
@@ -555,6 +561,38 @@ def add_namespaces(data: dict, roots: list[str] | None, cache: Path) -> dict[str
     return {"roots": len(read), "keys": len(keys), "read": len(files)}
 
 
+def add_wheel_tops(data: dict, cache: Path) -> dict[str, int]:
+    """Source 6: the top-level import names each ranked distribution's latest wheel ships,
+    beside those sources 2-5 give (pigar's database knows `py-markdown-table` by a module
+    its releases no longer ship; the wheel ships `markdownTable`). A name that already has
+    providers keeps them first (a rank says how popular a distribution is, not whose
+    module a name is); a new name's providers are ordered by rank. Namespace roots are
+    source 5's. Distributions whose wheel was read leave `unknown_tops`: the name
+    convention is no longer their only evidence."""
+    ranks = data["ranks"]
+    dists = sorted(ranks, key=lambda d: (ranks[d], d))
+    print(f"wheel top levels: {len(dists)} ranked distributions")
+    files, _ = read_file_lists(dists, cache)
+    modules, namespaces = data["modules"], data.get("namespaces", {})
+    added = 0
+    for dist in dists:
+        tops = {m.split(".", 1)[0] for m in packages_from_record(files.get(dist, []))}
+        for top in sorted(tops - JUNK_TOPS - set(namespaces)):
+            have = modules.get(top)
+            if have is None:
+                modules[top] = [dist]
+                added += 1
+            elif dist not in have:
+                have.append(dist)
+    data["modules"] = dict(sorted(modules.items()))
+    data["unknown_tops"] = sorted(d for d in data.get("unknown_tops", ()) if d not in files)
+    data["sources"]["wheel_tops"] = (
+        f"top levels in the central directories (file lists) of the latest wheels of "
+        f"{len(files)} ranked distributions"
+    )
+    return {"read": len(files), "new_names": added, "left": len(data["unknown_tops"])}
+
+
 # Import names none of the sources above records, each from the distribution's own
 # documentation. PyGObject ships no wheel for most platforms (it builds against the system's
 # GObject introspection), so neither pigar's database nor the wheels list its `gi` package:
@@ -588,6 +626,11 @@ def main() -> None:
         action="store_true",
         help="only redo the namespace file lists of the existing table (source 5)",
     )
+    ap.add_argument(
+        "--wheel-tops",
+        action="store_true",
+        help="only add the ranked distributions' wheel top levels to the table (source 6)",
+    )
     ap.add_argument("--wheel-roots", default="", help="comma-separated: only these roots")
     ap.add_argument("--cache", type=Path, default=DEFAULT_CACHE, help="file-list cache")
     ap.add_argument("--out", type=Path, default=OUT)
@@ -596,6 +639,11 @@ def main() -> None:
     if args.namespaces:
         data = json.loads(args.out.read_text(encoding="utf-8"))
         print(add_namespaces(data, roots, args.cache))
+        write_table(args.out, data)
+        return
+    if args.wheel_tops:
+        data = json.loads(args.out.read_text(encoding="utf-8"))
+        print(add_wheel_tops(data, args.cache))
         write_table(args.out, data)
         return
     if args.documented_only:
@@ -666,6 +714,7 @@ def main() -> None:
             "modules": modules,
         }
         print(add_namespaces(data, roots, args.cache))
+        print(add_wheel_tops(data, args.cache))
         write_table(args.out, data)
     finally:
         shutil.rmtree(work, ignore_errors=True)

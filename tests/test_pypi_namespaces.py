@@ -242,3 +242,34 @@ def test_a_namesake_meta_package_provides_what_its_requirements_ship(build, tabl
     # the namesake joins, and its identity bonus lets it win over a close rank
     assert index.lookup("ns.models.dag").providers == ["ns", "ns-core"]
     assert index.lookup("ns.providers.amazon").providers == ["ns-p"]  # not installed by it
+
+
+def test_wheel_top_levels_join_the_other_sources_providers(build, monkeypatch, tmp_path):
+    """Source 6: a ranked distribution's wheel names a module pigar's database does not
+    know (a stale entry): the module is keyed to it; a name already provided keeps its
+    providers first; folders like tests/ and namespace roots are not keys."""
+    files = {
+        "pop": ["pop/__init__.py"],
+        "py-md-table": ["mdTable/__init__.py", "mdTable/gen.py", "tests/test_x.py"],
+        "rival": ["pop/__init__.py", "ns/extra/__init__.py"],
+        "nowheel": [],
+    }
+    monkeypatch.setattr(
+        build,
+        "read_file_lists",
+        lambda dists, cache: ({d: files[d] for d in dists if files[d]}, {}),
+    )
+    data = {
+        "sources": {},
+        "ranks": {"rival": 1, "pop": 2, "py-md-table": 3, "nowheel": 4},
+        "unknown_tops": ["nowheel", "rival"],
+        "modules": {"pop": ["pop"], "py_md_table": ["py-md-table"]},
+        "namespaces": {"ns": []},
+    }
+    stats = build.add_wheel_tops(data, tmp_path)
+    assert data["modules"]["mdTable"] == ["py-md-table"]
+    assert data["modules"]["pop"] == ["pop", "rival"]  # the earlier source's provider first
+    assert "tests" not in data["modules"] and "ns" not in data["modules"]
+    assert data["modules"]["py_md_table"] == ["py-md-table"]  # added to, never removed
+    assert data["unknown_tops"] == ["nowheel"]
+    assert stats == {"read": 3, "new_names": 1, "left": 1}
