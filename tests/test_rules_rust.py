@@ -436,3 +436,63 @@ def test_the_gate_reader_says_why_it_read_nothing(tmp_path, monkeypatch):
     monkeypatch.setattr(rust_gates, "MAX_BYTES", 50)
     assert gates_refusal(str(tmp_path / "big")).startswith("source over the size cap")
     gates_refusal.cache_clear()
+
+
+def _table(rows: int) -> str:
+    return "".join(f"    ('\\u{{{i:x}}}', '\\u{{{i + 1:x}}}'),\n" for i in range(rows))
+
+
+def test_generated_tables_are_read_as_blanks_with_the_same_answer(tmp_path, monkeypatch):
+    """Tree-sitter parses data tables several times slower than code; the reader never
+    looks inside one, so its elements are parsed as spaces and the answer stays."""
+    from depinfer.analyzers import rust_gates
+
+    lib = (
+        "pub mod tables;\n"
+        '#[cfg(feature = "unicode")]\n'
+        "pub const RANGES: &'static [(char, char)] = &[\n" + _table(40) + "];\n"
+        "pub struct Set { pub low: &'static [u16] }\n"
+        "pub static SET: Set = Set {\n    low: &[\n" + _table(40) + "    ],\n};\n"
+        '#[cfg(feature = "after")]\npub fn after() {}\n'
+    )
+    tables = "pub static NESTED: [[i16; 2]; 40] = [\n" + "    [0x1F, -2],\n" * 40 + "];\n"
+    write_tree(
+        tmp_path,
+        {
+            "Cargo.toml": '[package]\nname = "t"\nversion = "1.0.0"\n',
+            "src/lib.rs": lib,
+            "src/tables.rs": tables + "pub fn tail() {}\n",
+        },
+    )
+    blank = rust_gates.without_data(lib.encode())
+    assert len(blank) == len(lib.encode()) and blank.count(b"\n") == lib.count("\n")
+    assert b"\\u{" not in blank and b"pub fn after() {}" in blank
+    assert b"0x1F" not in rust_gates.without_data(tables.encode())
+    gates = read_gates(str(tmp_path))
+    assert gates["RANGES"] == ["unicode"] and gates["after"] == ["after"]
+    assert {"SET", "Set", "tables::NESTED", "tables::tail"} <= set(gates)
+    read_gates.cache_clear()
+    monkeypatch.setattr(rust_gates, "DATA_MIN", 10**9)  # nothing blanked
+    assert read_gates(str(tmp_path)) == gates
+    read_gates.cache_clear()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'static A: &[&str] = &[\n{rows}    "]",\n];\n',  # a string may hold a bracket
+        "// let x = [\n{rows}]\n",  # the opening bracket is in a comment
+        "#[\n{rows}]\nfn f() {}\n",  # an attribute, not an array
+        "pub x: [\n{rows}    u8; 4\n]\n",  # an array type
+        "static A: &[char] = &[\n{rows}    '[',\n];\n",  # a bracket in a character literal
+        "static A: &[u8] = &[\n{rows}    ], b = [\n];\n",  # brackets not nested in pairs
+    ],
+)
+def test_no_array_that_may_not_be_data_is_blanked(text):
+    from depinfer.analyzers.rust_gates import without_data
+
+    rows = "    1, 2, 3, 4, 5, 6, 7, 8,\n" * 20
+    src = text.replace("{rows}", rows).encode()
+    assert without_data(src) == src
+    plain = f"static A: &[u8] = &[\n{rows}];\n".encode()
+    assert without_data(plain) != plain  # the same rows in a plain table are blanked

@@ -129,6 +129,8 @@ def trait_gates(gates: dict[str, list[str]], trait: str, type_name: str) -> list
 # defined as `#![$meta:meta] $($item:item)*` → `#[cfg($meta)] $item`).
 FROM_INVOCATION = "$meta"
 _INNER_CFG = re.compile(r"^\s*#!\[(.*?)\]\s*(?=\S)", re.DOTALL)
+# in a macro's body, a `#[cfg(..)]` put on the items it is given
+_GATING_CFG = re.compile(r"#\[cfg\((.*?)\)\]\s*(?:#\[cfg_attr|\$)", re.DOTALL)
 
 
 def _gating_macros(
@@ -152,15 +154,76 @@ def _gating_macros(
             body = body if end < 0 else body[:end]
             if "#[macro_export]" in body:
                 exporting.add(m.group(1))
-            cfgs = re.findall(r"#\[cfg\((.*?)\)\]\s*(?:#\[cfg_attr|\$)", body, re.DOTALL)
-            if not cfgs:
+            first = _GATING_CFG.search(body)  # the first one decides
+            if first is None:
                 continue
-            meta = re.fullmatch(r"\s*\$(\w+)\s*", cfgs[0])
+            cfg = first.group(1)
+            meta = re.fullmatch(r"\s*\$(\w+)\s*", cfg)
             if meta and re.search(r"#!\[\s*\$" + meta.group(1) + r"\s*:\s*meta\s*\]", body):
                 out[m.group(1)] = [FROM_INVOCATION]
                 continue
-            out[m.group(1)] = required_features(cfgs[0], custom)
+            out[m.group(1)] = required_features(cfg, custom)
     return out, exporting
+
+
+# An array literal that opens at the end of its line after `=` or `:` (`= &[`, `field: [`),
+# as generated tables are written (unicode ranges, code pages): its closing bracket is the
+# first one at the start of a line as deep as the opening line.
+_DATA_OPENER = re.compile(rb"\[[ \t]*\n")
+# a quote or slash may start or end a string or comment; a `;` may make it an array type
+_NOT_DATA = re.compile(rb'["/;]')
+_BRACKETS = bytes(range(256)).translate(None, b"[]")  # every byte but the brackets
+_SPACES = bytes.maketrans(bytes(range(256)), b" " * 10 + b"\n" + b" " * 245)
+DATA_MIN = 256  # bytes: a smaller table parses about as fast as it is checked
+
+
+def without_data(src: bytes) -> bytes:
+    """`src` with the elements of its array literals turned to spaces (same length, same
+    lines). Tree-sitter parses generated tables several times slower than code, and the
+    reader never looks inside an initializer: the items it reads, and where they sit, stay
+    the same. Only an inside that stays in one lexical context is blanked — no quote or
+    slash (a string or comment cannot start or end there), brackets nested in pairs and
+    no character literal beside them (so the closing bracket found is the matching one) —
+    so an opening bracket inside a comment or string blanks only that comment's or
+    string's text."""
+    out: bytearray | None = None
+    done = 0
+    for m in _DATA_OPENER.finditer(src):
+        start = m.end()
+        if start < done:
+            continue
+        line = src.rfind(b"\n", 0, m.start()) + 1
+        head = src[line : m.start()].rstrip(b" \t")
+        if not head.removesuffix(b"&").rstrip(b" \t").endswith((b"=", b":")) or b"//" in head:
+            continue
+        indent = head[: len(head) - len(head.lstrip(b" \t"))]
+        close = src.find(b"\n" + indent + b"]", start - 1)
+        if close - start < DATA_MIN:
+            continue
+        inside = src[start:close]
+        if _NOT_DATA.search(inside) or b"," not in inside or not _paired(inside):
+            continue
+        if out is None:
+            out = bytearray(src)
+        out[start:close] = inside.translate(_SPACES)
+        done = close
+    return src if out is None else bytes(out)
+
+
+def _paired(inside: bytes) -> bool:
+    """Brackets nested in pairs, and none beside a character literal (`'['`)."""
+    brackets = inside.translate(None, _BRACKETS)
+    if not brackets:
+        return True
+    if b"'" in inside:
+        return False
+    while b"[]" in brackets:
+        brackets = brackets.replace(b"[]", b"")
+    return not brackets
+
+
+_CFG_ATTR = re.compile(r"#\[\s*cfg\((.*)\)\s*\]$", re.DOTALL)
+_DERIVE_ATTR = re.compile(r"#\[\s*proc_macro_derive\(\s*([A-Za-z_]\w*)")
 
 
 class _Reader:
@@ -196,7 +259,7 @@ class _Reader:
             src = file.read_bytes()
         except OSError:
             return
-        tree = self.parser.parse(src)
+        tree = self.parser.parse(without_data(src))
         self.items(tree.root_node, src, file, prefix, gates, public, depth)
 
     def items(
@@ -223,7 +286,7 @@ class _Reader:
             alternatives = None
             for a in attrs:
                 text = _text(a, src)
-                m = re.match(r"#\[\s*cfg\((.*)\)\s*\]$", text, re.DOTALL)
+                m = _CFG_ATTR.match(text)
                 if m:
                     need = required_features(m.group(1), self.custom)
                     if need is None:
@@ -233,7 +296,7 @@ class _Reader:
                         alternatives = any_features(m.group(1)) or alternatives
                 if "macro_export" in text:
                     exported = True
-                derive = re.match(r"#\[\s*proc_macro_derive\(\s*([A-Za-z_]\w*)", text)
+                derive = _DERIVE_ATTR.match(text)
                 if derive and not prefix:  # a proc-macro crate's derive is named at its root
                     self.record(derive.group(1), here)
             attrs = []
