@@ -496,3 +496,28 @@ def test_no_array_that_may_not_be_data_is_blanked(text):
     assert without_data(src) == src
     plain = f"static A: &[u8] = &[\n{rows}];\n".encode()
     assert without_data(plain) != plain  # the same rows in a plain table are blanked
+
+
+def test_modules_that_glob_each_other_stay_bounded(tmp_path):
+    """Two modules that `pub use` each other's items (goblin's compression headers): each
+    glob step copied every earlier copy again (18.7 million paths for goblin 0.8); lifted
+    paths stop at MAX_PATH_PARTS segments, and the names users reach stay."""
+    from conftest import write_tree
+
+    from depinfer.analyzers import rust_gates
+
+    root = write_tree(
+        tmp_path / "mutual-0.1.0",
+        {
+            "Cargo.toml": '[package]\nname = "mutual"\nversion = "0.1.0"\n',
+            "src/lib.rs": "pub mod h32;\npub mod h64;\npub mod a;\npub mod b;\n",
+            "src/h32.rs": "pub struct Header32;\npub mod inner { pub use crate::h64::*; }\n",
+            "src/h64.rs": "pub struct Header64;\npub mod inner { pub use crate::h32::*; }\n",
+            "src/a.rs": "pub use crate::b::*;\npub struct A;\npub mod x { pub use crate::b::*; }\n",
+            "src/b.rs": "pub use crate::a::*;\npub struct B;\npub mod y { pub use crate::a::*; }\n",
+        },
+    )
+    gates = read_gates(str(root))
+    assert {"h32::Header32", "h64::Header64", "a::A", "b::B", "a::B", "b::A"} <= set(gates)
+    assert max(k.count("::") for k in gates) < rust_gates.MAX_PATH_PARTS
+    assert len(gates) < 2000  # 8 segments deep at most: bounded, not millions

@@ -636,6 +636,10 @@ def _resolve_globs(paths: dict[str, list[str]]) -> dict[str, list[str]]:
 
 
 MAX_GLOB_STEPS = 4
+# segments of a path a glob may lift a name to: goblin's `elf` modules glob each other
+# (`compression_header32` ↔ `compression_header64`), and each step copied every copy again,
+# to 18.7 million paths; public paths users write are far shorter
+MAX_PATH_PARTS = 8
 
 
 def _glob_parts(key: str) -> tuple[str, str] | None:
@@ -676,6 +680,8 @@ def _resolve_globs_once(paths: dict[str, list[str]]) -> tuple[dict[str, list[str
                     # an item of the module shadows a glob's name; of two globs bringing one
                     # name, the one asking for fewer features is what a user reaches
                     lifted, merged = base + p[len(local) :], list(dict.fromkeys(gates + g))
+                    if lifted.count("::") >= MAX_PATH_PARTS:
+                        continue  # modules that glob each other copy each other without end
                     if lifted not in paths and (
                         lifted not in out or len(merged) < len(out[lifted])
                     ):
