@@ -6,8 +6,8 @@ and those the CI's own install lines name), what the manifests declare there alr
 included — is resolved with `uv pip compile` for the project's oldest Python, on Linux, as
 of the `--as-of` date (`--exclude-newer`); then for the newest Python its CI, classifiers
 or `.python-version` name, when that is newer (runtime.tested_python): the test job runs
-there, and a set can resolve on one and not the other (a release capped below a Python
-the other needs). uv reads the user's own index configuration; an
+there, and a set can resolve on one and not the other (a pinned line with builds for the
+older Python only). uv reads the user's own index configuration; an
 endpoint injected into depinfer (tests, benchmark mirrors) is passed on as for the other
 uv runs. Nothing is installed and nothing is built into the tree.
 
@@ -317,7 +317,7 @@ def _gate_tested(run: _Run, python: str, folder: str, entries: list[_Entry]) -> 
     CI tests on, its bounds relaxed (never an entry dropped: it installs on the oldest)
     until it resolves there too; when it cannot, it is written as it resolved for the
     oldest, each change undone, with a warning. The ids of requirements to leave out
-    (only what the index serves nothing for)."""
+    (what the index serves nothing for, when the set then resolves)."""
     where = folder if folder != "." else "the project"
     newer = replace(run, python=python)
     live = list(entries)
@@ -330,7 +330,7 @@ def _gate_tested(run: _Run, python: str, folder: str, entries: list[_Entry]) -> 
     state, err = _rounds(newer, where, live, dropped, TESTED_STEPS)
     if state is None:  # uv could not judge (a warning says so): as resolved for the oldest
         _restore(ours, saved)
-        return dropped
+        return set()
     if state:
         changed = any(
             (e.req.spec, e.req.markers) != (spec, markers)
