@@ -312,11 +312,7 @@ def python_runtime(project: Project, override: str | None = None) -> Runtime:
             vers = [v for v in vers if _vkey(v) >= _vkey(min(declared, key=_vkey))]
         _add(rt, vers, source)
     if rt.minimum is None:
-        vals = [
-            v.replace("pypy-", "").rstrip("t")
-            for v in _matrix_values(project, ("python-version", "python"))
-        ]
-        _add(rt, [v for v in vals if re.match(r"^3\.\d+$", v)], "CI matrix")
+        _add(rt, [v for v in _matrix_pythons(project) if re.match(r"^3\.\d+$", v)], "CI matrix")
     for name in (".python-version", "runtime.txt"):
         text = _read(project.root, name)
         if text and rt.minimum is None:
@@ -331,16 +327,22 @@ def python_runtime(project: Project, override: str | None = None) -> Runtime:
     return rt
 
 
+def _matrix_pythons(project: Project) -> list[str]:
+    """The Python versions the CI workflows name, free-threaded and PyPy ones as their
+    CPython version (`3.13t`, `pypy-3.10`)."""
+    return [
+        v.replace("pypy-", "").rstrip("t")
+        for v in _matrix_values(project, ("python-version", "python"))
+    ]
+
+
 def tested_python(project: Project) -> str | None:
     """The newest Python the project says it is tested on: its CI workflows' versions (a
     matrix, setup-python's input), its classifiers, `.python-version`; those its
     requires-python excludes left out ("3.13"; None when nothing names one). The oldest
     supported version is what versions are chosen for; a test job runs on this one, and
     what is written has to install there as well."""
-    named = [
-        v.replace("pypy-", "").rstrip("t")
-        for v in _matrix_values(project, ("python-version", "python"))
-    ]
+    named = _matrix_pythons(project)
     requires: list[str] = []
     for m in project.manifests_of(Ecosystem.PYPI):
         named += [str(c) for c in m.data.get("classifiers") or []]

@@ -44,9 +44,9 @@ Sources (all public, named here, nothing copied into the project but the derived
      requires (promptflow → promptflow-devkit, …): the namesake installs their modules.
   6. Wheel top levels (`--wheel-tops`, also the last step of a full build): the top-level
      modules and packages the latest wheel of each ranked distribution ships, from its
-     file list read as in 5, added to what sources 2-4 give (pigar's database knows some
-     distributions by modules their releases no longer ship: `py-markdown-table`'s
-     `markdownTable`); namespace roots stay source 5's.
+     file list read as in 5, added to what sources 2-4 give (pigar's database misses
+     modules the releases ship now: pex's `pex`, pywin32's `win32`); namespace roots stay
+     source 5's.
 
 Bounded: only the ranked distributions (N = size of the ranking, 15,000 here) and the
 pipreqs entries are kept; no registry-wide scan. Runtime here: about 2-5 minutes, plus
@@ -563,8 +563,8 @@ def add_namespaces(data: dict, roots: list[str] | None, cache: Path) -> dict[str
 
 def add_wheel_tops(data: dict, cache: Path) -> dict[str, int]:
     """Source 6: the top-level import names each ranked distribution's latest wheel ships,
-    beside those sources 2-5 give (pigar's database knows `py-markdown-table` by a module
-    its releases no longer ship; the wheel ships `markdownTable`). A name that already has
+    beside those sources 2-5 give (pigar's database knows pex only by a `colors` module,
+    pywin32 without `win32`; their wheels ship `pex` and `win32`). A name that already has
     providers keeps them first (a rank says how popular a distribution is, not whose
     module a name is); a new name's providers are ordered by rank. Namespace roots are
     source 5's. Distributions whose wheel was read leave `unknown_tops`: the name
@@ -573,11 +573,12 @@ def add_wheel_tops(data: dict, cache: Path) -> dict[str, int]:
     dists = sorted(ranks, key=lambda d: (ranks[d], d))
     print(f"wheel top levels: {len(dists)} ranked distributions")
     files, _ = read_file_lists(dists, cache)
-    modules, namespaces = data["modules"], data.get("namespaces", {})
+    modules = data["modules"]
+    not_keys = JUNK_TOPS | set(data.get("namespaces", {}))
     added = 0
     for dist in dists:
         tops = {m.split(".", 1)[0] for m in packages_from_record(files.get(dist, []))}
-        for top in sorted(tops - JUNK_TOPS - set(namespaces)):
+        for top in sorted(tops - not_keys):
             have = modules.get(top)
             if have is None:
                 modules[top] = [dist]
