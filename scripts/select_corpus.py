@@ -12,6 +12,9 @@ Steps (each rerunnable; nothing here is a judgement about a particular repositor
   select      decide each extracted candidate: language, masked build files, source files,
               CI test command, date → corpus/<language>.jsonl and corpus/rejected.jsonl;
               moves kept trees to <trees>/<language>/<id>
+  trees       on a machine that has none of them: write each kept instance's tree
+              (`--lang L`, `--split S`) at its recorded commit to <trees>/<language>/<id>,
+              from the snapshots `fetch` brought in; prints the instances still unfetched
 
 Usage: PYTHONPATH=. python scripts/select_corpus.py {candidates|order|extract|select} [...]
 """
@@ -317,6 +320,30 @@ def cmd_extract(args: argparse.Namespace) -> None:
             json.dumps({"repo": entry["repo"], "commit": commit, "date": date})
         )
         print("extracted", rid, commit[:10])
+
+
+def cmd_trees(args: argparse.Namespace) -> None:
+    """Lay kept instances' trees again (a new machine keeps neither trees nor snapshots).
+
+    The commit is the one the corpus recorded, never re-resolved: the benchmark's figures
+    are about that tree."""
+    missing = []
+    for lang in [args.lang] if args.lang else LANGUAGES:
+        for line in _lines(CORPUS / f"{lang}.jsonl"):
+            inst = json.loads(line)
+            if args.split and inst["split"] != args.split:
+                continue
+            dest = TREES / lang / inst["id"]
+            if dest.exists():
+                continue
+            gitdir = mirror_dir(inst["repo"])
+            if not gitdir.is_dir():
+                missing.append(inst["repo"])
+                continue
+            extract_tree(gitdir, inst["commit"], dest)
+            print("extracted", lang, inst["id"], inst["commit"][:10])
+    for repo in missing:
+        print("unfetched", repo)
 
 
 def _state() -> set[str]:
@@ -815,6 +842,9 @@ def main() -> None:
     ex = sub.add_parser("extract")
     ex.add_argument("--only", help="a file of owner/name lines: extract only these")
     sub.add_parser("select")
+    tr = sub.add_parser("trees")
+    tr.add_argument("--lang", choices=LANGUAGES)
+    tr.add_argument("--split", choices=("train", "validation"))
     sub.add_parser("datasets")
     sub.add_parser("refresh")
     ns = sub.add_parser("newsplit")
@@ -833,6 +863,7 @@ def main() -> None:
             _reject(r, PREFILTER_REASON) for r in a.repos if not mirror_dir(r).is_dir()
         ],
         "select": cmd_select,
+        "trees": cmd_trees,
         # session 13: `datasets` only rewrites the lists; `refresh` re-derives kept instances'
         # test commands with today's CI reader and rejects (deletes) those left without one,
         # which would break the append-only lists, so it is never run implicitly
