@@ -191,6 +191,12 @@ class _Versions:
     def exists(self, ecosystem, name):
         return name in self._versions
 
+    def exists_many(self, ecosystem, names):
+        return {n: n in self._versions for n in names}
+
+    def mentions(self, ecosystem, name, version, identifier):
+        return None  # no wheel read: the plain move
+
 
 def _bound(tmp_path, log, versions, language="python", direction="auto"):
     from depinfer.ci.repair import Action, _version_moves
@@ -1037,3 +1043,127 @@ def test_a_moved_rust_bound_keeps_the_line_the_resolver_pinned():
         ("numpy", "<2"),
     ]
     assert all(any(e.rule == "repair" for e in r.evidence) for r in out)
+
+
+@pytest.mark.parametrize(
+    ("log", "binding", "file"),
+    [
+        ("python-unexpected-keyword.log", "Table", "report/render.py"),
+        ("python-pydantic-extra-forbidden.log", "Settings", "weather/station.py"),
+    ],
+)
+def test_a_python_call_an_installed_release_rejects_moves_the_package_it_imports(
+    tmp_path, log, binding, file
+):
+    # the message names the class the project called (`Table._setup()`, `… for Settings`);
+    # the innermost frame of the project's own code (not the installed package's) imports it
+    from depinfer.ci.repair import _bind_packages, _version_moves
+    from depinfer.context import Context, Options
+    from depinfer.model import Ecosystem, Requirement, Section
+    from depinfer.pipeline import stage
+    from depinfer.scan import scan
+
+    actions = diagnose((LOGS / log).read_text(), "python")
+    assert [(a.kind, a.binding, a.file) for a in actions] == [("version", binding, file)]
+    package = "tablekit" if binding == "Table" else "wxsettings"
+    write_tree(
+        tmp_path,
+        {
+            "pyproject.toml": '[project]\nname = "pkg"\nversion = "0"\n',
+            file: f"import os\nfrom {package}.core import {binding} as {binding}\n",
+        },
+    )
+    project = scan(tmp_path)
+    loop = SimpleNamespace(
+        project=project, scratch=tmp_path, request=SimpleNamespace(language="python")
+    )
+    _bind_packages(loop, actions)
+    assert actions[0].name == f"{package}.core"
+    ctx = Context(Options(offline=True), _Versions({package: ["0.95.1", "0.113.0", "0.114.0"]}))
+    reqs = [Requirement(Ecosystem.PYPI, package, "pyproject.toml", Section.RUNTIME, spec=">=0.114")]
+    log_text = f"Successfully installed {package}-0.114.0\n"
+    moves = _version_moves(
+        project, "python", actions, log_text, tmp_path, reqs, ctx, None, stage("mapping", "python")
+    )
+    assert moves[package][0] == "<0.114"
+
+
+def test_a_python_call_into_the_projects_own_or_the_standard_librarys_code_is_a_stop(tmp_path):
+    from depinfer.ci.repair import _bind_packages
+    from depinfer.ci.repair_names import python_binding_module
+    from depinfer.scan import scan
+
+    write_tree(
+        tmp_path,
+        {
+            "report/render.py": "from .table import Table\nimport json as js\nimport a.b\n",
+            "report/table.py": "class Table: pass\n",
+        },
+    )
+    assert python_binding_module(tmp_path, "report/render.py", "Table") is None  # relative
+    assert python_binding_module(tmp_path, "report/render.py", "js.loads") == "json"
+    assert python_binding_module(tmp_path, "report/render.py", "a.b.C") == "a"
+    assert python_binding_module(tmp_path, "report/missing.py", "Table") is None
+    loop = SimpleNamespace(
+        project=scan(tmp_path), scratch=tmp_path, request=SimpleNamespace(language="python")
+    )
+    actions = diagnose((LOGS / "python-unexpected-keyword.log").read_text(), "python")
+    _bind_packages(loop, actions)
+    assert actions[0].kind == "stop" and "not a dependency problem" in actions[0].why
+    stdlib = diagnose("E   TypeError: js() got an unexpected keyword argument 'x'\n", "python")
+    _bind_packages(loop, stdlib)  # no frame of the project's: nothing imports it there
+    assert stdlib[0].kind == "stop"
+
+
+class _Wheels(_Versions):
+    """Registry answers for the line search: which releases' wheels have the name."""
+
+    def __init__(self, versions, having):
+        super().__init__(versions)
+        self.having, self.read = having, []
+
+    def mentions(self, ecosystem, name, version, identifier):
+        self.read.append(version)
+        return version in self.having
+
+
+@pytest.mark.parametrize(
+    ("having", "direction", "expected"),
+    [
+        # a keyword removed after 0.95: the newest older line that still takes it
+        ({f"0.{m}.1" for m in range(80, 96)}, "auto", (">=0.95,<0.96", "0.95.1")),
+        # a name added in 0.116 (after the installed line): the oldest newer line
+        ({"0.116.1", "0.117.1"}, "auto", (">=0.116.0", "0.116.1")),
+        ({"0.116.1", "0.117.1"}, "down", None),  # only older lines are asked for
+        (set(), "auto", None),  # no line has it: the plain move stands
+    ],
+)
+def test_a_python_version_move_reads_a_few_wheels_for_the_line_with_the_name(
+    having, direction, expected
+):
+    from depinfer.ci.repair import WHEELS_READ, python_line_with
+    from depinfer.context import Context, Options
+
+    versions = [f"0.{m}.{p}" for m in range(60, 118) for p in (0, 1)]
+    ctx = Context(Options(offline=True), _Wheels({"wx": versions}, having))
+    releases = [(tuple(int(x) for x in v.split(".")), v) for v in versions]
+    got = python_line_with("wx", "ts_si_units", (0, 114, 1), releases, direction, ctx)
+    assert got == expected
+    assert len(ctx.registries.read) <= WHEELS_READ
+
+
+def test_a_wheel_mentions_a_name_as_a_word_of_its_python_files(tmp_path):
+    import io
+    import zipfile
+
+    from depinfer.registries.wheel_files import mentions
+
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as z:
+        z.writestr("wx/settings.py", "class Settings:\n    ts_si_units: bool = True\n")
+        z.writestr("wx-0.95.1.dist-info/METADATA", "Name: wx\nts_humanize\n")
+    wheel = buf.getvalue()
+    assert mentions(wheel, "ts_si_units") is True
+    assert mentions(wheel, "si_units") is False  # a word, not a part of one
+    assert mentions(wheel, "ts_humanize") is False  # only Python files count
+    assert mentions(b"not a zip", "x") is None

@@ -190,3 +190,21 @@ def test_offline_runs_read_no_document(monkeypatch):
 
     result = infer(FIXTURE, opts, ctx=Context(opts, Registries(offline=True)))
     assert "pytruth" not in {r.name for r in result.requirements}
+
+
+def test_a_releases_wheel_is_read_once_for_a_name_and_the_answer_kept(registry_server, tmp_path):
+    # the verify loop asks whether a release still takes a keyword: the wheel's Python files
+    # are searched (one bounded range request), the answer is cached, the wheel is not
+    seen: list[str] = []
+    wheel = _wheel(
+        {"wx/settings.py": "class Settings:\n    ts_si_units: bool = True\n", "wx/__init__.py": ""}
+    )
+    _serve(registry_server, "wx", {"wx-1.1.0-py3-none-any.whl": wheel}, seen)
+    regs = registry_server.registries(tmp_path / "cache")
+    assert regs.mentions(PYPI, "wx", "1.1.0", "ts_si_units") is True
+    assert regs.mentions(PYPI, "wx", "1.1.0", "ts_shape") is False
+    assert regs.mentions(PYPI, "wx", "9.9", "ts_si_units") is None  # no such release
+    assert len(seen) == 2 and all(r.startswith("bytes=0-") for r in seen)
+    again = registry_server.registries(tmp_path / "cache")
+    assert again.mentions(PYPI, "wx", "1.1.0", "ts_si_units") is True
+    assert len(seen) == 2  # from the cache

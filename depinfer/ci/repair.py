@@ -28,6 +28,7 @@ from functools import lru_cache
 from itertools import zip_longest
 from pathlib import Path, PurePosixPath
 from types import ModuleType
+from typing import Any
 
 from packaging.version import InvalidVersion, Version
 
@@ -45,6 +46,7 @@ from depinfer.ci.repair_names import (
     derive_crates,
     js_binding_package,
     js_runtime_global,
+    python_binding_module,
     python_providers,
     rust_binding_crate,
     tool_package,
@@ -54,6 +56,7 @@ from depinfer.context import Context
 from depinfer.data import load_table
 from depinfer.facts.rust import crate_of, entry_of, package_of
 from depinfer.mapping.python_manifests import DEV_REQUIREMENT_NAME
+from depinfer.mapping.python_stdlib import ever_stdlib
 from depinfer.mapping.python_tooling import installed_requirement_files, is_compiled
 from depinfer.mapping.rust_sources import release_source
 from depinfer.model import (
@@ -108,6 +111,10 @@ class Action:
 # A traceback frame naming a Python file: pytest's short form `path.py:12: in <module>` or
 # the interpreter's `File "path.py", line 12`.
 _FRAME = re.compile(r'File "(?P<a>[^"]+\.py)", line \d+|(?P<b>[^\s:"]+\.py):\d+: in ')
+# pytest's frame lines (`path.py:12: in f`, and the test's own `path.py:12: ` line) and the
+# interpreter's; the project's own are those outside an installed package
+_CALL_FRAME = re.compile(r'File "(?P<a>[^"]+\.py)", line \d+|^(?P<b>[^\s:"]+\.py):\d+: ', re.M)
+_INSTALLED = re.compile(r"(?:^|/)(?:site-packages|dist-packages|\.venv|\.tox|\.nox)/|/lib/python\d")
 
 
 @dataclass
@@ -209,6 +216,16 @@ def _failing_file(log: str, start: int, end: int) -> str | None:
     return (frames[-1].group("a") or frames[-1].group("b")) if frames else None
 
 
+def _project_frame(log: str, start: int) -> str | None:
+    """The innermost frame of the project's own code before a message: where it called the
+    installed package whose API the message is about."""
+    frames = [
+        m.group("a") or m.group("b") for m in _CALL_FRAME.finditer(log, max(0, start - 8000), start)
+    ]
+    inside = [f for f in frames if not _INSTALLED.search(f)]
+    return inside[-1] if inside else None
+
+
 def diagnose(log: str, language: str) -> list[Action]:
     """Repair actions named by a failed run's log — every failure in it, not only the
     first — most specific first, deduplicated; stop actions only when nothing else is."""
@@ -262,12 +279,13 @@ def _action(pat: dict, m: re.Match[str], log: str, language: str) -> Action:
     hi = log.find("\n", m.end())
     line = log[lo : hi if hi >= 0 else None]
     extras = tuple(e.strip() for e in (groups.get("extras") or "").split(",") if e.strip())
+    python_call = language == "python" and groups.get("binding")
     return Action(
         kind,
         name,
         why,
         line.strip()[:300],
-        _failing_file(log, m.start(), m.end()),
+        _project_frame(log, m.start()) if python_call else _failing_file(log, m.start(), m.end()),
         pat.get("direction", "auto"),
         groups.get("installed"),
         extras=extras,
@@ -452,8 +470,15 @@ def _version_moves(
             if language == "rust" and a.member
             else None
         )
+        found = (
+            python_line_with(name, a.member, key, releases, a.direction, ctx)
+            if language == "python" and a.member and line is None
+            else None
+        )
         if line is not None:
             spec, how = line, f"{line} has `{a.member}`"
+        elif found is not None:
+            spec, how = found[0], f"{found[1]} has `{a.member}`"
         elif a.direction != "down" and newer:
             spec, how = ">=" + newer[0][1], f"newer than {installed}"
         elif older or not releases:
@@ -494,6 +519,82 @@ def rust_line_with(
     finally:
         remove_workdir(workdir)
     return None
+
+
+WHEELS_READ = 12  # releases whose wheel a Python version move reads at most
+
+
+def _python_line(key: tuple[int, ...]) -> tuple[int, ...]:
+    """A release's line as the bounds here move it: its major, or 0.minor."""
+    return key[:2] if key[0] == 0 and len(key) > 1 else key[:1]
+
+
+def _nearest_with(seq: list, has: Callable[[Any], bool | None]) -> Any | None:
+    """The first item of `seq` (nearest line first) for which `has` is true, taking the
+    answers to go false … true from there on: probes at 1, 2, 4, 8 … steps, then bisects
+    between the last false and the first true. None when no probe is true or one cannot
+    be answered."""
+    last_false, probe = -1, 0
+    while True:
+        found = has(seq[probe])
+        if found is None:
+            return None
+        if found:
+            break
+        if probe == len(seq) - 1:
+            return None
+        last_false, probe = probe, min(len(seq) - 1, 2 * probe + 1)
+    lo, hi = last_false + 1, probe
+    while lo < hi:
+        mid = (lo + hi) // 2
+        found = has(seq[mid])
+        if found is None:
+            return None
+        lo, hi = (lo, mid) if found else (mid + 1, hi)
+    return seq[lo]
+
+
+def python_line_with(
+    package: str,
+    member: str,
+    installed: tuple[int, ...],
+    releases: list[tuple[tuple[int, ...], str]],
+    direction: str,
+    ctx: Context,
+) -> tuple[str, str] | None:
+    """The bound of the line nearest the installed one whose newest release's wheel has
+    `member` as a word — a keyword the project passes, a name it imports — and the release
+    read: the oldest newer line that has it (unless `direction` is "down"), else the newest
+    older one. A few wheels decide among tens of lines (`_nearest_with`). None when no line
+    read has it or a wheel cannot be read: the plain move then stands."""
+    newest: dict[tuple[int, ...], tuple[tuple[int, ...], str]] = {}
+    for k, v in releases:
+        line = _python_line(k)
+        if line not in newest or k > newest[line][0]:
+            newest[line] = (k, v)
+    here = _python_line(installed)
+    reads = [0]
+
+    def has(line: tuple[int, ...]) -> bool | None:
+        if reads[0] >= WHEELS_READ:
+            return None
+        reads[0] += 1
+        return ctx.registries.mentions(Ecosystem.PYPI, package, newest[line][1], member)
+
+    after = sorted(k for k in newest if k > here)
+    # a name added stays: when the newest line lacks it, no newer line has it
+    if direction != "down" and after and has(after[-1]):
+        line = _nearest_with(after, has)
+        if line is not None:
+            first = min(k for k, _ in releases if _python_line(k) == line)
+            return ">=" + next(v for k, v in releases if k == first), newest[line][1]
+    before = sorted((k for k in newest if k < here), reverse=True)
+    line = _nearest_with(before, has) if before else None
+    if line is None:
+        return None
+    upper = (*line[:-1], line[-1] + 1)
+    spec = f">={'.'.join(map(str, line))},<{'.'.join(map(str, upper))}"
+    return spec, newest[line][1]
 
 
 def compat_group(key: tuple[int, ...]) -> tuple[int, ...]:
@@ -993,6 +1094,17 @@ def _bind_packages(loop: _Loop, actions: list[Action]) -> None:
         if a.name or not a.binding:
             continue
         rel, _ = _importing_file(loop.project, a.file, loop.request.language)
+        if loop.request.language == "python":
+            module = python_binding_module(loop.scratch, rel, a.binding) if a.file else None
+            if module and not _is_internal(loop.project, module) and not ever_stdlib(module):
+                a.name = module
+            else:
+                a.kind = "stop"
+                a.why = (
+                    f"`{a.binding}` is not imported from an installed package where the "
+                    "project calls it: its own code's failure, not a dependency problem"
+                )
+            continue
         if loop.request.language == "rust":
             a.name = rust_binding_crate(loop.scratch, [rel], a.binding)
             continue

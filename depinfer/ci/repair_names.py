@@ -5,6 +5,7 @@ Python module. Used by the verify loop (`depinfer.ci.repair`)."""
 
 from __future__ import annotations
 
+import ast
 import re
 import subprocess
 from functools import lru_cache
@@ -107,6 +108,28 @@ def js_binding_package(root: Path, files: list[str], binding: str) -> str | None
             m = re.search(pattern.format(b=b), text)
             if m:
                 return package_name(m.group(1))
+    return None
+
+
+def python_binding_module(root: Path, rel: str, binding: str) -> str | None:
+    """The module the file `rel` takes `binding` from (`from wetterdienst import Settings`
+    → wetterdienst for `Settings`; `import numpy as np` → numpy for `np.ndarray`). None when
+    the file defines the name itself, imports it relatively (its own package's), or cannot
+    be read: the call is then not into an installed package's API."""
+    try:
+        tree = ast.parse((root / rel).read_text(encoding="utf-8", errors="replace"))
+    except (OSError, SyntaxError, ValueError):
+        return None
+    head = binding.split(".", 1)[0]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            for alias in node.names:
+                if (alias.asname or alias.name) == head:
+                    return node.module
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.asname == head or (not alias.asname and alias.name.split(".")[0] == head):
+                    return alias.name if alias.asname else head
     return None
 
 

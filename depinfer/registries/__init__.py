@@ -194,6 +194,18 @@ class Registries:
             ecosystem, name, lambda c: c.modules(name) if hasattr(c, "modules") else None, None
         )
 
+    def mentions(
+        self, ecosystem: Ecosystem, name: str, version: str, identifier: str
+    ) -> bool | None:
+        """Whether the release's code has `identifier` as a word (PyPI: its wheel's Python
+        files); None when that cannot be told (no wheel, another ecosystem, offline)."""
+        return self._call(
+            ecosystem,
+            name,
+            lambda c: c.mentions(name, version, identifier) if hasattr(c, "mentions") else None,
+            None,
+        )
+
     def metadata_many(self, ecosystem: Ecosystem, names: list[str]) -> dict[str, dict]:
         """Concurrent `metadata` (latest versions) for several names: a loop asking one
         name at a time waits a round trip per name on a cold cache."""

@@ -164,6 +164,30 @@ class PypiClient:
                 )
         return None
 
+    def mentions(self, name: str, version: str, identifier: str) -> bool | None:
+        """Whether `version`'s wheel has `identifier` as a word in its Python files (see
+        wheel_files.mentions); None when the release has no wheel or it could not be read.
+        The wheel itself is not kept in the HTTP cache, only the answer."""
+        project = self.project(name)
+        if project is None:
+            return None
+        wheel = (project.get("wheel_urls") or {}).get(_norm_version(version) or version)
+        if not wheel:
+            return None
+        return self.http.facts.get(
+            f"wheel-mentions|{wheel}|{identifier}",
+            lambda: self._read_mentions(wheel, identifier),
+            keep=_known,
+        )
+
+    def _read_mentions(self, wheel: str, identifier: str) -> bool | None:
+        from depinfer.registries.wheel_files import MAX_WHEEL, mentions
+
+        # one uncached range request for the whole file, bounded: a longer answer is a
+        # wheel too large to read for one name
+        body = self.http.get_range(wheel, 0, MAX_WHEEL)
+        return None if body is None or len(body) > MAX_WHEEL else mentions(body, identifier)
+
     def _read_modules(self, wheel: str) -> frozenset[str] | None:
         from depinfer.registries.wheel_files import central_names, module_paths
 

@@ -10,7 +10,10 @@ MAX_DEPTH parts: enough to say whether it provides an import.
 
 from __future__ import annotations
 
+import io
+import re
 import struct
+import zipfile
 from collections.abc import Callable, Iterable
 
 TAIL = 64 * 1024  # bytes read first from the end of the wheel
@@ -19,6 +22,8 @@ MAX_DEPTH = 3
 _END = b"PK\x05\x06"  # end of central directory record
 _ENTRY = b"PK\x01\x02"  # central directory file header
 _EXTENSIONS = (".py", ".so", ".pyd")
+MAX_WHEEL = 40 * 1024 * 1024  # a larger wheel is not downloaded to look for a name
+MAX_SOURCE = 60 * 1024 * 1024  # Python source read from one wheel at most
 
 
 def central_names(fetch: Callable[[int, int | None], bytes | None]) -> list[str] | None:
@@ -85,3 +90,23 @@ def ships(paths: frozenset[str], module: str) -> bool:
     """The wheel installs `module` or the package it is in (`truth.truth` → `truth`)."""
     parts = module.split(".")
     return any(".".join(parts[:n]) in paths for n in range(min(len(parts), MAX_DEPTH), 0, -1))
+
+
+def mentions(wheel: bytes, identifier: str) -> bool | None:
+    """Whether a Python file of the wheel has `identifier` as a word: the release defines,
+    takes or calls it (a keyword argument, a settings field, a function). The verify loop
+    asks this of older and newer releases to find the line that still, or already, has a
+    name the project uses. None when the bytes are not a readable zip."""
+    word = re.compile(rb"(?<![\w])" + re.escape(identifier.encode()) + rb"(?![\w])")
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(wheel))
+        budget = MAX_SOURCE
+        for info in archive.infolist():
+            if not info.filename.endswith((".py", ".pyi")) or info.file_size > budget:
+                continue
+            budget -= info.file_size
+            if word.search(archive.read(info)):
+                return True
+    except (zipfile.BadZipFile, OSError, ValueError, NotImplementedError):
+        return None
+    return False
