@@ -58,18 +58,24 @@ def records(results: Path) -> dict[str, list[dict]]:
     return out
 
 
+def _rows(path: Path) -> list[dict]:
+    """The JSON lines of `path` (none when it does not exist yet)."""
+    if not path.exists():
+        return []
+    return [
+        json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()
+    ]
+
+
 def countable_dataset(language: str, split: str) -> None:
-    rows = (CORPUS / f"countable-{language}.jsonl").read_text(encoding="utf-8").splitlines()
     can = {
         r["id"]
-        for r in map(json.loads, filter(str.strip, rows))
+        for r in _rows(CORPUS / f"countable-{language}.jsonl")
         if r["counted"] or r["relative_counted"]
     }
-    for line in (CORPUS / f"{language}.jsonl").read_text(encoding="utf-8").splitlines():
-        if line.strip():
-            inst = json.loads(line)
-            if inst["split"] == split and inst["id"] in can:
-                print(line)
+    for inst in _rows(CORPUS / f"{language}.jsonl"):
+        if inst["split"] == split and inst["id"] in can:
+            print(json.dumps(inst))
 
 
 def main() -> None:
@@ -81,16 +87,10 @@ def main() -> None:
     merged: dict[str, dict[str, dict]] = {}
     for arg in sys.argv[1:]:
         for language, rows in records(Path(arg)).items():
-            target = merged.setdefault(language, {})
-            if not target:
-                old = CORPUS / f"countable-{language}.jsonl"
-                if old.exists():
-                    for line in old.read_text(encoding="utf-8").splitlines():
-                        if line.strip():
-                            row = json.loads(line)
-                            target[row["id"]] = row
-            for row in rows:
-                target[row["id"]] = row
+            if language not in merged:  # a newer measurement replaces an older one
+                old = _rows(CORPUS / f"countable-{language}.jsonl")
+                merged[language] = {row["id"]: row for row in old}
+            merged[language].update((row["id"], row) for row in rows)
     for language, rows in merged.items():
         path = CORPUS / f"countable-{language}.jsonl"
         text = "".join(json.dumps(rows[k]) + "\n" for k in sorted(rows))

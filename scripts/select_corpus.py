@@ -16,7 +16,7 @@ Steps (each rerunnable; nothing here is a judgement about a particular repositor
               (`--lang L`, `--split S`) at its recorded commit to <trees>/<language>/<id>,
               from the snapshots `fetch` brought in; prints the instances still unfetched
 
-Usage: PYTHONPATH=. python scripts/select_corpus.py {candidates|order|extract|select} [...]
+Usage: PYTHONPATH=. python scripts/select_corpus.py {candidates|order|extract|select|trees} [...]
 """
 
 from __future__ import annotations

@@ -568,10 +568,13 @@ def python_line_with(
     older one. A few wheels decide among tens of lines (`_nearest_with`). None when no line
     read has it or a wheel cannot be read: the plain move then stands."""
     newest: dict[tuple[int, ...], tuple[tuple[int, ...], str]] = {}
+    oldest: dict[tuple[int, ...], tuple[tuple[int, ...], str]] = {}
     for k, v in releases:
         line = _python_line(k)
         if line not in newest or k > newest[line][0]:
             newest[line] = (k, v)
+        if line not in oldest or k < oldest[line][0]:
+            oldest[line] = (k, v)
     here = _python_line(installed)
     reads = [0]
 
@@ -586,8 +589,7 @@ def python_line_with(
     if direction != "down" and after and has(after[-1]):
         line = _nearest_with(after, has)
         if line is not None:
-            first = min(k for k, _ in releases if _python_line(k) == line)
-            return ">=" + next(v for k, v in releases if k == first), newest[line][1]
+            return ">=" + oldest[line][1], newest[line][1]
     before = sorted((k for k in newest if k < here), reverse=True)
     line = _nearest_with(before, has) if before else None
     if line is None:
