@@ -1134,8 +1134,8 @@ class _Wheels(_Versions):
         ({f"0.{m}.1" for m in range(80, 96)}, "auto", (">=0.95,<0.96", "0.95.1")),
         # a name added in 0.116 (after the installed line): the oldest newer line
         ({"0.116.1", "0.117.1"}, "auto", (">=0.116.0", "0.116.1")),
-        ({"0.116.1", "0.117.1"}, "down", None),  # only older lines are asked for
-        (set(), "auto", None),  # no line has it: the plain move stands
+        ({"0.116.1", "0.117.1"}, "down", "NO_LINE"),  # only older lines are asked for
+        (set(), "auto", "NO_LINE"),  # no line has it (a member's plain move then stands)
     ],
 )
 def test_a_python_version_move_reads_a_few_wheels_for_the_line_with_the_name(
@@ -1144,12 +1144,98 @@ def test_a_python_version_move_reads_a_few_wheels_for_the_line_with_the_name(
     from depinfer.ci.repair import WHEELS_READ, python_line_with
     from depinfer.context import Context, Options
 
+    if expected == "NO_LINE":
+        from depinfer.ci.repair import NO_LINE as expected
     versions = [f"0.{m}.{p}" for m in range(60, 118) for p in (0, 1)]
     ctx = Context(Options(offline=True), _Wheels({"wx": versions}, having))
     releases = [(tuple(int(x) for x in v.split(".")), v) for v in versions]
     got = python_line_with("wx", "ts_si_units", (0, 114, 1), releases, direction, ctx)
     assert got == expected
     assert len(ctx.registries.read) <= WHEELS_READ
+
+
+class _Files(_Versions):
+    """Registry answers for a module search: the modules each release's wheel installs."""
+
+    def __init__(self, versions, shipping):
+        super().__init__(versions)
+        self.shipping, self.read = shipping, []
+
+    def modules(self, ecosystem, name, version=None):
+        self.read.append(version)
+        return frozenset(
+            {"kit", "kit.io"} | ({"kit.legacy"} if version in self.shipping else set())
+        )
+
+
+@pytest.mark.parametrize(
+    ("shipping", "expected"),
+    [
+        # a module the 1.x line removed: the newest older line that still ships it
+        ({"0.9.2", "0.8.2"}, (">=0.9,<0.10", "0.9.2")),
+        # a module only 3.x ships: the oldest newer line that has it
+        ({"3.0.2"}, (">=3.0.0", "3.0.2")),
+        # no line ships it: no move (before, the loop moved down a major, then back up)
+        (set(), None),
+    ],
+)
+def test_a_module_the_installed_release_does_not_ship_moves_to_a_line_that_does(
+    tmp_path, shipping, expected
+):
+    """`No module named 'kit.legacy'` with kit 2.0.1 installed: the written distribution's
+    wheels (file lists only) say which line ships the module; none does: nothing to move."""
+    from depinfer.ci.repair import Action, _version_moves
+    from depinfer.context import Context, Options
+    from depinfer.model import Ecosystem, Requirement, Section
+    from depinfer.pipeline import stage
+    from depinfer.scan import scan
+
+    write_tree(
+        tmp_path,
+        {
+            "pyproject.toml": '[project]\nname = "pkg"\nversion = "0"\n',
+            "pkg/__init__.py": "import kit.legacy\n",
+        },
+    )
+    versions = ["0.8.2", "0.9.1", "0.9.2", "1.0.0", "2.0.1", "3.0.0", "3.0.2"]
+    ctx = Context(Options(offline=True), _Files({"kit": versions}, shipping))
+    reqs = [Requirement(Ecosystem.PYPI, "kit", "pyproject.toml", Section.RUNTIME, spec=">=2")]
+    why = "its distribution is written, so the installed release lacks the module"
+    action = Action(
+        "version", "kit.legacy", why, "E   No module named 'kit.legacy'", "pkg/__init__.py"
+    )
+    action.module = "kit.legacy"
+    moves = _version_moves(
+        scan(tmp_path), "python", [action], "Successfully installed kit-2.0.1\n", tmp_path,
+        reqs, ctx, None, stage("mapping", "python"),
+    )  # fmt: skip
+    if expected is None:
+        assert moves == {}
+    else:
+        spec, reason = moves["kit"]
+        assert spec == expected[0]
+        assert f"{expected[1]} ships `kit.legacy`" in reason
+    assert len(ctx.registries.read) <= 4  # file lists of a few releases, not every one
+
+
+def test_a_submodule_another_line_ships_is_a_version_move_before_another_provider(tmp_path):
+    """`No module named 'kit.legacy'` while kit 2.0.1 is installed: when an older line of
+    kit ships it, the loop moves kit's line instead of trying the next distribution the
+    index names for `kit`; offline, or when no line ships it, it does not."""
+    from depinfer.ci.repair import _written_line_shipping
+    from depinfer.context import Context, Options
+    from depinfer.model import Candidate, Ecosystem
+
+    versions = ["0.9.2", "1.0.0", "2.0.1"]
+    loop = SimpleNamespace(request=SimpleNamespace(language="python"), scratch=tmp_path, as_of=None)
+    written = [Candidate(Ecosystem.PYPI, "kit", "pyproject.toml")]
+    log = "Successfully installed kit-2.0.1\n"
+    ctx = Context(Options(offline=False), _Files({"kit": versions}, {"0.9.2"}))
+    assert _written_line_shipping(loop, written, "kit.legacy", log, ctx) == "kit 0.9.2"
+    ctx = Context(Options(offline=False), _Files({"kit": versions}, set()))
+    assert _written_line_shipping(loop, written, "kit.legacy", log, ctx) is None
+    ctx = Context(Options(offline=True), _Files({"kit": versions}, {"0.9.2"}))
+    assert _written_line_shipping(loop, written, "kit.legacy", log, ctx) is None
 
 
 def test_a_wheel_mentions_a_name_as_a_word_of_its_python_files(tmp_path):

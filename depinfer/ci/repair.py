@@ -73,6 +73,7 @@ from depinfer.model import (
     Section,
 )
 from depinfer.registries.crate_sources import remove_workdir
+from depinfer.registries.wheel_files import ships_exactly
 from depinfer.resolvers.common import merge_candidates
 from depinfer.resolvers.javascript_semver import satisfies, semver_key
 from depinfer.scan import scan
@@ -106,6 +107,7 @@ class Action:
     report: str = ""  # relax actions: the resolver's conflict report
     owner: str | None = None  # patched actions: the module whose attribute a test patches
     member: str | None = None  # version actions: the name the chosen release lacks, if known
+    module: str | None = None  # version actions: the module the installed release does not ship
 
 
 # A traceback frame naming a Python file: pytest's short form `path.py:12: in <module>` or
@@ -470,15 +472,21 @@ def _version_moves(
             if language == "rust" and a.member
             else None
         )
+        wanted = a.member or a.module
         found = (
-            python_line_with(name, a.member, key, releases, a.direction, ctx)
-            if language == "python" and a.member and line is None
+            python_line_with(name, wanted, key, releases, a.direction, ctx, bool(a.module))
+            if language == "python" and wanted and line is None
             else None
         )
+        if found == NO_LINE and a.module:
+            continue  # no line read ships the module: moving blindly would only undo a move
         if line is not None:
             spec, how = line, f"{line} has `{a.member}`"
-        elif found is not None:
-            spec, how = found[0], f"{found[1]} has `{a.member}`"
+        elif found not in (None, NO_LINE):
+            spec, how = (
+                found[0],
+                f"{found[1]} " + (f"ships `{a.module}`" if a.module else f"has `{a.member}`"),
+            )
         elif a.direction != "down" and newer:
             spec, how = ">=" + newer[0][1], f"newer than {installed}"
         elif older or not releases:
@@ -522,6 +530,8 @@ def rust_line_with(
 
 
 WHEELS_READ = 12  # releases whose wheel a Python version move reads at most
+# python_line_with's answer when every wheel it read said no (not: could not tell)
+NO_LINE = ("", "")
 
 
 def _python_line(key: tuple[int, ...]) -> tuple[int, ...]:
@@ -561,28 +571,44 @@ def python_line_with(
     releases: list[tuple[tuple[int, ...], str]],
     direction: str,
     ctx: Context,
+    module: bool = False,
 ) -> tuple[str, str] | None:
     """The bound of the line nearest the installed one whose newest release's wheel has
-    `member` as a word — a keyword the project passes, a name it imports — and the release
-    read: the oldest newer line that has it (unless `direction` is "down"), else the newest
-    older one. A few wheels decide among tens of lines (`_nearest_with`). None when no line
-    read has it or a wheel cannot be read: the plain move then stands."""
+    `member` as a word — a keyword the project passes, a name it imports — or, with
+    `module`, installs `member` as a module (read from the wheel's file list, which costs a
+    range request, not a download); and the release read: the oldest newer line that has
+    it (unless `direction` is "down"), else the newest older one. A few wheels decide among
+    tens of lines (`_nearest_with`). None when a wheel cannot be read (the plain move then
+    stands); NO_LINE when every wheel read answered that its line lacks it."""
+    # each line's newest and oldest release, by the whole version (the keys given are lines)
     newest: dict[tuple[int, ...], tuple[tuple[int, ...], str]] = {}
     oldest: dict[tuple[int, ...], tuple[tuple[int, ...], str]] = {}
     for k, v in releases:
-        line = _python_line(k)
-        if line not in newest or k > newest[line][0]:
-            newest[line] = (k, v)
-        if line not in oldest or k < oldest[line][0]:
-            oldest[line] = (k, v)
+        line, full = _python_line(k), _version_key(v)
+        if line not in newest or full > newest[line][0]:
+            newest[line] = (full, v)
+        if line not in oldest or full < oldest[line][0]:
+            oldest[line] = (full, v)
     here = _python_line(installed)
     reads = [0]
+    unknown, answered = [False], [False]
 
     def has(line: tuple[int, ...]) -> bool | None:
         if reads[0] >= WHEELS_READ:
+            unknown[0] = True
             return None
         reads[0] += 1
-        return ctx.registries.mentions(Ecosystem.PYPI, package, newest[line][1], member)
+        version = newest[line][1]
+        if module:
+            # a release without a wheel to read (old lines often have none) is no evidence
+            # that it ships the module: a no, as long as some wheel was read
+            paths = ctx.registries.modules(Ecosystem.PYPI, package, version)
+            answered[0] = answered[0] or paths is not None
+            return paths is not None and ships_exactly(paths, member)
+        answer = ctx.registries.mentions(Ecosystem.PYPI, package, version, member)
+        unknown[0] = unknown[0] or answer is None
+        answered[0] = answered[0] or answer is not None
+        return answer
 
     after = sorted(k for k in newest if k > here)
     # a name added stays: when the newest line lacks it, no newer line has it
@@ -593,7 +619,7 @@ def python_line_with(
     before = sorted((k for k in newest if k < here), reverse=True)
     line = _nearest_with(before, has) if before else None
     if line is None:
-        return None
+        return None if unknown[0] or not answered[0] else NO_LINE
     upper = (*line[:-1], line[-1] + 1)
     spec = f">={'.'.join(map(str, line))},<{'.'.join(map(str, upper))}"
     return spec, newest[line][1]
@@ -1168,6 +1194,13 @@ def _other_providers(
             continue  # the project's own module: no distribution provides it
         if written and _misplaced(loop, a, written, run_log):
             continue  # written, but where the job does not install it: placed again
+        shipping = _written_line_shipping(loop, written, a.name, run_log, ctx)
+        if shipping:
+            # another line of the written distribution ships it (a module added or removed
+            # at a major): a version move, before any other provider
+            why = f"{shipping} ships `{a.name}`, the installed release does not"
+            rnd.actions.append(Action("version", a.name, why, a.line, a.file, module=a.name))
+            continue
         tried = loop.tried.setdefault(a.name, set())
         tried |= {_norm(c.name) for c in written}
         taken = {n for _, n in have} | added
@@ -1179,7 +1212,7 @@ def _other_providers(
         if pick is None:
             if written and not any(b.kind == "version" and b.name == a.name for b in rnd.actions):
                 why = "its distribution is written, so the installed release lacks the module"
-                rnd.actions.append(Action("version", a.name, why, a.line, a.file))
+                rnd.actions.append(Action("version", a.name, why, a.line, a.file, module=a.name))
             continue
         tried.add(_norm(pick))
         rel, kind = _importing_file(loop.project, a.file, language)
@@ -1201,6 +1234,29 @@ def _other_providers(
                 loop.dropped[_norm(c.name)] = f"{c.name} does not provide `{a.name}`: {pick} does"
                 rnd.added.append(f"{pick} instead of {c.name}")
     return out
+
+
+def _written_line_shipping(
+    loop: _Loop, written: list[Candidate], module: str, log: str, ctx: Context
+) -> str | None:
+    """The release of another line of a written Python distribution whose wheel installs
+    `module`, when the run installed one that does not (python_line_with, module mode);
+    None when none is found or it cannot be told."""
+    if loop.request.language != "python" or ctx.options.offline:
+        return None
+    for c in written:
+        installed = installed_version("python", c.name, log, loop.scratch)
+        key = _release_key(installed) if installed else None
+        if key is None:
+            continue
+        eco = Ecosystem.PYPI
+        releases = [
+            (_release_key(i.version), i.version) for i in _published(eco, c.name, ctx, loop.as_of)
+        ]
+        found = python_line_with(c.name, module, key, releases, "auto", ctx, module=True)
+        if found not in (None, NO_LINE):
+            return f"{c.name} {found[1]}"
+    return None
 
 
 def _misplaced(loop: _Loop, a: Action, written: list[Candidate], log: str) -> bool:

@@ -187,11 +187,17 @@ class Registries:
         """Version (default: latest) metadata; {} when unknown or not reachable."""
         return self._call(ecosystem, name, lambda c: c.metadata(name, version), {})
 
-    def modules(self, ecosystem: Ecosystem, name: str) -> frozenset[str] | None:
-        """The module paths the newest release installs (PyPI: its wheel's file list); None
-        when unknown (no wheel, another ecosystem, offline)."""
+    def modules(
+        self, ecosystem: Ecosystem, name: str, version: str | None = None
+    ) -> frozenset[str] | None:
+        """The module paths a release installs (PyPI: its wheel's file list), the newest
+        one's unless `version` is given; None when unknown (no wheel, another ecosystem,
+        offline)."""
         return self._call(
-            ecosystem, name, lambda c: c.modules(name) if hasattr(c, "modules") else None, None
+            ecosystem,
+            name,
+            lambda c: c.modules(name, version) if hasattr(c, "modules") else None,
+            None,
         )
 
     def mentions(

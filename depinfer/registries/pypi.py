@@ -147,17 +147,22 @@ class PypiClient:
                 meta.update(_core_metadata(body.decode("utf-8", "replace")))
         return meta
 
-    def modules(self, name: str) -> frozenset[str] | None:
-        """The dotted module paths the newest final release's wheel installs (see
-        wheel_files); None when no release has a wheel whose file list could be read."""
+    def modules(self, name: str, version: str | None = None) -> frozenset[str] | None:
+        """The dotted module paths a release's wheel installs (see wheel_files): `version`'s,
+        else the newest final release with a wheel; None when that release has no wheel
+        whose file list could be read."""
         project = self.project(name)
         if project is None:
             return None
         wheels = project.get("wheel_urls") or {}
-        usable = [v for v in project["versions"] if not v["yanked"]]
-        finals = [v for v in usable if not v["prerelease"]] or usable
-        for v in reversed(finals):
-            wheel = wheels.get(_norm_version(v["version"]) or v["version"])
+        if version is not None:
+            order = [version]
+        else:
+            usable = [v for v in project["versions"] if not v["yanked"]]
+            finals = [v for v in usable if not v["prerelease"]] or usable
+            order = [v["version"] for v in reversed(finals)]
+        for v in order:
+            wheel = wheels.get(_norm_version(v) or v)
             if wheel:
                 return self.http.facts.get(
                     f"wheel-modules|{wheel}", lambda w=wheel: self._read_modules(w), keep=_known

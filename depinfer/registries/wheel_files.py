@@ -92,6 +92,12 @@ def ships(paths: frozenset[str], module: str) -> bool:
     return any(".".join(parts[:n]) in paths for n in range(min(len(parts), MAX_DEPTH), 0, -1))
 
 
+def ships_exactly(paths: frozenset[str], module: str) -> bool:
+    """The wheel installs `module` itself (as deep as paths go), not only a package above
+    it: `sklearn.externals.joblib` needs that folder or file, not just `sklearn`."""
+    return ".".join(module.split(".")[:MAX_DEPTH]) in paths
+
+
 def mentions(wheel: bytes, identifier: str) -> bool | None:
     """Whether a Python file of the wheel has `identifier` as a word: the release defines,
     takes or calls it (a keyword argument, a settings field, a function). The verify loop
