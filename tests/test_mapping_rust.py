@@ -90,6 +90,31 @@ def test_a_prefixed_member_that_lacks_the_names_is_not_the_crate_the_code_means(
     assert "serde" in found and not found["serde"].internal
 
 
+def test_a_member_built_only_as_a_cdylib_is_no_crate_another_can_use(tmp_path):
+    """A Python extension member (`[lib] name = "engine"`, crate-type cdylib) shares its
+    library name with the code's `engine::`; Cargo cannot link it into another crate, so
+    the other member's `engine::` is not a path dependency on it. A cdylib that is also an
+    rlib stays linkable."""
+    files = {
+        "Cargo.toml": '[workspace]\nmembers = ["py", "app"]\n',
+        "py/Cargo.toml": '[package]\nname = "engine-py"\nversion = "0.1.0"\n'
+        '[lib]\nname = "engine"\ncrate-type = ["cdylib"]\n',
+        "py/src/lib.rs": "pub fn run() {}\n",
+        "app/Cargo.toml": '[package]\nname = "app"\nversion = "0.1.0"\n',
+        "app/src/lib.rs": "pub fn go() { engine::run(); }\n",
+    }
+    write_tree(tmp_path, files)
+    project = scan(tmp_path)
+    ctx = Context(Options(offline=True), registries=RecordedRegistry())
+    found = [c for c in map_imports(project, analyze(project, ctx), ctx) if c.internal]
+    assert found == []
+    files["py/Cargo.toml"] = files["py/Cargo.toml"].replace('["cdylib"]', '["cdylib", "rlib"]')
+    write_tree(tmp_path, files)
+    project = scan(tmp_path)
+    found = [c for c in map_imports(project, analyze(project, ctx), ctx) if c.internal]
+    assert [(c.name, c.path) for c in found] == [("engine-py", "../py")]
+
+
 def _mapped(root: Path, offline: bool = False) -> set[str]:
     project = scan(root)
     ctx = Context(Options(offline=offline), registries=RecordedRegistry())

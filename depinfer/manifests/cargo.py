@@ -151,6 +151,7 @@ def read(text: str, path: str) -> tuple[dict[str, list[str]], dict[str, Any]]:
         },
         "targets": targets,
         "proc_macro": bool(lib.get("proc-macro") or lib.get("proc_macro")),
+        "linkable": _linkable(lib),
         "autobins": package.get("autobins", True) is not False,
         "build": package.get("build") if isinstance(package.get("build"), str | bool) else None,
         "deps": deps,
@@ -169,6 +170,19 @@ def read(text: str, path: str) -> tuple[dict[str, list[str]], dict[str, Any]]:
             "dependencies": deps.get("workspace.dependencies", {}),
         }
     return declared, data
+
+
+# Library crate types another crate can link against (the Cargo reference, "Linkage"):
+# a library built only as `cdylib` or `staticlib` is for other languages, and a crate
+# depending on its package cannot `use` it
+_RUST_LINKABLE = frozenset({"lib", "rlib", "dylib", "proc-macro"})
+
+
+def _linkable(lib: dict[str, Any]) -> bool:
+    kinds = lib.get("crate-type", lib.get("crate_type"))
+    if not isinstance(kinds, list) or not kinds:
+        return True  # the default is `lib`
+    return any(k in _RUST_LINKABLE for k in kinds if isinstance(k, str))
 
 
 # ---------------------------------------------------------------- writing

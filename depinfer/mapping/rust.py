@@ -202,7 +202,8 @@ def map_imports(project: Project, refs: list[ImportRef], ctx: Context) -> list[C
     crates = crates_of(project)
     by_lib: dict[str, CrateInfo] = {}
     for info in crates.values():
-        by_lib.setdefault(info.lib_name, info)
+        if info.manifest.data.get("linkable", True):  # a cdylib-only library links nowhere
+            by_lib.setdefault(info.lib_name, info)
     renamed: dict[tuple[str, str], set[str]] = {}
     for r in refs:
         if use_of(r).crate_of:
