@@ -42,3 +42,15 @@ def test_a_manifest_keeping_enough_requirements_of_its_own_sets_its_own_precisio
     project = scan(tmp_path)
     assert spec_style(project, "a/Cargo.toml") == spec_style(project) == (1, 2)
     assert spec_style(project, "b/Cargo.toml") == (3, 3)
+
+
+@pytest.mark.parametrize("style", [None, (1, 2), (3, 3)])
+def test_a_pre_release_is_written_whole_whatever_the_style(style):
+    """Cargo matches a pre-release only for a requirement that names one: a line with no
+    release yet (ort 2.0.0-rc.x) written "2" or "2.0" resolves to nothing."""
+    from depinfer.resolvers.rust import caret
+
+    assert styled("2.0.0-rc.10", style) == "2.0.0-rc.10"
+    assert styled("0.3.0-alpha.2+build.5", style) == "0.3.0-alpha.2"  # metadata never matters
+    assert caret("6.0.0-rc.28") == "6.0.0-rc.28"
+    assert styled("1.11.1", style) == {None: "1.11", (1, 2): "1", (3, 3): "1.11.1"}[style]

@@ -39,7 +39,13 @@ _VERSION_SUFFIX = re.compile(r"^([a-z][a-z0-9_-]*?)[-_]v?(\d+(?:[-_]\d+)*)$")
 
 
 def caret(version: str) -> str:
-    """1.0.228 → "1.0"; 0.4.41 → "0.4.41" (0.x minors are breaking, keep the patch floor)."""
+    """1.0.228 → "1.0"; 0.4.41 → "0.4.41" (0.x minors are breaking, keep the patch floor);
+    a pre-release whole, 2.0.0-rc.10 → "2.0.0-rc.10": Cargo matches a pre-release only for
+    a requirement that names one, so "2.0" finds nothing in a line with no release yet (and
+    a path member at 0.2.0-alpha is not ^0.2.0)."""
+    release, _, pre = version.partition("+")[0].partition("-")
+    if pre:
+        return f"{release}-{pre}"
     parts = vtuple(version)
     if parts[0] == 0:
         return f"0.{parts[1]}.{parts[2]}"
@@ -100,8 +106,9 @@ def _spec_counts(manifests: Any) -> dict[bool, dict[int, int]]:
 
 
 def styled(version: str, style: tuple[int, int] | None) -> str:
-    """The requirement for `version` in the repository's style (`caret` when it has none)."""
-    if style is None:
+    """The requirement for `version` in the repository's style (`caret` when it has none;
+    a pre-release is always written whole, as `caret` says why)."""
+    if style is None or "-" in version.partition("+")[0]:
         return caret(version)
     parts = vtuple(version)
     n = style[0] if parts[0] else max(2, style[1])
