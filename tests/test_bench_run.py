@@ -172,20 +172,27 @@ def test_fake_names_and_invalid_versions_become_failure_categories() -> None:
     from depinfer.bench.runner import failure_categories, fake_check, invalid_versions
     from depinfer.bench.sections import Dep
 
-    ctx = SimpleNamespace(registries=FakeRegistries({"serde": ["1.0.200"], "anyhow": ["1.0.80"]}))
+    ctx = SimpleNamespace(
+        registries=FakeRegistries(
+            {"serde": ["1.0.200"], "anyhow": ["1.0.80"], "policy": ["0.0.0-202301.Jan.22"]}
+        )
+    )
     pred = {
         "Cargo.toml": [
             Dep("serde", "serde", "2"),  # no 2.x release
             Dep("anyhow", "anyhow", "1.0"),
+            # a SemVer pre-release PEP 440 cannot spell: valid, it is published
+            Dep("policy", "policy", "0.0.0-202301.Jan.22"),
+            Dep("policy", "policy", "0.0.0-202301.Feb.1"),
             Dep("serde_jsonn", "serde_jsonn", "1"),  # not in the registry
             Dep("core", "core", "", kind="project"),  # internal: never checked
         ]
     }
     gold = {"Cargo.toml": [Dep("serde", "serde", "1"), Dep("tokio", "tokio", "1")]}
     fake = fake_check(ctx, "rust", pred)
-    assert fake["fake_names"] == ["serde_jsonn"] and fake["written"] == 3
+    assert fake["fake_names"] == ["serde_jsonn"] and fake["written"] == 4
     invalid = invalid_versions(ctx, "rust", pred)
-    assert invalid == ["serde 2"]
+    assert invalid == ["serde 2", "policy 0.0.0-202301.Feb.1"]
     cats = failure_categories(gold, pred, fake, invalid, [], names_only=False)
     assert cats == [
         "dependency not found in build",
