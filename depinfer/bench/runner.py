@@ -235,17 +235,16 @@ def invalid_versions(ctx: Any, language: str, pred: dict[str, list[Dep]]) -> lis
             alternatives = to_pep440(language, d.version)
             if alternatives is None:
                 continue
+            releases = ctx.registries.versions(ecosystem, d.package or d.raw)
             try:
                 specs = [SpecifierSet(a) for a in alternatives]
             except InvalidSpecifier:
                 # a SemVer pre-release PEP 440 cannot spell (`0.0.0-202301.Jan.22`) is valid
                 # when it is a published release, as Cargo and npm read it
                 named = d.version.strip().lstrip("^=~ ")
-                releases = ctx.registries.versions(ecosystem, d.package or d.raw)
                 if not any(r.version == named for r in releases):
                     bad.append(f"{d.raw} {d.version}")
                 continue
-            releases = ctx.registries.versions(ecosystem, d.package or d.raw)
             if not releases:
                 continue  # unknown: offline, or the name itself is fake
             parsed = []

@@ -462,7 +462,7 @@ def _version_moves(
         key = _release_key(installed) if installed else None
         if key is None:
             continue
-        releases = [(_release_key(i.version), i.version) for i in _published(eco, name, ctx, as_of)]
+        releases = _keyed_releases(eco, name, ctx, as_of)
         newer = sorted(r for r in releases if r[0] > key)
         older = [r for r in releases if r[0] < key]
         # the majors before the installed one (0.x: the minors before it)
@@ -645,6 +645,11 @@ def _published(eco, name: str, ctx: Context, as_of: str | None) -> list:
     ]
     dated = [i for i in listed if not (when and i.published and i.published > when)]
     return dated or listed
+
+
+def _keyed_releases(eco, name: str, ctx: Context, as_of: str | None) -> list:
+    """`_published` releases as (line key, version) pairs, what the line searches take."""
+    return [(_release_key(i.version), i.version) for i in _published(eco, name, ctx, as_of)]
 
 
 def crate_feature_names(extra: dict) -> set[str]:
@@ -1249,10 +1254,7 @@ def _written_line_shipping(
         key = _release_key(installed) if installed else None
         if key is None:
             continue
-        eco = Ecosystem.PYPI
-        releases = [
-            (_release_key(i.version), i.version) for i in _published(eco, c.name, ctx, loop.as_of)
-        ]
+        releases = _keyed_releases(Ecosystem.PYPI, c.name, ctx, loop.as_of)
         found = python_line_with(c.name, module, key, releases, "auto", ctx, module=True)
         if found not in (None, NO_LINE):
             return f"{c.name} {found[1]}"

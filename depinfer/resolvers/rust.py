@@ -43,9 +43,8 @@ def caret(version: str) -> str:
     a pre-release whole, 2.0.0-rc.10 → "2.0.0-rc.10": Cargo matches a pre-release only for
     a requirement that names one, so "2.0" finds nothing in a line with no release yet (and
     a path member at 0.2.0-alpha is not ^0.2.0)."""
-    release, _, pre = version.partition("+")[0].partition("-")
-    if pre:
-        return f"{release}-{pre}"
+    if _pre_release(version):
+        return version.partition("+")[0]  # build metadata never takes part in matching
     parts = vtuple(version)
     if parts[0] == 0:
         return f"0.{parts[1]}.{parts[2]}"
@@ -105,10 +104,15 @@ def _spec_counts(manifests: Any) -> dict[bool, dict[int, int]]:
     return counts
 
 
+def _pre_release(version: str) -> bool:
+    """SemVer: a `-` before any `+build` part starts the pre-release."""
+    return "-" in version.partition("+")[0]
+
+
 def styled(version: str, style: tuple[int, int] | None) -> str:
     """The requirement for `version` in the repository's style (`caret` when it has none;
     a pre-release is always written whole, as `caret` says why)."""
-    if style is None or "-" in version.partition("+")[0]:
+    if style is None or _pre_release(version):
         return caret(version)
     parts = vtuple(version)
     n = style[0] if parts[0] else max(2, style[1])
