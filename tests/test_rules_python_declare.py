@@ -7,7 +7,7 @@ import pytest
 from conftest import copy_fixture, infer_offline, write_tree
 
 from depinfer.data import load_table
-from depinfer.facts.python import DeclareFeatures
+from depinfer.facts.python import DeclareFeatures, dependency_facts
 from depinfer.report import explain_report
 from depinfer.rules import python_declare
 from depinfer.rules.python_declare import cell_of, estimate
@@ -153,3 +153,30 @@ def test_an_import_shipped_code_guards_elsewhere_is_the_models_to_decide(tmp_pat
     high = {"threshold": 0.5, "cells": {"partly-guarded:sole": {"declared": 7, "seen": 7}}}
     monkeypatch.setattr(python_declare, "model", lambda: high)
     assert "pandas" in {r.name for r in infer_offline(root).requirements}
+
+
+def test_an_import_a_tested_module_makes_unguarded_is_kept_whatever_the_model_says(
+    tmp_path, monkeypatch
+):
+    # tests/test_frames.py loads app.frames (through app.shapes), which imports pandas at top
+    # level, unguarded: the tests cannot be collected without pandas
+    files = {
+        "requirements.txt": "requests\n",
+        "app/__init__.py": "",
+        "app/client.py": "import requests\n",
+        "app/shapes.py": "from app.frames import table\n",
+        "app/frames.py": "import pandas\n\ndef table():\n    return pandas.DataFrame()\n",
+        "app/view.py": "try:\n    import pandas\nexcept ImportError:\n    pandas = None\n",
+        "tests/test_frames.py": "from app.shapes import table\n\ndef test_table():\n    table()\n",
+    }
+    low = {"threshold": 0.5, "cells": {"partly-guarded:sole": {"declared": 0, "seen": 7}}}
+    monkeypatch.setattr(python_declare, "model", lambda: low)
+    root = write_tree(tmp_path / "repo", files)
+    result = infer_offline(root)
+    assert "pandas" in {r.name for r in result.requirements}
+    features = next(dependency_facts(c).declare for c in result.candidates if c.name == "pandas")
+    assert features.tested and python_declare.cell_of(features) is None
+    # a test that loads only the guarded module leaves the decision to the model
+    files["tests/test_frames.py"] = "from app.view import pandas\n\ndef test_view():\n    pass\n"
+    result = infer_offline(write_tree(tmp_path / "repo2", files))
+    assert "pandas" not in {r.name for r in result.requirements}

@@ -38,6 +38,7 @@ class ImportFacts(Facts):
     lazy_module: bool = False  # its module is only loaded from inside functions
     optional_module: str | None = None  # its module loads only where an import may fail (via)
     core: bool = False  # run by `import pkg` itself (the package's eager modules)
+    tested: bool = False  # run by importing a test module (the modules its imports load)
 
 
 @dataclass(frozen=True)
@@ -61,6 +62,7 @@ class DeclareFeatures(Facts):
     manifest_format: str = ""  # requirements, pyproject, setup, pipfile, ...
     sole_list: bool = False  # the folder's only dependency list is one requirements file
     tooling: bool = False  # a tooling environment installs it (CI pip line, tox, nox, hatch)
+    tested: bool = False  # a module the tests load imports it unguarded at top level
 
 
 @dataclass(frozen=True)
@@ -71,6 +73,7 @@ class DependencyFacts(Facts):
     lazy: bool = False  # imported inside a function (loaded when a feature is used)
     lazy_module: bool = False  # imported by a module loaded only inside functions
     core: bool = False  # imported by the modules `import pkg` runs
+    tested: bool = False  # imported at top level by a module the tests load, unguarded
     type_only: bool = False  # imported under TYPE_CHECKING or in a stub
     hosted: bool = False  # imported by a file its host loads (pytest, for a shipped plugin)
     folder: str | None = None  # folder whose manifests own the importing file

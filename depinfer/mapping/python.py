@@ -377,6 +377,7 @@ class _Mapper:
             lazy=seen.lazy,
             lazy_module=seen.lazy_module,
             core=seen.core,
+            tested=seen.tested,
             folder=folder.directory,
             type_only=ref.type_only,
             **kw.pop("facts", {}),

@@ -228,20 +228,23 @@ def mark_core_modules(refs: list[ImportRef], internal: InternalModules) -> None:
     """The modules `import pkg` runs: a top-level package's `__init__.py` and what it and
     they import at module level, unguarded, transitively. What those modules import there
     (facts.core) is needed to import the package at all, whatever extras list it
-    (ydata-profiling's `spark` extra repeats pandas, which the core imports everywhere)."""
+    (ydata-profiling's `spark` extra repeats pandas, which the core imports everywhere).
+    Likewise the modules the test modules load (facts.tested): what they import at module
+    level, unguarded, the tests cannot even be collected without."""
     eager: dict[str, list[ImportRef]] = defaultdict(list)
+    loaded: dict[str, list[ImportRef]] = defaultdict(list)  # by a test, whatever `lazy_module`
+    seeds: list[ImportRef] = []
     for ref in refs:
-        if (
-            ref.kind != FileKind.SOURCE
-            or ref.type_only
-            or ref.optional
-            or ref.marker
-            or import_facts(ref).lazy
-            or import_facts(ref).lazy_module
-            or not ref.module
-        ):
+        if ref.type_only or ref.optional or ref.marker or not ref.module:
             continue
-        eager[ref.file].append(ref)
+        facts = import_facts(ref)
+        if ref.kind == FileKind.TEST and not ref.relative:
+            seeds.append(ref)  # a test function's own imports run with the test too
+        if ref.kind != FileKind.SOURCE or facts.lazy:
+            continue
+        loaded[ref.file].append(ref)
+        if not facts.lazy_module:
+            eager[ref.file].append(ref)
     core = {
         f"{root}/{name}/__init__.py".lstrip("/")
         for root in internal.roots
@@ -249,17 +252,31 @@ def mark_core_modules(refs: list[ImportRef], internal: InternalModules) -> None:
         for d in internal.init_dirs
         if (name := _child_of(root, d))
     }
-    todo = [f for f in core if f in eager]
-    while todo:
-        for ref in eager.get(todo.pop(), ()):
-            for chain in _target_chains(ref, internal):
-                for target in chain:
-                    if target not in core:
-                        core.add(target)
-                        todo.append(target)
-    for f in core:
+    for f in _closure(core, eager, internal):
         for ref in eager.get(f, ()):
             mark(ref, core=True)
+    started = {
+        target for ref in seeds for chain in _target_chains(ref, internal) for target in chain
+    }
+    for f in _closure(started, loaded, internal):
+        for ref in loaded.get(f, ()):
+            mark(ref, tested=True)
+
+
+def _closure(
+    start: set[str], imports: dict[str, list[ImportRef]], internal: InternalModules
+) -> set[str]:
+    """`start` and the repository files their `imports` load, transitively."""
+    seen = set(start)
+    todo = [f for f in seen if f in imports]
+    while todo:
+        for ref in imports.get(todo.pop(), ()):
+            for chain in _target_chains(ref, internal):
+                for target in chain:
+                    if target not in seen:
+                        seen.add(target)
+                        todo.append(target)
+    return seen
 
 
 def _child_of(root: str, d: str) -> str | None:

@@ -83,7 +83,9 @@ def kind(f: DeclareFeatures) -> str | None:
         and not how & {"version", "platform"}
         and where <= {"source"} | TOOL_PLACES
     ):
-        return "partly-guarded"  # shipped code guards it in one place, not in another
+        # shipped code guards it in one place, not in another; where a module the tests
+        # load imports it unguarded, the tests need it: facts decide
+        return None if f.tested else "partly-guarded"
     if "top" in how and f.required_by and where <= {"source"} | TOOL_PLACES:
         return "runtime-required"
     return None

@@ -60,6 +60,7 @@ def annotate(
             manifest_format=manifest.format if manifest else "",
             sole_list=bool(manifest) and sole_list(manifest, layout, group),
             tooling=name in tooling,
+            tested=any(_tested(c) for c in group),
             **common,
         )
         for c in group:
@@ -109,6 +110,17 @@ def how_imported(group: list[Candidate]) -> tuple[str, ...]:
         if c.markers and _VERSION.search(c.markers):
             out.add("version")
     return tuple(sorted(out))
+
+
+def _tested(c: Candidate) -> bool:
+    """A module the tests load imports it at top level, unguarded."""
+    facts = dependency_facts(c)
+    return (
+        facts.tested
+        and c.section == Section.RUNTIME
+        and not c.optional
+        and not (facts.rule or facts.type_only or facts.lazy)
+    )
 
 
 def required_by_chosen(
