@@ -56,7 +56,7 @@ def test_runtime_dependencies_of_the_app(app):
     assert "humantime-serde" in deps  # `#[serde(with = "humantime_serde")]`, dashed in the registry
     assert "winapi" not in deps  # declared in the kept cfg(windows) table
     assert "nix" in deps  # cfg(unix) use, and the manifest has no cfg(unix) table
-    assert "pretty_assertions" not in deps and "tempfile" not in deps
+    assert "tempfile" not in deps  # the kept [dev-dependencies] lists it
 
 
 def test_features_from_derives_and_sources(app):
@@ -78,10 +78,14 @@ def test_optional_dependencies_from_features_table(app):
     assert "anyhow" in deps and not isinstance(deps["anyhow"], dict)
 
 
-def test_dev_and_build_dependencies(app):
+def test_test_crates_the_kept_dev_table_lacks_and_build_dependencies(app):
+    # [dependencies] is being restored beside a kept [dev-dependencies] (tempfile) and a kept
+    # cfg(windows) table: the tests built from both tables, so the crates only they use that
+    # the dev table does not list were in [dependencies]
     _, edits = app
     doc = edits["Cargo.toml"]
-    assert {"assert_cmd", "owo-colors", "pretty_assertions"} <= set(doc["dev-dependencies"])
+    assert {"assert_cmd", "owo-colors", "pretty_assertions"} <= set(doc["dependencies"])
+    assert set(doc["dev-dependencies"]) == {"tempfile"}
     assert list(doc["build-dependencies"]) == ["version_check"]
 
 
@@ -342,6 +346,39 @@ def test_an_unpublished_package_with_a_dev_table_keeps_test_crates_there(tmp_pat
     assert "itertools" not in doc["dependencies"]
 
 
+def test_a_published_package_being_restored_without_a_dev_table_uses_dependencies(tmp_path):
+    # no [dev-dependencies] table was kept beside the [dependencies] being restored: the
+    # tests built from [dependencies] alone, published or not
+    root = copy_fixture("rust", "unpublished-harness", tmp_path / "published")
+    manifest = root / "Cargo.toml"
+    manifest.write_text(manifest.read_text().replace("publish = false\n", ""))
+    result, edits = infer_rust(root)
+    doc = edits["Cargo.toml"]
+    assert {"log", "itertools"} <= set(doc["dependencies"])
+    assert "dev-dependencies" not in doc
+    itertools = next(c for c in result.candidates if c.name == "itertools")
+    assert any(e.rule == "rule:no-dev-table" for e in itertools.evidence)
+
+
+@pytest.mark.parametrize(
+    "kept",
+    [
+        "[target.'cfg(windows)'.dependencies]\nwinapi = \"0.3\"\n",
+        '[workspace]\n\n[workspace.dependencies]\nlibc = "0.2"\n',
+    ],
+)
+def test_kept_target_and_workspace_tables_do_not_stop_a_restore(tmp_path, kept):
+    # the masking keeps target-specific and [workspace.dependencies] tables: a package whose
+    # plain [dependencies] is empty is still being restored beside them
+    root = copy_fixture("rust", "kept-dev-table", tmp_path / "kept-dev-table")
+    manifest = root / "Cargo.toml"
+    manifest.write_text(manifest.read_text() + "\n" + kept)
+    _, edits = infer_rust(root)
+    doc = edits["Cargo.toml"]
+    assert {"log", "itertools"} <= set(doc["dependencies"])
+    assert set(doc["dev-dependencies"]) == {"tempfile"}
+
+
 class NewLineRegistry(RecordedRegistry):
     """`newapi` 1.0.0 (settled) and 2.0.0, released ten days before the snapshot."""
 
@@ -517,8 +554,14 @@ def test_a_package_that_still_declares_dependencies_gets_new_test_crates_in_its_
     assert "itertools" not in doc["dependencies"]
 
 
-def test_a_package_whose_code_needs_no_crate_gets_new_test_crates_in_its_dev_table(tmp_path):
-    root = copy_fixture("rust", "kept-dev-table", tmp_path / "kept-dev-table")
+@pytest.mark.parametrize("fixture", ["kept-dev-table", "unpublished-harness"])
+def test_a_package_whose_code_needs_no_crate_gets_new_test_crates_in_its_dev_table(
+    tmp_path, fixture
+):
+    # with a kept dev table, or none and published: the package is being extended
+    root = copy_fixture("rust", fixture, tmp_path / fixture)
+    manifest = root / "Cargo.toml"
+    manifest.write_text(manifest.read_text().replace("publish = false\n", ""))
     (root / "src" / "lib.rs").write_text(
         "pub fn record(message: &str) -> usize {\n    message.len()\n}\n"
     )
