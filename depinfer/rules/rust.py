@@ -94,8 +94,7 @@ def infer(
     _serde_std_impls(refs, out, known)
     _derived_trait_impls(refs, out, known)
     _umbrella(project, out, known)
-    _without_dev_table(project, out)
-    _restored_beside_dev_table(project, out)
+    _test_crates_to_dependencies(project, out)
     return out
 
 
@@ -115,65 +114,51 @@ def _restoring(m: Manifest, mine: list[Candidate]) -> bool:
     return not plain and any(c.section == Section.RUNTIME for c in mine)
 
 
-def _to_runtime(c: Candidate, path: str, kind: str, why: str) -> None:
-    c.section = Section.RUNTIME
-    c.evidence.append(Evidence(kind, path, None, why))
-
-
-def _without_dev_table(project: Project, cands: list[Candidate]) -> None:
-    """A package that keeps no `[dev-dependencies]` table at all builds its tests and
-    examples from `[dependencies]` alone (the Cargo Book, "Dev-dependencies": tests, examples
-    and benchmarks use them; a table that is not there declares nothing), so the crates only
-    they use belong there, not in a table the package never had: when the package is never
-    published (`publish = false`: an example, a test harness), or when its `[dependencies]`
-    are being restored. (Train split of the corpus, 91 repositories: 11 such crates were
-    missed in `[dependencies]` against 2 that no manifest declares.)"""
+def _test_crates_to_dependencies(project: Project, cands: list[Candidate]) -> None:
+    """Crates only tests, examples and benchmarks use go to `[dependencies]` where the
+    package's tests were built from it (the Cargo Book, "Dev-dependencies": tests, examples
+    and benchmarks use both tables; a table that is not there declares nothing):
+    - a package that keeps no `[dev-dependencies]` table at all, when it is never published
+      (`publish = false`: an example, a test harness) or its `[dependencies]` are being
+      restored (`_restoring`): the crates only its tests use belong there, not in a table the
+      package never had (corpus train split, 91 repositories: 11 such crates were missed in
+      `[dependencies]` against 2 that no manifest declares);
+    - a package being restored beside a kept dev table that lists crates: a crate only test
+      code uses that the dev table does not list came from `[dependencies]`.
+    An empty dev table (as in a new manifest) says nothing; a package being extended gets a
+    new test-only crate in its dev table."""
+    by_manifest: dict[str, list[Candidate]] = {}
+    for c in cands:
+        by_manifest.setdefault(c.manifest, []).append(c)
     for m in project.manifests_of(Ecosystem.CRATES):
-        if m.parse_error:
-            continue
-        if _tables_of((m.data.get("deps") or {}).keys(), "dev-dependencies"):
-            continue
-        mine = [c for c in cands if c.manifest == m.path]
-        unpublished = m.data.get("publish") in (False, [])
-        if not (unpublished or _restoring(m, mine)):
-            continue
-        why = (
-            "unpublished package without [dev-dependencies]: tests use [dependencies]"
-            if unpublished
-            else "no [dev-dependencies] table beside the [dependencies] being restored: "
-            "tests use [dependencies]"
-        )
-        for c in mine:
-            if c.section == Section.DEV:
-                _to_runtime(c, m.path, "rule:no-dev-table", why)
-
-
-def _restored_beside_dev_table(project: Project, cands: list[Candidate]) -> None:
-    """A package whose `[dependencies]` are being restored (`_restoring`) but which keeps a
-    `[dev-dependencies]` table that lists crates: its tests were built from the two tables
-    together (the Cargo Book, "Dev-dependencies"), so a crate only test code uses that the
-    dev table does not list came from `[dependencies]`. A package that is being extended
-    gets a new test-only crate in its dev table."""
-    for m in project.manifests_of(Ecosystem.CRATES):
-        if m.parse_error:
+        mine = by_manifest.get(m.path, [])
+        if m.parse_error or not any(c.section == Section.DEV for c in mine):
             continue
         tables = m.data.get("deps") or {}
         dev = _tables_of(tables, "dev-dependencies")
-        if not any(tables[t] for t in dev):
-            continue  # (an empty dev table, as in a new manifest, says nothing)
-        mine = [c for c in cands if c.manifest == m.path]
-        if not _restoring(m, mine):
+        if not dev:
+            unpublished = m.data.get("publish") in (False, [])
+            if not (unpublished or _restoring(m, mine)):
+                continue
+            kind, listed = "rule:no-dev-table", set()
+            why = (
+                "unpublished package without [dev-dependencies]: tests use [dependencies]"
+                if unpublished
+                else "no [dev-dependencies] table beside the [dependencies] being restored: "
+                "tests use [dependencies]"
+            )
+        elif any(tables[t] for t in dev) and _restoring(m, mine):
+            kind, listed = "rule:dev-table-lacks", {code_name(n) for t in dev for n in tables[t]}
+            why = (
+                "tests use it and the kept [dev-dependencies] does not list it: "
+                "it was in [dependencies]"
+            )
+        else:
             continue
-        listed = {code_name(n) for t in dev for n in tables[t]}
         for c in mine:
             if c.section == Section.DEV and code_name(c.name) not in listed:
-                _to_runtime(
-                    c,
-                    m.path,
-                    "rule:dev-table-lacks",
-                    "tests use it and the kept [dev-dependencies] does not list it: "
-                    "it was in [dependencies]",
-                )
+                c.section = Section.RUNTIME
+                c.evidence.append(Evidence(kind, m.path, None, why))
 
 
 # ---------------------------------------------------------------- [features]
