@@ -23,6 +23,7 @@ from depinfer.ci import RunResult
 from depinfer.model import Inference, ManifestEdit
 
 INSTANCES = bench_instances()
+RUST_IDS = {i.id for i in INSTANCES.values() if i.language == "rust"}
 
 
 def run(status: str, **outcomes: str) -> RunResult:
@@ -119,7 +120,7 @@ class FakeCI:
 
     def __call__(
         self, root, language, test_cmd=None, runtime=None, log_path=None, step_timeout=900,
-        as_of=None,
+        as_of=None, env=None,
     ) -> RunResult:  # fmt: skip
         root = Path(root)
         inst = next(
@@ -128,7 +129,8 @@ class FakeCI:
         )  # fmt: skip
         self.calls.append(
             {"id": inst.id, "cmd": test_cmd, "timeout": step_timeout, "as_of": as_of,
-             "log": log_path, "root": str(root)}
+             "log": log_path, "root": str(root), "env": dict(env or {}),
+             "target_existed": bool(env) and Path(env["CARGO_TARGET_DIR"]).is_dir()}
         )  # fmt: skip
         if self.fail_with is not None:
             raise self.fail_with
@@ -231,6 +233,14 @@ def test_execute_end_to_end_verdicts_logs_table_and_json(
     assert "abs" in captured.out and "rcnt" in captured.out
     assert "1/2" in captured.out  # python: one of two counted instances passes
     assert "abs pass" in captured.err and "abs FAIL" in captured.err  # progress lines
+    # a Rust instance's runs build in one cargo target folder, removed afterwards; the
+    # other languages get no such variable
+    rust = [c for c in fake_ci.calls if c["id"] in RUST_IDS]
+    assert rust and all(c["target_existed"] for c in rust)
+    folders = {c["env"]["CARGO_TARGET_DIR"] for c in rust}
+    assert len(folders) == len({c["id"] for c in rust})
+    assert not any(Path(f).exists() for f in folders)
+    assert all(not c["env"] for c in fake_ci.calls if c["id"] not in RUST_IDS)
 
 
 def test_execute_resumes_and_reuses_the_textual_result(

@@ -423,13 +423,15 @@ def _run(status: str, outcomes: dict[str, tuple[str, str]]) -> RunResult:
                      failed_step="python -m pytest" if status == "failed" else None)  # fmt: skip
 
 
-def _verify(tmp_path, fake_run, monkeypatch, rounds=3):
+def _verify(tmp_path, fake_run, monkeypatch, rounds=3, env=None):
     import depinfer.ci.repair as repair
     from depinfer.pipeline import infer
 
     monkeypatch.setattr(repair, "run_tests", fake_run)
     ctx = offline_context(versions=False)
-    request = repair.VerifyRequest("python", test_cmd="pytest", max_rounds=rounds)
+    request = repair.VerifyRequest(
+        "python", test_cmd="pytest", max_rounds=rounds, env=dict(env or {})
+    )
     return infer(tmp_path, ctx.options, ctx=ctx, verify=request)
 
 
@@ -489,13 +491,19 @@ def test_only_failed_tests_rerun_then_all_confirm_and_machine_failures_do_not_co
             "tests/test_config.py::test_b": ("PASSED", "") if fixed else ("FAILED", missing),
             "tests/test_config.py::test_c": ("FAILED", network),
         }
-        if env:  # --lf: only those that failed
+        if env and "PYTEST_ADDOPTS" in env:  # --lf: only those that failed
             tests.pop("tests/test_config.py::test_a")
         return _run("failed", tests)
 
     outcome = _verify(tmp_path, fake_run, monkeypatch).verification
     assert [r.scope for r in outcome.rounds] == ["all tests", "the 2 failed tests", "all tests"]
     assert envs == [None, {"PYTEST_ADDOPTS": "--lf"}, None]
+
+    # the caller's variables (the benchmark's shared cargo folder) reach every run
+    envs.clear()
+    _verify(tmp_path, fake_run, monkeypatch, env={"CARGO_TARGET_DIR": "/t"})
+    assert envs == [{"CARGO_TARGET_DIR": "/t"}, {"CARGO_TARGET_DIR": "/t", "PYTEST_ADDOPTS": "--lf"},
+                    {"CARGO_TARGET_DIR": "/t"}]  # fmt: skip
     assert outcome.rounds[0].added == ["pyyaml"]
     assert outcome.passed and [e.test for e in outcome.environment] == [
         "tests/test_config.py::test_c"

@@ -486,12 +486,7 @@ def _run_one(
     """One instance: infer and score (unless `result` has it already), then execute and
     verify when asked."""
     from depinfer.bench.dibench import gold_from_patch  # lazy: per subcommand
-    from depinfer.bench.execute import (  # lazy: per subcommand
-        execute_instance,
-        finished,
-        needs_verify,
-        verify_instance,
-    )
+    from depinfer.bench.execute import shared_build_env  # lazy: per subcommand
     from depinfer.bench.runner import run_isolated  # lazy: per subcommand
 
     if result is None:
@@ -503,7 +498,31 @@ def _run_one(
             inst, inst.tree(trees), options, premasked, timeout=args.timeout, spawn=args.jobs > 1
         )
     run_as_of = exec_as_of(args.exec_as_of, result.get("as_of"))
-    if args.execute and result.get("status") == "ok" and not finished(result.get("execution")):
+    if args.execute:
+        with shared_build_env(inst) as env:
+            _execute_and_verify(args, trees, out, options, result, inst, run_as_of, env)
+    return result
+
+
+def _execute_and_verify(
+    args: argparse.Namespace,
+    trees: Path,
+    out: Path,
+    options: object,
+    result: dict,
+    inst: Instance,
+    run_as_of: str | None,
+    env: dict[str, str],
+) -> None:
+    """The executed runs an instance still owes, then its verify stage when asked."""
+    from depinfer.bench.execute import (  # lazy: per subcommand
+        execute_instance,
+        finished,
+        needs_verify,
+        verify_instance,
+    )
+
+    if result.get("status") == "ok" and not finished(result.get("execution")):
         result["execution"] = execute_instance(
             inst,
             inst.tree(trees),
@@ -514,8 +533,9 @@ def _run_one(
             keep=args.keep,
             baseline=Path(args.reuse_runs) if args.reuse_runs else None,
             countable_only=args.countable_only,
+            env=env,
         )
-    if args.execute and result.get("status") == "ok":
+    if result.get("status") == "ok":
         _execute_peers(args, trees, out, options, result, inst, run_as_of)
     if args.verify and needs_verify(result.get("execution") or {}):
         result["execution"]["verified"] = verify_instance(
@@ -527,8 +547,8 @@ def _run_one(
             step_timeout=args.step_timeout,
             as_of=run_as_of,
             rounds=args.rounds,
+            env=env,
         )
-    return result
 
 
 def _execute_peers(

@@ -43,13 +43,15 @@ peer's run from the earlier results too when the tool wrote the same names there
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 import json
+import os
 import re
 import shutil
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -65,6 +67,23 @@ from depinfer.pipeline import infer_and_verify
 RUNS = ("gold", "masked", "inferred")
 STEP_TIMEOUT = 900
 NOT_RUN = "not-run"
+
+
+@contextlib.contextmanager
+def shared_build_env(inst: Instance) -> Iterator[dict[str, str]]:
+    """Variables for every run of one instance: a Rust instance's gold, masked, inferred and
+    verify runs build in one cargo target folder. Registry crates of the same version and
+    features compile once, not once per run (most of a Rust instance's time), while each
+    copy's own crates, at another path, still build apart. Removed afterwards (a build cache,
+    not a copy to inspect); a folder the caller's environment names already is left alone."""
+    if inst.language != "rust" or os.environ.get("CARGO_TARGET_DIR"):
+        yield {}
+        return
+    folder = Path(tempfile.mkdtemp(prefix="depinfer-cargo-target-"))
+    try:
+        yield {"CARGO_TARGET_DIR": str(folder)}
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def log_dir(out: Path, inst: Instance) -> Path:
@@ -136,12 +155,21 @@ def instance_test_cmd(inst: Instance) -> str | None:
     return None if lang and lang != inst.language else cmd
 
 
-def _call_runner(root: Path, inst: Instance, log: Path, step_timeout: int, as_of: str | None):
+def _call_runner(
+    root: Path,
+    inst: Instance,
+    log: Path,
+    step_timeout: int,
+    as_of: str | None,
+    env: dict[str, str] | None = None,
+):
     kwargs: dict[str, Any] = {
         "test_cmd": instance_test_cmd(inst),
         "log_path": log,
         "step_timeout": step_timeout,
     }
+    if env:
+        kwargs["env"] = env
     if "strict" in inspect.signature(depinfer.ci.run_tests).parameters:
         kwargs["strict"] = True  # install as the job does, and nothing besides
     try:  # the runner keeps package managers to releases of the snapshot's time when it can
@@ -234,6 +262,7 @@ def execute_instance(
     keep: bool = False,
     baseline: Path | None = None,
     countable_only: bool = False,
+    env: dict[str, str] | None = None,
 ) -> dict[str, Any]:
     """Run gold, masked and inferred; returns the `execution` record of the instance result.
 
@@ -277,7 +306,7 @@ def execute_instance(
                 log.write_text(problem + "\n", encoding="utf-8")
                 record.update(status="error", error=f"{kind}: {problem}")
                 break
-            results[kind] = _call_runner(root, inst, log, step_timeout, as_of)
+            results[kind] = _call_runner(root, inst, log, step_timeout, as_of, env)
             runs[kind] = summarise_run(results[kind], log, out)
             if kind == "gold" and results[kind].status == NOT_RUN:
                 # no test job found, or no local runner for it: nothing to judge
@@ -385,6 +414,7 @@ def verify_instance(
     step_timeout: int = STEP_TIMEOUT,
     as_of: str | None = None,
     rounds: int = 3,
+    env: dict[str, str] | None = None,
 ) -> dict[str, Any]:
     """The verify stage for one executed instance; returns its `verified` record.
 
@@ -416,6 +446,7 @@ def verify_instance(
                 first_run=inferred,
                 step_timeout=step_timeout,
                 as_of=as_of,
+                env=dict(env or {}),
             )
             outcome = infer_and_verify(root, request, make_ctx()).verification
         except Exception as exc:  # the loop failed on this instance: record, go on

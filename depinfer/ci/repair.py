@@ -862,6 +862,8 @@ class VerifyRequest:
     step_timeout: int = 900  # seconds per install or test step
     # the package managers' cut-off date (default: the inference's as-of date)
     as_of: str | None = None
+    # variables every step gets (the benchmark's shared cargo build folder)
+    env: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -1007,7 +1009,7 @@ def _test_run(loop: _Loop, number: int, partial: bool = False) -> RunResult:
         as_of=loop.as_of,
         runtime=loop.runtime,
         step_timeout=request.step_timeout,
-        env={"PYTEST_ADDOPTS": RERUN_FAILED} if partial else None,
+        env={**request.env, **({"PYTEST_ADDOPTS": RERUN_FAILED} if partial else {})} or None,
         strict=True,
     ).strict()
 
