@@ -300,19 +300,28 @@ def _run_args(args: argparse.Namespace, argv: list[str]) -> int:
 
 def _run_cache(args: argparse.Namespace, argv: list[str]):
     """The kept output of this command line over this tree (runcache.py), for the runs
-    whose output depends on the tree alone: offline --check, and --offline --names-only
-    printing (not writing; not on a terminal's stderr, where a spinner runs)."""
+    that print (not write; not on a terminal's stderr, where a spinner runs): offline
+    --check and --offline --names-only, whose output depends on the tree alone, and online
+    runs, whose output also depends on registry answers and settings that runcache checks."""
     import os
 
     if args.no_cache or os.environ.get("DEPINFER_NO_CACHE") or not os.path.isdir(args.path):
         return None
-    check = args.check and not args.online
-    if not (check or (_offline_output(args) and not sys.stderr.isatty())):
-        return None
+    online = False
+    if not (args.check and not args.online):
+        printing = not (args.write or args.verify or args.llm)
+        if not printing or sys.stderr.isatty():
+            return None
+        if not args.offline:
+            online = not args.refresh
+            if not online:
+                return None
+        elif not args.names_only:
+            return None
     from depinfer.filecache import cache_folder  # lazy: light, and only for these runs
     from depinfer.runcache import RunCache
 
-    return RunCache(cache_folder(), args.path, [os.getcwd(), *argv])
+    return RunCache(cache_folder(), args.path, [os.getcwd(), *argv], online=online)
 
 
 def _recorded(kept, args: argparse.Namespace) -> int:
@@ -321,6 +330,7 @@ def _recorded(kept, args: argparse.Namespace) -> int:
     from depinfer.runcache import Tee
 
     out, err = Tee(sys.stdout), Tee(sys.stderr)
+    kept.begin()
     real = sys.stdout, sys.stderr
     sys.stdout, sys.stderr = out, err
     try:

@@ -1,8 +1,14 @@
-"""The whole answer of an offline run over an unchanged tree, kept beside the analysis cache.
+"""The whole answer of a run over an unchanged tree, kept beside the analysis cache.
 
 `depinfer --check` (offline) and `depinfer --offline --names-only` read nothing but the
 tree, depinfer's own code and tables and a few environment variables, so the same inputs
-give the same output. This cache keeps the last output (stdout, stderr, exit code) per
+give the same output. A printing online run reads more: registry answers (kept in the HTTP
+and facts caches, each fresh for a while), the user's registry settings (pip, uv, npm,
+cargo and NuGet configuration files) and tools on PATH. Its answer is kept with what it
+read besides the tree — each such file's stamp, and the moment the first registry answer
+it used goes stale — and a later run uses it only while every stamp is unchanged and that
+moment has not come (as the registry caches themselves would answer; `--refresh` asks
+again). This cache keeps the last output (stdout, stderr, exit code) per
 tree and command line, keyed by a digest of every file and folder below the tree (path,
 size, modification and change times; the change time cannot be set back by a tool), of
 depinfer's fingerprint, the Python version, the command line and the environment that
@@ -34,6 +40,54 @@ UNREAD_DIRS = frozenset({".git", ".hg", ".svn"})
 # Environment variables the output may depend on (colour, settings, locations)
 _ENV_PREFIXES = ("DEPINFER_",)
 _ENV_NAMES = ("NO_COLOR", "TERM", "PYTHONHASHSEED", "PYTHONIOENCODING", "LANG", "LC_ALL")
+# ... and, online, the registry settings and tools: the package managers' variables (upper
+# case or npm's lower case), where config and tools are found
+_ONLINE_PREFIXES = ("UV_", "PIP_", "NPM_CONFIG_", "CARGO", "NUGET", "XDG_", "APPDATA")
+_ONLINE_NAMES = ("PATH", "HOME", "VIRTUAL_ENV", "CONDA_PREFIX", "RUSTUP_HOME", "DOTNET_ROOT")
+
+# What this process's run read besides the tree (online runs; see note_inputs)
+_inputs: set[str] = set()
+_stale_at: list[float] = []
+
+
+def note_inputs(paths: Any) -> None:
+    """Files outside the tree whose content (or absence) the answer depends on: the
+    registry settings consulted, tools found."""
+    _inputs.update(str(p) for p in paths)
+
+
+def note_fresh_until(moment: float | None) -> None:
+    """A registry answer the run used stays current until `moment` (None: forever, as a
+    published file's bytes)."""
+    if moment is not None:
+        _stale_at.append(moment)
+
+
+def forget_inputs() -> None:
+    _inputs.clear()
+    _stale_at.clear()
+
+
+def _stamp(path: str) -> str:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return "-"
+    return f"{st.st_size}:{st.st_mtime_ns}:{st.st_ino}"
+
+
+def _git_files(tree: str) -> list[str]:
+    """The files naming the tree's HEAD commit (an online answer may be dated by it)."""
+    git = os.path.join(tree, ".git")
+    files = [os.path.join(git, "HEAD"), os.path.join(git, "packed-refs")]
+    try:
+        with open(files[0], encoding="utf-8") as fh:
+            head = fh.read(4096).strip()
+    except OSError:
+        return files
+    if head.startswith("ref: "):
+        files.append(os.path.join(git, *head[5:].strip().split("/")))
+    return files
 
 
 def tree_state(root: str) -> tuple[str, float] | None:
@@ -72,19 +126,23 @@ def tree_state(root: str) -> tuple[str, float] | None:
     return h.hexdigest(), newest
 
 
-def _environment() -> list[tuple[str, str]]:
-    return sorted(
-        (k, v) for k, v in os.environ.items() if k.startswith(_ENV_PREFIXES) or k in _ENV_NAMES
-    )
+def _environment(online: bool = False) -> list[tuple[str, str]]:
+    def shapes(name: str) -> bool:
+        if name.startswith(_ENV_PREFIXES) or name in _ENV_NAMES:
+            return True
+        return online and (name.upper().startswith(_ONLINE_PREFIXES) or name in _ONLINE_NAMES)
+
+    return sorted((k, v) for k, v in os.environ.items() if shapes(k))
 
 
 class RunCache:
     """The kept output of one command line over one tree."""
 
-    def __init__(self, directory: Path, tree: str, argv: list[str]) -> None:
+    def __init__(self, directory: Path, tree: str, argv: list[str], online: bool = False) -> None:
         self.tree = os.path.abspath(tree)
+        self.online = online
         ttys = tuple(_isatty(s) for s in (sys.stdout, sys.stderr))
-        ident = repr((FORMAT, self.tree, argv, sys.version, ttys, _environment()))
+        ident = repr((FORMAT, self.tree, argv, sys.version, ttys, _environment(online), online))
         name = blake2b(ident.encode("utf-8", "surrogatepass"), digest_size=16)
         self.path = directory / SUBDIR / fingerprint() / RESULTS / f"{name.hexdigest()}.pickle"
         self.ident = ident
@@ -101,14 +159,32 @@ class RunCache:
             return None
         if (
             isinstance(kept, tuple)
-            and len(kept) == 5
+            and len(kept) == 7
             and kept[:2] == (self.ident, self.state[0])
             and isinstance(kept[2], str)
             and isinstance(kept[3], str)
             and isinstance(kept[4], int)
+            and self._still_holds(kept[5], kept[6])
         ):
             return kept[2], kept[3], kept[4]
         return None
+
+    def _still_holds(self, stamps: Any, stale_at: Any) -> bool:
+        """What an online answer read besides the tree is as it was, and still current."""
+        if not isinstance(stamps, tuple) or not isinstance(stale_at, (float, type(None))):
+            return False
+        if stale_at is not None and time.time() >= stale_at:
+            return False
+        return all(
+            isinstance(item, tuple) and len(item) == 2 and _stamp(item[0]) == item[1]
+            for item in stamps
+        )
+
+    def begin(self) -> None:
+        """The run starts: what it reads besides the tree is noted from here on."""
+        forget_inputs()
+        if self.online:
+            note_inputs(_git_files(self.tree))
 
     def keep(self, out: str, err: str, code: int) -> None:
         """Keep this run's output, unless the tree changed while it ran or is too fresh."""
@@ -117,7 +193,14 @@ class RunCache:
             return
         if tree_state(self.tree) != before:
             return
-        data = pickle.dumps((self.ident, before[0], out, err, code))
+        stamps: tuple[tuple[str, str], ...] = ()
+        stale_at: float | None = None
+        if self.online:
+            stamps = tuple((p, _stamp(p)) for p in sorted(_inputs))
+            stale_at = min(_stale_at, default=None)
+            if stale_at is None or stale_at - time.time() < RACY_SECONDS:
+                return  # no registry answer was noted (none asked, or not cached): run again
+        data = pickle.dumps((self.ident, before[0], out, err, code, stamps, stale_at))
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             write_atomically(self.path, data)

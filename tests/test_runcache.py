@@ -80,7 +80,7 @@ def test_each_command_line_keeps_its_own_answer(tmp_path, cache_dir, runs, capsy
     assert len(runs) == 3
 
 
-def test_no_cache_online_and_writes_are_never_kept(tmp_path, cache_dir, runs, capsys):
+def test_no_cache_and_writes_are_never_kept(tmp_path, cache_dir, runs, capsys):
     root = write_tree(tmp_path / "repo", TREE)
     _run(capsys, str(root), "--check", "--no-cache")
     _run(capsys, str(root), "--offline", "--names-only", "--write")
@@ -125,3 +125,70 @@ def test_a_hit_loads_no_stage(tmp_path, cache_dir):
 def test_the_walk_skips_what_scan_never_enters():
     assert runcache.UNREAD_DIRS == VCS_DIRS
     assert filecache.SUBDIR == "analysis"
+
+
+# ---------------------------------------------------------------- online runs
+
+
+@pytest.fixture
+def online(registry_server, cache_dir, monkeypatch):
+    """Online runs ask the recorded registry (its answers kept in cache_dir), found as the
+    user's settings name it: PIP_INDEX_URL."""
+    from depinfer import pipeline
+    from depinfer.context import Context
+
+    monkeypatch.setenv("PIP_INDEX_URL", registry_server.url("/simple"))
+
+    def make_context(options):
+        registries = registry_server.registries(
+            cache_dir / "http", refresh=options.refresh, endpoints={}
+        )
+        return Context(options=options, registries=registries)
+
+    monkeypatch.setattr(pipeline, "make_context", make_context)
+    return registry_server
+
+
+def test_an_online_answer_is_kept_while_its_registry_answers_are_fresh(
+    tmp_path, cache_dir, runs, online, capsys, monkeypatch
+):
+    root = write_tree(tmp_path / "repo", TREE)
+    first = _run(capsys, str(root), "--names-only")
+    asked = len(online.hits)
+    assert first[0] == 0 and "pyyaml" in first[1].lower() and asked
+    assert _run(capsys, str(root), "--names-only") == first
+    assert len(runs) == 1 and len(online.hits) == asked  # neither stages nor registry ran
+    # a day later the registry answers it used have gone stale: the run asks again
+    later = runcache.time.time() + 2 * 86400
+    monkeypatch.setattr(runcache.time, "time", lambda: later)
+    _run(capsys, str(root), "--names-only")
+    assert len(runs) == 2
+
+
+def test_a_changed_registry_setting_or_refresh_runs_again(
+    tmp_path, cache_dir, runs, online, capsys, monkeypatch
+):
+    root = write_tree(tmp_path / "repo", TREE)
+    home = tmp_path / "home"
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
+    _run(capsys, str(root), "--names-only")
+    _run(capsys, str(root), "--names-only")
+    assert len(runs) == 1
+    (home / ".config" / "pip").mkdir(parents=True)
+    (home / ".config" / "pip" / "pip.conf").write_text("[global]\ntimeout = 30\n")
+    _run(capsys, str(root), "--names-only")  # a settings file that was absent now exists
+    assert len(runs) == 2
+    _run(capsys, str(root), "--names-only", "--refresh")  # never answered from the keep
+    assert len(runs) == 3
+    monkeypatch.setenv("PIP_INDEX_URL", online.url("/simple/"))  # the registry's settings
+    _run(capsys, str(root), "--names-only")
+    assert len(runs) == 4
+
+
+def test_an_online_run_with_a_registry_failure_is_not_kept(
+    tmp_path, cache_dir, runs, online, capsys
+):
+    root = write_tree(tmp_path / "repo", TREE)
+    online.fail_everything(503)
+    _run(capsys, str(root), "--names-only")
+    assert not _kept(cache_dir)

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from depinfer.registries import tooling
+from depinfer.runcache import note_inputs
 
 
 @dataclass
@@ -79,6 +80,13 @@ def _same_url(a: str, b: str) -> bool:
     return a.rstrip("/").lower() == b.rstrip("/").lower()
 
 
+def _considered(files: list[Path]) -> list[Path]:
+    """Settings files read (or looked for): a kept answer holds while they stay as they
+    were (runcache)."""
+    note_inputs(files)
+    return files
+
+
 def _ancestors(root: Path | None) -> list[Path]:
     if root is None:
         return []
@@ -115,8 +123,9 @@ def _split_urls(value: str) -> list[str]:
 def _uv_files(project_root: Path | None, env: Mapping[str, str], home: Path) -> list[Path]:
     files: list[Path] = []
     if env.get("UV_CONFIG_FILE"):
-        return [Path(env["UV_CONFIG_FILE"])]
+        return _considered([Path(env["UV_CONFIG_FILE"])])
     for d in _ancestors(project_root):
+        _considered([d / "uv.toml", d / "pyproject.toml"])
         if (d / "uv.toml").is_file():
             files.append(d / "uv.toml")
             break
@@ -128,7 +137,7 @@ def _uv_files(project_root: Path | None, env: Mapping[str, str], home: Path) -> 
     for d in (env.get("XDG_CONFIG_DIRS") or "/etc/xdg").split(os.pathsep):
         files.append(Path(d) / "uv" / "uv.toml")
     files.append(Path("/etc/uv/uv.toml"))
-    return files
+    return _considered(files)
 
 
 def _uv_settings(path: Path) -> tuple[str | None, list[str]]:
@@ -171,7 +180,7 @@ def _pip_files(env: Mapping[str, str], home: Path) -> list[Path]:
     files.append(Path(sys.prefix) / "pip.conf")
     if env.get("PIP_CONFIG_FILE"):
         files.append(Path(env["PIP_CONFIG_FILE"]))
-    return files
+    return _considered(files)
 
 
 def _pip_settings(files: list[Path]) -> tuple[tuple[str, str] | None, list[tuple[str, str]]]:
@@ -281,7 +290,7 @@ def _npmrc_files(project_root: Path | None, env: Mapping[str, str], home: Path) 
         prefix = _env_ci(env, "npm_config_prefix") or _node_prefix()
         if prefix:
             files.append(Path(prefix) / "etc" / "npmrc")
-    return files
+    return _considered(files)
 
 
 def npmrc_files(project_root: Path | None) -> list[Path]:
@@ -351,10 +360,12 @@ def _cargo_files(project_root: Path | None, env: Mapping[str, str], home: Path) 
     for d in _ancestors(project_root):
         for name in ("config.toml", "config"):
             p = d / ".cargo" / name
+            _considered([p])
             if p.is_file() and p.parent != cargo_home:
                 files.append(p)
                 break
     for name in ("config.toml", "config"):
+        _considered([cargo_home / name])
         if (cargo_home / name).is_file():
             files.append(cargo_home / name)
             break
@@ -436,6 +447,7 @@ def _nuget_files(project_root: Path | None, env: Mapping[str, str], home: Path) 
     """NuGet.Config files, closest first: project directory upwards, then the user's."""
     files: list[Path] = []
     for d in _ancestors(project_root):
+        _considered([d])  # a folder's stamp changes when a file is added to it
         try:
             names = [p for p in d.iterdir() if p.name.lower() == "nuget.config" and p.is_file()]
         except OSError:
@@ -446,7 +458,7 @@ def _nuget_files(project_root: Path | None, env: Mapping[str, str], home: Path) 
         files.append(Path(appdata) / "NuGet" / "NuGet.Config")
     else:
         files.append(home / ".nuget" / "NuGet" / "NuGet.Config")
-    return [f for f in files if f.is_file()]
+    return [f for f in _considered(files) if f.is_file()]
 
 
 def nuget_sources(

@@ -22,6 +22,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
+from depinfer.runcache import note_fresh_until
+
 T = TypeVar("T")
 SCHEMA = 3  # 3: PyPI documents keep absolute file URLs and each release's wheel
 
@@ -76,6 +78,7 @@ class FactStore:
             return None
         if row is None or time.time() - row[0] > self.ttl:
             return None
+        note_fresh_until(row[0] + self.ttl)
         # Unpickling creates many small containers; pausing the cyclic GC meanwhile avoids
         # repeated full collections (it more than halves a warm run's time).
         enabled = gc.isenabled()
@@ -99,6 +102,7 @@ class FactStore:
                     (key, time.time(), blob),
                 )
                 self._db.commit()
+            note_fresh_until(time.time() + self.ttl)
         except (sqlite3.Error, pickle.PicklingError, TypeError):
             pass
 

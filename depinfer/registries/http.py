@@ -16,14 +16,16 @@ import os
 import sqlite3
 import sys
 import threading
+import time
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from depinfer.registries.base import RegistryError
 from depinfer.registries.cache import enforce_cap, max_bytes
 from depinfer.registries.facts import FactStore
+from depinfer.runcache import note_fresh_until
 
 if TYPE_CHECKING:  # requests and urllib3 load on the first session: offline runs skip them
     import requests
@@ -228,6 +230,7 @@ class RegistryHttp:
         package's failure, not the registry's. Counting it towards `max_failures` made the
         output depend on thread order: whether the breaker tripped, and for which names,
         followed how those answers interleaved with good ones."""
+        note_fresh_until(0.0)  # an answer missing for a failure is not one to keep (runcache)
         with self._lock:
             self.total_failures += 1
             if counts:
@@ -278,6 +281,7 @@ class RegistryHttp:
             # The cache itself broke (locked, corrupt, disk full): carry on without it.
             self.session = self._make_session(cached=False)
             return self.get(url, accept, expire_after, headers)
+        self._note_freshness(response)
         if response.status_code in NOT_FOUND:
             self._succeed()
             return None
@@ -290,6 +294,18 @@ class RegistryHttp:
             )
         self._succeed()
         return response
+
+    def _note_freshness(self, response: Any) -> None:
+        """Until when this answer is the cache's answer (runcache keeps a run's output no
+        longer): its cache expiry; for a session without a cache, the settings' expiry."""
+        if not hasattr(self.session, "cache"):
+            note_fresh_until(time.time() + self.settings.expire_after.total_seconds())
+            return
+        expires = getattr(response, "expires", None)
+        if isinstance(expires, datetime):
+            if expires.tzinfo is None:  # requests-cache keeps UTC without a zone
+                expires = expires.replace(tzinfo=timezone.utc)
+            note_fresh_until(expires.timestamp())
 
     def get_json(self, url: str, accept: str | None = None) -> Any | None:
         """Parsed JSON for `url` (None: not found); malformed JSON is a RegistryError."""

@@ -21,6 +21,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from depinfer.runcache import note_fresh_until
+
 PROBE_TTL = 24 * 3600  # seconds a remembered tooling answer stays valid
 _memo: dict[str, str | None] = {}
 _memo_lock = threading.Lock()
@@ -59,10 +61,12 @@ def remembered(
         ):
             value = entry.get("value")
             answer = value if isinstance(value, str) else None
+            note_fresh_until(float(entry.get("at", 0)) + PROBE_TTL)  # type: ignore[arg-type]
             with _memo_lock:
                 _memo[f"{key}|{stamp}"] = answer
             return answer
     answer = probe()
+    note_fresh_until(time.time() + PROBE_TTL)
     with _memo_lock:
         _memo[f"{key}|{stamp}"] = answer
     if store is not None and answer is not None:

@@ -54,6 +54,7 @@ from depinfer.model import Evidence, Manifest, Requirement
 from depinfer.registries.base import VersionInfo
 from depinfer.resolvers.javascript_precheck import Check, Releases, Scope
 from depinfer.resolvers.javascript_semver import satisfies, semver_key
+from depinfer.runcache import note_inputs
 from depinfer.versions import pick_version
 
 NPM_TIMEOUT = 180  # seconds for one `npm install --package-lock-only`
@@ -330,7 +331,9 @@ def run_npm(cmd: list[str], cwd: Path) -> Failure | None:
 
 
 def npm_binary() -> str | None:
-    return shutil.which("npm")
+    found = shutil.which("npm")
+    note_inputs([found] if found else [])  # a kept answer holds for this npm (runcache)
+    return found
 
 
 # npm's failures that are its answer about the manifests (a conflict, a release or package

@@ -29,6 +29,7 @@ from depinfer.model import Ecosystem, Evidence, Requirement
 from depinfer.registries.base import VersionInfo
 from depinfer.registries.endpoints import pypi_index_from_url
 from depinfer.registries.status import stage
+from depinfer.runcache import note_inputs
 from depinfer.versions import pick_version
 
 
@@ -339,9 +340,11 @@ def find_uv() -> str | None:
     try:
         from uv import find_uv_bin
 
-        return find_uv_bin()
+        found: str | None = find_uv_bin()
     except (ImportError, FileNotFoundError):
-        return shutil.which("uv")
+        found = shutil.which("uv")
+    note_inputs([found] if found else [])  # a kept answer holds for this uv (runcache)
+    return found
 
 
 def index_args(ctx: Context) -> list[str]:

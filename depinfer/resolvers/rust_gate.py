@@ -30,6 +30,7 @@ import tomlkit
 
 from depinfer.manifests import cargo
 from depinfer.model import Ecosystem, Project, Requirement
+from depinfer.runcache import note_inputs
 
 CARGO_TIMEOUT = 30  # seconds for one `cargo metadata`
 MAX_MIRRORED_FILES = 50_000  # empty `.rs` files a scratch copy makes at most
@@ -190,6 +191,7 @@ def gate(
         else:
             texts[path] = text
     cargo_bin = shutil.which("cargo") if use_cargo else None
+    note_inputs([cargo_bin] if cargo_bin else [])  # a kept answer holds for it (runcache)
     if not texts or cargo_bin is None:
         return refused
     with tempfile.TemporaryDirectory(prefix="depinfer-cargo-") as tmp:
