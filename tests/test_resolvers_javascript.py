@@ -41,6 +41,17 @@ PACKAGES = {
     "vitest": [V("1.0.0", utc_date(2023, 12))],
     "react-dom": [V("18.2.0", utc_date(2022, 6), extra={"peerDependencies": {"react": "^18.2.0"}})],
     "tailwindcss": [V("3.4.0", utc_date(2023, 12))],
+    "next": [
+        V(
+            "14.0.4",
+            utc_date(2023, 12),
+            extra={
+                "types": "index.d.ts",
+                "peerDependencies": {"react": "^18.2.0", "react-dom": "^18.2.0"},
+            },
+        )
+    ],
+    "@types/react-dom": [V("18.2.17", utc_date(2023, 11))],
     # a package whose newest major is ESM only (`type: module`, no `require` condition)
     "esm-later": [
         V("4.1.2", utc_date(2021, 6), extra={"main": "index.js"}),
@@ -122,6 +133,22 @@ def test_apps_declare_the_peers_of_what_they_use(tmp_path):
     reqs = {r.name: r for r in infer(tmp_path, options, ctx=ctx).requirements}
     assert reqs["react"].section == Section.RUNTIME  # react-dom's peer
     assert "peer of react-dom" in str(reqs["react"].evidence[0])
+
+
+def test_a_peer_written_for_a_typescript_app_brings_its_types(tmp_path):
+    # next renders with react-dom, which the app never imports: the peer is written, and
+    # in TypeScript code its DefinitelyTyped package too, as for an imported package
+    (tmp_path / "package.json").write_text(
+        '{"name": "site", "private": true, "devDependencies": {"typescript": "^5"}}'
+    )
+    (tmp_path / "page.tsx").write_text("import Link from 'next/link'\nexport default Link\n")
+    options = Options()
+    ctx = Context(options=options, registries=FakeRegistries())
+    reqs = {r.name: r for r in infer(tmp_path, options, ctx=ctx).requirements}
+    assert reqs["react-dom"].section == Section.RUNTIME
+    assert reqs["@types/react-dom"].section == Section.DEV
+    assert "react-dom@18.2.0 ships no types" in str(reqs["@types/react-dom"].evidence)
+    assert "@types/next" not in reqs  # next ships its own
 
 
 @pytest.mark.parametrize("offline_spec", ["*"])

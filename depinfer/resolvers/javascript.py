@@ -443,12 +443,15 @@ def _gated(state: _State, out: list[Requirement]) -> list[Requirement]:
 
 
 def _follow_up_requirements(
-    state: _State, out: list[Requirement], follow_ups: list[Candidate]
+    state: _State, out: list[Requirement], follow_ups: list[Candidate], nested: bool = False
 ) -> list[Requirement]:
-    """Requirements for the follow-ups (@types packages, apps' peers) not written yet."""
+    """Requirements for the follow-ups (@types packages, apps' peers) not written yet; a
+    peer written here brings its own types package in TypeScript code, as an imported
+    package does (react-dom, a peer of next, → @types/react-dom)."""
     written = {(r.manifest, r.name.lower()) for r in out}
     by_key = {(r.manifest, r.name.lower()): r for r in out}
     added: list[Requirement] = []
+    types: list[Candidate] = []  # the types packages of the peers written here
     for c in merge_candidates(follow_ups):
         owner = state.manifests[c.manifest]
         key = (c.manifest, c.name.lower())
@@ -473,10 +476,14 @@ def _follow_up_requirements(
         if peer_of and c.name.lower() in state.dependencies_of[c.manifest]:
             continue  # another package the app uses brings this peer along (astro → vite)
         c.evidence.append(_step("peer_follow_up" if peer_of else "types_follow_up"))
-        req, _ = state.requirement(c)
+        req, chosen = state.requirement(c)
         if req is not None:
             added.append(req)
             written.add((c.manifest, c.name.lower()))
+            if peer_of and chosen is not None and not nested:
+                types.extend(f for f in state.follow_ups(c, chosen) if not npm_facts(f).peer_of)
+    if types:
+        added.extend(_follow_up_requirements(state, out + added, types, nested=True))
     return added
 
 
