@@ -77,16 +77,30 @@ def _stamp(path: str) -> str:
 
 
 def _git_files(tree: str) -> list[str]:
-    """The files naming the tree's HEAD commit (an online answer may be dated by it)."""
+    """The files naming the tree's HEAD commit (an online answer may be dated by it): HEAD,
+    the branch it names and packed-refs; for a worktree (`.git` a file naming its git
+    folder), those of that folder and of the repository it belongs to."""
     git = os.path.join(tree, ".git")
-    files = [os.path.join(git, "HEAD"), os.path.join(git, "packed-refs")]
+    folders = [git]
+    try:
+        with open(git, encoding="utf-8") as fh:  # a worktree or submodule: `gitdir: PATH`
+            line = fh.read(4096).strip()
+        if line.startswith("gitdir:"):
+            git = os.path.normpath(os.path.join(tree, line[7:].strip()))
+            folders = [git]
+            with open(os.path.join(git, "commondir"), encoding="utf-8") as fh:
+                folders.append(os.path.normpath(os.path.join(git, fh.read(4096).strip())))
+    except OSError:
+        pass
+    files = [os.path.join(git, "HEAD"), *(os.path.join(f, "packed-refs") for f in folders)]
     try:
         with open(files[0], encoding="utf-8") as fh:
             head = fh.read(4096).strip()
     except OSError:
         return files
     if head.startswith("ref: "):
-        files.append(os.path.join(git, *head[5:].strip().split("/")))
+        ref = head[5:].strip().split("/")
+        files += [os.path.join(f, *ref) for f in folders]
     return files
 
 

@@ -192,3 +192,30 @@ def test_an_online_run_with_a_registry_failure_is_not_kept(
     online.fail_everything(503)
     _run(capsys, str(root), "--names-only")
     assert not _kept(cache_dir)
+
+
+def test_a_new_commit_runs_again(tmp_path, cache_dir, runs, online, capsys):
+    # `--as-of last-commit` dates the answer by HEAD, which lives in .git (never walked)
+    root = write_tree(tmp_path / "repo", TREE)
+
+    def git(*args):
+        subprocess.run(
+            ["git", "-C", str(root), "-c", "user.name=t", "-c", "user.email=t@t", *args],
+            check=True,
+            capture_output=True,
+        )
+
+    git("init", "-q")
+    git("add", "-A")
+    git("commit", "-q", "-m", "one")
+    _run(capsys, str(root), "--names-only", "--as-of", "last-commit")
+    _run(capsys, str(root), "--names-only", "--as-of", "last-commit")
+    assert len(runs) == 1
+    git("commit", "-q", "--allow-empty", "-m", "two")
+    _run(capsys, str(root), "--names-only", "--as-of", "last-commit")
+    assert len(runs) == 2
+    # a worktree: its .git is a file naming its own git folder
+    git("worktree", "add", "-q", str(tmp_path / "wt"))
+    files = runcache._git_files(str(tmp_path / "wt"))
+    assert any(f.endswith(os.path.join("worktrees", "wt", "HEAD")) for f in files)
+    assert any(f.endswith(os.path.join(".git", "refs", "heads", "wt")) for f in files)
