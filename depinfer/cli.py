@@ -307,17 +307,13 @@ def _run_cache(args: argparse.Namespace, argv: list[str]):
 
     if args.no_cache or os.environ.get("DEPINFER_NO_CACHE") or not os.path.isdir(args.path):
         return None
-    online = False
-    if not (args.check and not args.online):
-        printing = not (args.write or args.verify or args.llm)
-        if not printing or sys.stderr.isatty():
-            return None
-        if not args.offline:
-            online = not args.refresh
-            if not online:
-                return None
-        elif not args.names_only:
-            return None
+    offline_check = args.check and not args.online
+    online = not args.offline and not offline_check
+    printing = not (args.write or args.verify or args.llm) and not sys.stderr.isatty()
+    if not offline_check and not (printing and (args.names_only or online)):
+        return None
+    if online and args.refresh:
+        return None
     from depinfer.filecache import cache_folder  # lazy: light, and only for these runs
     from depinfer.runcache import RunCache
 

@@ -47,7 +47,7 @@ _ONLINE_NAMES = ("PATH", "HOME", "VIRTUAL_ENV", "CONDA_PREFIX", "RUSTUP_HOME", "
 
 # What this process's run read besides the tree (online runs; see note_inputs)
 _inputs: set[str] = set()
-_stale_at: list[float] = []
+_stale_at: list[float] = []  # the earliest moment noted, alone (a long process notes many)
 
 
 def note_inputs(paths: Any) -> None:
@@ -59,8 +59,8 @@ def note_inputs(paths: Any) -> None:
 def note_fresh_until(moment: float | None) -> None:
     """A registry answer the run used stays current until `moment` (None: forever, as a
     published file's bytes)."""
-    if moment is not None:
-        _stale_at.append(moment)
+    if moment is not None and (not _stale_at or moment < _stale_at[0]):
+        _stale_at[:] = [moment]
 
 
 def forget_inputs() -> None:

@@ -89,6 +89,13 @@ def run(name: str, as_of: str | None = None):
     return {(r.manifest, r.name): r for r in result.requirements}, ctx
 
 
+def names_of(root):
+    """name → requirement, inferred for `root` against the fake registry."""
+    options = Options()
+    ctx = Context(options=options, registries=FakeRegistries())
+    return {r.name: r for r in infer(root, options, ctx=ctx).requirements}
+
+
 def test_newest_release_by_the_as_of_date_as_caret_range():
     reqs, _ = run("monorepo", as_of="2023-12-31")
     assert reqs[("packages/app/package.json", "express")].spec == "^4.18.2"
@@ -128,9 +135,7 @@ def test_types_packages_only_when_the_chosen_version_ships_none():
 def test_apps_declare_the_peers_of_what_they_use(tmp_path):
     (tmp_path / "package.json").write_text('{"name": "app", "private": true}')
     (tmp_path / "main.js").write_text("import { render } from 'react-dom'\nrender()\n")
-    options = Options()
-    ctx = Context(options=options, registries=FakeRegistries())
-    reqs = {r.name: r for r in infer(tmp_path, options, ctx=ctx).requirements}
+    reqs = names_of(tmp_path)
     assert reqs["react"].section == Section.RUNTIME  # react-dom's peer
     assert "peer of react-dom" in str(reqs["react"].evidence[0])
 
@@ -142,9 +147,7 @@ def test_a_peer_written_for_a_typescript_app_brings_its_types(tmp_path):
         '{"name": "site", "private": true, "devDependencies": {"typescript": "^5"}}'
     )
     (tmp_path / "page.tsx").write_text("import Link from 'next/link'\nexport default Link\n")
-    options = Options()
-    ctx = Context(options=options, registries=FakeRegistries())
-    reqs = {r.name: r for r in infer(tmp_path, options, ctx=ctx).requirements}
+    reqs = names_of(tmp_path)
     assert reqs["react-dom"].section == Section.RUNTIME
     assert reqs["@types/react-dom"].section == Section.DEV
     assert "react-dom@18.2.0 ships no types" in str(reqs["@types/react-dom"].evidence)
@@ -391,9 +394,7 @@ def test_an_expo_apps_config_plugins_and_the_peer_its_cli_shares_are_runtime(tmp
 def test_a_json_app_manifest_without_an_expo_section_names_no_plugins(tmp_path):
     (tmp_path / "package.json").write_text('{"name": "app", "private": true}')
     (tmp_path / "app.json").write_text('{"name": "app", "plugins": ["tailwindcss"]}')
-    options = Options()
-    ctx = Context(options=options, registries=FakeRegistries())
-    reqs = {r.name: r for r in infer(tmp_path, options, ctx=ctx).requirements}
+    reqs = names_of(tmp_path)
     assert "tailwindcss" not in reqs
 
 
@@ -402,9 +403,7 @@ def test_a_private_package_with_peers_of_its_own_leaves_its_uses_peers_to_the_ho
         '{"name": "@acme/ui", "private": true, "peerDependencies": {"zod": "*"}}'
     )
     (tmp_path / "main.js").write_text("import { render } from 'react-dom'\nrender()\n")
-    options = Options()
-    ctx = Context(options=options, registries=FakeRegistries())
-    reqs = {r.name: r for r in infer(tmp_path, options, ctx=ctx).requirements}
+    reqs = names_of(tmp_path)
     assert "react-dom" in reqs
     assert "react" not in reqs  # react-dom's peer: the apps hosting the kit provide it
 
