@@ -52,8 +52,8 @@ _stale_at: list[float] = []  # the earliest moment noted, alone (a long process 
 
 def note_inputs(paths: Any) -> None:
     """Files outside the tree whose content (or absence) the answer depends on: the
-    registry settings consulted, tools found."""
-    _inputs.update(str(p) for p in paths)
+    registry settings consulted, tools found (None: a tool not found, nothing to note)."""
+    _inputs.update(str(p) for p in paths if p)
 
 
 def note_fresh_until(moment: float | None) -> None:

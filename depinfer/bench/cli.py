@@ -15,6 +15,7 @@ Trees are found at <trees>/<language>/<id>/. The source trees are only ever copi
 from __future__ import annotations
 
 import argparse
+import contextlib
 import errno
 import json
 import os
@@ -484,9 +485,15 @@ def _run_one(
     inst: Instance,
 ) -> dict:
     """One instance: infer and score (unless `result` has it already), then execute and
-    verify when asked."""
+    verify when asked (a Rust instance's runs in one cargo target folder)."""
     from depinfer.bench.dibench import gold_from_patch  # lazy: per subcommand
-    from depinfer.bench.execute import shared_build_env  # lazy: per subcommand
+    from depinfer.bench.execute import (  # lazy: per subcommand
+        execute_instance,
+        finished,
+        needs_verify,
+        shared_build_env,
+        verify_instance,
+    )
     from depinfer.bench.runner import run_isolated  # lazy: per subcommand
 
     if result is None:
@@ -498,57 +505,36 @@ def _run_one(
             inst, inst.tree(trees), options, premasked, timeout=args.timeout, spawn=args.jobs > 1
         )
     run_as_of = exec_as_of(args.exec_as_of, result.get("as_of"))
-    if args.execute:
-        with shared_build_env(inst) as env:
-            _execute_and_verify(args, trees, out, options, result, inst, run_as_of, env)
+    building = shared_build_env(inst) if args.execute else contextlib.nullcontext({})
+    with building as env:
+        if args.execute and result.get("status") == "ok" and not finished(result.get("execution")):
+            result["execution"] = execute_instance(
+                inst,
+                inst.tree(trees),
+                result.get("written_text") or {},
+                out,
+                step_timeout=args.step_timeout,
+                as_of=run_as_of,
+                keep=args.keep,
+                baseline=Path(args.reuse_runs) if args.reuse_runs else None,
+                countable_only=args.countable_only,
+                env=env,
+            )
+        if args.execute and result.get("status") == "ok":
+            _execute_peers(args, trees, out, options, result, inst, run_as_of)
+        if args.verify and needs_verify(result.get("execution") or {}):
+            result["execution"]["verified"] = verify_instance(
+                inst,
+                inst.tree(trees),
+                result["execution"],
+                out,
+                lambda: verify_context(result, options),
+                step_timeout=args.step_timeout,
+                as_of=run_as_of,
+                rounds=args.rounds,
+                env=env,
+            )
     return result
-
-
-def _execute_and_verify(
-    args: argparse.Namespace,
-    trees: Path,
-    out: Path,
-    options: object,
-    result: dict,
-    inst: Instance,
-    run_as_of: str | None,
-    env: dict[str, str],
-) -> None:
-    """The executed runs an instance still owes, then its verify stage when asked."""
-    from depinfer.bench.execute import (  # lazy: per subcommand
-        execute_instance,
-        finished,
-        needs_verify,
-        verify_instance,
-    )
-
-    if result.get("status") == "ok" and not finished(result.get("execution")):
-        result["execution"] = execute_instance(
-            inst,
-            inst.tree(trees),
-            result.get("written_text") or {},
-            out,
-            step_timeout=args.step_timeout,
-            as_of=run_as_of,
-            keep=args.keep,
-            baseline=Path(args.reuse_runs) if args.reuse_runs else None,
-            countable_only=args.countable_only,
-            env=env,
-        )
-    if result.get("status") == "ok":
-        _execute_peers(args, trees, out, options, result, inst, run_as_of)
-    if args.verify and needs_verify(result.get("execution") or {}):
-        result["execution"]["verified"] = verify_instance(
-            inst,
-            inst.tree(trees),
-            result["execution"],
-            out,
-            lambda: verify_context(result, options),
-            step_timeout=args.step_timeout,
-            as_of=run_as_of,
-            rounds=args.rounds,
-            env=env,
-        )
 
 
 def _execute_peers(

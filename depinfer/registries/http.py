@@ -297,15 +297,15 @@ class RegistryHttp:
 
     def _note_freshness(self, response: Any) -> None:
         """Until when this answer is the cache's answer (runcache keeps a run's output no
-        longer): its cache expiry; for a session without a cache, the settings' expiry."""
-        if not hasattr(self.session, "cache"):
-            note_fresh_until(time.time() + self.settings.expire_after.total_seconds())
-            return
+        longer): its cache expiry; for an answer the cache does not keep (no cache, a 404
+        it does not store), the settings' expiry. A kept answer without one never expires."""
         expires = getattr(response, "expires", None)
         if isinstance(expires, datetime):
             if expires.tzinfo is None:  # requests-cache keeps UTC without a zone
                 expires = expires.replace(tzinfo=timezone.utc)
             note_fresh_until(expires.timestamp())
+        elif not getattr(response, "from_cache", False):
+            note_fresh_until(time.time() + self.settings.expire_after.total_seconds())
 
     def get_json(self, url: str, accept: str | None = None) -> Any | None:
         """Parsed JSON for `url` (None: not found); malformed JSON is a RegistryError."""

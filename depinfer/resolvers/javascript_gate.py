@@ -332,7 +332,7 @@ def run_npm(cmd: list[str], cwd: Path) -> Failure | None:
 
 def npm_binary() -> str | None:
     found = shutil.which("npm")
-    note_inputs([found] if found else [])  # a kept answer holds for this npm (runcache)
+    note_inputs([found])  # a kept answer holds for this npm (runcache)
     return found
 
 

@@ -343,7 +343,7 @@ def find_uv() -> str | None:
         found: str | None = find_uv_bin()
     except (ImportError, FileNotFoundError):
         found = shutil.which("uv")
-    note_inputs([found] if found else [])  # a kept answer holds for this uv (runcache)
+    note_inputs([found])  # a kept answer holds for this uv (runcache)
     return found
 
 

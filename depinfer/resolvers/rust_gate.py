@@ -191,7 +191,7 @@ def gate(
         else:
             texts[path] = text
     cargo_bin = shutil.which("cargo") if use_cargo else None
-    note_inputs([cargo_bin] if cargo_bin else [])  # a kept answer holds for it (runcache)
+    note_inputs([cargo_bin])  # a kept answer holds for this cargo (runcache)
     if not texts or cargo_bin is None:
         return refused
     with tempfile.TemporaryDirectory(prefix="depinfer-cargo-") as tmp:
