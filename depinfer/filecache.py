@@ -195,7 +195,9 @@ class FileCache:
         """(True, answer) when a sound answer is stored, else (False, None)."""
         if self.root is None:
             return False, None
-        data = self._load().get((analyzer, key))
+        data = self._keep.get((analyzer, key))  # made this run (a companion), or used
+        if data is None:
+            data = self._load().get((analyzer, key))
         if isinstance(data, bytes):
             try:
                 value = _Unpickler(io.BytesIO(data)).load()
@@ -229,12 +231,20 @@ class FileCache:
         return value
 
     def answers(
-        self, analyzer: str, jobs: list[tuple[str, tuple]], compute: Callable[..., Any]
+        self,
+        analyzer: str,
+        jobs: list[tuple[str, tuple]],
+        compute: Callable[..., Any],
+        companions: bool = False,
     ) -> list[tuple[bool, Any]]:
         """`compute(*args)` for each (key, args) of `jobs`, in order, as (True, answer) or
         (False, the exception it raised): stored answers first, the others computed —
         across `workers` processes when there are at least PARALLEL_MIN of them — and
-        kept. `compute` must be a module-level function (the workers import it)."""
+        kept. `compute` must be a module-level function (the workers import it).
+
+        `companions`: `compute` returns (answer, [(analyzer, key, value), …]), the answers
+        of a later stage that it found from the same parse; they are kept for that stage's
+        own lookups, not returned."""
         out: list[tuple[bool, Any] | None] = []
         todo: list[int] = []
         for i, (key, _args) in enumerate(jobs):
@@ -244,6 +254,11 @@ class FileCache:
                 todo.append(i)
         done = _run_all(compute, [jobs[i][1] for i in todo], self.workers)
         for i, answer in zip(todo, done, strict=True):
+            if answer[0] and companions:
+                value, others = answer[1]
+                answer = (True, value)
+                for other, key, kept in others:
+                    self.put(other, key, kept)
             out[i] = answer
             if answer[0]:
                 self.put(analyzer, jobs[i][0], answer[1])

@@ -16,12 +16,13 @@ from conftest import REPO, infer_offline, write_tree
 import depinfer
 from depinfer import filecache
 from depinfer.analyzers import python as python_analyzer
+from depinfer.analyzers import python_pytest_uses as python_pytest
+from depinfer.analyzers import python_trees
 from depinfer.check import run_check
 from depinfer.context import Options
 from depinfer.filecache import FileCache, content_key
 from depinfer.pipeline import infer, make_context
 from depinfer.rules import python as python_rules
-from depinfer.rules import python_pytest
 
 TREE = {
     "pyproject.toml": '[project]\nname = "demo"\nversion = "1"\ndependencies = ["requests"]\n',
@@ -219,6 +220,15 @@ def test_worker_processes_give_the_serial_answers_in_order(tmp_path, monkeypatch
     files = {f"pkg/m{n}.py": f"import os\nimport lib{n}\n" for n in range(12)}
     files["pkg/__init__.py"] = ""
     files["pkg/broken.py"] = "def (:\n    import yaml\n"
+    files["pyproject.toml"] = (
+        '[project]\nname = "demo"\nversion = "1"\ndependencies = []\n'
+        '[project.optional-dependencies]\ntest = ["pytest"]\n'
+    )
+    for n in range(4):  # tests the pytest scan reads: a plugin's fixture, an own one
+        files[f"tests/test_{n}.py"] = (
+            "import pytest\n\n@pytest.fixture\ndef own():\n    return 1\n\n"
+            f"def test_{n}(mocker, own):\n    assert own\n"
+        )
     root = write_tree(tmp_path / "repo", files)
     monkeypatch.setenv("DEPINFER_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setattr(filecache, "_idle_workers", lambda workers: workers)
@@ -234,9 +244,30 @@ def test_worker_processes_give_the_serial_answers_in_order(tmp_path, monkeypatch
 
     monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", counted_pool)
     parallel = run_check(str(root), cache=True)
-    assert pools == [2, 2, 2]  # the analyzer's, the text rules' and the pytest scan's
+    # the analyzer's and the text rules': the pytest scan's answers came with the analyzer's
+    assert pools == [2, 2]
     assert _codes(parallel[1]) == _codes(serial[1])
+    assert any(f.name == "pytest-mock" for f in parallel[1])
     assert [str(d) for d in parallel[0].diagnostics] == [str(d) for d in serial[0].diagnostics]
+
+
+@pytest.mark.parametrize("cache", [True, False])
+def test_a_run_parses_each_python_file_once(tmp_path, cache_dir, monkeypatch, cache):
+    """The pytest scan reads the analyzer's tree: through the cache, in the analyzer's own
+    pass (its answer kept beside the analyzer's); without it, from the kept trees."""
+    root = write_tree(tmp_path / "repo", TREE)
+    parsed: list[bytes] = []
+    real = python_trees._PARSER
+
+    class Counting:
+        def parse(self, src, *args, **kwargs):
+            parsed.append(src)
+            return real.parse(src, *args, **kwargs)
+
+    monkeypatch.setattr(python_trees, "_PARSER", Counting())
+    _, findings = run_check(str(root), cache=cache)
+    assert len(parsed) == len(set(parsed)) == 3  # the three non-empty Python files
+    assert not any(f.name == "pytest" for f in findings)  # the test's own fixture: no plugin
 
 
 def _with_workers(default):

@@ -84,14 +84,15 @@ def test_javascript_files_are_read_from_the_analysis_cache(tmp_path):
 
 def test_only_trees_the_pytest_scan_reads_again_are_kept():
     from depinfer.analyzers import python as analyzer
+    from depinfer.analyzers import python_trees
 
-    analyzer.forget_trees()
+    python_trees.forget_trees()
     analyzer.analyze_text("import os\n", "pkg/mod.py")
-    assert not analyzer._TREES  # shipped code without fixtures: not parsed again later
+    assert not python_trees._TREES  # shipped code without fixtures: not parsed again later
     analyzer.analyze_text("import pytest\n@pytest.fixture\ndef f(): ...\n", "pkg/plugin.py")
-    assert len(analyzer._TREES) == 1
-    analyzer.forget_trees()
-    assert not analyzer._TREES
+    assert len(python_trees._TREES) == 1
+    python_trees.forget_trees()
+    assert not python_trees._TREES
 
 
 def test_npm_answers_are_kept_per_scratch_copy_and_a_timeout_is_not(tmp_path, monkeypatch):

@@ -3,7 +3,7 @@ tree has errors), in the order a walk meets them."""
 
 from __future__ import annotations
 
-from depinfer.rules import python_pytest as pp
+from depinfer.analyzers import python_pytest_uses as pp
 
 SOURCE = """
 import pytest

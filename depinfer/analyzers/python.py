@@ -55,10 +55,9 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-import tree_sitter_python
-from tree_sitter import Language, Node, Parser, Tree
+from tree_sitter import Node, Tree
 
-from depinfer.analyzers import python_cython, python_django, python_strings
+from depinfer.analyzers import python_cython, python_django, python_pytest_uses, python_strings
 from depinfer.analyzers.python_constants import FileConstants, chooses, literal_text
 from depinfer.analyzers.python_guards import (
     Expr,
@@ -68,6 +67,7 @@ from depinfer.analyzers.python_guards import (
     module_flags,
     render,
 )
+from depinfer.analyzers.python_trees import forget_trees, parse_once, parse_source
 from depinfer.context import Context
 from depinfer.facts.python import NO_IMPORT_FACTS, ImportFacts, import_facts, mark
 from depinfer.filecache import content_key
@@ -75,45 +75,14 @@ from depinfer.model import Diagnostic, FileKind, ImportRef, Project, SourceFile
 from depinfer.patterns import lazy
 from depinfer.scan import read_source
 
-LANGUAGE = Language(tree_sitter_python.language())
-_PARSER = Parser(LANGUAGE)
 ANALYZER = "python-imports"  # its entries' name in the per-file analysis cache
-# Trees of this run's sources, by their bytes, for the later stage that reads the same
-# files again (the pytest scan, rules/python_pytest.scan_python: test files, and files that
-# define fixtures or ini lines): such a file is parsed once. Bounded by source size (a tree
-# takes some 20 bytes per byte of source: 2 MB of source, about 40 MB); emptied by each
-# `analyze`.
-_TREES: dict[bytes, Tree] = {}
-_TREES_MAX_BYTES = 2 * 1024 * 1024
-_trees_bytes = 0
-_READ_AGAIN_WORDS = (b"fixture", b"addinivalue_line")
-
-
-def parse_source(src: bytes, keep: bool = True) -> Tree:
-    """tree-sitter's tree of `src`, parsed once per run (`keep`: worth keeping for a later
-    reader, while the memo has room)."""
-    global _trees_bytes
-    tree = _TREES.get(src)
-    if tree is None:
-        tree = _PARSER.parse(src)
-        if keep and _trees_bytes + len(src) <= _TREES_MAX_BYTES:
-            _TREES[src] = tree
-            _trees_bytes += len(src)
-    return tree
 
 
 def _read_again(source: SourceFile, src: bytes) -> bool:
-    """The pytest scan will parse this file too (its own test, see `_TREES`)."""
-    if source.kind in (FileKind.TEST, FileKind.BENCH) or source.path.endswith("conftest.py"):
-        return True
-    return any(word in src for word in _READ_AGAIN_WORDS)
-
-
-def forget_trees() -> None:
-    """Empty the memo of `parse_source` (its trees are large)."""
-    global _trees_bytes
-    _TREES.clear()
-    _trees_bytes = 0
+    """The pytest scan will parse this file too (its own test): its tree is kept
+    (python_trees)."""
+    wanted = python_pytest_uses.is_test_file(source.path, source.kind)
+    return python_pytest_uses.worth_reading(src, wanted)
 
 
 MAX_ATTRS = 200  # per ImportRef: enough for API bounds, small enough for the JSON record
@@ -294,7 +263,7 @@ def _analyze_batch(
             package = package_of(source.path, init_dirs)
             where = (source.path, source.language, source.kind.value, package)
             jobs.append((content_key(ANALYZER, text, *where), (source, text, package)))
-    answers = iter(ctx.files.answers(ANALYZER, jobs, _analysis))
+    answers = iter(ctx.files.answers(ANALYZER, jobs, _analysis, companions=True))
     refs: list[ImportRef] = []
     for source, notes, readable in read:
         ctx.diagnostics.extend(notes)
@@ -310,12 +279,25 @@ def _analyze_batch(
     return refs
 
 
-def _analysis(
-    source: SourceFile, text: str, package: list[str]
-) -> tuple[list[ImportRef], list[Diagnostic]]:
-    """One file's references and diagnostics (what the cache keeps)."""
+def _analysis(source: SourceFile, text: str, package: list[str]) -> tuple[tuple, list]:
+    """One file's references and diagnostics (what the cache keeps), and, for a Python file
+    the pytest scan reads, that scan's answer (kept beside it under PYTEST_SCAN) from the
+    tree just parsed: the file is not parsed again by the rules stage."""
     notes: list[Diagnostic] = []
-    return _analyze_text(source, text, package, notes), notes
+    answer = (_analyze_text(source, text, package, notes), notes)
+    if source.language != "python":
+        return answer, []
+    uses = python_pytest_uses
+    wanted = uses.is_test_file(source.path, source.kind)
+    if not uses.worth_reading(text, wanted):
+        return answer, []
+    try:
+        part = uses.scan_one(source.path, text, wanted)
+    except Exception:  # noqa: BLE001 - not kept: the rules stage scans it and says why
+        return answer, []
+    finally:
+        forget_trees()  # the scan was the tree's last reader
+    return answer, [(uses.PYTEST_SCAN, uses.scan_key(source.path, text, wanted), part)]
 
 
 def _analyze_file(
@@ -544,7 +526,7 @@ def _import_in_error(
     if text.startswith(b"from") and text.endswith((b"(", b",")):
         text = text.rstrip(b"(,") + (b")" if b"(" in text else b"")
         text = text.replace(b"import )", b"import ()")
-    statements = _PARSER.parse(text).root_node.named_children
+    statements = parse_once(text).root_node.named_children
     if not statements:
         return
     line = src.count(b"\n", 0, start) + 1

@@ -32,7 +32,8 @@ from functools import lru_cache
 from pathlib import PurePosixPath
 from typing import Any
 
-from depinfer.analyzers.python import forget_trees
+from depinfer.analyzers.python_pytest_uses import PYTEST_SCAN
+from depinfer.analyzers.python_trees import forget_trees
 from depinfer.context import Context
 from depinfer.data import load_table
 from depinfer.facts.python import DependencyFacts
@@ -336,33 +337,25 @@ TRIGGERS: tuple[Callable[[dict[str, Any], _Repo], list[Hit] | None], ...] = (
 )
 
 
-PYTEST_SCAN = "pytest-uses"  # its entries' name in the per-file analysis cache
-
-
 def _scan_python(ctx: Context, jobs: list[tuple[str, str, bool]], found: Any) -> None:
     """python_pytest.scan_python over (file, text, uses wanted), in order; through the
-    per-file analysis cache (and its worker processes) when the run has one."""
+    per-file analysis cache when the run has one (the analyzer's pass keeps each file's
+    answer there as it parses it: a miss is computed here, in worker processes if many)."""
     if not ctx.files.enabled:
         for rel, text, uses_wanted in jobs:
             python_pytest.scan_python(rel, text, uses_wanted, found)
         return
     keyed = [
-        (content_key(PYTEST_SCAN, text, rel, wanted), (rel, text, wanted))
+        (python_pytest.scan_key(rel, text, wanted), (rel, text, wanted))
         for rel, text, wanted in jobs
     ]
-    for ok, part in ctx.files.answers(PYTEST_SCAN, keyed, _scan_one):
+    for ok, part in ctx.files.answers(PYTEST_SCAN, keyed, python_pytest.scan_one):
         if not ok:
             raise part
         found.uses.extend(part.uses)
         found.fixtures |= part.fixtures
         found.markers |= part.markers
         found.parametrized |= part.parametrized
-
-
-def _scan_one(rel: str, text: str, uses_wanted: bool) -> Any:
-    part = python_pytest.Found()
-    python_pytest.scan_python(rel, text, uses_wanted, part)
-    return part
 
 
 def _pytest_plugins(
@@ -380,8 +373,9 @@ def _pytest_plugins(
     jobs = []
     for rel, kind in families["python"]:
         text = text_of(rel)
-        if text:
-            jobs.append((rel, text, python_pytest.is_test_file(rel, kind)))
+        wanted = python_pytest.is_test_file(rel, kind)
+        if text and python_pytest.worth_reading(text, wanted):
+            jobs.append((rel, text, wanted))
     _scan_python(ctx, jobs, found)
     forget_trees()  # the last reader of the analyzer's trees
     shown: list[str] = []
