@@ -50,7 +50,7 @@ from depinfer.patterns import lazy
 from depinfer.pipeline import infer, make_context
 from depinfer.registries.names import comparable
 from depinfer.resolvers.python import framework_parts
-from depinfer.scan import classify, scan
+from depinfer.scan import classify, in_test_data, scan
 
 if TYPE_CHECKING:  # C# projects only: loaded by the functions that need it
     from depinfer.mapping import csharp_check
@@ -212,6 +212,8 @@ def find_problems(
 
         view = csharp_check.compile_view(project)
     for mpath, names in _uses_by_manifest(project, candidates).items():
+        if in_test_data(mpath):
+            continue  # a sample project the tests read, not the repository's
         manifest = manifests[mpath]
         runtime, dev, has_dev_group = _declared_where(project, manifest)
         python = manifest.ecosystem == Ecosystem.PYPI
@@ -405,13 +407,16 @@ def _unused(
         for n in c.import_names
     }
     for m in project.manifests:
-        if m.parse_error:
+        if m.parse_error or in_test_data(m.path) or _compiled_lock(project, m):
             continue
         for key, declared in m.declared.items():
             if key.startswith(NOT_DEPENDENCY_KEYS):
                 continue
-            runtime = (
-                _is_runtime_key(m.ecosystem, key, m, project) and key != "workspace.dependencies"
+            # npm's optionalDependencies: the code copes without them, and often loads them
+            # by a computed name (a platform's binary package): no use seen is no evidence
+            runtime = _is_runtime_key(m.ecosystem, key, m, project) and key not in (
+                "workspace.dependencies",
+                "optionalDependencies",
             )
             for name in declared:
                 norm = normalise(m.ecosystem, name)
@@ -429,6 +434,17 @@ def _unused(
                 message = MESSAGES["DEP002"].format(name=name, manifest=m.path)
                 findings.append(Finding("DEP002", name, m.path, m.path, line, message))
     return findings
+
+
+def _compiled_lock(project: Project, m: Manifest) -> bool:
+    """A requirements file pip-compile or uv compiled (its header says so) pins what the
+    file it is compiled from declares and everything that brings: its transitive pins are
+    not declarations no code uses (the source file is judged instead)."""
+    if m.ecosystem != Ecosystem.PYPI or m.format != "requirements":
+        return False
+    from depinfer.mapping.python_tooling import is_compiled  # lazy: Python projects only
+
+    return is_compiled(project, m.path)
 
 
 def _csharp_unused(

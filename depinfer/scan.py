@@ -277,7 +277,7 @@ def classify(rel: str, packages: Collection[str] = ()) -> FileKind:
             and "/".join(parts[:i]) in packages
         ):
             continue  # a sub-package of a package: shipped code
-        if low in TEST_DIRS or low.endswith((".tests", ".test", ".specs", "_tests", "-tests")):
+        if _is_test_dir(low):
             return FileKind.TEST
         if low in EXAMPLE_DIRS:
             return FileKind.EXAMPLE
@@ -288,6 +288,51 @@ def classify(rel: str, packages: Collection[str] = ()) -> FileKind:
         if low in SCRIPT_DIRS:
             return FileKind.SCRIPT
     return FileKind.SOURCE
+
+
+def _is_test_dir(low: str) -> bool:
+    return low in TEST_DIRS or low.endswith((".tests", ".test", ".specs", "_tests", "-tests"))
+
+
+# Folders of test inputs: a manifest in one describes a sample project the tests read (a
+# lockfile parser's `test/…/resources/npm/lockfile/package.json`, a fixture repository), not
+# a project of the repository. These anywhere; the second set inside a test folder.
+TEST_DATA_DIRS = {
+    "fixtures",
+    "__fixtures__",
+    "testdata",
+    "test-data",
+    "test_data",
+    "testfiles",
+    "test-files",
+    "test_files",
+    "test-resources",
+    "test_resources",
+}
+TEST_RESOURCE_DIRS = {
+    "resources",
+    "data",
+    "assets",
+    "files",
+    "inputs",
+    "samples",
+    "cases",
+    "snapshots",
+    "__snapshots__",
+}
+
+
+def in_test_data(rel: str) -> bool:
+    """`rel` lies in a folder of test inputs (TEST_DATA_DIRS, or TEST_RESOURCE_DIRS below a
+    test folder): `--check` does not judge a manifest there (nor the uses attributed to it);
+    the repository's own projects are judged as before."""
+    in_tests = False
+    for part in PurePosixPath(rel).parts[:-1]:
+        low = part.lower()
+        if low in TEST_DATA_DIRS or (in_tests and low in TEST_RESOURCE_DIRS):
+            return True
+        in_tests = in_tests or _is_test_dir(low)
+    return False
 
 
 _REQUIREMENTS_WORD = lazy(r"^(?:[a-z0-9]+[-_.])?requirements(?:[-_.]|$)")
