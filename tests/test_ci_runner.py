@@ -1,6 +1,8 @@
 """CI runner: a plan's steps run in order with a log and a time limit, and the test
 outcomes parsed from what the test tools print."""
 
+import os
+
 from depinfer.ci.plan import Plan
 from depinfer.ci.runner import RunResult, parse_outcomes, run_plan
 
@@ -52,6 +54,20 @@ def test_run_plan_stops_at_failed_install_and_logs(tmp_path):
     result = run_plan(plan, tmp_path, tmp_path / "log.txt")
     assert result.status == "install-failed" and result.failed_step == "exit 3"
     assert "never" not in (tmp_path / "log.txt").read_text()
+
+
+def test_python_steps_call_the_real_uv_whatever_shim_comes_first(tmp_path, monkeypatch):
+    # a version manager's shim first on PATH fails where the checkout pins another Python
+    shims = tmp_path / "shims"
+    shims.mkdir()
+    (shims / "uv").write_text("#!/bin/sh\necho 'pyenv: uv: command not found' >&2\nexit 127\n")
+    (shims / "uv").chmod(0o755)
+    monkeypatch.setenv("PATH", f"{shims}{os.pathsep}{os.environ.get('PATH', '')}")
+    work = tmp_path / "checkout"
+    work.mkdir()
+    result = run_plan(Plan("python", None, test=["uv --version"]), work, tmp_path / "log.txt")
+    assert "command not found" not in (tmp_path / "log.txt").read_text()
+    assert result.status == "passed"
 
 
 def test_run_plan_times_out_per_step(tmp_path):

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from depinfer.ci.plan import Plan, pyenv_pythons
 from depinfer.ci.workflow import is_install_command
+from depinfer.resolvers.python_versions import find_uv
 
 STEP_TIMEOUT = 900  # seconds per install/test step
 
@@ -206,7 +207,13 @@ def _plan_env(plan: Plan, workdir: Path) -> dict[str, str]:
     venv = workdir / ".venv"
     if plan.language == "python":
         env["VIRTUAL_ENV"] = str(venv)
-        env["PATH"] = f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}"
+        # the steps call `uv` by name: the real one, next after the environment's own
+        # programs. A PATH entry is often a version manager's shim, which looks uv up in the
+        # Python a checkout's `.python-version` names and fails there ("uv: command not
+        # found" under pyenv, for every repository that pins another Python)
+        uv = find_uv()
+        ours = [str(venv / "bin")] + ([str(Path(uv).parent)] if uv else [])
+        env["PATH"] = os.pathsep.join([*ours, env.get("PATH", "")])
         env["UV_PYTHON"] = str(venv / "bin" / "python")
     if plan.path_python:  # tools that look interpreters up by name (nox, tox) find ours
         dirs = sorted({str(Path(exe).parent) for exe in pyenv_pythons().values()})
