@@ -108,6 +108,21 @@ def test_consistent_pin_found_elsewhere_wins():
     assert any(e.rule == "pin-elsewhere" for e in req.evidence)
 
 
+def test_a_pin_elsewhere_is_never_excluded_by_an_api_bound_it_contradicts():
+    # the table saw `field_validator` first in 2.0; the repository runs 1.10.2 (a blind
+    # spot of the table, as numpy.bool was an alias before 1.24): the range keeps the pin
+    req = _run(
+        "pydantic", as_of=utc_date(2022, 12), spec="==1.10.2", used={"pydantic.field_validator"}
+    )
+    assert req.spec == ">=1.10,<2"
+    assert any("ignored" in e.detail for e in req.evidence)
+    # a bound the pin satisfies stays
+    req = _run(
+        "pydantic", as_of=utc_date(2022, 12), spec="==1.10.2", used={"pydantic.BaseSettings"}
+    )
+    assert req.spec == ">=1.10,<2.0"
+
+
 def test_api_bounds_report_their_evidence():
     lower, upper, ev = pv.api_bounds("pydantic", {"pydantic.field_validator"})
     assert lower == Version("2.0") and upper is None and "field_validator" in ev[0].detail

@@ -262,10 +262,20 @@ def by_pin_elsewhere(a: _Ask, req: Requirement) -> bool:
         chosen = VersionInfo(str(pin_v)) if pin_v and a.pinned.startswith("==") else None
     if chosen is None:
         return False
-    req.spec = spec_for(Version(chosen.version), a.past, a.upper, a.lower)
+    cv = Version(chosen.version)
+    # the repository runs the pinned release: an API bound it contradicts is the table's
+    # blind spot (numpy.bool, "first in 2.0", was also an alias before 1.24), not a reason
+    # to write a range that excludes the pin (`>=2.0,<2` beside numpy==1.19.1)
+    lower = a.lower if a.lower is None or cv >= a.lower else None
+    upper = a.upper if a.upper is None or cv < a.upper else None
+    req.spec = spec_for(cv, a.past, upper, lower)
     req.evidence.append(
         Evidence("pin-elsewhere", detail=f"{req.name}{a.pinned} found in the repository")
     )
+    if (lower, upper) != (a.lower, a.upper):
+        req.evidence.append(
+            Evidence("api-lifecycle", detail=f"API bounds the pinned {cv} lacks: ignored")
+        )
     return True
 
 
