@@ -472,6 +472,25 @@ def test_without_a_newer_tested_python_the_gate_resolves_once(tmp_path, wheels, 
     assert set(asked) == {"3.10", "3.13"}
 
 
+def test_a_set_uv_did_not_answer_for_is_not_asked_again_for_the_tested_python(
+    tmp_path, wheels, monkeypatch
+):
+    # no answer in time (sdists to build for their metadata): a second Python would cost
+    # the same wait for nothing better than the same warning
+    asked: list[str | None] = []
+
+    def slow(self, entries, platform=None, offline=False):
+        asked.append(self.python)
+        return True, "", "resolve skipped: timed out after 120 seconds"
+
+    monkeypatch.setattr(python_gate._Run, "compile", slow)
+    aa = req("aa", ">=1.0,<2")
+    ctx = context()
+    assert python_gate.gate(ci_project(tmp_path), [aa], ctx) == [aa]
+    assert set(asked) == {"3.10"}
+    assert "not asked again for Python 3.13" in messages(ctx)
+
+
 def test_a_line_the_newer_python_needs_is_not_taken_from_the_oldest(tmp_path, wheels):
     # 1.0 has a build for 3.10 only; 2.0 installs on 3.13 but needs Python 3.11+: no one
     # line installs on both, so the set stays as it resolves for the oldest

@@ -134,6 +134,9 @@ class _Run:
     python: str | None
     as_of: datetime | None
     args: list[str]
+    # the folders whose set uv did not answer for (a timeout): not asked again for another
+    # Python (the same set would cost the same wait; replace() shares this set)
+    unanswered: set[str] = field(default_factory=set)
 
     def compile(
         self, entries: list[_Entry], platform: str | None = None, offline: bool = False
@@ -319,6 +322,9 @@ def _gate_tested(run: _Run, python: str, folder: str, entries: list[_Entry]) -> 
     oldest, each change undone, with a warning. The ids of requirements to leave out
     (what the index serves nothing for, when the set then resolves)."""
     where = folder if folder != "." else "the project"
+    if where in run.unanswered:
+        run.ctx.info(f"resolve gate: {where} not asked again for Python {python} (no answer)")
+        return set()
     newer = replace(run, python=python)
     live = list(entries)
     dropped: set[int] = set()
@@ -379,6 +385,7 @@ def _rounds(
         ok, out, err = run.compile(live)
         if ok and not out and "skipped" in err:  # uv did not answer (timeout, cannot start)
             run.ctx.warn(f"resolve gate could not judge {where}: {err}")
+            run.unanswered.add(where)
             return None, err
         if ok:
             _write_lines(run, live, dict(PINNED.findall(out)))
