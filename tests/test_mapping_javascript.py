@@ -316,3 +316,45 @@ def test_docusaurus_client_api_modules_are_no_packages(tmp_path: Path):
     )
     names = _mapped_names(root)
     assert names == {"@docusaurus/theme-common"}
+
+
+def _sections(root: Path) -> dict[str, set[Section]]:
+    out: dict[str, set[Section]] = {}
+    for c in mapped(root):
+        out.setdefault(c.name, set()).add(c.section)
+    return out
+
+
+NPMIGNORE_WHITELIST = "**/*\n!/lib/**\n!index.js\n!README.md\n"
+
+
+def test_what_npmignore_leaves_out_of_a_package_published_as_written_is_tooling(tmp_path):
+    # axios' shape: no `files`, an .npmignore that packs only lib/ and index.js; bin/ holds
+    # the maintainers' release scripts, never published
+    root = write_tree(
+        tmp_path / "lib-pkg",
+        {
+            "package.json": '{"name": "lib-pkg", "main": "index.js"}',
+            ".npmignore": NPMIGNORE_WHITELIST,
+            "index.js": "module.exports = require('./lib/core');\n",
+            "lib/core.js": "const ms = require('ms');\nmodule.exports = ms;\n",
+            "bin/release.js": "const chalk = require('chalk');\n",
+        },
+    )
+    found = _sections(root)
+    assert found["ms"] == {Section.RUNTIME}
+    assert found["chalk"] == {Section.DEV}
+
+
+def test_npmignore_of_a_package_that_publishes_its_build_leaves_the_source_shipped(tmp_path):
+    # the .npmignore keeps src/ out because the build (dist/, not in the repository) is what
+    # is packed: src/ is what the build compiles, its imports are the package's own
+    root = write_tree(
+        tmp_path / "ts-pkg",
+        {
+            "package.json": '{"name": "ts-pkg", "main": "dist/index.js"}',
+            ".npmignore": "src/\ntsconfig.json\n",
+            "src/index.ts": "import ms from 'ms';\nexport default ms;\n",
+        },
+    )
+    assert _sections(root)["ms"] == {Section.RUNTIME}

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import fnmatch
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
@@ -99,6 +100,7 @@ def file_section(
     kind: FileKind,
     unpublished: bool = False,
     compiled: bool = False,
+    npmignored: Callable[[str], bool] | None = None,
 ) -> Section:
     """Shipped code → runtime; tests, configs, scripts, docs, examples → dev.
 
@@ -106,11 +108,15 @@ def file_section(
     its own package.json has runtime dependencies of its own. Files that `main`, `bin` or
     `files` name are shipped whatever their folder is called. `compiled`: the `files` list
     names only build output, so the source in any folder is what the build publishes.
+    `npmignored`: what the package's `.npmignore` leaves out of the tarball (a package
+    without `files` that publishes its code as written): repository tooling (axios' bin/).
     """
     base = owner.directory if owner else ""
     inner = rel_file[len(base) + 1 :] if base else rel_file
     if owner is not None and _shipped(owner, inner):
         return Section.RUNTIME
+    if npmignored is not None and not unpublished and npmignored(inner):
+        return Section.DEV
     role = classify(inner)
     top = inner.split("/")[0] if "/" in inner else ""
     if ".macro." in PurePosixPath(inner).name:
@@ -330,7 +336,12 @@ def _classify(lay: Layout, ref: ImportRef) -> _Mapped | None:
         return None
     type_only = ref.type_only or (facts.elidable and not _keeps_value_imports(lay, ref.file))
     section = file_section(
-        owner, ref.file, ref.kind, owner.path in lay.unpublished, owner.path in lay.compiled
+        owner,
+        ref.file,
+        ref.kind,
+        owner.path in lay.unpublished,
+        owner.path in lay.compiled,
+        lay.npmignored.get(owner.path),
     )
     how = _how_named(facts, verdict, name)
     if type_only and verdict == "external" and name in types_only_modules():

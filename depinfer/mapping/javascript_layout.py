@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
@@ -91,6 +92,9 @@ class Layout:
     # manifest paths whose `files` lists only build output (dist/): their source compiles into it
     compiled: set[str] = field(default_factory=set)
     root: Path | None = None  # the repository (for files the scan does not list: stylesheets)
+    # manifest path → what its folder's `.npmignore` leaves out of the published package
+    # (read only for a published package without a `files` list: npm then packs by it)
+    npmignored: dict[str, Callable[[str], bool]] = field(default_factory=dict)
 
 
 def ancestors(lay: Layout, manifest: Manifest) -> list[Manifest]:
@@ -333,7 +337,50 @@ def _build_layout(project: Project) -> Layout:
     )
     result.unpublished = {m.path for m in owners.values() if _unpublished(result, m)}
     result.compiled = {m.path for m in owners.values() if _files_all_built(root, m)}
+    for m in owners.values():
+        if m.path in result.unpublished or isinstance(m.data.get("files"), list):
+            continue
+        if not _entries_in_tree(Path(root), m):
+            continue  # it publishes build output: what .npmignore leaves out is its source
+        ignored = _npmignore(Path(root), m.directory)
+        if ignored is not None:
+            result.npmignored[m.path] = ignored
     return result
+
+
+def _entry_paths(node: object) -> list[str]:
+    if isinstance(node, str):
+        return [node]
+    if isinstance(node, dict):
+        return [p for v in node.values() for p in _entry_paths(v)]
+    if isinstance(node, list):
+        return [p for v in node for p in _entry_paths(v)]
+    return []
+
+
+def _entries_in_tree(root: Path, manifest: Manifest) -> bool:
+    """The package's entry points (`main`, `module`, `exports` without wildcards) are files
+    of the repository: it publishes its code as written, not a build of it."""
+    data = manifest.data
+    entries = [data[k] for k in ("main", "module") if isinstance(data.get(k), str)]
+    entries += _entry_paths(data.get("exports"))
+    entries = [normalize_path(e) for e in entries if "*" not in e]
+    base = root / manifest.directory
+    return bool(entries) and all(e and (base / e).is_file() for e in entries)
+
+
+def _npmignore(root: Path, directory: str) -> Callable[[str], bool] | None:
+    """What a package folder's `.npmignore` keeps out of the tarball, matched as npm
+    matches it (gitignore rules, relative to the folder; npm documentation, "Keeping
+    files out of your package"); None without one."""
+    try:
+        text = (root / directory / ".npmignore").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    from pathspec import GitIgnoreSpec  # lazy: only packages that keep an .npmignore
+
+    spec = GitIgnoreSpec.from_lines(text.splitlines())
+    return spec.match_file
 
 
 def _owners(good: list[Manifest]) -> dict[str, Manifest]:

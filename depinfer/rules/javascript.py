@@ -161,7 +161,12 @@ def _config_section(lay: Layout, owner, rel: str) -> Section:
     """Config files are dev tooling, unless they sit in shipped code (config presets a tool
     package ships: src/config/*) or are listed in `files`."""
     return file_section(
-        owner, rel, FileKind.CONFIG, owner.path in lay.unpublished, owner.path in lay.compiled
+        owner,
+        rel,
+        FileKind.CONFIG,
+        owner.path in lay.unpublished,
+        owner.path in lay.compiled,
+        lay.npmignored.get(owner.path),
     )
 
 
@@ -524,7 +529,12 @@ def _stylesheet_rules(project: Project, lay: Layout, files: list[str]) -> list[C
         if "@" not in text:
             continue
         section = file_section(
-            owner, rel, FileKind.SOURCE, owner.path in lay.unpublished, owner.path in lay.compiled
+            owner,
+            rel,
+            FileKind.SOURCE,
+            owner.path in lay.unpublished,
+            owner.path in lay.compiled,
+            lay.npmignored.get(owner.path),
         )
         for pkg, line, spec in css_packages(project, rel, text):
             out.append(_cand(pkg, owner.path, section, "rule:css-import", rel, spec, line))
