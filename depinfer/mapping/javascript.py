@@ -63,6 +63,7 @@ __all__ = [  # shared with the rules and resolver stages
     "ancestors",
     "app_runtime_configs",
     "file_section",
+    "package_section",
     "glob_regex",
     "is_builtin",
     "layout",
@@ -155,6 +156,19 @@ def file_section(
         # A package that lists what it publishes: other folders are repository tooling.
         return Section.DEV
     return Section.RUNTIME if role == FileKind.SOURCE else Section.DEV
+
+
+def package_section(lay: Layout, owner: Manifest, rel_file: str, kind: FileKind) -> Section:
+    """`file_section` with what the layout knows of the owning package: never published,
+    publishing a build, packing by an `.npmignore`."""
+    return file_section(
+        owner,
+        rel_file,
+        kind,
+        owner.path in lay.unpublished,
+        owner.path in lay.compiled,
+        lay.npmignored.get(owner.path),
+    )
 
 
 def _matches(name: str, patterns: tuple[str, ...]) -> bool:
@@ -335,14 +349,7 @@ def _classify(lay: Layout, ref: ImportRef) -> _Mapped | None:
     if verdict == "skip" or name is None:
         return None
     type_only = ref.type_only or (facts.elidable and not _keeps_value_imports(lay, ref.file))
-    section = file_section(
-        owner,
-        ref.file,
-        ref.kind,
-        owner.path in lay.unpublished,
-        owner.path in lay.compiled,
-        lay.npmignored.get(owner.path),
-    )
+    section = package_section(lay, owner, ref.file, ref.kind)
     how = _how_named(facts, verdict, name)
     if type_only and verdict == "external" and name in types_only_modules():
         name = f"@types/{name}"  # `import type { Root } from 'hast'`

@@ -33,6 +33,7 @@ from depinfer.mapping.javascript import (
     node_types,
     owner_of,
     package_name,
+    package_section,
     standalone_example,
     walk_repository,
 )
@@ -160,14 +161,7 @@ def _cand(
 def _config_section(lay: Layout, owner, rel: str) -> Section:
     """Config files are dev tooling, unless they sit in shipped code (config presets a tool
     package ships: src/config/*) or are listed in `files`."""
-    return file_section(
-        owner,
-        rel,
-        FileKind.CONFIG,
-        owner.path in lay.unpublished,
-        owner.path in lay.compiled,
-        lay.npmignored.get(owner.path),
-    )
+    return package_section(lay, owner, rel, FileKind.CONFIG)
 
 
 def _custom_type_roots(cfg: dict[str, Any] | None) -> bool:
@@ -528,14 +522,7 @@ def _stylesheet_rules(project: Project, lay: Layout, files: list[str]) -> list[C
             continue
         if "@" not in text:
             continue
-        section = file_section(
-            owner,
-            rel,
-            FileKind.SOURCE,
-            owner.path in lay.unpublished,
-            owner.path in lay.compiled,
-            lay.npmignored.get(owner.path),
-        )
+        section = package_section(lay, owner, rel, FileKind.SOURCE)
         for pkg, line, spec in css_packages(project, rel, text):
             out.append(_cand(pkg, owner.path, section, "rule:css-import", rel, spec, line))
     return out
