@@ -16,6 +16,10 @@ RELEASES = {
         VersionInfo("2.9.0", utc_date(2024, 9), runtime=">=3.8"),
         VersionInfo("3.0.0b1", utc_date(2025, 1), prerelease=True),
     ],
+    "mcp": [
+        VersionInfo("1.8.0", utc_date(2025, 5), runtime=">=3.10"),
+        VersionInfo("1.9.0", utc_date(2025, 6), runtime=">=3.10"),
+    ],
     "numpy": [
         VersionInfo("1.24.4", utc_date(2023, 6), runtime=">=3.8"),
         VersionInfo("1.26.4", utc_date(2024, 2), runtime=">=3.9"),
@@ -100,6 +104,17 @@ def test_unsatisfiable_api_bounds_are_ignored_and_said():
     req = _run("numpy", python="3.12", used={"numpy.float"})
     assert req.spec == ">=2.2"
     assert any("ignored" in e.detail for e in req.evidence)
+
+
+def test_a_package_no_release_of_which_fits_the_oldest_python_still_gets_a_range():
+    # every release needs 3.10; the project says >=3.8: the range is the one of the
+    # newest release of the date (the resolve gate adds the python_version marker)
+    req = Requirement(Ecosystem.PYPI, "mcp", "pyproject.toml")
+    ctx = Context(Options(), FakeRegistries())
+    pv.select_versions([req], ctx, "3.8", utc_date(2025, 5), {"mcp": set()})
+    assert req.spec == ">=1.8,<2"
+    assert any("no release fits Python 3.8" in d.message for d in ctx.diagnostics)
+    assert any(e.rule == "runtime" and "newer Python" in e.detail for e in req.evidence)
 
 
 def test_consistent_pin_found_elsewhere_wins():

@@ -298,13 +298,7 @@ def by_registry(a: _Ask, req: Requirement) -> bool:
     if chosen is None:
         chosen = choose_version(a.versions, a.as_of, a.python, None, None)
         if chosen is None:
-            a.ctx.warn(
-                f"{req.name}: no release fits Python {a.python} by {a.as_of:%Y-%m-%d}"
-                if a.as_of
-                else f"{req.name}: no release fits Python {a.python}",
-                req.manifest,
-            )
-            return True
+            return _for_newer_pythons(a, req)
         evidence = [
             Evidence("api-lifecycle", detail="API bounds ignored: no release satisfies them")
         ]
@@ -328,6 +322,39 @@ def by_registry(a: _Ask, req: Requirement) -> bool:
             "registry:version",
             detail=f"{req.name} {chosen.version}{when}"
             + (f", requires_python {chosen.runtime}" if chosen.runtime else ""),
+        )
+    )
+    return True
+
+
+def _for_newer_pythons(a: _Ask, req: Requirement) -> bool:
+    """No release of the date supports the project's oldest Python (mcp needs 3.10, the
+    project says >=3.8): the range is chosen among the releases for the Pythons they do
+    support, as the date and the code's API bounds allow (the resolve gate then adds the
+    `python_version` marker uv's answer names), rather than written with no range at all,
+    which any later major would satisfy."""
+    when = f" by {a.as_of:%Y-%m-%d}" if a.as_of else ""
+    chosen = choose_version(a.versions, a.as_of, None, a.lower, a.upper)
+    lower, upper = a.lower, a.upper
+    if chosen is None:
+        chosen = choose_version(a.versions, a.as_of, None, None, None)
+        lower = upper = None
+    if chosen is None:
+        a.ctx.warn(f"{req.name}: no release fits Python {a.python}{when}", req.manifest)
+        return True
+    a.ctx.warn(
+        f"{req.name}: no release fits Python {a.python}{when}; the range is the one of "
+        f"{chosen.version}" + (f" (requires_python {chosen.runtime})" if chosen.runtime else ""),
+        req.manifest,
+    )
+    req.spec = spec_for(Version(chosen.version), a.past, upper, lower)
+    if (lower, upper) == (a.lower, a.upper):
+        req.evidence.extend(a.evidence)
+    req.evidence.append(
+        Evidence(
+            "runtime",
+            detail=f"{req.name} {chosen.version} needs a newer Python than {a.python}"
+            + (f" ({chosen.runtime})" if chosen.runtime else ""),
         )
     )
     return True
