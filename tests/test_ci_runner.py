@@ -68,6 +68,13 @@ def test_python_steps_call_the_real_uv_whatever_shim_comes_first(tmp_path, monke
     result = run_plan(Plan("python", None, test=["uv --version"]), work, tmp_path / "log.txt")
     assert "command not found" not in (tmp_path / "log.txt").read_text()
     assert result.status == "passed"
+    # uv alone: not the folder it lives in (depinfer's own environment, with its python
+    # and pytest, must not stand in for what the checkout's environment lacks)
+    from depinfer.ci.runner import _plan_env
+
+    path = _plan_env(Plan("python", None), work)["PATH"].split(os.pathsep)
+    assert path[0] == str(work / ".venv" / "bin")
+    assert sorted(os.listdir(path[1])) == ["uv"]
 
 
 def test_run_plan_times_out_per_step(tmp_path):

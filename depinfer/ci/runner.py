@@ -7,13 +7,17 @@ baseline (the gold manifests' run) as well as by its exit code.
 
 from __future__ import annotations
 
+import atexit
 import os
 import re
+import shutil
 import signal
 import subprocess
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from pathlib import Path
 
 from depinfer.ci.plan import Plan, pyenv_pythons
@@ -211,14 +215,32 @@ def _plan_env(plan: Plan, workdir: Path) -> dict[str, str]:
         # programs. A PATH entry is often a version manager's shim, which looks uv up in the
         # Python a checkout's `.python-version` names and fails there ("uv: command not
         # found" under pyenv, for every repository that pins another Python)
-        uv = find_uv()
-        ours = [str(venv / "bin")] + ([str(Path(uv).parent)] if uv else [])
+        uv = _uv_alone()
+        ours = [str(venv / "bin")] + ([uv] if uv else [])
         env["PATH"] = os.pathsep.join([*ours, env.get("PATH", "")])
         env["UV_PYTHON"] = str(venv / "bin" / "python")
     if plan.path_python:  # tools that look interpreters up by name (nox, tox) find ours
         dirs = sorted({str(Path(exe).parent) for exe in pyenv_pythons().values()})
         env["PATH"] = os.pathsep.join([env["PATH"], *dirs])
     return env
+
+
+@lru_cache(maxsize=1)
+def _uv_alone() -> str | None:
+    """A folder holding only a link to the uv depinfer uses. Not uv's own folder: that is
+    often depinfer's virtual environment, whose python and pytest must not stand in for
+    programs the checkout's environment lacks. Removed when the process ends."""
+    uv = find_uv()
+    if not uv:
+        return None
+    folder = tempfile.mkdtemp(prefix="depinfer-uv-")
+    try:
+        os.symlink(uv, os.path.join(folder, "uv"))
+    except OSError:  # no links here: uv's own folder, as the next best
+        shutil.rmtree(folder, ignore_errors=True)
+        return str(Path(uv).parent)
+    atexit.register(shutil.rmtree, folder, True)
+    return folder
 
 
 def _run_step(
