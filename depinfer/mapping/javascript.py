@@ -23,6 +23,7 @@ from depinfer.mapping.javascript_layout import (
     Layout,
     TsConfig,
     ancestors,
+    export_targets,
     glob_regex,
     is_alias,
     layout,
@@ -175,17 +176,6 @@ def _matches(name: str, patterns: tuple[str, ...]) -> bool:
     return any(fnmatch.fnmatch(name, p) for p in patterns)
 
 
-def _export_targets(node: object) -> list[str]:
-    """File paths an `exports` map points at (all conditions)."""
-    if isinstance(node, str):
-        return [node] if node.startswith("./") else []
-    if isinstance(node, list):
-        return [t for n in node for t in _export_targets(n)]
-    if isinstance(node, dict):
-        return [t for n in node.values() for t in _export_targets(n)]
-    return []
-
-
 def _shipped(owner: Manifest, inner: str) -> bool:
     data = owner.data
     entries: list[str] = []
@@ -197,7 +187,7 @@ def _shipped(owner: Manifest, inner: str) -> bool:
         entries.append(bin_)
     elif isinstance(bin_, dict):
         entries.extend(v for v in bin_.values() if isinstance(v, str))
-    entries.extend(_export_targets(data.get("exports")))
+    entries.extend(export_targets(data.get("exports")))
     for e in entries:
         target = normalize_path(e)
         if target == inner or ("*" in target and glob_regex(target).match(inner)):

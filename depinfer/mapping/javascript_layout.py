@@ -348,13 +348,14 @@ def _build_layout(project: Project) -> Layout:
     return result
 
 
-def _entry_paths(node: object) -> list[str]:
+def export_targets(node: object) -> list[str]:
+    """File paths an `exports` map points at (all conditions)."""
     if isinstance(node, str):
-        return [node]
-    if isinstance(node, dict):
-        return [p for v in node.values() for p in _entry_paths(v)]
+        return [node] if node.startswith("./") else []
     if isinstance(node, list):
-        return [p for v in node for p in _entry_paths(v)]
+        return [t for n in node for t in export_targets(n)]
+    if isinstance(node, dict):
+        return [t for n in node.values() for t in export_targets(n)]
     return []
 
 
@@ -363,7 +364,7 @@ def _entries_in_tree(root: Path, manifest: Manifest) -> bool:
     of the repository: it publishes its code as written, not a build of it."""
     data = manifest.data
     entries = [data[k] for k in ("main", "module") if isinstance(data.get(k), str)]
-    entries += _entry_paths(data.get("exports"))
+    entries += export_targets(data.get("exports"))
     entries = [normalize_path(e) for e in entries if "*" not in e]
     base = root / manifest.directory
     return bool(entries) and all(e and (base / e).is_file() for e in entries)
